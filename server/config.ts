@@ -1,0 +1,79 @@
+import path from 'node:path'
+
+export interface Config {
+  host: string
+  port: number
+  /** Holds db.json, media/ and the generated JWT secret. */
+  dataDir: string
+  /** When absent, a secret is generated once into the data directory. */
+  jwtSecret: string | undefined
+  /** How long a token lives, in seconds. */
+  jwtExpiresIn: number
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  guestLogin: boolean
+  /** Whether X-Forwarded-For is believed; off unless the app runs behind a known proxy. */
+  trustProxy: boolean | string
+  /** Rate limits can be switched off for local load tests; always on by default. */
+  rateLimit: boolean
+  /** Where the built client lives; absent when the client has not been built. */
+  clientDir: string
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (raw === undefined || raw === '') return fallback
+  if (/^(1|true|yes|on)$/i.test(raw)) return true
+  if (/^(0|false|no|off)$/i.test(raw)) return false
+  problems.push(`${name} must be true or false, got "${raw}"`)
+  return fallback
+}
+
+function parseInteger(name: string, raw: string | undefined, fallback: number, min: number, max: number, problems: string[]): number {
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`)
+    return fallback
+  }
+  return value
+}
+
+/** Reads every variable once and reports every bad one together. Pure: tests pass their own env. */
+export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const problems: string[] = []
+  const logLevel = env.LOG_LEVEL || 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  }
+  const jwtSecret = env.JWT_SECRET || undefined
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
+    problems.push('JWT_SECRET must be at least 32 bytes long')
+  }
+  const trustRaw = env.TRUST_PROXY
+  let trustProxy: boolean | string = false
+  if (trustRaw !== undefined && trustRaw !== '') {
+    trustProxy = /^(1|true|yes|on)$/i.test(trustRaw) ? true : /^(0|false|no|off)$/i.test(trustRaw) ? false : trustRaw
+  }
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: parseInteger('PORT', env.PORT, 3000, 0, 65535, problems),
+    dataDir: path.resolve(cwd, env.DATA_DIR || './data'),
+    jwtSecret,
+    jwtExpiresIn: parseInteger('JWT_EXPIRES_IN', env.JWT_EXPIRES_IN, 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
+    logLevel: logLevel as Config['logLevel'],
+    guestLogin: parseBool('GUEST_LOGIN', env.GUEST_LOGIN, true, problems),
+    trustProxy,
+    rateLimit: parseBool('RATE_LIMIT', env.RATE_LIMIT, true, problems),
+    clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
+}

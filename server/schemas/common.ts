@@ -1,0 +1,30 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/** Every error leaves the server in this shape (DECISIONS §1). */
+export const ErrorsSchema = Type.Object(
+  { errors: Type.Array(Type.String()) },
+  { $id: 'Errors', description: 'One message per problem' },
+)
+export type Errors = Static<typeof ErrorsSchema>
+
+/** Ids are uuids, but routes accept any short id-like string and answer 404 when it is unknown. */
+export const IdSchema = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
+
+export const UsernameSchema = Type.String({ minLength: 3, maxLength: 30, pattern: '^[A-Za-z0-9_.]+$' })
+
+/** ISO 8601 with offset. */
+export const DateTimeSchema = Type.String({ format: 'date-time' })
+
+export const LimitSchema = Type.Integer({ minimum: 1, maximum: 100 })
+export const CursorSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })
+
+export const PageQuerySchema = Type.Object(
+  { limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) },
+  { additionalProperties: false },
+)
+export type PageQuery = Static<typeof PageQuerySchema>
+
+/** Present only when the request paginated (sent limit or cursor); null at the end. */
+export const NextCursorSchema = Type.Optional(Type.Union([Type.String(), Type.Null()]))
+
+export const EmptyObjectSchema = Type.Object({}, { additionalProperties: false })

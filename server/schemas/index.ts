@@ -1,0 +1,5 @@
+export * from './common.js'
+export * from './users.js'
+export * from './posts.js'
+export * from './media.js'
+export * from './events.js'

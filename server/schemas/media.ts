@@ -1,0 +1,10 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+export const MediaReplySchema = Type.Object({ url: Type.String() })
+export type MediaReply = Static<typeof MediaReplySchema>
+
+/** The largest upload, in bytes (SPEC §9). */
+export const MAX_UPLOAD_BYTES = 20_971_520
+
+/** The three preset avatars, served by the client build. */
+export const PRESET_AVATARS = ['/avatars/avatar-1.svg', '/avatars/avatar-2.svg', '/avatars/avatar-3.svg'] as const

@@ -1,0 +1,110 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { DateTimeSchema, IdSchema, NextCursorSchema, PageQuerySchema } from './common.js'
+import { UserSummarySchema } from './users.js'
+
+export const CommentSchema = Type.Object(
+  {
+    _id: Type.String(),
+    username: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    avatarURL: Type.String(),
+    text: Type.String(),
+    votes: Type.Object({
+      upvotedBy: Type.Array(UserSummarySchema),
+      downvotedBy: Type.Array(UserSummarySchema),
+    }),
+    createdAt: DateTimeSchema,
+    updatedAt: DateTimeSchema,
+  },
+  { $id: 'Comment' },
+)
+export type Comment = Static<typeof CommentSchema>
+
+export const PostSchema = Type.Object(
+  {
+    _id: Type.String(),
+    /** Equal to _id; routes accept either. */
+    id: Type.String(),
+    username: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    avatarURL: Type.String(),
+    content: Type.String(),
+    /** '' when the post has no media. */
+    mediaUrl: Type.String(),
+    /** 'image' when mediaUrl is set, '' otherwise. */
+    type: Type.String(),
+    createdAt: DateTimeSchema,
+    updatedAt: DateTimeSchema,
+    likes: Type.Object({
+      likeCount: Type.Integer({ minimum: 0 }),
+      likedBy: Type.Array(UserSummarySchema),
+      dislikedBy: Type.Array(UserSummarySchema),
+    }),
+    comments: Type.Array(CommentSchema),
+  },
+  { $id: 'Post' },
+)
+export type Post = Static<typeof PostSchema>
+
+export const ContentSchema = Type.String({ maxLength: 500 })
+/** '' or a /media/ path of this server or an absolute https URL; the service checks which. */
+export const MediaUrlSchema = Type.String({ maxLength: 500 })
+export const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
+
+export const PostDataSchema = Type.Object(
+  {
+    content: Type.Optional(ContentSchema),
+    mediaUrl: Type.Optional(MediaUrlSchema),
+    type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
+    /** The original client sends the author's names; the server always uses the author's profile. */
+    firstName: Type.Optional(Type.String({ maxLength: 50 })),
+    lastName: Type.Optional(Type.String({ maxLength: 50 })),
+  },
+  { additionalProperties: false },
+)
+export type PostData = Static<typeof PostDataSchema>
+
+/** `{ postData }` as the original client sends it, or the bare object. */
+export const PostBodySchema = Type.Union([
+  Type.Object({ postData: PostDataSchema }, { additionalProperties: false }),
+  PostDataSchema,
+])
+export type PostBody = Static<typeof PostBodySchema>
+
+export const CommentDataSchema = Type.Object({ text: CommentTextSchema }, { additionalProperties: false })
+export const CommentBodySchema = Type.Union([
+  Type.Object({ commentData: CommentDataSchema }, { additionalProperties: false }),
+  CommentDataSchema,
+])
+export type CommentBody = Static<typeof CommentBodySchema>
+
+export const PostIdParamsSchema = Type.Object({ postId: IdSchema }, { additionalProperties: false })
+export const IdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })
+export const CommentParamsSchema = Type.Object(
+  { postId: IdSchema, commentId: IdSchema },
+  { additionalProperties: false },
+)
+
+export const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'), Type.Literal('trending')])
+export type FeedSort = Static<typeof FeedSortSchema>
+export const FeedQuerySchema = Type.Composite(
+  [PageQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })],
+  { additionalProperties: false },
+)
+export type FeedQuery = Static<typeof FeedQuerySchema>
+
+export const PostsReplySchema = Type.Object({ posts: Type.Array(PostSchema), nextCursor: NextCursorSchema })
+export const FeedReplySchema = Type.Object({
+  posts: Type.Array(PostSchema),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+})
+export const PostReplySchema = Type.Object({ post: PostSchema })
+/** Post and comment writes: every post plus the changed one, or only `{ post }` / `{}` with Prefer: return=minimal. */
+export const PostWriteReplySchema = Type.Object({
+  posts: Type.Optional(Type.Array(PostSchema)),
+  post: Type.Optional(PostSchema),
+})
+export const CommentsReplySchema = Type.Object({ comments: Type.Array(CommentSchema), nextCursor: NextCursorSchema })
+export const BookmarksReplySchema = Type.Object({ bookmarks: Type.Array(PostSchema), nextCursor: NextCursorSchema })

@@ -1,0 +1,97 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
+
+export const UserSummarySchema = Type.Object(
+  {
+    _id: Type.String(),
+    username: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    avatarURL: Type.String(),
+  },
+  { $id: 'UserSummary' },
+)
+export type UserSummary = Static<typeof UserSummarySchema>
+
+export const UserSchema = Type.Object(
+  {
+    _id: Type.String(),
+    username: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    /** Only on the caller's own record. */
+    email: Type.Optional(Type.String()),
+    avatarURL: Type.String(),
+    bio: Type.String(),
+    website: Type.String(),
+    createdAt: DateTimeSchema,
+    updatedAt: DateTimeSchema,
+    /** Post ids; bookmarks are private, so other users' records carry an empty list. */
+    bookmarks: Type.Array(Type.String()),
+    following: Type.Array(UserSummarySchema),
+    followers: Type.Array(UserSummarySchema),
+  },
+  { $id: 'User' },
+)
+export type User = Static<typeof UserSchema>
+
+const NameSchema = Type.String({ minLength: 1, maxLength: 50 })
+export const PasswordSchema = Type.String({ minLength: 8, maxLength: 128 })
+export const BioSchema = Type.String({ maxLength: 160 })
+/** Empty, or an absolute http(s) URL; the service checks the URL itself. */
+export const WebsiteSchema = Type.String({ maxLength: 200 })
+/** A preset avatar path, an uploaded /media/ path or an https URL; the service checks which. */
+export const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
+
+export const SignupBodySchema = Type.Object(
+  {
+    username: UsernameSchema,
+    password: PasswordSchema,
+    firstName: NameSchema,
+    lastName: NameSchema,
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    avatarURL: Type.Optional(AvatarUrlSchema),
+  },
+  { additionalProperties: false },
+)
+export type SignupBody = Static<typeof SignupBodySchema>
+
+export const LoginBodySchema = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 30 }),
+    password: Type.String({ minLength: 1, maxLength: 128 }),
+  },
+  { additionalProperties: false },
+)
+export type LoginBody = Static<typeof LoginBodySchema>
+
+export const UserEditSchema = Type.Object(
+  {
+    firstName: Type.Optional(NameSchema),
+    lastName: Type.Optional(NameSchema),
+    bio: Type.Optional(BioSchema),
+    website: Type.Optional(WebsiteSchema),
+    avatarURL: Type.Optional(AvatarUrlSchema),
+    /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
+    username: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+)
+export type UserEdit = Static<typeof UserEditSchema>
+
+/** The original client sends `{ userData }`; a bare object is accepted too. */
+export const EditUserBodySchema = Type.Union([
+  Type.Object({ userData: UserEditSchema }, { additionalProperties: false }),
+  UserEditSchema,
+])
+export type EditUserBody = Static<typeof EditUserBodySchema>
+
+export const AuthSignupReplySchema = Type.Object({ createdUser: UserSchema, encodedToken: Type.String() })
+export const AuthLoginReplySchema = Type.Object({ foundUser: UserSchema, encodedToken: Type.String() })
+
+export const UsernameParamsSchema = Type.Object({ username: UsernameSchema }, { additionalProperties: false })
+export const UserIdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })
+
+export const UsersReplySchema = Type.Object({ users: Type.Array(UserSchema), nextCursor: NextCursorSchema })
+export const UserReplySchema = Type.Object({ user: UserSchema })
+export const FollowReplySchema = Type.Object({ user: UserSchema, followUser: UserSchema })
