@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { StartupError } from './errors.js'
 
 export interface Config {
   host: string
@@ -19,10 +20,9 @@ export interface Config {
   clientDir: string
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends StartupError {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
-    this.name = 'ConfigError'
   }
 }
 

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 /** Every error leaves the server in this shape (DECISIONS §1). */
 export const ErrorsSchema = Type.Object(
   { errors: Type.Array(Type.String()) },
-  { $id: 'Errors', description: 'One message per problem' },
+  { title: 'Errors', description: 'One message per problem' },
 )
 export type Errors = Static<typeof ErrorsSchema>
 

@@ -17,7 +17,7 @@ export const CommentSchema = Type.Object(
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
   },
-  { $id: 'Comment' },
+  { title: 'Comment' },
 )
 export type Comment = Static<typeof CommentSchema>
 
@@ -44,7 +44,7 @@ export const PostSchema = Type.Object(
     }),
     comments: Type.Array(CommentSchema),
   },
-  { $id: 'Post' },
+  { title: 'Post' },
 )
 export type Post = Static<typeof PostSchema>
 
@@ -53,6 +53,10 @@ export const ContentSchema = Type.String({ maxLength: 500 })
 export const MediaUrlSchema = Type.String({ maxLength: 500 })
 export const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
 
+/**
+ * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap a sole
+ * wrapper key before validation, so both forms are accepted.
+ */
 export const PostDataSchema = Type.Object(
   {
     content: Type.Optional(ContentSchema),
@@ -66,19 +70,9 @@ export const PostDataSchema = Type.Object(
 )
 export type PostData = Static<typeof PostDataSchema>
 
-/** `{ postData }` as the original client sends it, or the bare object. */
-export const PostBodySchema = Type.Union([
-  Type.Object({ postData: PostDataSchema }, { additionalProperties: false }),
-  PostDataSchema,
-])
-export type PostBody = Static<typeof PostBodySchema>
 
 export const CommentDataSchema = Type.Object({ text: CommentTextSchema }, { additionalProperties: false })
-export const CommentBodySchema = Type.Union([
-  Type.Object({ commentData: CommentDataSchema }, { additionalProperties: false }),
-  CommentDataSchema,
-])
-export type CommentBody = Static<typeof CommentBodySchema>
+export type CommentData = Static<typeof CommentDataSchema>
 
 export const PostIdParamsSchema = Type.Object({ postId: IdSchema }, { additionalProperties: false })
 export const IdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })

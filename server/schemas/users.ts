@@ -9,7 +9,7 @@ export const UserSummarySchema = Type.Object(
     lastName: Type.String(),
     avatarURL: Type.String(),
   },
-  { $id: 'UserSummary' },
+  { title: 'UserSummary' },
 )
 export type UserSummary = Static<typeof UserSummarySchema>
 
@@ -31,7 +31,7 @@ export const UserSchema = Type.Object(
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
   },
-  { $id: 'User' },
+  { title: 'User' },
 )
 export type User = Static<typeof UserSchema>
 
@@ -65,6 +65,7 @@ export const LoginBodySchema = Type.Object(
 )
 export type LoginBody = Static<typeof LoginBodySchema>
 
+/** Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object. */
 export const UserEditSchema = Type.Object(
   {
     firstName: Type.Optional(NameSchema),
@@ -79,12 +80,6 @@ export const UserEditSchema = Type.Object(
 )
 export type UserEdit = Static<typeof UserEditSchema>
 
-/** The original client sends `{ userData }`; a bare object is accepted too. */
-export const EditUserBodySchema = Type.Union([
-  Type.Object({ userData: UserEditSchema }, { additionalProperties: false }),
-  UserEditSchema,
-])
-export type EditUserBody = Static<typeof EditUserBodySchema>
 
 export const AuthSignupReplySchema = Type.Object({ createdUser: UserSchema, encodedToken: Type.String() })
 export const AuthLoginReplySchema = Type.Object({ foundUser: UserSchema, encodedToken: Type.String() })

@@ -1,0 +1,107 @@
+import path from 'node:path'
+import fastifyMultipart from '@fastify/multipart'
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from './config.js'
+import authPlugin, { loadJwtSecret } from './plugins/auth.js'
+import { installErrorHandler } from './plugins/errors.js'
+import { createEventsHub, redactTicket, type EventsHubOptions } from './plugins/events.js'
+import { registerStaticFiles } from './plugins/static-files.js'
+import { installValidation } from './plugins/validation.js'
+import authRoutes from './routes/auth.js'
+import commentsRoutes from './routes/comments.js'
+import eventsRoutes from './routes/events.js'
+import feedRoutes from './routes/feed.js'
+import healthRoutes from './routes/health.js'
+import mediaRoutes from './routes/media.js'
+import postsRoutes from './routes/posts.js'
+import type { Services } from './routes/shared.js'
+import usersRoutes from './routes/users.js'
+import { MAX_UPLOAD_BYTES } from './schemas/media.js'
+import { buildSeed } from './seed/index.js'
+import { createAuthService } from './services/auth.js'
+import { createCommentsService } from './services/comments.js'
+import type { ServiceDeps } from './services/deps.js'
+import { createMediaService } from './services/media.js'
+import { createPostsService } from './services/posts.js'
+import { createUsersService } from './services/users.js'
+import { LowdbStore } from './store/lowdb-store.js'
+
+export interface AppOptions {
+  /** The clock, for tests. */
+  now?: () => Date
+  events?: EventsHubOptions
+}
+
+/** The whole server as one Fastify instance; tests build it over a temporary data directory. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        req: (request) => ({ method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    // Never shown to clients; ids of our own make a request easy to find in the log.
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  installValidation(app)
+  installErrorHandler(app)
+
+  const mediaDir = path.join(config.dataDir, 'media')
+  const store = await LowdbStore.open({ dataDir: config.dataDir, seed: () => buildSeed(mediaDir) })
+  app.addHook('onClose', () => store.close())
+
+  const events = createEventsHub({ log: app.log, ...options.events })
+  app.decorate('events', events)
+
+  const deps: ServiceDeps = { store, events, now: options.now ?? (() => new Date()) }
+  const services: Services = {
+    auth: createAuthService({ ...deps, signToken: (payload) => app.signToken(payload), guestLogin: config.guestLogin }),
+    users: createUsersService(deps),
+    posts: createPostsService(deps),
+    comments: createCommentsService(deps),
+    media: createMediaService({ mediaDir }),
+  }
+
+  await app.register(authPlugin, {
+    secret: await loadJwtSecret(config.jwtSecret, config.dataDir),
+    expiresIn: config.jwtExpiresIn,
+    auth: services.auth,
+  })
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 2, headerPairs: 50 },
+  })
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Chirp API', version: '1.0.0', description: 'The short-post social network behind Chirp.' },
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'authorization' } },
+      },
+    },
+  })
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' })
+
+  await app.register(
+    async (api) => {
+      const routeOptions = { services }
+      await api.register(healthRoutes, { guestLogin: config.guestLogin })
+      await api.register(authRoutes, routeOptions)
+      await api.register(usersRoutes, routeOptions)
+      await api.register(postsRoutes, routeOptions)
+      await api.register(feedRoutes, routeOptions)
+      await api.register(commentsRoutes, routeOptions)
+      await api.register(mediaRoutes, routeOptions)
+      await api.register(eventsRoutes, { events })
+    },
+    { prefix: '/api' },
+  )
+
+  await registerStaticFiles(app, { clientDir: config.clientDir, mediaDir })
+  return app
+}

@@ -1,0 +1,33 @@
+import { buildApp } from './app.js'
+import { parseConfig } from './config.js'
+import { StartupError } from './errors.js'
+
+/** The process: read the environment once, build the app, listen, and close cleanly on a signal. */
+async function main() {
+  const config = parseConfig(process.env)
+  const app = await buildApp(config)
+  let closing = false
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    // A stuck close must not keep the container from stopping; writes already acknowledged are on disk.
+    setTimeout(() => process.exit(1), 10_000).unref()
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', shutdown)
+  process.on('SIGINT', shutdown)
+  await app.listen({ host: config.host, port: config.port })
+}
+
+main().catch((error: unknown) => {
+  // Configuration and data-directory problems are the operator's to fix: say what, without a stack.
+  console.error(error instanceof StartupError ? `chirp: ${error.message}` : error)
+  process.exit(1)
+})

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import fastifyJwt from '@fastify/jwt'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { unauthorized } from '../errors.js'
+import type { AuthService, TokenPayload } from '../services/auth.js'
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: TokenPayload
+    user: { _id: string; username: string }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook for protected routes: 401/404 unless the token names a current user. */
+    authenticate: (request: FastifyRequest) => Promise<void>
+    /** onRequest hook for open routes that show more to the signed-in owner; never fails. */
+    identify: (request: FastifyRequest) => Promise<void>
+    signToken: (payload: TokenPayload) => string
+  }
+}
+
+/** Far larger than any token Chirp issues; a bigger header is refused before any parsing. */
+const MAX_TOKEN_LENGTH = 2048
+
+/** JWT_SECRET when set; otherwise a 256-bit secret made once and kept in the data directory, readable only by its owner. */
+export async function loadJwtSecret(configured: string | undefined, dataDir: string): Promise<string> {
+  if (configured) return configured
+  const file = path.join(dataDir, 'jwt-secret')
+  try {
+    return (await readFile(file, 'utf8')).trim()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const secret = randomBytes(32).toString('base64url')
+  try {
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' })
+    return secret
+  } catch (error) {
+    // Another start won the race: use the secret it wrote.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim()
+    throw error
+  }
+}
+
+/** The raw token, as the original client sends it, or `Bearer <token>`. */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization
+  if (typeof header !== 'string' || header === '') return undefined
+  const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '') : header
+  return token.trim()
+}
+
+function isPayload(value: unknown): value is TokenPayload {
+  const payload = value as Partial<TokenPayload> | null
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    typeof payload._id === 'string' &&
+    typeof payload.username === 'string' &&
+    typeof payload.tv === 'number'
+  )
+}
+
+export interface AuthPluginOptions {
+  secret: string
+  expiresIn: number
+  auth: AuthService
+}
+
+async function authPlugin(app: FastifyInstance, { secret, expiresIn, auth }: AuthPluginOptions) {
+  await app.register(fastifyJwt, {
+    secret,
+    sign: { algorithm: 'HS256', expiresIn },
+    // Pinned: a token that names any other algorithm, `none` included, is refused.
+    verify: { algorithms: ['HS256'] },
+  })
+
+  async function verify(request: FastifyRequest) {
+    const token = tokenOf(request)
+    if (!token || token.length > MAX_TOKEN_LENGTH) throw unauthorized()
+    let payload: unknown
+    try {
+      payload = app.jwt.verify(token)
+    } catch {
+      throw unauthorized()
+    }
+    if (!isPayload(payload)) throw unauthorized()
+    const user = await auth.userOfToken(payload)
+    request.user = { _id: user._id, username: user.username }
+  }
+
+  app.decorate('signToken', (payload: TokenPayload) => app.jwt.sign(payload))
+  app.decorate('authenticate', verify)
+  app.decorate('identify', async (request: FastifyRequest) => {
+    if (!tokenOf(request)) return
+    await verify(request).catch(() => undefined)
+  })
+}
+
+export default fp(authPlugin, { name: 'chirp-auth' })

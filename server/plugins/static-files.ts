@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import { MSG } from '../errors.js'
+
+/** Uploaded files never change (their names are fresh uuids), and are never run as anything but an image. */
+const MEDIA_HEADERS = {
+  'cache-control': 'public, max-age=31536000, immutable',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox",
+  'cross-origin-resource-policy': 'same-origin',
+} as const
+
+/**
+ * Serves uploads at /media/ and the built client at /, with the SPA fallback: a GET that asks for
+ * HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s.
+ */
+export async function registerStaticFiles(app: FastifyInstance, { clientDir, mediaDir }: { clientDir: string; mediaDir: string }) {
+  await app.register(fastifyStatic, {
+    root: mediaDir,
+    prefix: '/media/',
+    decorateReply: false,
+    wildcard: true,
+    dotfiles: 'ignore',
+    index: false,
+    setHeaders: (res) => {
+      for (const [name, value] of Object.entries(MEDIA_HEADERS)) res.header(name, value)
+    },
+  })
+
+  const hasClient = existsSync(path.join(clientDir, 'index.html'))
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (res, file) => {
+        const hashed = file.includes(`${path.sep}assets${path.sep}`)
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+      },
+    })
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApp = !request.url.startsWith('/api/') && request.url !== '/api' && !request.url.startsWith('/media/')
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html')
+    if (hasClient && isApp && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html')
+    }
+    return reply.code(404).send({ errors: [MSG.routeNotFound] })
+  })
+}

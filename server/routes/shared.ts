@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify'
+import { ErrorsSchema } from '../schemas/common.js'
+import type { AuthService } from '../services/auth.js'
+import type { CommentsService } from '../services/comments.js'
+import type { MediaService } from '../services/media.js'
+import type { PostsService } from '../services/posts.js'
+import type { UsersService } from '../services/users.js'
+
+export interface Services {
+  auth: AuthService
+  users: UsersService
+  posts: PostsService
+  comments: CommentsService
+  media: MediaService
+}
+
+export interface RouteOptions {
+  services: Services
+}
+
+/** Every route can fail with a client error or, unexpectedly, a server error, both as `{ errors }`. */
+export const ERRORS = { '4xx': ErrorsSchema, '5xx': ErrorsSchema } as const
+
+/** The caller of a protected route; `authenticate` has run, so the user is set. */
+export function me(request: FastifyRequest): string {
+  return request.user._id
+}
+
+/** The signed-in caller of an open route, if any. */
+export function viewer(request: FastifyRequest): string | undefined {
+  return (request.user as { _id?: string } | null | undefined)?._id
+}
+
+/**
+ * The original client wraps bodies as `{ postData }`, `{ commentData }` or `{ userData }`; a body
+ * whose only key is that wrapper is unwrapped before validation, so both forms are accepted.
+ */
+export function unwrap(key: string): preValidationHookHandler {
+  return async (request) => {
+    const body = request.body as Record<string, unknown> | null | undefined
+    if (body && typeof body === 'object' && !Array.isArray(body)) {
+      const keys = Object.keys(body)
+      if (keys.length === 1 && keys[0] === key) request.body = body[key]
+    }
+  }
+}
+
+/** Calls whose payload is empty: no body at all is the same as `{}`. */
+export const emptyBody: preValidationHookHandler = async (request) => {
+  if (request.body === undefined || request.body === null) request.body = {}
+}
+
+/** RFC 7240: with `Prefer: return=minimal`, a write answers with the changed post only. */
+export function wantsMinimal(request: FastifyRequest): boolean {
+  const prefer = request.headers.prefer
+  return typeof prefer === 'string' && /(^|[,;\s])return=minimal($|[,;\s])/i.test(prefer)
+}
+
+/**
+ * The answer to a post or comment write (DECISIONS §1): every post plus the changed one, or with
+ * `Prefer: return=minimal` only the changed one (`{}` after a delete).
+ */
+export async function writeReply<T extends { post?: unknown }>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  posts: PostsService,
+  result: T,
+) {
+  if (wantsMinimal(request)) {
+    reply.header('preference-applied', 'return=minimal')
+    return reply.code(201).send(result)
+  }
+  return reply.code(201).send({ posts: await posts.all(), ...result })
+}

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { EmptyObjectSchema, LimitSchema, PageQuerySchema } from '../schemas/common.js'
+import { BookmarksReplySchema, IdParamsSchema } from '../schemas/posts.js'
+import {
+  FollowReplySchema,
+  UserEditSchema,
+  UserIdParamsSchema,
+  UserReplySchema,
+  UsernameParamsSchema,
+  UsersReplySchema,
+} from '../schemas/users.js'
+import { ERRORS, emptyBody, me, unwrap, viewer, type RouteOptions } from './shared.js'
+
+const SuggestionsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) }, { additionalProperties: false })
+
+const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
+  const { users } = services
+  const write = { onRequest: [app.authenticate], preValidation: emptyBody }
+  const tags = ['users']
+
+  app.get(
+    '/users',
+    { onRequest: [app.identify], schema: { tags, querystring: PageQuerySchema, response: { 200: UsersReplySchema, ...ERRORS } } },
+    async (request) => users.list(viewer(request), request.query),
+  )
+
+  // Declared before /users/:username so that these names are never read as usernames.
+  app.get(
+    '/users/suggestions',
+    {
+      onRequest: [app.authenticate],
+      schema: { tags, querystring: SuggestionsQuerySchema, response: { 200: UsersReplySchema, ...ERRORS } },
+    },
+    async (request) => users.suggestions(me(request), request.query.limit ?? 5),
+  )
+
+  app.get(
+    '/users/bookmark',
+    {
+      onRequest: [app.authenticate],
+      schema: { tags, querystring: PageQuerySchema, response: { 200: BookmarksReplySchema, ...ERRORS } },
+    },
+    async (request) => users.bookmarks(me(request), request.query),
+  )
+
+  app.get(
+    '/users/:username',
+    { onRequest: [app.identify], schema: { tags, params: UsernameParamsSchema, response: { 200: UserReplySchema, ...ERRORS } } },
+    async (request) => users.get(request.params.username, viewer(request)),
+  )
+
+  app.post(
+    '/users/edit',
+    {
+      onRequest: [app.authenticate],
+      preValidation: unwrap('userData'),
+      schema: { tags, body: UserEditSchema, response: { 201: UserReplySchema, ...ERRORS } },
+    },
+    async (request, reply) => reply.code(201).send(await users.edit(me(request), request.body)),
+  )
+
+  const followSchema = { tags, params: UserIdParamsSchema, body: EmptyObjectSchema, response: { 200: FollowReplySchema, ...ERRORS } }
+  app.post('/users/follow/:id', { ...write, schema: followSchema }, async (request) =>
+    users.follow(me(request), request.params.id),
+  )
+  app.post('/users/unfollow/:id', { ...write, schema: followSchema }, async (request) =>
+    users.unfollow(me(request), request.params.id),
+  )
+
+  const bookmarkSchema = { tags, params: IdParamsSchema, body: EmptyObjectSchema, response: { 200: BookmarksReplySchema, ...ERRORS } }
+  app.post('/users/bookmark/:id', { ...write, schema: bookmarkSchema }, async (request) =>
+    users.addBookmark(me(request), request.params.id),
+  )
+  app.post('/users/remove-bookmark/:id', { ...write, schema: bookmarkSchema }, async (request) =>
+    users.removeBookmark(me(request), request.params.id),
+  )
+}
+
+export default routes

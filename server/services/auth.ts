@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto'
+import { AppError, MSG, forbidden, notFound, unauthorized } from '../errors.js'
+import { PRESET_AVATARS } from '../schemas/media.js'
+import type { LoginBody, SignupBody } from '../schemas/users.js'
+import type { UserRecord } from '../store/types.js'
+import type { ServiceDeps } from './deps.js'
+import { hashPassword, verifyPassword } from './passwords.js'
+import { isValidAvatarUrl } from './urls.js'
+import { userView } from './views.js'
+
+export interface TokenPayload {
+  _id: string
+  username: string
+  /** The user's tokenVersion when the token was issued. */
+  tv: number
+}
+
+export interface AuthDeps extends ServiceDeps {
+  signToken: (payload: TokenPayload) => string
+  guestLogin: boolean
+}
+
+export const GUEST_USERNAME = 'guest'
+
+/** A password that no one has, checked against when the username is unknown so both paths cost the same. */
+const DUMMY_HASH = hashPassword(randomUUID())
+
+export function createAuthService({ store, signToken, guestLogin, now }: AuthDeps) {
+  const tokenFor = (user: UserRecord) => signToken({ _id: user._id, username: user.username, tv: user.tokenVersion })
+
+  return {
+    async signup(body: SignupBody) {
+      const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
+      if (!isValidAvatarUrl(avatarURL)) throw new AppError(400, MSG.badAvatarUrl)
+      const passwordHash = await hashPassword(body.password)
+      const user = await store.transaction(async (tx) => {
+        if (await tx.getUserByUsername(body.username)) throw new AppError(422, MSG.usernameExists)
+        const at = now().toISOString()
+        const created: UserRecord = {
+          _id: randomUUID(),
+          username: body.username,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          email: body.email,
+          passwordHash,
+          avatarURL,
+          bio: '',
+          website: '',
+          createdAt: at,
+          updatedAt: at,
+          bookmarks: [],
+          following: [],
+          followers: [],
+          tokenVersion: 0,
+        }
+        await tx.putUser(created)
+        return created
+      })
+      return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }
+    },
+
+    async login(body: LoginBody) {
+      const user = await store.getUserByUsername(body.username)
+      if (!user) {
+        await verifyPassword(body.password, await DUMMY_HASH)
+        throw notFound(MSG.userNotRegistered)
+      }
+      if (!guestLogin && user.username === GUEST_USERNAME) throw forbidden(MSG.guestDisabled)
+      if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
+      return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
+    },
+
+    /** Raises the user's token version, so every token issued before now stops working. */
+    async logout(userId: string) {
+      await store.transaction(async (tx) => {
+        const user = await tx.getUser(userId)
+        if (user) await tx.putUser({ ...user, tokenVersion: user.tokenVersion + 1 })
+      })
+    },
+
+    /** The user a verified token speaks for. */
+    async userOfToken(payload: TokenPayload) {
+      const user = await store.getUser(payload._id)
+      if (!user) throw notFound(MSG.userNotRegistered)
+      if (user.tokenVersion !== payload.tv) throw unauthorized()
+      if (!guestLogin && user.username === GUEST_USERNAME) throw unauthorized()
+      return user
+    },
+  }
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

@@ -1,0 +1,118 @@
+import { PRESET_AVATARS } from '../schemas/media.js'
+import type { Comment, Post } from '../schemas/posts.js'
+import type { User, UserSummary } from '../schemas/users.js'
+import type { CommentRecord, PostRecord, StoreReader, UserRecord } from '../store/types.js'
+
+/** Records turned into the shapes of DECISIONS §1. Names and avatars always come from the current profile. */
+export type UserLookup = ReadonlyMap<string, UserRecord>
+
+export function summaryOf(user: UserRecord): UserSummary {
+  return {
+    _id: user._id,
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    avatarURL: user.avatarURL,
+  }
+}
+
+/** Users are never deleted through the API, but a record edited by hand must not break every list. */
+function summaryById(id: string, users: UserLookup): UserSummary {
+  const user = users.get(id)
+  return user
+    ? summaryOf(user)
+    : { _id: id, username: 'unknown', firstName: 'Unknown', lastName: 'user', avatarURL: PRESET_AVATARS[0] }
+}
+
+const summaries = (ids: readonly string[], users: UserLookup) => ids.map((id) => summaryById(id, users))
+
+/** `self` is true only when the record is the caller's own: only then do email and bookmarks show. */
+export function toUser(user: UserRecord, users: UserLookup, self: boolean): User {
+  return {
+    _id: user._id,
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    ...(self ? { email: user.email } : {}),
+    avatarURL: user.avatarURL,
+    bio: user.bio,
+    website: user.website,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+    bookmarks: self ? [...user.bookmarks] : [],
+    following: summaries(user.following, users),
+    followers: summaries(user.followers, users),
+  }
+}
+
+export function toComment(comment: CommentRecord, users: UserLookup): Comment {
+  const { _id: _authorId, ...author } = summaryById(comment.authorId, users)
+  return {
+    _id: comment._id,
+    ...author,
+    text: comment.text,
+    votes: { upvotedBy: summaries(comment.upvotedBy, users), downvotedBy: summaries(comment.downvotedBy, users) },
+    createdAt: comment.createdAt,
+    updatedAt: comment.updatedAt,
+  }
+}
+
+export function toPost(post: PostRecord, users: UserLookup): Post {
+  const { _id: _authorId, ...author } = summaryById(post.authorId, users)
+  return {
+    _id: post._id,
+    id: post._id,
+    ...author,
+    content: post.content,
+    mediaUrl: post.mediaUrl,
+    type: post.type,
+    createdAt: post.createdAt,
+    updatedAt: post.updatedAt,
+    likes: {
+      likeCount: post.likedBy.length,
+      likedBy: summaries(post.likedBy, users),
+      dislikedBy: summaries(post.dislikedBy, users),
+    },
+    comments: post.comments.map((comment) => toComment(comment, users)),
+  }
+}
+
+/** Every user a set of posts mentions, fetched in one call. */
+export async function usersOfPosts(store: StoreReader, posts: readonly PostRecord[]): Promise<UserLookup> {
+  const ids = new Set<string>()
+  for (const post of posts) {
+    ids.add(post.authorId)
+    for (const id of post.likedBy) ids.add(id)
+    for (const id of post.dislikedBy) ids.add(id)
+    for (const comment of post.comments) {
+      ids.add(comment.authorId)
+      for (const id of comment.upvotedBy) ids.add(id)
+      for (const id of comment.downvotedBy) ids.add(id)
+    }
+  }
+  return lookup(store, ids)
+}
+
+export async function usersOfUsers(store: StoreReader, people: readonly UserRecord[]): Promise<UserLookup> {
+  const ids = new Set<string>()
+  for (const user of people) {
+    ids.add(user._id)
+    for (const id of user.following) ids.add(id)
+    for (const id of user.followers) ids.add(id)
+  }
+  return lookup(store, ids)
+}
+
+async function lookup(store: StoreReader, ids: Set<string>): Promise<UserLookup> {
+  const found = await store.getUsers([...ids])
+  return new Map(found.map((user) => [user._id, user]))
+}
+
+export async function postViews(store: StoreReader, posts: readonly PostRecord[]): Promise<Post[]> {
+  const users = await usersOfPosts(store, posts)
+  return posts.map((post) => toPost(post, users))
+}
+
+export async function userView(store: StoreReader, user: UserRecord, self: boolean): Promise<User> {
+  return toUser(user, await usersOfUsers(store, [user]), self)
+}

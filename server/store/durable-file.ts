@@ -1,0 +1,72 @@
+import { open, readFile, rename, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import type { Adapter } from 'lowdb'
+import { StartupError } from '../errors.js'
+
+export class CorruptDatabaseError extends StartupError {
+  constructor(file: string, reason: string) {
+    super(
+      `${file} could not be read (${reason}). Chirp will not start over a damaged database, and has left the file ` +
+        'untouched: restore it from a backup, or move it away to start with a freshly seeded one.',
+    )
+  }
+}
+
+/**
+ * A lowdb adapter whose writes survive a crash: the data goes to a temporary file, which is fsync'd
+ * and then renamed over the old one, and the directory is fsync'd so the rename itself is durable.
+ * A reader therefore sees the old file or the new one, never half of either.
+ */
+export class DurableJsonFile<T> implements Adapter<T> {
+  readonly #file: string
+  readonly #validate: (data: unknown) => data is T
+
+  constructor(file: string, validate: (data: unknown) => data is T) {
+    this.#file = file
+    this.#validate = validate
+  }
+
+  async read(): Promise<T | null> {
+    let text: string
+    try {
+      text = await readFile(this.#file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    if (text.trim() === '') throw new CorruptDatabaseError(this.#file, 'the file is empty')
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      throw new CorruptDatabaseError(this.#file, `invalid JSON: ${(error as Error).message}`)
+    }
+    if (!this.#validate(data)) throw new CorruptDatabaseError(this.#file, 'it is not a Chirp database')
+    return data
+  }
+
+  async write(data: T): Promise<void> {
+    await writeFileDurably(this.#file, JSON.stringify(data))
+  }
+}
+
+export async function writeFileDurably(file: string, contents: string | Uint8Array): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`
+  const handle = await open(temp, 'w', 0o600)
+  try {
+    await handle.writeFile(contents)
+    await handle.sync()
+  } catch (error) {
+    await handle.close()
+    await unlink(temp).catch(() => {})
+    throw error
+  }
+  await handle.close()
+  await rename(temp, file)
+  const dir = await open(path.dirname(file), 'r')
+  try {
+    await dir.sync()
+  } finally {
+    await dir.close()
+  }
+}
