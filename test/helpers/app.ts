@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { buildApp, type AppOptions } from '../../server/app.js'
+import { parseConfig, type Config } from '../../server/config.js'
+
+export interface TestContext {
+  teardown(fn: () => unknown): void
+}
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256!'
+
+/** A fresh data directory, removed when the test ends. */
+export async function tempDataDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'chirp-test-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return {
+    ...parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: TEST_SECRET }),
+    clientDir: path.join(dataDir, 'no-client'),
+    ...overrides,
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  dataDir: string
+  /** Logs in a seeded user (password: `<name>password` but for guest) and returns the token. */
+  login(username: string, password?: string): Promise<string>
+  /** app.inject with the token in the authorization header. */
+  as(token: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>
+}
+
+const SEED_PASSWORDS: Record<string, string> = {
+  guest: 'guestpassword',
+  'maya.lin': 'mayapassword',
+  theo_park: 'theopassword',
+  'sam.okafor': 'sampassword',
+  'lucia.rossi': 'luciapassword',
+  noah_kim: 'noahpassword',
+}
+
+/** Builds the app over a temporary data directory (seeded on first start) and closes it after the test. */
+export async function buildTestApp(
+  t: TestContext,
+  { config = {}, options = {}, dataDir }: { config?: Partial<Config>; options?: AppOptions; dataDir?: string } = {},
+): Promise<TestApp> {
+  const dir = dataDir ?? (await tempDataDir(t))
+  const app = await buildApp(testConfig(dir, config), options)
+  t.teardown(() => app.close())
+  await app.ready()
+  return {
+    app,
+    dataDir: dir,
+    async login(username, password = SEED_PASSWORDS[username] ?? '') {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })
+      if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`)
+      return (res.json() as { encodedToken: string }).encodedToken
+    },
+    as(token, options) {
+      const headers = { ...(options.headers ?? {}), ...(token ? { authorization: token } : {}) }
+      return app.inject({ ...options, headers })
+    },
+  }
+}
