@@ -1,0 +1,49 @@
+import { FetchError, ofetch } from 'ofetch'
+import { readToken } from '../lib/storage.js'
+
+let onUnauthorized: () => void = () => {}
+
+/** Called when a request that carried a token is answered 401: the session is no longer valid. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler
+}
+
+/** The one HTTP client of the app: JSON under /api, the session token on every call that has one. */
+export const http = ofetch.create({
+  baseURL: '/api',
+  // Retrying a like or a post would repeat a write; a failed read is retried by the user instead.
+  retry: 0,
+  onRequest({ options }) {
+    const token = readToken()
+    if (token) options.headers.set('authorization', `Bearer ${token}`)
+  },
+  onResponseError({ response, options }) {
+    if (response.status === 401 && options.headers.has('authorization')) onUnauthorized()
+  },
+})
+
+/** RFC 7240: post and comment writes then answer with the changed post only (DECISIONS §1). */
+export const RETURN_MINIMAL = { Prefer: 'return=minimal' } as const
+
+/** The message to show for a failed call: the server's `{ errors: [msg] }`, else a plain fallback. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof FetchError) {
+    const first = (error.data as { errors?: unknown } | undefined)?.errors
+    if (Array.isArray(first) && typeof first[0] === 'string') return first[0]
+    if (error.statusCode === undefined) return 'Could not reach the server. Check your connection.'
+    return `Request failed (${error.statusCode})`
+  }
+  return error instanceof Error ? error.message : 'Something went wrong'
+}
+
+/** The HTTP status of a failed call, if the server answered at all. */
+export function errorStatus(error: unknown): number | undefined {
+  return error instanceof FetchError ? error.statusCode : undefined
+}
+
+export function pageQuery(page: { limit?: number; cursor?: string | null }): Record<string, string | number> {
+  const query: Record<string, string | number> = {}
+  if (page.limit !== undefined) query.limit = page.limit
+  if (page.cursor) query.cursor = page.cursor
+  return query
+}

@@ -1,0 +1,47 @@
+import { http, pageQuery, RETURN_MINIMAL } from './http.js'
+import type { FeedReply, FeedSort, Page, Post, PostData, PostsReply } from './types.js'
+
+const id = encodeURIComponent
+
+export function apiGetFeed(sort: FeedSort, page: Page): Promise<FeedReply> {
+  return http<FeedReply>('/feed', { query: { sort, ...pageQuery(page) } })
+}
+
+export function apiGetPosts(page: Page): Promise<PostsReply> {
+  return http<PostsReply>('/posts', { query: pageQuery(page) })
+}
+
+export function apiGetUserPosts(username: string, page: Page): Promise<PostsReply> {
+  return http<PostsReply>(`/posts/user/${id(username)}`, { query: pageQuery(page) })
+}
+
+export async function apiGetPost(postId: string): Promise<Post> {
+  const reply = await http<{ post: Post }>(`/posts/${id(postId)}`)
+  return reply.post
+}
+
+/** A post or comment write: with return=minimal the server answers with the changed post only. */
+export async function writePost(path: string, body?: Record<string, unknown>): Promise<Post> {
+  const reply = await http<{ post: Post }>(path, { method: 'POST', body, headers: RETURN_MINIMAL })
+  return reply.post
+}
+
+export function apiCreatePost(postData: PostData): Promise<Post> {
+  return writePost('/posts', { postData })
+}
+
+export function apiEditPost(postId: string, postData: PostData): Promise<Post> {
+  return writePost(`/posts/edit/${id(postId)}`, { postData })
+}
+
+export async function apiDeletePost(postId: string): Promise<void> {
+  await http(`/posts/${id(postId)}`, { method: 'DELETE', headers: RETURN_MINIMAL })
+}
+
+export function apiLikePost(postId: string): Promise<Post> {
+  return writePost(`/posts/like/${id(postId)}`)
+}
+
+export function apiDislikePost(postId: string): Promise<Post> {
+  return writePost(`/posts/dislike/${id(postId)}`)
+}

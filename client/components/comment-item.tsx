@@ -1,0 +1,73 @@
+import { useId, useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
+import { fullName, type CommentView } from '../lib/model.js'
+import { relativeTime } from '../lib/relative-time.js'
+import { paths } from '../paths.js'
+import { Avatar } from './avatar.js'
+import { Menu, type MenuItem } from './menu.js'
+
+type CommentItemProps = {
+  comment: CommentView
+  canEdit: boolean
+  canDelete: boolean
+  now: number
+  onEdit: (text: string) => Promise<boolean>
+  onDelete: () => void
+}
+
+/** One comment; its author may edit it in place (textarea and Update) or delete it. */
+export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete }: CommentItemProps) {
+  const [draft, setDraft] = useState<string | null>(null)
+  const editId = useId()
+  const name = fullName(comment)
+  const items: MenuItem[] = []
+  if (canEdit) items.push({ label: 'Edit', onSelect: () => setDraft(comment.text) })
+  if (canDelete) items.push({ label: 'Delete', onSelect: onDelete, danger: true })
+
+  const update = async (event: FormEvent) => {
+    event.preventDefault()
+    if (draft === null || !draft.trim()) return
+    if (await onEdit(draft.trim())) setDraft(null)
+  }
+
+  return (
+    <li className="comment">
+      <Link href={paths.profile.href(comment.username)} aria-label={`${name}'s profile`}>
+        <Avatar src={comment.avatarURL} name={name} size="sm" />
+      </Link>
+      <div className="comment-main">
+        <div className="post-head">
+          <Link href={paths.profile.href(comment.username)} className="post-author">
+            <span className="author-name">{name}</span>
+            <span className="author-handle">@{comment.username}</span>
+          </Link>
+          <span className="dot" aria-hidden="true">
+            ·
+          </span>
+          <time className="post-time" dateTime={comment.createdAt}>
+            {relativeTime(comment.createdAt, now)}
+          </time>
+          {items.length > 0 && <Menu label="Comment options" items={items} />}
+        </div>
+        {draft === null ? (
+          <p className="comment-text">{comment.text}</p>
+        ) : (
+          <form className="reply-form" onSubmit={update}>
+            <label htmlFor={editId} className="visually-hidden">
+              Edit comment
+            </label>
+            <textarea id={editId} rows={2} maxLength={500} value={draft} autoFocus onChange={(e) => setDraft(e.currentTarget.value)} />
+            <div className="row-end">
+              <button type="button" className="button ghost small" onClick={() => setDraft(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="button primary small" disabled={!draft.trim()}>
+                Update
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </li>
+  )
+}

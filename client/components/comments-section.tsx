@@ -1,0 +1,70 @@
+import { useId, useState, type FormEvent } from 'react'
+import type { CommentView } from '../lib/model.js'
+import { CommentItem } from './comment-item.js'
+
+export type CommentHandlers = {
+  onAdd: (text: string) => Promise<boolean>
+  onEdit: (commentId: string, text: string) => Promise<boolean>
+  onDelete: (commentId: string) => void
+}
+
+type CommentsSectionProps = {
+  comments: readonly CommentView[]
+  me: string
+  postOwner: string
+  now: number
+  handlers: CommentHandlers
+}
+
+/** The reply box, then the comments newest first (SPEC §2). */
+export function CommentsSection({ comments, me, postOwner, now, handlers }: CommentsSectionProps) {
+  const [text, setText] = useState('')
+  const [sending, setSending] = useState(false)
+  const replyId = useId()
+  const newestFirst = [...comments].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!text.trim() || sending) return
+    setSending(true)
+    const ok = await handlers.onAdd(text.trim())
+    setSending(false)
+    if (ok) setText('')
+  }
+
+  return (
+    <section className="comments" aria-label="Comments">
+      <form className="reply-form" onSubmit={submit}>
+        <label htmlFor={replyId} className="visually-hidden">
+          Reply
+        </label>
+        <textarea
+          id={replyId}
+          placeholder="Reply!"
+          rows={2}
+          maxLength={500}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+        />
+        <button type="submit" className="button primary small" disabled={!text.trim() || sending}>
+          Reply
+        </button>
+      </form>
+      {newestFirst.length > 0 && (
+        <ul className="comment-list">
+          {newestFirst.map((comment) => (
+            <CommentItem
+              key={comment._id}
+              comment={comment}
+              canEdit={comment.username === me}
+              canDelete={comment.username === me || postOwner === me}
+              now={now}
+              onEdit={(value) => handlers.onEdit(comment._id, value)}
+              onDelete={() => handlers.onDelete(comment._id)}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,56 @@
+import { BookmarkIcon, CommentIcon, HeartIcon, ShareIcon } from './icons.js'
+
+type PostActionsProps = {
+  commentCount: number
+  likeCount: number
+  liked: boolean
+  bookmarked: boolean
+  commentsOpen: boolean
+  onToggleComments: () => void
+  onToggleLike: () => void
+  onShare: () => void
+  onToggleBookmark: () => void
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/** The action row under a post; each button's name says what it does and the count beside it. */
+export function PostActions(props: PostActionsProps) {
+  const { commentCount, likeCount, liked, bookmarked, commentsOpen } = props
+  return (
+    <div className="post-actions">
+      <button
+        type="button"
+        className="action comment-action"
+        aria-expanded={commentsOpen}
+        aria-label={`Comments, ${plural(commentCount, 'comment')}`}
+        onClick={props.onToggleComments}
+      >
+        <CommentIcon />
+        <span aria-hidden="true">{commentCount}</span>
+      </button>
+      <button
+        type="button"
+        className={`action like-action${liked ? ' is-on' : ''}`}
+        aria-pressed={liked}
+        aria-label={`${liked ? 'Unlike' : 'Like'}, ${plural(likeCount, 'like')}`}
+        onClick={props.onToggleLike}
+      >
+        <HeartIcon filled={liked} />
+        <span aria-hidden="true">{likeCount}</span>
+      </button>
+      <button type="button" className="action share-action" aria-label="Share: copy link" onClick={props.onShare}>
+        <ShareIcon />
+      </button>
+      <button
+        type="button"
+        className={`action bookmark-action${bookmarked ? ' is-on' : ''}`}
+        aria-pressed={bookmarked}
+        aria-label={bookmarked ? 'Remove bookmark' : 'Bookmark'}
+        onClick={props.onToggleBookmark}
+      >
+        <BookmarkIcon filled={bookmarked} />
+      </button>
+    </div>
+  )
+}

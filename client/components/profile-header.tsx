@@ -1,0 +1,72 @@
+import { fullName, type UserView } from '../lib/model.js'
+import { formatShortDate } from '../lib/relative-time.js'
+import { Avatar } from './avatar.js'
+import { FollowButton } from './follow-button.js'
+import { LinkIcon } from './icons.js'
+
+type ProfileHeaderProps = {
+  user: UserView
+  /** '12', or '20+' while more pages are unread. */
+  postCount: string
+  isMe: boolean
+  following: boolean
+  followBusy: boolean
+  onEditProfile: () => void
+  onToggleFollow: () => void
+  onShowFollowing: () => void
+  onShowFollowers: () => void
+}
+
+/** Only http(s) links are made clickable, whatever a record holds. */
+function safeHref(url: string): string | null {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null
+  } catch {
+    return null
+  }
+}
+
+/** The top of a profile: who they are, the counts, and Edit Profile or Follow. */
+export function ProfileHeader(props: ProfileHeaderProps) {
+  const { user, postCount, isMe } = props
+  const name = fullName(user)
+  const website = user.website ? safeHref(user.website) : null
+  return (
+    <section className="profile-header" aria-label="Profile">
+      <div className="profile-top">
+        <Avatar src={user.avatarURL} name={name} size="lg" />
+        {isMe ? (
+          <button type="button" className="button outline" onClick={props.onEditProfile}>
+            Edit Profile
+          </button>
+        ) : (
+          <FollowButton following={props.following} busy={props.followBusy} name={name} onToggle={props.onToggleFollow} />
+        )}
+      </div>
+      <h1 className="profile-name">{name}</h1>
+      <p className="author-handle">@{user.username}</p>
+      {user.bio && <p className="profile-bio">{user.bio}</p>}
+      <div className="profile-meta">
+        {website && (
+          <a className="profile-website" href={website} target="_blank" rel="noopener noreferrer nofollow">
+            <LinkIcon />
+            {user.website.replace(/^https?:\/\//, '')}
+          </a>
+        )}
+        <span className="profile-joined">Joined {formatShortDate(user.createdAt)}</span>
+      </div>
+      <div className="profile-counts">
+        <span className="count">
+          <strong>{postCount}</strong> Posts
+        </span>
+        <button type="button" className="count link-like" onClick={props.onShowFollowing}>
+          <strong>{user.following.length}</strong> Following
+        </button>
+        <button type="button" className="count link-like" onClick={props.onShowFollowers}>
+          <strong>{user.followers.length}</strong> Followers
+        </button>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,28 @@
+import { fullName, type UserView } from '../lib/model.js'
+import { FollowButton } from './follow-button.js'
+import { UserCard } from './user-card.js'
+
+type WhoToFollowProps = {
+  users: readonly UserView[]
+  loaded: boolean
+  pending: Readonly<Record<string, boolean>>
+  onFollow: (userId: string) => void
+}
+
+/** SPEC §2's side panel: people I do not follow yet, each a link to the profile with a Follow button. */
+export function WhoToFollow({ users, loaded, pending, onFollow }: WhoToFollowProps) {
+  return (
+    <section className="panel">
+      <h2 className="panel-title">Who to follow</h2>
+      {loaded && users.length === 0 && <p className="empty-state small">No more suggestions!</p>}
+      <ul className="user-list">
+        {users.map((user) => (
+          <li key={user._id} className="user-row">
+            <UserCard user={user} />
+            <FollowButton following={false} busy={pending[user._id] === true} name={fullName(user)} onToggle={() => onFollow(user._id)} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

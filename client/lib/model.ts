@@ -1,0 +1,20 @@
+/**
+ * The records components display. State hands components frozen snapshots, so the views are
+ * deeply read-only: a component can show a post but never change it behind the state's back.
+ */
+import type { Comment, Post, User, UserSummary } from '../../server/schemas/index.js'
+
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T
+
+export type PostView = DeepReadonly<Post>
+export type CommentView = DeepReadonly<Comment>
+export type UserView = DeepReadonly<User>
+export type UserSummaryView = DeepReadonly<UserSummary>
+
+export function fullName(user: { firstName: string; lastName: string }): string {
+  return `${user.firstName} ${user.lastName}`.trim()
+}

@@ -1,0 +1,32 @@
+const SECOND = 1000
+const MINUTE = 60 * SECOND
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+const MONTH = 30 * DAY
+
+const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+
+/** 'Jan 5, 2025': the date shown past the relative range and in 'Joined …'. */
+export function formatShortDate(iso: string): string {
+  return shortDate.format(new Date(iso))
+}
+
+function ago(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'} ago`
+}
+
+/**
+ * The post card's time (SPEC §9): seconds under 60, minutes under 60, hours under 24,
+ * days under 30, months up to 11, then a short date. A timestamp slightly in the
+ * future (clock skew between server and browser) reads as 0 seconds ago.
+ */
+export function relativeTime(iso: string, now: number = Date.now()): string {
+  const elapsed = Math.max(0, now - new Date(iso).getTime())
+  if (elapsed < MINUTE) return ago(Math.floor(elapsed / SECOND), 'second')
+  if (elapsed < HOUR) return ago(Math.floor(elapsed / MINUTE), 'minute')
+  if (elapsed < DAY) return ago(Math.floor(elapsed / HOUR), 'hour')
+  if (elapsed < MONTH) return ago(Math.floor(elapsed / DAY), 'day')
+  const months = Math.floor(elapsed / MONTH)
+  if (months <= 11) return ago(months, 'month')
+  return formatShortDate(iso)
+}

@@ -1,0 +1,52 @@
+/**
+ * Everything the client keeps in localStorage. The session keys are SPEC §9's `token` and `username`.
+ * Storage can throw (private mode, quota, disabled cookies), so every access is guarded.
+ */
+const TOKEN = 'token'
+const USERNAME = 'username'
+const SORT = 'feedSort'
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key)
+  } catch {
+    return null
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key)
+    else localStorage.setItem(key, value)
+  } catch {
+    // Without storage the session simply lasts until the tab closes.
+  }
+}
+
+export function readSession(): { token: string; username: string } | null {
+  const token = read(TOKEN)
+  const username = read(USERNAME)
+  return token && username ? { token, username } : null
+}
+
+export function writeSession(token: string, username: string): void {
+  write(TOKEN, token)
+  write(USERNAME, username)
+}
+
+export function clearSession(): void {
+  write(TOKEN, null)
+  write(USERNAME, null)
+}
+
+export function readToken(): string | null {
+  return read(TOKEN)
+}
+
+export function readSort(): string | null {
+  return read(SORT)
+}
+
+export function writeSort(sort: string): void {
+  write(SORT, sort)
+}

@@ -1,0 +1,68 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { useSnapshot } from 'valtio'
+import { useLocation } from 'wouter'
+import { Layout } from '../components/layout.js'
+import { Modal } from '../components/modal.js'
+import { PostForm } from '../components/post-form.js'
+import { WhoToFollow } from '../components/who-to-follow.js'
+import { fullName } from '../lib/model.js'
+import { paths } from '../paths.js'
+import { createPost, uploadMedia } from '../state/posts.js'
+import { logout, session } from '../state/session.js'
+import { showToast } from '../state/toasts.js'
+import { loadSuggestions, toggleFollow, users } from '../state/users.js'
+
+/** The signed-in frame wired to the state: navigation, the Tweet modal and Who to follow. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { username, user } = useSnapshot(session)
+  const { suggestions, suggestionsLoaded, pending } = useSnapshot(users)
+  const [composing, setComposing] = useState(false)
+  const [, navigate] = useLocation()
+
+  useEffect(() => {
+    void loadSuggestions()
+  }, [username])
+
+  const followingIds = new Set(user?.following.map((u) => u._id))
+  const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))
+
+  const follow = async (userId: string) => {
+    await toggleFollow(userId)
+    void loadSuggestions()
+  }
+
+  const submit = async (draft: { content: string; mediaUrl: string }) => {
+    const ok = await createPost(draft)
+    if (ok) {
+      setComposing(false)
+      showToast('Your post was sent', 'success')
+    }
+    return ok
+  }
+
+  return (
+    <Layout
+      username={username ?? ''}
+      onTweet={() => setComposing(true)}
+      onLogout={() => {
+        logout()
+        navigate(paths.login.href(), { replace: true })
+      }}
+      aside={<WhoToFollow users={shown} loaded={suggestionsLoaded} pending={pending} onFollow={(id) => void follow(id)} />}
+    >
+      {children}
+      {composing && (
+        <Modal title="Create Post" onClose={() => setComposing(false)}>
+          <PostForm
+            placeholder="What is happening!"
+            submitLabel="Tweet"
+            author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
+            onSubmit={submit}
+            onUpload={uploadMedia}
+            onFileError={(message) => showToast(message, 'error')}
+          />
+        </Modal>
+      )}
+    </Layout>
+  )
+}

@@ -1,0 +1,17 @@
+import { useEffect } from 'react'
+import { loadBookmarks } from '../state/lists.js'
+import { PostList } from './post-list.js'
+
+export const BOOKMARK_EMPTY = 'You have not added any Bookmarks!'
+
+export function BookmarkPage() {
+  useEffect(() => {
+    void loadBookmarks()
+  }, [])
+  return (
+    <>
+      <h1 className="page-title">Bookmarks</h1>
+      <PostList name="bookmarks" emptyText={BOOKMARK_EMPTY} load={(more) => void loadBookmarks(more)} />
+    </>
+  )
+}

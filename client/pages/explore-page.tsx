@@ -1,0 +1,18 @@
+import { useEffect } from 'react'
+import { loadExplore } from '../state/lists.js'
+import { PostList } from './post-list.js'
+
+export const EXPLORE_END = 'Dude you get all Post!'
+
+/** Every post, newest first, a page of 10 more each time the end of the list comes into view. */
+export function ExplorePage() {
+  useEffect(() => {
+    void loadExplore()
+  }, [])
+  return (
+    <>
+      <h1 className="page-title">Explore</h1>
+      <PostList name="explore" emptyText={EXPLORE_END} endText={EXPLORE_END} load={(more) => void loadExplore(more)} />
+    </>
+  )
+}

@@ -1,0 +1,44 @@
+import { useEffect } from 'react'
+import { useSnapshot } from 'valtio'
+import { PostForm } from '../components/post-form.js'
+import { SortDropdown } from '../components/sort-dropdown.js'
+import { fullName } from '../lib/model.js'
+import { lists, loadHome, setSort, SORTS } from '../state/lists.js'
+import { createPost, uploadMedia } from '../state/posts.js'
+import { session } from '../state/session.js'
+import { showToast } from '../state/toasts.js'
+import { PostList } from './post-list.js'
+
+export const HOME_EMPTY = 'Sorry, there no posts to show! Follow people to see their posts.'
+
+/** The home timeline: my posts and those of people I follow, in the chosen order. */
+export function HomePage() {
+  const { sort } = useSnapshot(lists)
+  const { user } = useSnapshot(session)
+
+  useEffect(() => {
+    void loadHome()
+  }, [])
+
+  return (
+    <>
+      <h1 className="page-title">Home</h1>
+      <div className="card composer">
+        <PostForm
+          placeholder="What is happening!"
+          submitLabel="Tweet"
+          resetAfterSubmit
+          author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
+          onSubmit={createPost}
+          onUpload={uploadMedia}
+          onFileError={(message) => showToast(message, 'error')}
+        />
+      </div>
+      <div className="list-head">
+        <h2>{sort} Posts</h2>
+        <SortDropdown options={SORTS} value={sort} onChange={(value) => void setSort(value)} />
+      </div>
+      <PostList name="home" emptyText={HOME_EMPTY} load={(more) => void loadHome(more)} />
+    </>
+  )
+}

@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react'
+import { useSnapshot } from 'valtio'
+import { Link, Redirect, useLocation, useSearch } from 'wouter'
+import { AuthCard } from '../components/auth-card.js'
+import { TextField } from '../components/text-field.js'
+import { paths, returnPath } from '../paths.js'
+import { login, loginAsGuest, session } from '../state/session.js'
+
+/** Where the auth guard sent the visitor from, as `?from=`. */
+export function useFrom(): string | null {
+  return new URLSearchParams(useSearch()).get('from')
+}
+
+export function LoginPage() {
+  const { token, guestLogin } = useSnapshot(session)
+  const from = useFrom()
+  const [, navigate] = useLocation()
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  if (token) return <Redirect to={returnPath(from)} replace />
+
+  const finish = async (attempt: Promise<boolean>) => {
+    setBusy(true)
+    const ok = await attempt
+    setBusy(false)
+    if (ok) navigate(returnPath(from), { replace: true })
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void finish(login({ username: username.trim(), password }))
+  }
+
+  return (
+    <AuthCard title="Log in to Chirp">
+      <form className="stack" onSubmit={submit}>
+        <TextField label="Username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
+        <TextField label="Password" name="password" type="password" autoComplete="current-password" required minLength={8} value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+        <button type="submit" className="button primary wide" disabled={busy}>
+          Login
+        </button>
+        {guestLogin && (
+          <button type="button" className="button outline wide" disabled={busy} onClick={() => void finish(loginAsGuest())}>
+            Login as a Guest
+          </button>
+        )}
+      </form>
+      <p className="auth-switch">
+        Don&apos;t have an account? <Link href={paths.signup.href(from ?? undefined)}>Sign up</Link>
+      </p>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,16 @@
+import { Link } from 'wouter'
+import { paths } from '../paths.js'
+
+export function NotFoundPage() {
+  return (
+    <div className="center-page">
+      <main className="card error-card">
+        <h1>Error 404</h1>
+        <p>The page you are searching for does not exist</p>
+        <Link href={paths.home.href()} className="button primary">
+          Back to Home
+        </Link>
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,39 @@
+import { useEffect } from 'react'
+import { useSnapshot } from 'valtio'
+import { Link, useLocation } from 'wouter'
+import { EmptyState } from '../components/empty-state.js'
+import { Spinner } from '../components/spinner.js'
+import { paths } from '../paths.js'
+import { lists, loadPost } from '../state/lists.js'
+import { postCache } from '../state/post-cache.js'
+import { PostItem } from './post-item.js'
+
+/** One post, found by its id, with its comments open. */
+export function PostDetailPage({ postId }: { postId: string }) {
+  const { detail } = useSnapshot(lists)
+  const { byId } = useSnapshot(postCache)
+  const [, navigate] = useLocation()
+
+  useEffect(() => {
+    void loadPost(postId)
+  }, [postId])
+
+  // Until the load for this route has started, an older detail must not show as 'not found'.
+  const pending = detail.loading || detail.id !== postId
+  const post = pending ? undefined : byId[detail.id]
+  return (
+    <>
+      <h1 className="page-title">Post</h1>
+      {pending && <Spinner label="Loading post" />}
+      {!pending && !post && (
+        <div className="stack center">
+          <EmptyState text={detail.error ?? 'Post not found'} />
+          <Link href={paths.home.href()} className="button outline small">
+            Back to Home
+          </Link>
+        </div>
+      )}
+      {post && <PostItem key={post._id} postId={post._id} commentsOpen onDeleted={() => navigate(paths.home.href())} />}
+    </>
+  )
+}

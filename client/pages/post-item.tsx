@@ -1,0 +1,64 @@
+import { useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { EditPostModal } from '../components/edit-post-modal.js'
+import { PostCard } from '../components/post-card.js'
+import { paths } from '../paths.js'
+import { postCache } from '../state/post-cache.js'
+import {
+  addComment, deleteComment, deletePost, editComment, editPost, toggleBookmark, toggleLike, uploadMedia,
+} from '../state/posts.js'
+import { session } from '../state/session.js'
+import { showToast } from '../state/toasts.js'
+
+type PostItemProps = { postId: string; commentsOpen?: boolean; onDeleted?: () => void }
+
+async function copyLink(postId: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(new URL(paths.postDetail.href(postId), window.location.origin).href)
+    showToast('Link successfully copied', 'success')
+  } catch {
+    showToast('Could not copy the link', 'error')
+  }
+}
+
+/** A post card wired to the state: reads one cached post, and turns clicks into actions. */
+export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemProps) {
+  const post = useSnapshot(postCache).byId[postId]
+  const { username, user } = useSnapshot(session)
+  const [showComments, setShowComments] = useState(commentsOpen)
+  const [editing, setEditing] = useState(false)
+  if (!post || !username) return null
+  const me = username
+
+  return (
+    <>
+      <PostCard
+        post={post}
+        me={me}
+        liked={post.likes.likedBy.some((u) => u.username === me)}
+        bookmarked={user?.bookmarks.includes(post._id) ?? false}
+        commentsOpen={showComments}
+        onToggleComments={() => setShowComments(!showComments)}
+        onToggleLike={() => void toggleLike(post._id)}
+        onShare={() => void copyLink(post.id)}
+        onToggleBookmark={() => void toggleBookmark(post._id)}
+        onEdit={() => setEditing(true)}
+        onDelete={() => void deletePost(post._id).then((ok) => ok && onDeleted?.())}
+        comments={{
+          onAdd: (text) => addComment(post._id, text),
+          onEdit: (commentId, text) => editComment(post._id, commentId, text),
+          onDelete: (commentId) => void deleteComment(post._id, commentId),
+        }}
+      />
+      {editing && (
+        <EditPostModal
+          initial={{ content: post.content, mediaUrl: post.mediaUrl }}
+          onSubmit={(draft) => editPost(post._id, draft)}
+          onUpload={uploadMedia}
+          onFileError={(message) => showToast(message, 'error')}
+          onClose={() => setEditing(false)}
+        />
+      )}
+    </>
+  )
+}

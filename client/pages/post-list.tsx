@@ -1,0 +1,48 @@
+import { useSnapshot } from 'valtio'
+import { EmptyState } from '../components/empty-state.js'
+import { Sentinel } from '../components/sentinel.js'
+import { Spinner } from '../components/spinner.js'
+import { lists, type ListName } from '../state/lists.js'
+import { PostItem } from './post-item.js'
+
+type PostListProps = {
+  name: ListName
+  emptyText: string
+  /** Shown under the last post once the server has no more. */
+  endText?: string
+  load: (more: boolean) => void
+}
+
+/** One of the post lists: spinner while the first page loads, then posts, more on scroll. */
+export function PostList({ name, emptyText, endText, load }: PostListProps) {
+  const list = useSnapshot(lists)[name]
+  if (list.ids.length === 0) {
+    if (list.loading || !list.loaded) return <Spinner />
+    if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
+    return <EmptyState text={emptyText} />
+  }
+  return (
+    <>
+      <div className="post-list">
+        {list.ids.map((id) => (
+          <PostItem key={id} postId={id} />
+        ))}
+      </div>
+      {list.loading && <Spinner />}
+      {list.error && <LoadError message={list.error} onRetry={() => load(true)} />}
+      {!list.done && <Sentinel active={!list.loading && !list.error} onVisible={() => load(true)} />}
+      {list.done && endText && <p className="end-text">{endText}</p>}
+    </>
+  )
+}
+
+function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="empty-state">
+      <p>{message}</p>
+      <button type="button" className="button outline small" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  )
+}

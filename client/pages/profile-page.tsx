@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { EditProfileModal } from '../components/edit-profile-modal.js'
+import { EmptyState } from '../components/empty-state.js'
+import { ProfileHeader } from '../components/profile-header.js'
+import { Spinner } from '../components/spinner.js'
+import { UserListModal } from '../components/user-list-modal.js'
+import { PRESET_AVATARS } from '../lib/avatars.js'
+import { lists, loadProfilePosts } from '../state/lists.js'
+import { session } from '../state/session.js'
+import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
+import { PostList } from './post-list.js'
+
+export const PROFILE_EMPTY = 'You have not added any posts!'
+
+type Dialog = 'none' | 'edit' | 'following' | 'followers'
+
+/** A user's profile: who they are, whom they follow and who follows them, and their posts. */
+export function ProfilePage({ username }: { username: string }) {
+  const { profile, byUsername, pending } = useSnapshot(users)
+  const me = useSnapshot(session).user
+  const { profile: posts } = useSnapshot(lists)
+  const [dialog, setDialog] = useState<Dialog>('none')
+
+  useEffect(() => {
+    setDialog('none')
+    void loadProfile(username)
+    void loadProfilePosts(username)
+  }, [username])
+
+  const user = profile.resolved ? byUsername[profile.resolved] : undefined
+  if (profile.username !== username || (profile.loading && !user)) return <Spinner label="Loading profile" />
+  if (!user) return <EmptyState text={profile.error ?? 'User not found'} />
+
+  const isMe = me?._id === user._id
+  const close = () => setDialog('none')
+  const listProps = {
+    meId: me?._id ?? '',
+    isFollowing,
+    pending,
+    onToggleFollow: (id: string) => void toggleFollow(id),
+    onClose: close,
+  }
+  return (
+    <>
+      <ProfileHeader
+        user={user}
+        postCount={posts.key === username && posts.loaded ? `${posts.ids.length}${posts.done ? '' : '+'}` : '–'}
+        isMe={isMe}
+        following={isFollowing(user._id)}
+        followBusy={pending[user._id] === true}
+        onEditProfile={() => setDialog('edit')}
+        onToggleFollow={() => void toggleFollow(user._id)}
+        onShowFollowing={() => setDialog('following')}
+        onShowFollowers={() => setDialog('followers')}
+      />
+      <h2 className="section-title">Posts</h2>
+      <PostList name="profile" emptyText={PROFILE_EMPTY} load={(more) => void loadProfilePosts(username, more)} />
+      {dialog === 'edit' && isMe && (
+        <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
+      )}
+      {dialog === 'following' && (
+        <UserListModal title="Following" users={user.following} emptyText="Not following anyone!" {...listProps} />
+      )}
+      {dialog === 'followers' && (
+        <UserListModal title="Followers" users={user.followers} emptyText="No followers" {...listProps} />
+      )}
+    </>
+  )
+}

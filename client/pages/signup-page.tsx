@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react'
+import { useSnapshot } from 'valtio'
+import { Link, Redirect, useLocation } from 'wouter'
+import { AuthCard } from '../components/auth-card.js'
+import { TextField } from '../components/text-field.js'
+import { paths, returnPath } from '../paths.js'
+import { session, signup } from '../state/session.js'
+import { useFrom } from './login-page.js'
+
+const EMPTY = { firstName: '', lastName: '', email: '', username: '', password: '' }
+
+export function SignupPage() {
+  const { token } = useSnapshot(session)
+  const from = useFrom()
+  const [, navigate] = useLocation()
+  const [form, setForm] = useState(EMPTY)
+  const [busy, setBusy] = useState(false)
+
+  if (token) return <Redirect to={returnPath(from)} replace />
+
+  const field = (key: keyof typeof EMPTY) => ({
+    name: key,
+    value: form[key],
+    required: true,
+    onChange: (e: { currentTarget: HTMLInputElement }) => setForm({ ...form, [key]: e.currentTarget.value }),
+  })
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    // SPEC §5: signup goes ahead only with a password.
+    if (!form.password) return
+    setBusy(true)
+    const ok = await signup({ ...form, username: form.username.trim(), email: form.email.trim() })
+    setBusy(false)
+    if (ok) navigate(returnPath(from), { replace: true })
+  }
+
+  return (
+    <AuthCard title="Create your account">
+      <form className="stack" onSubmit={(e) => void submit(e)}>
+        <div className="field-row">
+          <TextField label="First Name" autoComplete="given-name" maxLength={50} {...field('firstName')} />
+          <TextField label="Last Name" autoComplete="family-name" maxLength={50} {...field('lastName')} />
+        </div>
+        <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+        <TextField
+          label="Username"
+          autoComplete="username"
+          pattern="[A-Za-z0-9_.]{3,30}"
+          title="3 to 30 letters, digits, dots or underscores"
+          {...field('username')}
+        />
+        <TextField label="Password" type="password" autoComplete="new-password" minLength={8} maxLength={128} {...field('password')} />
+        <button type="submit" className="button primary wide" disabled={busy}>
+          Create Account
+        </button>
+      </form>
+      <p className="auth-switch">
+        Already have an account? <Link href={paths.login.href(from ?? undefined)}>Log in</Link>
+      </p>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,140 @@
+import { proxy } from 'valtio'
+import { errorMessage } from '../api/http.js'
+import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserPosts } from '../api/posts.js'
+import type { FeedSort, Post } from '../api/types.js'
+import { apiGetBookmarks } from '../api/users.js'
+import { readSort, writeSort } from '../lib/storage.js'
+import { cachePosts } from './post-cache.js'
+import { showError } from './toasts.js'
+
+export const SORTS = ['Trending', 'Oldest', 'Latest'] as const
+export type SortLabel = (typeof SORTS)[number]
+
+export type PostList = {
+  /** What the list is of: the sort for home, the username for a profile. A change starts a new list. */
+  key: string
+  ids: string[]
+  nextCursor: string | null
+  loading: boolean
+  loaded: boolean
+  done: boolean
+  error: string | null
+}
+export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile'
+type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
+
+const emptyList = (key = ''): PostList => ({
+  key, ids: [], nextCursor: null, loading: false, loaded: false, done: false, error: null,
+})
+
+const initial = () => ({
+  home: emptyList(),
+  explore: emptyList(),
+  bookmarks: emptyList(),
+  profile: emptyList(),
+  detail: { id: '', loading: false, error: null as string | null },
+  /** DECISIONS §2: Latest unless the user chose otherwise before. */
+  sort: storedSort(),
+})
+
+function storedSort(): SortLabel {
+  const stored = readSort()
+  return SORTS.find((s) => s === stored) ?? 'Latest'
+}
+
+export const lists = proxy(initial())
+
+/** Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped. */
+async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
+  if (!more || lists[name].key !== key) lists[name] = emptyList(key)
+  const list = lists[name]
+  if (list.loading || list.done) return
+  list.loading = true
+  try {
+    const reply = await fetch(list.nextCursor)
+    if (lists[name] !== list) return
+    cachePosts(reply.posts)
+    const known = new Set(list.ids)
+    list.ids.push(...reply.posts.map((p) => p._id).filter((id) => !known.has(id)))
+    list.nextCursor = reply.nextCursor ?? null
+    list.done = list.nextCursor === null
+    list.error = null
+  } catch (error) {
+    if (lists[name] !== list) return
+    list.error = errorMessage(error)
+    showError(error)
+  } finally {
+    list.loading = false
+    list.loaded = true
+  }
+}
+
+const HOME_PAGE = 20
+const EXPLORE_PAGE = 10
+const PROFILE_PAGE = 20
+const BOOKMARK_PAGE = 50
+
+export function loadHome(more = false): Promise<void> {
+  const sort = lists.sort.toLowerCase() as FeedSort
+  return loadPage('home', sort, more, (cursor) => apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
+}
+
+export function setSort(sort: SortLabel): Promise<void> {
+  lists.sort = sort
+  writeSort(sort)
+  return loadHome()
+}
+
+export function loadExplore(more = false): Promise<void> {
+  return loadPage('explore', 'all', more, (cursor) => apiGetPosts({ limit: EXPLORE_PAGE, cursor }))
+}
+
+export function loadProfilePosts(username: string, more = false): Promise<void> {
+  return loadPage('profile', username, more, (cursor) => apiGetUserPosts(username, { limit: PROFILE_PAGE, cursor }))
+}
+
+export function loadBookmarks(more = false): Promise<void> {
+  return loadPage('bookmarks', 'mine', more, async (cursor) => {
+    const reply = await apiGetBookmarks({ limit: BOOKMARK_PAGE, cursor })
+    return { posts: reply.bookmarks, nextCursor: reply.nextCursor }
+  })
+}
+
+export async function loadPost(postId: string): Promise<void> {
+  lists.detail = { id: postId, loading: true, error: null }
+  try {
+    const post = await apiGetPost(postId)
+    cachePosts([post])
+    // The route may name the post by `id`; the cache and the page use `_id`.
+    if (lists.detail.id === postId) lists.detail = { id: post._id, loading: false, error: null }
+  } catch (error) {
+    if (lists.detail.id === postId) lists.detail = { id: postId, loading: false, error: errorMessage(error) }
+  }
+}
+
+/** A new post enters the lists where it belongs by their order: the top of newest-first lists. */
+export function insertPost(post: Post, options: { inHome: boolean }): void {
+  const add = (list: PostList, atTop: boolean) => {
+    if (!list.loaded || list.ids.includes(post._id)) return
+    if (atTop) list.ids.unshift(post._id)
+    else if (list.done) list.ids.push(post._id)
+  }
+  if (options.inHome) add(lists.home, lists.sort === 'Latest')
+  add(lists.explore, true)
+  if (lists.profile.key === post.username) add(lists.profile, true)
+}
+
+export function dropPost(postId: string): void {
+  for (const name of ['home', 'explore', 'bookmarks', 'profile'] as const) {
+    const list = lists[name]
+    if (list.ids.includes(postId)) list.ids = list.ids.filter((id) => id !== postId)
+  }
+}
+
+export function setBookmarkList(posts: readonly Post[]): void {
+  if (lists.bookmarks.loaded) lists.bookmarks.ids = posts.map((p) => p._id)
+}
+
+export function reset(): void {
+  Object.assign(lists, initial())
+}

@@ -1,0 +1,133 @@
+import { apiAddComment, apiDeleteComment, apiEditComment } from '../api/comments.js'
+import { apiUploadMedia } from '../api/media.js'
+import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiLikePost } from '../api/posts.js'
+import type { Post, PostData, UserSummary } from '../api/types.js'
+import { apiAddBookmark, apiRemoveBookmark } from '../api/users.js'
+import { dropPost, insertPost, setBookmarkList } from './lists.js'
+import { cachePosts, postCache, uncachePost } from './post-cache.js'
+import { session, setBookmarks } from './session.js'
+import { showError } from './toasts.js'
+
+/** Takes the server's current version of a post; also what a live `post.updated` event applies. */
+export function applyPost(post: Post): void {
+  cachePosts([post])
+}
+
+/** Forgets a post everywhere; also what a live `post.deleted` event applies. */
+export function removePost(postId: string): void {
+  dropPost(postId)
+  uncachePost(postId)
+}
+
+/** Runs a write; its failure is shown with the server's message. Resolves whether it succeeded. */
+async function attempt(write: () => Promise<void>): Promise<boolean> {
+  try {
+    await write()
+    return true
+  } catch (error) {
+    showError(error)
+    return false
+  }
+}
+
+export type PostDraft = { content: string; mediaUrl: string }
+
+function postData(draft: PostDraft): PostData {
+  return { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
+}
+
+export function createPost(draft: PostDraft): Promise<boolean> {
+  return attempt(async () => {
+    const post = await apiCreatePost(postData(draft))
+    applyPost(post)
+    insertPost(post, { inHome: true })
+  })
+}
+
+export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
+  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft))))
+}
+
+export function deletePost(postId: string): Promise<boolean> {
+  return attempt(async () => {
+    await apiDeletePost(postId)
+    removePost(postId)
+    if (session.user) setBookmarks(session.user.bookmarks.filter((id) => id !== postId))
+  })
+}
+
+export function isLikedByMe(post: Post): boolean {
+  return post.likes.likedBy.some((u) => u.username === session.username)
+}
+
+function meAsSummary(): UserSummary | null {
+  const me = session.user
+  return me && { _id: me._id, username: me.username, firstName: me.firstName, lastName: me.lastName, avatarURL: me.avatarURL }
+}
+
+/** Likes or unlikes at once, then confirms with the server; on failure the old likes come back. */
+export async function toggleLike(postId: string): Promise<void> {
+  const post = postCache.byId[postId]
+  const me = meAsSummary()
+  if (!post || !me) return
+  const before = structuredClone(post.likes)
+  const liking = !isLikedByMe(post)
+  if (liking) {
+    post.likes.likedBy.push(me)
+    post.likes.dislikedBy = post.likes.dislikedBy.filter((u) => u.username !== me.username)
+    post.likes.likeCount += 1
+  } else {
+    post.likes.likedBy = post.likes.likedBy.filter((u) => u.username !== me.username)
+    post.likes.likeCount = Math.max(0, post.likes.likeCount - 1)
+  }
+  try {
+    applyPost(await (liking ? apiLikePost(postId) : apiDislikePost(postId)))
+  } catch (error) {
+    const current = postCache.byId[postId]
+    if (current) current.likes = before
+    showError(error)
+  }
+}
+
+export function isBookmarked(postId: string): boolean {
+  return session.user?.bookmarks.includes(postId) ?? false
+}
+
+/** Bookmarks or un-bookmarks at once; the server's list then replaces ours, or the old one returns. */
+export async function toggleBookmark(postId: string): Promise<void> {
+  if (!session.user) return
+  const before = [...session.user.bookmarks]
+  const adding = !before.includes(postId)
+  setBookmarks(adding ? [postId, ...before] : before.filter((id) => id !== postId))
+  try {
+    const reply = await (adding ? apiAddBookmark(postId) : apiRemoveBookmark(postId))
+    cachePosts(reply.bookmarks)
+    setBookmarks(reply.bookmarks.map((p) => p._id))
+    setBookmarkList(reply.bookmarks)
+  } catch (error) {
+    setBookmarks(before)
+    showError(error)
+  }
+}
+
+export function addComment(postId: string, text: string): Promise<boolean> {
+  return attempt(async () => applyPost(await apiAddComment(postId, text)))
+}
+
+export function editComment(postId: string, commentId: string, text: string): Promise<boolean> {
+  return attempt(async () => applyPost(await apiEditComment(postId, commentId, text)))
+}
+
+export function deleteComment(postId: string, commentId: string): Promise<boolean> {
+  return attempt(async () => applyPost(await apiDeleteComment(postId, commentId)))
+}
+
+/** Uploads an image for a post; null (and a toast) when the server refuses it. */
+export async function uploadMedia(file: File): Promise<string | null> {
+  try {
+    return await apiUploadMedia(file)
+  } catch (error) {
+    showError(error)
+    return null
+  }
+}

@@ -1,0 +1,124 @@
+import { proxy } from 'valtio'
+import { apiGetHealth, apiLogin, apiLogout, apiSignup } from '../api/auth.js'
+import { errorStatus, setUnauthorizedHandler } from '../api/http.js'
+import type { LoginBody, SignupBody, User } from '../api/types.js'
+import { apiGetUser } from '../api/users.js'
+import { PRESET_AVATARS } from '../lib/avatars.js'
+import { clearSession, readSession, writeSession } from '../lib/storage.js'
+import { showError } from './toasts.js'
+
+/** DECISIONS §2: the seeded demo account behind 'Login as a Guest'. */
+export const GUEST = { username: 'guest', password: 'guestpassword' } as const
+
+const initial = () => ({
+  token: null as string | null,
+  username: null as string | null,
+  /** The signed-in user's full record, once fetched. */
+  user: null as User | null,
+  /** Whether the server offers the guest account; unknown until /api/health answers. */
+  guestLogin: false,
+})
+
+export const session = proxy(initial())
+
+export function isSignedIn(): boolean {
+  return Boolean(session.token && session.username)
+}
+
+function signIn(token: string, user: User): void {
+  writeSession(token, user.username)
+  session.token = token
+  session.username = user.username
+  session.user = user
+}
+
+/** On app start: restore a stored session and fetch its user (SPEC §4). */
+export function startSession(): void {
+  setUnauthorizedHandler(() => forgetSession())
+  const stored = readSession()
+  if (stored) {
+    session.token = stored.token
+    session.username = stored.username
+    void loadCurrentUser()
+  }
+  void loadHealth()
+}
+
+export async function loadCurrentUser(): Promise<void> {
+  const username = session.username
+  if (!username) return
+  try {
+    setCurrentUser(await apiGetUser(username))
+  } catch (error) {
+    // The stored user is gone (404); a 401 already ended the session through the handler.
+    if (errorStatus(error) === 404) forgetSession()
+    else showError(error)
+  }
+}
+
+export async function loadHealth(): Promise<void> {
+  try {
+    const health = await apiGetHealth()
+    session.guestLogin = health.guestLogin !== false
+  } catch {
+    session.guestLogin = false
+  }
+}
+
+/** Resolves true when signed in; a failure is shown as a toast with the server's message. */
+export async function login(body: LoginBody): Promise<boolean> {
+  try {
+    const reply = await apiLogin(body)
+    signIn(reply.encodedToken, reply.foundUser)
+    return true
+  } catch (error) {
+    showError(error)
+    return false
+  }
+}
+
+export function loginAsGuest(): Promise<boolean> {
+  return login({ ...GUEST })
+}
+
+export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boolean> {
+  try {
+    const reply = await apiSignup({ ...body, avatarURL: PRESET_AVATARS[0] })
+    signIn(reply.encodedToken, reply.createdUser)
+    return true
+  } catch (error) {
+    showError(error)
+    return false
+  }
+}
+
+function forgetSession(): void {
+  clearSession()
+  const guestLogin = session.guestLogin
+  Object.assign(session, initial(), { guestLogin })
+}
+
+/** Ends the session at once; the server is told to drop the token, and its failure is of no concern. */
+export function logout(): void {
+  if (session.token) apiLogout().catch(() => {})
+  forgetSession()
+}
+
+/**
+ * Takes a record of the signed-in user. Only the user's own record carries an email; a public
+ * one (from a live event, say) has an empty bookmarks list, so ours are kept in that case.
+ */
+export function setCurrentUser(user: User): void {
+  if (user.username !== session.username) return
+  const current = session.user
+  const isPublicView = user.email === undefined && current !== null
+  session.user = isPublicView ? { ...user, bookmarks: current.bookmarks, email: current.email } : user
+}
+
+export function setBookmarks(postIds: string[]): void {
+  if (session.user) session.user.bookmarks = postIds
+}
+
+export function reset(): void {
+  Object.assign(session, initial())
+}
