@@ -1,3 +1,4 @@
+import { snapshot } from 'valtio'
 import { apiAddComment, apiDeleteComment, apiEditComment } from '../api/comments.js'
 import { apiUploadMedia } from '../api/media.js'
 import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiLikePost } from '../api/posts.js'
@@ -70,7 +71,8 @@ export async function toggleLike(postId: string): Promise<void> {
   const post = postCache.byId[postId]
   const me = meAsSummary()
   if (!post || !me) return
-  const before = structuredClone(post.likes)
+  // A plain copy: proxies cannot be cloned, and the rollback must not share objects with the post.
+  const before = structuredClone(snapshot(post.likes)) as Post['likes']
   const liking = !isLikedByMe(post)
   if (liking) {
     post.likes.likedBy.push(me)

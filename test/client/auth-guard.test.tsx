@@ -1,0 +1,145 @@
+import 'global-jsdom/register'
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import assert from 'node:assert/strict'
+import t from 'tap'
+import { App } from '../../client/app.js'
+import { loadHealth, session, startSession } from '../../client/state/session.js'
+import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+const guest = makeUser({ username: 'guest' })
+const signedInApi = {
+  'GET /api/users/suggestions': () => ok({ users: [] }),
+  'GET /api/posts': () => ok({ posts: [makePost({ content: 'An explored post' })], nextCursor: null }),
+  'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
+  'GET /api/health': () => ok({ status: 'ok', guestLogin: true }),
+}
+
+const last = (history: string[] | undefined) => history?.[history.length - 1]
+
+t.test('a visitor is sent to /login, and returns to the page they asked for after login', async (t) => {
+  const api = stubApi({
+    ...signedInApi,
+    'POST /api/auth/login': (req) => {
+      const body = req.body as { username: string; password: string }
+      return body.password === 'secret-password'
+        ? ok({ foundUser: guest, encodedToken: 'tok-1' })
+        : fail(401, 'The credentials you entered are invalid. Unauthorized access error.')
+    },
+  })
+  t.teardown(api.restore)
+  const { location } = renderAt('/explore', <App />)
+  await screen.findByRole('heading', { name: 'Log in to Chirp' })
+  t.equal(last(location.history), '/login?from=%2Fexplore', 'the guard remembers /explore')
+
+  fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'guest' } })
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong-password' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Login' }))
+  t.ok(await screen.findByText('The credentials you entered are invalid. Unauthorized access error.'), 'server message in a toast')
+  t.equal(last(location.history), '/login?from=%2Fexplore', 'still on login')
+
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-password' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Login' }))
+  await screen.findByText('An explored post')
+  t.equal(last(location.history), '/explore', 'back where they came from')
+  t.equal(localStorage.getItem('token'), 'tok-1')
+  t.equal(localStorage.getItem('username'), 'guest')
+  const explore = api.calls.find((c) => c.path === '/api/posts')
+  t.equal(explore?.headers.get('authorization'), 'Bearer tok-1', 'later calls carry the token')
+})
+
+t.test('without a remembered page, login leads to /', async (t) => {
+  const api = stubApi({ ...signedInApi, 'POST /api/auth/login': () => ok({ foundUser: guest, encodedToken: 'tok' }) })
+  t.teardown(api.restore)
+  const { location } = renderAt('/login', <App />)
+  fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'guest' } })
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'guestpassword' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Login' }))
+  await screen.findByRole('heading', { name: 'Latest Posts' })
+  t.equal(last(location.history), '/')
+})
+
+t.test('signup returns to the remembered page and uses the first preset avatar', async (t) => {
+  const api = stubApi({ ...signedInApi, 'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, encodedToken: 'tok' } }) })
+  t.teardown(api.restore)
+  const { location } = renderAt('/signup?from=%2Fexplore', <App />)
+  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
+  fill('First Name', 'Ada')
+  fill('Last Name', 'Lovelace')
+  fill('Email', 'ada@example.com')
+  fill('Username', 'ada')
+  fill('Password', 'analytical')
+  t.equal(screen.getByLabelText('Email').getAttribute('type'), 'email')
+  t.equal(screen.getByLabelText('Password').getAttribute('minlength'), '8')
+  fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+  await screen.findByText('An explored post')
+  t.equal(last(location.history), '/explore')
+  const signup = api.calls.find((c) => c.path === '/api/auth/signup')
+  t.same(signup?.body, {
+    firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', username: 'ada', password: 'analytical',
+    avatarURL: '/avatars/avatar-1.svg',
+  })
+})
+
+t.test('Login as a Guest shows only when the server allows it, and logs in as guest', async (t) => {
+  let allowed = false
+  const api = stubApi({
+    ...signedInApi,
+    'GET /api/health': () => ok({ status: 'ok', guestLogin: allowed }),
+    'POST /api/auth/login': () => ok({ foundUser: guest, encodedToken: 'tok' }),
+  })
+  t.teardown(api.restore)
+  await loadHealth()
+  renderAt('/login', <App />)
+  t.equal(screen.queryByRole('button', { name: 'Login as a Guest' }), null, 'hidden when GUEST_LOGIN=false')
+  allowed = true
+  await loadHealth()
+  fireEvent.click(await screen.findByRole('button', { name: 'Login as a Guest' }))
+  await waitFor(() => assert.equal(session.username, 'guest'))
+  t.same(api.calls.find((c) => c.path === '/api/auth/login')?.body, { username: 'guest', password: 'guestpassword' })
+})
+
+t.test('on start a stored session fetches its user; a rejected token ends it', async (t) => {
+  localStorage.setItem('token', 'stored')
+  localStorage.setItem('username', 'guest')
+  let valid = true
+  const api = stubApi({
+    ...signedInApi,
+    'GET /api/users/guest': () => (valid ? ok({ user: guest }) : fail(401, 'The token is invalid. Unauthorized access error.')),
+  })
+  t.teardown(api.restore)
+  startSession()
+  await waitFor(() => assert.equal(session.user?.username, 'guest'))
+  t.equal(api.calls.find((c) => c.path === '/api/users/guest')?.headers.get('authorization'), 'Bearer stored')
+
+  session.user = null
+  valid = false
+  startSession()
+  await waitFor(() => assert.equal(session.token, null))
+  t.equal(localStorage.getItem('token'), null, 'storage cleared')
+})
+
+t.test('logout clears the session, tells the server, and goes to /login', async (t) => {
+  signInAs(guest)
+  const api = stubApi({ ...signedInApi, 'POST /api/auth/logout': () => ok({}) })
+  t.teardown(api.restore)
+  const { location } = renderAt('/', <App />)
+  fireEvent.click(await screen.findByRole('button', { name: 'Logout' }))
+  await screen.findByRole('heading', { name: 'Log in to Chirp' })
+  t.equal(last(location.history), '/login')
+  t.equal(localStorage.getItem('token'), null)
+  t.equal(localStorage.getItem('username'), null)
+  t.ok(api.calls.some((c) => c.method === 'POST' && c.path === '/api/auth/logout'))
+})
+
+t.test('an unknown path shows the 404 page', async (t) => {
+  renderAt('/no/such/page', <App />)
+  t.ok(screen.getByRole('heading', { name: 'Error 404' }))
+  t.ok(screen.getByText('The page you are searching for does not exist'))
+  t.equal(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/')
+})

@@ -1,0 +1,148 @@
+import 'global-jsdom/register'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import assert from 'node:assert/strict'
+import t from 'tap'
+import { EditPostModal } from '../../client/components/edit-post-modal.js'
+import { PostForm, type PostDraft } from '../../client/components/post-form.js'
+
+t.afterEach(() => cleanup())
+
+type Spy<A extends unknown[], R> = ((...args: A) => R) & { calls: A[] }
+function spy<A extends unknown[], R>(result: (...args: A) => R): Spy<A, R> {
+  const calls: A[] = []
+  return Object.assign((...args: A) => {
+    calls.push(args)
+    return result(...args)
+  }, { calls })
+}
+
+function renderComposer() {
+  const onSubmit = spy(async (_draft: PostDraft) => true)
+  const onUpload = spy(async (_file: File) => '/media/uploaded.png' as string | null)
+  const onFileError = spy((_message: string) => {})
+  render(
+    <PostForm
+      placeholder="What is happening!"
+      submitLabel="Tweet"
+      resetAfterSubmit
+      onSubmit={onSubmit}
+      onUpload={onUpload}
+      onFileError={onFileError}
+    />,
+  )
+  const text = screen.getByPlaceholderText('What is happening!') as HTMLTextAreaElement
+  const tweet = screen.getByRole('button', { name: 'Tweet' }) as HTMLButtonElement
+  const picker = screen.getByLabelText('Add image') as HTMLInputElement
+  return { onSubmit, onUpload, onFileError, text, tweet, picker }
+}
+
+function pick(input: HTMLInputElement, file: File) {
+  fireEvent.change(input, { target: { files: [file] } })
+}
+
+function sized(file: File, size: number): File {
+  Object.defineProperty(file, 'size', { value: size })
+  return file
+}
+
+t.test('Tweet is disabled while both content and media are empty', async (t) => {
+  const { text, tweet } = renderComposer()
+  t.ok(tweet.disabled, 'empty form')
+  fireEvent.change(text, { target: { value: '   ' } })
+  t.ok(tweet.disabled, 'blank text counts as empty')
+  fireEvent.change(text, { target: { value: 'Hello' } })
+  t.notOk(tweet.disabled, 'enabled with text')
+  fireEvent.change(text, { target: { value: '' } })
+  t.ok(tweet.disabled, 'disabled again once cleared')
+})
+
+t.test('an image alone enables Tweet, and the form resets after a post', async (t) => {
+  const { onSubmit, onUpload, text, tweet, picker } = renderComposer()
+  pick(picker, new File(['png'], 'photo.png', { type: 'image/png' }))
+  await screen.findByAltText('Image to be posted')
+  t.equal(onUpload.calls.length, 1, 'the file went to the upload callback')
+  t.notOk(tweet.disabled, 'media alone is enough')
+  fireEvent.click(tweet)
+  await waitFor(() => assert.equal(onSubmit.calls.length, 1))
+  t.equal(onSubmit.calls.length, 1)
+  t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png' })
+  await waitFor(() => assert.equal(screen.queryByAltText('Image to be posted'), null))
+  t.equal(screen.queryByAltText('Image to be posted'), null, 'preview cleared')
+  t.equal(text.value, '')
+  t.ok(tweet.disabled)
+})
+
+t.test('a non-image is refused before upload with the spec message', async (t) => {
+  const { onUpload, onFileError, picker } = renderComposer()
+  pick(picker, new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }))
+  t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])
+  t.equal(onUpload.calls.length, 0)
+})
+
+t.test('a file of 20 MB or more is refused before upload', async (t) => {
+  const { onUpload, onFileError, picker } = renderComposer()
+  pick(picker, sized(new File(['x'], 'big.png', { type: 'image/png' }), 20971520))
+  t.same(onFileError.calls, [['file must be less than 20mb']])
+  pick(picker, sized(new File(['x'], 'ok.png', { type: 'image/png' }), 20971519))
+  t.equal(onFileError.calls.length, 1, 'one byte under the limit passes')
+  await waitFor(() => assert.equal(onUpload.calls.length, 1))
+  t.equal(onUpload.calls.length, 1)
+})
+
+t.test('the emoji picker offers 23 emojis and appends the chosen one', async (t) => {
+  const { text, tweet } = renderComposer()
+  fireEvent.change(text, { target: { value: 'Nice' } })
+  const opener = screen.getByRole('button', { name: 'Add emoji' })
+  fireEvent.click(opener)
+  const grid = screen.getByRole('group', { name: 'Emojis' })
+  const options = within(grid).getAllByRole('button')
+  t.equal(options.length, 23)
+  t.equal(document.activeElement, options[0], 'focus moves into the grid')
+  fireEvent.click(within(grid).getByRole('button', { name: 'fire' }))
+  t.equal(text.value, 'Nice🔥')
+  t.equal(screen.queryByRole('group', { name: 'Emojis' }), null, 'the grid closes')
+  t.equal(document.activeElement, opener, 'focus returns to the button')
+  t.notOk(tweet.disabled)
+})
+
+t.test('an emoji alone makes the post non-empty; Escape closes the grid', async (t) => {
+  const { text, tweet } = renderComposer()
+  fireEvent.click(screen.getByRole('button', { name: 'Add emoji' }))
+  fireEvent.keyDown(screen.getByRole('button', { name: 'grinning face' }), { key: 'Escape' })
+  t.equal(screen.queryByRole('group', { name: 'Emojis' }), null)
+  fireEvent.click(screen.getByRole('button', { name: 'Add emoji' }))
+  fireEvent.click(screen.getByRole('button', { name: 'rocket' }))
+  t.equal(text.value, '🚀')
+  t.notOk(tweet.disabled)
+})
+
+t.test('the Edit Post modal starts from the post, closes after Update, and checks files too', async (t) => {
+  const onSubmit = spy(async (_draft: PostDraft) => true)
+  const onClose = spy(() => {})
+  const onFileError = spy((_message: string) => {})
+  render(
+    <EditPostModal
+      initial={{ content: 'Old text', mediaUrl: '' }}
+      onSubmit={onSubmit}
+      onUpload={async () => null}
+      onFileError={onFileError}
+      onClose={onClose}
+    />,
+  )
+  const dialog = screen.getByRole('dialog', { name: 'Edit Post' })
+  const text = within(dialog).getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
+  t.equal(text.value, 'Old text')
+  t.equal(document.activeElement, text, 'focus moves into the modal')
+  const update = within(dialog).getByRole('button', { name: 'Update' }) as HTMLButtonElement
+  fireEvent.change(text, { target: { value: '' } })
+  t.ok(update.disabled, 'Update disabled when content and media are empty')
+  pick(within(dialog).getByLabelText('Add image') as HTMLInputElement, new File(['gif'], 'a.txt', { type: 'text/plain' }))
+  t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])
+  fireEvent.change(text, { target: { value: 'New text' } })
+  fireEvent.click(update)
+  await waitFor(() => assert.equal(onClose.calls.length, 1))
+  t.equal(onClose.calls.length, 1, 'closed after submit')
+  t.same(onSubmit.calls[0]?.[0], { content: 'New text', mediaUrl: '' })
+  fireEvent.keyDown(dialog, { key: 'Escape' })
+  t.equal(onClose.calls.length, 2, 'Escape closes')
+})

@@ -1,0 +1,119 @@
+/**
+ * Shared by the client tests: a stand-in for the server behind globalThis.fetch, sample
+ * records, and a way to render the app at a given location with a clean state.
+ */
+import { render } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
+import type { Post, User } from '../../client/api/types.js'
+import { reset as resetLists } from '../../client/state/lists.js'
+import { reset as resetCache } from '../../client/state/post-cache.js'
+import { reset as resetSession, session } from '../../client/state/session.js'
+import { reset as resetToasts } from '../../client/state/toasts.js'
+import { reset as resetUsers } from '../../client/state/users.js'
+
+export type ApiRequest = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers }
+export type ApiReply = { status?: number; body?: unknown }
+type Handler = (request: ApiRequest) => ApiReply | Promise<ApiReply>
+
+/**
+ * Answers fetch calls from a table keyed 'METHOD /api/path'. An unlisted call answers 404, and
+ * every call is recorded, so a test can check both what the client asked and what it showed.
+ */
+export function stubApi(routes: Record<string, Handler>) {
+  const calls: ApiRequest[] = []
+  const original = globalThis.fetch
+  globalThis.fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost:3000')
+    const method = (init.method ?? 'GET').toUpperCase()
+    const raw = init.body
+    const body = typeof raw === 'string' ? JSON.parse(raw) : raw
+    const request = { method, path: url.pathname, query: url.searchParams, body, headers: new Headers(init.headers) }
+    calls.push(request)
+    const handler = routes[`${method} ${url.pathname}`]
+    const reply = handler ? await handler(request) : { status: 404, body: { errors: [`not stubbed: ${method} ${url.pathname}`] } }
+    return new Response(JSON.stringify(reply.body ?? {}), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    })
+  }) as typeof fetch
+  return { calls, restore: () => void (globalThis.fetch = original) }
+}
+
+export const ok = (body: unknown): ApiReply => ({ status: 200, body })
+export const fail = (status: number, message: string): ApiReply => ({ status, body: { errors: [message] } })
+
+const NOW = new Date('2026-01-10T12:00:00.000Z').toISOString()
+
+export function makeUser(overrides: Partial<User> = {}): User {
+  const username = overrides.username ?? 'guest'
+  return {
+    _id: `id-${username}`,
+    username,
+    firstName: 'Guest',
+    lastName: 'User',
+    avatarURL: '/avatars/avatar-1.svg',
+    bio: '',
+    website: '',
+    createdAt: NOW,
+    updatedAt: NOW,
+    bookmarks: [],
+    following: [],
+    followers: [],
+    ...overrides,
+  }
+}
+
+export function summary(user: User) {
+  const { _id, username, firstName, lastName, avatarURL } = user
+  return { _id, username, firstName, lastName, avatarURL }
+}
+
+let postNumber = 0
+export function makePost(overrides: Partial<Post> = {}): Post {
+  postNumber += 1
+  const id = overrides._id ?? `post-${postNumber}`
+  return {
+    _id: id,
+    id,
+    username: 'maya',
+    firstName: 'Maya',
+    lastName: 'Lin',
+    avatarURL: '/avatars/avatar-2.svg',
+    content: `Post number ${postNumber}`,
+    mediaUrl: '',
+    type: '',
+    createdAt: NOW,
+    updatedAt: NOW,
+    likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
+    comments: [],
+    ...overrides,
+  }
+}
+
+/** Every store back to its start, and no session in storage. */
+export function resetAll(): void {
+  localStorage.clear()
+  resetSession()
+  resetLists()
+  resetCache()
+  resetUsers()
+  resetToasts()
+}
+
+/** Signs `user` in as if a login had just happened. */
+export function signInAs(user: User): void {
+  localStorage.setItem('token', 'test-token')
+  localStorage.setItem('username', user.username)
+  session.token = 'test-token'
+  session.username = user.username
+  session.user = user
+}
+
+/** Renders at `path` on an in-memory location; `location.history` records where the app went. */
+export function renderAt(path: string, ui: ReactNode) {
+  const location = memoryLocation({ path, record: true })
+  const view = render(<Router hook={location.hook} searchHook={location.searchHook}>{ui}</Router>)
+  return { ...view, location }
+}

@@ -1,0 +1,149 @@
+import 'global-jsdom/register'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import assert from 'node:assert/strict'
+import t from 'tap'
+import { App } from '../../client/app.js'
+import { ErrorBoundary } from '../../client/components/error-boundary.js'
+import { makePost, makeUser, ok, fail, renderAt, resetAll, signInAs, stubApi, summary } from './helpers.js'
+
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+const me = makeUser({ username: 'guest' })
+const maya = makeUser({ username: 'maya', firstName: 'Maya', lastName: 'Lin', _id: 'id-maya' })
+const base = {
+  'GET /api/users/suggestions': () => ok({ users: [] }),
+  'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
+  'GET /api/posts': () => ok({ posts: [], nextCursor: null }),
+  'GET /api/users/bookmark': () => ok({ bookmarks: [], nextCursor: null }),
+  'GET /api/users/guest': () => ok({ user: me }),
+  'GET /api/posts/user/guest': () => ok({ posts: [], nextCursor: null }),
+}
+
+function start(path: string, extra: Parameters<typeof stubApi>[0] = {}) {
+  signInAs(me)
+  const api = stubApi({ ...base, ...extra })
+  return { api, ...renderAt(path, <App />) }
+}
+
+t.test('home: the empty text, and Who to follow has no more suggestions', async (t) => {
+  const { api } = start('/')
+  t.teardown(api.restore)
+  t.ok(await screen.findByText('Sorry, there no posts to show! Follow people to see their posts.'))
+  t.ok(await screen.findByText('No more suggestions!'))
+})
+
+t.test('bookmark: the empty text', async (t) => {
+  const { api } = start('/bookmark')
+  t.teardown(api.restore)
+  t.ok(await screen.findByText('You have not added any Bookmarks!'))
+})
+
+t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end text', async (t) => {
+  const observers: { callback: IntersectionObserverCallback; connected: boolean }[] = []
+  globalThis.IntersectionObserver = class {
+    record: { callback: IntersectionObserverCallback; connected: boolean }
+    constructor(callback: IntersectionObserverCallback) {
+      this.record = { callback, connected: true }
+      observers.push(this.record)
+    }
+    observe() {}
+    disconnect() {
+      this.record.connected = false
+    }
+  } as unknown as typeof IntersectionObserver
+  t.teardown(() => void delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver)
+  const firstPage = Array.from({ length: 10 }, (_, i) => makePost({ content: `first page ${i}` }))
+  const { api } = start('/explore', {
+    'GET /api/posts': (req) =>
+      req.query.get('cursor') === 'next'
+        ? ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
+        : ok({ posts: firstPage, nextCursor: 'next' }),
+  })
+  t.teardown(api.restore)
+  t.ok(screen.getByText('Loading posts'), 'spinner while loading')
+  await screen.findByText('first page 9')
+  t.equal(screen.queryByText('Dude you get all Post!'), null, 'not at the end yet')
+  const live = observers.filter((o) => o.connected)
+  t.equal(live.length, 1, 'one sentinel watching')
+  live[0]!.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
+  await screen.findByText('the last post')
+  t.ok(await screen.findByText('Dude you get all Post!'))
+  const pages = api.calls.filter((c) => c.path === '/api/posts')
+  t.same(pages.map((c) => [c.query.get('limit'), c.query.get('cursor')]), [['10', null], ['10', 'next']])
+  t.equal(screen.getAllByRole('article').length, 11, 'the second page is appended')
+})
+
+t.test('own profile: details, empty posts, empty follow lists, Edit Profile', async (t) => {
+  const { api } = start('/profile/guest')
+  t.teardown(api.restore)
+  await screen.findByRole('heading', { name: 'Guest User' })
+  t.ok(screen.getByText('Joined Jan 10, 2026'))
+  t.ok(await screen.findByText('You have not added any posts!'))
+  t.ok(screen.getByRole('button', { name: 'Edit Profile' }))
+  t.equal(screen.queryByRole('button', { name: /^Follow/ }), null, 'no follow button on oneself')
+  fireEvent.click(screen.getByRole('button', { name: '0 Following' }))
+  t.ok(within(screen.getByRole('dialog', { name: 'Following' })).getByText('Not following anyone!'))
+  fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' })
+  fireEvent.click(screen.getByRole('button', { name: '0 Followers' }))
+  t.ok(within(screen.getByRole('dialog', { name: 'Followers' })).getByText('No followers'))
+})
+
+t.test("another user's profile: Follow turns into Following", async (t) => {
+  const followed = { ...me, following: [summary(maya)] }
+  const { api } = start('/profile/maya', {
+    'GET /api/users/maya': () => ok({ user: { ...maya, bio: 'Designer', website: 'https://maya.example' } }),
+    'GET /api/posts/user/maya': () => ok({ posts: [makePost({ content: 'Maya writes' })], nextCursor: null }),
+    'POST /api/users/follow/id-maya': () => ok({ user: followed, followUser: { ...maya, followers: [summary(me)] } }),
+  })
+  t.teardown(api.restore)
+  await screen.findByText('Maya writes')
+  t.ok(screen.getByText('Designer'))
+  t.equal(screen.getByRole('link', { name: 'maya.example' }).getAttribute('href'), 'https://maya.example/')
+  fireEvent.click(screen.getByRole('button', { name: 'Follow Maya Lin' }))
+  const following = await screen.findByRole('button', { name: 'Following Maya Lin' })
+  t.equal(following.getAttribute('aria-pressed'), 'true')
+  t.ok(screen.getByRole('button', { name: '1 Followers' }))
+})
+
+t.test('post detail: the post with its comments open, or the server message', async (t) => {
+  const { api } = start('/post-detail/p1', {
+    'GET /api/posts/p1': () => ok({ post: makePost({ _id: 'p1', id: 'p1', content: 'Detailed post' }) }),
+    'GET /api/posts/gone': () => fail(404, 'Post not found'),
+  })
+  t.teardown(api.restore)
+  await screen.findByText('Detailed post')
+  t.ok(screen.getByPlaceholderText('Reply!'), 'comments open')
+  cleanup()
+  renderAt('/post-detail/gone', <App />)
+  t.ok(await screen.findByText('Post not found'))
+})
+
+t.test('the error boundary shows the heading and the error text', async (t) => {
+  const Broken = () => {
+    throw new Error('Something broke in render')
+  }
+  const quiet = console.error
+  console.error = () => {}
+  t.teardown(() => void (console.error = quiet))
+  renderAt('/', <ErrorBoundary><Broken /></ErrorBoundary>)
+  t.ok(screen.getByRole('heading', { name: 'Unexpected Application Error!' }))
+  t.ok(screen.getByText('Something broke in render'))
+})
+
+t.test('the Tweet button opens the create-post modal; Escape closes it and focus returns', async (t) => {
+  const { api } = start('/')
+  t.teardown(api.restore)
+  const nav = await screen.findByRole('navigation', { name: 'Main' })
+  const tweet = within(nav).getByRole('button', { name: 'Tweet' })
+  tweet.focus()
+  fireEvent.click(tweet)
+  const dialog = screen.getByRole('dialog', { name: 'Create Post' })
+  t.equal(document.activeElement, within(dialog).getByPlaceholderText('What is happening!'))
+  fireEvent.keyDown(dialog, { key: 'Escape' })
+  await waitFor(() => assert.equal(screen.queryByRole('dialog'), null))
+  t.equal(document.activeElement, tweet)
+})

@@ -1,0 +1,175 @@
+import 'global-jsdom/register'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import assert from 'node:assert/strict'
+import t from 'tap'
+import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
+import { PostItem } from '../../client/pages/post-item.js'
+import { ToastHost } from '../../client/pages/toast-host.js'
+import { postCache } from '../../client/state/post-cache.js'
+import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary } from './helpers.js'
+
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+const noop = () => {}
+function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps {
+  return {
+    post: makePost({ username: 'maya', content: 'Hello from Maya' }),
+    me: 'guest',
+    liked: false,
+    bookmarked: false,
+    commentsOpen: false,
+    onToggleComments: noop,
+    onToggleLike: noop,
+    onShare: noop,
+    onToggleBookmark: noop,
+    onEdit: noop,
+    onDelete: noop,
+    comments: { onAdd: async () => true, onEdit: async () => true, onDelete: noop },
+    ...overrides,
+  }
+}
+
+t.test('a post by someone else has no owner menu', async (t) => {
+  renderAt('/', <PostCard {...cardProps()} />)
+  t.ok(screen.getByText('Hello from Maya'))
+  t.ok(screen.getByText('@maya'))
+  t.equal(screen.queryByRole('button', { name: 'Post options' }), null)
+})
+
+t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t) => {
+  const chosen: string[] = []
+  renderAt(
+    '/',
+    <PostCard
+      {...cardProps({ me: 'maya', onEdit: () => chosen.push('edit'), onDelete: () => chosen.push('delete') })}
+    />,
+  )
+  const button = screen.getByRole('button', { name: 'Post options' })
+  t.equal(button.getAttribute('aria-expanded'), 'false')
+  fireEvent.click(button)
+  const menu = screen.getByRole('menu')
+  const items = within(menu).getAllByRole('menuitem').map((item) => item.textContent)
+  t.same(items, ['Edit Post', 'Delete Post'])
+  t.equal(document.activeElement, within(menu).getByRole('menuitem', { name: 'Edit Post' }), 'focus on the first item')
+  fireEvent.keyDown(menu, { key: 'ArrowDown' })
+  t.equal(document.activeElement, within(menu).getByRole('menuitem', { name: 'Delete Post' }), 'arrows move')
+  fireEvent.keyDown(menu, { key: 'Escape' })
+  t.equal(screen.queryByRole('menu'), null, 'Escape closes')
+  t.equal(document.activeElement, button, 'and focus returns to the button')
+  fireEvent.click(button)
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Delete Post' }))
+  t.same(chosen, ['delete'])
+})
+
+t.test('media links to the post detail, names link to the profile', async (t) => {
+  renderAt('/', <PostCard {...cardProps({ post: makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' }) })} />)
+  t.equal(screen.getByRole('link', { name: 'Open post' }).getAttribute('href'), '/post-detail/p9')
+  t.equal(screen.getByRole('link', { name: "Maya Lin's profile" }).getAttribute('href'), '/profile/maya')
+})
+
+function renderItem(post = makePost({ _id: 'p1', id: 'p1', username: 'maya' })) {
+  const me = makeUser({ username: 'guest' })
+  signInAs(me)
+  postCache.byId[post._id] = post
+  renderAt('/', <><PostItem postId={post._id} /><ToastHost /></>)
+  return { me, post }
+}
+
+t.test('like is optimistic and confirmed by the server', async (t) => {
+  const { me } = renderItem()
+  let release: () => void = () => {}
+  const api = stubApi({
+    'POST /api/posts/like/p1': () =>
+      new Promise((resolve) => {
+        release = () => resolve(ok({ post: makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } }) }))
+      }),
+  })
+  t.teardown(api.restore)
+  fireEvent.click(screen.getByRole('button', { name: 'Like, 0 likes' }))
+  const unlike = await screen.findByRole('button', { name: 'Unlike, 1 like' })
+  t.equal(unlike.getAttribute('aria-pressed'), 'true', 'shown as liked before the server answers')
+  await waitFor(() => assert.equal(api.calls.length, 1))
+  t.equal(api.calls[0]?.headers.get('prefer'), 'return=minimal')
+  t.equal(api.calls[0]?.headers.get('authorization'), 'Bearer test-token')
+  release()
+  await waitFor(() => assert.ok(screen.getByRole('button', { name: 'Unlike, 1 like' })))
+})
+
+t.test('unlike sends dislike; a failure rolls the like back and shows the server message', async (t) => {
+  const me = makeUser({ username: 'guest' })
+  renderItem(makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } }))
+  let release: () => void = () => {}
+  const api = stubApi({
+    'POST /api/posts/dislike/p1': () =>
+      new Promise((resolve) => {
+        release = () => resolve(fail(400, 'Cannot decrement like less than 0.'))
+      }),
+  })
+  t.teardown(api.restore)
+  fireEvent.click(screen.getByRole('button', { name: 'Unlike, 1 like' }))
+  t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }), 'optimistic unlike')
+  await waitFor(() => assert.equal(api.calls.length, 1))
+  release()
+  await screen.findByText('Cannot decrement like less than 0.')
+  t.ok(screen.getByRole('button', { name: 'Unlike, 1 like' }), 'rolled back')
+  t.equal(api.calls[0]?.path, '/api/posts/dislike/p1')
+})
+
+t.test('share copies the post link and says so', async (t) => {
+  renderItem()
+  const copied: string[] = []
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: { writeText: async (text: string) => void copied.push(text) },
+  })
+  fireEvent.click(screen.getByRole('button', { name: 'Share: copy link' }))
+  const toast = await screen.findByText('Link successfully copied')
+  t.ok(toast)
+  t.same(copied, ['http://localhost:3000/post-detail/p1'])
+})
+
+t.test('the comment count toggles the comments; Reply is disabled when empty', async (t) => {
+  const other = makeUser({ username: 'theo', firstName: 'Theo', lastName: 'Park' })
+  renderItem(
+    makePost({
+      _id: 'p1',
+      id: 'p1',
+      comments: [
+        { ...summary(other), _id: 'c1', text: 'Older comment', votes: { upvotedBy: [], downvotedBy: [] }, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+        { ...summary(makeUser()), _id: 'c2', text: 'My newer comment', votes: { upvotedBy: [], downvotedBy: [] }, createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' },
+      ],
+    }),
+  )
+  const toggle = screen.getByRole('button', { name: 'Comments, 2 comments' })
+  t.equal(screen.queryByPlaceholderText('Reply!'), null, 'closed at first')
+  fireEvent.click(toggle)
+  const reply = screen.getByPlaceholderText('Reply!')
+  const send = screen.getByRole('button', { name: 'Reply' }) as HTMLButtonElement
+  t.ok(send.disabled)
+  fireEvent.change(reply, { target: { value: 'Nice one' } })
+  t.notOk(send.disabled)
+  const texts = screen.getAllByRole('listitem').map((li) => li.querySelector('.comment-text')?.textContent)
+  t.same(texts, ['My newer comment', 'Older comment'], 'newest first')
+  t.equal(screen.getAllByRole('button', { name: 'Comment options' }).length, 1, 'a menu only on my own comment')
+
+  const api = stubApi({
+    'POST /api/comments/edit/p1/c2': (req) => {
+      const post = structuredClone(postCache.byId.p1!)
+      post.comments[1]!.text = (req.body as { commentData: { text: string } }).commentData.text
+      return ok({ post })
+    },
+  })
+  t.teardown(api.restore)
+  fireEvent.click(screen.getByRole('button', { name: 'Comment options' }))
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }))
+  fireEvent.change(screen.getByLabelText('Edit comment'), { target: { value: 'Edited comment' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Update' }))
+  await screen.findByText('Edited comment')
+  t.same(api.calls[0]?.body, { commentData: { text: 'Edited comment' } })
+  fireEvent.click(toggle)
+  t.equal(screen.queryByPlaceholderText('Reply!'), null, 'closes again')
+})

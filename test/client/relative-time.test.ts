@@ -1,0 +1,63 @@
+import t from 'tap'
+import { checkImageFile, FILE_NOT_IMAGE, FILE_TOO_LARGE, MAX_IMAGE_BYTES } from '../../client/lib/file-check.js'
+import { formatShortDate, relativeTime } from '../../client/lib/relative-time.js'
+import { paths, returnPath } from '../../client/paths.js'
+
+const NOW = Date.parse('2026-06-15T12:00:00.000Z')
+const SECOND = 1000
+const MINUTE = 60 * SECOND
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+const at = (msAgo: number) => relativeTime(new Date(NOW - msAgo).toISOString(), NOW)
+
+t.test('relative time at every threshold of SPEC §9', async (t) => {
+  const cases: [number, string][] = [
+    [0, '0 seconds ago'],
+    [1 * SECOND, '1 second ago'],
+    [59 * SECOND, '59 seconds ago'],
+    [60 * SECOND, '1 minute ago'],
+    [2 * MINUTE, '2 minutes ago'],
+    [59 * MINUTE + 59 * SECOND, '59 minutes ago'],
+    [60 * MINUTE, '1 hour ago'],
+    [23 * HOUR + 59 * MINUTE, '23 hours ago'],
+    [24 * HOUR, '1 day ago'],
+    [29 * DAY, '29 days ago'],
+    [30 * DAY, '1 month ago'],
+    [2 * 30 * DAY, '2 months ago'],
+    [11 * 30 * DAY, '11 months ago'],
+    [12 * 30 * DAY - SECOND, '11 months ago'],
+  ]
+  for (const [ago, expected] of cases) t.equal(at(ago), expected, `${ago} ms ago`)
+})
+
+t.test('beyond 11 months a short date is shown', async (t) => {
+  const iso = new Date(NOW - 12 * 30 * DAY).toISOString()
+  t.equal(relativeTime(iso, NOW), formatShortDate(iso))
+  t.equal(relativeTime('2024-03-05T10:00:00.000Z', NOW), 'Mar 5, 2024')
+})
+
+t.test('a time slightly in the future reads as just now', async (t) => {
+  t.equal(relativeTime(new Date(NOW + 5 * SECOND).toISOString(), NOW), '0 seconds ago')
+})
+
+t.test('image checks of SPEC §5', async (t) => {
+  t.equal(checkImageFile({ type: 'image/png', size: 1000 }), null)
+  t.equal(checkImageFile({ type: 'image/jpeg', size: MAX_IMAGE_BYTES - 1 }), null)
+  t.equal(checkImageFile({ type: 'image/png', size: MAX_IMAGE_BYTES }), FILE_TOO_LARGE)
+  t.equal(checkImageFile({ type: 'application/pdf', size: 10 }), FILE_NOT_IMAGE)
+  t.equal(checkImageFile({ type: '', size: 10 }), FILE_NOT_IMAGE)
+  t.equal(FILE_TOO_LARGE, 'file must be less than 20mb')
+  t.equal(FILE_NOT_IMAGE, 'file must be or an Image (JPEG/PNG)')
+})
+
+t.test('paths: href builders and the return path after login', async (t) => {
+  t.equal(paths.profile.href('maya.lin'), '/profile/maya.lin')
+  t.equal(paths.postDetail.href('a b'), '/post-detail/a%20b')
+  t.equal(paths.login.href('/explore'), '/login?from=%2Fexplore')
+  t.equal(paths.login.href('/'), '/login')
+  t.equal(returnPath('/profile/maya?tab=1'), '/profile/maya?tab=1')
+  t.equal(returnPath(null), '/')
+  t.equal(returnPath('//evil.example/x'), '/', 'no protocol-relative jump off the site')
+  t.equal(returnPath('https://evil.example'), '/')
+  t.equal(returnPath('/login'), '/', 'never back to the login page itself')
+})
