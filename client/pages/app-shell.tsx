@@ -19,17 +19,14 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [composing, setComposing] = useState(false)
   const [, navigate] = useLocation()
 
+  // Refreshed whenever whom I follow changes, from this panel or from any profile.
+  const followingCount = user?.following.length
   useEffect(() => {
     void loadSuggestions()
-  }, [username])
+  }, [username, followingCount])
 
   const followingIds = new Set(user?.following.map((u) => u._id))
   const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))
-
-  const follow = async (userId: string) => {
-    await toggleFollow(userId)
-    void loadSuggestions()
-  }
 
   const submit = async (draft: { content: string; mediaUrl: string }) => {
     const ok = await createPost(draft)
@@ -48,7 +45,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         logout()
         navigate(paths.login.href(), { replace: true })
       }}
-      aside={<WhoToFollow users={shown} loaded={suggestionsLoaded} pending={pending} onFollow={(id) => void follow(id)} />}
+      aside={<WhoToFollow users={shown} loaded={suggestionsLoaded} pending={pending} onFollow={(id) => void toggleFollow(id)} />}
     >
       {children}
       {composing && (
