@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto'
+
+/**
+ * Stream tickets (DECISIONS §3): an EventSource cannot send an authorization header, and a token must never
+ * sit in a URL, so a protected call trades the token for a short-lived, single-use ticket instead.
+ */
+export interface TicketStore {
+  issue(userId: string): string
+  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
+  redeem(ticket: string): string | undefined
+  clear(): void
+}
+
+export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): TicketStore {
+  const tickets = new Map<string, { userId: string; expiresAt: number }>()
+
+  function sweep(): void {
+    const t = now()
+    // Insertion order is expiry order, since every ticket lives equally long.
+    for (const [ticket, entry] of tickets) {
+      if (entry.expiresAt > t && tickets.size <= maxTickets) break
+      tickets.delete(ticket)
+    }
+  }
+
+  return {
+    issue(userId) {
+      const ticket = randomBytes(32).toString('base64url')
+      tickets.set(ticket, { userId, expiresAt: now() + ttlMs })
+      sweep()
+      return ticket
+    },
+    redeem(ticket) {
+      const entry = tickets.get(ticket)
+      tickets.delete(ticket)
+      return entry && entry.expiresAt > now() ? entry.userId : undefined
+    },
+    clear() {
+      tickets.clear()
+    },
+  }
+}
+
+/**
+ * Hides the value of any `ticket` query parameter, for request logs. The name is decoded first because
+ * Fastify's query parser decodes it too (`%74icket` is a ticket); a name that cannot be decoded is hidden.
+ */
+export function redactTicket(url: string): string {
+  const q = url.indexOf('?')
+  if (q === -1) return url
+  const pairs = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=')
+    const rawName = eq === -1 ? pair : pair.slice(0, eq)
+    let name: string | undefined
+    try {
+      name = decodeURIComponent(rawName)
+    } catch {
+      name = undefined
+    }
+    return name === 'ticket' || (name === undefined && eq !== -1) ? `${rawName}=[redacted]` : pair
+  })
+  return `${url.slice(0, q)}?${pairs.join('&')}`
+}

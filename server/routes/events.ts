@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
+import { redactTicket, type EventsHub } from '../plugins/events.js'
+import { ErrorsSchema, EventsQuerySchema, TicketReplySchema } from '../schemas/index.js'
+
+export interface EventsRoutesOptions {
+  /** Defaults to the hub the app decorated itself with. */
+  events?: EventsHub
+}
+
+const INVALID_TICKET = { errors: ['The token is invalid. Unauthorized access error.'] }
+const TOO_MANY = { errors: ['Too many requests, please try again later.'] }
+
+/**
+ * The app's request serialiser redacts tickets too; this one keeps the route safe in any app that mounts it,
+ * since request logs carry the whole URL. Same fields as the app's, so the log lines look alike.
+ */
+function requestWithoutTicket(request: FastifyRequest) {
+  return { method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }
+}
+
+/** Live updates (DECISIONS §3): trade a token for a ticket, then open a text/event-stream with it. */
+export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, opts) => {
+  const events = opts.events ?? app.events
+  // Fastify closes the HTTP server, which waits for every open connection, before any onClose hook runs;
+  // streams never end by themselves, so they must be ended earlier, in preClose, or close() never returns.
+  app.addHook('preClose', () => events.close())
+
+  app.post(
+    '/events/ticket',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        summary: 'A single-use ticket, valid for 60 seconds, that opens one event stream',
+        tags: ['events'],
+        response: { 200: TicketReplySchema, 401: ErrorsSchema },
+      },
+    },
+    async (request) => ({ ticket: events.issueTicket(request.user._id) }),
+  )
+
+  app.get(
+    '/events',
+    {
+      // Fastify would otherwise add a HEAD twin, which would spend a ticket on a stream with no body.
+      exposeHeadRoute: false,
+      // A missing or malformed ticket is an authentication failure like an unknown one, not a 400.
+      attachValidation: true,
+      logSerializers: { req: requestWithoutTicket },
+      schema: {
+        summary: 'The live event stream (text/event-stream); send Last-Event-ID to resume',
+        tags: ['events'],
+        querystring: EventsQuerySchema,
+        response: {
+          200: Type.String({ description: 'text/event-stream: comments, then `id`, `event` and JSON `data` each' }),
+          401: ErrorsSchema,
+          429: ErrorsSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.validationError ? undefined : events.redeemTicket(request.query.ticket)
+      if (userId === undefined) return reply.code(401).send(INVALID_TICKET)
+      if (!events.canStream(userId)) return reply.code(429).send(TOO_MANY)
+      const lastEventId = request.headers['last-event-id']
+      // From here the hub owns the raw response for as long as the stream lives.
+      reply.hijack()
+      events.stream(reply.raw, { userId, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined })
+    },
+  )
+}
+
+export default eventsRoutes
