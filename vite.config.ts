@@ -16,6 +16,15 @@ const preactAliases = [
 
 const server = 'http://127.0.0.1:3000'
 
+/**
+ * The client's own source folder is client/api/, so Vite's module requests (/api/http.ts) share
+ * the /api prefix with the server's calls; those are served by Vite, everything else is proxied.
+ */
+const api = {
+  target: server,
+  bypass: (req: { url?: string }) => (/^\/api\/[\w./-]+\.tsx?(\?|$)/.test(req.url ?? '') ? req.url : undefined),
+}
+
 export default defineConfig(({ command }) => ({
   root: here('./client'),
   publicDir: here('./client/public'),
@@ -30,8 +39,8 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     proxy: {
-      '/api': { target: server, changeOrigin: false },
-      '/media': { target: server, changeOrigin: false },
+      '/api': api,
+      '/media': { target: server },
     },
   },
 }))
