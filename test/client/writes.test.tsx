@@ -1,0 +1,99 @@
+import 'global-jsdom/register'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import assert from 'node:assert/strict'
+import t from 'tap'
+import { App } from '../../client/app.js'
+import { session } from '../../client/state/session.js'
+import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+const me = makeUser({ username: 'guest' })
+const quiet = { 'GET /api/users/suggestions': () => ok({ users: [] }) }
+
+t.test('the composer uploads an image, posts with return=minimal, and the post tops the feed', async (t) => {
+  signInAs(me)
+  const older = makePost({ content: 'An older post' })
+  const api = stubApi({
+    ...quiet,
+    'GET /api/feed': () => ok({ posts: [older], nextCursor: null }),
+    'POST /api/media': () => ({ status: 201, body: { url: '/media/abc.png' } }),
+    'POST /api/posts': (req) => {
+      const { postData } = req.body as { postData: { content: string; mediaUrl: string } }
+      return { status: 201, body: { post: makePost({ ...postData, type: 'image', username: 'guest', content: postData.content }) } }
+    },
+  })
+  t.teardown(api.restore)
+  renderAt('/', <App />)
+  await screen.findByText('An older post')
+  const composer = screen.getAllByPlaceholderText('What is happening!')[0]!
+  fireEvent.change(composer, { target: { value: 'Fresh from the test' } })
+  const form = composer.closest('form')!
+  fireEvent.change(within(form).getByLabelText('Add image'), {
+    target: { files: [new File(['png'], 'shot.png', { type: 'image/png' })] },
+  })
+  await within(form).findByAltText('Image to be posted')
+  const upload = api.calls.find((c) => c.path === '/api/media')
+  t.ok(upload?.body instanceof FormData, 'multipart upload')
+  t.equal((upload?.body as FormData).get('file') instanceof Blob, true, 'in the field named file')
+
+  fireEvent.click(within(form).getByRole('button', { name: 'Tweet' }))
+  await screen.findByText('Fresh from the test')
+  const create = api.calls.find((c) => c.method === 'POST' && c.path === '/api/posts')
+  t.same(create?.body, { postData: { content: 'Fresh from the test', mediaUrl: '/media/abc.png', type: 'image' } })
+  t.equal(create?.headers.get('prefer'), 'return=minimal')
+  const contents = screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)
+  t.same(contents, ['Fresh from the test', 'An older post'], 'newest on top')
+  await waitFor(() => assert.equal((composer as HTMLTextAreaElement).value, ''))
+  t.equal(within(form).queryByAltText('Image to be posted'), null, 'composer reset')
+})
+
+t.test('edit and delete from the three-dots menu', async (t) => {
+  signInAs(me)
+  const mine = makePost({ _id: 'm1', id: 'm1', username: 'guest', firstName: 'Guest', lastName: 'User', content: 'Typo in here' })
+  const api = stubApi({
+    ...quiet,
+    'GET /api/posts': () => ok({ posts: [mine], nextCursor: null }),
+    'POST /api/posts/edit/m1': () => ({ status: 201, body: { post: { ...mine, content: 'Fixed the typo' } } }),
+    'DELETE /api/posts/m1': () => ({ status: 201, body: {} }),
+  })
+  t.teardown(api.restore)
+  renderAt('/explore', <App />)
+  await screen.findByText('Typo in here')
+  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Edit Post' }))
+  const dialog = screen.getByRole('dialog', { name: 'Edit Post' })
+  fireEvent.change(within(dialog).getByPlaceholderText('What is happening?!'), { target: { value: 'Fixed the typo' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
+  await screen.findByText('Fixed the typo')
+  await waitFor(() => assert.equal(screen.queryByRole('dialog'), null))
+  t.same(api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body, { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } })
+
+  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Delete Post' }))
+  await waitFor(() => assert.equal(screen.queryByText('Fixed the typo'), null))
+  t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
+  t.ok(await screen.findByText('Dude you get all Post!'))
+})
+
+t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
+  const saved = makePost({ _id: 'b1', id: 'b1', content: 'Saved for later' })
+  signInAs({ ...me, bookmarks: ['b1'] })
+  const api = stubApi({
+    ...quiet,
+    'GET /api/users/bookmark': () => ok({ bookmarks: [saved], nextCursor: null }),
+    'POST /api/users/remove-bookmark/b1': () => ok({ bookmarks: [] }),
+  })
+  t.teardown(api.restore)
+  renderAt('/bookmark', <App />)
+  await screen.findByText('Saved for later')
+  const button = screen.getByRole('button', { name: 'Remove bookmark' })
+  t.equal(button.getAttribute('aria-pressed'), 'true')
+  fireEvent.click(button)
+  t.ok(await screen.findByText('You have not added any Bookmarks!'))
+  t.same(session.user?.bookmarks, [])
+})
