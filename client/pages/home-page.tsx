@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { useSnapshot } from 'valtio'
 import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
@@ -19,6 +19,15 @@ export function HomePage() {
   useEffect(() => {
     void loadHome()
   }, [])
+
+  // Following or unfollowing someone (here in Who to follow) changes whose posts belong in the feed.
+  const followingCount = user?.following.length
+  const knownCount = useRef(followingCount)
+  useEffect(() => {
+    const before = knownCount.current
+    knownCount.current = followingCount
+    if (before !== undefined && followingCount !== undefined && before !== followingCount) void loadHome()
+  }, [followingCount])
 
   return (
     <>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { PostCard } from '../components/post-card.js'
+import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { postCache } from '../state/post-cache.js'
 import {
@@ -27,6 +28,7 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
   const { username, user } = useSnapshot(session)
   const [showComments, setShowComments] = useState(commentsOpen)
   const [editing, setEditing] = useState(false)
+  const now = useNow()
   if (!post || !username) return null
   const me = username
 
@@ -35,6 +37,7 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
       <PostCard
         post={post}
         me={me}
+        now={now}
         liked={post.likes.likedBy.some((u) => u.username === me)}
         bookmarked={user?.bookmarks.includes(post._id) ?? false}
         commentsOpen={showComments}
