@@ -134,7 +134,8 @@ t.test('logout clears the session, tells the server, and goes to /login', async 
   t.equal(last(location.history), '/login')
   t.equal(localStorage.getItem('token'), null)
   t.equal(localStorage.getItem('username'), null)
-  t.ok(api.calls.some((c) => c.method === 'POST' && c.path === '/api/auth/logout'))
+  const told = api.calls.find((c) => c.method === 'POST' && c.path === '/api/auth/logout')
+  t.equal(told?.headers.get('authorization'), 'Bearer test-token', 'the server is told which token to drop')
 })
 
 t.test('an unknown path shows the 404 page', async (t) => {
