@@ -1,10 +1,9 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { loadHealth, session, startSession } from '../../client/state/session.js'
-import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -100,7 +99,7 @@ t.test('Login as a Guest shows only when the server allows it, and logs in as gu
   allowed = true
   await loadHealth()
   fireEvent.click(await screen.findByRole('button', { name: 'Login as a Guest' }))
-  await waitFor(() => assert.equal(session.username, 'guest'))
+  await until(() => session.username === 'guest')
   t.same(api.calls.find((c) => c.path === '/api/auth/login')?.body, { username: 'guest', password: 'guestpassword' })
 })
 
@@ -114,13 +113,13 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
   })
   t.teardown(api.restore)
   startSession()
-  await waitFor(() => assert.equal(session.user?.username, 'guest'))
+  await until(() => session.user?.username === 'guest')
   t.equal(api.calls.find((c) => c.path === '/api/users/guest')?.headers.get('authorization'), 'Bearer stored')
 
   session.user = null
   valid = false
   startSession()
-  await waitFor(() => assert.equal(session.token, null))
+  await until(() => session.token === null)
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })
 

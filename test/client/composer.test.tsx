@@ -1,9 +1,9 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { EditPostModal } from '../../client/components/edit-post-modal.js'
 import { PostForm, type PostDraft } from '../../client/components/post-form.js'
+import { until } from './helpers.js'
 
 t.afterEach(() => cleanup())
 
@@ -63,10 +63,10 @@ t.test('an image alone enables Tweet, and the form resets after a post', async (
   t.equal(onUpload.calls.length, 1, 'the file went to the upload callback')
   t.notOk(tweet.disabled, 'media alone is enough')
   fireEvent.click(tweet)
-  await waitFor(() => assert.equal(onSubmit.calls.length, 1))
+  await until(() => onSubmit.calls.length === 1)
   t.equal(onSubmit.calls.length, 1)
   t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png' })
-  await waitFor(() => assert.equal(screen.queryByAltText('Image to be posted'), null))
+  await until(() => screen.queryByAltText('Image to be posted') === null)
   t.equal(screen.queryByAltText('Image to be posted'), null, 'preview cleared')
   t.equal(text.value, '')
   t.ok(tweet.disabled)
@@ -85,7 +85,7 @@ t.test('a file of 20 MB or more is refused before upload', async (t) => {
   t.same(onFileError.calls, [['file must be less than 20mb']])
   pick(picker, sized(new File(['x'], 'ok.png', { type: 'image/png' }), 20971519))
   t.equal(onFileError.calls.length, 1, 'one byte under the limit passes')
-  await waitFor(() => assert.equal(onUpload.calls.length, 1))
+  await until(() => onUpload.calls.length === 1)
   t.equal(onUpload.calls.length, 1)
 })
 
@@ -140,7 +140,7 @@ t.test('the Edit Post modal starts from the post, closes after Update, and check
   t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])
   fireEvent.change(text, { target: { value: 'New text' } })
   fireEvent.click(update)
-  await waitFor(() => assert.equal(onClose.calls.length, 1))
+  await until(() => onClose.calls.length === 1)
   t.equal(onClose.calls.length, 1, 'closed after submit')
   t.same(onSubmit.calls[0]?.[0], { content: 'New text', mediaUrl: '' })
   fireEvent.keyDown(dialog, { key: 'Escape' })

@@ -2,7 +2,7 @@
  * Shared by the client tests: a stand-in for the server behind globalThis.fetch, sample
  * records, and a way to render the app at a given location with a clean state.
  */
-import { render } from '@testing-library/react'
+import { render, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
@@ -116,4 +116,17 @@ export function renderAt(path: string, ui: ReactNode) {
   const location = memoryLocation({ path, record: true })
   const view = render(<Router hook={location.hook} searchHook={location.searchHook}>{ui}</Router>)
   return { ...view, location }
+}
+
+/**
+ * Waits until `condition` holds. The failure while waiting is a plain error on purpose: an
+ * assertion comparing DOM nodes would render the whole jsdom tree into its message on every try.
+ */
+export async function until(condition: () => boolean, timeout = 3000): Promise<void> {
+  await waitFor(
+    () => {
+      if (!condition()) throw new Error('still waiting')
+    },
+    { timeout },
+  )
 }

@@ -1,10 +1,9 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { ErrorBoundary } from '../../client/components/error-boundary.js'
-import { makePost, makeUser, ok, fail, renderAt, resetAll, signInAs, stubApi, summary } from './helpers.js'
+import { makePost, makeUser, ok, fail, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -144,6 +143,6 @@ t.test('the Tweet button opens the create-post modal; Escape closes it and focus
   const dialog = screen.getByRole('dialog', { name: 'Create Post' })
   t.equal(document.activeElement, within(dialog).getByPlaceholderText('What is happening!'))
   fireEvent.keyDown(dialog, { key: 'Escape' })
-  await waitFor(() => assert.equal(screen.queryByRole('dialog'), null))
+  await until(() => screen.queryByRole('dialog') === null)
   t.equal(document.activeElement, tweet)
 })

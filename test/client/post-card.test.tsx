@@ -1,12 +1,11 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
 import { PostItem } from '../../client/pages/post-item.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { postCache } from '../../client/state/post-cache.js'
-import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary } from './helpers.js'
+import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -92,11 +91,11 @@ t.test('like is optimistic and confirmed by the server', async (t) => {
   fireEvent.click(screen.getByRole('button', { name: 'Like, 0 likes' }))
   const unlike = await screen.findByRole('button', { name: 'Unlike, 1 like' })
   t.equal(unlike.getAttribute('aria-pressed'), 'true', 'shown as liked before the server answers')
-  await waitFor(() => assert.equal(api.calls.length, 1))
+  await until(() => api.calls.length === 1)
   t.equal(api.calls[0]?.headers.get('prefer'), 'return=minimal')
   t.equal(api.calls[0]?.headers.get('authorization'), 'Bearer test-token')
   release()
-  await waitFor(() => assert.ok(screen.getByRole('button', { name: 'Unlike, 1 like' })))
+  await until(() => screen.queryByRole('button', { name: 'Unlike, 1 like' }) !== null)
 })
 
 t.test('unlike sends dislike; a failure rolls the like back and shows the server message', async (t) => {
@@ -112,7 +111,7 @@ t.test('unlike sends dislike; a failure rolls the like back and shows the server
   t.teardown(api.restore)
   fireEvent.click(screen.getByRole('button', { name: 'Unlike, 1 like' }))
   t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }), 'optimistic unlike')
-  await waitFor(() => assert.equal(api.calls.length, 1))
+  await until(() => api.calls.length === 1)
   release()
   await screen.findByText('Cannot decrement like less than 0.')
   t.ok(screen.getByRole('button', { name: 'Unlike, 1 like' }), 'rolled back')

@@ -1,11 +1,10 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t from 'tap'
 import { SortDropdown } from '../../client/components/sort-dropdown.js'
 import { HomePage } from '../../client/pages/home-page.js'
 import { reset as resetLists } from '../../client/state/lists.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -44,7 +43,7 @@ t.test('home defaults to Latest, asks the feed in the chosen order, and remember
   renderAt('/', <HomePage />)
   t.ok(screen.getByRole('heading', { name: 'Trending Posts' }), 'read back after a reload')
   t.equal((screen.getByLabelText('Sort by') as HTMLSelectElement).value, 'Trending')
-  await waitFor(() => assert.equal(api.calls.at(-1)?.query.get('sort'), 'trending'))
+  await until(() => api.calls.at(-1)?.query.get('sort') === 'trending')
 })
 
 t.test('an unknown stored sort falls back to Latest', async (t) => {

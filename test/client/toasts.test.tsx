@@ -1,10 +1,9 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t from 'tap'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { dismissToast, MAX_TOASTS, showError, showToast, toasts } from '../../client/state/toasts.js'
-import { renderAt, resetAll } from './helpers.js'
+import { renderAt, resetAll, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -25,10 +24,10 @@ t.test('a dismissed toast fades, then is removed 1 second later', async (t) => {
   showToast('Link successfully copied', 'success')
   const toast = await screen.findByText('Link successfully copied')
   fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }))
-  await waitFor(() => assert.ok(toast.parentElement?.classList.contains('is-leaving')))
+  await until(() => toast.parentElement?.classList.contains('is-leaving') === true)
   const dismissedAt = Date.now()
   t.ok(screen.getByText('Link successfully copied'), 'still there while it fades')
-  await waitFor(() => assert.equal(screen.queryByText('Link successfully copied'), null), { timeout: 2000 })
+  await until(() => screen.queryByText('Link successfully copied') === null)
   t.ok(Date.now() - dismissedAt >= 900, 'removed about a second after dismissal')
 })
 

@@ -1,10 +1,9 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import assert from 'node:assert/strict'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { session } from '../../client/state/session.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -48,7 +47,7 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
   t.equal(create?.headers.get('prefer'), 'return=minimal')
   const contents = screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)
   t.same(contents, ['Fresh from the test', 'An older post'], 'newest on top')
-  await waitFor(() => assert.equal((composer as HTMLTextAreaElement).value, ''))
+  await until(() => (composer as HTMLTextAreaElement).value === '')
   t.equal(within(form).queryByAltText('Image to be posted'), null, 'composer reset')
 })
 
@@ -70,12 +69,12 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   fireEvent.change(within(dialog).getByPlaceholderText('What is happening?!'), { target: { value: 'Fixed the typo' } })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
   await screen.findByText('Fixed the typo')
-  await waitFor(() => assert.equal(screen.queryByRole('dialog'), null))
+  await until(() => screen.queryByRole('dialog') === null)
   t.same(api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body, { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } })
 
   fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
   fireEvent.click(screen.getByRole('menuitem', { name: 'Delete Post' }))
-  await waitFor(() => assert.equal(screen.queryByText('Fixed the typo'), null))
+  await until(() => screen.queryByText('Fixed the typo') === null)
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
   t.ok(await screen.findByText('Dude you get all Post!'))
 })
