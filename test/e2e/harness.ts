@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Test } from 'tap'
+import { ensureBuilt } from './build.js'
+import { ROOT, startServer, type RunningServer } from './server-process.js'
+
+/** Debian's Chromium; `npx playwright install` cannot download a browser here. */
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+/** Where a failing journey leaves its screenshot (git-ignored). */
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'e2e')
+
+/** How long a single wait for the page may take before the step counts as failed. */
+const STEP_TIMEOUT_MS = 10_000
+
+type Tap = Pick<Test, 'plan' | 'fail' | 'teardown' | 'setTimeout'>
+
+/**
+ * Whether a browser test file can run. Without Chromium it is skipped with the reason, except
+ * under CI, where a missing browser must fail the run rather than let it pass quietly.
+ */
+export function browserAvailable(t: Pick<Test, 'plan' | 'fail'>): boolean {
+  if (existsSync(CHROMIUM_PATH)) return true
+  if (process.env.CI) {
+    t.fail(`${CHROMIUM_PATH} is missing, and CI requires the browser tests to run (apt-get install -y chromium)`)
+    return false
+  }
+  t.plan(0, `no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium); browser tests skipped`)
+  return false
+}
+
+export interface Session {
+  token: string
+  username: string
+}
+
+export interface E2E {
+  server: RunningServer
+  baseURL: string
+  browser: Browser
+  /** A fresh browser context (its own storage), signed in when a session is given. */
+  newContext(session?: Session): Promise<BrowserContext>
+}
+
+/**
+ * One file's world: the production build served by the real server on a temporary data
+ * directory, and one Chromium. Null when the file is skipped (or failed, under CI) for want of a browser.
+ */
+export async function startE2E(t: Tap): Promise<E2E | null> {
+  if (!browserAvailable(t)) return null
+  // The first file of a run may build the app while the machine runs the other tests too.
+  t.setTimeout(5 * 60_000)
+  await ensureBuilt()
+  const server = await startServer()
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }).catch(async (error: unknown) => {
+    await server.stop()
+    throw error
+  })
+  // The browser goes first, so that no open connection holds the server's shutdown up.
+  t.teardown(async () => {
+    await browser.close()
+    await server.stop()
+  })
+  const baseURL = server.baseURL
+  return {
+    server,
+    baseURL,
+    browser,
+    async newContext(session) {
+      const context = await browser.newContext({
+        baseURL,
+        viewport: { width: 1280, height: 900 },
+        // Share writes the post's link to the clipboard.
+        permissions: ['clipboard-read', 'clipboard-write'],
+        // SPEC §9: the client keeps its session in localStorage under `token` and `username`.
+        storageState: session
+          ? {
+              cookies: [],
+              origins: [
+                {
+                  origin: baseURL,
+                  localStorage: [
+                    { name: 'token', value: session.token },
+                    { name: 'username', value: session.username },
+                  ],
+                },
+              ],
+            }
+          : undefined,
+      })
+      context.setDefaultTimeout(STEP_TIMEOUT_MS)
+      return context
+    },
+  }
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80)
+
+/** Saves a full-page screenshot under test-results/e2e/ and says where, for the test's output. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true })
+  const file = path.join(SCREENSHOT_DIR, `${slug(path.basename(process.argv[1] ?? 'e2e'))}--${slug(name)}.png`)
+  await page.screenshot({ path: file, fullPage: true }).catch(() => undefined)
+  return `screenshot: ${path.relative(ROOT, file)} (page ${page.url()})`
+}
+
+/**
+ * One user journey in its own browser context. On failure, a full-page screenshot goes to
+ * test-results/e2e/, and the browser's errors are printed with the test's output.
+ */
+export function journey(
+  t: Test,
+  e2e: E2E | null,
+  name: string,
+  options: { session?: (e2e: E2E) => Promise<Session> },
+  steps: (page: Page, t: Test, e2e: E2E) => Promise<void>,
+) {
+  // A file without a browser has already planned its skip (or failed, under CI).
+  if (!e2e) return Promise.resolve()
+  return t.test(name, async (t) => {
+    const context = await e2e.newContext(options.session ? await options.session(e2e) : undefined)
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`)
+    })
+    let threw = false
+    try {
+      await steps(page, t, e2e)
+      // An exception that escaped the app is a bug even when the screen looked right.
+      const uncaught = problems.filter((p) => p.startsWith('page error'))
+      t.same(uncaught, [], 'no uncaught errors in the page')
+    } catch (error) {
+      threw = true
+      throw error
+    } finally {
+      if (threw || !t.passing()) {
+        t.comment(await saveScreenshot(page, name))
+        for (const problem of problems) t.comment(problem)
+      }
+      await context.close()
+    }
+  })
+}

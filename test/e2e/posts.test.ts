@@ -1,0 +1,149 @@
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { journey, startE2E, type E2E } from './harness.js'
+import { drawImage, GUEST, imageLoaded, login, navLink, postCard, postIdByContent, signupUser, waitForPath } from './helpers.js'
+
+const e2e = await startE2E(t)
+const asGuest = { session: (e2e: E2E) => login(e2e, GUEST.username, GUEST.password) }
+
+/** The dates of the posts on screen, in screen order. */
+const shownDates = (page: Page) => page.locator('article time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''))
+/** The like counts on screen, read from each like button's name ('Like, 3 likes'). */
+const shownLikes = (page: Page) =>
+  page
+    .locator('article')
+    .getByRole('button', { name: /^(Like|Unlike), \d+ likes?$/ })
+    .evaluateAll((els) => els.map((el) => Number(/(\d+) like/.exec(el.getAttribute('aria-label') ?? '')?.[1])))
+
+await journey(t, e2e, 'write a post with an image and an emoji, see it on Home, Explore and the profile', {}, async (page, t, e2e) => {
+  const user = await signupUser(e2e, 'author')
+  await page.goto('/login')
+  await page.getByLabel('Username').fill(user.username)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Login', exact: true }).click()
+  await page.getByText('Sorry, there no posts to show! Follow people to see their posts.').waitFor()
+
+  const composer = page.getByRole('main')
+  const text = `Fresh from the browser ${Date.now()}`
+  await composer.getByPlaceholder('What is happening!').fill(text)
+  await composer.getByLabel('Add image').setInputFiles(await drawImage(page, 'image/png'))
+  t.ok(await imageLoaded(composer.getByRole('img', { name: 'Image to be posted' })), 'the uploaded image previews')
+  await composer.getByRole('button', { name: 'Add emoji' }).click()
+  await composer.getByRole('button', { name: 'rocket' }).click()
+  t.equal(await composer.getByPlaceholder('What is happening!').inputValue(), `${text}🚀`, 'the emoji is appended')
+  await composer.getByRole('button', { name: 'Tweet', exact: true }).click()
+
+  const checkPost = async (where: string) => {
+    const card = postCard(page, `${text}🚀`)
+    await card.waitFor()
+    t.ok(await imageLoaded(card.getByRole('img', { name: `Image posted by ${user.fullName}` })), `the image shows on ${where}`)
+    t.match(await card.getByRole('img', { name: `Image posted by ${user.fullName}` }).getAttribute('src'), /^\/media\//)
+  }
+  await checkPost('Home')
+  t.equal(await composer.getByPlaceholder('What is happening!').inputValue(), '', 'the composer is reset')
+
+  await navLink(page, 'Explore').click()
+  await waitForPath(page, '/explore')
+  await checkPost('Explore')
+  t.match(await page.getByRole('article').first().textContent(), text, 'Explore shows it first, newest first')
+
+  await navLink(page, 'Profile').click()
+  await waitForPath(page, `/profile/${user.username}`)
+  await checkPost('the profile')
+})
+
+await journey(t, e2e, 'sort the home feed', asGuest, async (page, t, e2e) => {
+  await page.goto('/')
+  await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()
+  await page.getByRole('article').first().waitFor()
+  const latest = await shownDates(page)
+  t.ok(latest.length > 1, 'the guest sees several posts')
+  t.same(latest, [...latest].sort().reverse(), 'Latest: newest first')
+
+  await page.getByLabel('Sort by').selectOption('Oldest')
+  await page.getByRole('heading', { name: 'Oldest Posts' }).waitFor()
+  await page.waitForFunction((first) => document.querySelector('article time')?.getAttribute('datetime') !== first, latest[0])
+  const oldest = await shownDates(page)
+  t.same(oldest, [...latest].sort(), 'Oldest: oldest first')
+
+  await page.getByLabel('Sort by').selectOption('Trending')
+  await page.getByRole('heading', { name: 'Trending Posts' }).waitFor()
+  await page.waitForFunction((first) => document.querySelector('article time')?.getAttribute('datetime') !== first, oldest[0])
+  const likes = await shownLikes(page)
+  t.same(likes, [...likes].sort((a, b) => b - a), 'Trending: most liked first')
+
+  await page.reload()
+  await page.getByRole('heading', { name: 'Trending Posts' }).waitFor()
+  t.pass('the chosen sort survives a reload')
+})
+
+await journey(t, e2e, 'like and unlike', asGuest, async (page, t, e2e) => {
+  await page.goto('/explore')
+  const card = postCard(page, 'Saturn was crisp')
+  await card.getByRole('button', { name: 'Like, 1 like', exact: true }).click()
+  await card.getByRole('button', { name: 'Unlike, 2 likes', exact: true }).waitFor()
+  await page.reload()
+  await card.getByRole('button', { name: 'Unlike, 2 likes', exact: true }).click()
+  await card.getByRole('button', { name: 'Like, 1 like', exact: true }).waitFor()
+  await page.reload()
+  await card.getByRole('button', { name: 'Like, 1 like', exact: true }).waitFor()
+  t.pass('a like and an unlike both reach the server')
+})
+
+await journey(t, e2e, 'comment, edit and delete the comment', asGuest, async (page, t, e2e) => {
+  await page.goto(`/post-detail/${await postIdByContent(e2e, 'Saturn was crisp')}`)
+  const comments = page.getByRole('region', { name: 'Comments' })
+  const reply = comments.getByRole('button', { name: 'Reply', exact: true })
+  t.ok(await reply.isDisabled(), 'Reply is disabled while the box is empty')
+  await comments.getByPlaceholder('Reply!').fill('Clear skies this week?')
+  await reply.click()
+  const comment = comments.getByRole('listitem').filter({ hasText: 'Clear skies this week?' })
+  await comment.waitFor()
+  await page.getByRole('button', { name: 'Comments, 1 comment', exact: true }).waitFor()
+
+  await comment.getByRole('button', { name: 'Comment options' }).click()
+  await page.getByRole('menuitem', { name: 'Edit' }).click()
+  await comments.getByLabel('Edit comment').fill('Clear skies all week, I hope!')
+  await comments.getByRole('button', { name: 'Update' }).click()
+  const edited = comments.getByRole('listitem').filter({ hasText: 'Clear skies all week, I hope!' })
+  await edited.waitFor()
+  await page.reload()
+  await edited.waitFor()
+
+  await edited.getByRole('button', { name: 'Comment options' }).click()
+  await page.getByRole('menuitem', { name: 'Delete' }).click()
+  await edited.waitFor({ state: 'detached' })
+  await page.getByRole('button', { name: 'Comments, 0 comments', exact: true }).waitFor()
+  await page.reload()
+  await page.getByRole('button', { name: 'Comments, 0 comments', exact: true }).waitFor()
+  t.pass('the comment was added, edited and deleted')
+})
+
+await journey(t, e2e, 'bookmark and see it on /bookmark', { session: (e2e: E2E) => signupUser(e2e, 'saver') }, async (page, t, e2e) => {
+  await page.goto('/explore')
+  const card = postCard(page, 'Ink, paper, tea')
+  await card.getByRole('button', { name: 'Bookmark', exact: true }).click()
+  await card.getByRole('button', { name: 'Remove bookmark' }).waitFor()
+
+  await navLink(page, 'Bookmark').click()
+  await waitForPath(page, '/bookmark')
+  await card.waitFor()
+  t.equal(await page.getByRole('article').count(), 1, 'the bookmarked post is the only one')
+
+  await card.getByRole('button', { name: 'Remove bookmark' }).click()
+  // The list may drop the post at once or keep it, unmarked, until the next visit.
+  const empty = page.getByText('You have not added any Bookmarks!')
+  await empty.or(card.getByRole('button', { name: 'Bookmark', exact: true })).waitFor()
+  await page.reload()
+  await empty.waitFor()
+  t.pass('the bookmark is gone after a reload')
+})
+
+await journey(t, e2e, "share and see 'Link successfully copied'", asGuest, async (page, t, e2e) => {
+  await page.goto('/explore')
+  const card = postCard(page, 'Ink, paper, tea')
+  await card.getByRole('button', { name: 'Share: copy link' }).click()
+  await page.getByRole('status').filter({ hasText: 'Link successfully copied' }).waitFor()
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  t.equal(copied, `${e2e.baseURL}/post-detail/${await postIdByContent(e2e, 'Ink, paper, tea')}`, 'the link to the post is on the clipboard')
+})
