@@ -22,7 +22,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   // Refreshed whenever whom I follow changes, from this panel or from any profile.
   const followingCount = user?.following.length
   useEffect(() => {
-    void loadSuggestions()
+    // Not while logging out: the call would go without a token and fail.
+    if (username) void loadSuggestions()
   }, [username, followingCount])
 
   const followingIds = new Set(user?.following.map((u) => u._id))

@@ -2,7 +2,9 @@ import 'global-jsdom/register'
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
-import { loadHealth, session, startSession } from '../../client/state/session.js'
+import { AppShell } from '../../client/pages/app-shell.js'
+import { ToastHost } from '../../client/pages/toast-host.js'
+import { loadHealth, logout, session, startSession } from '../../client/state/session.js'
 import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
@@ -125,7 +127,10 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
 
 t.test('logout clears the session, tells the server, and goes to /login', async (t) => {
   signInAs(guest)
-  const api = stubApi({ ...signedInApi, 'POST /api/auth/logout': () => ok({}) })
+  const api = stubApi({
+    ...signedInApi,
+    'POST /api/auth/logout': () => ok({}),
+  })
   t.teardown(api.restore)
   const { location } = renderAt('/', <App />)
   fireEvent.click(await screen.findByRole('button', { name: 'Logout' }))
@@ -142,4 +147,22 @@ t.test('an unknown path shows the 404 page', async (t) => {
   t.ok(screen.getByRole('heading', { name: 'Error 404' }))
   t.ok(screen.getByText('The page you are searching for does not exist'))
   t.equal(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/')
+})
+
+t.test('while the session ends, the frame sends no call without a token', async (t) => {
+  signInAs(guest)
+  const api = stubApi({
+    ...signedInApi,
+    'POST /api/auth/logout': () => ok({}),
+    'GET /api/users/suggestions': (req) =>
+      req.headers.has('authorization') ? ok({ users: [] }) : fail(401, 'The token is invalid. Unauthorized access error.'),
+  })
+  t.teardown(api.restore)
+  renderAt('/', <><AppShell><p>page</p></AppShell><ToastHost /></>)
+  await until(() => api.calls.some((c) => c.path === '/api/users/suggestions'))
+  logout()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const anonymous = api.calls.filter((c) => c.path === '/api/users/suggestions' && !c.headers.has('authorization'))
+  t.equal(anonymous.length, 0)
+  t.ok(screen.queryByRole('alert') === null, 'so no error toast either')
 })
