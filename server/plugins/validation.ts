@@ -23,25 +23,52 @@ export function installValidation(app: FastifyInstance) {
     (httpPart === 'body' ? strict : lenient).compile(schema as FastifySchema & object),
   )
   app.setSchemaErrorFormatter((errors, context) => {
-    const error = new Error(errors.map((problem) => describe(problem, context)).join('; ')) as Error & {
-      messages: string[]
-    }
-    error.messages = [...new Set(errors.map((problem) => describe(problem, context)))]
+    const messages = describeAll(errors, context)
+    const error = new Error(messages.join('; ')) as Error & { messages: string[] }
+    error.messages = messages
     return error
   })
 }
 
-/** One readable sentence per problem, naming the field. */
-export function describe(problem: FastifySchemaValidationError, context: string): string {
+/**
+ * One readable sentence per field at fault (DECISIONS §1: one message a problem). With allErrors, Ajv
+ * reports one value several times ('' is both too short and off-pattern; a union of constants fails each
+ * branch and then the union), so only the first problem of each field is told, and a value outside a
+ * union of constants is answered with the values allowed.
+ */
+export function describeAll(problems: FastifySchemaValidationError[], context: string): string[] {
+  const allowed = new Map<string, unknown[]>()
+  for (const problem of problems) {
+    if (problem.keyword !== 'const') continue
+    const values = allowed.get(problem.instancePath) ?? []
+    values.push((problem.params as { allowedValue?: unknown }).allowedValue)
+    allowed.set(problem.instancePath, values)
+  }
+  const byField = new Map<string, string>()
+  for (const problem of problems) {
+    const { field, message } = describe(problem, context)
+    if (byField.has(field)) continue
+    const values = problem.keyword === 'const' ? allowed.get(problem.instancePath) : undefined
+    byField.set(field, values ? `${field} must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}` : message)
+  }
+  return [...byField.values()]
+}
+
+/** One readable sentence for one problem, naming the field. */
+export function describe(problem: FastifySchemaValidationError, context: string): { field: string; message: string } {
   const params = problem.params as Record<string, unknown>
   const base = problem.instancePath.replace(/^\//, '').replaceAll('/', '.')
-  const field = (name: string) => (base ? `${base}.${name}` : name)
+  const child = (name: string) => (base ? `${base}.${name}` : name)
   switch (problem.keyword) {
-    case 'additionalProperties':
-      return `unknown field '${field(String(params.additionalProperty))}'`
-    case 'required':
-      return `${field(String(params.missingProperty))} is required`
+    case 'additionalProperties': {
+      const field = child(String(params.additionalProperty))
+      return { field, message: `unknown field '${field}'` }
+    }
+    case 'required': {
+      const field = child(String(params.missingProperty))
+      return { field, message: `${field} is required` }
+    }
     default:
-      return `${base || context} ${problem.message ?? 'is invalid'}`
+      return { field: base || context, message: `${base || context} ${problem.message ?? 'is invalid'}` }
   }
 }
