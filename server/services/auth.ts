@@ -22,6 +22,12 @@ export interface AuthDeps extends ServiceDeps {
 
 export const GUEST_USERNAME = 'guest'
 
+/**
+ * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
+ * a user with one of them could never be looked up, so they count as taken, without regard to case.
+ */
+export const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['bookmark', 'suggestions'])
+
 /** A password that no one has, checked against when the username is unknown so both paths cost the same. */
 const DUMMY_HASH = hashPassword(randomUUID())
 
@@ -32,6 +38,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
     async signup(body: SignupBody) {
       const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
       if (!isValidAvatarUrl(avatarURL)) throw new AppError(400, MSG.badAvatarUrl)
+      if (RESERVED_USERNAMES.has(body.username.toLowerCase())) throw new AppError(422, MSG.usernameExists)
       const passwordHash = await hashPassword(body.password)
       const user = await store.transaction(async (tx) => {
         if (await tx.getUserByUsername(body.username)) throw new AppError(422, MSG.usernameExists)
