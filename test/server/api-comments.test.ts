@@ -1,0 +1,172 @@
+import t from 'tap'
+import { CommentsReplySchema, PostWriteReplySchema, type Comment, type Post } from '../../server/schemas/posts.js'
+import { buildApiApp, expectError, expectNoSecrets, expectOk, signup, type SignedUp } from '../helpers/api.js'
+
+const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
+const MINIMAL = { prefer: 'return=minimal' }
+
+const api = await buildApiApp(t)
+
+const get = (url: string) => api.as(undefined, { method: 'GET', url })
+const send = (method: 'POST' | 'DELETE', url: string, token?: string, payload?: object, headers: Record<string, string> = {}) =>
+  api.as(token, { method, url, headers, ...(payload ? { payload } : {}) })
+const comments = async (postId: string) => expectOk(t, await get(`/api/comments/${postId}`), 200, CommentsReplySchema).comments
+
+/** A post by `author` with one comment by `commenter`. */
+async function thread(author: SignedUp, commenter: SignedUp) {
+  const created = await send('POST', '/api/posts', author.token, { content: 'a thread' }, MINIMAL)
+  const post = (created.json() as { post: Post }).post
+  const added = await send('POST', `/api/comments/add/${post._id}`, commenter.token, { text: 'first!' }, MINIMAL)
+  const comment = (added.json() as { post: Post }).post.comments[0] as Comment
+  return { postId: post._id, commentId: comment._id }
+}
+
+t.test('GET /api/comments/:postId answers 200 { comments }, oldest first, and pages', async (t) => {
+  const { posts } = (await get('/api/posts')).json() as { posts: Post[] }
+  const sourdough = posts.find((post) => post.content.startsWith('Sourdough')) as Post
+  const res = await get(`/api/comments/${sourdough._id}`)
+  const body = expectOk(t, res, 200, CommentsReplySchema)
+  expectNoSecrets(t, res, 'GET /api/comments/:postId')
+  t.notOk('nextCursor' in body, 'no nextCursor without limit or cursor')
+  t.strictSame(body.comments.map((comment) => comment.username), ['maya.lin', 'lucia.rossi'], 'oldest first')
+  t.match(body.comments[0], {
+    firstName: 'Maya',
+    lastName: 'Lin',
+    text: 'That looks amazing, recipe please!',
+    votes: { upvotedBy: [], downvotedBy: [] },
+  })
+
+  const first = expectOk(t, await get(`/api/comments/${sourdough._id}?limit=1`), 200, CommentsReplySchema, 'page 1')
+  t.strictSame(first.comments.map((comment) => comment.username), ['maya.lin'])
+  t.type(first.nextCursor, 'string')
+  const second = expectOk(t, await get(`/api/comments/${sourdough._id}?limit=1&cursor=${first.nextCursor}`), 200, CommentsReplySchema)
+  t.strictSame(second.comments.map((comment) => comment.username), ['lucia.rossi'])
+  t.equal(second.nextCursor, null, 'null at the end')
+  expectError(t, await get(`/api/comments/${crypto.randomUUID()}`), 404, 'Post not found')
+  expectError(t, await get(`/api/comments/${sourdough._id}?limit=1&cursor=WyJ4Il0`), 400, 'cursor is invalid')
+})
+
+t.test('POST /api/comments/add/:postId answers 201 { posts, post }, or { post } when minimal', async (t) => {
+  const author = await signup(api)
+  const commenter = await signup(api, { firstName: 'Chatty', lastName: 'Cathy' })
+  const { postId } = await thread(author, commenter)
+
+  const res = await send('POST', `/api/comments/add/${postId}`, commenter.token, { text: 'second' })
+  const body = expectOk(t, res, 201, PostWriteReplySchema, 'add')
+  expectNoSecrets(t, res, 'add comment')
+  t.ok(Array.isArray(body.posts), 'every post')
+  t.match(body.post?.comments[1], { username: commenter.username, firstName: 'Chatty', lastName: 'Cathy', text: 'second' })
+  t.equal(body.posts?.find((post) => post._id === postId)?.comments.length, 2, 'posts carries the comment too')
+
+  const minimal = await send('POST', `/api/comments/add/${postId}`, author.token, { commentData: { text: 'wrapped' } }, MINIMAL)
+  const small = expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal, wrapped')
+  t.strictSame(Object.keys(small), ['post'])
+  t.equal(small.post?.comments[2]?.text, 'wrapped')
+  t.equal((await send('POST', `/api/comments/add/${postId}`, author.token, { text: 'c'.repeat(500) })).statusCode, 201, '500 characters')
+  t.strictSame((await comments(postId)).map((comment) => comment.text.slice(0, 7)), ['first!', 'second', 'wrapped', 'ccccccc'])
+})
+
+t.test('comment text: 1 to 500 characters, not blank, a string, nothing else', async (t) => {
+  const author = await signup(api)
+  const { postId } = await thread(author, author)
+  const add = (payload: object) => send('POST', `/api/comments/add/${postId}`, author.token, payload)
+  for (const [payload, what] of [
+    [{ text: '' }, 'empty'],
+    [{ text: 'c'.repeat(501) }, '501 characters'],
+    [{ text: 123 }, 'a number'],
+    [{ text: null }, 'null'],
+  ] as const) {
+    const res = await add(payload)
+    t.equal(res.statusCode, 400, what)
+    t.match(res.json(), { errors: [/^text /] }, `${what}: names text`)
+    t.equal((res.json() as { errors: string[] }).errors.length, 1, `${what}: one message`)
+  }
+  expectError(t, await add({ text: '  \n\t ' }), 400, 'text must not be blank')
+  expectError(t, await add({}), 400, 'text is required')
+  expectError(t, await add({ text: 'hi', votes: {} }), 400, "unknown field 'votes'")
+  expectError(t, await send('POST', `/api/comments/add/${crypto.randomUUID()}`, author.token, { text: 'hi' }), 404, 'Post not found')
+  expectError(t, await send('POST', `/api/comments/add/${postId}`, undefined, { text: 'hi' }), 401, INVALID_TOKEN, 'no token')
+  t.equal((await comments(postId)).length, 1, 'nothing was added')
+})
+
+t.test('POST /api/comments/edit/:postId/:commentId: the comment author only', async (t) => {
+  const author = await signup(api)
+  const commenter = await signup(api)
+  const { postId, commentId } = await thread(author, commenter)
+  const editAs = (who: SignedUp | undefined, text: unknown, ids = `${postId}/${commentId}`, headers = {}) =>
+    send('POST', `/api/comments/edit/${ids}`, who?.token, { text }, headers)
+
+  const res = await editAs(commenter, 'edited')
+  const body = expectOk(t, res, 201, PostWriteReplySchema, 'edit')
+  t.match(body.post?.comments[0], { _id: commentId, text: 'edited', username: commenter.username })
+  t.ok(Array.isArray(body.posts))
+  const minimal = await editAs(commenter, 'edited again', undefined, MINIMAL)
+  t.strictSame(Object.keys(expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal')), ['post'])
+
+  const notYours = "Cannot edit a comment doesn't belong to the User."
+  expectError(t, await editAs(author, 'by the post author'), 400, notYours, 'by the post author')
+  expectError(t, await editAs(await signup(api), 'by a stranger'), 400, notYours, 'by a stranger')
+  t.equal((await comments(postId))[0]?.text, 'edited again', 'unchanged by refused edits')
+  expectError(t, await editAs(commenter, 'x', `${postId}/${crypto.randomUUID()}`), 404, 'Comment not found')
+  expectError(t, await editAs(commenter, 'x', `${crypto.randomUUID()}/${commentId}`), 404, 'Post not found')
+  expectError(t, await editAs(commenter, ' '), 400, 'text must not be blank')
+  expectError(t, await editAs(commenter, 5), 400, 'text must be string')
+  expectError(t, await editAs(undefined, 'x'), 401, INVALID_TOKEN, 'no token')
+})
+
+t.test('comment delete: by the comment author or the post author, refused for others', async (t) => {
+  const author = await signup(api)
+  const commenter = await signup(api)
+  const stranger = await signup(api)
+  const { postId, commentId } = await thread(author, commenter)
+  const second = ((await send('POST', `/api/comments/add/${postId}`, commenter.token, { text: 'second' }, MINIMAL)).json() as { post: Post })
+    .post.comments[1]?._id as string
+  const third = ((await send('POST', `/api/comments/add/${postId}`, stranger.token, { text: 'third' }, MINIMAL)).json() as { post: Post })
+    .post.comments[2]?._id as string
+
+  const refused = await send('POST', `/api/comments/delete/${postId}/${commentId}`, stranger.token)
+  expectError(t, refused, 400, "Cannot delete a comment doesn't belong to the User.", 'by a stranger')
+  t.equal((await comments(postId)).length, 3, 'still there')
+
+  const byCommenter = await send('POST', `/api/comments/delete/${postId}/${commentId}`, commenter.token)
+  const body = expectOk(t, byCommenter, 201, PostWriteReplySchema, 'by the comment author, POST')
+  t.notOk(body.post?.comments.some((comment) => comment._id === commentId), 'gone from post')
+  t.ok(Array.isArray(body.posts))
+
+  const byAuthor = await send('DELETE', `/api/comments/delete/${postId}/${second}`, author.token, undefined, MINIMAL)
+  const small = expectOk(t, byAuthor, 201, PostWriteReplySchema, 'by the post author, DELETE, minimal')
+  t.strictSame(Object.keys(small), ['post'], 'only { post }')
+  t.strictSame((await comments(postId)).map((comment) => comment._id), [third])
+
+  expectError(t, await send('POST', `/api/comments/delete/${postId}/${commentId}`, commenter.token), 404, 'Comment not found', 'again')
+  expectError(t, await send('DELETE', `/api/comments/delete/${crypto.randomUUID()}/${third}`, author.token), 404, 'Post not found')
+  expectError(t, await send('POST', `/api/comments/delete/${postId}/${third}`), 401, INVALID_TOKEN, 'no token')
+  expectError(t, await send('POST', `/api/comments/delete/${postId}/${third}`, author.token, { why: 'spam' }), 400, "unknown field 'why'")
+})
+
+t.test('comment votes answer 201 { comments }; up and down move the voter between lists', async (t) => {
+  const author = await signup(api)
+  const voter = await signup(api)
+  const { postId, commentId } = await thread(author, author)
+  const vote = (direction: 'upvote' | 'downvote', who: SignedUp | null = voter, ids = `${postId}/${commentId}`) =>
+    send('POST', `/api/comments/${direction}/${ids}`, who?.token)
+  const votesOf = (body: { comments: Comment[] }) => {
+    const { upvotedBy, downvotedBy } = body.comments.find((comment) => comment._id === commentId)?.votes ?? {}
+    return { up: upvotedBy?.map((user) => user.username), down: downvotedBy?.map((user) => user.username) }
+  }
+
+  const up = await vote('upvote')
+  t.strictSame(votesOf(expectOk(t, up, 201, CommentsReplySchema, 'upvote')), { up: [voter.username], down: [] })
+  expectNoSecrets(t, up, 'upvote')
+  expectError(t, await vote('upvote'), 400, 'Cannot upvote a post that is already upvoted.')
+  t.strictSame(votesOf(expectOk(t, await vote('downvote'), 201, CommentsReplySchema, 'downvote')), { up: [], down: [voter.username] })
+  expectError(t, await vote('downvote'), 400, 'Cannot downvote a post that is already downvoted.')
+  t.strictSame(votesOf(expectOk(t, await vote('upvote', author), 201, CommentsReplySchema)), { up: [author.username], down: [voter.username] })
+  t.strictSame(votesOf({ comments: await comments(postId) }), { up: [author.username], down: [voter.username] }, 'kept')
+
+  for (const direction of ['upvote', 'downvote'] as const) {
+    expectError(t, await vote(direction, voter, `${postId}/${crypto.randomUUID()}`), 404, 'Comment not found', direction)
+    expectError(t, await vote(direction, voter, `${crypto.randomUUID()}/${commentId}`), 404, 'Post not found', direction)
+    expectError(t, await vote(direction, null), 401, INVALID_TOKEN, `${direction} without a token`)
+  }
+})

@@ -1,0 +1,262 @@
+import { mkdir, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import type { TSchema } from '@sinclair/typebox'
+import t, { type Test } from 'tap'
+import {
+  BookmarkEventSchema,
+  CommentDeletedEventSchema,
+  CommentEventSchema,
+  FollowEventSchema,
+  PostDeletedEventSchema,
+  PostEventSchema,
+  TicketReplySchema,
+  UserEventSchema,
+  type EventPayloads,
+} from '../../server/schemas/events.js'
+import type { Post } from '../../server/schemas/posts.js'
+import { buildApiApp, checkSchema, expectError, expectNoSecrets, expectOk, signup, snapshotApp, type SignedUp } from '../helpers/api.js'
+import { openSse, type SseClient, type SseMessage } from '../helpers/sse.js'
+
+/** Live updates (DECISIONS §3) through the real app: writes over app.inject, streams over HTTP on 127.0.0.1. */
+const api = await buildApiApp(t)
+await api.app.listen({ host: '127.0.0.1', port: 0 })
+const port = (api.app.server.address() as AddressInfo).port
+const MINIMAL = { prefer: 'return=minimal' }
+
+const [author, watcher, other] = [await signup(api), await signup(api), await signup(api)]
+
+const write = (who: SignedUp, method: 'POST' | 'DELETE', url: string, payload?: object) =>
+  api.as(who.token, { method, url, headers: MINIMAL, ...(payload ? { payload } : {}) })
+async function newPost(who: SignedUp = author, content = 'an event post'): Promise<Post> {
+  return ((await write(who, 'POST', '/api/posts', { content })).json() as { post: Post }).post
+}
+/** A GET on what is on disk now: a second app over a copy of the data directory. */
+const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api.dataDir)).app.inject({ method: 'GET', url })
+
+/** Opens one stream for `who`: a ticket from the API, then GET /api/events over HTTP. Closed when the test ends. */
+async function stream(t: Test, who: SignedUp): Promise<SseClient> {
+  const res = await api.as(who.token, { method: 'POST', url: '/api/events/ticket' })
+  const { ticket } = expectOk(t, res, 200, TicketReplySchema, 'ticket')
+  const client = await openSse(port, `/api/events?ticket=${encodeURIComponent(ticket)}`)
+  t.teardown(() => client.close())
+  t.equal(client.status, 200, 'the stream opens')
+  return client
+}
+
+/** The next named event on the stream, skipping comments, heartbeats and id-only messages. */
+const nextEvent = (client: SseClient) => client.until((message) => message.event !== undefined, 3000)
+
+/** The next event must be `name`, with data matching `schema`; returns the data. */
+async function expectEvent<K extends keyof EventPayloads>(t: Test, client: SseClient, name: K, schema: TSchema): Promise<EventPayloads[K]> {
+  const message: SseMessage = await nextEvent(client)
+  t.equal(message.event, name, `event ${name}`)
+  t.match(message.id, /^\d+$/, `${name} has an id`)
+  const data = JSON.parse(message.data ?? 'null') as EventPayloads[K]
+  checkSchema(t, schema, data, `${name} data matches its schema`)
+  return data
+}
+
+t.test('POST /api/events/ticket needs a token; GET /api/events needs a ticket', async (t) => {
+  expectError(t, await api.app.inject({ method: 'POST', url: '/api/events/ticket' }), 401, 'The token is invalid. Unauthorized access error.')
+  expectError(t, await api.app.inject({ method: 'GET', url: '/api/events?ticket=nope' }), 401, 'The token is invalid. Unauthorized access error.')
+  const client = await stream(t, watcher)
+  t.match(String(client.headers['content-type']), /^text\/event-stream/)
+  t.equal(client.headers['cache-control'], 'no-store')
+})
+
+t.test('post.created, with the post, once it is on disk', async (t) => {
+  const client = await stream(t, watcher)
+  const post = await newPost(author, 'created live')
+  const data = await expectEvent(t, client, 'post.created', PostEventSchema)
+  t.match(data.post, { _id: post._id, content: 'created live', username: author.username })
+  t.equal((await onDisk(t, `/api/posts/${post._id}`)).statusCode, 200, 'the post was on disk before the event was seen')
+})
+
+t.test('post.updated', async (t) => {
+  const post = await newPost()
+  const client = await stream(t, watcher)
+  await write(author, 'POST', `/api/posts/edit/${post._id}`, { content: 'edited live' })
+  t.match((await expectEvent(t, client, 'post.updated', PostEventSchema)).post, { _id: post._id, content: 'edited live' })
+})
+
+t.test('post.liked, for a like and for taking it back', async (t) => {
+  const post = await newPost()
+  const client = await stream(t, watcher)
+  await write(other, 'POST', `/api/posts/like/${post._id}`)
+  const liked = await expectEvent(t, client, 'post.liked', PostEventSchema)
+  t.match(liked.post.likes, { likeCount: 1, likedBy: [{ username: other.username }] })
+  await write(other, 'POST', `/api/posts/dislike/${post._id}`)
+  const unliked = await expectEvent(t, client, 'post.liked', PostEventSchema)
+  t.match(unliked.post.likes, { likeCount: 0, likedBy: [], dislikedBy: [{ username: other.username }] })
+})
+
+t.test('post.deleted, with the post id', async (t) => {
+  const post = await newPost()
+  const client = await stream(t, watcher)
+  await write(author, 'DELETE', `/api/posts/${post._id}`)
+  t.strictSame(await expectEvent(t, client, 'post.deleted', PostDeletedEventSchema), { postId: post._id })
+  t.equal((await onDisk(t, `/api/posts/${post._id}`)).statusCode, 404, 'the post was gone from disk before the event was seen')
+})
+
+/** A post by the author with one comment by `other`. */
+async function thread() {
+  const post = await newPost()
+  const added = ((await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }).post
+  return { postId: post._id, commentId: added.comments[0]?._id as string }
+}
+
+t.test('comment.added carries the comment and the post', async (t) => {
+  const post = await newPost()
+  const client = await stream(t, watcher)
+  const added = ((await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }).post
+  const data = await expectEvent(t, client, 'comment.added', CommentEventSchema)
+  t.match(data, {
+    postId: post._id,
+    comment: { _id: added.comments[0]?._id, text: 'live comment', username: other.username },
+    post: { _id: post._id },
+  })
+  t.equal(data.post.comments.length, 1)
+})
+
+t.test('comment.updated carries the edited comment', async (t) => {
+  const { postId, commentId } = await thread()
+  const client = await stream(t, watcher)
+  await write(other, 'POST', `/api/comments/edit/${postId}/${commentId}`, { text: 'edited comment' })
+  const data = await expectEvent(t, client, 'comment.updated', CommentEventSchema)
+  t.match(data, { postId, comment: { _id: commentId, text: 'edited comment' }, post: { comments: [{ text: 'edited comment' }] } })
+})
+
+t.test('comment.voted carries the votes', async (t) => {
+  const { postId, commentId } = await thread()
+  const client = await stream(t, watcher)
+  await write(watcher, 'POST', `/api/comments/upvote/${postId}/${commentId}`)
+  const up = await expectEvent(t, client, 'comment.voted', CommentEventSchema)
+  t.match(up, { postId, comment: { _id: commentId, votes: { upvotedBy: [{ username: watcher.username }], downvotedBy: [] } } })
+  await write(watcher, 'POST', `/api/comments/downvote/${postId}/${commentId}`)
+  const down = await expectEvent(t, client, 'comment.voted', CommentEventSchema)
+  t.match(down.comment.votes, { upvotedBy: [], downvotedBy: [{ username: watcher.username }] })
+})
+
+t.test('comment.deleted carries the ids and the post without it', async (t) => {
+  const { postId, commentId } = await thread()
+  const client = await stream(t, watcher)
+  await write(author, 'POST', `/api/comments/delete/${postId}/${commentId}`)
+  const data = await expectEvent(t, client, 'comment.deleted', CommentDeletedEventSchema)
+  t.match(data, { postId, commentId, post: { _id: postId } })
+  t.strictSame(data.post.comments, [])
+})
+
+t.test('user.followed carries both public records', async (t) => {
+  const client = await stream(t, watcher)
+  await write(author, 'POST', `/api/users/follow/${other.user._id}`)
+  t.teardown(() => write(author, 'POST', `/api/users/unfollow/${other.user._id}`))
+  const data = await expectEvent(t, client, 'user.followed', FollowEventSchema)
+  t.match(data, {
+    user: { _id: author.user._id, following: [{ _id: other.user._id }] },
+    followUser: { _id: other.user._id, followers: [{ _id: author.user._id }] },
+  })
+  t.notOk('email' in data.user || 'email' in data.followUser, 'events carry no email')
+})
+
+t.test('user.unfollowed carries both public records', async (t) => {
+  await write(other, 'POST', `/api/users/follow/${author.user._id}`)
+  const client = await stream(t, watcher)
+  await write(other, 'POST', `/api/users/unfollow/${author.user._id}`)
+  const data = await expectEvent(t, client, 'user.unfollowed', FollowEventSchema)
+  t.match(data, { user: { _id: other.user._id, following: [] }, followUser: { _id: author.user._id, followers: [] } })
+  t.notOk('email' in data.user || 'email' in data.followUser, 'events carry no email')
+})
+
+t.test('user.updated carries the public record', async (t) => {
+  const client = await stream(t, watcher)
+  await write(other, 'POST', '/api/users/edit', { bio: 'live bio' })
+  const { user } = await expectEvent(t, client, 'user.updated', UserEventSchema)
+  t.match(user, { _id: other.user._id, bio: 'live bio', bookmarks: [] })
+  t.notOk('email' in user, 'no email')
+  t.equal((await onDisk(t, `/api/users/${other.username}`)).json().user.bio, 'live bio', 'on disk before the event was seen')
+})
+
+/** After a private event: the other user's next event must be a public marker, not the bookmark. */
+async function expectNothingPrivate(t: Test, theirs: SseClient) {
+  const marker = await newPost(author, 'after a bookmark')
+  t.equal((await expectEvent(t, theirs, 'post.created', PostEventSchema)).post._id, marker._id, 'the other user saw no bookmark event')
+  t.notMatch(theirs.text, /bookmark\./, 'nothing about bookmarks on their stream')
+}
+
+t.test("bookmark.added reaches only the owner's streams", async (t) => {
+  const post = await newPost()
+  const mine = await stream(t, watcher)
+  const theirs = await stream(t, other)
+  await write(watcher, 'POST', `/api/users/bookmark/${post._id}`)
+  t.teardown(() => write(watcher, 'POST', `/api/users/remove-bookmark/${post._id}`))
+  t.strictSame(await expectEvent(t, mine, 'bookmark.added', BookmarkEventSchema), { postId: post._id, bookmarks: [post._id] })
+  await expectNothingPrivate(t, theirs)
+})
+
+t.test("bookmark.removed reaches only the owner's streams", async (t) => {
+  const post = await newPost()
+  await write(watcher, 'POST', `/api/users/bookmark/${post._id}`)
+  const mine = await stream(t, watcher)
+  const theirs = await stream(t, other)
+  await write(watcher, 'POST', `/api/users/remove-bookmark/${post._id}`)
+  t.strictSame(await expectEvent(t, mine, 'bookmark.removed', BookmarkEventSchema), { postId: post._id, bookmarks: [] })
+  await expectNothingPrivate(t, theirs)
+})
+
+t.test('a write that fails publishes nothing', async (t) => {
+  const post = await newPost()
+  const client = await stream(t, watcher)
+  t.equal((await write(other, 'POST', `/api/posts/like/${post._id}`)).statusCode, 201)
+  const failures = [
+    await write(other, 'POST', `/api/posts/like/${post._id}`),
+    await write(other, 'POST', `/api/posts/edit/${post._id}`, { content: 'not mine' }),
+    await write(other, 'DELETE', `/api/posts/${post._id}`),
+    await write(other, 'POST', `/api/posts/dislike/${crypto.randomUUID()}`),
+    await write(other, 'POST', `/api/users/follow/${other.user._id}`),
+    await write(other, 'POST', '/api/users/edit', { username: 'renamed_user' }),
+    await write(other, 'POST', `/api/comments/add/${post._id}`, { text: ' ' }),
+    await write(other, 'POST', `/api/users/remove-bookmark/${post._id}`),
+  ]
+  t.ok(failures.every((res) => res.statusCode >= 400), 'each of these writes fails')
+  const marker = await newPost(author, 'the marker')
+  t.equal((await expectEvent(t, client, 'post.liked', PostEventSchema)).post._id, post._id, 'the successful like')
+  t.equal((await expectEvent(t, client, 'post.created', PostEventSchema)).post._id, marker._id, 'then the marker: no event between')
+})
+
+t.test('a write the disk refuses publishes nothing', async (t) => {
+  const post = await newPost()
+  const client = await stream(t, watcher)
+  // As in api-errors: a directory in place of the commit point's temporary file fails the next flush.
+  const blocker = path.join(api.dataDir, `db.json.${process.pid}.tmp`)
+  await mkdir(blocker)
+  const refused = [
+    await write(author, 'POST', '/api/posts', { content: 'never stored' }),
+    await write(other, 'POST', `/api/posts/like/${post._id}`),
+    await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'never stored' }),
+    await write(other, 'POST', '/api/users/edit', { bio: 'never stored' }),
+  ]
+  await rm(blocker, { recursive: true })
+  t.strictSame(refused.map((res) => res.statusCode), [500, 500, 500, 500], 'each write fails on disk')
+  const marker = await newPost(author, 'after the disk recovered')
+  t.equal((await expectEvent(t, client, 'post.created', PostEventSchema)).post._id, marker._id, 'the first event is the marker')
+  t.notMatch(client.text, /never stored/, 'nothing of the refused writes reached the stream')
+})
+
+t.test("two clients: one user's write reaches the other's open stream, ids rising, no secrets", async (t) => {
+  const a = await stream(t, author)
+  const b = await stream(t, watcher)
+  const fromA = await newPost(author, 'from A to B')
+  const seenByB = await nextEvent(b)
+  t.equal(seenByB.event, 'post.created')
+  t.equal((JSON.parse(seenByB.data ?? '{}') as { post: Post }).post._id, fromA._id, "B sees A's post")
+  t.equal((await expectEvent(t, a, 'post.created', PostEventSchema)).post._id, fromA._id, 'A sees it too')
+
+  await write(watcher, 'POST', `/api/comments/add/${fromA._id}`, { text: 'from B to A' })
+  const seenByA = await nextEvent(a)
+  t.equal(seenByA.event, 'comment.added', "A sees B's comment")
+  t.ok(Number(seenByA.id) > Number(seenByB.id), 'ids rise')
+  t.equal((await nextEvent(b)).id, seenByA.id, 'both streams share the ids')
+  expectNoSecrets(t, a.text, "A's stream")
+  expectNoSecrets(t, b.text, "B's stream")
+})
