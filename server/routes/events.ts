@@ -49,7 +49,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
       attachValidation: true,
       logSerializers: { req: requestWithoutTicket },
       schema: {
-        summary: 'The live event stream (text/event-stream); send Last-Event-ID to resume',
+        summary: 'The live event stream (text/event-stream); send Last-Event-ID (or ?lastEventId=) to resume',
         tags: ['events'],
         querystring: EventsQuerySchema,
         response: {
@@ -63,10 +63,12 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
       const userId = request.validationError ? undefined : events.redeemTicket(request.query.ticket)
       if (userId === undefined) return reply.code(401).send(INVALID_TICKET)
       if (!events.canStream(userId)) return reply.code(429).send(TOO_MANY)
-      const lastEventId = request.headers['last-event-id']
+      // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.
+      const header = request.headers['last-event-id']
+      const lastEventId = typeof header === 'string' ? header : request.query.lastEventId
       // From here the hub owns the raw response for as long as the stream lives.
       reply.hijack()
-      events.stream(reply.raw, { userId, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined })
+      events.stream(reply.raw, { userId, lastEventId })
     },
   )
 }

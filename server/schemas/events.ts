@@ -60,6 +60,13 @@ export type ChirpEvent = {
 
 export const TicketReplySchema = Type.Object({ ticket: Type.String() })
 export const EventsQuerySchema = Type.Object(
-  { ticket: Type.String({ minLength: 1, maxLength: 200 }) },
+  {
+    ticket: Type.String({ minLength: 1, maxLength: 200 }),
+    /**
+     * The same as the Last-Event-ID header, for a client that reconnects with a new EventSource: a ticket
+     * works once, so the browser's own reconnect (the only one that sends the header) cannot be used.
+     */
+    lastEventId: Type.Optional(Type.String({ maxLength: 40 })),
+  },
   { additionalProperties: false },
 )
