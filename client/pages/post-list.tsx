@@ -1,8 +1,9 @@
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
+import { NewPostsButton } from '../components/new-posts-button.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
-import { lists, type ListName } from '../state/lists.js'
+import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { PostItem } from './post-item.js'
 
 type PostListProps = {
@@ -16,13 +17,18 @@ type PostListProps = {
 /** One of the post lists: spinner while the first page loads, then posts, more on scroll. */
 export function PostList({ name, emptyText, endText, load }: PostListProps) {
   const list = useSnapshot(lists)[name]
-  if (list.ids.length === 0) {
+  if (list.ids.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <Spinner />
     if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
     return <EmptyState text={emptyText} />
   }
+  const showWaiting = () => {
+    showWaitingPosts(name)
+    window.scrollTo({ top: 0, behavior: 'smooth' })
+  }
   return (
     <>
+      <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
         {list.ids.map((id) => (
           <PostItem key={id} postId={id} />

@@ -14,6 +14,8 @@ export type PostList = {
   /** What the list is of: the sort for home, the username for a profile. A change starts a new list. */
   key: string
   ids: string[]
+  /** Others' new posts (DECISIONS §3), held back until the reader asks, so the list never moves under them. */
+  waiting: string[]
   nextCursor: string | null
   loading: boolean
   loaded: boolean
@@ -24,7 +26,7 @@ export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile'
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
 
 const emptyList = (key = ''): PostList => ({
-  key, ids: [], nextCursor: null, loading: false, loaded: false, done: false, error: null,
+  key, ids: [], waiting: [], nextCursor: null, loading: false, loaded: false, done: false, error: null,
 })
 
 const initial = () => ({
@@ -112,23 +114,47 @@ export async function loadPost(postId: string): Promise<void> {
   }
 }
 
-/** A new post enters the lists where it belongs by their order: the top of newest-first lists. */
-export function insertPost(post: Post, options: { inHome: boolean }): void {
+/**
+ * A new post enters the lists where it belongs by their order: the top of newest-first lists, or, with
+ * `wait`, the waiting line above them. Returns whether any list took it.
+ */
+export function insertPost(post: Post, options: { inHome: boolean; wait?: boolean }): boolean {
+  let placed = false
   const add = (list: PostList, atTop: boolean) => {
-    if (!list.loaded || list.ids.includes(post._id)) return
-    if (atTop) list.ids.unshift(post._id)
+    if (!list.loaded || list.ids.includes(post._id) || list.waiting.includes(post._id)) return
+    if (atTop) (options.wait ? list.waiting : list.ids).unshift(post._id)
     else if (list.done) list.ids.push(post._id)
+    else return
+    placed = true
   }
   if (options.inHome) add(lists.home, lists.sort === 'Latest')
   add(lists.explore, true)
   if (lists.profile.key === post.username) add(lists.profile, true)
+  return placed
+}
+
+/** The 'N new posts' button: the waiting posts join the top of the list. */
+export function showWaitingPosts(name: ListName): void {
+  const list = lists[name]
+  const waiting = new Set(list.waiting)
+  list.ids = [...list.waiting, ...list.ids.filter((id) => !waiting.has(id))]
+  list.waiting = []
 }
 
 export function dropPost(postId: string): void {
   for (const name of ['home', 'explore', 'bookmarks', 'profile'] as const) {
     const list = lists[name]
     if (list.ids.includes(postId)) list.ids = list.ids.filter((id) => id !== postId)
+    if (list.waiting.includes(postId)) list.waiting = list.waiting.filter((id) => id !== postId)
   }
+}
+
+/** A bookmark made or undone elsewhere (another tab, a live event); newest first, as the server lists them. */
+export function markBookmark(postId: string, bookmarked: boolean): void {
+  const list = lists.bookmarks
+  if (!list.loaded) return
+  const rest = list.ids.filter((id) => id !== postId)
+  list.ids = bookmarked ? [postId, ...rest] : rest
 }
 
 export function setBookmarkList(posts: readonly Post[]): void {

@@ -15,14 +15,17 @@ export function uncachePost(postId: string): void {
   delete postCache.byId[postId]
 }
 
-/** Keeps every cached post of one author in step with the author's current profile (DECISIONS §1). */
+/** Keeps every cached post and comment of one author in step with the author's current profile (DECISIONS §1). */
 export function updateAuthor(author: { username: string; firstName: string; lastName: string; avatarURL: string }): void {
+  const update = (record: { username: string; firstName: string; lastName: string; avatarURL: string }) => {
+    if (record.username !== author.username) return
+    record.firstName = author.firstName
+    record.lastName = author.lastName
+    record.avatarURL = author.avatarURL
+  }
   for (const post of Object.values(postCache.byId)) {
-    if (post.username === author.username) {
-      post.firstName = author.firstName
-      post.lastName = author.lastName
-      post.avatarURL = author.avatarURL
-    }
+    update(post)
+    post.comments.forEach(update)
   }
 }
 

@@ -24,6 +24,8 @@ export const users = proxy(initial())
 /** Takes a user's current record everywhere it shows; also what a live `user.*` event applies. */
 export function applyUser(user: User): void {
   users.byUsername[user.username] = user
+  const suggested = users.suggestions.findIndex((u) => u._id === user._id)
+  if (suggested !== -1) users.suggestions[suggested] = user
   setCurrentUser(user)
   updateAuthor(user)
 }

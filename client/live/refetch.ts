@@ -1,0 +1,19 @@
+import { lists, loadBookmarks, loadExplore, loadHome, loadPost, loadProfilePosts } from '../state/lists.js'
+import { loadCurrentUser } from '../state/session.js'
+import { loadProfile, loadSuggestions, users } from '../state/users.js'
+
+/**
+ * After a `reset` (the gap was older than the server's buffer, or the server restarted), events cannot tell
+ * what changed: everything loaded is fetched again. Pages load their data on mount, so a list loaded but
+ * not shown is fresh again by the time it shows; refetching every loaded one keeps this simple.
+ */
+export function refetchOnScreen(): void {
+  void loadCurrentUser()
+  if (lists.home.loaded) void loadHome()
+  if (lists.explore.loaded) void loadExplore()
+  if (lists.bookmarks.loaded) void loadBookmarks()
+  if (lists.profile.loaded && lists.profile.key) void loadProfilePosts(lists.profile.key)
+  if (lists.detail.id) void loadPost(lists.detail.id)
+  if (users.profile.username) void loadProfile(users.profile.username)
+  if (users.suggestionsLoaded) void loadSuggestions()
+}
