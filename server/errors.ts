@@ -25,6 +25,8 @@ export const MSG = {
   tooManyRequests: 'Too many requests, please try again later.',
   uploadTooLarge: 'file must be less than 20mb',
   uploadNotImage: 'file must be or an Image (JPEG/PNG)',
+  imageTooManyPixels: 'image must be at most 16384 pixels a side and 50 megapixels',
+  badUpload: 'upload must be multipart/form-data with one file in the field file',
   internal: 'Internal server error',
   routeNotFound: 'Route not found',
   emptyPost: 'A post needs content or media',

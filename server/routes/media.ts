@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AppError, MSG } from '../errors.js'
 import type {} from '@fastify/multipart'
 import { MediaReplySchema } from '../schemas/media.js'
+import { uploadError } from '../services/media.js'
 import { ERRORS, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
@@ -17,7 +18,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       },
     },
     async (request, reply) => {
-      const file = await request.file()
+      const file = await request.file().catch((error: unknown) => Promise.reject(uploadError(error)))
       if (!file || file.fieldname !== 'file') throw new AppError(400, MSG.noFile)
       const saved = await services.media.save({ stream: file.file, truncated: () => file.file.truncated })
       return reply.code(201).send(saved)

@@ -3,7 +3,8 @@ import { mkdir, open, rename, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { AppError, MSG } from '../errors.js'
 import { MAX_UPLOAD_BYTES } from '../schemas/media.js'
-import { sniffImageType } from './image-type.js'
+import { ImageHeaderReader, type ImageHeader } from './image-type.js'
+import { createMarkupScanner } from './markup-scan.js'
 
 export interface Upload {
   /** The file's bytes as they arrive. */
@@ -12,31 +13,58 @@ export interface Upload {
   truncated: () => boolean
 }
 
-const HEAD_BYTES = 64
+/** Larger images cost a browser (and any later resize) too much memory to decode; a header can claim 4 gigapixels in 30 bytes. */
+export const MAX_IMAGE_SIDE = 16_384
+export const MAX_IMAGE_PIXELS = 50_000_000
 
-function isTooLarge(error: unknown) {
-  return (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
+const notImage = () => new AppError(415, MSG.uploadNotImage)
+
+function checkHeader(header: ImageHeader | undefined): ImageHeader {
+  if (!header) throw notImage()
+  const { width, height } = header
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+    throw new AppError(415, MSG.imageTooManyPixels)
+  }
+  return header
 }
 
-/** Stores uploaded images under server-chosen names in DATA_DIR/media. */
+/** An error from reading the upload itself: too large, or a body that is not well-formed multipart. */
+export function uploadError(error: unknown): AppError {
+  if (error instanceof AppError) return error
+  if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MSG.uploadTooLarge)
+  const status = (error as { statusCode?: number }).statusCode
+  return new AppError(status !== undefined && status >= 400 && status < 500 ? status : 400, MSG.badUpload)
+}
+
+/**
+ * Stores uploaded images under server-chosen names in DATA_DIR/media. The type and pixel size come
+ * from the bytes as they stream in, and a file is refused as soon as it is too large, not an image,
+ * too many pixels or carries markup; a refused file never stays on disk.
+ */
 export function createMediaService({ mediaDir }: { mediaDir: string }) {
   return {
     async save(upload: Upload): Promise<{ url: string }> {
       await mkdir(mediaDir, { recursive: true })
       const temp = path.join(mediaDir, `.upload-${randomUUID()}`)
       const handle = await open(temp, 'wx', 0o644)
-      let head = Buffer.alloc(0)
+      const reader = new ImageHeaderReader()
+      const markup = createMarkupScanner()
+      const chunks = upload.stream[Symbol.asyncIterator]()
       let size = 0
       try {
-        for await (const chunk of upload.stream) {
+        for (;;) {
+          const next = await chunks.next().catch((error: unknown) => Promise.reject(uploadError(error)))
+          if (next.done) break
+          const chunk = next.value
           size += chunk.length
           if (size > MAX_UPLOAD_BYTES) throw new AppError(413, MSG.uploadTooLarge)
-          if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk]).subarray(0, HEAD_BYTES)
+          const verdict = reader.push(chunk)
+          if (verdict !== 'more') checkHeader(verdict)
+          if (markup.found(chunk)) throw notImage()
           await handle.write(chunk)
         }
         if (upload.truncated()) throw new AppError(413, MSG.uploadTooLarge)
-        const type = sniffImageType(head)
-        if (!type) throw new AppError(415, MSG.uploadNotImage)
+        const { type } = checkHeader(reader.finish())
         await handle.sync()
         await handle.close()
         const name = `${randomUUID()}.${type}`
@@ -45,7 +73,6 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
       } catch (error) {
         await handle.close().catch(() => {})
         await unlink(temp).catch(() => {})
-        if (isTooLarge(error)) throw new AppError(413, MSG.uploadTooLarge)
         throw error
       }
     },

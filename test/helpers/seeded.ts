@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { AppOptions } from '../../server/app.js'
+import type { Config } from '../../server/config.js'
+import { buildTestApp, tempDataDir, type TestApp, type TestContext } from './app.js'
+
+let template: Promise<string> | undefined
+
+/**
+ * A data directory seeded once per test process; seeding hashes six passwords, which costs more than
+ * most tests. The copy is removed when the process exits.
+ */
+function seededTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'chirp-template-'))
+    const teardowns: Array<() => unknown> = []
+    await buildTestApp({ teardown: (fn) => teardowns.push(fn) }, { dataDir: dir })
+    for (const fn of teardowns.reverse()) await fn()
+    // 'exit' handlers must be synchronous: an async rm there never runs.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    return dir
+  })()
+  return template
+}
+
+/** buildTestApp over a fresh copy of the seeded data directory. */
+export async function buildSeededApp(
+  t: TestContext,
+  options: { config?: Partial<Config>; options?: AppOptions } = {},
+): Promise<TestApp> {
+  const dir = await tempDataDir(t)
+  await cp(await seededTemplate(), dir, { recursive: true })
+  return buildTestApp(t, { ...options, dataDir: dir })
+}
+
+/**
+ * Every database file of a data directory (db.json and whatever it names) by path, with a hash of its
+ * bytes: equal snapshots prove a refused request changed nothing on disk, whatever the store's layout.
+ */
+export async function snapshotDb(app: Pick<TestApp, 'dataDir'>): Promise<Record<string, string>> {
+  const entries = await readdir(app.dataDir, { recursive: true, withFileTypes: true })
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(app.dataDir, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.startsWith(`media${path.sep}`) && file !== 'db.lock')
+    .sort()
+  const snapshot: Record<string, string> = {}
+  for (const file of files) {
+    snapshot[file] = createHash('sha256').update(await readFile(path.join(app.dataDir, file))).digest('hex')
+  }
+  return snapshot
+}
+
+export const listMedia = async (app: TestApp) => (await readdir(path.join(app.dataDir, 'media'))).sort()

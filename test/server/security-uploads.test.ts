@@ -1,0 +1,156 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import t from 'tap'
+import { MSG } from '../../server/errors.js'
+import { MAX_UPLOAD_BYTES } from '../../server/schemas/media.js'
+import { MEDIA_PATH } from '../../server/services/urls.js'
+import {
+  fileUpload,
+  GIF,
+  gifSized,
+  JPEG,
+  jpegSegment,
+  jpegSized,
+  jpegWith,
+  multipart,
+  PNG,
+  pngSized,
+  pngWithChunk,
+  WEBP_LOSSLESS,
+  WEBP_LOSSY,
+  WEBP_VP8X,
+  webpExtended,
+  webpLossless,
+} from '../helpers/images.js'
+import { buildSeededApp, listMedia as listMediaOf } from '../helpers/seeded.js'
+
+const api = await buildSeededApp(t, { config: { rateLimit: false } })
+const token = await api.login('guest')
+const mediaDir = path.join(api.dataDir, 'media')
+const listMedia = () => listMediaOf(api)
+const upload = (body: { payload: Buffer; headers: Record<string, string> }, auth: string | null = token) =>
+  api.as(auth ?? undefined, { method: 'POST', url: '/api/media', ...body })
+
+const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.domain)</script></svg>'
+const html = '<!doctype html><html><body><script>fetch("/api/users/edit")</script></body></html>'
+/** A file that is a 20 MiB PNG by its header: only the header is ever read for the type. */
+const exactly = (size: number) => Buffer.concat([PNG, Buffer.alloc(size - PNG.length)])
+const appHeader = (size: number) => jpegSegment(0xe1, Buffer.alloc(size - 2, 0x20))
+
+const accepted: Array<[string, Buffer, string, string, 'jpg' | 'png' | 'gif' | 'webp']> = [
+  ['a JPEG', JPEG, 'photo.jpg', 'image/jpeg', 'jpg'],
+  ['a PNG', PNG, 'photo.png', 'image/png', 'png'],
+  ['a GIF', GIF, 'anim.gif', 'image/gif', 'gif'],
+  ['a lossy WebP', WEBP_LOSSY, 'a.webp', 'image/webp', 'webp'],
+  ['a lossless WebP', WEBP_LOSSLESS, 'a.webp', 'image/webp', 'webp'],
+  ['an extended WebP', WEBP_VP8X, 'a.webp', 'image/webp', 'webp'],
+  ['a PNG named evil.html and sent as text/html is stored as .png', PNG, 'evil.html', 'text/html', 'png'],
+  ['a JPEG named ../../db.json is stored under a fresh name', JPEG, '../../db.json', 'image/jpeg', 'jpg'],
+  ['a JPEG whose frame header follows 3 MB of metadata', jpegWith(...Array.from({ length: 48 }, () => appHeader(65_000))), 'big-exif.jpg', 'image/jpeg', 'jpg'],
+  ['a PNG of 16384 × 3000 pixels, inside the bounds', pngSized(16_384, 3000), 'wide.png', 'image/png', 'png'],
+  ['a file of exactly 20 MiB', exactly(MAX_UPLOAD_BYTES), 'big.png', 'image/png', 'png'],
+]
+
+for (const [name, data, filename, type, ext] of accepted) {
+  t.test(`accepted: ${name}`, async (t) => {
+    const before = await listMedia()
+    const res = await upload(fileUpload(data, filename, type))
+    t.equal(res.statusCode, 201, res.body.slice(0, 200))
+    const { url } = res.json() as { url: string }
+    t.match(url, MEDIA_PATH, 'a server-chosen name under /media/')
+    t.ok(url.endsWith(`.${ext}`), `stored as .${ext}`)
+    const after = await listMedia()
+    t.strictSame(after, [...before, path.basename(url)].sort(), 'exactly one new file, no temporary left')
+    t.ok((await readFile(path.join(mediaDir, path.basename(url)))).equals(data), 'the bytes as sent')
+    if (data.length < 1024 * 1024) {
+      const served = await api.app.inject({ method: 'GET', url })
+      t.equal(served.statusCode, 200)
+      t.match(served.headers['content-type'], /^image\//, 'served with its image type')
+    }
+  })
+}
+
+const polyglot = (head: Buffer, tail: string) => Buffer.concat([head, Buffer.from(tail)])
+const notImage = [415, MSG.uploadNotImage] as const
+const tooManyPixels = [415, MSG.imageTooManyPixels] as const
+const tooLarge = [413, MSG.uploadTooLarge] as const
+const badUpload = (status: number) => [status, MSG.badUpload] as const
+
+const refused: Array<[string, { payload: Buffer; headers: Record<string, string> }, readonly [number, string]]> = [
+  ['SVG named photo.png', fileUpload(svg, 'photo.png', 'image/png'), notImage],
+  ['SVG sent as image/svg+xml', fileUpload(svg, 'logo.svg', 'image/svg+xml'), notImage],
+  ['HTML named photo.jpg (a lying extension)', fileUpload(html, 'photo.jpg', 'image/jpeg'), notImage],
+  ['plain text', fileUpload('hello', 'a.txt', 'text/plain'), notImage],
+  ['a PDF', fileUpload('%PDF-1.4\n1 0 obj<<>>endobj\n', 'a.pdf', 'application/pdf'), notImage],
+  ['an empty file', fileUpload(Buffer.alloc(0)), notImage],
+  ['a PNG signature alone', fileUpload(PNG.subarray(0, 8)), notImage],
+  ['a PNG whose first chunk is not IHDR', fileUpload(Buffer.concat([PNG.subarray(0, 12), Buffer.from('tEXt'), PNG.subarray(16)])), notImage],
+  ['a JPEG start with nothing after it', fileUpload(JPEG.subarray(0, 20), 'a.jpg', 'image/jpeg'), notImage],
+  ['a JPEG whose scan comes before any frame header', fileUpload(Buffer.concat([JPEG.subarray(0, 2), Buffer.from([0xff, 0xda, 0, 2])]), 'a.jpg', 'image/jpeg'), notImage],
+  ['a RIFF that is a WAV, not a WebP', fileUpload(Buffer.concat([Buffer.from('RIFF\x24\0\0\0WAVEfmt '), Buffer.alloc(40)]), 'a.webp', 'image/webp'), notImage],
+  ['a GIF header followed by HTML (GIFAR-style polyglot)', fileUpload(polyglot(GIF.subarray(0, 13), `<html><script>alert(1)</script>`), 'a.gif', 'image/gif'), notImage],
+  ['the GIF89a/*<script> polyglot', fileUpload(polyglot(Buffer.from('GIF89a/*\x01\x00\x01\x00'), '*/=1;<script>alert(1)</script>'), 'a.gif', 'image/gif'), notImage],
+  ['a JPEG with HTML after its end marker', fileUpload(polyglot(JPEG, '<!DOCTYPE html><p>hi'), 'a.jpg', 'image/jpeg'), notImage],
+  ['a JPEG with a script in a comment segment', fileUpload(jpegWith(jpegSegment(0xfe, '<SCRIPT src=//evil.example></SCRIPT>')), 'a.jpg', 'image/jpeg'), notImage],
+  ['a PNG with an iframe in a tEXt chunk', fileUpload(pngWithChunk('tEXt', 'Comment\0<iframe src="https://evil.example">')), notImage],
+  ['a PNG with an SVG onload handler in a chunk', fileUpload(pngWithChunk('tEXt', 'c\0<svg onload = alert(1)>')), notImage],
+  ['a GIF with a javascript: URL in its trailer', fileUpload(polyglot(GIF, 'javascript:alert(1)'), 'a.gif', 'image/gif'), notImage],
+  ['a WebP with PHP after the image', fileUpload(polyglot(WEBP_LOSSY, '<?php system($_GET[0]); ?>'), 'a.webp', 'image/webp'), notImage],
+  ['a PNG of 20000 × 5 pixels (a side too long)', fileUpload(pngSized(20_000, 5)), tooManyPixels],
+  ['a PNG of 8000 × 8000 pixels (64 megapixels)', fileUpload(pngSized(8000, 8000)), tooManyPixels],
+  ['a PNG claiming 4294967295 × 4294967295 pixels', fileUpload(pngSized(0xffffffff, 0xffffffff)), tooManyPixels],
+  ['a PNG of zero width', fileUpload(pngSized(0, 10)), notImage],
+  ['a GIF of 65535 × 65535 pixels', fileUpload(gifSized(65_535, 65_535), 'a.gif', 'image/gif'), tooManyPixels],
+  ['a JPEG of 30000 × 30000 pixels', fileUpload(jpegSized(30_000, 30_000), 'a.jpg', 'image/jpeg'), tooManyPixels],
+  ['a JPEG of 65500 × 1000 pixels behind 1 MB of metadata', fileUpload(jpegSizedAfterMetadata(), 'a.jpg', 'image/jpeg'), tooManyPixels],
+  ['a lossless WebP of 16384 × 16384 pixels', fileUpload(webpLossless(16_384, 16_384), 'a.webp', 'image/webp'), tooManyPixels],
+  ['an extended WebP of 16777216 × 1 pixels', fileUpload(webpExtended(16_777_216, 1), 'a.webp', 'image/webp'), tooManyPixels],
+  ['a file of 20 MiB and one byte', fileUpload(exactly(MAX_UPLOAD_BYTES + 1)), tooLarge],
+  ['a file of 21 MiB', fileUpload(exactly(21 * 1024 * 1024)), tooLarge],
+  ['a file in another field', multipart([{ name: 'avatar', filename: 'a.png', type: 'image/png', data: PNG }]), [400, MSG.noFile]],
+  ['a text field only', multipart([{ name: 'file', data: 'not a file' }]), badUpload(413)],
+  ['no parts at all', multipart([]), [400, MSG.noFile]],
+  ['JSON instead of multipart', { payload: Buffer.from('{"file":"x"}'), headers: { 'content-type': 'application/json' } }, badUpload(406)],
+  ['multipart without a boundary', { payload: Buffer.from('--x\r\n\r\n'), headers: { 'content-type': 'multipart/form-data' } }, badUpload(400)],
+  ['multipart cut off before its closing boundary', { payload: fileUpload(PNG).payload.subarray(0, 120), headers: fileUpload(PNG).headers }, badUpload(400)],
+  ['multipart whose part has no headers', { payload: Buffer.from('--b\r\n\r\nxx\r\n--b--\r\n'), headers: { 'content-type': 'multipart/form-data; boundary=b' } }, [400, MSG.noFile]],
+]
+
+function jpegSizedAfterMetadata(): Buffer {
+  const jpeg = jpegSized(65_500, 1000)
+  return Buffer.concat([jpeg.subarray(0, 2), ...Array.from({ length: 16 }, () => appHeader(65_000)), jpeg.subarray(2)])
+}
+
+for (const [name, body, [status, message]] of refused) {
+  t.test(`refused: ${name}`, async (t) => {
+    const before = await listMedia()
+    const res = await upload(body)
+    t.equal(res.statusCode, status, res.body.slice(0, 200))
+    t.strictSame(res.json(), { errors: [message] })
+    t.strictSame(await listMedia(), before, 'nothing left in the media folder')
+  })
+}
+
+t.test('refused: an anonymous upload never reaches the disk', async (t) => {
+  const before = await listMedia()
+  const res = await upload(fileUpload(PNG), null)
+  t.equal(res.statusCode, 401)
+  t.strictSame(await listMedia(), before)
+})
+
+t.test('of two files in one upload, only the first is kept', async (t) => {
+  const before = await listMedia()
+  const res = await upload(multipart([{ name: 'file', filename: 'a.png', data: PNG }, { name: 'file', filename: 'b.gif', data: GIF }]))
+  t.equal(res.statusCode, 201)
+  t.match((res.json() as { url: string }).url, /\.png$/)
+  t.equal((await listMedia()).length, before.length + 1)
+})
+
+t.test('uploads are served with their sniffed type, nosniff and a sandboxing policy', async (t) => {
+  const res = await upload(fileUpload(GIF, 'x.png', 'image/png'))
+  const { url } = res.json() as { url: string }
+  const served = await api.app.inject({ method: 'GET', url })
+  t.equal(served.headers['content-type'], 'image/gif')
+  t.equal(served.headers['x-content-type-options'], 'nosniff')
+  t.equal(served.headers['content-security-policy'], "default-src 'none'; sandbox")
+})
