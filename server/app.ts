@@ -6,8 +6,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import authPlugin, { loadJwtSecret } from './plugins/auth.js'
-import { installErrorHandler } from './plugins/errors.js'
+import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
 import { createEventsHub, redactTicket, type EventsHubOptions } from './plugins/events.js'
+import type { RateLimitPolicy } from './plugins/rate-limits.js'
+import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
 import authRoutes from './routes/auth.js'
@@ -33,6 +35,8 @@ export interface AppOptions {
   /** The clock, for tests. */
   now?: () => Date
   events?: EventsHubOptions
+  /** Tighter or looser limits than the defaults, for tests. */
+  rateLimits?: Partial<RateLimitPolicy>
 }
 
 /** The whole server as one Fastify instance; tests build it over a temporary data directory. */
@@ -48,10 +52,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Never shown to clients; ids of our own make a request easy to find in the log.
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: false } },
+    frameworkErrors,
+    clientErrorHandler,
+    // Fastify waits forever for a slow request by default; a trickled body must not hold a socket for good.
+    requestTimeout: 300_000,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   installValidation(app)
   installErrorHandler(app)
+  await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
 
   const mediaDir = path.join(config.dataDir, 'media')
   const store = await LowdbStore.open({ dataDir: config.dataDir, seed: () => buildSeed(mediaDir) })
@@ -85,7 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
     },
   })
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' })
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', ...swaggerUiCsp })
 
   await app.register(
     async (api) => {

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, MSG } from '../errors.js'
 
 /** Fastify's own 4xx codes whose message is fit for a client, with the text Chirp answers instead where it has one. */
@@ -35,4 +37,27 @@ export function installErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'request failed')
     return reply.code(500).send({ errors: [MSG.internal] })
   })
+}
+
+/** Requests refused by the router before any hook (a malformed %-escape, an over-long path parameter), in the same shape. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
+  void reply.code(status).send({ errors: [status === 414 ? 'URL is too long' : 'URL is not valid'] })
+}
+
+/**
+ * Requests Node's HTTP parser refuses (bad framing, headers too large, a timeout) never reach Fastify;
+ * their answer is written to the socket directly, in the same `{ errors }` shape as every other error.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const body = JSON.stringify({ errors: [status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Bad request'] })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
 }

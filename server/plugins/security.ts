@@ -1,0 +1,55 @@
+import fastifyHelmet from '@fastify/helmet'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { DEFAULT_RATE_LIMITS, installRateLimits, type RateLimitPolicy } from './rate-limits.js'
+import { installTextHygiene } from './text-hygiene.js'
+
+/**
+ * What the built client needs and no more: its own scripts and styles as files (Vite emits no inline
+ * script), images from uploads, data: and blob: previews and https avatars, and calls to this origin.
+ * Spelled out in full, without Helmet's defaults, which add upgrade-insecure-requests and so break the
+ * app when it is served over plain http on a LAN address. /media/ answers with its own, stricter policy.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:', 'https:', 'blob:'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+}
+
+/**
+ * The Swagger UI at /api/docs runs under the same policy but for one inline <style>, its logo's; it is
+ * allowed by hash, on those routes only. A newer swagger-ui with another logo style loses only the colours.
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"
+export const swaggerUiCsp = {
+  transformStaticCSP: (header: string) => header.replace("style-src 'self'", `style-src 'self' ${SWAGGER_LOGO_STYLE}`),
+}
+
+export interface SecurityOptions {
+  /** False only for local load tests. */
+  rateLimit: boolean
+  /** Overrides of the default limits, for tests. */
+  limits?: Partial<RateLimitPolicy> | undefined
+}
+
+/** Security headers on every answer, the rate limits and clean body text; registered before any route. */
+async function security(app: FastifyInstance, options: SecurityOptions) {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS only takes effect over https; includeSubDomains would reach sites that are not Chirp's.
+    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+  })
+  installTextHygiene(app)
+  if (options.rateLimit) await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits })
+}
+
+export default fp(security, { name: 'chirp-security' })
