@@ -62,7 +62,11 @@ export async function writeFileDurably(file: string, contents: string | Uint8Arr
     throw error
   }
   await handle.close()
-  await rename(temp, file)
+  await rename(temp, file).catch(async (error: unknown) => {
+    // A failed rename must not leave its temporary file behind.
+    await unlink(temp).catch(() => {})
+    throw error
+  })
   const dir = await open(path.dirname(file), 'r')
   try {
     await dir.sync()
