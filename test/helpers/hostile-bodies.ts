@@ -1,0 +1,192 @@
+import type { InjectOptions } from 'fastify'
+
+/** One hostile request, named, sent with the guest's token unless `anonymous`. */
+export interface HostileCase {
+  name: string
+  request: InjectOptions
+  anonymous?: boolean
+}
+
+/** What the cases aim at: ids and names taken from the seeded data. */
+export interface Targets {
+  guestId: string
+  /** A post by the guest, with a comment by someone else. */
+  ownPost: string
+  otherComment: string
+  /** A post by someone else that the guest has not liked. */
+  unlikedPost: string
+  /** A post by someone else, with a comment neither by the guest nor on the guest's post. */
+  otherPost: string
+  otherPostComment: string
+  /** A user the guest follows, and one the guest does not follow. */
+  followed: string
+  notFollowed: string
+}
+
+const json = (payload: string): Pick<InjectOptions, 'payload' | 'headers'> => ({ payload, headers: { 'content-type': 'application/json' } })
+
+/** Nested arrays deeper than any parser should be asked to walk. */
+const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
+const manyKeys = `{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`
+
+/** Attacks on the shape of a JSON body, the same for every route that takes one. */
+function bodyAttacks(label: string, method: 'POST', url: string, valid: Record<string, unknown>, anonymous = false): HostileCase[] {
+  const validJson = JSON.stringify(valid).slice(1, -1)
+  const cases: Array<[string, Pick<InjectOptions, 'payload' | 'headers'>]> = [
+    ['body is an array', json('[]')],
+    ['body is a string', json('"content"')],
+    ['body is null', json('null')],
+    ['body is a number', json('42')],
+    ['__proto__ key', json(`{"__proto__":{"polluted":true},${validJson}}`)],
+    ['constructor.prototype key', json(`{"constructor":{"prototype":{"polluted":true}},${validJson}}`)],
+    ['invalid JSON', json('{"a":')],
+    ['empty JSON body', json('')],
+    ['form-encoded body', { payload: 'content=hello&text=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    ['text/plain body', { payload: JSON.stringify(valid), headers: { 'content-type': 'text/plain' } }],
+    ['XML body', { payload: '<content>hello</content>', headers: { 'content-type': 'application/xml' } }],
+    ['body over 1 MiB', json(JSON.stringify({ ...valid, pad: 'x'.repeat(1_100_000) }))],
+    ['nested 5000 deep', json(deep(5000))],
+    ['10 000 unknown keys', json(manyKeys)],
+    ['Content-Length shorter than the body', { payload: JSON.stringify(valid), headers: { 'content-type': 'application/json', 'content-length': '3' } }],
+  ]
+  return cases.map(([name, body]) => ({ name: `${label}: ${name}`, request: { method, url, ...body }, anonymous }))
+}
+
+const long = (n: number) => 'a'.repeat(n)
+const RLO = '\u202e'
+const ZWSP = '\u200b'
+const LONE = '\ud800'
+
+const SIGNUP = { username: 'newcomer', password: 'password123', firstName: 'New', lastName: 'Comer', email: 'new@example.com' }
+
+/** Bodies that are JSON objects but wrong: types, missing and extra fields, sizes, Unicode and links. */
+export function bodyCases(t: Targets): HostileCase[] {
+  const signup = (name: string, body: Record<string, unknown>): HostileCase => ({
+    name: `signup: ${name}`,
+    request: { method: 'POST', url: '/api/auth/signup', payload: body },
+    anonymous: true,
+  })
+  const without = (key: keyof typeof SIGNUP) => Object.fromEntries(Object.entries(SIGNUP).filter(([k]) => k !== key))
+  const login = (name: string, body: unknown): HostileCase => ({
+    name: `login: ${name}`,
+    request: { method: 'POST', url: '/api/auth/login', payload: body as object },
+    anonymous: true,
+  })
+  const edit = (name: string, body: unknown): HostileCase => ({ name: `users/edit: ${name}`, request: { method: 'POST', url: '/api/users/edit', payload: body as object } })
+  const post = (name: string, body: unknown): HostileCase => ({ name: `posts create: ${name}`, request: { method: 'POST', url: '/api/posts', payload: body as object } })
+  const postEdit = (name: string, body: unknown, id = t.ownPost): HostileCase => ({
+    name: `posts edit: ${name}`,
+    request: { method: 'POST', url: `/api/posts/edit/${id}`, payload: body as object },
+  })
+  const comment = (name: string, body: unknown): HostileCase => ({
+    name: `comments add: ${name}`,
+    request: { method: 'POST', url: `/api/comments/add/${t.ownPost}`, payload: body as object },
+  })
+
+  return [
+    ...bodyAttacks('signup', 'POST', '/api/auth/signup', SIGNUP, true),
+    ...bodyAttacks('login', 'POST', '/api/auth/login', { username: 'guest', password: 'guestpassword' }, true),
+    ...bodyAttacks('users/edit', 'POST', '/api/users/edit', { bio: 'hi' }),
+    ...bodyAttacks('posts create', 'POST', '/api/posts', { content: 'hi' }),
+    ...bodyAttacks('posts edit', 'POST', `/api/posts/edit/${t.ownPost}`, { content: 'hi' }),
+    ...bodyAttacks('comments add', 'POST', `/api/comments/add/${t.ownPost}`, { text: 'hi' }),
+    ...bodyAttacks('comments edit', 'POST', `/api/comments/edit/${t.otherPost}/${t.otherPostComment}`, { text: 'hi' }),
+
+    signup('missing username', without('username')),
+    signup('missing password', without('password')),
+    signup('missing email', without('email')),
+    signup('missing firstName', without('firstName')),
+    signup('username is a number', { ...SIGNUP, username: 123 }),
+    signup('password is true', { ...SIGNUP, password: true }),
+    signup('email is an array', { ...SIGNUP, email: ['a@example.com'] }),
+    signup('firstName is null', { ...SIGNUP, firstName: null }),
+    signup('extra isAdmin', { ...SIGNUP, isAdmin: true }),
+    signup('extra _id', { ...SIGNUP, _id: t.guestId }),
+    signup('extra passwordHash', { ...SIGNUP, passwordHash: 'scrypt$1$1$1$x$y' }),
+    signup('extra tokenVersion', { ...SIGNUP, tokenVersion: -1 }),
+    signup('extra followers', { ...SIGNUP, followers: [t.guestId] }),
+    signup('username of 31 characters', { ...SIGNUP, username: long(31) }),
+    signup('password of 129 characters', { ...SIGNUP, password: long(129) }),
+    signup('password of 7 characters', { ...SIGNUP, password: 'short77' }),
+    signup('firstName of 51 characters', { ...SIGNUP, firstName: long(51) }),
+    signup('email of 255 characters', { ...SIGNUP, email: `${long(243)}@example.com` }),
+    signup('email that is not an address', { ...SIGNUP, email: 'not-an-email' }),
+    signup('username with a space', { ...SIGNUP, username: 'new comer' }),
+    signup('username with a slash', { ...SIGNUP, username: '../admin' }),
+    signup('username with an RTL override', { ...SIGNUP, username: `admin${RLO}txt` }),
+    signup('username with a zero-width space', { ...SIGNUP, username: `gu${ZWSP}est` }),
+    signup('username taken, in another case', { ...SIGNUP, username: 'GUEST' }),
+    signup('firstName with an RTL override', { ...SIGNUP, firstName: `Eve${RLO}nimda` }),
+    signup('lastName with a zero-width space', { ...SIGNUP, lastName: `Us${ZWSP}er` }),
+    signup('firstName with a lone surrogate', { ...SIGNUP, firstName: `A${LONE}` }),
+    signup('lastName with a NUL byte', { ...SIGNUP, lastName: 'Us\u0000er' }),
+    signup('avatarURL javascript:', { ...SIGNUP, avatarURL: 'javascript:alert(1)' }),
+
+    login('missing password', { username: 'guest' }),
+    login('username of 31 characters', { username: long(31), password: 'x' }),
+    login('password of 129 characters', { username: 'guest', password: long(129) }),
+    login('username is a number', { username: 1, password: 'guestpassword' }),
+    login('password is an object', { username: 'guest', password: { $ne: '' } }),
+    login('unknown user', { username: 'nobody_here', password: 'whatever1' }),
+    login('wrong password', { username: 'guest', password: 'guestpassword!' }),
+    login('extra field', { username: 'guest', password: 'guestpassword', remember: true }),
+    login('username with a lone surrogate', { username: `guest${LONE}`, password: 'guestpassword' }),
+    login('empty strings', { username: '', password: '' }),
+
+    edit('a password', { password: 'newpassword1' }),
+    edit('an _id', { _id: t.guestId }),
+    edit('a username change', { username: 'maya.lin' }),
+    edit('an email', { email: 'x@example.com' }),
+    edit('followers', { followers: [] }),
+    edit('bookmarks', { bookmarks: [t.otherPost] }),
+    edit('tokenVersion', { tokenVersion: 0 }),
+    edit('bio of 161 characters', { bio: long(161) }),
+    edit('website javascript:', { website: 'javascript:alert(1)' }),
+    edit('website data:', { website: 'data:text/html,<script>alert(1)</script>' }),
+    edit('website vbscript:', { website: 'vbscript:msgbox(1)' }),
+    edit('website protocol-relative', { website: '//evil.example' }),
+    edit('website with credentials', { website: 'https://user:pass@evil.example' }),
+    edit('website of 201 characters', { website: `https://${long(193)}` }),
+    edit('empty firstName', { firstName: '' }),
+    edit('lastName with an RTL override', { lastName: `${RLO}resU` }),
+    edit('bio with a lone surrogate', { bio: `hi ${LONE}` }),
+    edit('bio with an escape character', { bio: 'hi \u001b[31mred' }),
+    edit('avatarURL climbing out of /media/', { avatarURL: '/media/../db.json' }),
+    edit('userData wrapper plus a field', { userData: { bio: 'x' }, bio: 'y' }),
+    edit('firstName is an array', { firstName: ['a', 'b'] }),
+
+    post('content of 501 characters', { content: long(501) }),
+    post('content is a number', { content: 123 }),
+    post('content is null', { content: null }),
+    post('content is an array of 100 000', { content: Array.from({ length: 100_000 }, () => 'a') }),
+    post('mediaUrl javascript:', { content: 'x', mediaUrl: 'javascript:alert(1)' }),
+    post('mediaUrl plain http', { content: 'x', mediaUrl: 'http://example.com/a.png' }),
+    post('mediaUrl climbing out of /media/', { content: 'x', mediaUrl: '/media/../db.json' }),
+    post('mediaUrl %-encoded climb', { content: 'x', mediaUrl: '/media/%2e%2e/db.json' }),
+    post('no content and no media', { content: '' }),
+    post('whitespace only', { content: ' \n\t ' }),
+    post('type video', { content: 'x', type: 'video' }),
+    post('likes', { content: 'x', likes: { likeCount: 1000, likedBy: [], dislikedBy: [] } }),
+    post('_id', { content: 'x', _id: t.otherPost }),
+    post('username', { content: 'x', username: 'maya.lin' }),
+    post('authorId', { content: 'x', authorId: t.guestId }),
+    post('comments', { content: 'x', comments: [] }),
+    post('content with a lone surrogate', { content: `${LONE} hi` }),
+    post('content with a NUL byte', { content: 'hi\u0000' }),
+    post('postData wrapper plus a field', { postData: { content: 'x' }, extra: 1 }),
+
+    postEdit("another user's post", { content: 'mine now' }, t.otherPost),
+    postEdit('content of 501 characters', { content: long(501) }),
+    postEdit('mediaUrl data:', { mediaUrl: 'data:image/png;base64,AAAA' }),
+    postEdit('emptied', { content: '', mediaUrl: '' }),
+
+    comment('empty text', { text: '' }),
+    comment('text of 501 characters', { text: long(501) }),
+    comment('whitespace only', { text: '   ' }),
+    comment('text is a number', { text: 123 }),
+    comment('missing text', {}),
+    comment('votes', { text: 'x', votes: { upvotedBy: [t.guestId] } }),
+    comment('text with a lone surrogate', { text: `\udc00` }),
+    comment('commentData wrapper plus a field', { commentData: { text: 'x' }, text: 'y' }),
+  ]
+}
