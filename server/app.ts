@@ -63,10 +63,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
 
   const mediaDir = path.join(config.dataDir, 'media')
-  const store = await LowdbStore.open({ dataDir: config.dataDir, seed: () => buildSeed(mediaDir) })
+  const store = await LowdbStore.open({
+    dataDir: config.dataDir,
+    seed: () => buildSeed(mediaDir),
+    flush: config.storeFlush,
+  })
   app.addHook('onClose', () => store.close())
 
-  const events = createEventsHub({ log: app.log, ...options.events })
+  const events = createEventsHub({ log: app.log, maxStreamsPerUser: config.eventsMaxStreamsPerUser, ...options.events })
   app.decorate('events', events)
 
   const deps: ServiceDeps = { store, events, now: options.now ?? (() => new Date()) }

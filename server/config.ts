@@ -18,6 +18,13 @@ export interface Config {
   rateLimit: boolean
   /** Where the built client lives; absent when the client has not been built. */
   clientDir: string
+  /**
+   * `shared` (the default): writes that arrive together share one flush to disk. `per-write` gives every
+   * write a flush of its own, one after another; it exists only so the benchmark can measure the difference.
+   */
+  storeFlush: 'shared' | 'per-write'
+  /** Event streams one user may hold open at once; raised by the benchmark's fan-out leg. */
+  eventsMaxStreamsPerUser: number
 }
 
 export class ConfigError extends StartupError {
@@ -27,6 +34,7 @@ export class ConfigError extends StartupError {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const STORE_FLUSH_MODES = ['shared', 'per-write'] as const
 
 function parseBool(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
   if (raw === undefined || raw === '') return fallback
@@ -57,6 +65,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
     problems.push('JWT_SECRET must be at least 32 bytes long')
   }
+  const storeFlush = env.STORE_FLUSH || 'shared'
+  if (!(STORE_FLUSH_MODES as readonly string[]).includes(storeFlush)) {
+    problems.push(`STORE_FLUSH must be one of ${STORE_FLUSH_MODES.join(', ')}, got "${storeFlush}"`)
+  }
   const trustRaw = env.TRUST_PROXY
   let trustProxy: boolean | string = false
   if (trustRaw !== undefined && trustRaw !== '') {
@@ -73,6 +85,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     trustProxy,
     rateLimit: parseBool('RATE_LIMIT', env.RATE_LIMIT, true, problems),
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),
+    storeFlush: storeFlush as Config['storeFlush'],
+    eventsMaxStreamsPerUser: parseInteger('EVENTS_MAX_STREAMS_PER_USER', env.EVENTS_MAX_STREAMS_PER_USER, 10, 1, 100_000, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

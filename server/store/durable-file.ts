@@ -50,27 +50,43 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 }
 
+/**
+ * Replaces `file` atomically and durably: the contents go to a temporary file, which is fsync'd and
+ * renamed over the old one, and the directory is fsync'd so that the rename itself survives a crash.
+ */
 export async function writeFileDurably(file: string, contents: string | Uint8Array): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`
-  const handle = await open(temp, 'w', 0o600)
-  try {
-    await handle.writeFile(contents)
-    await handle.sync()
-  } catch (error) {
-    await handle.close()
-    await unlink(temp).catch(() => {})
-    throw error
-  }
-  await handle.close()
+  await writeSyncedFile(temp, contents, 'w')
   await rename(temp, file).catch(async (error: unknown) => {
     // A failed rename must not leave its temporary file behind.
     await unlink(temp).catch(() => {})
     throw error
   })
-  const dir = await open(path.dirname(file), 'r')
+  await syncDirectory(path.dirname(file))
+}
+
+/**
+ * Writes `contents` to `file` and fsyncs it; `wx` refuses to touch a file that already exists. A failed
+ * write removes what it left. The new name is durable only once its directory has been synced.
+ */
+export async function writeSyncedFile(file: string, contents: string | Uint8Array, flag: 'w' | 'wx' = 'wx'): Promise<void> {
+  const handle = await open(file, flag, 0o600)
   try {
-    await dir.sync()
+    await handle.writeFile(contents)
+    await handle.sync()
+  } catch (error) {
+    await handle.close()
+    await unlink(file).catch(() => {})
+    throw error
+  }
+  await handle.close()
+}
+
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
   } finally {
-    await dir.close()
+    await handle.close()
   }
 }

@@ -1,21 +1,9 @@
 import { mkdir } from 'node:fs/promises'
-import path from 'node:path'
-import { Low } from 'lowdb'
-import { DurableJsonFile } from './durable-file.js'
 import { lockDataDir } from './lock.js'
 import { MemoryIndex } from './memory-index.js'
-import type { Database, PageRequest, PostQuery, PostRecord, Store, StoreWriter, UserRecord } from './types.js'
-
-function isDatabase(data: unknown): data is Database {
-  const candidate = data as Partial<Database> | null
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    candidate.version === 1 &&
-    Array.isArray(candidate.users) &&
-    Array.isArray(candidate.posts)
-  )
-}
+import { ShardedFiles } from './sharded-files.js'
+import { Transaction } from './transaction.js'
+import type { Database, PageRequest, PostQuery, Store, StoreWriter } from './types.js'
 
 interface Waiter {
   resolve: () => void
@@ -34,93 +22,49 @@ class Mutex {
   }
 }
 
-/** Staged changes of one transaction; reads inside it see them first. */
-class Transaction implements StoreWriter {
-  readonly users = new Map<string, UserRecord>()
-  readonly posts = new Map<string, PostRecord | null>()
-  constructor(private readonly base: LowdbStore) {}
-
-  get empty() {
-    return this.users.size === 0 && this.posts.size === 0
-  }
-  async getUser(id: string) {
-    return this.users.get(id) ?? this.base.getUser(id)
-  }
-  async getUserByUsername(username: string) {
-    const lower = username.toLowerCase()
-    for (const user of this.users.values()) if (user.username.toLowerCase() === lower) return user
-    return this.base.getUserByUsername(username)
-  }
-  async getUsers(ids: readonly string[]) {
-    const found = await Promise.all(ids.map((id) => this.getUser(id)))
-    return found.filter((user): user is UserRecord => user !== undefined)
-  }
-  async getPost(id: string) {
-    const staged = this.posts.get(id)
-    return staged === null ? undefined : (staged ?? this.base.getPost(id))
-  }
-  async getPosts(ids: readonly string[]) {
-    const found = await Promise.all(ids.map((id) => this.getPost(id)))
-    return found.filter((post): post is PostRecord => post !== undefined)
-  }
-  /** Lists read committed data: no service lists inside a transaction. */
-  listUsers(page: PageRequest) {
-    return this.base.listUsers(page)
-  }
-  listPosts(query: PostQuery) {
-    return this.base.listPosts(query)
-  }
-  async putUser(user: UserRecord) {
-    this.users.set(user._id, Object.freeze(user))
-  }
-  async putPost(post: PostRecord) {
-    this.posts.set(post._id, Object.freeze(post))
-  }
-  async deletePost(id: string) {
-    this.posts.set(id, null)
-  }
-}
-
 export interface LowdbStoreOptions {
   dataDir: string
   /** Builds the first database when db.json does not exist yet. */
   seed: () => Promise<Database>
+  /** See Config.storeFlush: `per-write` is for measuring only. */
+  flush?: 'shared' | 'per-write'
 }
 
 /**
- * The whole database lives in memory and in DATA_DIR/db.json. Transactions run one at a time, apply
- * their changes to memory at once and wait for the next flush: every transaction that commits while a
- * flush is running shares the following one, so a burst of writes costs a few file writes, not one each.
+ * The whole database lives in memory, indexed, and on disk as db.json plus shard files (layout.ts).
+ * Transactions run one at a time, apply their changes to memory at once and wait for the next flush:
+ * every transaction that commits while a flush is running shares the following one, and a flush writes
+ * only the shards that changed, so a burst of writes costs a few small file writes, not one whole file each.
  */
 export class LowdbStore implements Store {
   readonly #index = new MemoryIndex()
   readonly #mutex = new Mutex()
-  readonly #db: Low<Database>
+  readonly #files: ShardedFiles
   readonly #unlock: () => void
+  readonly #perWrite: boolean
   #pending: Waiter[] = []
   #flushing: Promise<void> | undefined
   #broken: unknown
 
-  private constructor(db: Low<Database>, unlock: () => void) {
-    this.#db = db
+  private constructor(files: ShardedFiles, unlock: () => void, perWrite: boolean) {
+    this.#files = files
     this.#unlock = unlock
+    this.#perWrite = perWrite
   }
 
   static async open(options: LowdbStoreOptions): Promise<LowdbStore> {
     await mkdir(options.dataDir, { recursive: true })
     const unlock = lockDataDir(options.dataDir)
     try {
-      const file = path.join(options.dataDir, 'db.json')
-      const db = new Low<Database>(new DurableJsonFile(file, isDatabase), { version: 1, users: [], posts: [] })
-      const existing = await db.adapter.read()
+      const files = new ShardedFiles(options.dataDir)
+      const existing = await files.read()
+      const store = new LowdbStore(files, unlock, options.flush === 'per-write')
+      store.#load(existing ?? (await options.seed()))
       if (existing === null) {
-        db.data = await options.seed()
-        await db.write()
+        await store.#write()
       } else {
-        db.data = existing
+        await files.removeStrays()
       }
-      const store = new LowdbStore(db, unlock)
-      store.#index.load(db.data)
       return store
     } catch (error) {
       unlock()
@@ -135,7 +79,7 @@ export class LowdbStore implements Store {
     return this.#index.usersByName.get(username.toLowerCase())
   }
   async getUsers(ids: readonly string[]) {
-    return ids.map((id) => this.#index.users.get(id)).filter((user): user is UserRecord => user !== undefined)
+    return this.#index.getUsers(ids)
   }
   async listUsers(page: PageRequest) {
     return this.#index.listUsers(page)
@@ -144,7 +88,7 @@ export class LowdbStore implements Store {
     return this.#index.posts.get(id)
   }
   async getPosts(ids: readonly string[]) {
-    return ids.map((id) => this.#index.posts.get(id)).filter((post): post is PostRecord => post !== undefined)
+    return this.#index.getPosts(ids)
   }
   async listPosts(query: PostQuery) {
     return this.#index.listPosts(query)
@@ -159,12 +103,22 @@ export class LowdbStore implements Store {
       const tx = new Transaction(this)
       result = await work(tx)
       if (!tx.empty) {
-        for (const user of tx.users.values()) this.#index.putUser(user)
+        for (const user of tx.users.values()) {
+          this.#index.putUser(user)
+          this.#files.touch('users', user._id)
+        }
         for (const [id, post] of tx.posts) {
-          if (post === null) this.#index.deletePost(id)
-          else this.#index.putPost(post)
+          if (post === null) {
+            this.#index.deletePost(id)
+            this.#files.remove('posts', id)
+          } else {
+            this.#index.putPost(post)
+            this.#files.touch('posts', id)
+          }
         }
         durable = this.#awaitFlush()
+        // Holding the lock through the flush gives this write a flush of its own.
+        if (this.#perWrite) await durable
       }
     } finally {
       release()
@@ -178,10 +132,24 @@ export class LowdbStore implements Store {
     this.#unlock()
   }
 
+  #load(database: Database): void {
+    this.#index.load(database)
+    this.#files.load(database)
+  }
+
+  /** Serialises what changed, synchronously, then writes it. Transactions applied later wait for the next one. */
+  #write(): Promise<void> {
+    const index = this.#index
+    const flush = this.#files.prepare((kind, id) => (kind === 'users' ? index.users.get(id) : index.posts.get(id)))
+    return this.#files.commit(flush)
+  }
+
   #awaitFlush(): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.#pending.push({ resolve, reject }))
     // Waiting for the next turn of the event loop lets every request that arrived together join one flush.
-    this.#flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flushLoop())
+    this.#flushing ??= this.#perWrite
+      ? this.#flushLoop()
+      : new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flushLoop())
     return done
   }
 
@@ -189,9 +157,8 @@ export class LowdbStore implements Store {
     while (this.#pending.length > 0) {
       const batch = this.#pending
       this.#pending = []
-      this.#db.data = this.#index.toDatabase()
       try {
-        await this.#db.write()
+        await this.#write()
         for (const waiter of batch) waiter.resolve()
       } catch (error) {
         await this.#recover(batch, error)
@@ -202,13 +169,14 @@ export class LowdbStore implements Store {
 
   /** Memory holds changes the disk does not: fail every one of them and read the disk back, so the two agree. */
   async #recover(batch: Waiter[], error: unknown): Promise<void> {
-    const release = await this.#mutex.lock()
+    // In per-write mode the failing transaction still holds the lock.
+    const release = this.#perWrite ? () => {} : await this.#mutex.lock()
     try {
       const failed = [...batch, ...this.#pending]
       this.#pending = []
       try {
-        const data = await this.#db.adapter.read()
-        if (data) this.#index.load(data)
+        const data = await this.#files.read()
+        if (data) this.#load(data)
       } catch (readError) {
         this.#broken = readError
       }

@@ -1,64 +1,85 @@
-import type { FeedSort } from '../schemas/posts.js'
-import { compareKeys, pageOf, type CursorKey } from './cursor.js'
-import type { Database, Page, PostQuery, PostRecord, UserRecord } from './types.js'
+import { pageOf, type SortKey } from './cursor.js'
+import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
+import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord } from './types.js'
 
-const timeKey = (post: PostRecord): CursorKey => [post.createdAt, post._id]
-const trendingKey = (post: PostRecord): CursorKey => [post.likedBy.length, post.createdAt, post._id]
-const userKey = (user: UserRecord): CursorKey => [user.createdAt, user._id]
+const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
+const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) => order(a.createdAt, b.createdAt) || order(a._id, b._id)
 
-function insertionPoint<T>(list: readonly T[], item: T, keyOf: (item: T) => CursorKey): number {
-  const key = keyOf(item)
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (compareKeys(keyOf(list[mid] as T), key, 1) < 0) lo = mid + 1
-    else hi = mid
+const byTime: SortKey<PostRecord> = { of: (post) => [post.createdAt, post._id], length: 2, compare: byCreation }
+const byTrend: SortKey<PostRecord> = {
+  of: (post) => [post.likedBy.length, post.createdAt, post._id],
+  length: 3,
+  compare: (a, b) => order(a.likedBy.length, b.likedBy.length) || byCreation(a, b),
+}
+const byJoined: SortKey<UserRecord> = { of: (user) => [user.createdAt, user._id], length: 2, compare: byCreation }
+
+/** The records of `ids` in that order, skipping unknown ones. */
+function known<T>(records: ReadonlyMap<string, T>, ids: readonly string[]): T[] {
+  const found: T[] = []
+  for (const id of ids) {
+    const record = records.get(id)
+    if (record) found.push(record)
   }
-  return lo
+  return found
 }
 
-/** A list kept in ascending key order, with binary-search insert, replace and delete. */
-class SortedList<T extends { _id: string }> {
-  items: T[] = []
-  constructor(private readonly keyOf: (item: T) => CursorKey) {}
-
-  reset(items: T[]): void {
-    this.items = items.slice().sort((a, b) => compareKeys(this.keyOf(a), this.keyOf(b), 1))
-  }
-
-  upsert(previous: T | undefined, next: T): void {
-    if (previous) this.remove(previous)
-    const at = insertionPoint(this.items, next, this.keyOf)
-    this.items.splice(at, 0, next)
-  }
-
-  remove(item: T): void {
-    const at = insertionPoint(this.items, item, this.keyOf)
-    if (this.items[at]?._id === item._id) this.items.splice(at, 1)
-  }
+/** The posts of a set of authors, found once per `authorIds` array and kept while that array lives. */
+interface Authors {
+  ids: ReadonlySet<string>
+  lists: readonly SortedList<PostRecord>[]
+  /** Pages by time already worked out, by sort, limit and cursor; valid while `shape` is unchanged. */
+  pages: Map<string, { shape: number; ids: string[]; nextCursor: string | null }>
 }
 
-/** The whole database in memory, indexed for the reads the services make. */
+/** Pages kept per set of authors; a reader paging far back does not need them all kept. */
+const MAX_KEPT_PAGES = 16
+
+/**
+ * The whole database in memory, indexed for the reads the services make: every post by time and by
+ * likes, and each author's posts by time, so that no read walks every post.
+ */
 export class MemoryIndex {
   readonly users = new Map<string, UserRecord>()
   readonly usersByName = new Map<string, UserRecord>()
   readonly posts = new Map<string, PostRecord>()
-  readonly #usersByTime = new SortedList<UserRecord>(userKey)
-  readonly #postsByTime = new SortedList<PostRecord>(timeKey)
+  readonly #usersByTime = new SortedList(byJoined)
+  readonly #postsByTime = new SortedList(byTime)
+  readonly #postsByTrend = new SortedList(byTrend)
+  /** Never shrinks while the index lives, so that the lists kept in #authors stay the live ones. */
+  readonly #postsByAuthor = new Map<string, SortedList<PostRecord>>()
+  #authors = new WeakMap<readonly string[], Authors>()
+  /**
+   * Raised when a post is added or removed. Other changes (a like, an edit, a comment) leave every post
+   * where it was in time order, so a page by time stays the same list of ids while this stays put.
+   */
+  #shape = 0
 
   load(data: Database): void {
     this.users.clear()
     this.usersByName.clear()
     this.posts.clear()
+    this.#postsByAuthor.clear()
+    this.#authors = new WeakMap()
     for (const user of data.users) this.#indexUser(Object.freeze(user))
-    for (const post of data.posts) this.posts.set(post._id, Object.freeze(post))
+    const byAuthor = new Map<string, PostRecord[]>()
+    for (const post of data.posts) {
+      this.posts.set(post._id, Object.freeze(post))
+      const mine = byAuthor.get(post.authorId)
+      if (mine) mine.push(post)
+      else byAuthor.set(post.authorId, [post])
+    }
+    for (const [author, posts] of byAuthor) this.#listOf(author).reset(posts)
     this.#usersByTime.reset([...this.users.values()])
     this.#postsByTime.reset([...this.posts.values()])
+    this.#postsByTrend.reset([...this.posts.values()])
   }
 
-  toDatabase(): Database {
-    return { version: 1, users: this.#usersByTime.items, posts: this.#postsByTime.items }
+  getUsers(ids: readonly string[]): UserRecord[] {
+    return known(this.users, ids)
+  }
+
+  getPosts(ids: readonly string[]): PostRecord[] {
+    return known(this.posts, ids)
   }
 
   putUser(user: UserRecord): void {
@@ -70,40 +91,85 @@ export class MemoryIndex {
 
   putPost(post: PostRecord): void {
     const previous = this.posts.get(post._id)
+    if (!previous) this.#shape++
     this.posts.set(post._id, post)
     this.#postsByTime.upsert(previous, post)
+    this.#postsByTrend.upsert(previous, post)
+    this.#listOf(post.authorId).upsert(previous, post)
   }
 
   deletePost(id: string): void {
     const previous = this.posts.get(id)
     if (!previous) return
+    this.#shape++
     this.posts.delete(id)
     this.#postsByTime.remove(previous)
+    this.#postsByTrend.remove(previous)
+    this.#listOf(previous.authorId).remove(previous)
   }
 
-  listUsers(request: { limit?: number; cursor?: string }): Page<UserRecord> {
-    return pageOf(this.#usersByTime.items, userKey, 1, request)
+  listUsers(request: PageRequest): Page<UserRecord> {
+    return pageOf(this.#usersByTime.items, byJoined, 1, request)
   }
 
   listPosts(query: PostQuery): Page<PostRecord> {
-    const authors = query.authorIds ? new Set(query.authorIds) : undefined
-    const all = this.#postsByTime.items
-    const chosen = authors ? all.filter((post) => authors.has(post.authorId)) : all
-    return pageOf(ordered(chosen, query.sort), keyFor(query.sort), query.sort === 'oldest' ? 1 : -1, query)
+    const direction = query.sort === 'oldest' ? 1 : -1
+    const key = query.sort === 'trending' ? byTrend : byTime
+    const all = query.sort === 'trending' ? this.#postsByTrend.items : this.#postsByTime.items
+    if (!query.authorIds) return pageOf(all, key, direction, query)
+
+    const authors = this.#authorsOf(query.authorIds)
+    if (query.sort === 'trending' || query.limit === undefined) return this.#authorsPage(authors, all, key, direction, query)
+    // A home feed is read again and again between new posts: its page of ids is kept until one arrives.
+    const pageKey = `${query.sort} ${query.limit ?? ''} ${query.cursor ?? ''}`
+    const kept = authors.pages.get(pageKey)
+    if (kept?.shape === this.#shape) return { items: this.getPosts(kept.ids), nextCursor: kept.nextCursor }
+    const page = this.#authorsPage(authors, all, key, direction, query)
+    if (authors.pages.size >= MAX_KEPT_PAGES) authors.pages.clear()
+    authors.pages.set(pageKey, { shape: this.#shape, ids: page.items.map((post) => post._id), nextCursor: page.nextCursor })
+    return page
+  }
+
+  #authorsPage(
+    authors: Authors,
+    all: readonly PostRecord[],
+    key: SortKey<PostRecord>,
+    direction: 1 | -1,
+    query: PostQuery,
+  ): Page<PostRecord> {
+    let matching = 0
+    for (const list of authors.lists) matching += list.items.length
+    if (matching === 0) return { items: [], nextCursor: null }
+    // Reading every post and keeping the authors' costs about (page size × all posts ÷ theirs) steps;
+    // going through the authors' own lists costs about one step per author (by time) or per post of
+    // theirs (by likes, which each author's list is not ordered by). The cheaper one is taken.
+    const wanted = query.limit === undefined ? matching : query.limit + 1
+    const scanCost = (wanted * all.length) / matching
+    const ownCost = query.sort === 'trending' ? matching * Math.log2(matching + 1) : authors.lists.length * 4 + wanted * 2
+    if (scanCost <= ownCost) return scanPage(all, key, direction, query, (post) => authors.ids.has(post.authorId))
+    const lists = authors.lists.map((list) => list.items)
+    return query.sort === 'trending' ? sortPage(lists.flat(), key, direction, query) : mergePage(lists, key, direction, query)
+  }
+
+  #listOf(authorId: string): SortedList<PostRecord> {
+    let list = this.#postsByAuthor.get(authorId)
+    if (!list) this.#postsByAuthor.set(authorId, (list = new SortedList(byTime)))
+    return list
+  }
+
+  /** A feed asks with the same array on every read until the user follows someone new: the set is kept with it. */
+  #authorsOf(authorIds: readonly string[]): Authors {
+    let authors = this.#authors.get(authorIds)
+    if (!authors) {
+      const ids = new Set(authorIds)
+      authors = { ids, lists: [...ids].map((id) => this.#listOf(id)), pages: new Map() }
+      this.#authors.set(authorIds, authors)
+    }
+    return authors
   }
 
   #indexUser(user: UserRecord): void {
     this.users.set(user._id, user)
     this.usersByName.set(user.username.toLowerCase(), user)
   }
-}
-
-function keyFor(sort: FeedSort) {
-  return sort === 'trending' ? trendingKey : timeKey
-}
-
-function ordered(posts: readonly PostRecord[], sort: FeedSort): readonly PostRecord[] {
-  if (sort === 'oldest') return posts
-  if (sort === 'latest') return posts.slice().reverse()
-  return posts.slice().sort((a, b) => compareKeys(trendingKey(b), trendingKey(a), 1))
 }

@@ -1,0 +1,139 @@
+import { readdir, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import { CorruptDatabaseError, DurableJsonFile } from './durable-file.js'
+import type { Database, PostRecord, UserRecord } from './types.js'
+
+/**
+ * How the database sits on disk. db.json is the root: either a whole database (version 1, the original
+ * layout, still read) or a manifest (version 2). Records are spread over shards by a hash of their id;
+ * the manifest names, for every shard, the segment file under db/ that holds its current records.
+ *
+ * A flush writes one new segment holding just the shards that changed, syncs it, and then replaces
+ * db.json so that those shards point at it. The manifest is the commit point: a crash before it leaves
+ * the old manifest, whose segments are all still there; a crash after it leaves the new one. A segment
+ * no shard points at any more is removed afterwards. One file a flush, however many writes share it,
+ * means one round of fsyncs a flush.
+ */
+export type Kind = 'users' | 'posts'
+export const KINDS: readonly Kind[] = ['users', 'posts']
+
+export interface Manifest {
+  version: 2
+  /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
+  generation: number
+  /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
+  users: number[]
+  posts: number[]
+}
+
+export interface Segment {
+  version: 2
+  generation: number
+  /** `users/3`, `posts/17`: the records of each shard this segment holds. */
+  shards: Record<string, object[]>
+}
+
+export type Root = Database | Manifest
+
+export const SEGMENT_DIR = 'db'
+const SEGMENT_NAME = /^segment-(\d+)\.json$/
+
+export const segmentName = (generation: number) => `segment-${String(generation).padStart(6, '0')}.json`
+export const shardKey = (kind: Kind, shard: number) => `${kind}/${shard}`
+
+/** FNV-1a: a stable, quick hash of an id, so a record always lands in the same shard. */
+export function shardOf(id: string, count: number): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193)
+  return (hash >>> 0) % count
+}
+
+/**
+ * About 4 records a shard, a power of two between 16 and 16384: a write re-serialises a few kilobytes,
+ * and the manifest, rewritten by every flush, stays a list of small numbers.
+ */
+export function shardCountFor(records: number): number {
+  let count = 16
+  while (count < 16384 && count * 4 < records) count *= 2
+  return count
+}
+
+const isGenerationList = (value: unknown, latest: number): value is number[] =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((generation) => Number.isSafeInteger(generation) && generation > 0 && generation <= latest)
+
+export function isRoot(data: unknown): data is Root {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
+  const candidate = data as Partial<Manifest> & Partial<Database>
+  if (candidate.version === 2) {
+    const latest = candidate.generation
+    return (
+      typeof latest === 'number' &&
+      Number.isSafeInteger(latest) &&
+      isGenerationList(candidate.users, latest) &&
+      isGenerationList(candidate.posts, latest)
+    )
+  }
+  return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
+}
+
+export const isManifest = (root: Root): root is Manifest => root.version === 2
+
+function isSegment(data: unknown): data is Segment {
+  const candidate = data as Partial<Segment> | null
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.version === 2 &&
+    typeof candidate.shards === 'object' &&
+    candidate.shards !== null &&
+    Object.values(candidate.shards).every(
+      (records) =>
+        Array.isArray(records) &&
+        records.every((record) => typeof record === 'object' && record !== null && typeof (record as { _id?: unknown })._id === 'string'),
+    )
+  )
+}
+
+/** Every segment a manifest names, read and checked, by generation. */
+export async function readSegments(dataDir: string, manifest: Manifest): Promise<Map<number, Segment>> {
+  const generations = [...new Set([...manifest.users, ...manifest.posts])]
+  const segments = await Promise.all(
+    generations.map(async (generation) => {
+      const file = path.join(dataDir, SEGMENT_DIR, segmentName(generation))
+      const segment = await new DurableJsonFile(file, isSegment).read()
+      if (segment === null) throw new CorruptDatabaseError(file, 'db.json names it, but it is missing')
+      return [generation, segment] as const
+    }),
+  )
+  return new Map(segments)
+}
+
+/** The whole database a manifest describes, from its segments. */
+export function assemble(dataDir: string, manifest: Manifest, segments: ReadonlyMap<number, Segment>): Database {
+  const take = (kind: Kind) =>
+    manifest[kind].flatMap((generation, shard) => {
+      const records = segments.get(generation)?.shards[shardKey(kind, shard)]
+      if (!records) {
+        throw new CorruptDatabaseError(path.join(dataDir, SEGMENT_DIR, segmentName(generation)), `it does not hold ${shardKey(kind, shard)}`)
+      }
+      return records
+    })
+  return { version: 1, users: take('users') as UserRecord[], posts: take('posts') as PostRecord[] }
+}
+
+/**
+ * Segments that the manifest does not name: the leftovers of a crash or a failed flush. Without a
+ * manifest (db.json is version 1, or is being replaced) every segment is a leftover.
+ */
+export async function removeStraySegments(dataDir: string, manifest: Manifest | undefined): Promise<void> {
+  const dir = path.join(dataDir, SEGMENT_DIR)
+  const live = new Set(manifest ? [...manifest.users, ...manifest.posts].map(segmentName) : [])
+  const names = await readdir(dir).catch(() => [] as string[])
+  await Promise.all(
+    names
+      .filter((name) => !live.has(name) && SEGMENT_NAME.test(name))
+      .map((name) => unlink(path.join(dir, name)).catch(() => {})),
+  )
+}

@@ -1,0 +1,191 @@
+import { link, mkdir, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import { Low } from 'lowdb'
+import { DurableJsonFile, syncDirectory, writeSyncedFile } from './durable-file.js'
+import {
+  KINDS,
+  SEGMENT_DIR,
+  assemble,
+  isManifest,
+  isRoot,
+  readSegments,
+  removeStraySegments,
+  segmentName,
+  shardCountFor,
+  shardKey,
+  shardOf,
+  type Kind,
+  type Manifest,
+  type Root,
+  type Segment,
+} from './layout.js'
+import { SegmentUses } from './segment-uses.js'
+import type { Database } from './types.js'
+
+/** One flush, serialised at the moment it began: writing it needs nothing more from memory. */
+export interface Flush {
+  segment: { name: string; contents: string }
+  manifest: Manifest
+  /** Segments no shard points at once the manifest is written; removed after it. */
+  dead: string[]
+}
+
+type Lookup = (kind: Kind, id: string) => object | undefined
+
+/**
+ * DATA_DIR/db.json and the segments it names (see layout.ts). Keeps which ids live in which shard and
+ * which shards changed since the last flush, so a flush serialises only those.
+ */
+export class ShardedFiles {
+  readonly #dataDir: string
+  readonly #root: Low<Root>
+  /** What db.json holds: a manifest, a version-1 database (until the first flush), or nothing yet. */
+  #onDisk: 'manifest' | 'v1' | 'none' = 'none'
+  #manifest: Manifest | undefined
+  #segments = new SegmentUses()
+  #generation = 0
+  #members: Record<Kind, Set<string>[]> = { users: [], posts: [] }
+  #dirty: Record<Kind, Set<number>> = { users: new Set(), posts: new Set() }
+
+  constructor(dataDir: string) {
+    this.#dataDir = dataDir
+    // lowdb keeps the root file; segments are plain durable JSON files beside it.
+    this.#root = new Low<Root>(new DurableJsonFile(path.join(dataDir, 'db.json'), isRoot), { version: 1, users: [], posts: [] })
+  }
+
+  /** The database on disk, or null when there is none yet. Throws CorruptDatabaseError on a damaged file. */
+  async read(): Promise<Database | null> {
+    const root = await this.#root.adapter.read()
+    this.#manifest = undefined
+    this.#segments = new SegmentUses()
+    this.#onDisk = root === null ? 'none' : isManifest(root) ? 'manifest' : 'v1'
+    if (root === null || !isManifest(root)) return root
+    const segments = await readSegments(this.#dataDir, root)
+    const database = assemble(this.#dataDir, root, segments)
+    this.#manifest = root
+    this.#generation = Math.max(this.#generation, root.generation)
+    this.#segments = SegmentUses.of(root, segments)
+    return database
+  }
+
+  /**
+   * Tracks every record of `database`. Without a manifest of fitting size, or with `rewrite`, every shard
+   * is due for writing.
+   */
+  load(database: Database, rewrite = false): void {
+    const counts = { users: shardCountFor(database.users.length), posts: shardCountFor(database.posts.length) }
+    const current = this.#manifest
+    // Past four times the planned size a layout is redrawn, on the next flush; below that it is kept.
+    const fits = current !== undefined && KINDS.every((kind) => current[kind].length * 4 > counts[kind])
+    const keep = fits && !rewrite
+    for (const kind of KINDS) {
+      const count = keep ? (current as Manifest)[kind].length : counts[kind]
+      this.#members[kind] = Array.from({ length: count }, () => new Set<string>())
+      this.#dirty[kind] = new Set(keep ? [] : this.#members[kind].keys())
+      for (const record of database[kind]) this.#members[kind][shardOf(record._id, count)]?.add(record._id)
+    }
+  }
+
+  touch(kind: Kind, id: string): void {
+    const shards = this.#members[kind]
+    const shard = shardOf(id, shards.length)
+    shards[shard]?.add(id)
+    this.#dirty[kind].add(shard)
+  }
+
+  remove(kind: Kind, id: string): void {
+    const shards = this.#members[kind]
+    const shard = shardOf(id, shards.length)
+    shards[shard]?.delete(id)
+    this.#dirty[kind].add(shard)
+  }
+
+  /** Serialises every changed shard into one segment, now, and forgets that they changed. */
+  prepare(lookup: Lookup): Flush {
+    const generation = ++this.#generation
+    this.#carryForward()
+    const segment: Segment = { version: 2, generation, shards: {} }
+    const manifest: Manifest = { version: 2, generation, users: [], posts: [] }
+    const dead: number[] = []
+    const release = (old: number) => {
+      if (this.#segments.release(old)) dead.push(old)
+    }
+    let held = 0
+    for (const kind of KINDS) {
+      const members = this.#members[kind]
+      const old = this.#manifest?.[kind]
+      const sameLayout = old?.length === members.length
+      // A new layout (no manifest yet, or shards redrawn) has every shard marked changed by load().
+      if (old && !sameLayout) old.forEach(release)
+      const next = sameLayout ? old.slice() : new Array<number>(members.length).fill(generation)
+      for (const shard of this.#dirty[kind]) {
+        const records: object[] = []
+        for (const id of members[shard] ?? []) {
+          const record = lookup(kind, id)
+          if (record) records.push(record)
+        }
+        segment.shards[shardKey(kind, shard)] = records
+        if (sameLayout) release(next[shard] as number)
+        next[shard] = generation
+        held++
+      }
+      manifest[kind] = next
+      this.#dirty[kind].clear()
+    }
+    // A segment nothing points at (a flush with nothing changed) goes as soon as it is written.
+    if (held > 0) this.#segments.add(generation, held)
+    else dead.push(generation)
+    return { segment: { name: segmentName(generation), contents: JSON.stringify(segment) }, manifest, dead: dead.map(segmentName) }
+  }
+
+  /** Writes a prepared flush: the segment, synced, then db.json. Resolves once all of it is durable. */
+  async commit(flush: Flush): Promise<void> {
+    const dir = path.join(this.#dataDir, SEGMENT_DIR)
+    const file = path.join(dir, flush.segment.name)
+    let written = false
+    try {
+      await mkdir(dir, { recursive: true })
+      await writeSyncedFile(file, flush.segment.contents)
+      written = true
+      await syncDirectory(dir)
+      if (this.#onDisk === 'v1') await this.#keepOriginal()
+      this.#root.data = flush.manifest
+      await this.#root.write()
+    } catch (error) {
+      // Nothing names the segment; removing it now saves the next start from doing it.
+      if (written) await unlink(file).catch(() => {})
+      throw error
+    }
+    this.#manifest = flush.manifest
+    this.#onDisk = 'manifest'
+    await Promise.all(flush.dead.map((name) => unlink(path.join(dir, name)).catch(() => {})))
+  }
+
+  /** Segments left by a crash or a failed flush: never named by db.json, so never read. */
+  async removeStrays(): Promise<void> {
+    await removeStraySegments(this.#dataDir, this.#manifest)
+  }
+
+  /** Marks the live shards of the most deserted segment as changed, so this flush copies them forward. */
+  #carryForward(): void {
+    const manifest = this.#manifest
+    const victim = this.#segments.victim()
+    if (!manifest || victim === undefined) return
+    for (const kind of KINDS) {
+      if (manifest[kind].length !== this.#members[kind].length) continue
+      manifest[kind].forEach((generation, shard) => {
+        if (generation === victim) this.#dirty[kind].add(shard)
+      })
+    }
+  }
+
+  /**
+   * The first flush over a version-1 db.json turns it into a manifest; the original stays beside it as
+   * db.v1.json (a hard link: no copy, and it can never be half written).
+   */
+  async #keepOriginal(): Promise<void> {
+    await link(path.join(this.#dataDir, 'db.json'), path.join(this.#dataDir, 'db.v1.json')).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+  }
+}
