@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { FeedQuerySchema, FeedReplySchema } from '../schemas/posts.js'
+import { sendPostList } from './post-list-reply.js'
 import { ERRORS, me, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
@@ -14,7 +15,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: FeedReplySchema, ...ERRORS },
       },
     },
-    async (request) => services.posts.feed(me(request), request.query),
+    async (request, reply) => sendPostList(reply, await services.posts.feed(me(request), request.query)),
   )
 }
 

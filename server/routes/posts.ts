@@ -9,6 +9,7 @@ import {
   PostWriteReplySchema,
 } from '../schemas/posts.js'
 import { UsernameParamsSchema } from '../schemas/users.js'
+import { sendPostList } from './post-list-reply.js'
 import { ERRORS, emptyBody, me, unwrap, writeReply, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
@@ -20,7 +21,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.get(
     '/posts',
     { schema: { tags, querystring: PageQuerySchema, response: { 200: PostsReplySchema, ...ERRORS } } },
-    async (request) => posts.list(request.query),
+    async (request, reply) => sendPostList(reply, await posts.list(request.query)),
   )
 
   app.get(
@@ -34,7 +35,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     {
       schema: { tags, params: UsernameParamsSchema, querystring: PageQuerySchema, response: { 200: PostsReplySchema, ...ERRORS } },
     },
-    async (request) => posts.byUser(request.params.username, request.query),
+    async (request, reply) => sendPostList(reply, await posts.byUser(request.params.username, request.query)),
   )
 
   app.post(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
-import type { PageRequest, PostRecord, StoreReader } from '../store/types.js'
+import type { PageRequest, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
 import { postViews, toPost, usersOfPosts } from './views.js'
@@ -18,6 +18,18 @@ function checkContent(content: string, mediaUrl: string) {
 }
 
 const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !== undefined
+
+/**
+ * The authors of a user's home feed, one array per user record: records are immutable, so the array
+ * lives exactly as long as the following list it was made from, and the store can keep what it works
+ * out from it (a set, each author's posts) across reads instead of redoing it on every one.
+ */
+const feedAuthors = new WeakMap<UserRecord, readonly string[]>()
+function authorsOfFeed(me: UserRecord): readonly string[] {
+  let ids = feedAuthors.get(me)
+  if (!ids) feedAuthors.set(me, (ids = Object.freeze([me._id, ...me.following])))
+  return ids
+}
 
 export function createPostsService({ store, events, now }: ServiceDeps) {
   async function view(post: PostRecord) {
@@ -71,7 +83,7 @@ export function createPostsService({ store, events, now }: ServiceDeps) {
       const me = await store.getUser(userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       const { sort = 'latest', ...page } = query
-      const { items, nextCursor } = await store.listPosts({ sort, authorIds: [me._id, ...me.following], ...page })
+      const { items, nextCursor } = await store.listPosts({ sort, authorIds: authorsOfFeed(me), ...page })
       return { posts: await postViews(store, items), nextCursor }
     },
 

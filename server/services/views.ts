@@ -57,7 +57,7 @@ export function toComment(comment: CommentRecord, users: UserLookup): Comment {
   }
 }
 
-export function toPost(post: PostRecord, users: UserLookup): Post {
+function buildPost(post: PostRecord, users: UserLookup): Post {
   const { _id: _authorId, ...author } = summaryById(post.authorId, users)
   return {
     _id: post._id,
@@ -77,8 +77,49 @@ export function toPost(post: PostRecord, users: UserLookup): Post {
   }
 }
 
-/** Every user a set of posts mentions, fetched in one call. */
-export async function usersOfPosts(store: StoreReader, posts: readonly PostRecord[]): Promise<UserLookup> {
+/** A view kept with the user records it was drawn from: valid while each still shows the same summary. */
+interface CachedPost {
+  view: Post
+  ids: readonly string[]
+  users: readonly (UserRecord | undefined)[]
+}
+
+/**
+ * Views of unchanged posts are reused: records are immutable, so a post record always gives the same view
+ * until one of the people it shows changes their name or avatar. Feeds read the same posts over and over,
+ * and building a view (every like and comment as a user summary) is most of what a read costs.
+ */
+const postCache = new WeakMap<PostRecord, CachedPost>()
+
+const sameSummary = (a: UserRecord | undefined, b: UserRecord | undefined) =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.username === b.username &&
+    a.firstName === b.firstName &&
+    a.lastName === b.lastName &&
+    a.avatarURL === b.avatarURL)
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+/** The post as clients see it. The result is frozen and may be shared between requests. */
+export function toPost(post: PostRecord, users: UserLookup): Post {
+  const cached = postCache.get(post)
+  if (cached && cached.ids.every((id, i) => sameSummary(users.get(id), cached.users[i]))) return cached.view
+  const ids = [...mentionedIn([post])]
+  const view = deepFreeze(buildPost(post, users))
+  postCache.set(post, { view, ids, users: ids.map((id) => users.get(id)) })
+  return view
+}
+
+/** Every user id a set of posts shows: authors, likes, comments and votes. */
+function mentionedIn(posts: readonly PostRecord[]): Set<string> {
   const ids = new Set<string>()
   for (const post of posts) {
     ids.add(post.authorId)
@@ -90,7 +131,12 @@ export async function usersOfPosts(store: StoreReader, posts: readonly PostRecor
       for (const id of comment.downvotedBy) ids.add(id)
     }
   }
-  return lookup(store, ids)
+  return ids
+}
+
+/** Every user a set of posts mentions, fetched in one call. */
+export async function usersOfPosts(store: StoreReader, posts: readonly PostRecord[]): Promise<UserLookup> {
+  return lookup(store, mentionedIn(posts))
 }
 
 export async function usersOfUsers(store: StoreReader, people: readonly UserRecord[]): Promise<UserLookup> {
