@@ -17,11 +17,17 @@ type ProfileHeaderProps = {
   onShowFollowers: () => void
 }
 
-/** Only http(s) links are made clickable, whatever a record holds. */
-function safeHref(url: string): string | null {
+/**
+ * Only http(s) links without credentials are made clickable, whatever a record holds. The text shown is
+ * the parsed address, so a look-alike Unicode host shows as its punycode form rather than passing for another.
+ */
+function safeLink(url: string): { href: string; text: string } | null {
   try {
     const parsed = new URL(url)
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null
+    if (parsed.username || parsed.password) return null
+    const path = parsed.pathname === '/' ? '' : parsed.pathname
+    return { href: parsed.href, text: `${parsed.host}${path}${parsed.search}` }
   } catch {
     return null
   }
@@ -31,7 +37,7 @@ function safeHref(url: string): string | null {
 export function ProfileHeader(props: ProfileHeaderProps) {
   const { user, postCount, isMe } = props
   const name = fullName(user)
-  const website = user.website ? safeHref(user.website) : null
+  const website = user.website ? safeLink(user.website) : null
   return (
     <section className="profile-header" aria-label="Profile">
       <div className="profile-top">
@@ -49,9 +55,9 @@ export function ProfileHeader(props: ProfileHeaderProps) {
       {user.bio && <p className="profile-bio">{user.bio}</p>}
       <div className="profile-meta">
         {website && (
-          <a className="profile-website" href={website} target="_blank" rel="noopener noreferrer nofollow">
+          <a className="profile-website" href={website.href} target="_blank" rel="noopener noreferrer nofollow">
             <LinkIcon />
-            {user.website.replace(/^https?:\/\//, '')}
+            {website.text}
           </a>
         )}
         <span className="profile-joined">Joined {formatShortDate(user.createdAt)}</span>

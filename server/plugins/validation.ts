@@ -30,6 +30,8 @@ export function installValidation(app: FastifyInstance) {
   })
 }
 
+const MAX_MESSAGES = 10
+
 /**
  * One readable sentence per field at fault (DECISIONS §1: one message a problem). With allErrors, Ajv
  * reports one value several times ('' is both too short and off-pattern; a union of constants fails each
@@ -51,7 +53,11 @@ export function describeAll(problems: FastifySchemaValidationError[], context: s
     const values = problem.keyword === 'const' ? allowed.get(problem.instancePath) : undefined
     byField.set(field, values ? `${field} must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}` : message)
   }
-  return [...byField.values()]
+  const messages = [...byField.values()]
+  // A body with thousands of unknown keys must not earn a reply thousands of lines long.
+  return messages.length > MAX_MESSAGES
+    ? [...messages.slice(0, MAX_MESSAGES), `and ${messages.length - MAX_MESSAGES} more problems`]
+    : messages
 }
 
 /** One readable sentence for one problem, naming the field. */
