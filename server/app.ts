@@ -41,6 +41,8 @@ export interface AppOptions {
 
 /** The whole server as one Fastify instance; tests build it over a temporary data directory. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  // A hop count trusts that many proxies nearest the server; Fastify's types take it as a function.
+  const { trustProxy } = config
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -48,7 +50,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         req: (request) => ({ method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }),
       },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     // Never shown to clients; ids of our own make a request easy to find in the log.
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: false } },

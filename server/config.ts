@@ -13,7 +13,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   guestLogin: boolean
   /** Whether X-Forwarded-For is believed; off unless the app runs behind a known proxy. */
-  trustProxy: boolean | string
+  /** false, true, a hop count, or the proxies' addresses/CIDRs (comma-separated), as Fastify's trustProxy takes them. */
+  trustProxy: boolean | number | string
   /** Rate limits can be switched off for local load tests; always on by default. */
   rateLimit: boolean
   /** Where the built client lives; absent when the client has not been built. */
@@ -70,9 +71,16 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     problems.push(`STORE_FLUSH must be one of ${STORE_FLUSH_MODES.join(', ')}, got "${storeFlush}"`)
   }
   const trustRaw = env.TRUST_PROXY
-  let trustProxy: boolean | string = false
+  let trustProxy: boolean | number | string = false
   if (trustRaw !== undefined && trustRaw !== '') {
-    trustProxy = /^(1|true|yes|on)$/i.test(trustRaw) ? true : /^(0|false|no|off)$/i.test(trustRaw) ? false : trustRaw
+    // A number is a hop count: "1" means one proxy in front, not "believe every X-Forwarded-For entry".
+    trustProxy = /^\d+$/.test(trustRaw)
+      ? Number(trustRaw)
+      : /^(true|yes|on)$/i.test(trustRaw)
+        ? true
+        : /^(false|no|off)$/i.test(trustRaw)
+          ? false
+          : trustRaw
   }
   const config: Config = {
     host: env.HOST || '127.0.0.1',

@@ -1,0 +1,57 @@
+import t from 'tap'
+import { ConfigError, parseConfig } from '../../server/config.js'
+import { buildApp } from '../../server/app.js'
+import { tempDataDir, testConfig } from '../helpers/app.js'
+
+t.test('defaults', async (t) => {
+  const config = parseConfig({}, '/srv/chirp')
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.port, 3000)
+  t.equal(config.dataDir, '/srv/chirp/data')
+  t.equal(config.jwtSecret, undefined)
+  t.equal(config.jwtExpiresIn, 7 * 24 * 3600)
+  t.equal(config.logLevel, 'info')
+  t.equal(config.guestLogin, true)
+  t.equal(config.trustProxy, false)
+  t.equal(config.rateLimit, true)
+})
+
+t.test('every bad variable is reported at once', async (t) => {
+  const error = t.throws(() =>
+    parseConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', GUEST_LOGIN: 'maybe', JWT_SECRET: 'short', JWT_EXPIRES_IN: '5' }),
+  ) as ConfigError
+  t.type(error, ConfigError)
+  t.equal(error.problems.length, 5)
+  for (const name of ['PORT', 'LOG_LEVEL', 'GUEST_LOGIN', 'JWT_SECRET', 'JWT_EXPIRES_IN']) {
+    t.ok(error.problems.some((problem) => problem.startsWith(name)), `${name} is named`)
+  }
+})
+
+t.test('TRUST_PROXY: off, a hop count, named proxies, or everything', async (t) => {
+  t.equal(parseConfig({ TRUST_PROXY: 'false' }).trustProxy, false)
+  t.equal(parseConfig({ TRUST_PROXY: '0' }).trustProxy, 0)
+  t.equal(parseConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'a number is a hop count, not true')
+  t.equal(parseConfig({ TRUST_PROXY: 'loopback,10.0.0.0/8' }).trustProxy, 'loopback,10.0.0.0/8')
+  t.equal(parseConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+})
+
+t.test('GUEST_LOGIN and RATE_LIMIT read the usual spellings of true and false', async (t) => {
+  t.equal(parseConfig({ GUEST_LOGIN: 'false' }).guestLogin, false)
+  t.equal(parseConfig({ GUEST_LOGIN: '0' }).guestLogin, false)
+  t.equal(parseConfig({ RATE_LIMIT: 'off' }).rateLimit, false)
+  t.equal(parseConfig({ RATE_LIMIT: 'yes' }).rateLimit, true)
+})
+
+t.test('a hop count of 1 takes the address the one proxy appended, not what the client forged', async (t) => {
+  const dataDir = await tempDataDir(t)
+  const app = await buildApp(testConfig(dataDir, { trustProxy: parseConfig({ TRUST_PROXY: '1' }).trustProxy }))
+  t.teardown(() => app.close())
+  app.get('/ip', async (request) => ({ ip: request.ip }))
+  const res = await app.inject({
+    method: 'GET',
+    url: '/ip',
+    remoteAddress: '127.0.0.1',
+    headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' },
+  })
+  t.equal(res.json().ip, '203.0.113.7')
+})
