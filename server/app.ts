@@ -37,6 +37,8 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
+  onStoreBroken?: (error: unknown) => void
 }
 
 /** The whole server as one Fastify instance; tests build it over a temporary data directory. */
@@ -69,6 +71,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     dataDir: config.dataDir,
     seed: () => buildSeed(mediaDir),
     flush: config.storeFlush,
+    onBroken: (error) => {
+      app.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
+      options.onStoreBroken?.(error)
+    },
   })
   app.addHook('onClose', () => store.close())
 

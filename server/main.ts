@@ -5,7 +5,8 @@ import { StartupError } from './errors.js'
 /** The process: read the environment once, build the app, listen, and close cleanly on a signal. */
 async function main() {
   const config = parseConfig(process.env)
-  const app = await buildApp(config)
+  // Every acknowledged write is on disk, so exiting loses nothing; the supervisor's restart reads the disk.
+  const app = await buildApp(config, { onStoreBroken: () => process.exit(1) })
   let closing = false
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return

@@ -28,6 +28,11 @@ export interface LowdbStoreOptions {
   seed: () => Promise<Database>
   /** See Config.storeFlush: `per-write` is for measuring only. */
   flush?: 'shared' | 'per-write'
+  /**
+   * Called when a flush failed and the disk could not be read back either: memory then holds changes
+   * that were never acknowledged, so the process should stop and start again from the disk.
+   */
+  onBroken?: (error: unknown) => void
 }
 
 /**
@@ -45,11 +50,13 @@ export class LowdbStore implements Store {
   #pending: Waiter[] = []
   #flushing: Promise<void> | undefined
   #broken: unknown
+  readonly #onBroken: (error: unknown) => void
 
-  private constructor(files: ShardedFiles, unlock: () => void, perWrite: boolean) {
+  private constructor(files: ShardedFiles, unlock: () => void, options: LowdbStoreOptions) {
     this.#files = files
     this.#unlock = unlock
-    this.#perWrite = perWrite
+    this.#perWrite = options.flush === 'per-write'
+    this.#onBroken = options.onBroken ?? (() => {})
   }
 
   static async open(options: LowdbStoreOptions): Promise<LowdbStore> {
@@ -58,7 +65,7 @@ export class LowdbStore implements Store {
     try {
       const files = new ShardedFiles(options.dataDir)
       const existing = await files.read()
-      const store = new LowdbStore(files, unlock, options.flush === 'per-write')
+      const store = new LowdbStore(files, unlock, options)
       store.#load(existing ?? (await options.seed()))
       if (existing === null) {
         await store.#write()
@@ -179,6 +186,7 @@ export class LowdbStore implements Store {
         if (data) this.#load(data)
       } catch (readError) {
         this.#broken = readError
+        this.#onBroken(readError)
       }
       for (const waiter of failed) waiter.reject(error)
     } finally {
