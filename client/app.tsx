@@ -1,18 +1,27 @@
-import type { ReactNode } from 'react'
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { Route, Switch, useLocation } from 'wouter'
 import { ErrorBoundary } from './components/error-boundary.js'
-import { AppShell } from './pages/app-shell.js'
-import { BookmarkPage } from './pages/bookmark-page.js'
-import { ExplorePage } from './pages/explore-page.js'
-import { HomePage } from './pages/home-page.js'
-import { LoginPage } from './pages/login-page.js'
-import { NotFoundPage } from './pages/not-found-page.js'
-import { PostDetailPage } from './pages/post-detail-page.js'
-import { ProfilePage } from './pages/profile-page.js'
+import { Spinner } from './components/spinner.js'
 import { RequireAuth } from './pages/require-auth.js'
-import { SignupPage } from './pages/signup-page.js'
 import { ToastHost } from './pages/toast-host.js'
 import { paths } from './paths.js'
+
+/**
+ * Every page is a chunk of its own, fetched when its route is first shown, so a first visit downloads
+ * the frame and the one page it opens rather than every screen (the initial-JS budget of the benchmark).
+ */
+function lazyPage<P>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => ({ default: await load() }))
+}
+const AppShell = lazyPage(() => import('./pages/app-shell.js').then((m) => m.AppShell))
+const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) => m.BookmarkPage))
+const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
+const HomePage = lazyPage(() => import('./pages/home-page.js').then((m) => m.HomePage))
+const LoginPage = lazyPage(() => import('./pages/login-page.js').then((m) => m.LoginPage))
+const NotFoundPage = lazyPage(() => import('./pages/not-found-page.js').then((m) => m.NotFoundPage))
+const PostDetailPage = lazyPage(() => import('./pages/post-detail-page.js').then((m) => m.PostDetailPage))
+const ProfilePage = lazyPage(() => import('./pages/profile-page.js').then((m) => m.ProfilePage))
+const SignupPage = lazyPage(() => import('./pages/signup-page.js').then((m) => m.SignupPage))
 
 /** A signed-in page inside the app's frame. */
 function guarded(page: ReactNode) {
@@ -28,20 +37,22 @@ export function App() {
   const [location] = useLocation()
   return (
     <ErrorBoundary resetKey={location}>
-      <Switch>
-        <Route path={paths.login.path} component={LoginPage} />
-        <Route path={paths.signup.path} component={SignupPage} />
-        <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
-        <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
-        <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
-        <Route path={paths.profile.path}>
-          {(params) => guarded(<ProfilePage username={params.username} />)}
-        </Route>
-        <Route path={paths.postDetail.path}>
-          {(params) => guarded(<PostDetailPage postId={params.postId} />)}
-        </Route>
-        <Route component={NotFoundPage} />
-      </Switch>
+      <Suspense fallback={<Spinner label="Loading" />}>
+        <Switch>
+          <Route path={paths.login.path} component={LoginPage} />
+          <Route path={paths.signup.path} component={SignupPage} />
+          <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
+          <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
+          <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
+          <Route path={paths.profile.path}>
+            {(params) => guarded(<ProfilePage username={params.username} />)}
+          </Route>
+          <Route path={paths.postDetail.path}>
+            {(params) => guarded(<PostDetailPage postId={params.postId} />)}
+          </Route>
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Suspense>
       <ToastHost />
     </ErrorBoundary>
   )

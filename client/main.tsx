@@ -1,12 +1,14 @@
 import './styles/index.css'
 import { createRoot } from 'react-dom/client'
 import { App } from './app.js'
-import { startLive } from './live/index.js'
 import { startSession } from './state/session.js'
 
 startSession()
-startLive()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 createRoot(root).render(<App />)
+
+// Live updates are not needed for the first paint: their code (the stream, and how each event reaches
+// state) arrives as a chunk of its own while the first page loads.
+void import('./live/index.js').then(({ startLive }) => startLive())

@@ -69,6 +69,7 @@ t.test('signup returns to the remembered page and uses the first preset avatar',
   const api = stubApi({ ...signedInApi, 'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, encodedToken: 'tok' } }) })
   t.teardown(api.restore)
   const { location } = renderAt('/signup?from=%2Fexplore', <App />)
+  await screen.findByLabelText('First Name')
   const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
   fill('First Name', 'Ada')
   fill('Last Name', 'Lovelace')
@@ -144,7 +145,7 @@ t.test('logout clears the session, tells the server, and goes to /login', async 
 
 t.test('an unknown path shows the 404 page', async (t) => {
   renderAt('/no/such/page', <App />)
-  t.ok(screen.getByRole('heading', { name: 'Error 404' }))
+  t.ok(await screen.findByRole('heading', { name: 'Error 404' }))
   t.ok(screen.getByText('The page you are searching for does not exist'))
   t.equal(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/')
 })

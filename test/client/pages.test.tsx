@@ -63,7 +63,7 @@ t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end
         : ok({ posts: firstPage, nextCursor: 'next' }),
   })
   t.teardown(api.restore)
-  t.ok(screen.getByText('Loading posts'), 'spinner while loading')
+  t.ok(await screen.findByText('Loading posts'), 'spinner while loading')
   await screen.findByText('first page 9')
   t.equal(screen.queryByText('Dude you get all Post!'), null, 'not at the end yet')
   const live = observers.filter((o) => o.connected)
