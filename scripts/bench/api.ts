@@ -1,0 +1,61 @@
+import { Agent, request } from 'node:http'
+
+/** The few API calls the benchmark makes outside autocannon: logging in, writing, trading tickets. */
+export interface Session {
+  base: string
+  token: string
+}
+
+/**
+ * node:http with kept-alive connections rather than fetch: on this path fetch's body write waits on
+ * Nagle and the server's delayed ACK, adding tens of milliseconds that would be counted against the server.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+export async function call<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; expect?: number } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { prefer: 'return=minimal' }
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const { status, text } = await send(base, method, path, headers, options.body === undefined ? undefined : JSON.stringify(options.body))
+  if (status !== (options.expect ?? status) || status >= 400) throw new Error(`${method} ${path}: ${status} ${text.slice(0, 200)}`)
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+export async function login(base: string, username: string, password: string): Promise<Session> {
+  const reply = await call<{ encodedToken: string }>(base, 'POST', '/api/auth/login', { body: { username, password } })
+  return { base, token: reply.encodedToken }
+}
+
+/** Headers of an authenticated autocannon request. */
+export function authHeaders(session: Session): Record<string, string> {
+  return { authorization: `Bearer ${session.token}` }
+}
+
+/** Headers of an authenticated write with an empty JSON body that wants only the changed post back. */
+export function writeHeaders(session: Session): Record<string, string> {
+  return { ...authHeaders(session), 'content-type': 'application/json', prefer: 'return=minimal' }
+}

@@ -1,0 +1,99 @@
+import { PRESET_AVATARS } from '../../server/schemas/media.js'
+import type { UserRecord } from '../../server/store/types.js'
+import type { ProgressBar } from './progress.js'
+import { WeightedSampler, distinctSample, longTail, pick, seededUuid, zipfWeights, type Random } from './random.js'
+import { FIRST_NAMES, LAST_NAMES, sentence } from './words.js'
+
+/** A user while the graph is built: plain arrays that are filled in, frozen into records at the end. */
+export interface DraftUser {
+  _id: string
+  username: string
+  firstName: string
+  lastName: string
+  createdAt: string
+  bio: string
+  following: string[]
+  followers: string[]
+  bookmarks: string[]
+}
+
+/** Every generated account's password; `guest` keeps the demo password. */
+export const BENCH_PASSWORD = 'chirp-bench-password'
+
+/** Accounts the benchmark logs into, with how many accounts each follows. */
+export const NAMED_ACCOUNTS = [
+  { username: 'guest', follows: 40 },
+  { username: 'bench_many', follows: 1000 },
+  { username: 'bench_typical', follows: 100 },
+  { username: 'bench_few', follows: 10 },
+  { username: 'bench_writer', follows: 50 },
+] as const
+
+export interface People {
+  users: DraftUser[]
+  /** Who gets followed: a power law, so a few accounts are followed by very many. */
+  popularity: WeightedSampler
+}
+
+const DAY = 86_400_000
+
+export function generatePeople(random: Random, count: number, now: number, progress: ProgressBar): People {
+  progress.start('users', count)
+  const users: DraftUser[] = []
+  for (let i = 0; i < count; i++) {
+    const named = NAMED_ACCOUNTS[i]
+    const firstName = pick(random, FIRST_NAMES)
+    const lastName = pick(random, LAST_NAMES)
+    const username = named?.username ?? `${firstName}_${lastName}_${i}`.toLowerCase().slice(0, 30)
+    users.push({
+      _id: seededUuid(random),
+      username,
+      firstName,
+      lastName,
+      // Oldest first, over the last two years, the way accounts really accumulate.
+      createdAt: new Date(now - 730 * DAY + Math.floor((i / count) * 640 * DAY)).toISOString(),
+      bio: random() < 0.7 ? sentence(random, 4, 14).slice(0, 160) : '',
+      following: [],
+      followers: [],
+      bookmarks: [],
+    })
+    progress.tick()
+  }
+  progress.finish()
+
+  const popularity = new WeightedSampler(zipfWeights(random, count, 1.1))
+  progress.start('follows', count)
+  users.forEach((user, i) => {
+    const named = NAMED_ACCOUNTS[i]
+    // Most people follow a few dozen accounts; some follow thousands.
+    const wanted = named?.follows ?? Math.min(3000, longTail(random, 40))
+    for (const j of distinctSample(random, popularity, count, wanted, i)) {
+      const other = users[j] as DraftUser
+      user.following.push(other._id)
+      other.followers.push(user._id)
+    }
+    progress.tick()
+  })
+  progress.finish()
+  return { users, popularity }
+}
+
+export function toUserRecord(user: DraftUser, passwordHash: string, index: number): UserRecord {
+  return {
+    _id: user._id,
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: `${user.username}@example.com`,
+    passwordHash,
+    avatarURL: PRESET_AVATARS[index % PRESET_AVATARS.length] as string,
+    bio: user.bio,
+    website: index % 5 === 0 ? `https://${user.username.replace(/[._]/g, '-')}.example.com` : '',
+    createdAt: user.createdAt,
+    updatedAt: user.createdAt,
+    bookmarks: user.bookmarks,
+    following: user.following,
+    followers: user.followers,
+    tokenVersion: 0,
+  }
+}

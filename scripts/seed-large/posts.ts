@@ -1,0 +1,96 @@
+import type { CommentRecord, PostRecord } from '../../server/store/types.js'
+import type { DraftUser, People } from './people.js'
+import type { ProgressBar } from './progress.js'
+import { WeightedSampler, longTail, pick, randomInt, seededUuid, zipfWeights, type Random } from './random.js'
+import { postText, sentence } from './words.js'
+
+const DAY = 86_400_000
+const MINUTE = 60_000
+
+/** Someone who reacts to a post: mostly the author's followers, sometimes anyone. */
+function reactor(random: Random, author: DraftUser, users: readonly DraftUser[], byId: Map<string, DraftUser>): DraftUser {
+  if (author.followers.length > 0 && random() < 0.75) return byId.get(pick(random, author.followers)) as DraftUser
+  return pick(random, users)
+}
+
+function distinctReactors(
+  random: Random,
+  count: number,
+  author: DraftUser,
+  users: readonly DraftUser[],
+  byId: Map<string, DraftUser>,
+): string[] {
+  const ids = new Set<string>()
+  for (let tries = 0; ids.size < count && tries < count * 4; tries++) ids.add(reactor(random, author, users, byId)._id)
+  return [...ids]
+}
+
+function commentsOf(
+  random: Random,
+  author: DraftUser,
+  created: number,
+  now: number,
+  users: readonly DraftUser[],
+  byId: Map<string, DraftUser>,
+): CommentRecord[] {
+  const count = Math.min(20, longTail(random, 1.2))
+  let at = created
+  return Array.from({ length: count }, () => {
+    at = Math.min(now, at + (1 + randomInt(random, 600)) * MINUTE)
+    const votes = distinctReactors(random, Math.min(10, longTail(random, 0.6)), author, users, byId)
+    const up = votes.filter(() => random() < 0.85)
+    const iso = new Date(at).toISOString()
+    return {
+      _id: seededUuid(random),
+      authorId: reactor(random, author, users, byId)._id,
+      text: sentence(random, 2, 12),
+      upvotedBy: up,
+      downvotedBy: votes.filter((id) => !up.includes(id)),
+      createdAt: iso,
+      updatedAt: iso,
+    }
+  })
+}
+
+/**
+ * `count` posts over the last 90 days. Authors follow a power law of their own (a few post a lot),
+ * popular authors get more likes, and most reactions come from the author's followers.
+ */
+export function generatePosts(random: Random, people: People, count: number, now: number, progress: ProgressBar): PostRecord[] {
+  const { users } = people
+  const byId = new Map(users.map((user) => [user._id, user]))
+  const activity = new WeightedSampler(zipfWeights(random, users.length, 0.8))
+  const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort((a, b) => a - b)
+
+  progress.start('posts', count)
+  const posts = times.map((created): PostRecord => {
+    const author = users[activity.sample(random)] as DraftUser
+    const reach = 1 + Math.log2(1 + author.followers.length) / 2
+    const likedBy = distinctReactors(random, Math.min(users.length, longTail(random, 2.5 * reach)), author, users, byId)
+    const disliker = random() < 0.03 ? reactor(random, author, users, byId)._id : undefined
+    const comments = commentsOf(random, author, created, now, users, byId)
+    const edited = random() < 0.05 ? Math.min(now, created + randomInt(random, 120) * MINUTE) : created
+    progress.tick()
+    return {
+      _id: seededUuid(random),
+      authorId: author._id,
+      content: postText(random),
+      mediaUrl: '',
+      type: '',
+      createdAt: new Date(created).toISOString(),
+      updatedAt: new Date(edited).toISOString(),
+      likedBy,
+      dislikedBy: disliker !== undefined && !likedBy.includes(disliker) ? [disliker] : [],
+      comments,
+    }
+  })
+  progress.finish()
+
+  for (const user of users) {
+    const wanted = Math.min(posts.length, longTail(random, 2))
+    const marked = new Set<string>()
+    for (let tries = 0; marked.size < wanted && tries < wanted * 3; tries++) marked.add(pick(random, posts)._id)
+    user.bookmarks.push(...marked)
+  }
+  return posts
+}
