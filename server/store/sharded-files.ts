@@ -24,13 +24,17 @@ import type { Database } from './types.js'
 
 /** One flush, serialised at the moment it began: writing it needs nothing more from memory. */
 export interface Flush {
-  segment: { name: string; contents: string }
+  /** Usually one; several when a whole database is written. */
+  segments: { name: string; contents: string }[]
   manifest: Manifest
   /** Segments no shard points at once the manifest is written; removed after it. */
   dead: string[]
 }
 
 type Lookup = (kind: Kind, id: string) => object | undefined
+
+/** About 4,000 records, a few megabytes: a whole database is written as several segments of at most this. */
+const MAX_SHARDS_PER_SEGMENT = 1024
 
 /**
  * DATA_DIR/db.json and the segments it names (see layout.ts). Keeps which ids live in which shard and
@@ -100,60 +104,72 @@ export class ShardedFiles {
     this.#dirty[kind].add(shard)
   }
 
-  /** Serialises every changed shard into one segment, now, and forgets that they changed. */
+  /**
+   * Serialises every changed shard, now, and forgets that they changed. They go into one segment, or into
+   * several when a whole database is being written (a seed, a conversion, a redrawn layout), so that no
+   * single file grows without bound.
+   */
   prepare(lookup: Lookup): Flush {
-    const generation = ++this.#generation
     this.#carryForward()
-    const segment: Segment = { version: 2, generation, shards: {} }
-    const manifest: Manifest = { version: 2, generation, users: [], posts: [] }
+    const manifest: Manifest = { version: 2, generation: 0, users: [], posts: [] }
+    const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []
     const release = (old: number) => {
       if (this.#segments.release(old)) dead.push(old)
     }
-    let held = 0
     for (const kind of KINDS) {
       const members = this.#members[kind]
       const old = this.#manifest?.[kind]
       const sameLayout = old?.length === members.length
       // A new layout (no manifest yet, or shards redrawn) has every shard marked changed by load().
       if (old && !sameLayout) old.forEach(release)
-      const next = sameLayout ? old.slice() : new Array<number>(members.length).fill(generation)
+      manifest[kind] = sameLayout ? old.slice() : new Array<number>(members.length).fill(0)
       for (const shard of this.#dirty[kind]) {
+        changed.push({ kind, shard })
+        if (sameLayout) release(manifest[kind][shard] as number)
+      }
+      this.#dirty[kind].clear()
+    }
+    const segments: Flush['segments'] = []
+    for (let start = 0; start < changed.length; start += MAX_SHARDS_PER_SEGMENT) {
+      const generation = ++this.#generation
+      const part = changed.slice(start, start + MAX_SHARDS_PER_SEGMENT)
+      const segment: Segment = { version: 2, generation, shards: {} }
+      for (const { kind, shard } of part) {
         const records: object[] = []
-        for (const id of members[shard] ?? []) {
+        for (const id of this.#members[kind][shard] ?? []) {
           const record = lookup(kind, id)
           if (record) records.push(record)
         }
         segment.shards[shardKey(kind, shard)] = records
-        if (sameLayout) release(next[shard] as number)
-        next[shard] = generation
-        held++
+        manifest[kind][shard] = generation
       }
-      manifest[kind] = next
-      this.#dirty[kind].clear()
+      this.#segments.add(generation, part.length)
+      segments.push({ name: segmentName(generation), contents: JSON.stringify(segment) })
     }
-    // A segment nothing points at (a flush with nothing changed) goes as soon as it is written.
-    if (held > 0) this.#segments.add(generation, held)
-    else dead.push(generation)
-    return { segment: { name: segmentName(generation), contents: JSON.stringify(segment) }, manifest, dead: dead.map(segmentName) }
+    manifest.generation = segments.length > 0 ? this.#generation : ++this.#generation
+    return { segments, manifest, dead: dead.map(segmentName) }
   }
 
-  /** Writes a prepared flush: the segment, synced, then db.json. Resolves once all of it is durable. */
+  /** Writes a prepared flush: its segments, synced, then db.json. Resolves once all of it is durable. */
   async commit(flush: Flush): Promise<void> {
     const dir = path.join(this.#dataDir, SEGMENT_DIR)
-    const file = path.join(dir, flush.segment.name)
-    let written = false
+    const written: string[] = []
     try {
       await mkdir(dir, { recursive: true })
-      await writeSyncedFile(file, flush.segment.contents)
-      written = true
+      await Promise.all(
+        flush.segments.map(async ({ name, contents }) => {
+          await writeSyncedFile(path.join(dir, name), contents)
+          written.push(name)
+        }),
+      )
       await syncDirectory(dir)
       if (this.#onDisk === 'v1') await this.#keepOriginal()
       this.#root.data = flush.manifest
       await this.#root.write()
     } catch (error) {
-      // Nothing names the segment; removing it now saves the next start from doing it.
-      if (written) await unlink(file).catch(() => {})
+      // Nothing names these segments; removing them now saves the next start from doing it.
+      await Promise.all(written.map((name) => unlink(path.join(dir, name)).catch(() => {})))
       throw error
     }
     this.#manifest = flush.manifest

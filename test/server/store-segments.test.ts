@@ -194,3 +194,14 @@ t.test('a database grown past its layout is redrawn into more shards on the next
   t.equal(back.posts.length, 408)
   t.equal(back.posts.find((p) => p._id === 'p0')?.content, 'after the redraw')
 })
+
+t.test('a whole large database is written as several segments, and read back whole', async (t) => {
+  const dir = await tempDataDir(t)
+  await writeDatabaseFiles(dir, database(10, 5000))
+  const manifest = await manifestOf(dir)
+  t.equal(manifest.posts.length, 2048)
+  t.ok((await segmentsIn(dir)).length >= 2, 'no one file holds it all')
+  const back = await readDatabaseFiles(dir)
+  t.equal(back.posts.length, 5000)
+  t.equal(back.users.length, 10)
+})
