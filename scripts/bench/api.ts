@@ -10,7 +10,7 @@ export interface Session {
  * node:http with kept-alive connections rather than fetch: on this path fetch's body write waits on
  * Nagle and the server's delayed ACK, adding tens of milliseconds that would be counted against the server.
  */
-const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+const agent = new Agent({ keepAlive: true, maxSockets: 64, noDelay: true })
 
 export function send(
   base: string,

@@ -66,7 +66,14 @@ export async function interleave<K extends string>(
   return results
 }
 
-/** The median, over rounds, of the ratio of two legs run side by side in the same round. */
+/**
+ * The median, over rounds, of the ratio of two legs run side by side in the same round. A leg that
+ * completed nothing in a round makes the ratio unmeasurable (NaN), not infinite.
+ */
 export function pairedRatio(top: readonly LoadResult[], bottom: readonly LoadResult[]): number {
-  return median(top.map((result, i) => result.rps / (bottom[i]?.rps ?? Number.NaN)))
+  const ratios = top.map((result, i) => {
+    const under = bottom[i]?.rps ?? 0
+    return under > 0 ? result.rps / under : Number.NaN
+  })
+  return ratios.some(Number.isNaN) ? Number.NaN : median(ratios)
 }

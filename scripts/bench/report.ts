@@ -35,7 +35,7 @@ export function machine(): Machine {
   }
 }
 
-export const times = (value: number) => `${value.toFixed(2)}×`
+export const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : 'not measurable')
 export const ms = (value: number) => `${value.toFixed(1)} ms`
 export const percent = (value: number) => `${(value * 100).toFixed(2)} %`
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
