@@ -151,8 +151,13 @@ async function main(): Promise<void> {
     results.seconds = seconds
     details.push(`Run took ${seconds.toFixed(0)} s. Reproduce: \`npm install && npm run bench\`.`)
     const text = markdown(checks, details, host, settings)
-    const dir = await save(results, text)
-    process.stdout.write(`\n${text}\nSaved to ${dir}/results.json and results.md\n`)
+    // Only a whole run replaces the saved results; one leg run alone is printed, not saved.
+    if ([1, 2, 3, 4, 5, 6].every((leg) => settings.only.has(leg))) {
+      const dir = await save(results, text)
+      process.stdout.write(`\n${text}\nSaved to ${dir}/results.json and results.md\n`)
+    } else {
+      process.stdout.write(`\n${text}\nNot saved: only some legs ran.\n`)
+    }
   } finally {
     clearTimeout(watchdog)
     await stopAll()
