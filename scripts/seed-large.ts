@@ -14,8 +14,8 @@ const USAGE = `Usage: npm run seed:large -- --users N --posts M [--seed S] [--fo
 
 Writes a generated database into DATA_DIR (default ./data): N users in a power-law follow graph and M posts
 with likes, comments and bookmarks. The same --seed gives the same data. An existing database is left alone
-unless --force is given. Accounts: ${NAMED_ACCOUNTS.map((a) => a.username).join(', ')} and user_* (password
-"${BENCH_PASSWORD}", guest "guestpassword").`
+unless --force is given. Accounts: ${NAMED_ACCOUNTS.map((a) => a.username).join(', ')} and the generated ones,
+all with the password "${BENCH_PASSWORD}" but guest's, "guestpassword".`
 
 function count(name: string, raw: string | undefined, min: number): number {
   const value = Number(raw)
@@ -52,7 +52,8 @@ async function main(): Promise<void> {
   if (!values.force && (await exists(file))) {
     throw new Error(`${file} already exists; pass --force to replace it with a generated database`)
   }
-  await mkdir(dataDir, { recursive: true })
+  // media/ too, as a seeded server has it: uploads land there and the server serves it from the start.
+  await mkdir(path.join(dataDir, 'media'), { recursive: true })
   // A running server holds this lock: replacing its files under it would lose its writes.
   const unlock = lockDataDir(dataDir)
   try {
