@@ -52,6 +52,17 @@ await journey(t, e2e, 'write a post with an image and an emoji, see it on Home, 
   await checkPost('the profile')
 })
 
+/** Waits until the whole list is shown again with another post first; a list still loading is empty, which is not that. */
+function reordered(page: Page, first: string | undefined, count: number) {
+  return page.waitForFunction(
+    ([was, n]) => {
+      const times = [...document.querySelectorAll('article time')]
+      return times.length === n && times[0]?.getAttribute('datetime') !== was
+    },
+    [first, count] as const,
+  )
+}
+
 await journey(t, e2e, 'sort the home feed', asGuest, async (page, t, e2e) => {
   await page.goto('/')
   await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()
@@ -62,13 +73,13 @@ await journey(t, e2e, 'sort the home feed', asGuest, async (page, t, e2e) => {
 
   await page.getByLabel('Sort by').selectOption('Oldest')
   await page.getByRole('heading', { name: 'Oldest Posts' }).waitFor()
-  await page.waitForFunction((first) => document.querySelector('article time')?.getAttribute('datetime') !== first, latest[0])
+  await reordered(page, latest[0], latest.length)
   const oldest = await shownDates(page)
   t.same(oldest, [...latest].sort(), 'Oldest: oldest first')
 
   await page.getByLabel('Sort by').selectOption('Trending')
   await page.getByRole('heading', { name: 'Trending Posts' }).waitFor()
-  await page.waitForFunction((first) => document.querySelector('article time')?.getAttribute('datetime') !== first, oldest[0])
+  await reordered(page, oldest[0], latest.length)
   const likes = await shownLikes(page)
   t.same(likes, [...likes].sort((a, b) => b - a), 'Trending: most liked first')
 

@@ -5,39 +5,16 @@ import { CorruptDatabaseError } from '../../server/store/durable-file.js'
 import { readDatabaseFiles, writeDatabaseFiles } from '../../server/store/database-files.js'
 import { shardOf, type Manifest } from '../../server/store/layout.js'
 import { LowdbStore, type LowdbStoreOptions } from '../../server/store/lowdb-store.js'
-import type { Database, PostRecord, UserRecord } from '../../server/store/types.js'
+import type { Database, PostRecord } from '../../server/store/types.js'
 import { tempDataDir } from '../helpers/app.js'
+import { postRecord, userRecord } from '../helpers/records.js'
 
 /** The sharded layout of the store (server/store/layout.ts): what a write puts on disk, and what a start reads back. */
-const at = '2026-01-01T00:00:00.000Z'
-const user = (i: number): UserRecord => ({
-  _id: `u${i}`,
-  username: `user_${i}`,
-  firstName: 'U',
-  lastName: String(i),
-  email: `u${i}@example.com`,
-  passwordHash: 'scrypt$16384$8$1$x$y',
-  avatarURL: '/avatars/avatar-1.svg',
-  bio: '',
-  website: '',
-  createdAt: at,
-  updatedAt: at,
-  bookmarks: [],
-  following: [],
-  followers: [],
-  tokenVersion: 0,
-})
+const user = userRecord
+/** Posts by u0, a second apart, so their order is their number. */
 const post = (i: number): PostRecord => ({
-  _id: `p${i}`,
-  authorId: 'u0',
-  content: `post ${i}`,
-  mediaUrl: '',
-  type: '',
-  createdAt: new Date(Date.parse(at) + i * 1000).toISOString(),
-  updatedAt: at,
-  likedBy: [],
-  dislikedBy: [],
-  comments: [],
+  ...postRecord(i, 'u0'),
+  createdAt: new Date(Date.parse('2026-01-01T00:00:00.000Z') + i * 1000).toISOString(),
 })
 const database = (users: number, posts: number): Database => ({
   version: 1,
