@@ -21,9 +21,8 @@ export interface SeedComment {
 export interface SeedPost {
   by: string
   content: string
-  /** Index of a generated image; one post keeps the old `mediaURL` spelling to exercise its normalisation. */
+  /** Index of a generated image. Every seeded post spells the field mediaUrl (DECISIONS §1). */
   image?: number
-  legacyMediaField?: boolean
   hoursAgo: number
   likedBy: string[]
   comments: SeedComment[]
@@ -62,7 +61,7 @@ export const SEED_USERS: SeedUser[] = [
 export const SEED_POSTS: SeedPost[] = [
   { by: 'maya.lin', content: 'Redesigned our onboarding today. Fewer screens, more clarity. 🎉', hoursAgo: 2, likedBy: ['theo_park', 'lucia.rossi', 'sam.okafor'], comments: [{ by: 'theo_park', text: 'The new flow feels so much lighter.', minutesAfter: 20 }] },
   { by: 'theo_park', content: 'Sourdough attempt #14. The crumb is finally open!', image: 0, hoursAgo: 5, likedBy: ['maya.lin', 'guest'], comments: [{ by: 'maya.lin', text: 'That looks amazing, recipe please!', minutesAfter: 12 }, { by: 'lucia.rossi', text: 'I can smell it from here.', minutesAfter: 45 }] },
-  { by: 'lucia.rossi', content: 'Today\'s sketch: the harbour at dusk.', image: 1, legacyMediaField: true, hoursAgo: 9, likedBy: ['maya.lin', 'theo_park', 'sam.okafor', 'noah_kim'], comments: [{ by: 'sam.okafor', text: 'Those colours!', minutesAfter: 30 }] },
+  { by: 'lucia.rossi', content: 'Today\'s sketch: the harbour at dusk.', image: 1, hoursAgo: 9, likedBy: ['maya.lin', 'theo_park', 'sam.okafor', 'noah_kim'], comments: [{ by: 'sam.okafor', text: 'Those colours!', minutesAfter: 30 }] },
   { by: 'sam.okafor', content: 'Saturn was crisp through the telescope last night. Rings and all.', hoursAgo: 20, likedBy: ['lucia.rossi'], comments: [] },
   { by: 'guest', content: 'Hello Chirp! Trying this out for the first time.', hoursAgo: 26, likedBy: ['maya.lin'], comments: [{ by: 'maya.lin', text: 'Welcome aboard!', minutesAfter: 5 }] },
   { by: 'noah_kim', content: 'A good commit message explains why, not what.', hoursAgo: 40, likedBy: ['theo_park', 'maya.lin'], comments: [{ by: 'theo_park', text: 'Printing this and taping it to my monitor.', minutesAfter: 60 }] },

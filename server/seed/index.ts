@@ -62,10 +62,7 @@ export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Dat
       createdAt: iso(created + comment.minutesAfter * 60_000),
       updatedAt: iso(created + comment.minutesAfter * 60_000),
     }))
-    const media = seed.image === undefined ? '' : (imageUrls[seed.image] as string)
-    // The original seed spelled this field mediaURL once; it is normalised here, on the way in.
-    const legacy: { mediaURL?: string } = seed.legacyMediaField ? { mediaURL: media } : {}
-    const mediaUrl = legacy.mediaURL ?? media
+    const mediaUrl = seed.image === undefined ? '' : (imageUrls[seed.image] as string)
     return {
       _id: randomUUID(),
       authorId: idOf(seed.by),

@@ -29,7 +29,8 @@ export const GUEST_USERNAME = 'guest'
 export const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['bookmark', 'suggestions'])
 
 /** A password that no one has, checked against when the username is unknown so both paths cost the same. */
-const DUMMY_HASH = hashPassword(randomUUID())
+let dummyHash: Promise<string> | undefined
+const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
 
 export function createAuthService({ store, signToken, guestLogin, now }: AuthDeps) {
   const tokenFor = (user: UserRecord) => signToken({ _id: user._id, username: user.username, tv: user.tokenVersion })
@@ -69,7 +70,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
     async login(body: LoginBody) {
       const user = await store.getUserByUsername(body.username)
       if (!user) {
-        await verifyPassword(body.password, await DUMMY_HASH)
+        await verifyPassword(body.password, await unknownUserHash())
         throw notFound(MSG.userNotRegistered)
       }
       if (!guestLogin && user.username === GUEST_USERNAME) throw forbidden(MSG.guestDisabled)
