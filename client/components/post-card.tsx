@@ -1,6 +1,7 @@
-import { Link } from 'wouter'
+import type { MouseEvent } from 'react'
+import { Link, useLocation } from 'wouter'
 import { fullName, type PostView } from '../lib/model.js'
-import { relativeTime } from '../lib/relative-time.js'
+import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers } from './comments-section.js'
@@ -24,14 +25,34 @@ export type PostCardProps = {
   comments: CommentHandlers
 }
 
+/** Clicks on these do their own thing; only a click on the card's plain surface opens the post. */
+const OWN_CLICK = 'a, button, input, textarea, select, label, [role="menu"], .comments'
+
+/** Whether the reader has just selected text (a drag over the card ends in a click that must not navigate). */
+function selectingText(): boolean {
+  const selection = window.getSelection()
+  return selection !== null && !selection.isCollapsed && selection.toString().trim() !== ''
+}
+
 /** One post as SPEC §2 draws it: author, time, text, image, actions, and the comments area on demand. */
 export function PostCard(props: PostCardProps) {
   const { post, me, now = Date.now() } = props
+  const [, navigate] = useLocation()
   const profile = paths.profile.href(post.username)
+  const detail = paths.postDetail.href(post.id)
   const name = fullName(post)
   const isOwner = post.username === me
+
+  const openPost = (event: MouseEvent<HTMLElement>) => {
+    const target = event.target as Element
+    // React passes clicks up from portals (a modal opened by the card) that are not inside it in the page.
+    if (!event.currentTarget.contains(target) || target.closest(OWN_CLICK) || selectingText()) return
+    if (event.ctrlKey || event.metaKey) window.open(detail, '_blank', 'noopener')
+    else navigate(detail)
+  }
+
   return (
-    <article className="post-card" aria-label={`Post by ${name}`}>
+    <article className="post-card is-clickable" aria-label={`Post by ${name}`} onClick={openPost}>
       <Link href={profile} className="post-avatar" aria-label={`${name}'s profile`}>
         <Avatar src={post.avatarURL} name={name} />
       </Link>
@@ -44,9 +65,9 @@ export function PostCard(props: PostCardProps) {
           <span className="dot" aria-hidden="true">
             ·
           </span>
-          <time className="post-time" dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
-            {relativeTime(post.createdAt, now)}
-          </time>
+          <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
+            <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
+          </Link>
           {isOwner && (
             <Menu
               label="Post options"

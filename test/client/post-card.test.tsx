@@ -70,6 +70,39 @@ t.test('media links to the post detail, names link to the profile', async (t) =>
   t.equal(screen.getByRole('link', { name: "Maya Lin's profile" }).getAttribute('href'), '/profile/maya')
 })
 
+t.test('a click on the card opens its page; its buttons, links and a text selection do not', async (t) => {
+  const post = makePost({ _id: 'p7', id: 'p7', content: 'Just words, no image' })
+  const liked: string[] = []
+  const { location } = renderAt('/', <PostCard {...cardProps({ post, onToggleLike: () => liked.push('like') })} />)
+  const card = screen.getByRole('article')
+  fireEvent.click(screen.getByRole('button', { name: 'Like, 0 likes' }))
+  t.same(liked, ['like'], 'the button did its own job')
+  t.same(location.history, ['/'], 'and did not open the post')
+
+  const text = screen.getByText('Just words, no image')
+  const range = document.createRange()
+  range.selectNodeContents(text)
+  window.getSelection()?.removeAllRanges()
+  window.getSelection()?.addRange(range)
+  fireEvent.click(text)
+  t.same(location.history, ['/'], 'selecting text is not a click on the post')
+  window.getSelection()?.removeAllRanges()
+
+  fireEvent.click(text)
+  t.same(location.history, ['/', '/post-detail/p7'], 'a click on the text opens the post')
+  fireEvent.click(card)
+  t.equal(location.history?.at(-1), '/post-detail/p7', 'so does a click on the card itself')
+})
+
+t.test('the timestamp is a link to the post with the full date on hover', async (t) => {
+  renderAt('/', <PostCard {...cardProps({ post: makePost({ _id: 'p8', id: 'p8', createdAt: '2026-01-10T12:00:00.000Z' }) })} />)
+  const time = screen.getByRole('article').querySelector('time')
+  t.equal(time?.getAttribute('datetime'), '2026-01-10T12:00:00.000Z')
+  const link = time?.closest('a')
+  t.equal(link?.getAttribute('href'), '/post-detail/p8')
+  t.match(link?.getAttribute('title') ?? '', /^\d{1,2}:\d{2} [AP]M · Jan (9|10|11), 2026$/)
+})
+
 function renderItem(post = makePost({ _id: 'p1', id: 'p1', username: 'maya' })) {
   const me = makeUser({ username: 'guest' })
   signInAs(me)
