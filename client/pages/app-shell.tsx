@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { Layout } from '../components/layout.js'
@@ -10,24 +10,14 @@ import { paths } from '../paths.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
-import { loadSuggestions, toggleFollow, users } from '../state/users.js'
+import { useSuggestions } from './use-suggestions.js'
 
 /** The signed-in frame wired to the state: navigation, the Tweet modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
-  const { suggestions, suggestionsLoaded, pending } = useSnapshot(users)
+  const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
   const [, navigate] = useLocation()
-
-  // Refreshed whenever whom I follow changes, from this panel or from any profile.
-  const followingCount = user?.following.length
-  useEffect(() => {
-    // Not while logging out: the call would go without a token and fail.
-    if (username) void loadSuggestions()
-  }, [username, followingCount])
-
-  const followingIds = new Set(user?.following.map((u) => u._id))
-  const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))
 
   const submit = async (draft: { content: string; mediaUrl: string }) => {
     const ok = await createPost(draft)
@@ -46,7 +36,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         logout()
         navigate(paths.login.href(), { replace: true })
       }}
-      aside={<WhoToFollow users={shown} loaded={suggestionsLoaded} pending={pending} onFollow={(id) => void toggleFollow(id)} />}
+      aside={<WhoToFollow users={suggestions.shown} loaded={suggestions.loaded} pending={suggestions.pending} onFollow={suggestions.follow} />}
     >
       {children}
       {composing && (

@@ -1,13 +1,17 @@
 import { useEffect, useRef } from 'react'
 import { useSnapshot } from 'valtio'
+import { Link } from 'wouter'
 import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
+import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
+import { paths } from '../paths.js'
 import { lists, loadHome, setSort, SORTS } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
+import { useSuggestions } from './use-suggestions.js'
 
 export const HOME_EMPTY = 'Sorry, there no posts to show! Follow people to see their posts.'
 
@@ -47,7 +51,23 @@ export function HomePage() {
         <h2>{sort} Posts</h2>
         <SortDropdown options={SORTS} value={sort} onChange={(value) => void setSort(value)} />
       </div>
-      <PostList name="home" emptyText={HOME_EMPTY} load={(more) => void loadHome(more)} />
+      <PostList name="home" emptyText={HOME_EMPTY} emptyExtra={<StartHere />} load={(more) => void loadHome(more)} />
     </>
+  )
+}
+
+/**
+ * A new account's empty feed is where people to follow are offered, in the page itself, so a phone
+ * (which has no side panel) shows them too, with the way to everyone's posts beside them.
+ */
+function StartHere() {
+  const { shown, loaded, pending, follow } = useSuggestions()
+  return (
+    <div className="start-here">
+      {shown.length > 0 && <WhoToFollow users={shown} loaded={loaded} pending={pending} onFollow={follow} />}
+      <Link href={paths.explore.href()} className="button primary">
+        Explore posts
+      </Link>
+    </div>
   )
 }

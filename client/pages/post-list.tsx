@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { NewPostsButton } from '../components/new-posts-button.js'
@@ -9,18 +10,25 @@ import { PostItem } from './post-item.js'
 type PostListProps = {
   name: ListName
   emptyText: string
+  /** More to offer under the empty text, such as people to follow. */
+  emptyExtra?: ReactNode
   /** Shown under the last post once the server has no more. */
   endText?: string
   load: (more: boolean) => void
 }
 
 /** One of the post lists: spinner while the first page loads, then posts, more on scroll. */
-export function PostList({ name, emptyText, endText, load }: PostListProps) {
+export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
   const list = useSnapshot(lists)[name]
   if (list.ids.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <Spinner />
     if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
-    return <EmptyState text={emptyText} />
+    return (
+      <>
+        <EmptyState text={emptyText} />
+        {emptyExtra}
+      </>
+    )
   }
   const showWaiting = () => {
     showWaitingPosts(name)

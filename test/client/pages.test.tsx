@@ -35,6 +35,21 @@ t.test('home: the empty text, and Who to follow has no more suggestions', async 
   t.ok(await screen.findByText('No more suggestions!'))
 })
 
+t.test('an empty home offers people to follow and the way to Explore, in the page itself', async (t) => {
+  const { api } = start('/', {
+    'GET /api/users/suggestions': () => ok({ users: [maya] }),
+    'POST /api/users/follow/id-maya': () => ok({ user: { ...me, following: [summary(maya)] }, followUser: maya }),
+  })
+  t.teardown(api.restore)
+  const main = await screen.findByRole('main')
+  const follow = await within(main).findByRole('button', { name: 'Follow Maya Lin' })
+  t.equal(within(main).getByRole('link', { name: 'Explore posts' }).getAttribute('href'), '/explore')
+  fireEvent.click(follow)
+  await until(() => api.calls.some((c) => c.path === '/api/users/follow/id-maya'))
+  await until(() => within(main).queryByRole('button', { name: 'Follow Maya Lin' }) === null)
+  t.pass('a followed person leaves the suggestions')
+})
+
 t.test('bookmark: the empty text', async (t) => {
   const { api } = start('/bookmark')
   t.teardown(api.restore)
