@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
+import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
 import { Modal } from '../components/modal.js'
 import { PostForm } from '../components/post-form.js'
@@ -31,11 +32,20 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <Layout
       username={username ?? ''}
-      onTweet={() => setComposing(true)}
-      onLogout={() => {
-        logout()
-        navigate(paths.login.href(), { replace: true })
-      }}
+      onPost={() => setComposing(true)}
+      account={
+        user && (
+          <AccountMenu
+            username={user.username}
+            name={fullName(user)}
+            avatarURL={user.avatarURL}
+            onLogout={() => {
+              logout()
+              navigate(paths.login.href(), { replace: true })
+            }}
+          />
+        )
+      }
       aside={<WhoToFollow users={suggestions.shown} loaded={suggestions.loaded} pending={suggestions.pending} onFollow={suggestions.follow} />}
     >
       {children}

@@ -1,5 +1,5 @@
 import 'global-jsdom/register'
-import { cleanup, fireEvent, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { AppShell } from '../../client/pages/app-shell.js'
@@ -126,7 +126,7 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })
 
-t.test('logout clears the session, tells the server, and goes to /login', async (t) => {
+t.test('logout lives in the account menu with the profile; it clears the session, tells the server, and goes to /login', async (t) => {
   signInAs(guest)
   const api = stubApi({
     ...signedInApi,
@@ -134,7 +134,12 @@ t.test('logout clears the session, tells the server, and goes to /login', async 
   })
   t.teardown(api.restore)
   const { location } = renderAt('/', <App />)
-  fireEvent.click(await screen.findByRole('button', { name: 'Logout' }))
+  t.equal(within(await screen.findByRole('navigation', { name: 'Main' })).queryByRole('button', { name: /log ?out/i }), null, 'not among the places')
+  fireEvent.click(await screen.findByRole('button', { name: 'Account menu' }))
+  const menu = screen.getByRole('menu', { name: 'Account menu' })
+  t.same(within(menu).getAllByRole('menuitem').map((item) => item.textContent), ['Profile', 'Log out @guest'])
+  t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
+  fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
   await screen.findByRole('heading', { name: 'Log in to Chirp' })
   t.equal(last(location.history), '/login')
   t.equal(localStorage.getItem('token'), null)

@@ -1,0 +1,38 @@
+import { paths } from '../paths.js'
+import { Avatar } from './avatar.js'
+import { DotsIcon } from './icons.js'
+import { Menu } from './menu.js'
+
+type AccountMenuProps = {
+  username: string
+  name: string
+  avatarURL: string
+  onLogout: () => void
+}
+
+/**
+ * The signed-in account as Twitter and Mastodon show it: the avatar (with the name where there is room)
+ * opens a menu with the profile and logging out, so logging out is never one stray tap away.
+ */
+export function AccountMenu({ username, name, avatarURL, onLogout }: AccountMenuProps) {
+  return (
+    <Menu
+      label="Account menu"
+      className="account-menu"
+      trigger={
+        <>
+          <Avatar src={avatarURL} name="" size="sm" />
+          <span className="account-names">
+            <span className="author-name">{name}</span>
+            <span className="author-handle">@{username}</span>
+          </span>
+          <DotsIcon />
+        </>
+      }
+      items={[
+        { label: 'Profile', href: paths.profile.href(username) },
+        { label: `Log out @${username}`, onSelect: onLogout },
+      ]}
+    />
+  )
+}
