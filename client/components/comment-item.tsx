@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
+import { useDraftGuard } from '../lib/draft-guard.js'
 import { fullName, type CommentView } from '../lib/model.js'
 import { relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
@@ -19,6 +20,7 @@ type CommentItemProps = {
 export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete }: CommentItemProps) {
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
+  useDraftGuard(draft !== null && draft.trim() !== comment.text)
   const name = fullName(comment)
   const items: MenuItem[] = []
   if (canEdit) items.push({ label: 'Edit', onSelect: () => setDraft(comment.text) })

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
+import { useDraftGuard } from '../lib/draft-guard.js'
 import type { CommentView } from '../lib/model.js'
 import { CommentItem } from './comment-item.js'
 
@@ -21,6 +22,7 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
   const [text, setText] = useState('')
   const [sending, setSending] = useState(false)
   const replyId = useId()
+  useDraftGuard(text.trim() !== '')
   const newestFirst = [...comments].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
 
   const submit = async (event: FormEvent) => {

@@ -1,4 +1,5 @@
-import { Modal } from './modal.js'
+import { useState } from 'react'
+import { DraftModal } from './draft-modal.js'
 import { PostForm, type PostDraft } from './post-form.js'
 
 type EditPostModalProps = {
@@ -9,15 +10,16 @@ type EditPostModalProps = {
   onClose: () => void
 }
 
-/** SPEC §2's Edit Post modal: closes once the update is saved. */
+/** SPEC §2's Edit Post modal: closes once the update is saved; closing it with changes unsaved asks first. */
 export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClose }: EditPostModalProps) {
+  const [dirty, setDirty] = useState(false)
   const submit = async (draft: PostDraft) => {
     const ok = await onSubmit(draft)
     if (ok) onClose()
     return ok
   }
   return (
-    <Modal title="Edit Post" onClose={onClose}>
+    <DraftModal title="Edit Post" dirty={dirty} onClose={onClose}>
       <PostForm
         placeholder="What is happening?!"
         submitLabel="Update"
@@ -25,7 +27,8 @@ export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClos
         onSubmit={submit}
         onUpload={onUpload}
         onFileError={onFileError}
+        onChange={(draft) => setDirty(draft.content !== initial.content || draft.mediaUrl !== initial.mediaUrl)}
       />
-    </Modal>
+    </DraftModal>
   )
 }

@@ -4,13 +4,22 @@ import { CloseIcon } from './icons.js'
 
 const FOCUSABLE = 'a[href], button:not([disabled]), textarea, input, select, [tabindex]:not([tabindex="-1"])'
 
-type ModalProps = { title: string; onClose: () => void; children: ReactNode }
+type ModalProps = {
+  title: string
+  onClose: () => void
+  children: ReactNode
+  /** 'alertdialog' for a question that needs an answer before anything else, such as a confirmation. */
+  role?: 'dialog' | 'alertdialog'
+}
+
+/** Modals can stack (a confirmation over the composer); the page may scroll again only when the last closes. */
+let openModals = 0
 
 /**
  * A modal dialog: focus moves into it on open, Tab stays inside, Escape or a click on the
  * backdrop closes it, and focus returns to whatever opened it.
  */
-export function Modal({ title, onClose, children }: ModalProps) {
+export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null)
   const titleId = useId()
 
@@ -19,9 +28,11 @@ export function Modal({ title, onClose, children }: ModalProps) {
     const dialog = dialogRef.current
     const inBody = dialog?.querySelector<HTMLElement>(`.modal-body :is(${FOCUSABLE})`)
     ;(inBody ?? dialog)?.focus()
+    openModals += 1
     document.body.classList.add('has-modal')
     return () => {
-      document.body.classList.remove('has-modal')
+      openModals -= 1
+      if (openModals === 0) document.body.classList.remove('has-modal')
       opener?.focus()
     }
   }, [])
@@ -46,11 +57,11 @@ export function Modal({ title, onClose, children }: ModalProps) {
   }
 
   return createPortal(
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className={role === 'alertdialog' ? 'modal-backdrop is-compact' : 'modal-backdrop'} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialogRef}
         className="modal"
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}

@@ -1,5 +1,6 @@
 import type { MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
+import { leaveTo } from '../lib/draft-guard.js'
 import { fullName, type PostView } from '../lib/model.js'
 import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
@@ -48,7 +49,7 @@ export function PostCard(props: PostCardProps) {
     // React passes clicks up from portals (a modal opened by the card) that are not inside it in the page.
     if (!event.currentTarget.contains(target) || target.closest(OWN_CLICK) || selectingText()) return
     if (event.ctrlKey || event.metaKey) window.open(detail, '_blank', 'noopener')
-    else navigate(detail)
+    else leaveTo(detail, navigate)
   }
 
   return (

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Avatar } from './avatar.js'
 import { EmojiPicker } from './emoji-picker.js'
 import { CloseIcon } from './icons.js'
@@ -20,6 +20,8 @@ type PostFormProps = {
   onSubmit: (draft: PostDraft) => Promise<boolean>
   onUpload: (file: File) => Promise<string | null>
   onFileError: (message: string) => void
+  /** Every change of the draft, so a page can keep it (the home composer does, until it is sent). */
+  onChange?: (draft: PostDraft) => void
 }
 
 /** The post composer and the edit form: text, one image, emojis, and a submit button. */
@@ -30,6 +32,12 @@ export function PostForm(props: PostFormProps) {
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')
   const textId = useId()
   const isEmpty = content.trim() === '' && mediaUrl === ''
+
+  const onChange = useRef(props.onChange)
+  onChange.current = props.onChange
+  useEffect(() => {
+    onChange.current?.({ content, mediaUrl })
+  }, [content, mediaUrl])
 
   const upload = async (file: File) => {
     setBusy('uploading')

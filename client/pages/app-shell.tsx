@@ -3,7 +3,8 @@ import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
-import { Modal } from '../components/modal.js'
+import { ConfirmDialog } from '../components/confirm-dialog.js'
+import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
@@ -11,6 +12,7 @@ import { paths } from '../paths.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
+import { LeaveGuard } from './leave-guard.js'
 import { useSuggestions } from './use-suggestions.js'
 
 /** The signed-in frame wired to the state: navigation, the Tweet modal and Who to follow. */
@@ -18,12 +20,18 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
+  const [composerDirty, setComposerDirty] = useState(false)
+  const [loggingOut, setLoggingOut] = useState(false)
   const [, navigate] = useLocation()
 
+  const closeComposer = () => {
+    setComposing(false)
+    setComposerDirty(false)
+  }
   const submit = async (draft: { content: string; mediaUrl: string }) => {
     const ok = await createPost(draft)
     if (ok) {
-      setComposing(false)
+      closeComposer()
       showToast('Your post was sent', 'success')
     }
     return ok
@@ -39,10 +47,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             username={user.username}
             name={fullName(user)}
             avatarURL={user.avatarURL}
-            onLogout={() => {
-              logout()
-              navigate(paths.login.href(), { replace: true })
-            }}
+            onLogout={() => setLoggingOut(true)}
           />
         )
       }
@@ -50,7 +55,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     >
       {children}
       {composing && (
-        <Modal title="Create Post" onClose={() => setComposing(false)}>
+        <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
             placeholder="What is happening!"
             submitLabel="Tweet"
@@ -58,9 +63,24 @@ export function AppShell({ children }: { children: ReactNode }) {
             onSubmit={submit}
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}
+            onChange={(draft) => setComposerDirty(draft.content.trim() !== '' || draft.mediaUrl !== '')}
           />
-        </Modal>
+        </DraftModal>
       )}
+      {loggingOut && (
+        <ConfirmDialog
+          title="Log out of Chirp?"
+          text="You can log back in at any time."
+          confirmLabel="Log out"
+          tone="plain"
+          onCancel={() => setLoggingOut(false)}
+          onConfirm={() => {
+            logout()
+            navigate(paths.login.href(), { replace: true })
+          }}
+        />
+      )}
+      <LeaveGuard />
     </Layout>
   )
 }

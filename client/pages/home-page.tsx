@@ -5,6 +5,7 @@ import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
+import { readDraft, writeDraft } from '../lib/storage.js'
 import { paths } from '../paths.js'
 import { lists, loadHome, setSort, SORTS } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
@@ -41,6 +42,8 @@ export function HomePage() {
           placeholder="What is happening!"
           submitLabel="Tweet"
           resetAfterSubmit
+          initial={readDraft()}
+          onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
           onSubmit={createPost}
           onUpload={uploadMedia}

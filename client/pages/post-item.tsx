@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { PostCard } from '../components/post-card.js'
 import { useNow } from '../lib/use-now.js'
@@ -12,6 +13,9 @@ import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 
 type PostItemProps = { postId: string; commentsOpen?: boolean; onDeleted?: () => void }
+
+/** What the reader is asked to confirm: deleting this post, or one of its comments. */
+type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
 
 async function copyLink(postId: string): Promise<void> {
   try {
@@ -28,9 +32,22 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
   const { username, user } = useSnapshot(session)
   const [showComments, setShowComments] = useState(commentsOpen)
   const [editing, setEditing] = useState(false)
+  const [deleting, setDeleting] = useState<Deleting>(null)
   const now = useNow()
   if (!post || !username) return null
   const me = username
+
+  const confirmDelete = async (target: NonNullable<Deleting>) => {
+    setDeleting(null)
+    if (target.kind === 'post') {
+      if (await deletePost(post._id)) {
+        showToast('Your post was deleted', 'success')
+        onDeleted?.()
+      }
+    } else if (await deleteComment(post._id, target.commentId)) {
+      showToast('Your comment was deleted', 'success')
+    }
+  }
 
   return (
     <>
@@ -46,13 +63,26 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
         onShare={() => void copyLink(post.id)}
         onToggleBookmark={() => void toggleBookmark(post._id)}
         onEdit={() => setEditing(true)}
-        onDelete={() => void deletePost(post._id).then((ok) => ok && onDeleted?.())}
+        onDelete={() => setDeleting({ kind: 'post' })}
         comments={{
           onAdd: (text) => addComment(post._id, text),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
-          onDelete: (commentId) => void deleteComment(post._id, commentId),
+          onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
         }}
       />
+      {deleting && (
+        <ConfirmDialog
+          title={deleting.kind === 'post' ? 'Delete post?' : 'Delete comment?'}
+          text={
+            deleting.kind === 'post'
+              ? "This can't be undone. The post and its comments will be removed from your profile and everyone's timelines."
+              : "This can't be undone. The comment will be removed from the post."
+          }
+          confirmLabel="Delete"
+          onConfirm={() => void confirmDelete(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
       {editing && (
         <EditPostModal
           initial={{ content: post.content, mediaUrl: post.mediaUrl }}

@@ -140,6 +140,8 @@ t.test('logout lives in the account menu with the profile; it clears the session
   t.same(within(menu).getAllByRole('menuitem').map((item) => item.textContent), ['Profile', 'Log out @guest'])
   t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
   fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
+  t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
+  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Log out of Chirp?' })).getByRole('button', { name: 'Log out' }))
   await screen.findByRole('heading', { name: 'Log in to Chirp' })
   t.equal(last(location.history), '/login')
   t.equal(localStorage.getItem('token'), null)

@@ -74,6 +74,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
 
   fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
   fireEvent.click(screen.getByRole('menuitem', { name: 'Delete Post' }))
+  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete' }))
   await until(() => screen.queryByText('Fixed the typo') === null)
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
   t.ok(await screen.findByText('Dude you get all Post!'))

@@ -123,7 +123,9 @@ await journey(t, e2e, 'comment, edit and delete the comment', asGuest, async (pa
 
   await edited.getByRole('button', { name: 'Comment options' }).click()
   await page.getByRole('menuitem', { name: 'Delete' }).click()
+  await page.getByRole('alertdialog', { name: 'Delete comment?' }).getByRole('button', { name: 'Delete' }).click()
   await edited.waitFor({ state: 'detached' })
+  await page.getByRole('status').filter({ hasText: 'Your comment was deleted' }).waitFor()
   await page.getByRole('button', { name: 'Comments, 0 comments', exact: true }).waitFor()
   await page.reload()
   await page.getByRole('button', { name: 'Comments, 0 comments', exact: true }).waitFor()
