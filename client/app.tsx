@@ -4,6 +4,7 @@ import { ErrorBoundary } from './components/error-boundary.js'
 import { Spinner } from './components/spinner.js'
 import { RequireAuth } from './pages/require-auth.js'
 import { ToastHost } from './pages/toast-host.js'
+import { useNavigationTracking } from './lib/back.js'
 import { paths } from './paths.js'
 
 /**
@@ -35,6 +36,7 @@ function guarded(page: ReactNode) {
 /** Every route of SPEC §2; the path-less last route is the 404 page. */
 export function App() {
   const [location] = useLocation()
+  useNavigationTracking()
   return (
     <ErrorBoundary resetKey={location}>
       <Suspense fallback={<Spinner label="Loading" />}>

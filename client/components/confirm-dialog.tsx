@@ -16,7 +16,7 @@ type ConfirmDialogProps = {
  */
 export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel, tone = 'danger' }: ConfirmDialogProps) {
   return (
-    <Modal title={title} role="alertdialog" onClose={onCancel}>
+    <Modal title={title} variant="question" onClose={onCancel}>
       <p className="confirm-text">{text}</p>
       <div className="row-end confirm-actions">
         <button type="button" className="button outline" onClick={onCancel}>

@@ -8,9 +8,14 @@ type ModalProps = {
   title: string
   onClose: () => void
   children: ReactNode
-  /** 'alertdialog' for a question that needs an answer before anything else, such as a confirmation. */
-  role?: 'dialog' | 'alertdialog'
+  /**
+   * 'form' (the default) fills a phone's screen; 'question' is a small alert dialog that needs an
+   * answer before anything else; 'media' shows one image large on a dark backdrop.
+   */
+  variant?: 'form' | 'question' | 'media'
 }
+
+const BACKDROP = { form: 'modal-backdrop', question: 'modal-backdrop is-compact', media: 'modal-backdrop is-media' }
 
 /** Modals can stack (a confirmation over the composer); the page may scroll again only when the last closes. */
 let openModals = 0
@@ -19,7 +24,7 @@ let openModals = 0
  * A modal dialog: focus moves into it on open, Tab stays inside, Escape or a click on the
  * backdrop closes it, and focus returns to whatever opened it.
  */
-export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps) {
+export function Modal({ title, onClose, children, variant = 'form' }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null)
   const titleId = useId()
 
@@ -57,18 +62,18 @@ export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps)
   }
 
   return createPortal(
-    <div className={role === 'alertdialog' ? 'modal-backdrop is-compact' : 'modal-backdrop'} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className={BACKDROP[variant]} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialogRef}
         className="modal"
-        role={role}
+        role={variant === 'question' ? 'alertdialog' : 'dialog'}
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >
         <header className="modal-header">
-          <h2 id={titleId}>{title}</h2>
+          <h2 id={titleId} className={variant === 'media' ? 'visually-hidden' : undefined}>{title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <CloseIcon />
           </button>

@@ -23,7 +23,11 @@ export type PostCardProps = {
   onToggleBookmark: () => void
   onEdit: () => void
   onDelete: () => void
+  /** The image was clicked: show it large. */
+  onOpenMedia: () => void
   comments: CommentHandlers
+  /** 'detail' is the post's own page: larger text, the full date, and no click-through. */
+  variant?: 'feed' | 'detail'
 }
 
 /** Clicks on these do their own thing; only a click on the card's plain surface opens the post. */
@@ -43,9 +47,11 @@ export function PostCard(props: PostCardProps) {
   const detail = paths.postDetail.href(post.id)
   const name = fullName(post)
   const isOwner = post.username === me
+  const isDetail = props.variant === 'detail'
 
   const openPost = (event: MouseEvent<HTMLElement>) => {
     const target = event.target as Element
+    if (isDetail) return
     // React passes clicks up from portals (a modal opened by the card) that are not inside it in the page.
     if (!event.currentTarget.contains(target) || target.closest(OWN_CLICK) || selectingText()) return
     if (event.ctrlKey || event.metaKey) window.open(detail, '_blank', 'noopener')
@@ -53,7 +59,7 @@ export function PostCard(props: PostCardProps) {
   }
 
   return (
-    <article className="post-card is-clickable" aria-label={`Post by ${name}`} onClick={openPost}>
+    <article className={isDetail ? 'post-card is-detail' : 'post-card is-clickable'} aria-label={`Post by ${name}`} onClick={openPost}>
       <Link href={profile} className="post-avatar" aria-label={`${name}'s profile`}>
         <Avatar src={post.avatarURL} name={name} />
       </Link>
@@ -63,12 +69,16 @@ export function PostCard(props: PostCardProps) {
             <span className="author-name">{name}</span>
             <span className="author-handle">@{post.username}</span>
           </Link>
-          <span className="dot" aria-hidden="true">
-            ·
-          </span>
-          <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
-            <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
-          </Link>
+          {!isDetail && (
+            <>
+              <span className="dot" aria-hidden="true">
+                ·
+              </span>
+              <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
+                <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
+              </Link>
+            </>
+          )}
           {isOwner && (
             <Menu
               label="Post options"
@@ -81,9 +91,24 @@ export function PostCard(props: PostCardProps) {
         </header>
         {post.content && <p className="post-content">{post.content}</p>}
         {post.mediaUrl && (
-          <Link href={paths.postDetail.href(post.id)} className="post-media" aria-label="Open post">
+          // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
+          <a
+            href={post.mediaUrl}
+            className="post-media"
+            data-stay=""
+            onClick={(event) => {
+              if (event.ctrlKey || event.metaKey || event.shiftKey) return
+              event.preventDefault()
+              props.onOpenMedia()
+            }}
+          >
             <img src={post.mediaUrl} alt={`Image posted by ${name}`} loading="lazy" />
-          </Link>
+          </a>
+        )}
+        {isDetail && (
+          <p className="post-date">
+            <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>
+          </p>
         )}
         <PostActions
           commentCount={post.comments.length}

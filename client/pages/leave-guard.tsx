@@ -8,6 +8,8 @@ function inAppHref(event: MouseEvent): string | null {
   if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return null
   const link = (event.target as Element | null)?.closest?.('a[href]')
   if (!(link instanceof HTMLAnchorElement) || (link.target && link.target !== '_self')) return null
+  // A link that opens something over the page (an image) rather than leaving it.
+  if (link.dataset.stay !== undefined) return null
   const url = new URL(link.href, window.location.href)
   if (url.origin !== window.location.origin) return null
   return url.pathname + url.search + url.hash

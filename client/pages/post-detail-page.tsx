@@ -2,7 +2,9 @@ import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, useLocation } from 'wouter'
 import { EmptyState } from '../components/empty-state.js'
+import { BackIcon } from '../components/icons.js'
 import { Spinner } from '../components/spinner.js'
+import { goBack } from '../lib/back.js'
 import { paths } from '../paths.js'
 import { lists, loadPost } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
@@ -23,7 +25,12 @@ export function PostDetailPage({ postId }: { postId: string }) {
   const post = pending ? undefined : byId[detail.id]
   return (
     <>
-      <h1 className="page-title">Post</h1>
+      <div className="page-title with-back">
+        <button type="button" className="icon-button" aria-label="Back" onClick={() => goBack(navigate, paths.home.href())}>
+          <BackIcon />
+        </button>
+        <h1>Post</h1>
+      </div>
       {pending && <Spinner label="Loading post" />}
       {!pending && !post && (
         <div className="stack center">
@@ -33,7 +40,7 @@ export function PostDetailPage({ postId }: { postId: string }) {
           </Link>
         </div>
       )}
-      {post && <PostItem key={post._id} postId={post._id} commentsOpen onDeleted={() => navigate(paths.home.href())} />}
+      {post && <PostItem key={post._id} postId={post._id} detail onDeleted={() => navigate(paths.home.href())} />}
     </>
   )
 }

@@ -2,7 +2,9 @@ import { useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
+import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
+import { fullName } from '../lib/model.js'
 import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { postCache } from '../state/post-cache.js'
@@ -12,7 +14,7 @@ import {
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 
-type PostItemProps = { postId: string; commentsOpen?: boolean; onDeleted?: () => void }
+type PostItemProps = { postId: string; detail?: boolean; onDeleted?: () => void }
 
 /** What the reader is asked to confirm: deleting this post, or one of its comments. */
 type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
@@ -27,10 +29,11 @@ async function copyLink(postId: string): Promise<void> {
 }
 
 /** A post card wired to the state: reads one cached post, and turns clicks into actions. */
-export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemProps) {
+export function PostItem({ postId, detail = false, onDeleted }: PostItemProps) {
   const post = useSnapshot(postCache).byId[postId]
   const { username, user } = useSnapshot(session)
-  const [showComments, setShowComments] = useState(commentsOpen)
+  const [showComments, setShowComments] = useState(detail)
+  const [viewing, setViewing] = useState(false)
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
   const now = useNow()
@@ -53,6 +56,7 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
     <>
       <PostCard
         post={post}
+        variant={detail ? 'detail' : 'feed'}
         me={me}
         now={now}
         liked={post.likes.likedBy.some((u) => u.username === me)}
@@ -63,6 +67,7 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
         onShare={() => void copyLink(post.id)}
         onToggleBookmark={() => void toggleBookmark(post._id)}
         onEdit={() => setEditing(true)}
+        onOpenMedia={() => setViewing(true)}
         onDelete={() => setDeleting({ kind: 'post' })}
         comments={{
           onAdd: (text) => addComment(post._id, text),
@@ -70,6 +75,7 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
         }}
       />
+      {viewing && <Lightbox src={post.mediaUrl} alt={`Image posted by ${fullName(post)}`} onClose={() => setViewing(false)} />}
       {deleting && (
         <ConfirmDialog
           title={deleting.kind === 'post' ? 'Delete post?' : 'Delete comment?'}

@@ -27,6 +27,7 @@ function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps {
     onToggleBookmark: noop,
     onEdit: noop,
     onDelete: noop,
+    onOpenMedia: noop,
     comments: { onAdd: async () => true, onEdit: async () => true, onDelete: noop },
     ...overrides,
   }
@@ -64,9 +65,19 @@ t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t)
   t.same(chosen, ['delete'])
 })
 
-t.test('media links to the post detail, names link to the profile', async (t) => {
-  renderAt('/', <PostCard {...cardProps({ post: makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' }) })} />)
-  t.equal(screen.getByRole('link', { name: 'Open post' }).getAttribute('href'), '/post-detail/p9')
+t.test('a click on the image shows it large in a lightbox that Escape closes; names link to the profile', async (t) => {
+  const post = makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' })
+  signInAs(makeUser({ username: 'guest' }))
+  postCache.byId[post._id] = post
+  const { location } = renderAt('/', <PostItem postId="p9" />)
+  const image = screen.getByRole('link', { name: 'Image posted by Maya Lin' })
+  t.equal(image.getAttribute('href'), '/media/x.png', 'a real link to the file, for a new tab')
+  fireEvent.click(image)
+  const lightbox = screen.getByRole('dialog', { name: 'Image' })
+  t.equal(within(lightbox).getByRole('img').getAttribute('src'), '/media/x.png')
+  t.same(location.history, ['/'], 'the feed stays where it was')
+  fireEvent.keyDown(lightbox, { key: 'Escape' })
+  t.equal(screen.queryByRole('dialog'), null, 'Escape closes it')
   t.equal(screen.getByRole('link', { name: "Maya Lin's profile" }).getAttribute('href'), '/profile/maya')
 })
 
