@@ -1,5 +1,6 @@
 import { FetchError, ofetch } from 'ofetch'
 import { readToken } from '../lib/storage.js'
+import { OFFLINE_TEXT, plainServerMessage } from './error-text.js'
 
 let onUnauthorized: () => void = () => {}
 
@@ -25,15 +26,23 @@ export const http = ofetch.create({
 /** RFC 7240: post and comment writes then answer with the changed post only (DECISIONS §1). */
 export const RETURN_MINIMAL = { Prefer: 'return=minimal' } as const
 
-/** The message to show for a failed call: the server's `{ errors: [msg] }`, else a plain fallback. */
+/** The message to show for a failed call: the server's `{ errors: [msg] }` in plain words, else a plain fallback. */
 export function errorMessage(error: unknown): string {
   if (error instanceof FetchError) {
+    const status = error.statusCode
+    if (status === undefined) return OFFLINE_TEXT
     const first = (error.data as { errors?: unknown } | undefined)?.errors
-    if (Array.isArray(first) && typeof first[0] === 'string') return first[0]
-    if (error.statusCode === undefined) return 'Could not reach the server. Check your connection.'
-    return `Request failed (${error.statusCode})`
+    const message = Array.isArray(first) && typeof first[0] === 'string' ? first[0] : ''
+    return plainServerMessage(message, status) || 'Something went wrong. Please try again.'
   }
-  return error instanceof Error ? error.message : 'Something went wrong'
+  return error instanceof Error ? error.message : 'Something went wrong. Please try again.'
+}
+
+/** Whether the same call may well work if tried again: no answer, a busy or failing server. */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof FetchError)) return false
+  const status = error.statusCode
+  return status === undefined || status === 408 || status === 429 || status >= 500
 }
 
 /** The HTTP status of a failed call, if the server answered at all. */

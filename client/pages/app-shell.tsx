@@ -51,7 +51,16 @@ export function AppShell({ children }: { children: ReactNode }) {
           />
         )
       }
-      aside={<WhoToFollow users={suggestions.shown} loaded={suggestions.loaded} pending={suggestions.pending} onFollow={suggestions.follow} />}
+      aside={
+        <WhoToFollow
+          users={suggestions.shown}
+          loaded={suggestions.loaded}
+          pending={suggestions.pending}
+          onFollow={suggestions.follow}
+          error={suggestions.error}
+          onRetry={suggestions.retry}
+        />
+      }
     >
       {children}
       {composing && (

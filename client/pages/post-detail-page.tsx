@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, useLocation } from 'wouter'
-import { EmptyState } from '../components/empty-state.js'
+import { LoadError } from '../components/load-error.js'
 import { BackIcon } from '../components/icons.js'
 import { Spinner } from '../components/spinner.js'
 import { goBack } from '../lib/back.js'
@@ -34,7 +34,7 @@ export function PostDetailPage({ postId }: { postId: string }) {
       {pending && <Spinner label="Loading post" />}
       {!pending && !post && (
         <div className="stack center">
-          <EmptyState text={detail.error ?? 'Post not found'} />
+          <LoadError message={detail.error ?? "This post doesn't exist. It may have been deleted."} onRetry={() => void loadPost(postId)} />
           <Link href={paths.home.href()} className="button outline small">
             Back to Home
           </Link>

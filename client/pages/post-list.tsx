@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
+import { LoadError } from '../components/load-error.js'
 import { NewPostsButton } from '../components/new-posts-button.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
@@ -50,13 +51,3 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
   )
 }
 
-function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <div className="empty-state">
-      <p>{message}</p>
-      <button type="button" className="button outline small" onClick={onRetry}>
-        Try again
-      </button>
-    </div>
-  )
-}

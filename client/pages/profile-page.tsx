@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { EditProfileModal } from '../components/edit-profile-modal.js'
-import { EmptyState } from '../components/empty-state.js'
+import { LoadError } from '../components/load-error.js'
 import { ProfileHeader } from '../components/profile-header.js'
 import { Spinner } from '../components/spinner.js'
 import { UserListModal } from '../components/user-list-modal.js'
@@ -30,7 +30,17 @@ export function ProfilePage({ username }: { username: string }) {
 
   const user = profile.resolved ? byUsername[profile.resolved] : undefined
   if (profile.username !== username || (profile.loading && !user)) return <Spinner label="Loading profile" />
-  if (!user) return <EmptyState text={profile.error ?? 'User not found'} />
+  if (!user) {
+    return (
+      <LoadError
+        message={profile.error ?? "This account doesn't exist."}
+        onRetry={() => {
+          void loadProfile(username)
+          void loadProfilePosts(username)
+        }}
+      />
+    )
+  }
 
   const isMe = me?._id === user._id
   const close = () => setDialog('none')

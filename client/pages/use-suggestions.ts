@@ -10,7 +10,7 @@ import { loadSuggestions, toggleFollow, users } from '../state/users.js'
  */
 export function useSuggestions({ load = false } = {}) {
   const { username, user } = useSnapshot(session)
-  const { suggestions, suggestionsLoaded, pending } = useSnapshot(users)
+  const { suggestions, suggestionsLoaded, suggestionsError, pending } = useSnapshot(users)
 
   const followingCount = user?.following.length
   useEffect(() => {
@@ -20,5 +20,12 @@ export function useSuggestions({ load = false } = {}) {
 
   const followingIds = new Set(user?.following.map((u) => u._id))
   const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))
-  return { shown, loaded: suggestionsLoaded, pending, follow: (id: string) => void toggleFollow(id) }
+  return {
+    shown,
+    loaded: suggestionsLoaded,
+    error: suggestionsError,
+    pending,
+    follow: (id: string) => void toggleFollow(id),
+    retry: () => void loadSuggestions(),
+  }
 }

@@ -87,7 +87,7 @@ export async function toggleLike(postId: string): Promise<void> {
   } catch (error) {
     const current = postCache.byId[postId]
     if (current) current.likes = before
-    showError(error)
+    showError(error, () => void toggleLike(postId))
   }
 }
 
@@ -108,7 +108,7 @@ export async function toggleBookmark(postId: string): Promise<void> {
     setBookmarkList(reply.bookmarks)
   } catch (error) {
     setBookmarks(before)
-    showError(error)
+    showError(error, () => void toggleBookmark(postId))
   }
 }
 

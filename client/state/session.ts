@@ -52,7 +52,7 @@ export async function loadCurrentUser(): Promise<void> {
   } catch (error) {
     // The stored user is gone (404); a 401 already ended the session through the handler.
     if (errorStatus(error) === 404) forgetSession()
-    else showError(error)
+    else showError(error, () => void loadCurrentUser())
   }
 }
 

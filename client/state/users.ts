@@ -15,6 +15,7 @@ const initial = () => ({
   profile: { username: '', resolved: '', loading: false, error: null as string | null },
   suggestions: [] as User[],
   suggestionsLoaded: false,
+  suggestionsError: null as string | null,
   /** User ids with a follow or unfollow on its way, so a second click cannot race the first. */
   pending: {} as Record<string, boolean>,
 })
@@ -50,8 +51,10 @@ export async function loadProfile(username: string): Promise<void> {
 export async function loadSuggestions(): Promise<void> {
   try {
     users.suggestions = await apiGetSuggestions(SUGGESTIONS)
+    users.suggestionsError = null
   } catch (error) {
-    showError(error)
+    // Shown in the panel, where Try again is.
+    users.suggestionsError = errorMessage(error)
   } finally {
     users.suggestionsLoaded = true
   }
@@ -66,7 +69,7 @@ export async function toggleFollow(userId: string): Promise<void> {
     applyUser(reply.user)
     applyUser(reply.followUser)
   } catch (error) {
-    showError(error)
+    showError(error, () => void toggleFollow(userId))
   } finally {
     delete users.pending[userId]
   }

@@ -41,7 +41,7 @@ t.test('a visitor is sent to /login, and returns to the page they asked for afte
   fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'guest' } })
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong-password' } })
   fireEvent.click(screen.getByRole('button', { name: 'Login' }))
-  t.ok(await screen.findByText('The credentials you entered are invalid. Unauthorized access error.'), 'server message in a toast')
+  t.ok(await screen.findByText('The credentials you entered are invalid. Check the username and password.'), 'the server message, in plain words, in a toast')
   t.equal(last(location.history), '/login?from=%2Fexplore', 'still on login')
 
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-password' } })

@@ -139,7 +139,8 @@ t.test('post detail: the post with its comments open, or the server message', as
   t.pass('Back from a page opened directly leads home')
   cleanup()
   renderAt('/post-detail/gone', <App />)
-  t.ok(await screen.findByText('Post not found'))
+  t.ok(await screen.findByText("This post doesn't exist. It may have been deleted."), 'the server message in plain words')
+  t.equal(screen.queryAllByText(/doesn't exist/).length, 1, 'said once, not again in a toast')
 })
 
 t.test('the error boundary shows the heading and the error text', async (t) => {
@@ -166,4 +167,17 @@ t.test('the Tweet button opens the create-post modal; Escape closes it and focus
   fireEvent.keyDown(dialog, { key: 'Escape' })
   await until(() => screen.queryByRole('dialog') === null)
   t.equal(document.activeElement, tweet)
+})
+
+t.test('a list that fails to load says so once, in plain words, and Try again loads it', async (t) => {
+  let failing = true
+  const { api } = start('/explore', {
+    'GET /api/posts': () => (failing ? fail(500, 'Internal server error') : ok({ posts: [makePost({ content: 'Back again' })], nextCursor: null })),
+  })
+  t.teardown(api.restore)
+  await screen.findByText('Something went wrong on our side. Please try again.')
+  t.equal(screen.getAllByText(/went wrong/).length, 1, 'not again in a toast')
+  failing = false
+  fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+  t.ok(await screen.findByText('Back again'))
 })
