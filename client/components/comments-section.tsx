@@ -42,7 +42,7 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
         </label>
         <textarea
           id={replyId}
-          placeholder="Reply!"
+          placeholder="Post your reply"
           rows={2}
           maxLength={500}
           value={text}

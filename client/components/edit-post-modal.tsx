@@ -21,7 +21,6 @@ export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClos
   return (
     <DraftModal title="Edit Post" dirty={dirty} onClose={onClose}>
       <PostForm
-        placeholder="What is happening?!"
         submitLabel="Update"
         initial={initial}
         onSubmit={submit}

@@ -41,7 +41,7 @@ export function Layout({ username, onPost, account, aside, children }: LayoutPro
         <nav className="app-nav" aria-label="Main">
           <NavLink href={paths.home.href()} pattern={paths.home.path} icon={<HomeIcon />} label="Home" />
           <NavLink href={paths.explore.href()} pattern={paths.explore.path} icon={<ExploreIcon />} label="Explore" />
-          <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmark" />
+          <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmarks" />
           <NavLink
             href={paths.profile.href(username)}
             pattern={paths.profile.href(username)}
@@ -50,7 +50,7 @@ export function Layout({ username, onPost, account, aside, children }: LayoutPro
           />
           <button type="button" className="button primary tweet-button" onClick={onPost}>
             <FeatherIcon />
-            <span className="nav-label">Tweet</span>
+            <span className="nav-label">Post</span>
           </button>
         </nav>
         <div className="app-account">{account}</div>

@@ -9,9 +9,13 @@ export type PostDraft = { content: string; mediaUrl: string }
 /** DECISIONS §1: the server takes at most 500 characters of content. */
 export const MAX_CONTENT = 500
 
+/** One text for every composer, as SPEC's edit modal words it. */
+export const COMPOSER_PLACEHOLDER = 'What is happening?!'
+
 type PostFormProps = {
-  placeholder: string
-  submitLabel: string
+  placeholder?: string
+  /** 'Post' for a new post. */
+  submitLabel?: string
   initial?: PostDraft
   author?: { avatarURL: string; name: string }
   /** The composer starts over after a post; the edit modal closes instead. */
@@ -26,7 +30,7 @@ type PostFormProps = {
 
 /** The post composer and the edit form: text, one image, emojis, and a submit button. */
 export function PostForm(props: PostFormProps) {
-  const { placeholder, submitLabel, initial, author, resetAfterSubmit = false, autoFocus = false } = props
+  const { placeholder = COMPOSER_PLACEHOLDER, submitLabel = 'Post', initial, author, resetAfterSubmit = false, autoFocus = false } = props
   const [content, setContent] = useState(initial?.content ?? '')
   const [mediaUrl, setMediaUrl] = useState(initial?.mediaUrl ?? '')
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')

@@ -15,7 +15,7 @@ import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
 import { useSuggestions } from './use-suggestions.js'
 
-/** The signed-in frame wired to the state: navigation, the Tweet modal and Who to follow. */
+/** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const suggestions = useSuggestions({ load: true })
@@ -66,8 +66,6 @@ export function AppShell({ children }: { children: ReactNode }) {
       {composing && (
         <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
-            placeholder="What is happening!"
-            submitLabel="Tweet"
             author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
             onSubmit={submit}
             onUpload={uploadMedia}

@@ -14,7 +14,7 @@ import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
 import { useSuggestions } from './use-suggestions.js'
 
-export const HOME_EMPTY = 'Sorry, there no posts to show! Follow people to see their posts.'
+export const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
 
 /** The home timeline: my posts and those of people I follow, in the chosen order. */
 export function HomePage() {
@@ -39,8 +39,6 @@ export function HomePage() {
       <h1 className="page-title">Home</h1>
       <div className="card composer">
         <PostForm
-          placeholder="What is happening!"
-          submitLabel="Tweet"
           resetAfterSubmit
           initial={readDraft()}
           onChange={writeDraft}

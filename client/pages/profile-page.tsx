@@ -12,6 +12,7 @@ import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../s
 import { PostList } from './post-list.js'
 
 export const PROFILE_EMPTY = 'You have not added any posts!'
+const othersEmpty = (username: string) => `@${username} hasn't posted yet.`
 
 type Dialog = 'none' | 'edit' | 'following' | 'followers'
 
@@ -65,7 +66,7 @@ export function ProfilePage({ username }: { username: string }) {
         onShowFollowers={() => setDialog('followers')}
       />
       <h2 className="section-title">Posts</h2>
-      <PostList name="profile" emptyText={PROFILE_EMPTY} load={(more) => void loadProfilePosts(username, more)} />
+      <PostList name="profile" emptyText={isMe ? PROFILE_EMPTY : othersEmpty(user.username)} load={(more) => void loadProfilePosts(username, more)} />
       {dialog === 'edit' && isMe && (
         <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
       )}

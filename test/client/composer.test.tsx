@@ -22,16 +22,14 @@ function renderComposer() {
   const onFileError = spy((_message: string) => {})
   render(
     <PostForm
-      placeholder="What is happening!"
-      submitLabel="Tweet"
       resetAfterSubmit
       onSubmit={onSubmit}
       onUpload={onUpload}
       onFileError={onFileError}
     />,
   )
-  const text = screen.getByPlaceholderText('What is happening!') as HTMLTextAreaElement
-  const tweet = screen.getByRole('button', { name: 'Tweet' }) as HTMLButtonElement
+  const text = screen.getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
+  const tweet = screen.getByRole('button', { name: 'Post' }) as HTMLButtonElement
   const picker = screen.getByLabelText('Add image') as HTMLInputElement
   return { onSubmit, onUpload, onFileError, text, tweet, picker }
 }
@@ -45,7 +43,7 @@ function sized(file: File, size: number): File {
   return file
 }
 
-t.test('Tweet is disabled while both content and media are empty', async (t) => {
+t.test('Post is disabled while both content and media are empty', async (t) => {
   const { text, tweet } = renderComposer()
   t.ok(tweet.disabled, 'empty form')
   fireEvent.change(text, { target: { value: '   ' } })
@@ -56,7 +54,7 @@ t.test('Tweet is disabled while both content and media are empty', async (t) => 
   t.ok(tweet.disabled, 'disabled again once cleared')
 })
 
-t.test('an image alone enables Tweet, and the form resets after a post', async (t) => {
+t.test('an image alone enables Post, and the form resets after a post', async (t) => {
   const { onSubmit, onUpload, text, tweet, picker } = renderComposer()
   pick(picker, new File(['png'], 'photo.png', { type: 'image/png' }))
   await screen.findByAltText('Image to be posted')

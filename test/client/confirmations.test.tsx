@@ -74,7 +74,7 @@ t.test('closing the composer modal with a draft asks "Discard post?"; an empty o
   t.teardown(api.restore)
   renderAt('/', <App />)
   const open = async () => {
-    fireEvent.click(within(await screen.findByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Tweet' }))
+    fireEvent.click(within(await screen.findByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Post' }))
     return screen.getByRole('dialog', { name: 'Create Post' })
   }
   fireEvent.keyDown(await open(), { key: 'Escape' })
@@ -138,7 +138,7 @@ t.test('the home composer keeps its draft across visits until it is sent', async
   renderAt('/', <App />)
   await screen.findByRole('heading', { name: 'Latest Posts' })
   t.equal(composer().value, 'Kept for later', 'the draft came back')
-  fireEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Tweet' }))
+  fireEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Post' }))
   await until(() => composer().value === '')
   t.equal(localStorage.getItem('composerDraft'), null, 'sent, so forgotten')
 })

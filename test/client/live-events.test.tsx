@@ -60,7 +60,7 @@ t.test('post.liked updates the count on a rendered card; post.updated its text; 
   t.ok(await screen.findByText('Edited elsewhere'))
   send('post.deleted', { postId: 'p1' })
   await until(() => screen.queryByText('Edited elsewhere') === null)
-  t.ok(screen.getByText('Dude you get all Post!'), 'the list is empty now')
+  t.ok(screen.getByText('Nobody has posted yet.'), 'the list is empty now')
   t.same(session.user?.bookmarks, [], 'and it left my bookmarks')
 })
 
@@ -86,7 +86,7 @@ t.test("user.followed and user.unfollowed update a profile's counts and my own F
   })
   t.ok(await screen.findByRole('button', { name: '0 Followers' }))
   send('user.followed', { user: { ...theo, following: [summary(maya)] }, followUser: { ...maya, followers: [summary(theo)] } })
-  t.ok(await screen.findByRole('button', { name: '1 Followers' }), 'someone else followed Maya')
+  t.ok(await screen.findByRole('button', { name: '1 Follower' }), 'someone else followed Maya')
 
   // The same follow, made by me in another browser: the event carries my public record.
   const publicMe = { ...me, email: undefined, bookmarks: [], following: [summary(maya)] }
@@ -98,7 +98,7 @@ t.test("user.followed and user.unfollowed update a profile's counts and my own F
 
   send('user.unfollowed', { user: { ...publicMe, following: [] }, followUser: { ...maya, followers: [summary(theo)] } })
   t.ok(await screen.findByRole('button', { name: 'Follow Maya Lin' }))
-  t.ok(screen.getByRole('button', { name: '1 Followers' }))
+  t.ok(screen.getByRole('button', { name: '1 Follower' }))
 })
 
 t.test('user.updated renames the author on posts and comments', async (t) => {

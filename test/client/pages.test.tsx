@@ -31,7 +31,7 @@ function start(path: string, extra: Parameters<typeof stubApi>[0] = {}) {
 t.test('home: the empty text, and Who to follow has no more suggestions', async (t) => {
   const { api } = start('/')
   t.teardown(api.restore)
-  t.ok(await screen.findByText('Sorry, there no posts to show! Follow people to see their posts.'))
+  t.ok(await screen.findByText('No posts to show yet. Follow people to see their posts here.'))
   t.ok(await screen.findByText('No more suggestions!'))
 })
 
@@ -80,12 +80,12 @@ t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end
   t.teardown(api.restore)
   t.ok(await screen.findByText('Loading posts'), 'spinner while loading')
   await screen.findByText('first page 9')
-  t.equal(screen.queryByText('Dude you get all Post!'), null, 'not at the end yet')
+  t.equal(screen.queryByText("You're all caught up"), null, 'not at the end yet')
   const live = observers.filter((o) => o.connected)
   t.equal(live.length, 1, 'one sentinel watching')
   live[0]!.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
   await screen.findByText('the last post')
-  t.ok(await screen.findByText('Dude you get all Post!'))
+  t.ok(await screen.findByText("You're all caught up"))
   const pages = api.calls.filter((c) => c.path === '/api/posts')
   t.same(pages.map((c) => [c.query.get('limit'), c.query.get('cursor')]), [['10', null], ['10', 'next']])
   t.equal(screen.getAllByRole('article').length, 11, 'the second page is appended')
@@ -120,7 +120,7 @@ t.test("another user's profile: Follow turns into Following", async (t) => {
   fireEvent.click(screen.getByRole('button', { name: 'Follow Maya Lin' }))
   const following = await screen.findByRole('button', { name: 'Following Maya Lin' })
   t.equal(following.getAttribute('aria-pressed'), 'true')
-  t.ok(screen.getByRole('button', { name: '1 Followers' }))
+  t.ok(screen.getByRole('button', { name: '1 Follower' }))
 })
 
 t.test('post detail: the post with its comments open, or the server message', async (t) => {
@@ -130,7 +130,7 @@ t.test('post detail: the post with its comments open, or the server message', as
   })
   t.teardown(api.restore)
   await screen.findByText('Detailed post')
-  t.ok(screen.getByPlaceholderText('Reply!'), 'comments open')
+  t.ok(screen.getByPlaceholderText('Post your reply'), 'comments open')
   const article = screen.getByRole('article')
   t.ok(within(article).getByText(/^\d{1,2}:\d{2} [AP]M · Jan (9|10|11), 2026$/), 'the full date')
   t.equal(within(article).queryByRole('link', { name: /ago$/ }), null, 'instead of the time ago')
@@ -155,15 +155,15 @@ t.test('the error boundary shows the heading and the error text', async (t) => {
   t.ok(screen.getByText('Something broke in render'))
 })
 
-t.test('the Tweet button opens the create-post modal; Escape closes it and focus returns', async (t) => {
+t.test('the Post button opens the create-post modal; Escape closes it and focus returns', async (t) => {
   const { api } = start('/')
   t.teardown(api.restore)
   const nav = await screen.findByRole('navigation', { name: 'Main' })
-  const tweet = within(nav).getByRole('button', { name: 'Tweet' })
+  const tweet = within(nav).getByRole('button', { name: 'Post' })
   tweet.focus()
   fireEvent.click(tweet)
   const dialog = screen.getByRole('dialog', { name: 'Create Post' })
-  t.equal(document.activeElement, within(dialog).getByPlaceholderText('What is happening!'))
+  t.equal(document.activeElement, within(dialog).getByPlaceholderText('What is happening?!'))
   fireEvent.keyDown(dialog, { key: 'Escape' })
   await until(() => screen.queryByRole('dialog') === null)
   t.equal(document.activeElement, tweet)

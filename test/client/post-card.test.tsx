@@ -189,9 +189,9 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
     }),
   )
   const toggle = screen.getByRole('button', { name: 'Comments, 2 comments' })
-  t.equal(screen.queryByPlaceholderText('Reply!'), null, 'closed at first')
+  t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closed at first')
   fireEvent.click(toggle)
-  const reply = screen.getByPlaceholderText('Reply!')
+  const reply = screen.getByPlaceholderText('Post your reply')
   const send = screen.getByRole('button', { name: 'Reply' }) as HTMLButtonElement
   t.ok(send.disabled)
   fireEvent.change(reply, { target: { value: 'Nice one' } })
@@ -215,5 +215,5 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
   await screen.findByText('Edited comment')
   t.same(api.calls[0]?.body, { commentData: { text: 'Edited comment' } })
   fireEvent.click(toggle)
-  t.equal(screen.queryByPlaceholderText('Reply!'), null, 'closes again')
+  t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closes again')
 })

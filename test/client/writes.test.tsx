@@ -29,7 +29,7 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
   t.teardown(api.restore)
   renderAt('/', <App />)
   await screen.findByText('An older post')
-  const composer = screen.getAllByPlaceholderText('What is happening!')[0]!
+  const composer = screen.getAllByPlaceholderText('What is happening?!')[0]!
   fireEvent.change(composer, { target: { value: 'Fresh from the test' } })
   const form = composer.closest('form')!
   fireEvent.change(within(form).getByLabelText('Add image'), {
@@ -40,7 +40,7 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
   t.ok(upload?.body instanceof FormData, 'multipart upload')
   t.equal((upload?.body as FormData).get('file') instanceof Blob, true, 'in the field named file')
 
-  fireEvent.click(within(form).getByRole('button', { name: 'Tweet' }))
+  fireEvent.click(within(form).getByRole('button', { name: 'Post' }))
   await screen.findByText('Fresh from the test')
   const create = api.calls.find((c) => c.method === 'POST' && c.path === '/api/posts')
   t.same(create?.body, { postData: { content: 'Fresh from the test', mediaUrl: '/media/abc.png', type: 'image' } })
@@ -77,7 +77,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete' }))
   await until(() => screen.queryByText('Fixed the typo') === null)
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
-  t.ok(await screen.findByText('Dude you get all Post!'))
+  t.ok(await screen.findByText('Nobody has posted yet.'))
 })
 
 t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
