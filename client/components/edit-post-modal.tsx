@@ -22,11 +22,14 @@ export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClos
     <DraftModal title="Edit Post" dirty={dirty} onClose={onClose}>
       <PostForm
         submitLabel="Update"
+        busyLabel="Saving…"
         initial={initial}
         onSubmit={submit}
         onUpload={onUpload}
         onFileError={onFileError}
-        onChange={(draft) => setDirty(draft.content !== initial.content || draft.mediaUrl !== initial.mediaUrl)}
+        onChange={(draft) =>
+          setDirty(draft.content !== initial.content || draft.mediaUrl !== initial.mediaUrl || draft.mediaAlt !== initial.mediaAlt)
+        }
       />
     </DraftModal>
   )

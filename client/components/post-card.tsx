@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
-import { fullName, type PostView } from '../lib/model.js'
+import { fullName, mediaAlt, type PostView } from '../lib/model.js'
 import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
@@ -26,6 +26,8 @@ export type PostCardProps = {
   /** The image was clicked: show it large. */
   onOpenMedia: () => void
   comments: CommentHandlers
+  /** The first image of a page loads at once: it is on the first screen, where lazy loading only delays it. */
+  eagerMedia?: boolean
   /** 'detail' is the post's own page: larger text, the full date, and no click-through. */
   variant?: 'feed' | 'detail'
 }
@@ -102,7 +104,13 @@ export function PostCard(props: PostCardProps) {
               props.onOpenMedia()
             }}
           >
-            <img src={post.mediaUrl} alt={`Image posted by ${name}`} loading="lazy" />
+            <img
+              src={post.mediaUrl}
+              alt={mediaAlt(post)}
+              width={post.mediaWidth}
+              height={post.mediaHeight}
+              loading={props.eagerMedia ? 'eager' : 'lazy'}
+            />
           </a>
         )}
         {isDetail && (

@@ -2,7 +2,7 @@
  * The records components display. State hands components frozen snapshots, so the views are
  * deeply read-only: a component can show a post but never change it behind the state's back.
  */
-import type { Comment, Post, User, UserSummary } from '../../server/schemas/index.js'
+import type { Comment, Post, User, UserSummary } from '../api/types.js'
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -14,6 +14,11 @@ export type PostView = DeepReadonly<Post>
 export type CommentView = DeepReadonly<Comment>
 export type UserView = DeepReadonly<User>
 export type UserSummaryView = DeepReadonly<UserSummary>
+
+/** An image's text alternative: its author's description, or at least whose image it is. */
+export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {
+  return post.mediaAlt?.trim() || `Image posted by ${fullName(post)}`
+}
 
 export function fullName(user: { firstName: string; lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim()

@@ -54,15 +54,16 @@ export function writeSort(sort: string): void {
   write(SORT, sort)
 }
 
-export type StoredDraft = { content: string; mediaUrl: string }
+export type StoredDraft = { content: string; mediaUrl: string; mediaAlt: string }
 
 /** The home composer's unsent text and image, kept across reloads until it is sent. */
 export function readDraft(): StoredDraft | undefined {
   try {
     const value: unknown = JSON.parse(read(DRAFT) ?? 'null')
     if (typeof value !== 'object' || value === null) return undefined
-    const { content, mediaUrl } = value as Record<string, unknown>
-    return { content: typeof content === 'string' ? content : '', mediaUrl: typeof mediaUrl === 'string' ? mediaUrl : '' }
+    const record = value as Record<string, unknown>
+    const text = (key: string) => (typeof record[key] === 'string' ? record[key] : '')
+    return { content: text('content'), mediaUrl: text('mediaUrl'), mediaAlt: text('mediaAlt') }
   } catch {
     return undefined
   }

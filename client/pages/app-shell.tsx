@@ -9,7 +9,7 @@ import { PostForm } from '../components/post-form.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
 import { paths } from '../paths.js'
-import { createPost, uploadMedia } from '../state/posts.js'
+import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
@@ -28,7 +28,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     setComposing(false)
     setComposerDirty(false)
   }
-  const submit = async (draft: { content: string; mediaUrl: string }) => {
+  const submit = async (draft: PostDraft) => {
     const ok = await createPost(draft)
     if (ok) {
       closeComposer()

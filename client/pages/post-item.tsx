@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
-import { fullName } from '../lib/model.js'
+import { mediaAlt } from '../lib/model.js'
 import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { postCache } from '../state/post-cache.js'
@@ -14,7 +14,7 @@ import {
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 
-type PostItemProps = { postId: string; detail?: boolean; onDeleted?: () => void }
+type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; onDeleted?: () => void }
 
 /** What the reader is asked to confirm: deleting this post, or one of its comments. */
 type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
@@ -29,7 +29,7 @@ async function copyLink(postId: string): Promise<void> {
 }
 
 /** A post card wired to the state: reads one cached post, and turns clicks into actions. */
-export function PostItem({ postId, detail = false, onDeleted }: PostItemProps) {
+export function PostItem({ postId, detail = false, eagerMedia = false, onDeleted }: PostItemProps) {
   const post = useSnapshot(postCache).byId[postId]
   const { username, user } = useSnapshot(session)
   const [showComments, setShowComments] = useState(detail)
@@ -57,6 +57,7 @@ export function PostItem({ postId, detail = false, onDeleted }: PostItemProps) {
       <PostCard
         post={post}
         variant={detail ? 'detail' : 'feed'}
+        eagerMedia={eagerMedia || detail}
         me={me}
         now={now}
         liked={post.likes.likedBy.some((u) => u.username === me)}
@@ -75,7 +76,7 @@ export function PostItem({ postId, detail = false, onDeleted }: PostItemProps) {
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
         }}
       />
-      {viewing && <Lightbox src={post.mediaUrl} alt={`Image posted by ${fullName(post)}`} onClose={() => setViewing(false)} />}
+      {viewing && <Lightbox src={post.mediaUrl} alt={mediaAlt(post)} onClose={() => setViewing(false)} />}
       {deleting && (
         <ConfirmDialog
           title={deleting.kind === 'post' ? 'Delete post?' : 'Delete comment?'}
@@ -91,7 +92,7 @@ export function PostItem({ postId, detail = false, onDeleted }: PostItemProps) {
       )}
       {editing && (
         <EditPostModal
-          initial={{ content: post.content, mediaUrl: post.mediaUrl }}
+          initial={{ content: post.content, mediaUrl: post.mediaUrl, mediaAlt: post.mediaAlt ?? '' }}
           onSubmit={(draft) => editPost(post._id, draft)}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}

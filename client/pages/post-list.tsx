@@ -6,6 +6,7 @@ import { NewPostsButton } from '../components/new-posts-button.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
+import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
 
 type PostListProps = {
@@ -21,6 +22,9 @@ type PostListProps = {
 /** One of the post lists: spinner while the first page loads, then posts, more on scroll. */
 export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
   const list = useSnapshot(lists)[name]
+  const cached = useSnapshot(postCache).byId
+  // Only the posts read here are watched: those down to the first with an image.
+  const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
   if (list.ids.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <Spinner />
     if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
@@ -40,7 +44,7 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
         {list.ids.map((id) => (
-          <PostItem key={id} postId={id} />
+          <PostItem key={id} postId={id} eagerMedia={id === firstImage} />
         ))}
       </div>
       {list.loading && <Spinner />}

@@ -31,10 +31,18 @@ async function attempt(write: () => Promise<void>): Promise<boolean> {
   }
 }
 
-export type PostDraft = { content: string; mediaUrl: string }
+export type PostDraft = { content: string; mediaUrl: string; mediaAlt?: string }
 
-function postData(draft: PostDraft): PostData {
-  return { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
+/**
+ * The description goes only with an image: the server refuses one on a post without (DECISIONS §7).
+ * An empty one is sent only to clear a description the post had, so a server that does not know
+ * descriptions yet still takes posts that have none.
+ */
+function postData(draft: PostDraft, before?: Post): PostData {
+  const data: PostData = { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
+  const alt = draft.mediaAlt ?? ''
+  const send = draft.mediaUrl !== '' && (alt !== '' || before?.mediaAlt !== undefined)
+  return send ? { ...data, mediaAlt: alt } : data
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {
@@ -46,7 +54,7 @@ export function createPost(draft: PostDraft): Promise<boolean> {
 }
 
 export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
-  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft))))
+  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft, postCache.byId[postId]))))
 }
 
 export function deletePost(postId: string): Promise<boolean> {

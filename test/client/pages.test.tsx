@@ -181,3 +181,16 @@ t.test('a list that fails to load says so once, in plain words, and Try again lo
   fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
   t.ok(await screen.findByText('Back again'))
 })
+
+t.test('in a list, the first image loads at once and the rest lazily', async (t) => {
+  const posts = [
+    makePost({ content: 'words only' }),
+    makePost({ content: 'first picture', mediaUrl: '/media/1.png', type: 'image' }),
+    makePost({ content: 'second picture', mediaUrl: '/media/2.png', type: 'image' }),
+  ]
+  const { api } = start('/explore', { 'GET /api/posts': () => ok({ posts, nextCursor: null }) })
+  t.teardown(api.restore)
+  await screen.findByText('second picture')
+  const loading = screen.getAllByRole('img', { name: 'Image posted by Maya Lin' }).map((img) => img.getAttribute('loading'))
+  t.same(loading, ['eager', 'lazy'])
+})

@@ -217,3 +217,17 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
   fireEvent.click(toggle)
   t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closes again')
 })
+
+t.test("an image shows its author's description, its size, and only the first of a list loads at once", async (t) => {
+  const described = makePost({ mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'Two herons at dawn', mediaWidth: 1200, mediaHeight: 800 })
+  renderAt('/', <PostCard {...cardProps({ post: described, eagerMedia: true })} />)
+  const image = screen.getByAltText('Two herons at dawn')
+  t.equal(image.getAttribute('width'), '1200')
+  t.equal(image.getAttribute('height'), '800')
+  t.equal(image.getAttribute('loading'), 'eager')
+  cleanup()
+  renderAt('/', <PostCard {...cardProps({ post: makePost({ mediaUrl: '/media/b.png', type: 'image' }) })} />)
+  const plain = screen.getByAltText('Image posted by Maya Lin')
+  t.equal(plain.getAttribute('loading'), 'lazy')
+  t.equal(plain.getAttribute('width'), null, 'no size when the post does not know it')
+})

@@ -26,12 +26,17 @@ await journey(t, e2e, 'write a post with an image and an emoji, see it on Home, 
   const composer = page.getByRole('main')
   const text = `Fresh from the browser ${Date.now()}`
   await composer.getByPlaceholder('What is happening?!').fill(text)
-  await composer.getByLabel('Add image').setInputFiles(await drawImage(page, 'image/png'))
+  // The image button is a real button: Enter opens the file picker as well as Space.
+  const chooser = page.waitForEvent('filechooser')
+  await composer.getByRole('button', { name: 'Add image' }).focus()
+  await page.keyboard.press('Enter')
+  await (await chooser).setFiles(await drawImage(page, 'image/png'))
   t.ok(await imageLoaded(composer.getByRole('img', { name: 'Image to be posted' })), 'the uploaded image previews')
   await composer.getByRole('button', { name: 'Add emoji' }).click()
   await composer.getByRole('button', { name: 'rocket' }).click()
   t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), `${text}🚀`, 'the emoji is appended')
-  await composer.getByRole('button', { name: 'Post', exact: true }).click()
+  t.equal(await composer.locator('.char-left').textContent(), String(500 - `${text}🚀`.length), 'the ring counts what is left')
+  await composer.getByPlaceholder('What is happening?!').press('Control+Enter')
 
   const checkPost = async (where: string) => {
     const card = postCard(page, `${text}🚀`)
