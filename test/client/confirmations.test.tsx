@@ -2,7 +2,7 @@ import 'global-jsdom/register'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import { choose, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -59,8 +59,7 @@ t.test('deleting a comment asks first and says when it is done', async (t) => {
   t.teardown(api.restore)
   renderAt('/post-detail/p1', <App />)
   await screen.findByText('A regrettable comment')
-  fireEvent.click(screen.getByRole('button', { name: 'Comment options' }))
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }))
+  choose('Comment options', 'Delete')
   const dialog = screen.getByRole('alertdialog', { name: 'Delete comment?' })
   t.notOk(api.calls.some((c) => c.path.startsWith('/api/comments/delete')), 'not before the answer')
   fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))

@@ -2,7 +2,7 @@
  * Shared by the client tests: a stand-in for the server behind globalThis.fetch, sample
  * records, and a way to render the app at a given location with a clean state.
  */
-import { render, waitFor } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
@@ -129,4 +129,10 @@ export async function until(condition: () => boolean, timeout = 3000): Promise<v
     },
     { timeout },
   )
+}
+
+/** Opens the menu behind the button named `menu` and picks its item named `item`. */
+export function choose(menu: string, item: string): void {
+  fireEvent.click(screen.getByRole('button', { name: menu }))
+  fireEvent.click(screen.getByRole('menuitem', { name: item }))
 }

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { session } from '../../client/state/session.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import { choose, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -66,8 +66,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   t.teardown(api.restore)
   renderAt('/explore', <App />)
   await screen.findByText('Typo in here')
-  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Edit Post' }))
+  choose('Post options', 'Edit Post')
   const dialog = screen.getByRole('dialog', { name: 'Edit Post' })
   fireEvent.change(within(dialog).getByPlaceholderText('What is happening?!'), { target: { value: 'Fixed the typo' } })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
@@ -75,8 +74,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   await until(() => screen.queryByRole('dialog') === null)
   t.same(api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body, { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } }, 'no description without an image')
 
-  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Delete Post' }))
+  choose('Post options', 'Delete Post')
   fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete' }))
   await until(() => screen.queryByText('Fixed the typo') === null)
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
@@ -112,8 +110,7 @@ t.test('an image description is sent when written, and an empty one only to clea
   t.teardown(api.restore)
   renderAt('/explore', <App />)
   await screen.findByAltText('A red kite')
-  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Edit Post' }))
+  choose('Post options', 'Edit Post')
   const dialog = screen.getByRole('dialog', { name: 'Edit Post' })
   const description = within(dialog).getByLabelText('Image description') as HTMLInputElement
   t.equal(description.value, 'A red kite', 'the edit starts from the description')
