@@ -8,13 +8,14 @@ type AccountMenuProps = {
   name: string
   avatarURL: string
   onLogout: () => void
+  onShowShortcuts: () => void
 }
 
 /**
  * The signed-in account as Twitter and Mastodon show it: the avatar (with the name where there is room)
  * opens a menu with the profile and logging out, so logging out is never one stray tap away.
  */
-export function AccountMenu({ username, name, avatarURL, onLogout }: AccountMenuProps) {
+export function AccountMenu({ username, name, avatarURL, onLogout, onShowShortcuts }: AccountMenuProps) {
   return (
     <Menu
       label="Account menu"
@@ -31,6 +32,7 @@ export function AccountMenu({ username, name, avatarURL, onLogout }: AccountMenu
       }
       items={[
         { label: 'Profile', href: paths.profile.href(username) },
+        { label: 'Keyboard shortcuts', onSelect: onShowShortcuts },
         { label: `Log out @${username}`, onSelect: onLogout },
       ]}
     />

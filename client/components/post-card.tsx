@@ -61,7 +61,13 @@ export function PostCard(props: PostCardProps) {
   }
 
   return (
-    <article className={isDetail ? 'post-card is-detail' : 'post-card is-clickable'} aria-label={`Post by ${name}`} onClick={openPost}>
+    <article
+      className={isDetail ? 'post-card is-detail' : 'post-card is-clickable'}
+      aria-label={`Post by ${name}`}
+      // Focusable for the j and k shortcuts, without adding a stop per post to the Tab order.
+      tabIndex={-1}
+      onClick={openPost}
+    >
       <Link href={profile} className="post-avatar" aria-label={`${name}'s profile`}>
         <Avatar src={post.avatarURL} name={name} />
       </Link>

@@ -3,16 +3,19 @@ import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
+import { ShortcutsDialog } from '../components/shortcuts-dialog.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
+import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
+import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
 import { useSuggestions } from './use-suggestions.js'
 
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
@@ -22,6 +25,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
   const [loggingOut, setLoggingOut] = useState(false)
+  const [showingShortcuts, setShowingShortcuts] = useState(false)
+  useKeyboardShortcuts({ username: username ?? '', onCompose: () => setComposing(true), onHelp: () => setShowingShortcuts(true) })
   const [, navigate] = useLocation()
 
   const closeComposer = () => {
@@ -48,6 +53,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             name={fullName(user)}
             avatarURL={user.avatarURL}
             onLogout={() => setLoggingOut(true)}
+            onShowShortcuts={() => setShowingShortcuts(true)}
           />
         )
       }
@@ -87,6 +93,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           }}
         />
       )}
+      {showingShortcuts && <ShortcutsDialog shortcuts={SHORTCUTS} onClose={() => setShowingShortcuts(false)} />}
       <LeaveGuard />
     </Layout>
   )
