@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { Route, Switch, useLocation } from 'wouter'
 import { ErrorBoundary } from './components/error-boundary.js'
+import { RouteAnnouncer } from './components/route-announcer.js'
 import { Spinner } from './components/spinner.js'
 import { RequireAuth } from './pages/require-auth.js'
 import { ToastHost } from './pages/toast-host.js'
@@ -56,6 +57,7 @@ export function App() {
         </Switch>
       </Suspense>
       <ToastHost />
+      <RouteAnnouncer />
     </ErrorBoundary>
   )
 }

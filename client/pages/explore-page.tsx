@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { loadExplore } from '../state/lists.js'
 import { PostList } from './post-list.js'
 
@@ -7,6 +8,7 @@ export const EXPLORE_EMPTY = 'Nobody has posted yet.'
 
 /** Every post, newest first, a page of 10 more each time the end of the list comes into view. */
 export function ExplorePage() {
+  useDocumentTitle('Explore')
   useEffect(() => {
     void loadExplore()
   }, [])

@@ -4,6 +4,7 @@ import { Link } from 'wouter'
 import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { readDraft, writeDraft } from '../lib/storage.js'
 import { paths } from '../paths.js'
@@ -20,6 +21,7 @@ export const HOME_EMPTY = 'No posts to show yet. Follow people to see their post
 export function HomePage() {
   const { sort } = useSnapshot(lists)
   const { user } = useSnapshot(session)
+  useDocumentTitle('Home')
 
   useEffect(() => {
     void loadHome()

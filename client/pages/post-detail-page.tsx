@@ -5,6 +5,8 @@ import { LoadError } from '../components/load-error.js'
 import { BackIcon } from '../components/icons.js'
 import { Spinner } from '../components/spinner.js'
 import { goBack } from '../lib/back.js'
+import { useDocumentTitle } from '../lib/document-title.js'
+import { fullName } from '../lib/model.js'
 import { paths } from '../paths.js'
 import { lists, loadPost } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
@@ -23,6 +25,7 @@ export function PostDetailPage({ postId }: { postId: string }) {
   // Until the load for this route has started, an older detail must not show as 'not found'.
   const pending = detail.loading || detail.id !== postId
   const post = pending ? undefined : byId[detail.id]
+  useDocumentTitle(post ? postTitle(post) : pending ? null : 'Post')
   return (
     <>
       <div className="page-title with-back">
@@ -43,4 +46,11 @@ export function PostDetailPage({ postId }: { postId: string }) {
       {post && <PostItem key={post._id} postId={post._id} detail onDeleted={() => navigate(paths.home.href())} />}
     </>
   )
+}
+
+/** As Twitter words it: 'Maya Lin on Chirp: "the start of the post"'. */
+function postTitle(post: { firstName: string; lastName: string; content: string }): string {
+  const text = post.content.replace(/\s+/g, ' ').trim()
+  const start = text.length > 60 ? `${text.slice(0, 59)}…` : text
+  return start ? `${fullName(post)} on Chirp: "${start}"` : `Post by ${fullName(post)}`
 }

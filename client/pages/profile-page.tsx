@@ -6,6 +6,8 @@ import { ProfileHeader } from '../components/profile-header.js'
 import { Spinner } from '../components/spinner.js'
 import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
+import { useDocumentTitle } from '../lib/document-title.js'
+import { fullName } from '../lib/model.js'
 import { lists, loadProfilePosts } from '../state/lists.js'
 import { session } from '../state/session.js'
 import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
@@ -30,6 +32,8 @@ export function ProfilePage({ username }: { username: string }) {
   }, [username])
 
   const user = profile.resolved ? byUsername[profile.resolved] : undefined
+  const shown = profile.username === username ? user : undefined
+  useDocumentTitle(shown ? `${fullName(shown)} (@${shown.username})` : profile.error ? 'Profile' : null)
   if (profile.username !== username || (profile.loading && !user)) return <Spinner label="Loading profile" />
   if (!user) {
     return (

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio'
 import { Link, Redirect, useLocation } from 'wouter'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { paths, returnPath } from '../paths.js'
 import { session, signup } from '../state/session.js'
 import { useFrom } from './login-page.js'
@@ -15,6 +16,7 @@ export function SignupPage() {
   const [, navigate] = useLocation()
   const [form, setForm] = useState(EMPTY)
   const [busy, setBusy] = useState(false)
+  useDocumentTitle('Sign up')
 
   if (token) return <Redirect to={returnPath(from)} replace />
 

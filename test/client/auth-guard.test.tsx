@@ -137,7 +137,7 @@ t.test('logout lives in the account menu with the profile; it clears the session
   t.equal(within(await screen.findByRole('navigation', { name: 'Main' })).queryByRole('button', { name: /log ?out/i }), null, 'not among the places')
   fireEvent.click(await screen.findByRole('button', { name: 'Account menu' }))
   const menu = screen.getByRole('menu', { name: 'Account menu' })
-  t.same(within(menu).getAllByRole('menuitem').map((item) => item.textContent), ['Profile', 'Log out @guest'])
+  t.same(within(menu).getAllByRole('menuitem').map((item) => item.textContent), ['Profile', 'Keyboard shortcuts', 'Log out @guest'])
   t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
   fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
   t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
