@@ -23,6 +23,8 @@ export function AccountMenu({ username, name, avatarURL, onLogout, onShowShortcu
       trigger={
         <>
           <Avatar src={avatarURL} name="" size="sm" />
+          {/* Named by what it shows, so speech input can say the name seen on screen. */}
+          <span className="visually-hidden">Account menu</span>
           <span className="account-names">
             <span className="author-name">{name}</span>
             <span className="author-handle">@{username}</span>

@@ -42,7 +42,7 @@ export function Menu({ label, items, trigger, className }: MenuProps) {
         ref={buttonRef}
         type="button"
         className={trigger ? 'menu-trigger' : 'icon-button'}
-        aria-label={label}
+        aria-label={trigger ? undefined : label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}

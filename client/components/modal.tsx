@@ -72,12 +72,13 @@ export function Modal({ title, onClose, children, variant = 'form' }: ModalProps
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >
-        <header className="modal-header">
+        {/* Not a <header>: in a portal under <body> that would be a second banner landmark. */}
+        <div className="modal-header">
           <h2 id={titleId} className={variant === 'media' ? 'visually-hidden' : undefined}>{title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <div className="modal-body">{children}</div>
       </div>
     </div>,
