@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio'
 import { Link, useLocation } from 'wouter'
 import { LoadError } from '../components/load-error.js'
 import { BackIcon } from '../components/icons.js'
-import { Spinner } from '../components/spinner.js'
+import { PostSkeleton } from '../components/post-skeleton.js'
 import { goBack } from '../lib/back.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
@@ -34,7 +34,7 @@ export function PostDetailPage({ postId }: { postId: string }) {
         </button>
         <h1>Post</h1>
       </div>
-      {pending && <Spinner label="Loading post" />}
+      {pending && <PostSkeleton count={1} label="Loading post" />}
       {!pending && !post && (
         <div className="stack center">
           <LoadError message={detail.error ?? "This post doesn't exist. It may have been deleted."} onRetry={() => void loadPost(postId)} />

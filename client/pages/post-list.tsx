@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
 import { NewPostsButton } from '../components/new-posts-button.js'
+import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
@@ -19,14 +20,14 @@ type PostListProps = {
   load: (more: boolean) => void
 }
 
-/** One of the post lists: spinner while the first page loads, then posts, more on scroll. */
+/** One of the post lists: placeholders while the first page loads, then posts, more on scroll (with a spinner). */
 export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
   const list = useSnapshot(lists)[name]
   const cached = useSnapshot(postCache).byId
   // Only the posts read here are watched: those down to the first with an image.
   const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
   if (list.ids.length === 0 && list.waiting.length === 0) {
-    if (list.loading || !list.loaded) return <Spinner />
+    if (list.loading || !list.loaded) return <PostSkeleton />
     if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
     return (
       <>

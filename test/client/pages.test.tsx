@@ -56,7 +56,7 @@ t.test('bookmark: the empty text', async (t) => {
   t.ok(await screen.findByText('You have not added any Bookmarks!'))
 })
 
-t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end text', async (t) => {
+t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the end text', async (t) => {
   const observers: { callback: IntersectionObserverCallback; connected: boolean }[] = []
   globalThis.IntersectionObserver = class {
     record: { callback: IntersectionObserverCallback; connected: boolean }
@@ -71,14 +71,20 @@ t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end
   } as unknown as typeof IntersectionObserver
   t.teardown(() => void delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver)
   const firstPage = Array.from({ length: 10 }, (_, i) => makePost({ content: `first page ${i}` }))
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
   const { api } = start('/explore', {
-    'GET /api/posts': (req) =>
-      req.query.get('cursor') === 'next'
-        ? ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
-        : ok({ posts: firstPage, nextCursor: 'next' }),
+    'GET /api/posts': async (req) => {
+      if (req.query.get('cursor') === 'next') return ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
+      await held
+      return ok({ posts: firstPage, nextCursor: 'next' })
+    },
   })
   t.teardown(api.restore)
-  t.ok(await screen.findByText('Loading posts'), 'spinner while loading')
+  t.ok(await screen.findByText('Loading posts'), 'said while loading')
+  t.ok(document.querySelectorAll('.skeleton-card').length > 0, 'with placeholder posts rather than a spinner on the first load')
+  t.equal(document.querySelector('.spinner'), null)
+  release()
   await screen.findByText('first page 9')
   t.equal(screen.queryByText("You're all caught up"), null, 'not at the end yet')
   const live = observers.filter((o) => o.connected)
