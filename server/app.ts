@@ -67,7 +67,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
 
   const mediaDir = path.join(config.dataDir, 'media')
+  const events = createEventsHub({ log: app.log, maxStreamsPerUser: config.eventsMaxStreamsPerUser, ...options.events })
+  app.decorate('events', events)
+
   const store = await LowdbStore.open({
+    publish: (event) => events.publish(event),
     dataDir: config.dataDir,
     seed: () => buildSeed(mediaDir),
     flush: config.storeFlush,
@@ -78,10 +82,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   })
   app.addHook('onClose', () => store.close())
 
-  const events = createEventsHub({ log: app.log, maxStreamsPerUser: config.eventsMaxStreamsPerUser, ...options.events })
-  app.decorate('events', events)
-
-  const deps: ServiceDeps = { store, events, now: options.now ?? (() => new Date()) }
+  const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
   const services: Services = {
     auth: createAuthService({ ...deps, signToken: (payload) => app.signToken(payload), guestLogin: config.guestLogin }),
     users: createUsersService(deps),

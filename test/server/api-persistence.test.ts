@@ -52,7 +52,7 @@ t.test('everything written through the API survives a restart on the same direct
 
   const token = await second.login(me.username, me.password)
   const mine = expectOk(t, await get(`/api/users/${me.username}`, token), 200, UserReplySchema).user
-  t.match(mine, { bio: 'kept across restarts', website: 'https://example.com', bookmarks: [post._id] })
+  t.match(mine, { bio: 'kept across restarts', website: 'https://example.com', bookmarks: [{ _id: post._id }] })
   t.strictSame(mine.following.map((user) => user.username), ['maya.lin'])
   const mayaAfter = expectOk(t, await get('/api/users/maya.lin'), 200, UserReplySchema).user
   t.ok(mayaAfter.followers.some((user) => user._id === me.user._id), 'both sides of the follow')

@@ -102,7 +102,7 @@ t.test('a failed flush fails its writes, and memory goes back to what the disk h
   const setBio = (id: string, value: string) =>
     store.transaction(async (tx) => {
       const user = (await tx.getUser(id)) as UserRecord
-      await tx.putUser({ ...user, bio: value })
+      await tx.updateProfile(user._id, { bio: value }, user.updatedAt)
     })
   await setBio('u0', 'saved')
   const disk = await snapshotDb({ dataDir })
