@@ -36,6 +36,7 @@ export const MSG = {
   badMediaUrl: 'mediaUrl must be an uploaded /media/ file or an https URL',
   badAvatarUrl: 'avatarURL must be a preset avatar, an uploaded /media/ file or an https URL',
   noFile: 'file is required',
+  databaseUnreachable: 'The database cannot be reached.',
   altWithoutMedia: 'mediaAlt needs an image: a post without mediaUrl cannot carry it',
 } as const
 

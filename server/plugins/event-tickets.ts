@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto'
 
-/**
- * Stream tickets (DECISIONS §3): an EventSource cannot send an authorization header, and a token must never
- * sit in a URL, so a protected call trades the token for a short-lived, single-use ticket instead.
- */
-export interface TicketStore {
-  issue(userId: string): string | Promise<string>
-  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeem(ticket: string): string | undefined | Promise<string | undefined>
-  /** At shutdown: forgets the tickets this process alone holds. */
-  clear(): void
-}
+import type { TicketStore } from '../store/types.js'
+
+export type { TicketStore }
 
 export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): TicketStore {
   const tickets = new Map<string, { userId: string; expiresAt: number }>()

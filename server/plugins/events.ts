@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import type {} from 'fastify'
 import type { ChirpEvent } from '../schemas/events.js'
-import { createTicketStore, type TicketStore } from './event-tickets.js'
+import type { LoggedEvent, TicketStore } from '../store/types.js'
+import { createTicketStore } from './event-tickets.js'
 
 export { redactTicket } from './event-tickets.js'
 
@@ -40,13 +41,7 @@ export interface EventsHubOptions {
   history?: (after: number, upTo: number, userId: string) => Promise<LoggedEvent[] | undefined>
 }
 
-/** An event as a log keeps it: its id, and its data already serialised. */
-export interface LoggedEvent {
-  id: number
-  name: string
-  data: string
-  to: string | undefined
-}
+export type { LoggedEvent }
 
 export interface StreamOptions {
   userId: string

@@ -149,3 +149,23 @@ export interface Store extends StoreReader {
   ping(): Promise<void>
   close(): Promise<void>
 }
+
+/** An event as a log keeps it: its id, and its data already serialised. */
+export interface LoggedEvent {
+  id: number
+  name: string
+  data: string
+  to: string | undefined
+}
+
+/**
+ * Stream tickets: an EventSource cannot send an authorization header, and a token must never sit in a
+ * URL, so a protected call trades the token for a short-lived, single-use ticket instead.
+ */
+export interface TicketStore {
+  issue(userId: string): string | Promise<string>
+  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
+  redeem(ticket: string): string | undefined | Promise<string | undefined>
+  /** At shutdown: forgets the tickets this process alone holds. */
+  clear(): void
+}

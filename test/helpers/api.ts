@@ -8,6 +8,7 @@ import type { Test } from 'tap'
 import { ErrorsSchema } from '../../server/schemas/index.js'
 import { gradientPng } from '../../server/seed/png.js'
 import { buildTestApp, tempDataDir, type TestApp, type TestContext } from './app.js'
+import { schemaText, testDatabaseUrl } from './store-under-test.js'
 
 /**
  * Assertions shared by the API tests. The contract's schemas use the formats `date-time` and `email`,
@@ -129,7 +130,8 @@ export const IMAGE_BYTES = {
  * The text of every file the store keeps in `dataDir` (uploads and locks aside), whatever its layout:
  * for checks of what is stored, such as a hash and never a plaintext password.
  */
-export async function storedText(dataDir: string): Promise<string> {
+export async function storedText({ dataDir, schema }: Pick<TestApp, 'dataDir' | 'schema'>): Promise<string> {
+  if (schema !== undefined && testDatabaseUrl !== undefined) return schemaText(testDatabaseUrl, schema)
   const entries = await readdir(dataDir, { recursive: true, withFileTypes: true })
   const inMedia = (dir: string) => path.relative(dataDir, dir).split(path.sep)[0] === 'media'
   const files = entries.filter((entry) => entry.isFile() && !entry.name.endsWith('.lock') && !inMedia(entry.parentPath))
@@ -140,7 +142,9 @@ export async function storedText(dataDir: string): Promise<string> {
  * What is on disk right now, opened by a second app over a copy of the directory (the lock left out):
  * it can only see what the first one has already written, whatever the store's layout.
  */
-export async function snapshotApp(t: TestContext, dataDir: string): Promise<TestApp> {
+export async function snapshotApp(t: TestContext, { dataDir, schema }: Pick<TestApp, 'dataDir' | 'schema'>): Promise<TestApp> {
+  // A second instance on the same database sees exactly what the first has committed.
+  if (schema !== undefined) return buildApiApp(t, { dataDir: await tempDataDir(t), sharedSchema: schema })
   const copy = await tempDataDir(t)
   await cp(dataDir, copy, { recursive: true, filter: (source) => !source.endsWith('.lock') })
   return buildApiApp(t, { dataDir: copy })

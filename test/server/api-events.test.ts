@@ -36,7 +36,7 @@ async function newPost(who: SignedUp = author, content = 'an event post'): Promi
   return ((await write(who, 'POST', '/api/posts', { content })).json() as { post: Post }).post
 }
 /** A GET on what is on disk now: a second app over a copy of the data directory. */
-const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api.dataDir)).app.inject({ method: 'GET', url })
+const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api)).app.inject({ method: 'GET', url })
 
 /** Opens one stream for `who`: a ticket from the API, then GET /api/events over HTTP. Closed when the test ends. */
 async function stream(t: Test, who: SignedUp): Promise<SseClient> {
@@ -220,7 +220,9 @@ t.test('a write that fails publishes nothing', async (t) => {
   t.equal((await expectEvent(t, client, 'post.created', PostEventSchema)).post._id, marker._id, 'then the marker: no event between')
 })
 
-t.test('a write the disk refuses publishes nothing', async (t) => {
+const onlyEmbedded = api.schema === undefined ? false : 'a failing disk is the embedded store\'s case'
+
+t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   // As in api-errors: a directory in place of the commit point's temporary file fails the next flush.

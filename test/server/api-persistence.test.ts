@@ -5,6 +5,7 @@ import { buildApp } from '../../server/app.js'
 import { PostReplySchema, PostsReplySchema, type Post } from '../../server/schemas/posts.js'
 import { UserReplySchema, UsersReplySchema } from '../../server/schemas/users.js'
 import { tempDataDir, testConfig } from '../helpers/app.js'
+import { embeddedOnly } from '../helpers/store-under-test.js'
 import { buildApiApp, expectOk, IMAGE_BYTES, multipart, signup, snapshotApp, storedText } from '../helpers/api.js'
 
 const MINIMAL = { prefer: 'return=minimal' }
@@ -65,7 +66,7 @@ t.test('a write is on disk by the time it is acknowledged, concurrent ones too',
   const one = await api.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'durable' }, headers: MINIMAL })
   const id = (one.json() as { post: Post }).post._id
   // What a second app finds in a copy of the directory taken now is what had reached the disk.
-  const early = await snapshotApp(t, api.dataDir)
+  const early = await snapshotApp(t, api)
   t.equal((await early.app.inject({ method: 'GET', url: `/api/posts/${id}` })).statusCode, 200, 'on disk when the 201 arrives')
 
   const many = await Promise.all(
@@ -74,7 +75,7 @@ t.test('a write is on disk by the time it is acknowledged, concurrent ones too',
     ),
   )
   t.ok(many.every((res) => res.statusCode === 201), 'every concurrent write succeeds')
-  const late = await snapshotApp(t, api.dataDir)
+  const late = await snapshotApp(t, api)
   const { posts } = expectOk(t, await late.app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema)
   const stored = new Set(posts.map((post) => post._id))
   t.ok(many.every((res) => stored.has((res.json() as { post: Post }).post._id)), 'each of them is on disk')
@@ -127,15 +128,15 @@ t.test('an existing database is never reseeded, nor rewritten by a start', async
   t.equal(removed.statusCode, 201, 'deleted through the API')
   await first.app.close()
 
-  const before = await storedText(first.dataDir)
+  const before = await storedText(first)
   const second = await buildApiApp(t, { dataDir: first.dataDir })
   t.equal(expectOk(t, await second.app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema).posts.length, 12, 'not reseeded')
   t.equal((await second.app.inject({ method: 'GET', url: `/api/posts/${own[0]?._id}` })).statusCode, 404, 'the deleted seed post stays deleted')
   t.equal(expectOk(t, await second.app.inject({ method: 'GET', url: '/api/users' }), 200, UsersReplySchema).users.length, 6)
-  t.equal(await storedText(first.dataDir), before, 'starting wrote nothing')
+  t.equal(await storedText(first), before, 'starting wrote nothing')
 })
 
-t.test('a second app on a data directory in use is refused', async (t) => {
+t.test('a second app on a data directory in use is refused', { skip: embeddedOnly }, async (t) => {
   const first = await buildApiApp(t)
   await t.rejects(buildApp(testConfig(first.dataDir)), /in use by another Chirp process/)
   t.equal((await first.app.inject({ method: 'GET', url: '/api/posts' })).statusCode, 200, 'the first keeps working')

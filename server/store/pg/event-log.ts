@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres'
-import type { LoggedEvent } from '../../plugins/events.js'
+import type { LoggedEvent } from '../types.js'
 
 /**
  * The cluster's event log. Writes put their events in `event_outbox` inside their own transaction; one
@@ -13,6 +13,8 @@ import type { LoggedEvent } from '../../plugins/events.js'
 export interface EventLogOptions {
   sql: Sql
   schema: string
+  /** The seq to follow from: events up to it are taken as seen. */
+  from: number
   /** Called with each event in seq order, once. */
   deliver: (event: LoggedEvent) => void
   log?: { warn(obj: object, msg: string): void }
@@ -30,6 +32,11 @@ export interface EventLogOptions {
 export interface EventLog {
   /** The seq of the newest event delivered. */
   readonly head: number
+  /**
+   * Numbers every event committed so far (sequencing now rather than at the next tick) and delivers it,
+   * so that what a write just committed reaches this instance's streams before the write is answered.
+   */
+  settle(): Promise<void>
   /** Events after `after` up to `upTo` that `userId` may see; undefined when pruning has passed `after`. */
   replay(after: number, upTo: number, userId: string): Promise<LoggedEvent[] | undefined>
   close(): Promise<void>
@@ -47,6 +54,7 @@ const TAIL_PAGE = 500
 /** A replay longer than this is cheaper as a refetch. */
 const MAX_REPLAY = 5000
 const PRUNED_KEY = 'events_pruned_through'
+const SETTLE_ATTEMPTS = 250
 
 const toEvent = (row: EventRow): LoggedEvent => ({
   id: Number(row.seq),
@@ -58,6 +66,12 @@ const toEvent = (row: EventRow): LoggedEvent => ({
 /** A name for this schema's channel and lock keys, so communities or test runs sharing one database never meet. */
 export const channelOf = (schema: string) => `chirp_events_${schema}`
 
+/** The newest seq in the log, or 0 for an empty one. */
+export async function logHead(sql: Sql): Promise<number> {
+  const [row] = await sql<{ head: string | null }[]>`select max(seq)::text as head from events`
+  return Number(row?.head ?? 0)
+}
+
 export async function startEventLog(options: EventLogOptions): Promise<EventLog> {
   const { sql, schema, deliver, log } = options
   const channel = channelOf(schema)
@@ -65,8 +79,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
   const retainMs = options.retainMs ?? 15 * 60_000
   const retainCount = options.retainCount ?? 1000
 
-  const [start] = await sql<{ head: string | null }[]>`select max(seq)::text as head from events`
-  let head = Number(start?.head ?? 0)
+  let head = options.from
   let closed = false
 
   /** Moves one batch of committed outbox rows into the log, if no other instance is doing it now. */
@@ -177,6 +190,20 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
   return {
     get head() {
       return head
+    },
+    async settle() {
+      const [row] = await sql<{ max: string | null }[]>`select max(id)::text as max from event_outbox`
+      if (row?.max) {
+        const upTo = Number(row.max)
+        // Another instance may hold the sequencer's lock for a moment: try again, a bounded number of times.
+        for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !closed; attempt++) {
+          await sequence()
+          const [left] = await sql`select 1 from event_outbox where id <= ${upTo} limit 1`
+          if (!left) break
+          await new Promise((resolve) => setTimeout(resolve, 2))
+        }
+      }
+      await tail()
     },
     async replay(after, upTo, userId) {
       const [pruned] = await sql<{ value: string }[]>`select value from app_settings where key = ${PRUNED_KEY}`

@@ -27,6 +27,12 @@ const isRetryable = (error: unknown) =>
  */
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
+  /**
+   * Awaited after a transaction that emitted events has committed, before it resolves: the event log
+   * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
+   * is already on the writer's own streams, as with the embedded store.
+   */
+  afterEvents: () => Promise<void> = async () => {}
 
   private constructor(
     override readonly sql: Sql,
@@ -52,13 +58,17 @@ export class PgStore extends PgReader implements Store {
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
+        let emitted = false
         // begin() types its result for pipelined query arrays; `work` resolves to plain data.
-        return (await this.sql.begin(async (sql) => {
+        const result = (await this.sql.begin(async (sql) => {
           const tx = new PgTx(sql)
           const result = await work(tx)
+          emitted = tx.events.length > 0
           await tx.writeEvents()
           return result
         })) as T
+        if (emitted) await this.afterEvents()
+        return result
       } catch (error) {
         if (attempt >= RETRIES || !isRetryable(error)) throw error
         this.log?.warn({ err: error, attempt: attempt + 1 }, 'PostgreSQL transaction lost a race; running it again')

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Sql } from 'postgres'
-import type { TicketStore } from '../../plugins/event-tickets.js'
+import type { TicketStore } from '../types.js'
 
 const hash = (ticket: string) => createHash('sha256').update(ticket).digest()
 
