@@ -5,9 +5,10 @@ import { randomBytes } from 'node:crypto'
  * sit in a URL, so a protected call trades the token for a short-lived, single-use ticket instead.
  */
 export interface TicketStore {
-  issue(userId: string): string
+  issue(userId: string): string | Promise<string>
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeem(ticket: string): string | undefined
+  redeem(ticket: string): string | undefined | Promise<string | undefined>
+  /** At shutdown: forgets the tickets this process alone holds. */
   clear(): void
 }
 

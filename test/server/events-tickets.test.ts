@@ -5,21 +5,21 @@ t.test('tickets are random, single use, expire after 60 s and are bounded in num
   let clock = 0
   const hub: EventsHub = createEventsHub({ now: () => clock, maxTickets: 3 })
   t.teardown(() => hub.close())
-  const ticket = hub.issueTicket('ann')
+  const ticket = await hub.issueTicket('ann')
   t.match(ticket, /^[A-Za-z0-9_-]{43}$/, '256 bits, base64url')
-  t.not(hub.issueTicket('ann'), ticket)
-  t.equal(hub.redeemTicket(ticket), 'ann')
-  t.equal(hub.redeemTicket(ticket), undefined, 'reused')
-  t.equal(hub.redeemTicket('nope'), undefined, 'unknown')
-  const almost = hub.issueTicket('bob')
-  const late = hub.issueTicket('bob')
+  t.not(await hub.issueTicket('ann'), ticket)
+  t.equal(await hub.redeemTicket(ticket), 'ann')
+  t.equal(await hub.redeemTicket(ticket), undefined, 'reused')
+  t.equal(await hub.redeemTicket('nope'), undefined, 'unknown')
+  const almost = await hub.issueTicket('bob')
+  const late = await hub.issueTicket('bob')
   clock = 59_999
-  t.equal(hub.redeemTicket(almost), 'bob', 'still valid a millisecond before expiry')
+  t.equal(await hub.redeemTicket(almost), 'bob', 'still valid a millisecond before expiry')
   clock = 60_000
-  t.equal(hub.redeemTicket(late), undefined, 'expired at 60 s')
-  const kept = ['a', 'b', 'c', 'd'].map((u) => hub.issueTicket(u))
-  t.equal(hub.redeemTicket(kept[0] ?? ''), undefined, 'the oldest is forgotten past the bound')
-  t.equal(hub.redeemTicket(kept[3] ?? ''), 'd')
+  t.equal(await hub.redeemTicket(late), undefined, 'expired at 60 s')
+  const kept = await Promise.all(['a', 'b', 'c', 'd'].map((u) => hub.issueTicket(u)))
+  t.equal(await hub.redeemTicket(kept[0] ?? ''), undefined, 'the oldest is forgotten past the bound')
+  t.equal(await hub.redeemTicket(kept[3] ?? ''), 'd')
 })
 
 t.test('redactTicket hides the ticket and nothing else', async (t) => {
