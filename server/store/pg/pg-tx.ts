@@ -32,7 +32,10 @@ export class PgTx extends PgReader implements StoreTx {
     return locked ? this.getPost(id) : undefined
   }
 
-  /** The unique index on lower(username) decides, so two signups of one name at once cannot both win. */
+  /**
+   * The unique index on lower(username) decides, so two signups of one name at once cannot both win. A new
+   * account's follows and bookmarks come from follow and addBookmark, which keep the counts: the record's lists are not read.
+   */
   async createUser(user: UserRecord): Promise<boolean> {
     const sql = this.sql
     const rows = await sql`INSERT INTO users ${sql(userRow(user, 0))} ON CONFLICT DO NOTHING RETURNING id`
