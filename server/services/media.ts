@@ -11,6 +11,8 @@ export interface Upload {
   stream: AsyncIterable<Buffer>
   /** True when the stream stopped at the size limit. */
   truncated: () => boolean
+  /** Resolves once the body has ended with nothing after the file; rejects when another part follows it. */
+  finish: () => Promise<void>
 }
 
 /** Larger images cost a browser (and any later resize) too much memory to decode; a header can claim 4 gigapixels in 30 bytes. */
@@ -28,10 +30,15 @@ function checkHeader(header: ImageHeader | undefined): ImageHeader {
   return header
 }
 
-/** An error from reading the upload itself: too large, or a body that is not well-formed multipart. */
+/** Parser limits that mean the body held more than the one file; the client meant something by the rest. */
+const EXTRA_PART_ERRORS = new Set(['FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT'])
+
+/** An error from reading the upload itself: too large, more than one part, or a body that is not well-formed multipart. */
 export function uploadError(error: unknown): AppError {
   if (error instanceof AppError) return error
-  if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MSG.uploadTooLarge)
+  const code = (error as { code?: string }).code
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MSG.uploadTooLarge)
+  if (code !== undefined && EXTRA_PART_ERRORS.has(code)) return new AppError(400, MSG.uploadExtraPart)
   const status = (error as { statusCode?: number }).statusCode
   return new AppError(status !== undefined && status >= 400 && status < 500 ? status : 400, MSG.badUpload)
 }
@@ -64,6 +71,7 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
           await handle.write(chunk)
         }
         if (upload.truncated()) throw new AppError(413, MSG.uploadTooLarge)
+        await upload.finish()
         const { type } = checkHeader(reader.finish())
         await handle.sync()
         await handle.close()
