@@ -15,7 +15,8 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         description:
           'Uploads one image as multipart/form-data: one part, the file in the field `file`; a second file or a text field is a 400. ' +
           'JPEG, PNG, GIF or WebP by content; at most 20971520 bytes, 16384 pixels a side and 50 megapixels. The image is stored ' +
-          're-encoded in its own format, upright by its EXIF orientation and without metadata (EXIF, GPS); animations stay animated.',
+          're-encoded in its own format, upright by its EXIF orientation and without metadata (EXIF, GPS); animations stay animated. ' +
+          'Answers its URL and its stored size in pixels, after orientation (one frame of an animation).',
         consumes: ['multipart/form-data'],
         response: { 201: MediaReplySchema, ...ERRORS },
       },

@@ -95,7 +95,7 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
       const image = await reencodeImage(bytes, type)
       const name = `${randomUUID()}.${type}`
       await store(mediaDir, name, image.data)
-      return { url: `/media/${name}` }
+      return { url: `/media/${name}`, width: image.width, height: image.height }
     },
   }
 }

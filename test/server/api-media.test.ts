@@ -28,7 +28,7 @@ const storedFile = (url: string) => readFile(path.join(mediaDir, path.basename(u
 /** A PNG padded with zeros to exactly `size` bytes: the header is real, the tail is just bytes. */
 const pngOfSize = (size: number) => Buffer.concat([IMAGE_BYTES.png, Buffer.alloc(size - IMAGE_BYTES.png.length)])
 
-t.test('POST /api/media answers 201 { url } under /media/, typed by the bytes, and serves the file in its own format', async (t) => {
+t.test('POST /api/media answers 201 { url, width, height }, under /media/, typed by the bytes, and serves the file in its own format', async (t) => {
   const cases = [
     ['png', 'image/png', 'png'],
     ['jpg', 'image/jpeg', 'jpeg'],
@@ -37,8 +37,10 @@ t.test('POST /api/media answers 201 { url } under /media/, typed by the bytes, a
   ] as const
   for (const [ext, mime, format] of cases) {
     const res = await upload(IMAGE_BYTES[ext], { name: `picture.${ext}`, type: mime })
-    const { url } = expectOk(t, res, 201, MediaReplySchema, ext)
+    const { url, width, height } = expectOk(t, res, 201, MediaReplySchema, ext)
     t.match(url, new RegExp(`^/media/[0-9a-f-]{36}\\.${ext}$`), `${ext}: a server-chosen name under /media/`)
+    const sent = await readImage(IMAGE_BYTES[ext])
+    t.strictSame([width, height], [sent.width, sent.height], `${ext}: its size in pixels`)
     const served = await app.inject({ method: 'GET', url })
     t.equal(served.statusCode, 200, `${ext}: served`)
     t.equal(served.headers['content-type'], mime, `${ext}: with its type`)
@@ -65,16 +67,18 @@ t.test('a JPEG turned by its EXIF orientation is stored upright, its width and h
   const photo = await sidewaysJpeg()
   const sent = await readImage(photo)
   t.strictSame([sent.width, sent.height, sent.orientation], [30, 20, 6], 'stored sideways, with orientation 6')
-  const { url } = expectOk(t, await upload(photo, { name: 'portrait.jpg', type: 'image/jpeg' }), 201, MediaReplySchema)
-  const kept = await readImage(await storedFile(url))
+  const reply = expectOk(t, await upload(photo, { name: 'portrait.jpg', type: 'image/jpeg' }), 201, MediaReplySchema)
+  const kept = await readImage(await storedFile(reply.url))
   t.strictSame([kept.width, kept.height], [20, 30], 'turned upright')
+  t.strictSame([reply.width, reply.height], [20, 30], 'and answered upright')
   t.equal(kept.orientation, undefined, 'with no orientation left to apply twice')
 })
 
 t.test('an animated GIF or WebP stays animated, with its frames, delays and loop count', async (t) => {
   for (const format of ['gif', 'webp'] as const) {
-    const { url } = expectOk(t, await upload(await animation(format), { name: `anim.${format}`, type: `image/${format}` }), 201, MediaReplySchema)
+    const { url, width, height } = expectOk(t, await upload(await animation(format), { name: `anim.${format}`, type: `image/${format}` }), 201, MediaReplySchema)
     t.match(url, new RegExp(`\\.${format}$`), `${format}: stored as .${format}`)
+    t.strictSame([width, height], [10, 10], `${format}: the size of one frame`)
     const kept = await readImage(await storedFile(url))
     t.equal(kept.format, format, `${format}: the same format`)
     t.equal(kept.pages, 3, `${format}: every frame`)

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import t from 'tap'
 import { MSG } from '../../server/errors.js'
-import { MAX_UPLOAD_BYTES } from '../../server/schemas/media.js'
+import { MAX_UPLOAD_BYTES, type MediaReply } from '../../server/schemas/media.js'
 import { MEDIA_PATH } from '../../server/services/urls.js'
 import {
   fileUpload,
@@ -62,12 +62,14 @@ for (const [name, data, filename, type, ext] of accepted) {
     const before = await listMedia()
     const res = await upload(fileUpload(data, filename, type))
     t.equal(res.statusCode, 201, res.body.slice(0, 200))
-    const { url } = res.json() as { url: string }
+    const { url, width, height } = res.json() as MediaReply
     t.match(url, MEDIA_PATH, 'a server-chosen name under /media/')
     t.ok(url.endsWith(`.${ext}`), `stored as .${ext}`)
     const after = await listMedia()
     t.strictSame(after, [...before, path.basename(url)].sort(), 'exactly one new file, no temporary left')
-    t.equal((await readImage(await storedFile(url))).format, FORMATS[ext], 'a whole image of its type')
+    const stored = await readImage(await storedFile(url))
+    t.equal(stored.format, FORMATS[ext], 'a whole image of its type')
+    t.strictSame([width, height], [stored.width, stored.height], 'answered with its stored size')
     if (data.length < 1024 * 1024) {
       const served = await api.app.inject({ method: 'GET', url })
       t.equal(served.statusCode, 200)
