@@ -7,6 +7,7 @@ import { PostWriteReplySchema } from '../../server/schemas/posts.js'
 import { UserReplySchema } from '../../server/schemas/users.js'
 import { buildApiApp, checkSchema, expectError, expectOk, IMAGE_BYTES, multipart } from '../helpers/api.js'
 import { animation, FRAME_DELAYS, hasGpsBlock, jpegWithGps, readImage, sidewaysJpeg } from '../helpers/encoded-images.js'
+import { jpegSegment, jpegWith } from '../helpers/images.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
 const TOO_LARGE = 'file must be less than 20mb'
@@ -61,6 +62,17 @@ t.test('a JPEG is stored without its EXIF, so without the GPS position it carrie
   t.equal(kept.format, 'jpeg', 'still a JPEG')
   t.equal(kept.exif, undefined, 'no EXIF at all, GPS included')
   t.strictSame([kept.width, kept.height], [30, 20], 'the same picture')
+})
+
+t.test('XMP metadata, which can carry a GPS position too, is dropped as well', async (t) => {
+  const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+    '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="51,30.0N"/></rdf:RDF></x:xmpmeta>'
+  const photo = jpegWith(jpegSegment(0xe1, `http://ns.adobe.com/xap/1.0/\0${xmp}`))
+  t.ok((await readImage(photo)).xmp, 'the upload carries XMP')
+  const { url } = expectOk(t, await upload(photo, { name: 'edited.jpg', type: 'image/jpeg' }), 201, MediaReplySchema)
+  const kept = await storedFile(url)
+  t.equal((await readImage(kept)).xmp, undefined, 'no XMP stored')
+  t.notOk(kept.includes('GPSLatitude'), 'nor the position in any other form')
 })
 
 t.test('a JPEG turned by its EXIF orientation is stored upright, its width and height swapped', async (t) => {

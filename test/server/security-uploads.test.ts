@@ -157,6 +157,7 @@ const polyglots: Array<[string, Buffer, 'refused' | 'stored clean']> = [
   ['a GIF followed by <svg><animate onbegin=…>', polyglot(GIF, '<svg><animate onbegin=alert(1) attributeName=x dur=1s>'), 'stored clean'],
   ['a GIF followed by <details ontoggle=…>', polyglot(GIF, '<details open ontoggle=alert(1)>'), 'stored clean'],
   ['a GIF with a javascript: URL in its trailer', polyglot(GIF, 'javascript:alert(1)'), 'stored clean'],
+  ['a GIF with a script in a comment extension', Buffer.concat([GIF.subarray(0, -1), Buffer.from('\x21\xfe\x1e<script>alert(1)</script>12345\0\x3b', 'latin1')]), 'stored clean'],
   ['a JPEG with HTML after its end marker', polyglot(JPEG, '<!DOCTYPE html><p>hi'), 'stored clean'],
   ['a JPEG with a script in a comment segment', jpegWith(jpegSegment(0xfe, '<SCRIPT src=//evil.example></SCRIPT>')), 'stored clean'],
   ['a PNG with an iframe in a tEXt chunk', pngWithChunk('tEXt', 'Comment\0<iframe src="https://evil.example">'), 'stored clean'],
