@@ -103,8 +103,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     expiresIn: config.jwtExpiresIn,
     auth: services.auth,
   })
+  // One part in all: the parser skips whatever follows the file, and routes/media.ts refuses the upload for it.
   await app.register(fastifyMultipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 2, headerPairs: 50 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 50 },
   })
   await app.register(fastifySwagger, {
     openapi: {

@@ -27,6 +27,7 @@ export const MSG = {
   uploadNotImage: 'file must be or an Image (JPEG/PNG)',
   imageTooManyPixels: 'image must be at most 16384 pixels a side and 50 megapixels',
   badUpload: 'upload must be multipart/form-data with one file in the field file',
+  uploadExtraPart: 'upload must hold one file in the field file and nothing else',
   internal: 'Internal server error',
   routeNotFound: 'Route not found',
   emptyPost: 'A post needs content or media',

@@ -8,6 +8,7 @@ import type { Test } from 'tap'
 import { ErrorsSchema } from '../../server/schemas/index.js'
 import { gradientPng } from '../../server/seed/png.js'
 import { buildTestApp, tempDataDir, type TestApp, type TestContext } from './app.js'
+import { JPEG } from './images.js'
 import { schemaText, testDatabaseUrl } from './store-under-test.js'
 
 /**
@@ -109,17 +110,10 @@ export function multipart(field: string, filename: string, contentType: string, 
   }
 }
 
-/**
- * Small well-formed images, one per accepted type: each starts with its type's signature and a header
- * giving a real pixel size, as the server reads both from the bytes.
- */
+/** Small whole images, one per accepted type: the server decodes every upload, so each must be a real picture. */
 export const IMAGE_BYTES = {
   png: gradientPng(4, 3, [10, 20, 30], [200, 100, 50], 1),
-  // SOI, a JFIF APP0 segment, then a baseline frame header for 8x8 pixels, and EOI.
-  jpg: Buffer.from(
-    'ffd8ffe000104a46494600010100000100010000' + 'ffc0001108000800080301220002110103110100' + 'ffd9',
-    'hex',
-  ),
+  jpg: JPEG,
   // The classic 1x1 transparent GIF.
   gif: Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex'),
   // A 1x1 lossless WebP.
