@@ -89,13 +89,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('events', events)
   await persistence.connect(events)
 
+  const media = createMediaService({ mediaDir })
   const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
   const services: Services = {
     auth: createAuthService({ ...deps, signToken: (payload) => app.signToken(payload), guestLogin: config.guestLogin }),
     users: createUsersService(deps),
-    posts: createPostsService(deps),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),
-    media: createMediaService({ mediaDir }),
+    media,
   }
 
   await app.register(authPlugin, {
