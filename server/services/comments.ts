@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { EventName } from '../schemas/events.js'
+import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, CommentRecord, PostRecord } from '../store/types.js'
 import { pageByOffset } from '../store/cursor.js'
 import type { ServiceDeps } from './deps.js'
@@ -14,7 +15,7 @@ function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
 }
 
 function checkText(text: string) {
-  if (text.trim() === '') throw badRequest(MSG.emptyComment)
+  if (!hasVisibleText(text)) throw badRequest(MSG.emptyComment)
 }
 
 const replaceComment = (post: PostRecord, next: CommentRecord): PostRecord => ({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
+import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
@@ -14,7 +15,7 @@ export async function mustGetPost(store: StoreReader, id: string): Promise<PostR
 
 function checkContent(content: string, mediaUrl: string) {
   if (!isValidMediaUrl(mediaUrl)) throw badRequest(MSG.badMediaUrl)
-  if (content.trim() === '' && mediaUrl === '') throw badRequest(MSG.emptyPost)
+  if (!hasVisibleText(content) && mediaUrl === '') throw badRequest(MSG.emptyPost)
 }
 
 const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !== undefined
