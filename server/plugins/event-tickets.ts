@@ -8,6 +8,8 @@ export interface TicketStore {
   issue(userId: string): string
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
   redeem(ticket: string): string | undefined
+  /** Voids every outstanding ticket of the user, as at logout. */
+  revokeUser(userId: string): void
   clear(): void
 }
 
@@ -34,6 +36,10 @@ export function createTicketStore(ttlMs: number, maxTickets: number, now: () => 
       const entry = tickets.get(ticket)
       tickets.delete(ticket)
       return entry && entry.expiresAt > now() ? entry.userId : undefined
+    },
+    revokeUser(userId) {
+      // Logout is rare and the map is bounded by maxTickets, so a scan costs less than a second index.
+      for (const [ticket, entry] of tickets) if (entry.userId === userId) tickets.delete(ticket)
     },
     clear() {
       tickets.clear()

@@ -39,6 +39,11 @@ export interface EventsHub {
   issueTicket(userId: string): string
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
   redeemTicket(ticket: string): string | undefined
+  /**
+   * At logout: ends the user's open streams and voids their outstanding tickets, so nothing issued under
+   * the old session keeps delivering the user's events, private ones included.
+   */
+  endUser(userId: string): void
   /** Whether the user may open one more stream now. */
   canStream(userId: string): boolean
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
@@ -191,6 +196,13 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     },
     issueTicket: (userId) => tickets.issue(userId),
     redeemTicket: (ticket) => tickets.redeem(ticket),
+    endUser(userId) {
+      tickets.revokeUser(userId)
+      const mine = [...(byUser.get(userId) ?? [])]
+      for (const client of mine) remove(client)
+      // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
+      void Promise.all(mine.map(endClient))
+    },
     canStream(userId) {
       return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser
     },
