@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import authPlugin, { loadJwtSecret } from './plugins/auth.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
-import { createEventsHub, redactTicket, type EventsHubOptions } from './plugins/events.js'
+import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
 import type { RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
@@ -39,6 +39,8 @@ export interface AppOptions {
   rateLimits?: Partial<RateLimitPolicy>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
   onStoreBroken?: (error: unknown) => void
+  /** Where log lines go instead of stdout, for tests that read them. */
+  logStream?: { write(line: string): void }
 }
 
 /** The whole server as one Fastify instance; tests build it over a temporary data directory. */
@@ -48,8 +50,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       serializers: {
-        req: (request) => ({ method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }),
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
     },
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,

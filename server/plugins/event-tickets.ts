@@ -46,24 +46,3 @@ export function createTicketStore(ttlMs: number, maxTickets: number, now: () => 
     },
   }
 }
-
-/**
- * Hides the value of any `ticket` query parameter, for request logs. The name is decoded first because
- * Fastify's query parser decodes it too (`%74icket` is a ticket); a name that cannot be decoded is hidden.
- */
-export function redactTicket(url: string): string {
-  const q = url.indexOf('?')
-  if (q === -1) return url
-  const pairs = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=')
-    const rawName = eq === -1 ? pair : pair.slice(0, eq)
-    let name: string | undefined
-    try {
-      name = decodeURIComponent(rawName)
-    } catch {
-      name = undefined
-    }
-    return name === 'ticket' || (name === undefined && eq !== -1) ? `${rawName}=[redacted]` : pair
-  })
-  return `${url.slice(0, q)}?${pairs.join('&')}`
-}

@@ -3,7 +3,7 @@ import type {} from 'fastify'
 import type { ChirpEvent } from '../schemas/events.js'
 import { createTicketStore } from './event-tickets.js'
 
-export { redactTicket } from './event-tickets.js'
+export { redactUrl } from './redact-url.js'
 
 /** The live-updates hub (DECISIONS §3): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
