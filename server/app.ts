@@ -37,6 +37,8 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** How a slowed-down login waits; tests record the waits instead of sitting them out. */
+  sleep?: (ms: number) => Promise<void>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
   onStoreBroken?: (error: unknown) => void
   /** Where log lines go instead of stdout, for tests that read them. */
@@ -67,7 +69,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installValidation(app)
   installErrorHandler(app)
-  await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
+  await app.register(securityPlugin, {
+    rateLimit: config.rateLimit,
+    limits: options.rateLimits,
+    sleep: options.sleep,
+  })
 
   const mediaDir = path.join(config.dataDir, 'media')
   const store = await LowdbStore.open({
