@@ -8,7 +8,7 @@ import type { Config } from './config.js'
 import authPlugin, { loadJwtSecret } from './plugins/auth.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
 import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
-import type { RateLimitPolicy } from './plugins/rate-limits.js'
+import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
@@ -37,6 +37,8 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** Before every rate-limit key in Redis, so apps sharing one Redis (tests) count apart. */
+  rateLimitKeyPrefix?: string
   /** How a slowed-down login waits; tests record the waits instead of sitting them out. */
   sleep?: (ms: number) => Promise<void>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
@@ -69,9 +71,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installValidation(app)
   installErrorHandler(app)
+  const limitsWarning = perInstanceLimitsWarning(config)
+  if (limitsWarning) app.log.warn(limitsWarning)
   await app.register(securityPlugin, {
     rateLimit: config.rateLimit,
     limits: options.rateLimits,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: options.rateLimitKeyPrefix,
     sleep: options.sleep,
   })
 

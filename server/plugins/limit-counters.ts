@@ -25,7 +25,7 @@ export interface Hit {
 /** One limiter's counter for a request: counted, or only looked at; undefined when the request has no key here. */
 export interface Counter {
   readonly limit: Limit
-  /** The request's key for this limiter. */
+  /** The request's key, prefixed with the limiter's name: no two limiters ever share a count. */
   key(request: FastifyRequest): string | undefined
   hit(request: FastifyRequest, count?: boolean): Promise<Hit | undefined>
 }

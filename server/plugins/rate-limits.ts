@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { counterStore } from './counter-store.js'
 import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 import { installLoginLimits, type LoginSlowdown } from './login-limits.js'
+import { connectRedis } from './redis-client.js'
 
 /** How many requests a client may make, per what key and in what window. */
 export interface RateLimitPolicy {
@@ -38,12 +39,17 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
 }
 
 export interface RateLimitOptions {
+  /** Shares the counters between instances; without it each instance counts alone. */
+  redisUrl?: string | undefined
+  /** Put before every Redis key, so apps sharing one Redis (tests, two deployments) keep apart. */
+  redisKeyPrefix?: string | undefined
   /** How a slowed-down login waits. */
   sleep?: ((ms: number) => Promise<void>) | undefined
 }
 
-/** Keys kept per limiter in memory: about 100 bytes each. */
+/** Keys kept per limiter in memory, when there is no Redis: about 100 bytes each. */
 const LOCAL_KEYS_PER_LIMITER = 100_000
+const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
 const SIGNUP_ROUTE = '/api/auth/signup'
 const UPLOAD_ROUTE = '/api/media'
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
@@ -52,17 +58,37 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 const signedIn = (request: FastifyRequest) => (request.user as { _id?: unknown } | null | undefined)?._id
 
+/** The warning to log at start when instances share a database but each counts its own rate limits. */
+export function perInstanceLimitsWarning(config: { rateLimit: boolean; databaseUrl?: string | undefined; redisUrl?: string | undefined }) {
+  return config.rateLimit && config.databaseUrl && !config.redisUrl
+    ? 'rate limits are counted per instance: set REDIS_URL to share them between the instances of one database'
+    : undefined
+}
+
 /**
- * The limits, counted by @fastify/rate-limit in this process. They run
+ * The limits, counted by @fastify/rate-limit in Redis when there is one, else in this process. They run
  * as app-wide hooks rather than route options because a request can meet several (address, account,
  * user), and the plugin applies only one per route; and because app-wide hooks run before
  * `authenticate`, so a flood of bad tokens is counted too. A refused call gets 429 `{ errors }` with Retry-After.
  */
 export async function installRateLimits(app: FastifyInstance, policy: RateLimitPolicy, options: RateLimitOptions = {}) {
-  await app.register(fastifyRateLimit, { global: false, store: counterStore(LOCAL_KEYS_PER_LIMITER) })
+  const redis = options.redisUrl ? await connectRedis(options.redisUrl, app.log) : undefined
+  if (redis) app.addHook('onClose', () => redis.disconnect())
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis
+      ? { redis, nameSpace: options.redisKeyPrefix ?? DEFAULT_REDIS_PREFIX, skipOnError: true }
+      : { store: counterStore(LOCAL_KEYS_PER_LIMITER) }),
+  })
 
-  function counter(_name: string, limit: Limit, keyOf: KeyOf): Counter {
-    const key = keyOf
+  // Every limiter made with createRateLimit shares the plugin's one key space (in Redis the keys read
+  // `<prefix>undefinedundefined-<name>:<key>`, the plugin's empty route part in the middle), so each key
+  // starts with its limiter's name: writes and uploads, both keyed by user id, never share a count.
+  function counter(name: string, limit: Limit, keyOf: KeyOf): Counter {
+    const key = (request: FastifyRequest) => {
+      const own = keyOf(request)
+      return own === undefined ? undefined : `${name}:${own}`
+    }
     const check = app.createRateLimit({ max: limit.max, timeWindow: limit.windowMs, keyGenerator: (request) => key(request) ?? '' })
     return {
       limit,

@@ -55,3 +55,15 @@ t.test('a hop count of 1 takes the address the one proxy appended, not what the 
   })
   t.equal(res.json().ip, '203.0.113.7')
 })
+
+t.test('REDIS_URL: optional, a redis:// or rediss:// URL, never repeated in an error since it may hold a password', async (t) => {
+  t.equal(parseConfig({}).redisUrl, undefined)
+  t.equal(parseConfig({ REDIS_URL: '' }).redisUrl, undefined)
+  t.equal(parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379')
+  t.equal(parseConfig({ REDIS_URL: 'rediss://:s3cret@cache.internal:6380/2' }).redisUrl, 'rediss://:s3cret@cache.internal:6380/2')
+  for (const bad of ['http://:s3cret@cache.internal', 'cache.internal:6379', 'redis://', 'not a url s3cret']) {
+    const error = t.throws(() => parseConfig({ REDIS_URL: bad }), bad) as ConfigError
+    t.strictSame(error.problems, ['REDIS_URL must be a redis:// or rediss:// URL with a host'], bad)
+    t.notMatch(error.message, /s3cret/, `${bad}: the value is not echoed`)
+  }
+})

@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { parseConfig } from '../../server/config.js'
 import { loginDelayMs } from '../../server/plugins/login-limits.js'
-import { DEFAULT_RATE_LIMITS } from '../../server/plugins/rate-limits.js'
+import { DEFAULT_RATE_LIMITS, perInstanceLimitsWarning } from '../../server/plugins/rate-limits.js'
 import { buildSeededApp as buildTestApp } from '../helpers/seeded.js'
 import { fileUpload, PNG } from '../helpers/images.js'
 import { badLogin, expect429, goodLogin, loose } from '../helpers/rate-limits.js'
@@ -175,3 +175,10 @@ t.test('RATE_LIMIT=false turns every limit off', async (t) => {
   for (let i = 1; i <= 12; i++) t.equal((await app.inject(badLogin('guest'))).statusCode, 401, `attempt ${i}, past the default 10`)
 })
 
+t.test('the start warns that limits are counted per instance when a database is shared and Redis is not', async (t) => {
+  const postgres = 'postgres://chirp@127.0.0.1:5432/chirp'
+  t.match(perInstanceLimitsWarning({ rateLimit: true, databaseUrl: postgres, redisUrl: undefined }), /rate limits are counted per instance/)
+  t.equal(perInstanceLimitsWarning({ rateLimit: true, databaseUrl: postgres, redisUrl: 'redis://127.0.0.1:6379' }), undefined)
+  t.equal(perInstanceLimitsWarning({ rateLimit: true, redisUrl: undefined }), undefined, 'one embedded store is one instance')
+  t.equal(perInstanceLimitsWarning({ rateLimit: false, databaseUrl: postgres, redisUrl: undefined }), undefined, 'no limits, nothing to share')
+})
