@@ -47,8 +47,8 @@ export interface RateLimitOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined
 }
 
-/** Keys kept per limiter in memory, when there is no Redis: about 100 bytes each. */
-const LOCAL_KEYS_PER_LIMITER = 100_000
+/** Keys kept per limiter in memory, when there is no Redis: about 200 bytes each, so 4 MB per limiter at most. */
+const LOCAL_KEYS_PER_LIMITER = 20_000
 const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
 const SIGNUP_ROUTE = '/api/auth/signup'
 const UPLOAD_ROUTE = '/api/media'
