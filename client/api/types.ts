@@ -11,6 +11,7 @@ import type {
 
 export type {
   Comment,
+  EventPayloads,
   FeedSort,
   LoginBody,
   MediaReply,

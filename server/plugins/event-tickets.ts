@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto'
 
-/**
- * Stream tickets (DECISIONS §3): an EventSource cannot send an authorization header, and a token must never
- * sit in a URL, so a protected call trades the token for a short-lived, single-use ticket instead.
- */
-export interface TicketStore {
-  issue(userId: string): string
-  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeem(ticket: string): string | undefined
-  /** Voids every outstanding ticket of the user, as at logout. */
-  revokeUser(userId: string): void
-  clear(): void
+import type { TicketStore } from '../store/types.js'
+
+export type { TicketStore }
+
+/** A ticket store that can void one user's tickets at logout: the in-memory one can. */
+export interface RevocableTicketStore extends TicketStore {
+  revokeUser(userId: string): void | Promise<void>
 }
 
-export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): TicketStore {
+export const canRevoke = (store: TicketStore): store is RevocableTicketStore =>
+  typeof (store as Partial<RevocableTicketStore>).revokeUser === 'function'
+
+export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): RevocableTicketStore {
   const tickets = new Map<string, { userId: string; expiresAt: number }>()
 
   function sweep(): void {

@@ -24,7 +24,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: {
         tags: ['auth'],
         description:
-          'Ends every session of the caller: tokens issued before now stop working, open event streams close and unused stream tickets are void.',
+          'Ends every session of the caller: tokens issued before now stop working, and open event streams close and unused stream tickets are void.',
         body: EmptyObjectSchema,
         response: { 200: EmptyObjectSchema, ...ERRORS },
       },
@@ -32,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     async (request) => {
       await services.auth.logout(me(request))
       // Only once the old tokens are void: from here no new ticket can be had with them, and older ones go now.
-      app.events.endUser(me(request))
+      await app.events.endUser(me(request))
       return {}
     },
   )

@@ -37,7 +37,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
         response: { 200: TicketReplySchema, 401: ErrorsSchema },
       },
     },
-    async (request) => ({ ticket: events.issueTicket(request.user._id) }),
+    async (request) => ({ ticket: await events.issueTicket(request.user._id) }),
   )
 
   app.get(
@@ -60,7 +60,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const userId = request.validationError ? undefined : events.redeemTicket(request.query.ticket)
+      const userId = request.validationError ? undefined : await events.redeemTicket(request.query.ticket)
       if (userId === undefined) return reply.code(401).send(INVALID_TICKET)
       if (!events.canStream(userId)) return reply.code(429).send(TOO_MANY)
       // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.

@@ -81,7 +81,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
 
 t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
   const saved = makePost({ _id: 'b1', id: 'b1', content: 'Saved for later' })
-  signInAs({ ...me, bookmarks: ['b1'] })
+  signInAs({ ...me, bookmarks: [saved] })
   const api = stubApi({
     ...quiet,
     'GET /api/users/bookmark': () => ok({ bookmarks: [saved], nextCursor: null }),

@@ -9,13 +9,13 @@ import { openSse, within } from '../helpers/sse.js'
 t.test('the hub: endUser ends that user’s streams and voids their tickets, and no one else’s', async (t) => {
   const { hub, open } = await serveHub(t)
   const [ann, annAgain, bob] = [await open('ann'), await open('ann'), await open('bob')]
-  const annTicket = hub.issueTicket('ann')
-  const bobTicket = hub.issueTicket('bob')
-  hub.endUser('ann')
+  const annTicket = await hub.issueTicket('ann')
+  const bobTicket = await hub.issueTicket('bob')
+  await hub.endUser('ann')
   await within(Promise.all([ann.ended, annAgain.ended]), 2000, "ann's streams to end")
   t.equal(hub.size, 1, 'only bob still streams')
-  t.equal(hub.redeemTicket(annTicket), undefined, "ann's unused ticket is void")
-  t.equal(hub.redeemTicket(bobTicket), 'bob', "bob's still works")
+  t.equal(await hub.redeemTicket(annTicket), undefined, "ann's unused ticket is void")
+  t.equal(await hub.redeemTicket(bobTicket), 'bob', "bob's still works")
   hub.publish(bookmark('bob'))
   hub.publish(liked(1))
   t.equal((await bob.until((m) => m.event !== undefined)).event, 'bookmark.added', 'bob is still served')
