@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { badRequest } from '../errors.js'
-import { nameProblem } from '../schemas/text.js'
+import { hasVisibleText, nameProblem } from '../schemas/text.js'
 
 /** Controls no text field needs; tab, line feed and carriage return stay allowed for posts and comments. */
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 /** A high surrogate without its low half, or a low one without its high half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 const NAME_FIELDS = new Set(['firstName', 'lastName'])
+/** Fields that may be empty but, when set, must say something: an image description read aloud as nothing helps no one. */
+const DESCRIPTION_FIELDS = new Set(['mediaAlt'])
 /** Deeper than any Chirp body; walking further is work an attacker chooses. */
 const MAX_DEPTH = 8
 
@@ -15,6 +17,7 @@ function findBadText(value: unknown, path: string, key: string, depth: number): 
   if (typeof value === 'string') {
     if (LONE_SURROGATE.test(value)) return `${path} must be well-formed Unicode text`
     if (CONTROLS.test(value)) return `${path} must not contain control characters`
+    if (DESCRIPTION_FIELDS.has(key) && value !== '' && !hasVisibleText(value)) return `${path} must contain visible text`
     // An empty name is the schema's to refuse, where a name is required; elsewhere it is an ignored echo.
     return NAME_FIELDS.has(key) && value !== '' ? nameProblem(path, value) : undefined
   }

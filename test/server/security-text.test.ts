@@ -47,7 +47,7 @@ t.test('names: one line, no spoofing, something visible', async (t) => {
   t.equal(nameProblem('firstName', '\ufe0f\u0301'), 'firstName must contain visible text')
 })
 
-t.test('the API refuses invisible names, posts and comments with the usual messages, and stores nothing', async (t) => {
+t.test('the API refuses invisible names, posts, comments and image descriptions, and stores nothing', async (t) => {
   const api = await buildApiApp(t)
   const me = await signup(api, { username: 'text_checker' })
   const signupAs = (fields: Record<string, string>) =>
@@ -77,10 +77,16 @@ t.test('the API refuses invisible names, posts and comments with the usual messa
     expectError(t, comment, 400, MSG.emptyComment, `a comment of a ${name}`)
   }
   expectError(t, await api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: ALL_INVISIBLE } }), 400, MSG.emptyPost)
+  const withImage = (mediaAlt: string) =>
+    api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: '', mediaUrl: 'https://images.example/cat.png', mediaAlt } })
+  expectError(t, await withImage('\u200b\u2800'), 400, 'mediaAlt must contain visible text')
+  expectError(t, await withImage('  '), 400, 'mediaAlt must contain visible text')
   t.strictSame(await snapshotDb(api), before, 'nothing was written')
 
   const fine = await api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: '\u200b👍' } })
   t.equal(fine.statusCode, 201, 'one visible character among invisible ones is a post')
+  t.equal((await withImage('')).statusCode, 201, 'an image without a description')
+  t.equal((await withImage('A cat asleep')).statusCode, 201, 'an image with one')
   const named = await signupAs({ firstName: 'Zoë', lastName: 'Ng' })
   t.equal(named.statusCode, 201, 'ordinary names still sign up')
 })
