@@ -8,8 +8,8 @@ import { openPersistence } from './persistence.js'
 import type { Database } from './store/types.js'
 import authPlugin from './plugins/auth.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
-import { createEventsHub, redactTicket, type EventsHubOptions } from './plugins/events.js'
-import type { RateLimitPolicy } from './plugins/rate-limits.js'
+import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
+import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
@@ -37,8 +37,14 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** Before every rate-limit key in Redis, so apps sharing one Redis (tests) count apart. */
+  rateLimitKeyPrefix?: string
+  /** How a slowed-down login waits; tests record the waits instead of sitting them out. */
+  sleep?: (ms: number) => Promise<void>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
   onStoreBroken?: (error: unknown) => void
+  /** Where log lines go instead of stdout, for tests that read them. */
+  logStream?: { write(line: string): void }
   /** Builds the first database of an empty store; the seeded demo community by default. */
   seed?: (mediaDir: string) => Promise<Database>
 }
@@ -50,8 +56,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       serializers: {
-        req: (request) => ({ method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }),
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
     },
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -66,7 +73,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installValidation(app)
   installErrorHandler(app)
-  await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
+  const limitsWarning = perInstanceLimitsWarning(config)
+  if (limitsWarning) app.log.warn(limitsWarning)
+  await app.register(securityPlugin, {
+    rateLimit: config.rateLimit,
+    limits: options.rateLimits,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: options.rateLimitKeyPrefix,
+    sleep: options.sleep,
+  })
 
   const { mediaDir } = config
   const persistence = await openPersistence(config, {

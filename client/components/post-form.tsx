@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
+import { hasVisibleText } from '../../server/schemas/text.js'
 import { Avatar } from './avatar.js'
 import { EmojiPicker } from './emoji-picker.js'
 import { CloseIcon } from './icons.js'
@@ -29,7 +30,8 @@ export function PostForm(props: PostFormProps) {
   const [mediaUrl, setMediaUrl] = useState(initial?.mediaUrl ?? '')
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')
   const textId = useId()
-  const isEmpty = content.trim() === '' && mediaUrl === ''
+  // The server's own test: text made only of invisible characters would post as an empty card.
+  const isEmpty = !hasVisibleText(content) && mediaUrl === ''
 
   const upload = async (file: File) => {
     setBusy('uploading')

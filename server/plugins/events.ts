@@ -2,9 +2,9 @@ import type { ServerResponse } from 'node:http'
 import type {} from 'fastify'
 import type { ChirpEvent } from '../schemas/events.js'
 import type { LoggedEvent, TicketStore } from '../store/types.js'
-import { createTicketStore } from './event-tickets.js'
+import { canRevoke, createTicketStore } from './event-tickets.js'
 
-export { redactTicket } from './event-tickets.js'
+export { redactUrl } from './redact-url.js'
 
 /** The live-updates hub (DECISIONS §3): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
@@ -57,6 +57,11 @@ export interface EventsHub {
   issueTicket(userId: string): Promise<string>
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
   redeemTicket(ticket: string): Promise<string | undefined>
+  /**
+   * At logout: ends the user's open streams on this instance and voids their outstanding tickets where
+   * the ticket store can, so nothing issued under the old session keeps delivering the user's events.
+   */
+  endUser(userId: string): Promise<void>
   /** Whether the user may open one more stream now. */
   canStream(userId: string): boolean
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
@@ -271,6 +276,13 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     deliver,
     issueTicket: async (userId) => tickets.issue(userId),
     redeemTicket: async (ticket) => tickets.redeem(ticket),
+    async endUser(userId) {
+      if (canRevoke(tickets)) await tickets.revokeUser(userId)
+      const mine = [...(byUser.get(userId) ?? [])]
+      for (const client of mine) remove(client)
+      // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
+      void Promise.all(mine.map(endClient))
+    },
     canStream(userId) {
       return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
+import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
@@ -21,7 +22,7 @@ export type MediaSizes = (url: string) => Promise<{ width: number; height: numbe
  */
 async function checkMedia(content: string, mediaUrl: string, mediaAlt: string | undefined, sizeOf: MediaSizes): Promise<PostChanges> {
   if (!isValidMediaUrl(mediaUrl)) throw badRequest(MSG.badMediaUrl)
-  if (content.trim() === '' && mediaUrl === '') throw badRequest(MSG.emptyPost)
+  if (!hasVisibleText(content) && mediaUrl === '') throw badRequest(MSG.emptyPost)
   if (mediaUrl === '' && mediaAlt) throw badRequest(MSG.altWithoutMedia)
   const size = mediaUrl ? await sizeOf(mediaUrl) : undefined
   return {

@@ -14,7 +14,7 @@ import { reset as resetToasts } from '../../client/state/toasts.js'
 import { reset as resetUsers } from '../../client/state/users.js'
 
 export type ApiRequest = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers }
-export type ApiReply = { status?: number; body?: unknown }
+export type ApiReply = { status?: number; body?: unknown; headers?: Record<string, string> }
 type Handler = (request: ApiRequest) => ApiReply | Promise<ApiReply>
 
 /**
@@ -35,7 +35,7 @@ export function stubApi(routes: Record<string, Handler>) {
     const reply = handler ? await handler(request) : { status: 404, body: { errors: [`not stubbed: ${method} ${url.pathname}`] } }
     return new Response(JSON.stringify(reply.body ?? {}), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     })
   }) as typeof fetch
   return { calls, restore: () => void (globalThis.fetch = original) }
