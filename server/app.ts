@@ -1,14 +1,15 @@
-import path from 'node:path'
 import fastifyMultipart from '@fastify/multipart'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
-import authPlugin, { loadJwtSecret } from './plugins/auth.js'
+import { openPersistence } from './persistence.js'
+import type { Database } from './store/types.js'
+import authPlugin from './plugins/auth.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
-import { createEventsHub, redactTicket, type EventsHubOptions } from './plugins/events.js'
-import type { RateLimitPolicy } from './plugins/rate-limits.js'
+import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
+import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
@@ -29,7 +30,6 @@ import type { ServiceDeps } from './services/deps.js'
 import { createMediaService } from './services/media.js'
 import { createPostsService } from './services/posts.js'
 import { createUsersService } from './services/users.js'
-import { LowdbStore } from './store/lowdb-store.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -37,8 +37,16 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** Before every rate-limit key in Redis, so apps sharing one Redis (tests) count apart. */
+  rateLimitKeyPrefix?: string
+  /** How a slowed-down login waits; tests record the waits instead of sitting them out. */
+  sleep?: (ms: number) => Promise<void>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
   onStoreBroken?: (error: unknown) => void
+  /** Where log lines go instead of stdout, for tests that read them. */
+  logStream?: { write(line: string): void }
+  /** Builds the first database of an empty store; the seeded demo community by default. */
+  seed?: (mediaDir: string) => Promise<Database>
 }
 
 /** The whole server as one Fastify instance; tests build it over a temporary data directory. */
@@ -48,8 +56,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       serializers: {
-        req: (request) => ({ method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }),
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
     },
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -64,39 +73,55 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installValidation(app)
   installErrorHandler(app)
-  await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
+  const limitsWarning = perInstanceLimitsWarning(config)
+  if (limitsWarning) app.log.warn(limitsWarning)
+  await app.register(securityPlugin, {
+    rateLimit: config.rateLimit,
+    limits: options.rateLimits,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: options.rateLimitKeyPrefix,
+    sleep: options.sleep,
+  })
 
-  const mediaDir = path.join(config.dataDir, 'media')
-  const store = await LowdbStore.open({
-    dataDir: config.dataDir,
-    seed: () => buildSeed(mediaDir),
-    flush: config.storeFlush,
+  const { mediaDir } = config
+  const persistence = await openPersistence(config, {
+    seed: () => (options.seed ?? buildSeed)(mediaDir),
+    log: app.log,
     onBroken: (error) => {
       app.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
       options.onStoreBroken?.(error)
     },
   })
-  app.addHook('onClose', () => store.close())
+  app.addHook('onClose', () => persistence.close())
+  const { store } = persistence
 
-  const events = createEventsHub({ log: app.log, maxStreamsPerUser: config.eventsMaxStreamsPerUser, ...options.events })
+  const events = createEventsHub({
+    log: app.log,
+    maxStreamsPerUser: config.eventsMaxStreamsPerUser,
+    ...persistence.hubOptions,
+    ...options.events,
+  })
   app.decorate('events', events)
+  await persistence.connect(events)
 
-  const deps: ServiceDeps = { store, events, now: options.now ?? (() => new Date()) }
+  const media = createMediaService({ mediaDir })
+  const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
   const services: Services = {
     auth: createAuthService({ ...deps, signToken: (payload) => app.signToken(payload), guestLogin: config.guestLogin }),
     users: createUsersService(deps),
-    posts: createPostsService(deps),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),
-    media: createMediaService({ mediaDir }),
+    media,
   }
 
   await app.register(authPlugin, {
-    secret: await loadJwtSecret(config.jwtSecret, config.dataDir),
+    secret: await persistence.jwtSecret(),
     expiresIn: config.jwtExpiresIn,
     auth: services.auth,
   })
+  // One part in all: the parser skips whatever follows the file, and routes/media.ts refuses the upload for it.
   await app.register(fastifyMultipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 2, headerPairs: 50 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 50 },
   })
   await app.register(fastifySwagger, {
     openapi: {
@@ -111,7 +136,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(
     async (api) => {
       const routeOptions = { services }
-      await api.register(healthRoutes, { guestLogin: config.guestLogin })
+      await api.register(healthRoutes, { guestLogin: config.guestLogin, store })
       await api.register(authRoutes, routeOptions)
       await api.register(usersRoutes, routeOptions)
       await api.register(postsRoutes, routeOptions)

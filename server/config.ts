@@ -6,6 +6,14 @@ export interface Config {
   port: number
   /** Holds db.json, media/ and the generated JWT secret. */
   dataDir: string
+  /** Where uploads live; instances that share a database share this folder too. */
+  mediaDir: string
+  /** A postgres:// URL selects PostgreSQL; absent, the embedded store in dataDir is used. */
+  databaseUrl: string | undefined
+  /** Connections each instance's pool may open, besides the one that listens for events. */
+  databasePoolMax: number
+  /** The PostgreSQL schema Chirp's tables live in, so several communities (or test runs) can share one database. */
+  databaseSchema: string
   /** When absent, a secret is generated once into the data directory. */
   jwtSecret: string | undefined
   /** How long a token lives, in seconds. */
@@ -26,6 +34,8 @@ export interface Config {
   storeFlush: 'shared' | 'per-write'
   /** Event streams one user may hold open at once; raised by the benchmark's fan-out leg. */
   eventsMaxStreamsPerUser: number
+  /** Where rate-limit counters are kept so that every instance sees the same ones; unset, each counts alone. */
+  redisUrl: string | undefined
 }
 
 export class ConfigError extends StartupError {
@@ -55,6 +65,15 @@ function parseInteger(name: string, raw: string | undefined, fallback: number, m
   return value
 }
 
+/** A redis:// or rediss:// URL; it is never repeated in the message, since it may hold a password. */
+function parseRedisUrl(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (url && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '') return raw
+  problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host')
+  return undefined
+}
+
 /** Reads every variable once and reports every bad one together. Pure: tests pass their own env. */
 export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const problems: string[] = []
@@ -65,6 +84,14 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const jwtSecret = env.JWT_SECRET || undefined
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
     problems.push('JWT_SECRET must be at least 32 bytes long')
+  }
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL')
+  }
+  const databaseSchema = env.DATABASE_SCHEMA || 'public'
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _), got "${databaseSchema}"`)
   }
   const storeFlush = env.STORE_FLUSH || 'shared'
   if (!(STORE_FLUSH_MODES as readonly string[]).includes(storeFlush)) {
@@ -82,10 +109,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
           ? false
           : trustRaw
   }
+  const dataDir = path.resolve(cwd, env.DATA_DIR || './data')
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port: parseInteger('PORT', env.PORT, 3000, 0, 65535, problems),
-    dataDir: path.resolve(cwd, env.DATA_DIR || './data'),
+    dataDir,
+    mediaDir: env.MEDIA_DIR ? path.resolve(cwd, env.MEDIA_DIR) : path.join(dataDir, 'media'),
+    databaseUrl,
+    databasePoolMax: parseInteger('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000, problems),
+    databaseSchema,
     jwtSecret,
     jwtExpiresIn: parseInteger('JWT_EXPIRES_IN', env.JWT_EXPIRES_IN, 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     logLevel: logLevel as Config['logLevel'],
@@ -95,6 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),
     storeFlush: storeFlush as Config['storeFlush'],
     eventsMaxStreamsPerUser: parseInteger('EVENTS_MAX_STREAMS_PER_USER', env.EVENTS_MAX_STREAMS_PER_USER, 10, 1, 100_000, problems),
+    redisUrl: parseRedisUrl(env.REDIS_URL, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -27,6 +27,7 @@ export const MSG = {
   uploadNotImage: 'file must be or an Image (JPEG/PNG)',
   imageTooManyPixels: 'image must be at most 16384 pixels a side and 50 megapixels',
   badUpload: 'upload must be multipart/form-data with one file in the field file',
+  uploadExtraPart: 'upload must hold one file in the field file and nothing else',
   internal: 'Internal server error',
   routeNotFound: 'Route not found',
   emptyPost: 'A post needs content or media',
@@ -36,6 +37,8 @@ export const MSG = {
   badMediaUrl: 'mediaUrl must be an uploaded /media/ file or an https URL',
   badAvatarUrl: 'avatarURL must be a preset avatar, an uploaded /media/ file or an https URL',
   noFile: 'file is required',
+  databaseUnreachable: 'The database cannot be reached.',
+  altWithoutMedia: 'mediaAlt needs an image: a post without mediaUrl cannot carry it',
 } as const
 
 /** A refusal the client caused; the error handler turns it into `{ errors: [message] }`. */

@@ -1,10 +1,6 @@
 /** The server's contract, seen from the client: types only, never the schema values. */
 import type { Static } from '@sinclair/typebox'
 import type {
-  Post as ServerPost,
-  PostData as ServerPostData,
-} from '../../server/schemas/index.js'
-import type {
   AuthLoginReplySchema,
   AuthSignupReplySchema,
   BookmarksReplySchema,
@@ -15,9 +11,12 @@ import type {
 
 export type {
   Comment,
+  EventPayloads,
   FeedSort,
   LoginBody,
   MediaReply,
+  Post,
+  PostData,
   SignupBody,
   User,
   UserEdit,
@@ -30,13 +29,6 @@ export type FeedReply = Static<typeof FeedReplySchema>
 export type PostsReply = Static<typeof PostsReplySchema>
 export type BookmarksReply = Static<typeof BookmarksReplySchema>
 export type FollowReply = Static<typeof FollowReplySchema>
-
-/**
- * DECISIONS §7: a post's image may carry its author's description (`mediaAlt`, 0 to 1,000 characters)
- * and its pixel size. Optional here, so the client reads posts from a server with or without them.
- */
-export type Post = ServerPost & { mediaAlt?: string; mediaWidth?: number; mediaHeight?: number }
-export type PostData = ServerPostData & { mediaAlt?: string }
 
 export type Page = { limit?: number; cursor?: string | null }
 export type Health = { status: string; guestLogin?: boolean }

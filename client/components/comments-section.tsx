@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
+import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
 import type { CommentView } from '../lib/model.js'
 import { CommentItem } from './comment-item.js'
@@ -27,7 +28,7 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (!text.trim() || sending) return
+    if (!hasVisibleText(text) || sending) return
     setSending(true)
     const ok = await handlers.onAdd(text.trim())
     setSending(false)
@@ -48,7 +49,7 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
         />
-        <button type="submit" className="button primary small" disabled={!text.trim() || sending}>
+        <button type="submit" className="button primary small" disabled={!hasVisibleText(text) || sending}>
           Reply
         </button>
       </form>

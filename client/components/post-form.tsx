@@ -1,4 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { hasVisibleText } from '../../server/schemas/text.js'
 import { Avatar } from './avatar.js'
 import { CharRing } from './char-ring.js'
 import { EmojiPicker } from './emoji-picker.js'
@@ -56,7 +57,8 @@ export function PostForm(props: PostFormProps) {
   const textId = useId()
   const countId = useId()
   const textRef = useAutoGrow(content)
-  const isEmpty = content.trim() === '' && mediaUrl === ''
+  // The server's own test: text made only of invisible characters would post as an empty card.
+  const isEmpty = !hasVisibleText(content) && mediaUrl === ''
   const sending = busy === 'sending'
 
   const onChange = useRef(props.onChange)

@@ -1,17 +1,14 @@
 import { apiGetPost } from '../api/posts.js'
-import type { Post, User } from '../api/types.js'
+import type { Post } from '../api/types.js'
 import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.js'
-import { cachePosts, postCache, updateAuthor } from '../state/post-cache.js'
+import {
+  addCachedComment, cachePosts, editCachedComment, editCachedPost, likeCachedPost, postCache, removeCachedComment, voteCachedComment,
+} from '../state/post-cache.js'
 import { applyPost, removePost } from '../state/posts.js'
-import { session, setBookmarks } from '../state/session.js'
-import { applyUser, users } from '../state/users.js'
+import { markBookmarked, session } from '../state/session.js'
+import { applyFollow, applyProfile } from '../state/users.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
 import { refetchOnScreen } from './refetch.js'
-
-/** A changed post matters only where it is shown; caching every post of the network would grow without end. */
-function updatePost(post: Post): void {
-  if (postCache.byId[post._id]) applyPost(post)
-}
 
 /** My own posts appear at once; others' wait behind 'N new posts' in the lists whose scope they are in. */
 function receivePost(post: Post): void {
@@ -22,23 +19,12 @@ function receivePost(post: Post): void {
 
 function forgetPost(postId: string): void {
   removePost(postId)
-  const bookmarks = session.user?.bookmarks
-  if (bookmarks?.includes(postId)) setBookmarks(bookmarks.filter((id) => id !== postId))
+  markBookmarked(postId, false)
 }
 
-/** A public record (no email, no bookmarks) of a user this tab shows, or only their name on posts. */
-function updateUser(user: User): void {
-  const shown =
-    user.username === session.username ||
-    users.byUsername[user.username] !== undefined ||
-    users.suggestions.some((u) => u._id === user._id)
-  if (shown) applyUser(user)
-  else updateAuthor(user)
-}
-
-async function changeBookmark({ postId, bookmarks }: LivePayloads['bookmark.added']): Promise<void> {
-  setBookmarks(bookmarks)
-  const bookmarked = bookmarks.includes(postId)
+/** The event names only the post: an open bookmark list fetches one it has not seen, to show it on top. */
+async function changeBookmark(postId: string, bookmarked: boolean): Promise<void> {
+  markBookmarked(postId, bookmarked)
   if (bookmarked && lists.bookmarks.loaded && !postCache.byId[postId]) {
     try {
       cachePosts([await apiGetPost(postId)])
@@ -52,26 +38,21 @@ async function changeBookmark({ postId, bookmarks }: LivePayloads['bookmark.adde
 
 type Handlers = { [K in LiveName]: (data: LivePayloads[K]) => void }
 
+/** Each event carries what changed, and each change reaches only what this tab holds (state/post-cache, state/users). */
 const handlers: Handlers = {
   'post.created': ({ post }) => receivePost(post),
-  'post.updated': ({ post }) => updatePost(post),
-  'post.liked': ({ post }) => updatePost(post),
+  'post.updated': editCachedPost,
+  'post.liked': likeCachedPost,
   'post.deleted': ({ postId }) => forgetPost(postId),
-  'comment.added': ({ post }) => updatePost(post),
-  'comment.updated': ({ post }) => updatePost(post),
-  'comment.deleted': ({ post }) => updatePost(post),
-  'comment.voted': ({ post }) => updatePost(post),
-  'user.followed': ({ user, followUser }) => {
-    updateUser(user)
-    updateUser(followUser)
-  },
-  'user.unfollowed': ({ user, followUser }) => {
-    updateUser(user)
-    updateUser(followUser)
-  },
-  'user.updated': ({ user }) => updateUser(user),
-  'bookmark.added': (data) => void changeBookmark(data),
-  'bookmark.removed': (data) => void changeBookmark(data),
+  'comment.added': addCachedComment,
+  'comment.updated': editCachedComment,
+  'comment.deleted': removeCachedComment,
+  'comment.voted': voteCachedComment,
+  'user.followed': (data) => applyFollow(data, true),
+  'user.unfollowed': (data) => applyFollow(data, false),
+  'user.updated': applyProfile,
+  'bookmark.added': ({ postId }) => void changeBookmark(postId, true),
+  'bookmark.removed': ({ postId }) => void changeBookmark(postId, false),
   reset: () => refetchOnScreen(),
 }
 

@@ -1,5 +1,6 @@
 import { proxy } from 'valtio'
-import type { Post } from '../api/types.js'
+import type { Comment, EventPayloads, Post } from '../api/types.js'
+import { withPerson } from '../lib/people.js'
 
 /**
  * Every post the client holds, by _id. Lists hold only ids, so a post changed once
@@ -27,6 +28,68 @@ export function updateAuthor(author: { username: string; firstName: string; last
     update(post)
     post.comments.forEach(update)
   }
+}
+
+/*
+ * Live deltas. Each changes a post only when this tab holds it: a post it does not show is none of its
+ * business, and fetching it would cost more than the event saved. Each is safe to apply twice, since the
+ * tab's own write comes back to it as an event too, before or after the write's answer.
+ */
+
+/** An edit: the post's text and media as they now are. */
+export function editCachedPost({ postId, ...edit }: EventPayloads['post.updated']): void {
+  const post = postCache.byId[postId]
+  if (!post) return
+  // The edit names the description it keeps; a size belongs to the image, so the same image keeps its own.
+  delete post.mediaAlt
+  if (edit.mediaUrl !== post.mediaUrl || edit.mediaWidth !== undefined) {
+    delete post.mediaWidth
+    delete post.mediaHeight
+  }
+  Object.assign(post, edit)
+}
+
+/**
+ * A like (or, with `liked` false, an unlike) by `user`, moving them between likedBy and dislikedBy as the
+ * server does. `likeCount` is the server's count, taken even when the lists this tab holds disagree.
+ */
+export function likeCachedPost(like: Omit<EventPayloads['post.liked'], 'updatedAt'> & { updatedAt?: string }): void {
+  const post = postCache.byId[like.postId]
+  if (!post) return
+  const { likes } = post
+  likes.likedBy = withPerson(likes.likedBy, like.user, like.liked)
+  likes.dislikedBy = withPerson(likes.dislikedBy, like.user, !like.liked)
+  likes.likeCount = like.likeCount
+  if (like.updatedAt) post.updatedAt = like.updatedAt
+}
+
+export function addCachedComment({ postId, comment }: EventPayloads['comment.added']): void {
+  const post = postCache.byId[postId]
+  if (post && !post.comments.some((c) => c._id === comment._id)) post.comments.push(comment)
+}
+
+export function removeCachedComment({ postId, commentId }: EventPayloads['comment.deleted']): void {
+  const post = postCache.byId[postId]
+  if (post?.comments.some((c) => c._id === commentId)) post.comments = post.comments.filter((c) => c._id !== commentId)
+}
+
+/** A comment this tab does not hold stays unknown: an edit or a vote alone cannot make it (no author, no date). */
+function cachedComment(postId: string, commentId: string): Comment | undefined {
+  return postCache.byId[postId]?.comments.find((c) => c._id === commentId)
+}
+
+export function editCachedComment({ postId, commentId, text, updatedAt }: EventPayloads['comment.updated']): void {
+  const comment = cachedComment(postId, commentId)
+  if (comment) Object.assign(comment, { text, updatedAt })
+}
+
+/** An upvote (or a downvote) by `user`, which takes back their vote the other way. */
+export function voteCachedComment({ postId, commentId, user, up, updatedAt }: EventPayloads['comment.voted']): void {
+  const comment = cachedComment(postId, commentId)
+  if (!comment) return
+  comment.votes.upvotedBy = withPerson(comment.votes.upvotedBy, user, up)
+  comment.votes.downvotedBy = withPerson(comment.votes.downvotedBy, user, !up)
+  comment.updatedAt = updatedAt
 }
 
 export function reset(): void {

@@ -5,11 +5,11 @@ import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiLikePost 
 import type { Post, PostData, UserSummary } from '../api/types.js'
 import { apiAddBookmark, apiRemoveBookmark } from '../api/users.js'
 import { dropPost, insertPost, setBookmarkList } from './lists.js'
-import { cachePosts, postCache, uncachePost } from './post-cache.js'
-import { session, setBookmarks } from './session.js'
+import { cachePosts, likeCachedPost, postCache, uncachePost } from './post-cache.js'
+import { markBookmarked, session, setBookmarks } from './session.js'
 import { showError } from './toasts.js'
 
-/** Takes the server's current version of a post; also what a live `post.updated` event applies. */
+/** Takes the server's current version of a post. */
 export function applyPost(post: Post): void {
   cachePosts([post])
 }
@@ -35,14 +35,11 @@ export type PostDraft = { content: string; mediaUrl: string; mediaAlt?: string }
 
 /**
  * The description goes only with an image: the server refuses one on a post without (DECISIONS §7).
- * An empty one is sent only to clear a description the post had, so a server that does not know
- * descriptions yet still takes posts that have none.
+ * With an image it always goes, so an empty one clears what an edited post had.
  */
-function postData(draft: PostDraft, before?: Post): PostData {
+function postData(draft: PostDraft): PostData {
   const data: PostData = { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
-  const alt = draft.mediaAlt ?? ''
-  const send = draft.mediaUrl !== '' && (alt !== '' || before?.mediaAlt !== undefined)
-  return send ? { ...data, mediaAlt: alt } : data
+  return draft.mediaUrl ? { ...data, mediaAlt: draft.mediaAlt ?? '' } : data
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {
@@ -54,14 +51,14 @@ export function createPost(draft: PostDraft): Promise<boolean> {
 }
 
 export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
-  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft, postCache.byId[postId]))))
+  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft))))
 }
 
 export function deletePost(postId: string): Promise<boolean> {
   return attempt(async () => {
     await apiDeletePost(postId)
     removePost(postId)
-    if (session.user) setBookmarks(session.user.bookmarks.filter((id) => id !== postId))
+    markBookmarked(postId, false)
   })
 }
 
@@ -82,14 +79,8 @@ export async function toggleLike(postId: string): Promise<void> {
   // A plain copy: proxies cannot be cloned, and the rollback must not share objects with the post.
   const before = structuredClone(snapshot(post.likes)) as Post['likes']
   const liking = !isLikedByMe(post)
-  if (liking) {
-    post.likes.likedBy.push(me)
-    post.likes.dislikedBy = post.likes.dislikedBy.filter((u) => u.username !== me.username)
-    post.likes.likeCount += 1
-  } else {
-    post.likes.likedBy = post.likes.likedBy.filter((u) => u.username !== me.username)
-    post.likes.likeCount = Math.max(0, post.likes.likeCount - 1)
-  }
+  const likeCount = Math.max(0, post.likes.likeCount + (liking ? 1 : -1))
+  likeCachedPost({ postId, user: me, liked: liking, likeCount })
   try {
     applyPost(await (liking ? apiLikePost(postId) : apiDislikePost(postId)))
   } catch (error) {
@@ -108,7 +99,7 @@ export async function toggleBookmark(postId: string): Promise<void> {
   if (!session.user) return
   const before = [...session.user.bookmarks]
   const adding = !before.includes(postId)
-  setBookmarks(adding ? [postId, ...before] : before.filter((id) => id !== postId))
+  markBookmarked(postId, adding)
   try {
     const reply = await (adding ? apiAddBookmark(postId) : apiRemoveBookmark(postId))
     cachePosts(reply.bookmarks)

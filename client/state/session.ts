@@ -10,11 +10,17 @@ import { showError } from './toasts.js'
 /** DECISIONS §2: the seeded demo account behind 'Login as a Guest'. */
 export const GUEST = { username: 'guest', password: 'guestpassword' } as const
 
+/**
+ * The signed-in user's record as the tab keeps it: the server sends the bookmarks as whole posts, and
+ * the tab keeps their ids, newest first, since all it asks of them is whether a post is one.
+ */
+export type CurrentUser = Omit<User, 'bookmarks'> & { bookmarks: string[] }
+
 const initial = () => ({
   token: null as string | null,
   username: null as string | null,
   /** The signed-in user's full record, once fetched. */
-  user: null as User | null,
+  user: null as CurrentUser | null,
   /** Whether the server offers the guest account; unknown until /api/health answers. */
   guestLogin: false,
 })
@@ -29,7 +35,7 @@ function signIn(token: string, user: User): void {
   writeSession(token, user.username)
   session.token = token
   session.username = user.username
-  session.user = user
+  setCurrentUser(user)
 }
 
 /** On app start: restore a stored session and fetch its user (SPEC §4). */
@@ -105,18 +111,30 @@ export function logout(): void {
 }
 
 /**
- * Takes a record of the signed-in user. Only the user's own record carries an email; a public
- * one (from a live event, say) has an empty bookmarks list, so ours are kept in that case.
+ * Takes a record of the signed-in user. Only the user's own record carries an email and the bookmarks;
+ * a public view of it has neither, so ours are kept then.
  */
 export function setCurrentUser(user: User): void {
   if (user.username !== session.username) return
   const current = session.user
-  const isPublicView = user.email === undefined && current !== null
-  session.user = isPublicView ? { ...user, bookmarks: current.bookmarks, email: current.email } : user
+  const own: CurrentUser = { ...user, bookmarks: user.bookmarks.map((post) => post._id) }
+  session.user = user.email === undefined && current !== null ? { ...own, bookmarks: current.bookmarks, email: current.email } : own
+}
+
+/** A change to my own record that a live event describes (a follow, a profile edit), made where it is. */
+export function changeCurrentUser(change: (user: CurrentUser) => void): void {
+  if (session.user) change(session.user)
 }
 
 export function setBookmarks(postIds: string[]): void {
   if (session.user) session.user.bookmarks = postIds
+}
+
+/** One bookmark made or undone, here or elsewhere; a new one is the newest. */
+export function markBookmarked(postId: string, bookmarked: boolean): void {
+  const bookmarks = session.user?.bookmarks
+  if (!bookmarks || bookmarks.includes(postId) === bookmarked) return
+  setBookmarks(bookmarked ? [postId, ...bookmarks] : bookmarks.filter((id) => id !== postId))
 }
 
 export function reset(): void {

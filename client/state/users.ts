@@ -1,9 +1,10 @@
 import { proxy } from 'valtio'
 import { errorMessage } from '../api/http.js'
-import type { User, UserEdit } from '../api/types.js'
+import type { EventPayloads, User, UserEdit, UserSummary } from '../api/types.js'
 import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
+import { withPerson } from '../lib/people.js'
 import { updateAuthor } from './post-cache.js'
-import { session, setCurrentUser } from './session.js'
+import { changeCurrentUser, session, setCurrentUser, type CurrentUser } from './session.js'
 import { showError } from './toasts.js'
 
 const SUGGESTIONS = 5
@@ -22,13 +23,48 @@ const initial = () => ({
 
 export const users = proxy(initial())
 
-/** Takes a user's current record everywhere it shows; also what a live `user.*` event applies. */
+/** Takes a user's current record everywhere it shows. */
 export function applyUser(user: User): void {
-  users.byUsername[user.username] = user
+  // A profile never shows bookmarks, and my own are kept in the session: no second copy of up to 1,000 posts.
+  const profile = { ...user, bookmarks: [] }
+  users.byUsername[user.username] = profile
   const suggested = users.suggestions.findIndex((u) => u._id === user._id)
-  if (suggested !== -1) users.suggestions[suggested] = user
+  if (suggested !== -1) users.suggestions[suggested] = profile
   setCurrentUser(user)
   updateAuthor(user)
+}
+
+/** A user record this tab holds: my own, a profile seen, or a suggestion. */
+type HeldUser = User | CurrentUser
+
+/** Applies a live delta to every record held; a user the tab has not seen stays unseen. */
+function changeHeldUsers(change: (user: HeldUser) => void): void {
+  for (const user of Object.values(users.byUsername)) change(user)
+  for (const user of users.suggestions) change(user)
+  changeCurrentUser(change)
+}
+
+/** `user` followed (or, with `follows` false, unfollowed) `followUser`: both their lists change where they show. */
+export function applyFollow({ user, followUser }: EventPayloads['user.followed'], follows: boolean): void {
+  changeHeldUsers((held) => {
+    if (held._id === user._id) held.following = withPerson(held.following, followUser, follows)
+    if (held._id === followUser._id) held.followers = withPerson(held.followers, user, follows)
+  })
+}
+
+/** A profile edited anywhere: the record itself, the person's name in every follow list, and on their posts. */
+export function applyProfile({ user: edited }: EventPayloads['user.updated']): void {
+  const { _id, firstName, lastName, avatarURL } = edited
+  const rename = (person: UserSummary) => {
+    if (person._id === _id) Object.assign(person, { firstName, lastName, avatarURL })
+  }
+  changeHeldUsers((held) => {
+    // The delta holds the public fields of the record as they now are, and nothing else.
+    if (held._id === _id) Object.assign(held, edited)
+    held.following.forEach(rename)
+    held.followers.forEach(rename)
+  })
+  updateAuthor(edited)
 }
 
 export function isFollowing(userId: string): boolean {

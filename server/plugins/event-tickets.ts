@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto'
 
-/**
- * Stream tickets (DECISIONS §3): an EventSource cannot send an authorization header, and a token must never
- * sit in a URL, so a protected call trades the token for a short-lived, single-use ticket instead.
- */
-export interface TicketStore {
-  issue(userId: string): string
-  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeem(ticket: string): string | undefined
-  clear(): void
+import type { TicketStore } from '../store/types.js'
+
+export type { TicketStore }
+
+/** A ticket store that can void one user's tickets at logout: the in-memory one can. */
+export interface RevocableTicketStore extends TicketStore {
+  revokeUser(userId: string): void | Promise<void>
 }
 
-export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): TicketStore {
+export const canRevoke = (store: TicketStore): store is RevocableTicketStore =>
+  typeof (store as Partial<RevocableTicketStore>).revokeUser === 'function'
+
+export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): RevocableTicketStore {
   const tickets = new Map<string, { userId: string; expiresAt: number }>()
 
   function sweep(): void {
@@ -35,29 +36,12 @@ export function createTicketStore(ttlMs: number, maxTickets: number, now: () => 
       tickets.delete(ticket)
       return entry && entry.expiresAt > now() ? entry.userId : undefined
     },
+    revokeUser(userId) {
+      // Logout is rare and the map is bounded by maxTickets, so a scan costs less than a second index.
+      for (const [ticket, entry] of tickets) if (entry.userId === userId) tickets.delete(ticket)
+    },
     clear() {
       tickets.clear()
     },
   }
-}
-
-/**
- * Hides the value of any `ticket` query parameter, for request logs. The name is decoded first because
- * Fastify's query parser decodes it too (`%74icket` is a ticket); a name that cannot be decoded is hidden.
- */
-export function redactTicket(url: string): string {
-  const q = url.indexOf('?')
-  if (q === -1) return url
-  const pairs = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=')
-    const rawName = eq === -1 ? pair : pair.slice(0, eq)
-    let name: string | undefined
-    try {
-      name = decodeURIComponent(rawName)
-    } catch {
-      name = undefined
-    }
-    return name === 'ticket' || (name === undefined && eq !== -1) ? `${rawName}=[redacted]` : pair
-  })
-  return `${url.slice(0, q)}?${pairs.join('&')}`
 }

@@ -1,14 +1,17 @@
 import type { ServerResponse } from 'node:http'
 import type {} from 'fastify'
 import type { ChirpEvent } from '../schemas/events.js'
-import { createTicketStore } from './event-tickets.js'
+import type { LoggedEvent, TicketStore } from '../store/types.js'
+import { canRevoke, createTicketStore } from './event-tickets.js'
 
-export { redactTicket } from './event-tickets.js'
+export { redactUrl } from './redact-url.js'
 
 /** The live-updates hub (DECISIONS §3): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
   /** Events kept for replay after Last-Event-ID. */
   bufferSize?: number
+  /** The same buffer's bound in bytes, so a run of large events cannot hold much memory either. */
+  bufferBytes?: number
   /** A stream whose queued, unsent bytes would pass this is dropped, so a stalled reader cannot grow memory. */
   maxUnsentBytes?: number
   heartbeatMs?: number
@@ -26,7 +29,19 @@ export interface EventsHubOptions {
    */
   startId?: number
   log?: { warn(obj: object, msg: string): void }
+  /**
+   * Where tickets live; in memory by default. Several instances share one store, so that a ticket issued
+   * by one opens a stream on another, once.
+   */
+  tickets?: TicketStore
+  /**
+   * Events older than the buffer, from a shared log: the events after `after` up to and including
+   * `upTo` that `userId` may see, in order, or undefined when the log no longer reaches back that far.
+   */
+  history?: (after: number, upTo: number, userId: string) => Promise<LoggedEvent[] | undefined>
 }
+
+export type { LoggedEvent }
 
 export interface StreamOptions {
   userId: string
@@ -35,10 +50,18 @@ export interface StreamOptions {
 }
 
 export interface EventsHub {
+  /** Gives the event the next id and sends it: for a single process, which is its own log. */
   publish(event: ChirpEvent): void
-  issueTicket(userId: string): string
+  /** Sends an event that a shared log has already numbered; ids must rise. */
+  deliver(event: LoggedEvent): void
+  issueTicket(userId: string): Promise<string>
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeemTicket(ticket: string): string | undefined
+  redeemTicket(ticket: string): Promise<string | undefined>
+  /**
+   * At logout: ends the user's open streams on this instance and voids their outstanding tickets where
+   * the ticket store can, so nothing issued under the old session keeps delivering the user's events.
+   */
+  endUser(userId: string): Promise<void>
   /** Whether the user may open one more stream now. */
   canStream(userId: string): boolean
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
@@ -68,6 +91,8 @@ export const SSE_HEADERS = {
 interface Client {
   res: ServerResponse
   userId: string
+  /** While a replay from the shared log is on its way: the live frames that arrive meanwhile, in order. */
+  pending?: Buffered[]
 }
 
 interface Buffered {
@@ -80,6 +105,7 @@ const HEARTBEAT = Buffer.from(': heartbeat\n\n')
 
 export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const bufferSize = options.bufferSize ?? 1000
+  const bufferBytes = options.bufferBytes ?? 4 * 1024 * 1024
   const maxUnsentBytes = options.maxUnsentBytes ?? 1024 * 1024
   const maxStreamsPerUser = options.maxStreamsPerUser ?? 10
   const retryMs = options.retryMs ?? 3000
@@ -90,9 +116,10 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   let lastId = options.startId ?? Math.floor(now()) * 1000
   let closed = false
   const buffer: Buffered[] = []
+  let buffered = 0
   const clients = new Set<Client>()
   const byUser = new Map<string, Set<Client>>()
-  const tickets = createTicketStore(options.ticketTtlMs ?? 60_000, options.maxTickets ?? 10_000, now)
+  const tickets = options.tickets ?? createTicketStore(options.ticketTtlMs ?? 60_000, options.maxTickets ?? 10_000, now)
 
   const heartbeat = setInterval(() => {
     for (const client of clients) send(client, HEARTBEAT)
@@ -109,6 +136,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
 
   // Every write to a client goes through here, so one broken or stalled client never reaches the others.
   function send(client: Client, chunk: Buffer): void {
+    if (client.res.destroyed) return
     try {
       const queued = client.res.writableLength
       if (queued > 0 && queued + chunk.length > maxUnsentBytes) {
@@ -125,15 +153,55 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
   }
 
-  /** What a reconnecting client missed, or undefined when that can no longer be told from the buffer. */
-  function missed(client: Client, lastEventId: string): Buffered[] | undefined {
-    const after = /^\d{1,16}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN
+  /** The id a client sent, or NaN when it is not one this hub could have given. */
+  const idOf = (lastEventId: string) => (/^\d{1,16}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN)
+
+  /**
+   * What a reconnecting client missed: from the buffer, 'log' when only the shared log can tell, or
+   * undefined when nobody can (the client must refetch).
+   */
+  function missed(client: Client, after: number): Buffered[] | 'log' | undefined {
+    if (!(after <= lastId)) return undefined
     const oldest = buffer[0]?.id ?? lastId + 1
-    if (!(after >= oldest - 1 && after <= lastId)) return undefined
-    const events = buffer.filter((e) => e.id > after && (e.to === undefined || e.to === client.userId))
-    // A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway.
+    if (after < oldest - 1) return options.history ? 'log' : undefined
+    return fitting(buffer.filter((e) => e.id > after && visibleTo(e, client)))
+  }
+
+  const visibleTo = (event: { to: string | undefined }, client: Client) => event.to === undefined || event.to === client.userId
+
+  /** A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway. */
+  function fitting(events: Buffered[]): Buffered[] | undefined {
     const bytes = events.reduce((sum, e) => sum + e.frame.length, 0)
     return bytes > maxUnsentBytes ? undefined : events
+  }
+
+  const resetFrame = (id: number) => Buffer.from(`id: ${id}\nevent: reset\ndata: {}\n\n`)
+  /**
+   * An id-only message moves the client's Last-Event-ID to `id` without dispatching an event, so a
+   * client that drops before the next event still resumes from the right place.
+   */
+  const markFrame = (id: number) => Buffer.from(`id: ${id}\n\n`)
+
+  /** Replays (after, upTo] from the shared log, then what arrived meanwhile, then lets the client go live. */
+  function replayFromLog(client: Client, after: number, upTo: number): void {
+    const history = options.history
+    if (!history) return
+    history(after, upTo, client.userId)
+      .then((logged) => {
+        const replay = logged && fitting(logged.map(frameOf))
+        if (replay === undefined) send(client, resetFrame(upTo))
+        else for (const event of replay) send(client, event.frame)
+      })
+      .catch((err: unknown) => {
+        log?.warn({ userId: client.userId, err }, 'the event log could not replay; the client refetches')
+        send(client, resetFrame(upTo))
+      })
+      .finally(() => {
+        const queued = client.pending ?? []
+        client.pending = undefined
+        for (const event of queued) send(client, event.frame)
+        send(client, markFrame(queued.at(-1)?.id ?? upTo))
+      })
   }
 
   function stream(res: ServerResponse, { userId, lastEventId }: StreamOptions): void {
@@ -144,14 +212,16 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       res.end()
       return
     }
-    const replay = lastEventId === undefined ? [] : missed(client, lastEventId)
-    if (replay === undefined) {
-      send(client, Buffer.from(`id: ${lastId}\nevent: reset\ndata: {}\n\n`))
+    const after = lastEventId === undefined ? lastId : idOf(lastEventId)
+    const replay = missed(client, after)
+    if (replay === 'log') {
+      client.pending = []
+      replayFromLog(client, after, lastId)
+    } else if (replay === undefined) {
+      send(client, resetFrame(lastId))
     } else {
       for (const event of replay) send(client, event.frame)
-      // An id-only message moves the client's Last-Event-ID to now without dispatching an event, so a
-      // client that drops before the next event still resumes from the right place.
-      send(client, Buffer.from(`id: ${lastId}\n\n`))
+      send(client, markFrame(lastId))
     }
     // Gone already (the peer left, or the replay overflowed): its 'close' has fired or will not matter.
     if (res.destroyed) return
@@ -179,18 +249,40 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     })
   }
 
+  function frameOf(event: LoggedEvent): Buffered {
+    return { id: event.id, to: event.to, frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`) }
+  }
+
+  function deliver(event: LoggedEvent): void {
+    if (closed || event.id <= lastId) return
+    lastId = event.id
+    const entry = frameOf(event)
+    buffer.push(entry)
+    buffered += entry.frame.length
+    while (buffer.length > bufferSize || (buffered > bufferBytes && buffer.length > 1)) {
+      buffered -= (buffer.shift() as Buffered).frame.length
+    }
+    const targets = event.to === undefined ? clients : byUser.get(event.to)
+    for (const client of targets ?? []) {
+      if (client.pending) client.pending.push(entry)
+      else send(client, entry.frame)
+    }
+  }
+
   return {
     publish(event) {
-      if (closed) return
-      const id = ++lastId
-      const frame = Buffer.from(`id: ${id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`)
-      buffer.push({ id, to: event.to, frame })
-      if (buffer.length > bufferSize) buffer.shift()
-      const targets = event.to === undefined ? clients : byUser.get(event.to)
-      for (const client of targets ?? []) send(client, frame)
+      deliver({ id: lastId + 1, name: event.name, data: JSON.stringify(event.data), to: event.to })
     },
-    issueTicket: (userId) => tickets.issue(userId),
-    redeemTicket: (ticket) => tickets.redeem(ticket),
+    deliver,
+    issueTicket: async (userId) => tickets.issue(userId),
+    redeemTicket: async (ticket) => tickets.redeem(ticket),
+    async endUser(userId) {
+      if (canRevoke(tickets)) await tickets.revokeUser(userId)
+      const mine = [...(byUser.get(userId) ?? [])]
+      for (const client of mine) remove(client)
+      // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
+      void Promise.all(mine.map(endClient))
+    },
     canStream(userId) {
       return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser
     },

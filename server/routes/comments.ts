@@ -53,11 +53,13 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   const voteSchema = { tags, params: CommentParamsSchema, body: EmptyObjectSchema, response: { 201: CommentsReplySchema, ...ERRORS } }
   app.post('/comments/upvote/:postId/:commentId', { ...bare, schema: voteSchema }, async (request, reply) => {
     const { postId, commentId } = request.params
-    return reply.code(201).send(await comments.upvote(me(request), postId, commentId))
+    const { post } = await comments.upvote(me(request), postId, commentId)
+    return reply.code(201).send({ comments: post.comments })
   })
   app.post('/comments/downvote/:postId/:commentId', { ...bare, schema: voteSchema }, async (request, reply) => {
     const { postId, commentId } = request.params
-    return reply.code(201).send(await comments.downvote(me(request), postId, commentId))
+    const { post } = await comments.downvote(me(request), postId, commentId)
+    return reply.code(201).send({ comments: post.comments })
   })
 }
 

@@ -1,17 +1,32 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import { MSG } from '../errors.js'
+import { ErrorsSchema } from '../schemas/common.js'
+import type { Store } from '../store/types.js'
 
 const HealthReplySchema = Type.Object({
   status: Type.Literal('ok'),
+  /** Which store holds the data: the embedded one or PostgreSQL. */
+  store: Type.Union([Type.Literal('lowdb'), Type.Literal('postgres')]),
   /** Whether the shared guest account may log in, so the client can show or hide its button. */
   guestLogin: Type.Boolean(),
 })
 
-const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean }> = async (app, { guestLogin }) => {
-  app.get('/health', { schema: { tags: ['health'], response: { 200: HealthReplySchema } } }, async () => ({
-    status: 'ok' as const,
-    guestLogin,
-  }))
+const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; store: Store }> = async (app, { guestLogin, store }) => {
+  app.get(
+    '/health',
+    { schema: { tags: ['health'], response: { 200: HealthReplySchema, 503: ErrorsSchema } } },
+    async (_request, reply) => {
+      try {
+        await store.ping()
+      } catch (err) {
+        // A load balancer takes this instance out of rotation until the database answers again.
+        app.log.warn({ err }, 'health check: the database cannot be reached')
+        return reply.code(503).send({ errors: [MSG.databaseUnreachable] })
+      }
+      return { status: 'ok' as const, store: store.kind, guestLogin }
+    },
+  )
 }
 
 export default routes

@@ -7,7 +7,7 @@ import {
   UserEditSchema,
   UserIdParamsSchema,
   UserReplySchema,
-  UsernameParamsSchema,
+  UserLookupParamsSchema,
   UsersReplySchema,
 } from '../schemas/users.js'
 import { ERRORS, emptyBody, me, unwrap, viewer, type RouteOptions } from './shared.js'
@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
 
   app.get(
     '/users/:username',
-    { onRequest: [app.identify], schema: { tags, params: UsernameParamsSchema, response: { 200: UserReplySchema, ...ERRORS } } },
+    { onRequest: [app.identify], schema: { tags, params: UserLookupParamsSchema, response: { 200: UserReplySchema, ...ERRORS } } },
     async (request) => users.get(request.params.username, viewer(request)),
   )
 

@@ -1,36 +1,73 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { DateTimeSchema } from './common.js'
 import { CommentSchema, PostSchema } from './posts.js'
-import { UserSchema } from './users.js'
+import { UserSummarySchema } from './user-summary.js'
 
 /**
- * Live events (DECISIONS §3). Each carries the changed record so a client applies it without a refetch.
- * User records in events are public views: no email, and an empty bookmarks list.
+ * Live events. Each carries what changed, never a whole post or a whole follower list, so an event's
+ * size does not grow with a post's comments or a user's audience; a client applies it to what it shows
+ * without a refetch. Events go to every stream but `bookmark.*`, which go only to the owner's.
  */
 export const PostEventSchema = Type.Object({ post: PostSchema })
+export const PostUpdatedEventSchema = Type.Object({
+  postId: Type.String(),
+  content: Type.String(),
+  mediaUrl: Type.String(),
+  type: Type.String(),
+  mediaAlt: Type.Optional(Type.String()),
+  mediaWidth: Type.Optional(Type.Integer()),
+  mediaHeight: Type.Optional(Type.Integer()),
+  updatedAt: DateTimeSchema,
+})
 export const PostDeletedEventSchema = Type.Object({ postId: Type.String() })
-export const CommentEventSchema = Type.Object({ postId: Type.String(), comment: CommentSchema, post: PostSchema })
-export const CommentDeletedEventSchema = Type.Object({
+/** A like (`liked: true`) or an unlike, by `user`; `likeCount` is the count after it. */
+export const PostLikedEventSchema = Type.Object({
+  postId: Type.String(),
+  user: UserSummarySchema,
+  liked: Type.Boolean(),
+  likeCount: Type.Integer({ minimum: 0 }),
+  updatedAt: DateTimeSchema,
+})
+export const CommentAddedEventSchema = Type.Object({ postId: Type.String(), comment: CommentSchema })
+export const CommentUpdatedEventSchema = Type.Object({
   postId: Type.String(),
   commentId: Type.String(),
-  post: PostSchema,
+  text: Type.String(),
+  updatedAt: DateTimeSchema,
 })
-export const FollowEventSchema = Type.Object({ user: UserSchema, followUser: UserSchema })
-export const UserEventSchema = Type.Object({ user: UserSchema })
-export const BookmarkEventSchema = Type.Object({ postId: Type.String(), bookmarks: Type.Array(Type.String()) })
+export const CommentDeletedEventSchema = Type.Object({ postId: Type.String(), commentId: Type.String() })
+/** An upvote (`up: true`) or a downvote by `user`, which also takes back their vote the other way. */
+export const CommentVotedEventSchema = Type.Object({
+  postId: Type.String(),
+  commentId: Type.String(),
+  user: UserSummarySchema,
+  up: Type.Boolean(),
+  updatedAt: DateTimeSchema,
+})
+/** `user` started (or stopped) following `followUser`. */
+export const FollowEventSchema = Type.Object({ user: UserSummarySchema, followUser: UserSummarySchema })
+/** A profile's public fields after an edit. */
+export const UserUpdatedEventSchema = Type.Object({
+  user: Type.Composite([
+    UserSummarySchema,
+    Type.Object({ bio: Type.String(), website: Type.String(), updatedAt: DateTimeSchema }),
+  ]),
+})
+export const BookmarkEventSchema = Type.Object({ postId: Type.String() })
 
 export interface EventPayloads {
   'post.created': Static<typeof PostEventSchema>
-  'post.updated': Static<typeof PostEventSchema>
+  'post.updated': Static<typeof PostUpdatedEventSchema>
   'post.deleted': Static<typeof PostDeletedEventSchema>
-  /** Likes and unlikes both: the post carries the new likes. */
-  'post.liked': Static<typeof PostEventSchema>
-  'comment.added': Static<typeof CommentEventSchema>
-  'comment.updated': Static<typeof CommentEventSchema>
+  /** Likes and unlikes both. */
+  'post.liked': Static<typeof PostLikedEventSchema>
+  'comment.added': Static<typeof CommentAddedEventSchema>
+  'comment.updated': Static<typeof CommentUpdatedEventSchema>
   'comment.deleted': Static<typeof CommentDeletedEventSchema>
-  'comment.voted': Static<typeof CommentEventSchema>
+  'comment.voted': Static<typeof CommentVotedEventSchema>
   'user.followed': Static<typeof FollowEventSchema>
   'user.unfollowed': Static<typeof FollowEventSchema>
-  'user.updated': Static<typeof UserEventSchema>
+  'user.updated': Static<typeof UserUpdatedEventSchema>
   /** Private: only to the owner's own streams. */
   'bookmark.added': Static<typeof BookmarkEventSchema>
   'bookmark.removed': Static<typeof BookmarkEventSchema>

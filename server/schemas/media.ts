@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-export const MediaReplySchema = Type.Object({ url: Type.String() })
+/** Where the stored image is served, and its size in pixels as stored: upright, and one frame of an animation. */
+export const MediaReplySchema = Type.Object({
+  url: Type.String(),
+  width: Type.Integer({ minimum: 1 }),
+  height: Type.Integer({ minimum: 1 }),
+})
 export type MediaReply = Static<typeof MediaReplySchema>
 
 /** The largest upload, in bytes (SPEC §9). */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, NextCursorSchema, PageQuerySchema } from './common.js'
-import { UserSummarySchema } from './users.js'
+import { UserSummarySchema } from './user-summary.js'
 
 export const CommentSchema = Type.Object(
   {
@@ -35,6 +35,11 @@ export const PostSchema = Type.Object(
     mediaUrl: Type.String(),
     /** 'image' when mediaUrl is set, '' otherwise. */
     type: Type.String(),
+    /** The image's description, written by its author; only on posts with an image. */
+    mediaAlt: Type.Optional(Type.String()),
+    /** The stored image's pixel size, when known: absent for an image at an https URL. */
+    mediaWidth: Type.Optional(Type.Integer({ minimum: 1 })),
+    mediaHeight: Type.Optional(Type.Integer({ minimum: 1 })),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
     likes: Type.Object({
@@ -51,6 +56,7 @@ export type Post = Static<typeof PostSchema>
 export const ContentSchema = Type.String({ maxLength: 500 })
 /** '' or a /media/ path of this server or an absolute https URL; the service checks which. */
 export const MediaUrlSchema = Type.String({ maxLength: 500 })
+export const MediaAltSchema = Type.String({ maxLength: 1000 })
 export const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
 
 /**
@@ -61,6 +67,7 @@ export const PostDataSchema = Type.Object(
   {
     content: Type.Optional(ContentSchema),
     mediaUrl: Type.Optional(MediaUrlSchema),
+    mediaAlt: Type.Optional(MediaAltSchema),
     type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
     /** The original client sends the author's names; the server always uses the author's profile. */
     firstName: Type.Optional(Type.String({ maxLength: 50 })),

@@ -1,17 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
+import { PostSchema } from './posts.js'
+import { UserSummarySchema } from './user-summary.js'
 
-export const UserSummarySchema = Type.Object(
-  {
-    _id: Type.String(),
-    username: Type.String(),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    avatarURL: Type.String(),
-  },
-  { title: 'UserSummary' },
-)
-export type UserSummary = Static<typeof UserSummarySchema>
+export { UserSummarySchema, type UserSummary } from './user-summary.js'
 
 export const UserSchema = Type.Object(
   {
@@ -26,8 +18,8 @@ export const UserSchema = Type.Object(
     website: Type.String(),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
-    /** Post ids; bookmarks are private, so other users' records carry an empty list. */
-    bookmarks: Type.Array(Type.String()),
+    /** The bookmarked posts, newest bookmark first; bookmarks are private, so other users' records carry an empty list. */
+    bookmarks: Type.Array(PostSchema),
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
   },
@@ -85,6 +77,11 @@ export const AuthSignupReplySchema = Type.Object({ createdUser: UserSchema, enco
 export const AuthLoginReplySchema = Type.Object({ foundUser: UserSchema, encodedToken: Type.String() })
 
 export const UsernameParamsSchema = Type.Object({ username: UsernameSchema }, { additionalProperties: false })
+/** A username, or a user's `_id`, as the original API looked users up. */
+export const UserLookupParamsSchema = Type.Object(
+  { username: Type.Union([UsernameSchema, Type.String({ format: 'uuid' })]) },
+  { additionalProperties: false },
+)
 export const UserIdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })
 
 export const UsersReplySchema = Type.Object({ users: Type.Array(UserSchema), nextCursor: NextCursorSchema })

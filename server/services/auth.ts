@@ -42,7 +42,6 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
       if (RESERVED_USERNAMES.has(body.username.toLowerCase())) throw new AppError(422, MSG.usernameExists)
       const passwordHash = await hashPassword(body.password)
       const user = await store.transaction(async (tx) => {
-        if (await tx.getUserByUsername(body.username)) throw new AppError(422, MSG.usernameExists)
         const at = now().toISOString()
         const created: UserRecord = {
           _id: randomUUID(),
@@ -61,7 +60,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
           followers: [],
           tokenVersion: 0,
         }
-        await tx.putUser(created)
+        if (!(await tx.createUser(created))) throw new AppError(422, MSG.usernameExists)
         return created
       })
       return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }
@@ -80,10 +79,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
 
     /** Raises the user's token version, so every token issued before now stops working. */
     async logout(userId: string) {
-      await store.transaction(async (tx) => {
-        const user = await tx.getUser(userId)
-        if (user) await tx.putUser({ ...user, tokenVersion: user.tokenVersion + 1 })
-      })
+      await store.transaction((tx) => tx.revokeTokens(userId))
     },
 
     /** The user a verified token speaks for. */

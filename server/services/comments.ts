@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { EventName } from '../schemas/events.js'
-import type { PageRequest, CommentRecord, PostRecord } from '../store/types.js'
+import { hasVisibleText } from '../schemas/text.js'
 import { pageByOffset } from '../store/cursor.js'
+import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { mustGetPost } from './posts.js'
-import { toComment, toPost, usersOfPosts } from './views.js'
+import { summaryOf, toComment, toPost, usersOfPosts } from './views.js'
 
 function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
   const comment = post.comments.find((candidate) => candidate._id === commentId)
@@ -14,62 +13,40 @@ function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
 }
 
 function checkText(text: string) {
-  if (text.trim() === '') throw badRequest(MSG.emptyComment)
+  if (!hasVisibleText(text)) throw badRequest(MSG.emptyComment)
 }
 
-const replaceComment = (post: PostRecord, next: CommentRecord): PostRecord => ({
-  ...post,
-  comments: post.comments.map((comment) => (comment._id === next._id ? next : comment)),
-})
+async function lockPost(tx: StoreTx, postId: string): Promise<PostRecord> {
+  const post = await tx.lockPost(postId)
+  if (!post) throw notFound(MSG.postNotFound)
+  return post
+}
 
-type CommentEvent = Extract<EventName, 'comment.added' | 'comment.updated' | 'comment.voted'>
-
-export function createCommentsService({ store, events, now }: ServiceDeps) {
-  /** One write to one post's comments; publishes the event and answers with the changed post. */
-  async function write(
-    postId: string,
-    change: (post: PostRecord, at: string) => { post: PostRecord; commentId: string },
-    event: CommentEvent | 'comment.deleted',
-  ) {
-    const { post, commentId } = await store.transaction(async (tx) => {
-      const result = change(await mustGetPost(tx, postId), now().toISOString())
-      await tx.putPost(result.post)
-      return result
-    })
-    const users = await usersOfPosts(store, [post])
-    const view = toPost(post, users)
-    if (event === 'comment.deleted') {
-      events.publish({ name: event, data: { postId: post._id, commentId, post: view } })
-    } else {
-      const comment = toComment(mustGetComment(post, commentId), users)
-      events.publish({ name: event, data: { postId: post._id, comment, post: view } })
-    }
-    return { post: view }
+export function createCommentsService({ store, now }: ServiceDeps) {
+  /** One write to one post's comments inside a transaction; answers with the post as it now is. */
+  async function write(postId: string, change: (tx: StoreTx, post: PostRecord, at: string) => Promise<void>) {
+    await store.transaction(async (tx) => change(tx, await lockPost(tx, postId), now().toISOString()))
+    const post = await store.getPost(postId)
+    if (!post) throw notFound(MSG.postNotFound)
+    return { post: toPost(post, await usersOfPosts(store, [post])) }
   }
 
   function vote(userId: string, postId: string, commentId: string, up: boolean) {
-    return write(
-      postId,
-      (post, at) => {
-        const comment = mustGetComment(post, commentId)
-        const already = up ? comment.upvotedBy : comment.downvotedBy
-        if (already.includes(userId)) throw badRequest(up ? MSG.alreadyUpvoted : MSG.alreadyDownvoted)
-        const others = (ids: readonly string[]) => ids.filter((id) => id !== userId)
-        const next: CommentRecord = {
-          ...comment,
-          upvotedBy: up ? [...comment.upvotedBy, userId] : others(comment.upvotedBy),
-          downvotedBy: up ? others(comment.downvotedBy) : [...comment.downvotedBy, userId],
-          updatedAt: at,
-        }
-        return { post: replaceComment(post, next), commentId }
-      },
-      'comment.voted',
-    ).then(({ post }) => ({ comments: post.comments }))
+    return write(postId, async (tx, post, at) => {
+      mustGetComment(post, commentId)
+      const me = await tx.getUser(userId)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      if (!(await tx.setVote(post._id, commentId, userId, up, at))) {
+        throw badRequest(up ? MSG.alreadyUpvoted : MSG.alreadyDownvoted)
+      }
+      tx.emit({ name: 'comment.voted', data: { postId: post._id, commentId, user: summaryOf(me), up, updatedAt: at } })
+    })
   }
 
   return {
     async list(postId: string, page: PageRequest) {
-      const post = await mustGetPost(store, postId)
+      const post = await store.getPost(postId)
+      if (!post) throw notFound(MSG.postNotFound)
       const users = await usersOfPosts(store, [post])
       const { items, nextCursor } = pageByOffset(post.comments, page)
       const comments = items.map((comment) => toComment(comment, users))
@@ -78,48 +55,41 @@ export function createCommentsService({ store, events, now }: ServiceDeps) {
 
     add(userId: string, postId: string, text: string) {
       checkText(text)
-      return write(
-        postId,
-        (post, at) => {
-          const comment: CommentRecord = {
-            _id: randomUUID(),
-            authorId: userId,
-            text,
-            upvotedBy: [],
-            downvotedBy: [],
-            createdAt: at,
-            updatedAt: at,
-          }
-          return { post: { ...post, comments: [...post.comments, comment] }, commentId: comment._id }
-        },
-        'comment.added',
-      )
+      return write(postId, async (tx, post, at) => {
+        const comment: CommentRecord = {
+          _id: randomUUID(),
+          authorId: userId,
+          text,
+          upvotedBy: [],
+          downvotedBy: [],
+          createdAt: at,
+          updatedAt: at,
+        }
+        await tx.addComment(post._id, comment)
+        const author = await tx.getUsers([userId])
+        const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
+        tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view } })
+      })
     },
 
     edit(userId: string, postId: string, commentId: string, text: string) {
       checkText(text)
-      return write(
-        postId,
-        (post, at) => {
-          const comment = mustGetComment(post, commentId)
-          if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
-          return { post: replaceComment(post, { ...comment, text, updatedAt: at }), commentId }
-        },
-        'comment.updated',
-      )
+      return write(postId, async (tx, post, at) => {
+        const comment = mustGetComment(post, commentId)
+        if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
+        await tx.updateComment(post._id, commentId, text, at)
+        tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at } })
+      })
     },
 
     /** The comment's author or the post's author may delete it. */
     remove(userId: string, postId: string, commentId: string) {
-      return write(
-        postId,
-        (post) => {
-          const comment = mustGetComment(post, commentId)
-          if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
-          return { post: { ...post, comments: post.comments.filter((other) => other._id !== commentId) }, commentId }
-        },
-        'comment.deleted',
-      )
+      return write(postId, async (tx, post) => {
+        const comment = mustGetComment(post, commentId)
+        if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
+        await tx.deleteComment(post._id, commentId)
+        tx.emit({ name: 'comment.deleted', data: { postId: post._id, commentId } })
+      })
     },
 
     upvote: (userId: string, postId: string, commentId: string) => vote(userId, postId, commentId, true),

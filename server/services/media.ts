@@ -1,80 +1,117 @@
 import { randomUUID } from 'node:crypto'
+import sharp from 'sharp'
+import { MEDIA_PATH } from './urls.js'
 import { mkdir, open, rename, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { AppError, MSG } from '../errors.js'
-import { MAX_UPLOAD_BYTES } from '../schemas/media.js'
-import { ImageHeaderReader, type ImageHeader } from './image-type.js'
-import { createMarkupScanner } from './markup-scan.js'
+import { MAX_UPLOAD_BYTES, type MediaReply } from '../schemas/media.js'
+import { syncDirectory } from '../store/durable-file.js'
+import { notImage, reencodeImage } from './image-encode.js'
+import { SNIFF_BYTES, sniffImageType, type ImageType } from './image-type.js'
 
 export interface Upload {
   /** The file's bytes as they arrive. */
   stream: AsyncIterable<Buffer>
   /** True when the stream stopped at the size limit. */
   truncated: () => boolean
+  /** Resolves once the body has ended with nothing after the file; rejects when another part follows it. */
+  finish: () => Promise<void>
 }
 
-/** Larger images cost a browser (and any later resize) too much memory to decode; a header can claim 4 gigapixels in 30 bytes. */
-export const MAX_IMAGE_SIDE = 16_384
-export const MAX_IMAGE_PIXELS = 50_000_000
+/** Parser limits that mean the body held more than the one file; the client meant something by the rest. */
+const EXTRA_PART_ERRORS = new Set(['FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT'])
 
-const notImage = () => new AppError(415, MSG.uploadNotImage)
-
-function checkHeader(header: ImageHeader | undefined): ImageHeader {
-  if (!header) throw notImage()
-  const { width, height } = header
-  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
-    throw new AppError(415, MSG.imageTooManyPixels)
-  }
-  return header
-}
-
-/** An error from reading the upload itself: too large, or a body that is not well-formed multipart. */
+/** An error from reading the upload itself: too large, more than one part, or a body that is not well-formed multipart. */
 export function uploadError(error: unknown): AppError {
   if (error instanceof AppError) return error
-  if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MSG.uploadTooLarge)
+  const code = (error as { code?: string }).code
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MSG.uploadTooLarge)
+  if (code !== undefined && EXTRA_PART_ERRORS.has(code)) return new AppError(400, MSG.uploadExtraPart)
   const status = (error as { statusCode?: number }).statusCode
   return new AppError(status !== undefined && status >= 400 && status < 500 ? status : 400, MSG.badUpload)
 }
 
 /**
- * Stores uploaded images under server-chosen names in DATA_DIR/media. The type and pixel size come
- * from the bytes as they stream in, and a file is refused as soon as it is too large, not an image,
- * too many pixels or carries markup; a refused file never stays on disk.
+ * The whole file, in memory (20 MiB at most), refused as soon as it is too large or its first bytes are
+ * no image type, so a hostile upload is never read to its end.
+ */
+async function receive(upload: Upload): Promise<{ type: ImageType; bytes: Buffer }> {
+  const chunks: Buffer[] = []
+  const iterator = upload.stream[Symbol.asyncIterator]()
+  let size = 0
+  let type: ImageType | undefined
+  for (;;) {
+    const next = await iterator.next().catch((error: unknown) => Promise.reject(uploadError(error)))
+    if (next.done) break
+    size += next.value.length
+    if (size > MAX_UPLOAD_BYTES) throw new AppError(413, MSG.uploadTooLarge)
+    chunks.push(next.value)
+    if (type === undefined && size >= SNIFF_BYTES) {
+      type = sniffImageType(Buffer.concat(chunks))
+      if (type === undefined) throw notImage()
+    }
+  }
+  if (upload.truncated()) throw new AppError(413, MSG.uploadTooLarge)
+  const bytes = Buffer.concat(chunks)
+  type ??= sniffImageType(bytes)
+  if (type === undefined) throw notImage()
+  return { type, bytes }
+}
+
+/**
+ * Writes a file into the media folder under its final name, durably: synced, renamed into place, and
+ * the folder synced. Until the reply carries its URL nothing names the file, so a failure at any step
+ * removes all of it.
+ */
+async function store(mediaDir: string, name: string, data: Buffer): Promise<void> {
+  await mkdir(mediaDir, { recursive: true })
+  // A leading dot keeps a file still being written out of /media/ (the static files skip dotfiles).
+  const temp = path.join(mediaDir, `.upload-${randomUUID()}`)
+  const file = path.join(mediaDir, name)
+  try {
+    const handle = await open(temp, 'wx', 0o644)
+    try {
+      await handle.writeFile(data)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, file)
+    await syncDirectory(mediaDir)
+  } catch (error) {
+    await Promise.all([unlink(temp).catch(() => {}), unlink(file).catch(() => {})])
+    throw error
+  }
+}
+
+/**
+ * Stores uploaded images under server-chosen names in the media folder. The type comes from the bytes;
+ * the image is then decoded and written anew (image-encode.ts), so what is stored is pixels the server
+ * produced. Nothing reaches the folder before every check has passed.
  */
 export function createMediaService({ mediaDir }: { mediaDir: string }) {
   return {
-    async save(upload: Upload): Promise<{ url: string }> {
-      await mkdir(mediaDir, { recursive: true })
-      const temp = path.join(mediaDir, `.upload-${randomUUID()}`)
-      const handle = await open(temp, 'wx', 0o644)
-      const reader = new ImageHeaderReader()
-      const markup = createMarkupScanner()
-      const chunks = upload.stream[Symbol.asyncIterator]()
-      let size = 0
+    /**
+     * The pixel size of an image this server stored, read from the file's header (the stored file was
+     * written upright by the re-encode); undefined for anything else, or a file that is gone.
+     */
+    async sizeOf(url: string): Promise<{ width: number; height: number } | undefined> {
+      if (!MEDIA_PATH.test(url)) return undefined
       try {
-        for (;;) {
-          const next = await chunks.next().catch((error: unknown) => Promise.reject(uploadError(error)))
-          if (next.done) break
-          const chunk = next.value
-          size += chunk.length
-          if (size > MAX_UPLOAD_BYTES) throw new AppError(413, MSG.uploadTooLarge)
-          const verdict = reader.push(chunk)
-          if (verdict !== 'more') checkHeader(verdict)
-          if (markup.found(chunk)) throw notImage()
-          await handle.write(chunk)
-        }
-        if (upload.truncated()) throw new AppError(413, MSG.uploadTooLarge)
-        const { type } = checkHeader(reader.finish())
-        await handle.sync()
-        await handle.close()
-        const name = `${randomUUID()}.${type}`
-        await rename(temp, path.join(mediaDir, name))
-        return { url: `/media/${name}` }
-      } catch (error) {
-        await handle.close().catch(() => {})
-        await unlink(temp).catch(() => {})
-        throw error
+        const { width, height, pageHeight } = await sharp(path.join(mediaDir, path.basename(url))).metadata()
+        return width && height ? { width, height: pageHeight ?? height } : undefined
+      } catch {
+        return undefined
       }
+    },
+
+    async save(upload: Upload): Promise<MediaReply> {
+      const { type, bytes } = await receive(upload)
+      await upload.finish()
+      const image = await reencodeImage(bytes, type)
+      const name = `${randomUUID()}.${type}`
+      await store(mediaDir, name, image.data)
+      return { url: `/media/${name}`, width: image.width, height: image.height }
     },
   }
 }

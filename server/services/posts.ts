@@ -1,23 +1,45 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
-import type { PageRequest, PostRecord, StoreReader, UserRecord } from '../store/types.js'
+import { hasVisibleText } from '../schemas/text.js'
+import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
-import { postViews, toPost, usersOfPosts } from './views.js'
+import { postViews, summaryOf, toPost, usersOfPosts } from './views.js'
 
-export async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
+async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
   if (!post) throw notFound(MSG.postNotFound)
   return post
 }
 
-function checkContent(content: string, mediaUrl: string) {
+/** The pixel size of an image this server stored; undefined for any other URL. */
+export type MediaSizes = (url: string) => Promise<{ width: number; height: number } | undefined>
+
+/**
+ * A post's text and image fields as they will be stored, or the refusal that says what is wrong. Every
+ * image field is named, absent ones as undefined, so an edit that changes the image clears what it had.
+ */
+async function checkMedia(content: string, mediaUrl: string, mediaAlt: string | undefined, sizeOf: MediaSizes): Promise<PostChanges> {
   if (!isValidMediaUrl(mediaUrl)) throw badRequest(MSG.badMediaUrl)
-  if (content.trim() === '' && mediaUrl === '') throw badRequest(MSG.emptyPost)
+  if (!hasVisibleText(content) && mediaUrl === '') throw badRequest(MSG.emptyPost)
+  if (mediaUrl === '' && mediaAlt) throw badRequest(MSG.altWithoutMedia)
+  const size = mediaUrl ? await sizeOf(mediaUrl) : undefined
+  return {
+    content,
+    mediaUrl,
+    type: mediaUrl ? 'image' : '',
+    mediaAlt: mediaUrl && mediaAlt ? mediaAlt : undefined,
+    mediaWidth: size?.width,
+    mediaHeight: size?.height,
+  }
 }
 
 const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !== undefined
+
+/** A list asked for without a limit still ends somewhere: no request reads a whole table. */
+export const MAX_UNPAGED = 1000
+export const unpagedCap = (page: PageRequest): PageRequest => (paged(page) ? page : { limit: MAX_UNPAGED })
 
 /**
  * The authors of a user's home feed, one array per user record: records are immutable, so the array
@@ -31,37 +53,46 @@ function authorsOfFeed(me: UserRecord): readonly string[] {
   return ids
 }
 
-export function createPostsService({ store, events, now }: ServiceDeps) {
+/** Without a media folder (a store tested alone), no image's size is known. */
+const noSizes: MediaSizes = async () => undefined
+
+export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps & { sizeOf?: MediaSizes }) {
   async function view(post: PostRecord) {
     return toPost(post, await usersOfPosts(store, [post]))
   }
 
-  /** Applies one change to one post, then tells every stream. */
-  async function update(
-    postId: string,
-    change: (post: PostRecord, at: string) => PostRecord | Promise<PostRecord>,
-    event: 'post.updated' | 'post.liked',
-  ) {
-    const next = await store.transaction(async (tx) => {
-      const post = await mustGetPost(tx, postId)
-      const changed = await change(post, now().toISOString())
-      await tx.putPost(changed)
-      return changed
+  /** A post write's reply: the post as it now is. */
+  async function reply(postId: string) {
+    return { post: await view(await mustGetPost(store, postId)) }
+  }
+
+  /** A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream. */
+  async function react(userId: string, postId: string, liked: boolean) {
+    await store.transaction(async (tx) => {
+      const post = await tx.lockPost(postId)
+      if (!post) throw notFound(MSG.postNotFound)
+      if (liked && post.likedBy.includes(userId)) throw badRequest(MSG.alreadyLiked)
+      if (!liked && post.likedBy.length === 0) throw badRequest(MSG.likeBelowZero)
+      if (!liked && !post.likedBy.includes(userId)) throw badRequest(MSG.alreadyDisliked)
+      const me = await tx.getUser(userId)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      const at = now().toISOString()
+      await tx.setReaction(post._id, userId, liked, at)
+      const likeCount = post.likedBy.length + (liked ? 1 : -1)
+      tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
     })
-    const post = await view(next)
-    events.publish({ name: event, data: { post } })
-    return { post }
+    return reply(postId)
   }
 
   return {
-    /** Every post, newest first: the `posts` of a write reply and of an unpaginated GET /posts. */
+    /** The newest posts, at most a page of MAX_UNPAGED: the `posts` of a write reply and of an unpaginated GET /posts. */
     async all() {
-      const { items } = await store.listPosts({ sort: 'latest' })
+      const { items } = await store.listPosts({ sort: 'latest', limit: MAX_UNPAGED })
       return postViews(store, items)
     },
 
     async list(page: PageRequest) {
-      const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...page })
+      const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page) })
       const posts = await postViews(store, items)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
@@ -73,7 +104,7 @@ export function createPostsService({ store, events, now }: ServiceDeps) {
     async byUser(username: string, page: PageRequest) {
       const user = await store.getUserByUsername(username)
       if (!user) throw notFound(MSG.userNotFound)
-      const { items, nextCursor } = await store.listPosts({ sort: 'latest', authorIds: [user._id], ...page })
+      const { items, nextCursor } = await store.listPosts({ sort: 'latest', authorIds: [user._id], ...unpagedCap(page) })
       const posts = await postViews(store, items)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
@@ -88,16 +119,14 @@ export function createPostsService({ store, events, now }: ServiceDeps) {
     },
 
     async create(userId: string, data: PostData) {
-      const content = data.content ?? ''
-      const mediaUrl = data.mediaUrl ?? ''
-      checkContent(content, mediaUrl)
+      const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(data.content ?? '', data.mediaUrl ?? '', data.mediaAlt, sizeOf)
       const at = now().toISOString()
       const record: PostRecord = {
         _id: randomUUID(),
         authorId: userId,
-        content,
-        mediaUrl,
-        type: mediaUrl ? 'image' : '',
+        ...media,
+        ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+        ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
         createdAt: at,
         updatedAt: at,
         likedBy: [],
@@ -106,78 +135,53 @@ export function createPostsService({ store, events, now }: ServiceDeps) {
       }
       await store.transaction(async (tx) => {
         if (!(await tx.getUser(userId))) throw notFound(MSG.userNotRegistered)
-        await tx.putPost(record)
+        await tx.insertPost(record)
+        tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
       })
-      const post = await view(record)
-      events.publish({ name: 'post.created', data: { post } })
-      return { post }
+      return reply(record._id)
     },
 
-    edit(userId: string, postId: string, data: PostData) {
-      return update(
-        postId,
-        (post, at) => {
-          if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
-          const content = data.content ?? post.content
-          const mediaUrl = data.mediaUrl ?? post.mediaUrl
-          checkContent(content, mediaUrl)
-          return { ...post, content, mediaUrl, type: mediaUrl ? 'image' : '', updatedAt: at }
-        },
-        'post.updated',
-      )
+    async edit(userId: string, postId: string, data: PostData) {
+      await store.transaction(async (tx) => {
+        const post = await tx.lockPost(postId)
+        if (!post) throw notFound(MSG.postNotFound)
+        if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
+        const mediaUrl = data.mediaUrl ?? post.mediaUrl
+        // A new image starts without the old one's description unless one is sent with it.
+        const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
+        const changes = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
+        const at = now().toISOString()
+        await tx.updatePost(post._id, changes, at)
+        const { mediaAlt, mediaWidth, mediaHeight, ...text } = changes
+        tx.emit({
+          name: 'post.updated',
+          data: {
+            postId: post._id,
+            ...text,
+            ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+            ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+            updatedAt: at,
+          },
+        })
+      })
+      return reply(postId)
     },
 
-    /** Deletes the post and takes it out of every bookmark list. */
+    /** Deletes the post, which also takes it out of every bookmark list. */
     async remove(userId: string, postId: string) {
-      const id = await store.transaction(async (tx) => {
-        const post = await mustGetPost(tx, postId)
+      await store.transaction(async (tx) => {
+        const post = await tx.lockPost(postId)
+        if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
         await tx.deletePost(post._id)
-        const { items: users } = await tx.listUsers({})
-        for (const user of users) {
-          if (user.bookmarks.includes(post._id)) {
-            await tx.putUser({ ...user, bookmarks: user.bookmarks.filter((other) => other !== post._id) })
-          }
-        }
-        return post._id
+        tx.emit({ name: 'post.deleted', data: { postId: post._id } })
       })
-      events.publish({ name: 'post.deleted', data: { postId: id } })
       return {}
     },
 
-    like(userId: string, postId: string) {
-      return update(
-        postId,
-        (post, at) => {
-          if (post.likedBy.includes(userId)) throw badRequest(MSG.alreadyLiked)
-          return {
-            ...post,
-            likedBy: [...post.likedBy, userId],
-            dislikedBy: post.dislikedBy.filter((id) => id !== userId),
-            updatedAt: at,
-          }
-        },
-        'post.liked',
-      )
-    },
-
-    /** "Dislike" is unlike: it takes back a like (DECISIONS §1). */
-    dislike(userId: string, postId: string) {
-      return update(
-        postId,
-        (post, at) => {
-          if (post.likedBy.length === 0) throw badRequest(MSG.likeBelowZero)
-          if (!post.likedBy.includes(userId)) throw badRequest(MSG.alreadyDisliked)
-          return {
-            ...post,
-            likedBy: post.likedBy.filter((id) => id !== userId),
-            dislikedBy: [...post.dislikedBy.filter((id) => id !== userId), userId],
-            updatedAt: at,
-          }
-        },
-        'post.liked',
-      )
-    },
+    like: (userId: string, postId: string) => react(userId, postId, true),
+    /** "Dislike" is unlike: it takes back a like. */
+    dislike: (userId: string, postId: string) => react(userId, postId, false),
   }
 }
 

@@ -1,99 +1,70 @@
-import { AppError, MSG, badRequest, notFound } from '../errors.js'
-import type { PageRequest, StoreReader, UserRecord } from '../store/types.js'
-import { pageByOffset } from '../store/cursor.js'
+import { MSG, badRequest, notFound } from '../errors.js'
 import type { UserEdit } from '../schemas/users.js'
+import type { PageRequest, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidWebsite } from './urls.js'
-import { postViews, toUser, userView, usersOfUsers } from './views.js'
+import { ownBookmarks, postViews, summaryOf, toUser, userView, usersOfUsers } from './views.js'
 
-async function mustGetUser(tx: StoreReader, id: string): Promise<UserRecord> {
-  const user = await tx.getUser(id)
+async function mustGetUser(store: StoreReader, id: string): Promise<UserRecord> {
+  const user = await store.getUser(id)
   if (!user) throw notFound(MSG.userNotFound)
   return user
 }
 
-const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export function createUsersService({ store, events, now }: ServiceDeps) {
-  /** Both sides of a follow change, as the caller and everyone else see them. */
-  async function followViews(me: UserRecord, other: UserRecord) {
-    const users = await usersOfUsers(store, [me, other])
-    return {
-      reply: { user: toUser(me, users, true), followUser: toUser(other, users, false) },
-      event: { user: toUser(me, users, false), followUser: toUser(other, users, false) },
-    }
-  }
-
+export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
-    const [me, other] = await store.transaction(async (tx) => {
+    await store.transaction(async (tx) => {
       const me = await mustGetUser(tx, meId)
       const other = await mustGetUser(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
-      const following = me.following.includes(other._id)
-      if (follow && following) throw badRequest(MSG.alreadyFollowing)
-      if (!follow && !following) throw badRequest(MSG.notFollowing)
-      const at = now().toISOString()
-      const nextMe: UserRecord = {
-        ...me,
-        following: follow ? [...me.following, other._id] : without(me.following, other._id),
-        updatedAt: at,
-      }
-      const nextOther: UserRecord = {
-        ...other,
-        followers: follow ? [...other.followers, me._id] : without(other.followers, me._id),
-        updatedAt: at,
-      }
-      await tx.putUser(nextMe)
-      await tx.putUser(nextOther)
-      return [nextMe, nextOther] as const
+      const changed = follow
+        ? await tx.follow(me._id, other._id, now().toISOString())
+        : await tx.unfollow(me._id, other._id, now().toISOString())
+      if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
+      tx.emit({
+        name: follow ? 'user.followed' : 'user.unfollowed',
+        data: { user: summaryOf(me), followUser: summaryOf(other) },
+      })
     })
-    const views = await followViews(me, other)
-    events.publish({ name: follow ? 'user.followed' : 'user.unfollowed', data: views.event })
-    return views.reply
+    const [me, other] = await Promise.all([mustGetUser(store, meId), mustGetUser(store, targetId)])
+    return { user: await userView(store, me, true), followUser: await userView(store, other, false) }
   }
 
   async function changeBookmark(userId: string, postId: string, add: boolean) {
-    const [user, markedId] = await store.transaction(async (tx) => {
-      const user = await mustGetUser(tx, userId)
-      const post = await tx.getPost(postId)
+    await store.transaction(async (tx) => {
+      const post = await tx.lockPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
-      const marked = user.bookmarks.includes(post._id)
-      if (add && marked) throw badRequest(MSG.alreadyBookmarked)
-      if (!add && !marked) throw badRequest(MSG.notBookmarked)
-      const next: UserRecord = {
-        ...user,
-        bookmarks: add ? [...user.bookmarks, post._id] : without(user.bookmarks, post._id),
-        updatedAt: now().toISOString(),
-      }
-      await tx.putUser(next)
-      return [next, post._id] as const
+      const at = now().toISOString()
+      const changed = add ? await tx.addBookmark(userId, post._id, at) : await tx.removeBookmark(userId, post._id, at)
+      if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)
+      tx.emit({ name: add ? 'bookmark.added' : 'bookmark.removed', data: { postId: post._id }, to: userId })
     })
-    events.publish({
-      name: add ? 'bookmark.added' : 'bookmark.removed',
-      data: { postId: markedId, bookmarks: [...user.bookmarks] },
-      to: user._id,
-    })
-    return bookmarksOf(user, {})
+    return bookmarksOf(userId, {})
   }
 
   /** Newest bookmark first, as full current posts. */
-  async function bookmarksOf(user: UserRecord, page: PageRequest) {
-    const ids = [...user.bookmarks].reverse()
-    const { items, nextCursor } = pageByOffset(ids, page)
-    const bookmarks = await postViews(store, await store.getPosts(items))
+  async function bookmarksOf(userId: string, page: PageRequest) {
+    const { items, nextCursor } = await store.listBookmarks(userId, unpagedCap(page))
+    const bookmarks = await postViews(store, items)
     return page.limit === undefined && page.cursor === undefined ? { bookmarks } : { bookmarks, nextCursor }
   }
 
   return {
     async list(viewerId: string | undefined, page: PageRequest) {
-      const { items, nextCursor } = await store.listUsers(page)
+      const { items, nextCursor } = await store.listUsers(unpagedCap(page))
       const lookup = await usersOfUsers(store, items)
-      const users = items.map((user) => toUser(user, lookup, user._id === viewerId))
+      const mine = viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
+      const users = items.map((user) => toUser(user, lookup, user._id === viewerId, mine))
       return page.limit === undefined && page.cursor === undefined ? { users } : { users, nextCursor }
     },
 
-    async get(username: string, viewerId: string | undefined) {
-      const user = await store.getUserByUsername(username)
+    /** By username, or by `_id` as the original API looked users up. */
+    async get(usernameOrId: string, viewerId: string | undefined) {
+      const user =
+        (await store.getUserByUsername(usernameOrId)) ?? (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
       if (!user) throw notFound(MSG.userNotFound)
       return { user: await userView(store, user, user._id === viewerId) }
     },
@@ -103,15 +74,15 @@ export function createUsersService({ store, events, now }: ServiceDeps) {
       if (edit.avatarURL !== undefined && !isValidAvatarUrl(edit.avatarURL)) throw badRequest(MSG.badAvatarUrl)
       const { username, ...changes } = edit
       const user = await store.transaction(async (tx) => {
-        const user = await mustGetUser(tx, userId)
-        if (username !== undefined && username !== user.username) throw new AppError(404, MSG.usernameChange)
-        const next: UserRecord = { ...user, ...changes, updatedAt: now().toISOString() }
-        await tx.putUser(next)
-        return next
+        const current = await mustGetUser(tx, userId)
+        if (username !== undefined && username !== current.username) throw notFound(MSG.usernameChange)
+        const user = await tx.updateProfile(userId, changes, now().toISOString())
+        if (!user) throw notFound(MSG.userNotFound)
+        const { bio, website, updatedAt } = user
+        tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } } })
+        return user
       })
-      const lookup = await usersOfUsers(store, [user])
-      events.publish({ name: 'user.updated', data: { user: toUser(user, lookup, false) } })
-      return { user: toUser(user, lookup, true) }
+      return { user: await userView(store, user, true) }
     },
 
     follow: (meId: string, targetId: string) => changeFollow(meId, targetId, true),
@@ -119,20 +90,15 @@ export function createUsersService({ store, events, now }: ServiceDeps) {
 
     /** Who to follow: not me, not followed yet; the most followed first. */
     async suggestions(userId: string, limit: number) {
-      const me = await mustGetUser(store, userId)
-      const { items } = await store.listUsers({})
-      const candidates = items
-        .filter((user) => user._id !== me._id && !me.following.includes(user._id))
-        .sort((a, b) => b.followers.length - a.followers.length)
-        .slice(0, limit)
+      await mustGetUser(store, userId)
+      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED))
       const lookup = await usersOfUsers(store, candidates)
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },
 
     async bookmarks(userId: string, page: PageRequest) {
-      const user = await store.getUser(userId)
-      if (!user) throw notFound(MSG.userNotFound)
-      return bookmarksOf(user, page)
+      await mustGetUser(store, userId)
+      return bookmarksOf(userId, page)
     },
     addBookmark: (userId: string, postId: string) => changeBookmark(userId, postId, true),
     removeBookmark: (userId: string, postId: string) => changeBookmark(userId, postId, false),

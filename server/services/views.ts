@@ -26,8 +26,11 @@ function summaryById(id: string, users: UserLookup): UserSummary {
 
 const summaries = (ids: readonly string[], users: UserLookup) => ids.map((id) => summaryById(id, users))
 
-/** `self` is true only when the record is the caller's own: only then do email and bookmarks show. */
-export function toUser(user: UserRecord, users: UserLookup, self: boolean): User {
+/**
+ * `self` is true only when the record is the caller's own: only then do email and bookmarks show,
+ * the bookmarks being the posts `bookmarks` holds (see ownBookmarks).
+ */
+export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookmarks: readonly Post[] = []): User {
   return {
     _id: user._id,
     username: user.username,
@@ -39,7 +42,7 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean): User
     website: user.website,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
-    bookmarks: self ? [...user.bookmarks] : [],
+    bookmarks: self ? [...bookmarks] : [],
     following: summaries(user.following, users),
     followers: summaries(user.followers, users),
   }
@@ -66,6 +69,10 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     content: post.content,
     mediaUrl: post.mediaUrl,
     type: post.type,
+    ...(post.mediaAlt !== undefined ? { mediaAlt: post.mediaAlt } : {}),
+    ...(post.mediaWidth !== undefined && post.mediaHeight !== undefined
+      ? { mediaWidth: post.mediaWidth, mediaHeight: post.mediaHeight }
+      : {}),
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
     likes: {
@@ -172,6 +179,15 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
   return posts.map((post) => toPost(post, users))
 }
 
+/** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */
+export async function ownBookmarks(store: StoreReader, userId: string): Promise<Post[]> {
+  const { items } = await store.listBookmarks(userId, { limit: MAX_OWN_BOOKMARKS })
+  return postViews(store, items)
+}
+
+const MAX_OWN_BOOKMARKS = 1000
+
 export async function userView(store: StoreReader, user: UserRecord, self: boolean): Promise<User> {
-  return toUser(user, await usersOfUsers(store, [user]), self)
+  const [lookup, bookmarks] = await Promise.all([usersOfUsers(store, [user]), self ? ownBookmarks(store, user._id) : []])
+  return toUser(user, lookup, self, bookmarks)
 }

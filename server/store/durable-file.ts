@@ -13,6 +13,17 @@ export class CorruptDatabaseError extends StartupError {
 }
 
 /**
+ * The new file was renamed into place, but the directory holding it could not be synced. The directory
+ * names the new file now, and may still after a crash: whatever that file refers to must be kept.
+ */
+export class UnsyncedReplaceError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(`${file} was replaced, but its directory could not be synced`, { cause })
+    this.name = 'UnsyncedReplaceError'
+  }
+}
+
+/**
  * A lowdb adapter whose writes survive a crash: the data goes to a temporary file, which is fsync'd
  * and then renamed over the old one, and the directory is fsync'd so the rename itself is durable.
  * A reader therefore sees the old file or the new one, never half of either.
@@ -53,6 +64,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
 /**
  * Replaces `file` atomically and durably: the contents go to a temporary file, which is fsync'd and
  * renamed over the old one, and the directory is fsync'd so that the rename itself survives a crash.
+ * A failure after the rename is an UnsyncedReplaceError, so a caller can tell that the new file is in place.
  */
 export async function writeFileDurably(file: string, contents: string | Uint8Array): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`
@@ -62,7 +74,7 @@ export async function writeFileDurably(file: string, contents: string | Uint8Arr
     await unlink(temp).catch(() => {})
     throw error
   })
-  await syncDirectory(path.dirname(file))
+  await syncDirectory(path.dirname(file)).catch((error: unknown) => Promise.reject(new UnsyncedReplaceError(file, error)))
 }
 
 /**

@@ -2,8 +2,10 @@ import { mkdir } from 'node:fs/promises'
 import { lockDataDir } from './lock.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
+import type { ChirpEvent } from '../schemas/events.js'
+import { pageByOffset } from './cursor.js'
 import { Transaction } from './transaction.js'
-import type { Database, PageRequest, PostQuery, Store, StoreWriter } from './types.js'
+import type { Database, PageRequest, PostQuery, Store, StoreTx } from './types.js'
 
 interface Waiter {
   resolve: () => void
@@ -33,6 +35,8 @@ export interface LowdbStoreOptions {
    * that were never acknowledged, so the process should stop and start again from the disk.
    */
   onBroken?: (error: unknown) => void
+  /** Told of each committed transaction's events, in commit order, once its changes are on disk. */
+  publish?: (event: ChirpEvent) => void
 }
 
 /**
@@ -42,6 +46,7 @@ export interface LowdbStoreOptions {
  * only the shards that changed, so a burst of writes costs a few small file writes, not one whole file each.
  */
 export class LowdbStore implements Store {
+  readonly kind = 'lowdb'
   readonly #index = new MemoryIndex()
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
@@ -51,12 +56,14 @@ export class LowdbStore implements Store {
   #flushing: Promise<void> | undefined
   #broken: unknown
   readonly #onBroken: (error: unknown) => void
+  readonly #publish: (event: ChirpEvent) => void
 
   private constructor(files: ShardedFiles, unlock: () => void, options: LowdbStoreOptions) {
     this.#files = files
     this.#unlock = unlock
     this.#perWrite = options.flush === 'per-write'
     this.#onBroken = options.onBroken ?? (() => {})
+    this.#publish = options.publish ?? (() => {})
   }
 
   static async open(options: LowdbStoreOptions): Promise<LowdbStore> {
@@ -91,6 +98,9 @@ export class LowdbStore implements Store {
   async listUsers(page: PageRequest) {
     return this.#index.listUsers(page)
   }
+  async suggestUsers(userId: string, limit: number) {
+    return this.#index.suggestUsers(userId, limit)
+  }
   async getPost(id: string) {
     return this.#index.posts.get(id)
   }
@@ -100,15 +110,28 @@ export class LowdbStore implements Store {
   async listPosts(query: PostQuery) {
     return this.#index.listPosts(query)
   }
+  async listBookmarks(userId: string, page: PageRequest) {
+    const ids = [...(this.#index.users.get(userId)?.bookmarks ?? [])].reverse()
+    const { items, nextCursor } = pageByOffset(ids, page)
+    return { items: this.#index.getPosts(items), nextCursor }
+  }
+  usersBookmarking(postId: string) {
+    return this.#index.usersBookmarking(postId)
+  }
+  async ping() {
+    if (this.#broken) throw this.#broken
+  }
 
-  async transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const release = await this.#mutex.lock()
     let result: T
     let durable: Promise<void> | undefined
+    let events: ChirpEvent[] = []
     try {
       if (this.#broken) throw this.#broken
       const tx = new Transaction(this)
       result = await work(tx)
+      events = tx.events
       if (!tx.empty) {
         for (const user of tx.users.values()) {
           this.#index.putUser(user)
@@ -131,6 +154,8 @@ export class LowdbStore implements Store {
       release()
     }
     await durable
+    // Flushes complete in the order their transactions committed, so events keep that order too.
+    for (const event of events) this.#publish(event)
     return result
   }
 

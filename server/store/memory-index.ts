@@ -108,6 +108,23 @@ export class MemoryIndex {
     this.#listOf(previous.authorId).remove(previous)
   }
 
+  /** Who to follow: everyone but the user and those they follow, the most followed first, then the oldest account. */
+  suggestUsers(userId: string, limit: number): UserRecord[] {
+    const me = this.users.get(userId)
+    const followed = new Set(me?.following ?? [])
+    return this.#usersByTime.items
+      .filter((user) => user._id !== userId && !followed.has(user._id))
+      .sort((a, b) => b.followers.length - a.followers.length)
+      .slice(0, limit)
+  }
+
+  /** The ids of everyone who bookmarked the post. */
+  usersBookmarking(postId: string): string[] {
+    const ids: string[] = []
+    for (const user of this.users.values()) if (user.bookmarks.includes(postId)) ids.push(user._id)
+    return ids
+  }
+
   listUsers(request: PageRequest): Page<UserRecord> {
     return pageOf(this.#usersByTime.items, byJoined, 1, request)
   }

@@ -1,7 +1,7 @@
 import { link, mkdir, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { Low } from 'lowdb'
-import { DurableJsonFile, syncDirectory, writeSyncedFile } from './durable-file.js'
+import { DurableJsonFile, syncDirectory, UnsyncedReplaceError, writeSyncedFile } from './durable-file.js'
 import {
   KINDS,
   SEGMENT_DIR,
@@ -168,8 +168,11 @@ export class ShardedFiles {
       this.#root.data = flush.manifest
       await this.#root.write()
     } catch (error) {
-      // Nothing names these segments; removing them now saves the next start from doing it.
-      await Promise.all(written.map((name) => unlink(path.join(dir, name)).catch(() => {})))
+      // Before db.json is replaced nothing names these segments, and removing them now saves the next start
+      // from doing it. Once it has been, it names them: they stay, and whatever is stray goes at the next start.
+      if (!(error instanceof UnsyncedReplaceError)) {
+        await Promise.all(written.map((name) => unlink(path.join(dir, name)).catch(() => {})))
+      }
       throw error
     }
     this.#manifest = flush.manifest

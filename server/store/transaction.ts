@@ -1,14 +1,39 @@
-import type { PageRequest, PostQuery, PostRecord, StoreReader, StoreWriter, UserRecord } from './types.js'
+import type { ChirpEvent } from '../schemas/events.js'
+import type {
+  CommentRecord,
+  PageRequest,
+  PostChanges,
+  PostQuery,
+  PostRecord,
+  ProfileChanges,
+  StoreReader,
+  StoreTx,
+  UserRecord,
+} from './types.js'
 
-/** Staged changes of one transaction; reads inside it see them first. */
-export class Transaction implements StoreWriter {
+const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id)
+const withLast = (ids: readonly string[], id: string) => [...without(ids, id), id]
+
+/** The store's own readers, plus the one read a post's deletion needs: who bookmarked it. */
+export interface TransactionBase extends StoreReader {
+  usersBookmarking(postId: string): readonly string[]
+}
+
+/**
+ * One transaction of the embedded store: each operation computes the next immutable record from the
+ * current one (staged or committed) and stages it. Transactions run one at a time behind the store's
+ * mutex, so every check an operation makes holds until the commit; a failed transaction is dropped whole.
+ */
+export class Transaction implements StoreTx {
   readonly users = new Map<string, UserRecord>()
   readonly posts = new Map<string, PostRecord | null>()
-  constructor(private readonly base: StoreReader) {}
+  readonly events: ChirpEvent[] = []
+  constructor(private readonly base: TransactionBase) {}
 
   get empty() {
     return this.users.size === 0 && this.posts.size === 0
   }
+
   async getUser(id: string) {
     return this.users.get(id) ?? this.base.getUser(id)
   }
@@ -33,16 +58,167 @@ export class Transaction implements StoreWriter {
   listUsers(page: PageRequest) {
     return this.base.listUsers(page)
   }
+  suggestUsers(userId: string, limit: number) {
+    return this.base.suggestUsers(userId, limit)
+  }
   listPosts(query: PostQuery) {
     return this.base.listPosts(query)
   }
-  async putUser(user: UserRecord) {
-    this.users.set(user._id, Object.freeze(user))
+  listBookmarks(userId: string, page: PageRequest) {
+    return this.base.listBookmarks(userId, page)
   }
-  async putPost(post: PostRecord) {
-    this.posts.set(post._id, Object.freeze(post))
+
+  lockPost(id: string) {
+    return this.getPost(id)
   }
+
+  async createUser(user: UserRecord) {
+    if (await this.getUserByUsername(user.username)) return false
+    this.#putUser(user)
+    return true
+  }
+
+  async updateProfile(id: string, changes: ProfileChanges, at: string) {
+    const user = await this.getUser(id)
+    if (!user) return undefined
+    return this.#putUser({ ...user, ...changes, updatedAt: at })
+  }
+
+  async revokeTokens(id: string) {
+    const user = await this.getUser(id)
+    if (user) this.#putUser({ ...user, tokenVersion: user.tokenVersion + 1 })
+  }
+
+  follow(followerId: string, followeeId: string, at: string) {
+    return this.#changeFollow(followerId, followeeId, at, true)
+  }
+  unfollow(followerId: string, followeeId: string, at: string) {
+    return this.#changeFollow(followerId, followeeId, at, false)
+  }
+
+  async #changeFollow(followerId: string, followeeId: string, at: string, follow: boolean) {
+    const follower = await this.getUser(followerId)
+    const followee = await this.getUser(followeeId)
+    if (!follower || !followee || follower.following.includes(followeeId) === follow) return false
+    this.#putUser({
+      ...follower,
+      following: follow ? withLast(follower.following, followeeId) : without(follower.following, followeeId),
+      updatedAt: at,
+    })
+    this.#putUser({
+      ...followee,
+      followers: follow ? withLast(followee.followers, followerId) : without(followee.followers, followerId),
+      updatedAt: at,
+    })
+    return true
+  }
+
+  addBookmark(userId: string, postId: string, at: string) {
+    return this.#changeBookmark(userId, postId, at, true)
+  }
+  removeBookmark(userId: string, postId: string, at: string) {
+    return this.#changeBookmark(userId, postId, at, false)
+  }
+
+  async #changeBookmark(userId: string, postId: string, at: string, add: boolean) {
+    const user = await this.getUser(userId)
+    if (!user || user.bookmarks.includes(postId) === add) return false
+    this.#putUser({ ...user, bookmarks: add ? withLast(user.bookmarks, postId) : without(user.bookmarks, postId), updatedAt: at })
+    return true
+  }
+
+  async insertPost(post: PostRecord) {
+    this.#putPost(post)
+  }
+
+  async updatePost(id: string, changes: PostChanges, at: string) {
+    const post = await this.getPost(id)
+    if (!post) return
+    const { mediaAlt, mediaWidth, mediaHeight, ...rest } = { ...post, ...changes, updatedAt: at }
+    // Optional fields are left out when absent, so a record never holds `undefined`.
+    this.#putPost({
+      ...rest,
+      ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+      ...(mediaWidth !== undefined ? { mediaWidth } : {}),
+      ...(mediaHeight !== undefined ? { mediaHeight } : {}),
+    })
+  }
+
   async deletePost(id: string) {
     this.posts.set(id, null)
+    for (const userId of this.base.usersBookmarking(id)) {
+      const user = await this.getUser(userId)
+      if (user?.bookmarks.includes(id)) this.#putUser({ ...user, bookmarks: without(user.bookmarks, id) })
+    }
+    // Bookmarks staged earlier in this transaction are not in the base's index yet.
+    for (const user of this.users.values()) {
+      if (user.bookmarks.includes(id)) this.#putUser({ ...user, bookmarks: without(user.bookmarks, id) })
+    }
+  }
+
+  async setReaction(postId: string, userId: string, liked: boolean, at: string) {
+    const post = await this.getPost(postId)
+    if (!post || post.likedBy.includes(userId) === liked) return false
+    this.#putPost({
+      ...post,
+      likedBy: liked ? withLast(post.likedBy, userId) : without(post.likedBy, userId),
+      dislikedBy: liked ? without(post.dislikedBy, userId) : withLast(post.dislikedBy, userId),
+      updatedAt: at,
+    })
+    return true
+  }
+
+  async addComment(postId: string, comment: CommentRecord) {
+    const post = await this.getPost(postId)
+    if (post) this.#putPost({ ...post, comments: [...post.comments, comment] })
+  }
+
+  updateComment(postId: string, commentId: string, text: string, at: string) {
+    return this.#changeComment(postId, commentId, (comment) => ({ ...comment, text, updatedAt: at }))
+  }
+
+  async deleteComment(postId: string, commentId: string) {
+    const post = await this.getPost(postId)
+    if (post) this.#putPost({ ...post, comments: post.comments.filter((comment) => comment._id !== commentId) })
+  }
+
+  async setVote(postId: string, commentId: string, userId: string, up: boolean, at: string) {
+    let changed = false
+    await this.#changeComment(postId, commentId, (comment) => {
+      if ((up ? comment.upvotedBy : comment.downvotedBy).includes(userId)) return comment
+      changed = true
+      return {
+        ...comment,
+        upvotedBy: up ? withLast(comment.upvotedBy, userId) : without(comment.upvotedBy, userId),
+        downvotedBy: up ? without(comment.downvotedBy, userId) : withLast(comment.downvotedBy, userId),
+        updatedAt: at,
+      }
+    })
+    return changed
+  }
+
+  emit(event: ChirpEvent) {
+    this.events.push(event)
+  }
+
+  async #changeComment(postId: string, commentId: string, change: (comment: CommentRecord) => CommentRecord) {
+    const post = await this.getPost(postId)
+    if (!post) return
+    let changed = false
+    const comments = post.comments.map((comment) => {
+      if (comment._id !== commentId) return comment
+      const next = change(comment)
+      changed ||= next !== comment
+      return next
+    })
+    if (changed) this.#putPost({ ...post, comments })
+  }
+
+  #putUser(user: UserRecord): UserRecord {
+    this.users.set(user._id, Object.freeze(user))
+    return user
+  }
+  #putPost(post: PostRecord): void {
+    this.posts.set(post._id, Object.freeze(post))
   }
 }

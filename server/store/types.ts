@@ -1,3 +1,4 @@
+import type { ChirpEvent } from '../schemas/events.js'
 import type { FeedSort } from '../schemas/posts.js'
 
 /** Stored records are immutable: a change replaces the record, so reads can share them safely. */
@@ -39,6 +40,11 @@ export interface PostRecord {
   readonly content: string
   readonly mediaUrl: string
   readonly type: string
+  /** The image's description, written by the author; absent without an image. */
+  readonly mediaAlt?: string
+  /** The stored image's pixel size, when known (an uploaded file); absent for https URLs. */
+  readonly mediaWidth?: number
+  readonly mediaHeight?: number
   readonly createdAt: string
   readonly updatedAt: string
   /** likeCount is derived: it is always likedBy.length. */
@@ -79,22 +85,87 @@ export interface StoreReader {
   getUsers(ids: readonly string[]): Promise<UserRecord[]>
   /** Oldest account first. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
+  /** Who to follow: neither the user nor anyone they follow; the most followed first, then the oldest account. */
+  suggestUsers(userId: string, limit: number): Promise<UserRecord[]>
   getPost(id: string): Promise<PostRecord | undefined>
   getPosts(ids: readonly string[]): Promise<PostRecord[]>
   listPosts(query: PostQuery): Promise<Page<PostRecord>>
+  /** The user's bookmarked posts, newest bookmark first. */
+  listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>>
 }
 
-export interface StoreWriter extends StoreReader {
-  putUser(user: UserRecord): Promise<void>
-  putPost(post: PostRecord): Promise<void>
+/** The fields of a profile its owner may change. */
+export type ProfileChanges = Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'avatarURL' | 'bio' | 'website'>>
+
+/** The fields of a post its author may change. */
+export type PostChanges = Pick<PostRecord, 'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight'>
+
+/**
+ * The writes, each one atomic step that checks and changes together, so no service reads a record,
+ * changes it and puts it back (which loses updates as soon as two writers share a database). Reads
+ * inside a transaction see its own writes. Operations that may find nothing to do say so by returning
+ * false, and the service turns that into the matching refusal.
+ */
+export interface StoreTx extends StoreReader {
+  /** The post, held against other writers until the transaction ends; undefined when there is none. */
+  lockPost(id: string): Promise<PostRecord | undefined>
+  /** False when the username is taken, without regard to case. */
+  createUser(user: UserRecord): Promise<boolean>
+  /** The changed record, or undefined when there is no such user. */
+  updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
+  /** Raises the user's token version, so every token issued before it stops working. */
+  revokeTokens(id: string): Promise<void>
+  /** False when the follow already exists (or, for unfollow, did not). */
+  follow(followerId: string, followeeId: string, at: string): Promise<boolean>
+  unfollow(followerId: string, followeeId: string, at: string): Promise<boolean>
+  /** False when the bookmark already exists (or, for remove, did not). */
+  addBookmark(userId: string, postId: string, at: string): Promise<boolean>
+  removeBookmark(userId: string, postId: string, at: string): Promise<boolean>
+  insertPost(post: PostRecord): Promise<void>
+  updatePost(id: string, changes: PostChanges, at: string): Promise<void>
+  /** Removes the post with its comments, reactions and every bookmark of it. */
   deletePost(id: string): Promise<void>
+  /** Likes (true) or unlikes (false); false when the user's like was already in that state. */
+  setReaction(postId: string, userId: string, liked: boolean, at: string): Promise<boolean>
+  addComment(postId: string, comment: CommentRecord): Promise<void>
+  updateComment(postId: string, commentId: string, text: string, at: string): Promise<void>
+  deleteComment(postId: string, commentId: string): Promise<void>
+  /** Upvotes (true) or downvotes (false); false when the user's vote was already that. */
+  setVote(postId: string, commentId: string, userId: string, up: boolean, at: string): Promise<boolean>
+  /** Records an event that is published once, and only if, the transaction commits. */
+  emit(event: ChirpEvent): void
+}
+
+export type StoreKind = 'lowdb' | 'postgres'
+
+/**
+ * Persistence behind one narrow async interface. A transaction applies all of its writes or none,
+ * and resolves only once they are durable; its events reach subscribers after that, in commit order.
+ */
+export interface Store extends StoreReader {
+  readonly kind: StoreKind
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
+  /** Rejects when the database cannot be reached. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/** An event as a log keeps it: its id, and its data already serialised. */
+export interface LoggedEvent {
+  id: number
+  name: string
+  data: string
+  to: string | undefined
 }
 
 /**
- * Persistence behind one narrow async interface. A transaction sees its own writes, applies all of
- * them or none, and resolves only once its changes are on disk.
+ * Stream tickets: an EventSource cannot send an authorization header, and a token must never sit in a
+ * URL, so a protected call trades the token for a short-lived, single-use ticket instead.
  */
-export interface Store extends StoreReader {
-  transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>
-  close(): Promise<void>
+export interface TicketStore {
+  issue(userId: string): string | Promise<string>
+  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
+  redeem(ticket: string): string | undefined | Promise<string | undefined>
+  /** At shutdown: forgets the tickets this process alone holds. */
+  clear(): void
 }

@@ -6,15 +6,15 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
-import type { Post, User } from '../../client/api/types.js'
+import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetLists } from '../../client/state/lists.js'
 import { reset as resetCache } from '../../client/state/post-cache.js'
-import { reset as resetSession, session } from '../../client/state/session.js'
+import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
 import { reset as resetToasts } from '../../client/state/toasts.js'
 import { reset as resetUsers } from '../../client/state/users.js'
 
 export type ApiRequest = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers }
-export type ApiReply = { status?: number; body?: unknown }
+export type ApiReply = { status?: number; body?: unknown; headers?: Record<string, string> }
 type Handler = (request: ApiRequest) => ApiReply | Promise<ApiReply>
 
 /**
@@ -35,7 +35,7 @@ export function stubApi(routes: Record<string, Handler>) {
     const reply = handler ? await handler(request) : { status: 404, body: { errors: [`not stubbed: ${method} ${url.pathname}`] } }
     return new Response(JSON.stringify(reply.body ?? {}), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     })
   }) as typeof fetch
   return { calls, restore: () => void (globalThis.fetch = original) }
@@ -92,6 +92,22 @@ export function makePost(overrides: Partial<Post> = {}): Post {
   }
 }
 
+/** A comment by Maya unless told otherwise; its _id is made from its text. */
+export function makeComment(text: string, overrides: Partial<Comment> = {}): Comment {
+  return {
+    _id: `c-${text}`,
+    username: 'maya',
+    firstName: 'Maya',
+    lastName: 'Lin',
+    avatarURL: '/avatars/avatar-2.svg',
+    text,
+    votes: { upvotedBy: [], downvotedBy: [] },
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...overrides,
+  }
+}
+
 /** Every store back to its start, and no session in storage. */
 export function resetAll(): void {
   localStorage.clear()
@@ -102,13 +118,13 @@ export function resetAll(): void {
   resetToasts()
 }
 
-/** Signs `user` in as if a login had just happened. */
+/** Signs `user` (their own record, as the server sends it) in as if a login had just happened. */
 export function signInAs(user: User): void {
   localStorage.setItem('token', 'test-token')
   localStorage.setItem('username', user.username)
   session.token = 'test-token'
   session.username = user.username
-  session.user = user
+  setCurrentUser(user)
 }
 
 /** Renders at `path` on an in-memory location; `location.history` records where the app went. */

@@ -46,8 +46,8 @@ t.test('opens with a ticket, hands on each event with its id and parsed data', a
   await settle()
   t.equal(streams.last.url, '/api/events?ticket=T1', 'no lastEventId on the first connection')
   streams.last.open()
-  streams.last.emit('post.liked', { post: { _id: 'p1' } }, '101')
-  t.same(received, [{ name: 'post.liked', data: { post: { _id: 'p1' } }, id: '101' }])
+  streams.last.emit('post.liked', { postId: 'p1', liked: true, likeCount: 1 }, '101')
+  t.same(received, [{ name: 'post.liked', data: { postId: 'p1', liked: true, likeCount: 1 }, id: '101' }])
 })
 
 t.test('on error: the spent EventSource is closed, and a fresh ticket resumes after the last id', async (t) => {
@@ -55,8 +55,8 @@ t.test('on error: the spent EventSource is closed, and a fresh ticket resumes af
   await settle()
   const first = streams.last
   first.open()
-  first.emit('post.liked', { post: {} }, '101')
-  first.emit('post.liked', { post: {} }, '102')
+  first.emit('post.liked', { postId: 'p1' }, '101')
+  first.emit('post.liked', { postId: 'p1' }, '102')
   first.fail()
   t.ok(first.closed, 'closed, so the browser cannot retry with the spent ticket')
   t.same(timers.pending(), [750], 'one retry after 0.5–1 s')
@@ -134,7 +134,7 @@ t.test('offline drops the stream and waits; online reconnects at once with a fre
   const { connection, streams, timers } = setup()
   await settle()
   streams.last.open()
-  streams.last.emit('post.liked', { post: {} }, '7')
+  streams.last.emit('post.liked', { postId: 'p1' }, '7')
   connection.offline()
   t.ok(streams.last.closed)
   streams.last.fail()

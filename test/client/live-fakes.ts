@@ -3,7 +3,7 @@
  * online/offline events, so the tests can drive every connection, failure and hand-over by hand.
  */
 import { startLive, type LiveEnvironment } from '../../client/live/index.js'
-import type { EventSourceLike } from '../../client/live/messages.js'
+import type { EventSourceLike, LiveName, LivePayloads } from '../../client/live/messages.js'
 import type { ChannelLike, LocksLike } from '../../client/live/shared.js'
 import { until } from './helpers.js'
 
@@ -170,7 +170,8 @@ export function fakeTimers() {
 
 /**
  * Starts live updates as the app does, over a fake stream that is opened once the client asks for it, and
- * stopped when the test ends. `send` delivers one event as the server frames it, ids rising.
+ * stopped when the test ends. `send` delivers one event as the server frames it, ids rising; its data is
+ * typed by the server's contract, so a test cannot send an event of a shape the server no longer makes.
  */
 export async function startFakeLive(t: { teardown(fn: () => unknown): void }) {
   const { env, streams } = fakeEnvironment()
@@ -178,5 +179,6 @@ export async function startFakeLive(t: { teardown(fn: () => unknown): void }) {
   await until(() => streams.opened.length === 1)
   streams.last.open()
   let id = 100
-  return { streams, send: (name: string, data: unknown) => streams.last.emit(name, data, String(++id)) }
+  const send = <K extends LiveName>(name: K, data: LivePayloads[K]) => streams.last.emit(name, data, String(++id))
+  return { streams, send }
 }

@@ -79,3 +79,10 @@ t.test('a failure that may pass offers Try again, which runs the action once mor
   t.equal(toasts.items.at(-1)?.text, "Can't reach Chirp. Check your connection and try again.")
   t.ok(toasts.items.at(-1)?.action, 'no connection is worth a retry')
 })
+
+t.test('a description of invisible characters is refused in words about the form', async (t) => {
+  const api = stubApi({ 'POST /api/posts': () => ({ status: 400, body: { errors: ['mediaAlt must contain visible text'] } }) })
+  t.teardown(api.restore)
+  const message = await http('/posts', { method: 'POST' }).then(() => '', (error: unknown) => errorMessage(error))
+  t.equal(message, "An image description can't be only spaces or invisible characters.")
+})

@@ -83,7 +83,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
 
 t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
   const saved = makePost({ _id: 'b1', id: 'b1', content: 'Saved for later' })
-  signInAs({ ...me, bookmarks: ['b1'] })
+  signInAs({ ...me, bookmarks: [saved] })
   const api = stubApi({
     ...quiet,
     'GET /api/users/bookmark': () => ok({ bookmarks: [saved], nextCursor: null }),
@@ -99,7 +99,7 @@ t.test('removing a bookmark on the Bookmark page takes the post off the list', a
   t.same(session.user?.bookmarks, [])
 })
 
-t.test('an image description is sent when written, and an empty one only to clear one the post had', async (t) => {
+t.test('an image description goes with the image, and an empty one clears what the post had', async (t) => {
   signInAs(me)
   const pictured = makePost({ _id: 'm2', id: 'm2', username: 'guest', content: 'Look', mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'A red kite' })
   const api = stubApi({

@@ -8,6 +8,8 @@ import type { Test } from 'tap'
 import { ErrorsSchema } from '../../server/schemas/index.js'
 import { gradientPng } from '../../server/seed/png.js'
 import { buildTestApp, tempDataDir, type TestApp, type TestContext } from './app.js'
+import { JPEG } from './images.js'
+import { schemaText, testDatabaseUrl } from './store-under-test.js'
 
 /**
  * Assertions shared by the API tests. The contract's schemas use the formats `date-time` and `email`,
@@ -108,17 +110,10 @@ export function multipart(field: string, filename: string, contentType: string, 
   }
 }
 
-/**
- * Small well-formed images, one per accepted type: each starts with its type's signature and a header
- * giving a real pixel size, as the server reads both from the bytes.
- */
+/** Small whole images, one per accepted type: the server decodes every upload, so each must be a real picture. */
 export const IMAGE_BYTES = {
   png: gradientPng(4, 3, [10, 20, 30], [200, 100, 50], 1),
-  // SOI, a JFIF APP0 segment, then a baseline frame header for 8x8 pixels, and EOI.
-  jpg: Buffer.from(
-    'ffd8ffe000104a46494600010100000100010000' + 'ffc0001108000800080301220002110103110100' + 'ffd9',
-    'hex',
-  ),
+  jpg: JPEG,
   // The classic 1x1 transparent GIF.
   gif: Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex'),
   // A 1x1 lossless WebP.
@@ -129,7 +124,8 @@ export const IMAGE_BYTES = {
  * The text of every file the store keeps in `dataDir` (uploads and locks aside), whatever its layout:
  * for checks of what is stored, such as a hash and never a plaintext password.
  */
-export async function storedText(dataDir: string): Promise<string> {
+export async function storedText({ dataDir, schema }: Pick<TestApp, 'dataDir' | 'schema'>): Promise<string> {
+  if (schema !== undefined && testDatabaseUrl !== undefined) return schemaText(testDatabaseUrl, schema)
   const entries = await readdir(dataDir, { recursive: true, withFileTypes: true })
   const inMedia = (dir: string) => path.relative(dataDir, dir).split(path.sep)[0] === 'media'
   const files = entries.filter((entry) => entry.isFile() && !entry.name.endsWith('.lock') && !inMedia(entry.parentPath))
@@ -140,7 +136,9 @@ export async function storedText(dataDir: string): Promise<string> {
  * What is on disk right now, opened by a second app over a copy of the directory (the lock left out):
  * it can only see what the first one has already written, whatever the store's layout.
  */
-export async function snapshotApp(t: TestContext, dataDir: string): Promise<TestApp> {
+export async function snapshotApp(t: TestContext, { dataDir, schema }: Pick<TestApp, 'dataDir' | 'schema'>): Promise<TestApp> {
+  // A second instance on the same database sees exactly what the first has committed.
+  if (schema !== undefined) return buildApiApp(t, { dataDir: await tempDataDir(t), sharedSchema: schema })
   const copy = await tempDataDir(t)
   await cp(dataDir, copy, { recursive: true, filter: (source) => !source.endsWith('.lock') })
   return buildApiApp(t, { dataDir: copy })

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp, type AppOptions } from '../../server/app.js'
 import { parseConfig, type Config } from '../../server/config.js'
+import { cachedSeed, storeUnderTest } from './store-under-test.js'
 
 export interface TestContext {
   teardown(fn: () => unknown): void
@@ -29,6 +30,8 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 export interface TestApp {
   app: FastifyInstance
   dataDir: string
+  /** The PostgreSQL schema the app's data lives in, when the suite runs on PostgreSQL. */
+  schema?: string
   /** Logs in a seeded user (password: `<name>password` but for guest) and returns the token. */
   login(username: string, password?: string): Promise<string>
   /** app.inject with the token in the authorization header. */
@@ -44,18 +47,37 @@ const SEED_PASSWORDS: Record<string, string> = {
   noah_kim: 'noahpassword',
 }
 
+const schemaOfDataDir = new Map<string, string>()
+
 /** Builds the app over a temporary data directory (seeded on first start) and closes it after the test. */
 export async function buildTestApp(
   t: TestContext,
-  { config = {}, options = {}, dataDir }: { config?: Partial<Config>; options?: AppOptions; dataDir?: string } = {},
+  {
+    config = {},
+    options = {},
+    dataDir,
+    sharedSchema,
+  }: { config?: Partial<Config>; options?: AppOptions; dataDir?: string; sharedSchema?: string } = {},
 ): Promise<TestApp> {
   const dir = dataDir ?? (await tempDataDir(t))
-  const app = await buildApp(testConfig(dir, config), options)
-  t.teardown(() => app.close())
+  // A restart on the same data directory is, on PostgreSQL, a restart on the same schema.
+  const under = storeUnderTest(sharedSchema ?? schemaOfDataDir.get(dir))
+  const app = await buildApp(testConfig(dir, { ...under.config, ...config }), { seed: cachedSeed, ...options }).catch(
+    async (error: unknown) => {
+      await under.cleanup()
+      throw error
+    },
+  )
+  if (under.config.databaseSchema) schemaOfDataDir.set(dir, under.config.databaseSchema)
+  t.teardown(async () => {
+    await app.close()
+    await under.cleanup()
+  })
   await app.ready()
   return {
     app,
     dataDir: dir,
+    ...(under.config.databaseSchema ? { schema: under.config.databaseSchema } : {}),
     async login(username, password = SEED_PASSWORDS[username] ?? '') {
       const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })
       if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`)

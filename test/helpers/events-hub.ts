@@ -37,6 +37,6 @@ export const liked = (n: number): ChirpEvent => ({ name: 'post.liked', data: { p
 /** A private event for `to`. */
 export const bookmark = (to: string): ChirpEvent => ({
   name: 'bookmark.added',
-  data: { postId: 'p1', bookmarks: ['p1'] },
+  data: { postId: 'p1' },
   to,
 })

@@ -56,6 +56,8 @@ const long = (n: number) => 'a'.repeat(n)
 const RLO = '\u202e'
 const ZWSP = '\u200b'
 const LONE = '\ud800'
+const HANGUL_FILLER = '\u3164'
+const BRAILLE_BLANK = '\u2800'
 
 const SIGNUP = { username: 'newcomer', password: 'password123', firstName: 'New', lastName: 'Comer', email: 'new@example.com' }
 
@@ -120,6 +122,9 @@ export function bodyCases(t: Targets): HostileCase[] {
     signup('lastName with a zero-width space', { ...SIGNUP, lastName: `Us${ZWSP}er` }),
     signup('firstName with a lone surrogate', { ...SIGNUP, firstName: `A${LONE}` }),
     signup('lastName with a NUL byte', { ...SIGNUP, lastName: 'Us\u0000er' }),
+    signup('firstName with a right-to-left mark', { ...SIGNUP, firstName: 'Eve\u200f' }),
+    signup('lastName with a line feed', { ...SIGNUP, lastName: 'Co\nmer' }),
+    signup('firstName of Hangul fillers only', { ...SIGNUP, firstName: HANGUL_FILLER.repeat(3) }),
     signup('avatarURL javascript:', { ...SIGNUP, avatarURL: 'javascript:alert(1)' }),
 
     login('missing password', { username: 'guest' }),
@@ -149,6 +154,8 @@ export function bodyCases(t: Targets): HostileCase[] {
     edit('website of 201 characters', { website: `https://${long(193)}` }),
     edit('empty firstName', { firstName: '' }),
     edit('lastName with an RTL override', { lastName: `${RLO}resU` }),
+    edit('firstName with a tab', { firstName: 'Gu\test' }),
+    edit('lastName of a soft hyphen only', { lastName: '\u00ad' }),
     edit('bio with a lone surrogate', { bio: `hi ${LONE}` }),
     edit('bio with an escape character', { bio: 'hi \u001b[31mred' }),
     edit('avatarURL climbing out of /media/', { avatarURL: '/media/../db.json' }),
@@ -165,6 +172,7 @@ export function bodyCases(t: Targets): HostileCase[] {
     post('mediaUrl %-encoded climb', { content: 'x', mediaUrl: '/media/%2e%2e/db.json' }),
     post('no content and no media', { content: '' }),
     post('whitespace only', { content: ' \n\t ' }),
+    post('invisible characters only', { content: `${ZWSP}\u2060${BRAILLE_BLANK}${HANGUL_FILLER}` }),
     post('type video', { content: 'x', type: 'video' }),
     post('likes', { content: 'x', likes: { likeCount: 1000, likedBy: [], dislikedBy: [] } }),
     post('_id', { content: 'x', _id: t.otherPost }),
@@ -183,6 +191,7 @@ export function bodyCases(t: Targets): HostileCase[] {
     comment('empty text', { text: '' }),
     comment('text of 501 characters', { text: long(501) }),
     comment('whitespace only', { text: '   ' }),
+    comment('invisible characters only', { text: `${BRAILLE_BLANK}${ZWSP}` }),
     comment('text is a number', { text: 123 }),
     comment('missing text', {}),
     comment('votes', { text: 'x', votes: { upvotedBy: [t.guestId] } }),

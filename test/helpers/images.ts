@@ -72,6 +72,71 @@ export function gifSized(width: number, height: number): Buffer {
   return gif
 }
 
+/**
+ * A GIF with a 2-colour palette whose logical screen is `screen` and which holds `frames` frames of `frame`
+ * pixels, every pixel colour 0. The pixel data is real LZW, coded arithmetically (a run of one colour
+ * only ever extends the longest code), so a 400-megapixel frame takes a few hundred kilobytes and no time.
+ */
+export function gifWithFrames(screen: readonly [number, number], frame: readonly [number, number], frames = 1): Buffer {
+  const head = Buffer.alloc(13 + 6)
+  head.write('GIF89a', 0, 'latin1')
+  head.writeUInt16LE(screen[0], 6)
+  head.writeUInt16LE(screen[1], 8)
+  head[10] = 0x80 // a global palette of 2 colours
+  head.set([0, 0, 0, 255, 255, 255], 13)
+  const descriptor = Buffer.alloc(10)
+  descriptor[0] = 0x2c
+  descriptor.writeUInt16LE(frame[0], 5)
+  descriptor.writeUInt16LE(frame[1], 7)
+  const image = Buffer.concat([descriptor, lzwRunOfZeros(frame[0] * frame[1])])
+  return Buffer.concat([head, ...Array.from({ length: frames }, () => image), Buffer.from([0x3b])])
+}
+
+/** `count` pixels of colour 0, LZW-coded with a 2-bit minimum code size, in GIF sub-blocks. */
+function lzwRunOfZeros(count: number): Buffer {
+  const minimum = 2
+  const clear = 1 << minimum
+  const end = clear + 1
+  const bytes: number[] = []
+  let bits = 0
+  let pending = 0
+  let width = minimum + 1
+  const emit = (code: number) => {
+    pending |= code << bits
+    bits += width
+    for (; bits >= 8; bits -= 8, pending >>>= 8) bytes.push(pending & 0xff)
+  }
+  emit(clear)
+  // The table grows by one string a code: code end + n - 1 stands for n zeros.
+  let next = end + 1
+  let longest = 1
+  for (let left = count; left > 0; ) {
+    const run = Math.min(longest, left)
+    emit(run === 1 ? 0 : end + run - 1)
+    left -= run
+    if (left === 0) break
+    if (next === 4096) {
+      emit(clear)
+      width = minimum + 1
+      next = end + 1
+      longest = 1
+    } else {
+      if (next >= 1 << width) width++
+      next++
+      longest = run + 1
+    }
+  }
+  emit(end)
+  if (bits > 0) bytes.push(pending & 0xff)
+  const data = Buffer.from(bytes)
+  const blocks: Buffer[] = [Buffer.from([minimum])]
+  for (let i = 0; i < data.length; i += 255) {
+    const block = data.subarray(i, i + 255)
+    blocks.push(Buffer.from([block.length]), block)
+  }
+  return Buffer.concat([...blocks, Buffer.from([0])])
+}
+
 /** Offset of the JPEG's SOF0 marker. */
 const SOF = JPEG.indexOf(Buffer.from([0xff, 0xc0]))
 

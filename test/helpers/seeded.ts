@@ -6,6 +6,7 @@ import path from 'node:path'
 import type { AppOptions } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
 import { buildTestApp, tempDataDir, type TestApp, type TestContext } from './app.js'
+import { snapshotSchema, testDatabaseUrl } from './store-under-test.js'
 
 let template: Promise<string> | undefined
 
@@ -40,7 +41,8 @@ export async function buildSeededApp(
  * Every database file of a data directory (db.json and whatever it names) by path, with a hash of its
  * bytes: equal snapshots prove a refused request changed nothing on disk, whatever the store's layout.
  */
-export async function snapshotDb(app: Pick<TestApp, 'dataDir'>): Promise<Record<string, string>> {
+export async function snapshotDb(app: Pick<TestApp, 'dataDir' | 'schema'>): Promise<Record<string, string>> {
+  if (app.schema !== undefined && testDatabaseUrl !== undefined) return snapshotSchema(testDatabaseUrl, app.schema)
   const entries = await readdir(app.dataDir, { recursive: true, withFileTypes: true })
   const files = entries
     .filter((entry) => entry.isFile())

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import { AuthLoginReplySchema, AuthSignupReplySchema } from '../../server/schemas/users.js'
 import { TEST_SECRET } from '../helpers/app.js'
+import { testStoreKind } from '../helpers/store-under-test.js'
 import { buildApiApp, checkSchema, expectError, expectNoSecrets, expectOk, freshUsername, signJwt, signup, storedText } from '../helpers/api.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
@@ -33,7 +34,7 @@ function expectFieldError(t: Test, res: Awaited<ReturnType<typeof postSignup>>, 
 }
 
 t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } and stores only a hash', async (t) => {
-  const hashesBefore = hashes(await storedText(api.dataDir))
+  const hashesBefore = hashes(await storedText(api))
   const body = signupBody({ email: 'grace@example.com' })
   const res = await postSignup(body)
   const { createdUser, encodedToken } = expectOk(t, res, 201, AuthSignupReplySchema, 'signup')
@@ -54,7 +55,7 @@ t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } and stor
   const feed = await api.as(encodedToken, { method: 'GET', url: '/api/feed' })
   t.equal(feed.statusCode, 200, 'the new token opens a protected call')
 
-  const stored = await storedText(api.dataDir)
+  const stored = await storedText(api)
   t.ok(stored.includes(createdUser._id), 'the user is stored')
   t.notOk(stored.includes(body.password as string), 'the password itself is nowhere on disk')
   t.equal(hashes(stored).size, hashesBefore.size + 1, 'one new scrypt hash is stored')
@@ -246,7 +247,7 @@ t.test('GUEST_LOGIN=false refuses the guest, and its earlier tokens, but no one 
   expectError(t, login, 403, 'Guest login is disabled on this server.', 'guest login')
   expectError(t, await closed.as(guestToken, { method: 'GET', url: '/api/feed' }), 401, INVALID_TOKEN, 'an earlier guest token')
   const health = await closed.app.inject({ method: 'GET', url: '/api/health' })
-  t.strictSame(health.json(), { status: 'ok', guestLogin: false }, 'health tells the client to hide the button')
+  t.strictSame(health.json(), { status: 'ok', store: testStoreKind, guestLogin: false }, 'health tells the client to hide the button')
   const maya = await closed.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'maya.lin', password: 'mayapassword' } })
   checkSchema(t, AuthLoginReplySchema, maya.json(), 'other users still log in')
 })

@@ -3,6 +3,8 @@ import path from 'node:path'
 import type { LightMyRequestResponse } from 'fastify'
 import t from 'tap'
 import type { Comment, Post } from '../../server/schemas/posts.js'
+import type { TestApp } from '../helpers/app.js'
+import { withSql } from '../helpers/store-under-test.js'
 import { buildApiApp, expectError, IMAGE_BYTES, multipart, signup, type SignedUp } from '../helpers/api.js'
 
 /**
@@ -156,21 +158,33 @@ for (const [status, message, provoke] of rows) {
   t.test(`${status} ${message}`, async (t) => expectError(t, await provoke(), status, message))
 }
 
+/** Makes the next write fail while reads still work; returns what undoes it. */
+async function breakWrites(app: TestApp): Promise<() => Promise<void>> {
+  const { schema } = app
+  if (schema !== undefined) {
+    // A constraint no new row can meet: the insert fails inside PostgreSQL, as a full disk would.
+    await withSql(schema, (sql) => sql`alter table posts add constraint broken check (false) not valid`)
+    return () => withSql(schema, async (sql) => void (await sql`alter table posts drop constraint broken`))
+  }
+  // db.json is the store's commit point, replaced through a temporary file beside it. A directory in that
+  // file's place makes the next write fail, while db.json itself stays readable.
+  const blocker = path.join(app.dataDir, `db.json.${process.pid}.tmp`)
+  await mkdir(blocker)
+  return () => rm(blocker, { recursive: true })
+}
+
 t.test('500 Internal server error, never a stack or internals', async (t) => {
   const broken = await buildApiApp(t)
   const token = await broken.login('guest')
   const before = (await broken.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Post[] }
-  // db.json is the store's commit point, replaced through a temporary file beside it. A directory in that
-  // file's place makes the next write fail, while db.json itself stays readable.
-  const blocker = path.join(broken.dataDir, `db.json.${process.pid}.tmp`)
-  await mkdir(blocker)
+  const restore = await breakWrites(broken)
   const res = await broken.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'never stored' } })
   expectError(t, res, 500, 'Internal server error')
   t.notMatch(res.body, /EISDIR|\.tmp|\/tmp\/|at .*\(|node:/, 'no error code, path or stack')
   const after = (await broken.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Post[] }
   t.equal(after.posts.length, before.posts.length, 'the write that failed is not visible')
 
-  await rm(blocker, { recursive: true })
+  await restore()
   const retry = await broken.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'stored now' } })
   t.equal(retry.statusCode, 201, 'the store recovers once the disk does')
 })

@@ -5,13 +5,17 @@ import type { TSchema } from '@sinclair/typebox'
 import t, { type Test } from 'tap'
 import {
   BookmarkEventSchema,
+  CommentAddedEventSchema,
   CommentDeletedEventSchema,
-  CommentEventSchema,
+  CommentUpdatedEventSchema,
+  CommentVotedEventSchema,
   FollowEventSchema,
   PostDeletedEventSchema,
   PostEventSchema,
+  PostLikedEventSchema,
+  PostUpdatedEventSchema,
   TicketReplySchema,
-  UserEventSchema,
+  UserUpdatedEventSchema,
   type EventPayloads,
 } from '../../server/schemas/events.js'
 import type { Post } from '../../server/schemas/posts.js'
@@ -32,7 +36,7 @@ async function newPost(who: SignedUp = author, content = 'an event post'): Promi
   return ((await write(who, 'POST', '/api/posts', { content })).json() as { post: Post }).post
 }
 /** A GET on what is on disk now: a second app over a copy of the data directory. */
-const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api.dataDir)).app.inject({ method: 'GET', url })
+const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api)).app.inject({ method: 'GET', url })
 
 /** Opens one stream for `who`: a ticket from the API, then GET /api/events over HTTP. Closed when the test ends. */
 async function stream(t: Test, who: SignedUp): Promise<SseClient> {
@@ -77,18 +81,19 @@ t.test('post.updated', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   await write(author, 'POST', `/api/posts/edit/${post._id}`, { content: 'edited live' })
-  t.match((await expectEvent(t, client, 'post.updated', PostEventSchema)).post, { _id: post._id, content: 'edited live' })
+  const data = await expectEvent(t, client, 'post.updated', PostUpdatedEventSchema)
+  t.match(data, { postId: post._id, content: 'edited live', mediaUrl: '', type: '' })
 })
 
-t.test('post.liked, for a like and for taking it back', async (t) => {
+t.test('post.liked carries the liker and the new count, for a like and for taking it back', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/posts/like/${post._id}`)
-  const liked = await expectEvent(t, client, 'post.liked', PostEventSchema)
-  t.match(liked.post.likes, { likeCount: 1, likedBy: [{ username: other.username }] })
+  const liked = await expectEvent(t, client, 'post.liked', PostLikedEventSchema)
+  t.match(liked, { postId: post._id, liked: true, likeCount: 1, user: { _id: other.user._id, username: other.username } })
   await write(other, 'POST', `/api/posts/dislike/${post._id}`)
-  const unliked = await expectEvent(t, client, 'post.liked', PostEventSchema)
-  t.match(unliked.post.likes, { likeCount: 0, likedBy: [], dislikedBy: [{ username: other.username }] })
+  const unliked = await expectEvent(t, client, 'post.liked', PostLikedEventSchema)
+  t.match(unliked, { postId: post._id, liked: false, likeCount: 0, user: { username: other.username } })
 })
 
 t.test('post.deleted, with the post id', async (t) => {
@@ -106,57 +111,48 @@ async function thread() {
   return { postId: post._id, commentId: added.comments[0]?._id as string }
 }
 
-t.test('comment.added carries the comment and the post', async (t) => {
+t.test('comment.added carries the comment, not the post', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   const added = ((await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }).post
-  const data = await expectEvent(t, client, 'comment.added', CommentEventSchema)
-  t.match(data, {
-    postId: post._id,
-    comment: { _id: added.comments[0]?._id, text: 'live comment', username: other.username },
-    post: { _id: post._id },
-  })
-  t.equal(data.post.comments.length, 1)
+  const data = await expectEvent(t, client, 'comment.added', CommentAddedEventSchema)
+  t.strictSame(Object.keys(data).sort(), ['comment', 'postId'])
+  t.match(data, { postId: post._id, comment: { _id: added.comments[0]?._id, text: 'live comment', username: other.username } })
 })
 
 t.test('comment.updated carries the edited comment', async (t) => {
   const { postId, commentId } = await thread()
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/comments/edit/${postId}/${commentId}`, { text: 'edited comment' })
-  const data = await expectEvent(t, client, 'comment.updated', CommentEventSchema)
-  t.match(data, { postId, comment: { _id: commentId, text: 'edited comment' }, post: { comments: [{ text: 'edited comment' }] } })
+  const data = await expectEvent(t, client, 'comment.updated', CommentUpdatedEventSchema)
+  t.match(data, { postId, commentId, text: 'edited comment' })
 })
 
-t.test('comment.voted carries the votes', async (t) => {
+t.test('comment.voted carries the voter and the direction', async (t) => {
   const { postId, commentId } = await thread()
   const client = await stream(t, watcher)
   await write(watcher, 'POST', `/api/comments/upvote/${postId}/${commentId}`)
-  const up = await expectEvent(t, client, 'comment.voted', CommentEventSchema)
-  t.match(up, { postId, comment: { _id: commentId, votes: { upvotedBy: [{ username: watcher.username }], downvotedBy: [] } } })
+  const up = await expectEvent(t, client, 'comment.voted', CommentVotedEventSchema)
+  t.match(up, { postId, commentId, up: true, user: { username: watcher.username } })
   await write(watcher, 'POST', `/api/comments/downvote/${postId}/${commentId}`)
-  const down = await expectEvent(t, client, 'comment.voted', CommentEventSchema)
-  t.match(down.comment.votes, { upvotedBy: [], downvotedBy: [{ username: watcher.username }] })
+  const down = await expectEvent(t, client, 'comment.voted', CommentVotedEventSchema)
+  t.match(down, { postId, commentId, up: false, user: { username: watcher.username } })
 })
 
-t.test('comment.deleted carries the ids and the post without it', async (t) => {
+t.test('comment.deleted carries the ids', async (t) => {
   const { postId, commentId } = await thread()
   const client = await stream(t, watcher)
   await write(author, 'POST', `/api/comments/delete/${postId}/${commentId}`)
-  const data = await expectEvent(t, client, 'comment.deleted', CommentDeletedEventSchema)
-  t.match(data, { postId, commentId, post: { _id: postId } })
-  t.strictSame(data.post.comments, [])
+  t.strictSame(await expectEvent(t, client, 'comment.deleted', CommentDeletedEventSchema), { postId, commentId })
 })
 
-t.test('user.followed carries both public records', async (t) => {
+t.test('user.followed carries who follows whom, as summaries', async (t) => {
   const client = await stream(t, watcher)
   await write(author, 'POST', `/api/users/follow/${other.user._id}`)
   t.teardown(() => write(author, 'POST', `/api/users/unfollow/${other.user._id}`))
   const data = await expectEvent(t, client, 'user.followed', FollowEventSchema)
-  t.match(data, {
-    user: { _id: author.user._id, following: [{ _id: other.user._id }] },
-    followUser: { _id: other.user._id, followers: [{ _id: author.user._id }] },
-  })
-  t.notOk('email' in data.user || 'email' in data.followUser, 'events carry no email')
+  t.match(data, { user: { _id: author.user._id }, followUser: { _id: other.user._id } })
+  t.strictSame(Object.keys(data.user).sort(), ['_id', 'avatarURL', 'firstName', 'lastName', 'username'], 'no lists, no email')
 })
 
 t.test('user.unfollowed carries both public records', async (t) => {
@@ -164,16 +160,16 @@ t.test('user.unfollowed carries both public records', async (t) => {
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/users/unfollow/${author.user._id}`)
   const data = await expectEvent(t, client, 'user.unfollowed', FollowEventSchema)
-  t.match(data, { user: { _id: other.user._id, following: [] }, followUser: { _id: author.user._id, followers: [] } })
+  t.match(data, { user: { _id: other.user._id }, followUser: { _id: author.user._id } })
   t.notOk('email' in data.user || 'email' in data.followUser, 'events carry no email')
 })
 
 t.test('user.updated carries the public record', async (t) => {
   const client = await stream(t, watcher)
   await write(other, 'POST', '/api/users/edit', { bio: 'live bio' })
-  const { user } = await expectEvent(t, client, 'user.updated', UserEventSchema)
-  t.match(user, { _id: other.user._id, bio: 'live bio', bookmarks: [] })
-  t.notOk('email' in user, 'no email')
+  const { user } = await expectEvent(t, client, 'user.updated', UserUpdatedEventSchema)
+  t.match(user, { _id: other.user._id, bio: 'live bio' })
+  t.notOk('email' in user || 'bookmarks' in user || 'followers' in user, 'no email, no lists')
   t.equal((await onDisk(t, `/api/users/${other.username}`)).json().user.bio, 'live bio', 'on disk before the event was seen')
 })
 
@@ -190,7 +186,7 @@ t.test("bookmark.added reaches only the owner's streams", async (t) => {
   const theirs = await stream(t, other)
   await write(watcher, 'POST', `/api/users/bookmark/${post._id}`)
   t.teardown(() => write(watcher, 'POST', `/api/users/remove-bookmark/${post._id}`))
-  t.strictSame(await expectEvent(t, mine, 'bookmark.added', BookmarkEventSchema), { postId: post._id, bookmarks: [post._id] })
+  t.strictSame(await expectEvent(t, mine, 'bookmark.added', BookmarkEventSchema), { postId: post._id })
   await expectNothingPrivate(t, theirs)
 })
 
@@ -200,7 +196,7 @@ t.test("bookmark.removed reaches only the owner's streams", async (t) => {
   const mine = await stream(t, watcher)
   const theirs = await stream(t, other)
   await write(watcher, 'POST', `/api/users/remove-bookmark/${post._id}`)
-  t.strictSame(await expectEvent(t, mine, 'bookmark.removed', BookmarkEventSchema), { postId: post._id, bookmarks: [] })
+  t.strictSame(await expectEvent(t, mine, 'bookmark.removed', BookmarkEventSchema), { postId: post._id })
   await expectNothingPrivate(t, theirs)
 })
 
@@ -220,11 +216,13 @@ t.test('a write that fails publishes nothing', async (t) => {
   ]
   t.ok(failures.every((res) => res.statusCode >= 400), 'each of these writes fails')
   const marker = await newPost(author, 'the marker')
-  t.equal((await expectEvent(t, client, 'post.liked', PostEventSchema)).post._id, post._id, 'the successful like')
+  t.equal((await expectEvent(t, client, 'post.liked', PostLikedEventSchema)).postId, post._id, 'the successful like')
   t.equal((await expectEvent(t, client, 'post.created', PostEventSchema)).post._id, marker._id, 'then the marker: no event between')
 })
 
-t.test('a write the disk refuses publishes nothing', async (t) => {
+const onlyEmbedded = api.schema === undefined ? false : 'a failing disk is the embedded store\'s case'
+
+t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   // As in api-errors: a directory in place of the commit point's temporary file fails the next flush.

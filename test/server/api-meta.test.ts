@@ -1,5 +1,6 @@
 import t from 'tap'
 import { buildApiApp } from '../helpers/api.js'
+import { testStoreKind } from '../helpers/store-under-test.js'
 
 const api = await buildApiApp(t)
 const { app } = api
@@ -46,10 +47,10 @@ interface Operation {
   responses: Record<string, unknown>
 }
 
-t.test('GET /api/health answers 200 { status: "ok", guestLogin }', async (t) => {
+t.test('GET /api/health answers 200 { status: "ok", store, guestLogin }', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/health' })
   t.equal(res.statusCode, 200)
-  t.strictSame(res.json(), { status: 'ok', guestLogin: true })
+  t.strictSame(res.json(), { status: 'ok', store: testStoreKind, guestLogin: true })
 })
 
 t.test('GET /api/docs/json is an OpenAPI document of every route, generated from the schemas', async (t) => {

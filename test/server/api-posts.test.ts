@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
 import { BookmarksReplySchema, PostReplySchema, PostsReplySchema, PostWriteReplySchema, type Post } from '../../server/schemas/posts.js'
 import { UserReplySchema } from '../../server/schemas/users.js'
-import { buildApiApp, expectError, expectNoSecrets, expectOk, signup, type SignedUp } from '../helpers/api.js'
+import { buildApiApp, expectError, expectNoSecrets, expectOk, IMAGE_BYTES, multipart, signup, type SignedUp } from '../helpers/api.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
 const MINIMAL = { prefer: 'return=minimal' }
@@ -269,4 +269,32 @@ t.test("a post shows its author's current name and avatar, and so do likes and c
   t.match(after.comments.find((comment) => comment.username === author.username), profile, 'the comment')
   const listed = expectOk(t, await get(`/api/posts/user/${author.username}`), 200, PostsReplySchema).posts
   t.match(listed[0], profile, 'the list')
+})
+
+t.test("an image post carries its author's description and the stored image's size", async (t) => {
+  const me = await signup(api)
+  const uploaded = await api.as(me.token, { method: 'POST', url: '/api/media', ...multipart('file', 'a.png', 'image/png', IMAGE_BYTES.png) })
+  const { url, width, height } = uploaded.json() as { url: string; width: number; height: number }
+  const created = expectOk(t, await create(me.token, { content: '', mediaUrl: url, mediaAlt: 'a gradient at dusk' }), 201, PostWriteReplySchema).post as Post
+  t.match(created, { mediaUrl: url, mediaAlt: 'a gradient at dusk', mediaWidth: width, mediaHeight: height })
+  t.match(expectOk(t, await get(`/api/posts/${created._id}`), 200, PostReplySchema).post, { mediaAlt: 'a gradient at dusk', mediaWidth: width })
+
+  const textOnly = await newPost(me, 'no image here')
+  t.notOk('mediaAlt' in textOnly || 'mediaWidth' in textOnly || 'mediaHeight' in textOnly, 'a post without an image has none of them')
+  const https = expectOk(t, await create(me.token, { mediaUrl: 'https://example.com/cat.png', mediaAlt: 'a cat' }), 201, PostWriteReplySchema).post
+  t.match(https, { mediaAlt: 'a cat' })
+  t.notOk(https && ('mediaWidth' in https || 'mediaHeight' in https), 'the size of an image elsewhere is unknown')
+
+  expectError(t, await create(me.token, { content: 'words', mediaAlt: 'nothing to describe' }), 400, 'mediaAlt needs an image: a post without mediaUrl cannot carry it')
+  t.equal((await create(me.token, { mediaUrl: url, mediaAlt: 'x'.repeat(1001) })).statusCode, 400, 'at most 1,000 characters')
+  t.equal((await create(me.token, { mediaUrl: url, mediaAlt: 42 })).statusCode, 400, 'text only')
+
+  const edit = (payload: object) => send('POST', `/api/posts/edit/${created._id}`, me.token, payload, MINIMAL)
+  const kept = expectOk(t, await edit({ content: 'now with words' }), 201, PostWriteReplySchema).post
+  t.match(kept, { mediaAlt: 'a gradient at dusk', mediaWidth: width }, 'an edit of the text keeps the image and its description')
+  const swapped = expectOk(t, await edit({ mediaUrl: 'https://example.com/other.png' }), 201, PostWriteReplySchema).post
+  t.notOk(swapped && ('mediaAlt' in swapped || 'mediaWidth' in swapped), 'a new image starts without the old one\'s description and size')
+  const removed = expectOk(t, await edit({ mediaUrl: '', mediaAlt: '' }), 201, PostWriteReplySchema).post
+  t.match(removed, { mediaUrl: '', type: '' })
+  t.notOk(removed && 'mediaAlt' in removed, 'no image, no description')
 })

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import t from 'tap'
 import { buildApiApp, expectNoSecrets, signJwt, signup, storedText } from '../helpers/api.js'
+import { embeddedOnly, withSql } from '../helpers/store-under-test.js'
 
 /** A password no seeded text contains, so finding it anywhere in a body would be a leak. */
 const PASSWORD = 'Zebra-Quartz-9981'
@@ -23,32 +24,33 @@ t.test('no response that carries a user carries a password, a hash or the plaint
   const comment = (await post(`/api/comments/add/${postId}`, maya, { text: 'a reply' })).json() as { post: { comments: { _id: string }[] } }
   const commentId = comment.post.comments[0]?._id as string
 
-  const responses: [string, Promise<Awaited<ReturnType<typeof get>>>][] = [
-    ['signup', Promise.resolve(signupRes)],
-    ['login', api.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'leak_check', password: PASSWORD } })],
-    ['users list, anonymous', get('/api/users')],
-    ['users list, signed in', get('/api/users', token)],
-    ['users list, paged', get('/api/users?limit=3', token)],
-    ['own user', get('/api/users/leak_check', token)],
-    ['another user', get('/api/users/maya.lin', token)],
-    ['edit', post('/api/users/edit', token, { bio: 'checking' })],
-    ['follow', post(`/api/users/follow/${mayaId}`, token)],
-    ['unfollow', post(`/api/users/unfollow/${mayaId}`, token)],
-    ['followed back', post(`/api/users/follow/${me._id}`, maya)],
-    ['suggestions', get('/api/users/suggestions?limit=100', token)],
-    ['posts', get('/api/posts')],
-    ['one post', get(`/api/posts/${postId}`)],
-    ["a user's posts", get('/api/posts/user/leak_check')],
-    ['feed', get('/api/feed', token)],
-    ['like', post(`/api/posts/like/${postId}`, maya)],
-    ['comments', get(`/api/comments/${postId}`)],
-    ['vote', post(`/api/comments/upvote/${postId}/${commentId}`, token)],
-    ['bookmark', post(`/api/users/bookmark/${postId}`, token)],
-    ['bookmarks', get('/api/users/bookmark', token)],
-    ['remove bookmark', post(`/api/users/remove-bookmark/${postId}`, token)],
+  // In this order, one after another: unfollow must follow the follow, whatever the store.
+  const responses: [string, () => Promise<Awaited<ReturnType<typeof get>>>][] = [
+    ['signup', () => Promise.resolve(signupRes)],
+    ['login', () => api.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'leak_check', password: PASSWORD } })],
+    ['users list, anonymous', () => get('/api/users')],
+    ['users list, signed in', () => get('/api/users', token)],
+    ['users list, paged', () => get('/api/users?limit=3', token)],
+    ['own user', () => get('/api/users/leak_check', token)],
+    ['another user', () => get('/api/users/maya.lin', token)],
+    ['edit', () => post('/api/users/edit', token, { bio: 'checking' })],
+    ['follow', () => post(`/api/users/follow/${mayaId}`, token)],
+    ['unfollow', () => post(`/api/users/unfollow/${mayaId}`, token)],
+    ['followed back', () => post(`/api/users/follow/${me._id}`, maya)],
+    ['suggestions', () => get('/api/users/suggestions?limit=100', token)],
+    ['posts', () => get('/api/posts')],
+    ['one post', () => get(`/api/posts/${postId}`)],
+    ["a user's posts", () => get('/api/posts/user/leak_check')],
+    ['feed', () => get('/api/feed', token)],
+    ['like', () => post(`/api/posts/like/${postId}`, maya)],
+    ['comments', () => get(`/api/comments/${postId}`)],
+    ['vote', () => post(`/api/comments/upvote/${postId}/${commentId}`, token)],
+    ['bookmark', () => post(`/api/users/bookmark/${postId}`, token)],
+    ['bookmarks', () => get('/api/users/bookmark', token)],
+    ['remove bookmark', () => post(`/api/users/remove-bookmark/${postId}`, token)],
   ]
-  for (const [what, pending] of responses) {
-    const res = await pending
+  for (const [what, send] of responses) {
+    const res = await send()
     t.ok(res.statusCode < 300, `${what}: succeeded (${res.statusCode})`)
     expectNoSecrets(t, res, what)
     t.notOk(res.body.includes(PASSWORD), `${what}: not the password itself`)
@@ -56,7 +58,7 @@ t.test('no response that carries a user carries a password, a hash or the plaint
   }
 })
 
-t.test('without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept across restarts', async (t) => {
+t.test('without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept across restarts', { skip: embeddedOnly }, async (t) => {
   const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
   const file = path.join(first.dataDir, 'jwt-secret')
   const info = await stat(file)
@@ -83,6 +85,18 @@ t.test('without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept ac
   t.equal((await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 401, "another directory's token is refused")
 })
 
+t.test('on PostgreSQL, without JWT_SECRET, every instance signs with one secret kept in the database', { skip: !embeddedOnly }, async (t) => {
+  const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
+  const second = await buildApiApp(t, { config: { jwtSecret: undefined }, sharedSchema: first.schema as string })
+  const token = await first.login('guest')
+  t.equal((await second.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'a token from one instance works on the other')
+  const [row] = await withSql(first.schema as string, (sql) => sql<{ value: string }[]>`select value from app_settings where key = 'jwt_secret'`)
+  t.ok(Buffer.from(row?.value ?? '', 'base64url').length >= 32, 'a 256-bit secret')
+  t.notOk((await readdir(first.dataDir)).includes('jwt-secret'), 'no secret file')
+  const other = await buildApiApp(t, { config: { jwtSecret: undefined } })
+  t.equal((await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 401, "another database's token is refused")
+})
+
 t.test('with JWT_SECRET set, no secret file is written', async (t) => {
   const api = await buildApiApp(t)
   t.notOk((await readdir(api.dataDir)).includes('jwt-secret'))
@@ -91,7 +105,7 @@ t.test('with JWT_SECRET set, no secret file is written', async (t) => {
 t.test('a signup is stored as a salted scrypt hash, different for equal passwords', async (t) => {
   const api = await buildApiApp(t)
   const [a, b] = [await signup(api, { password: PASSWORD }), await signup(api, { password: PASSWORD })]
-  const stored = await storedText(api.dataDir)
+  const stored = await storedText(api)
   const hashes = new Set(stored.match(/scrypt\$[A-Za-z0-9$_-]+/g))
   t.equal(hashes.size, 6 + 2, 'eight users, eight different hashes: equal passwords are salted apart')
   t.ok(stored.includes(a.user._id) && stored.includes(b.user._id), 'both users are stored')

@@ -73,7 +73,7 @@ t.test('GET /api/users/:username answers 200 { user }; email and bookmarks only 
   const { user } = expectOk(t, own, 200, UserReplySchema, 'own record')
   expectNoSecrets(t, own, 'GET /api/users/guest')
   t.equal(user.email, 'guest@chirp.local')
-  t.strictSame(user.bookmarks, [postId], 'the owner sees the bookmarks')
+  t.strictSame(user.bookmarks.map((bookmark) => bookmark._id), [postId], 'the owner sees the bookmarks, as posts')
   t.strictSame(user.following.map((other) => other.username).sort(), ['maya.lin', 'theo_park'])
 
   for (const [who, token] of [['another user', maya], ['anonymous', undefined]] as const) {
@@ -84,6 +84,16 @@ t.test('GET /api/users/:username answers 200 { user }; email and bookmarks only 
   }
   expectError(t, await get('/api/users/nobody_at_all'), 404, 'User not found')
   t.equal((await get('/api/users/ab')).statusCode, 400, 'a username that cannot exist is a 400')
+})
+
+t.test('GET /api/users/:_id finds a user by id too, as the original API did', async (t) => {
+  const byName = expectOk(t, await get('/api/users/maya.lin'), 200, UserReplySchema).user
+  const byId = expectOk(t, await get(`/api/users/${byName._id}`), 200, UserReplySchema, 'by _id').user
+  t.strictSame(byId, byName, 'the same record either way')
+  const own = expectOk(t, await get(`/api/users/${byName._id}`, maya), 200, UserReplySchema, 'own, by _id').user
+  t.equal(own.email, byName.email ?? own.email, 'the owner looking up by id sees their own record')
+  t.ok('email' in own, 'with email, as the owner')
+  expectError(t, await get(`/api/users/${crypto.randomUUID()}`), 404, 'User not found')
 })
 
 t.test('POST /api/users/edit answers 201 { user } with the changes, bare or as { userData }', async (t) => {
@@ -256,7 +266,7 @@ t.test('bookmarks: add and remove answer 200 { bookmarks } as full posts, newest
   t.ok(both.bookmarks.every((bookmark) => bookmark.likes && Array.isArray(bookmark.comments)), 'full post objects')
   const listed = expectOk(t, await get('/api/users/bookmark', me.token), 200, BookmarksReplySchema, 'list')
   t.strictSame(ids(listed.bookmarks), [second._id, first._id])
-  t.strictSame(expectOk(t, await get(`/api/users/${me.username}`, me.token), 200, UserReplySchema).user.bookmarks, [first._id, second._id])
+  t.strictSame(ids(expectOk(t, await get(`/api/users/${me.username}`, me.token), 200, UserReplySchema).user.bookmarks), [second._id, first._id], 'on my own record too, newest first')
 
   const paged = expectOk(t, await get('/api/users/bookmark?limit=1', me.token), 200, BookmarksReplySchema, 'paged')
   t.strictSame(ids(paged.bookmarks), [second._id])

@@ -80,7 +80,7 @@ t.test('random sequences of actions keep every invariant, and disk matches memor
       const store = await LowdbStore.open({ dataDir, seed })
       let open = true
       try {
-        const deps: ServiceDeps = { store, events: { publish() {} }, now: () => new Date() }
+        const deps: ServiceDeps = { store, now: () => new Date() }
         const posts = createPostsService(deps)
         const users = createUsersService(deps)
         const comments = createCommentsService(deps)

@@ -3,6 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { StartupError } from '../../server/errors.js'
+import { readDatabaseFiles } from '../../server/store/database-files.js'
 import { lockDataDir } from '../../server/store/lock.js'
 import { LowdbStore } from '../../server/store/lowdb-store.js'
 import type { UserRecord } from '../../server/store/types.js'
@@ -17,11 +18,19 @@ import { buildSeededApp, snapshotDb } from '../helpers/seeded.js'
  */
 const seed = async () => smallDatabase(2, 0)
 const bio = async (store: LowdbStore, id: string) => (await store.getUser(id))?.bio
+const setBio = (store: LowdbStore, id: string, value: string) =>
+  store.transaction(async (tx) => {
+    const user = (await tx.getUser(id)) as UserRecord
+    await tx.updateProfile(user._id, { bio: value }, user.updatedAt)
+  })
 
-/** fs/promises as the store sees it, recording each call, with rename failing while `failing` is set. */
+/**
+ * fs/promises as the store sees it, recording each call, with rename failing while `failing` is set and
+ * fsync failing on the file or directory at `failSyncOf`.
+ */
 function recordingFs(t: Test) {
   const calls: string[] = []
-  const state = { failing: false }
+  const state = { failing: false, failSyncOf: undefined as string | undefined }
   const name = (p: unknown) => path.basename(String(p))
   const fs = t.createMock(fsp, {
     open: async (file: string, flags: string, mode?: number) => {
@@ -35,6 +44,9 @@ function recordingFs(t: Test) {
           }
           return (...args: unknown[]) => {
             calls.push(`${String(key)} ${name(file)}`)
+            if (key === 'sync' && state.failSyncOf === path.resolve(file)) {
+              return Promise.reject(Object.assign(new Error('injected: input/output error'), { code: 'EIO' }))
+            }
             return (value as (...a: unknown[]) => unknown).apply(target, args)
           }
         },
@@ -99,28 +111,48 @@ t.test('a failed flush fails its writes, and memory goes back to what the disk h
   })
   const dataDir = await tempDataDir(t)
   const store = await Store.open({ dataDir, seed })
-  const setBio = (id: string, value: string) =>
-    store.transaction(async (tx) => {
-      const user = (await tx.getUser(id)) as UserRecord
-      await tx.putUser({ ...user, bio: value })
-    })
-  await setBio('u0', 'saved')
+  await setBio(store, 'u0', 'saved')
   const disk = await snapshotDb({ dataDir })
 
   state.failing = true
-  const results = await Promise.allSettled([setBio('u0', 'lost'), setBio('u1', 'lost too')])
+  const results = await Promise.allSettled([setBio(store, 'u0', 'lost'), setBio(store, 'u1', 'lost too')])
   t.strictSame(results.map((r) => r.status), ['rejected', 'rejected'], 'both writes of the failed flush are refused')
   t.equal(await bio(store, 'u0'), 'saved', 'memory is back to the last durable state')
   t.equal(await bio(store, 'u1'), '', 'including the other write of the batch')
   t.strictSame(await snapshotDb({ dataDir }), disk, 'the database files are as they were')
 
   state.failing = false
-  await setBio('u1', 'after the fault')
+  await setBio(store, 'u1', 'after the fault')
   t.equal(await bio(store, 'u1'), 'after the fault', 'writes work again once the disk does')
   await store.close()
   const reopened = await LowdbStore.open({ dataDir, seed })
   t.equal(await bio(reopened, 'u0'), 'saved')
   t.equal(await bio(reopened, 'u1'), 'after the fault', 'and what was acknowledged is what the disk holds')
+  await reopened.close()
+})
+
+t.test('a flush that fails after db.json was replaced (at the directory fsync) deletes nothing db.json names', async (t) => {
+  const { fs, state } = recordingFs(t)
+  const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>('../../server/store/lowdb-store.js', {
+    'node:fs/promises': fs,
+  })
+  const dataDir = await tempDataDir(t)
+  const broken: unknown[] = []
+  const store = await Store.open({ dataDir, seed, onBroken: (error) => broken.push(error) })
+  await setBio(store, 'u0', 'acknowledged')
+
+  // db.json's rename lands, then syncing the directory that holds it fails: the commit point may have moved.
+  state.failSyncOf = path.resolve(dataDir)
+  await t.rejects(setBio(store, 'u1', 'renamed into place, never acknowledged'))
+  state.failSyncOf = undefined
+  t.strictSame(broken, [], 'memory could be read back from the disk: every segment db.json names is there')
+  t.equal((await readDatabaseFiles(dataDir)).users.find((user) => user._id === 'u1')?.bio, await bio(store, 'u1'), 'memory and disk agree')
+  await store.close()
+
+  const reopened = await LowdbStore.open({ dataDir, seed })
+  t.equal(await bio(reopened, 'u0'), 'acknowledged', 'the data directory opens, with every acknowledged write')
+  await setBio(reopened, 'u1', 'after the fault')
+  t.equal(await bio(reopened, 'u1'), 'after the fault', 'and takes writes again')
   await reopened.close()
 })
 

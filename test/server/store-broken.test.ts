@@ -35,7 +35,7 @@ t.test('a failed flush whose read-back also fails reports the store broken and r
   const setBio = (value: string) =>
     store.transaction(async (tx) => {
       const user = (await tx.getUser('u0')) as UserRecord
-      await tx.putUser({ ...user, bio: value })
+      await tx.updateProfile(user._id, { bio: value }, user.updatedAt)
     })
 
   await setBio('saved')

@@ -34,7 +34,7 @@ async function open(t: Test, dir: string, data: Database, options: Partial<Lowdb
 const edit = (store: LowdbStore, id: string, content: string) =>
   store.transaction(async (tx) => {
     const current = (await tx.getPost(id)) as PostRecord
-    await tx.putPost({ ...current, content })
+    await tx.updatePost(id, { content, mediaUrl: current.mediaUrl, type: current.type }, current.updatedAt)
   })
 
 t.test('a new directory is seeded as a manifest in db.json and one segment', async (t) => {
@@ -143,7 +143,7 @@ t.test('a segment mostly superseded is carried forward, so old segments do not p
   // 32 shards, is left holding fewer than half.
   for (const id of byShard.values()) await edit(store, id, 'moved')
   await store.transaction(async (tx) => {
-    for (let i = 0; i < 4; i++) await tx.putUser({ ...user(i), bio: 'moved' })
+    for (let i = 0; i < 4; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
   })
   t.ok((await segmentsIn(dir)).includes('segment-000001.json'), 'still named by a few shards')
   await edit(store, 'p0', 'once more')
@@ -161,7 +161,7 @@ t.test('a database grown past its layout is redrawn into more shards on the next
   // Grown behind the manifest's back: written with the same 16 shards.
   const store = await open(t, dir, database(0, 0))
   await store.transaction(async (tx) => {
-    for (const extra of grown.posts.slice(8)) await tx.putPost(extra)
+    for (const extra of grown.posts.slice(8)) await tx.insertPost(extra)
   })
   await store.close()
   const reopened = await open(t, dir, database(0, 0))

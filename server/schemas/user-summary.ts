@@ -1,0 +1,14 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/** How a person is shown beside what they did: on posts, comments, likes, votes and follow lists. */
+export const UserSummarySchema = Type.Object(
+  {
+    _id: Type.String(),
+    username: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    avatarURL: Type.String(),
+  },
+  { title: 'UserSummary' },
+)
+export type UserSummary = Static<typeof UserSummarySchema>

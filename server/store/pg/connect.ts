@@ -1,0 +1,51 @@
+import postgres from 'postgres'
+import { StartupError } from '../../errors.js'
+
+/** The pool. */
+export type Sql = postgres.Sql
+/** What a query runs on: the pool, or the one connection of a transaction. */
+export type Queryable = postgres.ISql
+
+export interface SqlOptions {
+  url: string
+  poolMax: number
+  /** Every table lives in this schema, so several databases' worth of Chirp (or tests) can share one database. */
+  schema: string
+}
+
+/** Lower case, as PostgreSQL folds unquoted names, and short enough that it is never truncated. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** The schema name, or a StartupError saying what a valid one looks like. */
+export function checkSchemaName(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new StartupError(
+      `DATABASE_SCHEMA must be 1 to 63 of a-z, 0-9 and _, not starting with a digit, got "${schema}"`,
+    )
+  }
+  return schema
+}
+
+/**
+ * A pool whose every connection starts in `schema` with bounded waits: a stuck statement, a held lock or a
+ * transaction left open cannot hold up the instance for long. `synchronous_commit` keeps the server's
+ * default (on): a write is acknowledged only once it is on disk.
+ */
+export function createSql({ url, poolMax, schema }: SqlOptions): Sql {
+  checkSchemaName(schema)
+  return postgres(url, {
+    max: poolMax,
+    // A health check against a database that is down should answer within a load balancer's patience.
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: {
+      application_name: 'chirp',
+      search_path: schema,
+      statement_timeout: 5000,
+      lock_timeout: 2000,
+      idle_in_transaction_session_timeout: 10000,
+      // A generic plan for the feed query ignores how many authors the array holds and picks a slow path.
+      plan_cache_mode: 'force_custom_plan',
+    },
+  })
+}

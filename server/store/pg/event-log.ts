@@ -1,0 +1,225 @@
+import type { Sql } from 'postgres'
+import type { LoggedEvent } from '../types.js'
+
+/**
+ * The cluster's event log. Writes put their events in `event_outbox` inside their own transaction; one
+ * sequencer at a time (whichever instance holds the advisory lock) moves committed outbox rows into
+ * `events`, numbering them in that order, and NOTIFYs the new head. Every instance tails `events` from
+ * its own last seq and hands each event to its hub. Only committed rows ever get a seq, and one batch is
+ * numbered at a time under the lock, so once a reader has seen seq s nothing below s can appear later:
+ * a reader that follows the log never skips an event. Outbox ids alone would not do: they are given at
+ * insert, so 41 can commit after 42.
+ */
+export interface EventLogOptions {
+  sql: Sql
+  schema: string
+  /** The seq to follow from: events up to it are taken as seen. */
+  from: number
+  /** Called with each event in seq order, once. */
+  deliver: (event: LoggedEvent) => void
+  log?: { warn(obj: object, msg: string): void }
+  /** How often the sequencer looks for committed outbox rows. */
+  sequenceEveryMs?: number
+  /** A safety net under NOTIFY, for a listen connection that died without a word. */
+  pollEveryMs?: number
+  pruneEveryMs?: number
+  /** Events younger than this are kept for replay… */
+  retainMs?: number
+  /** …and so are the newest this many, however old. */
+  retainCount?: number
+}
+
+export interface EventLog {
+  /** The seq of the newest event delivered. */
+  readonly head: number
+  /**
+   * Numbers every event committed so far (sequencing now rather than at the next tick) and delivers it,
+   * so that what a write just committed reaches this instance's streams before the write is answered.
+   */
+  settle(): Promise<void>
+  /** Events after `after` up to `upTo` that `userId` may see; undefined when pruning has passed `after`. */
+  replay(after: number, upTo: number, userId: string): Promise<LoggedEvent[] | undefined>
+  close(): Promise<void>
+}
+
+interface EventRow {
+  seq: string
+  name: string
+  recipient: string | null
+  data: string
+}
+
+const BATCH = 1000
+const TAIL_PAGE = 500
+/** A replay longer than this is cheaper as a refetch. */
+const MAX_REPLAY = 5000
+const PRUNED_KEY = 'events_pruned_through'
+const SETTLE_ATTEMPTS = 250
+
+const toEvent = (row: EventRow): LoggedEvent => ({
+  id: Number(row.seq),
+  name: row.name,
+  data: row.data,
+  to: row.recipient ?? undefined,
+})
+
+/** A name for this schema's channel and lock keys, so communities or test runs sharing one database never meet. */
+export const channelOf = (schema: string) => `chirp_events_${schema}`
+
+/** The newest seq in the log, or 0 for an empty one. */
+export async function logHead(sql: Sql): Promise<number> {
+  const [row] = await sql<{ head: string | null }[]>`select max(seq)::text as head from events`
+  return Number(row?.head ?? 0)
+}
+
+export async function startEventLog(options: EventLogOptions): Promise<EventLog> {
+  const { sql, schema, deliver, log } = options
+  const channel = channelOf(schema)
+  const sequencerLock = `chirp:sequencer:${schema}`
+  const retainMs = options.retainMs ?? 15 * 60_000
+  const retainCount = options.retainCount ?? 1000
+
+  let head = options.from
+  let closed = false
+
+  /** Moves one batch of committed outbox rows into the log, if no other instance is doing it now. */
+  async function sequence(): Promise<void> {
+    const [waiting] = await sql`select 1 from event_outbox limit 1`
+    if (!waiting) return
+    await sql.begin(async (tx) => {
+      const [lock] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${sequencerLock})) as locked`
+      if (!lock?.locked) return
+      // Ids start from the clock in ms × 1000, as a lone process's do, so they keep rising across restores.
+      const rows = await tx<{ seq: string }[]>`
+        with batch as (
+          delete from event_outbox
+          where id in (select id from event_outbox order by id limit ${BATCH})
+          returning id, name, recipient, data, created_at
+        ), base as (
+          select greatest(
+            coalesce((select max(seq) from events), 0),
+            (extract(epoch from clock_timestamp()) * 1000)::bigint * 1000
+          ) as first
+        )
+        insert into events (seq, name, recipient, data, created_at)
+        select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.data, batch.created_at
+        from batch, base
+        returning seq::text as seq`
+      const newest = rows.reduce((max, row) => Math.max(max, Number(row.seq)), 0)
+      if (newest > 0) await tx`select pg_notify(${channel}, ${String(newest)})`
+    })
+  }
+
+  let tailing: Promise<void> | undefined
+  let again = false
+  /** Reads everything past `head` and delivers it; one read at a time, and one more if asked meanwhile. */
+  function tail(): Promise<void> {
+    if (tailing) {
+      again = true
+      return tailing
+    }
+    tailing = (async () => {
+      do {
+        again = false
+        for (;;) {
+          const rows = await sql<EventRow[]>`
+            select seq::text as seq, name, recipient::text as recipient, data
+            from events where seq > ${head} order by seq limit ${TAIL_PAGE}`
+          for (const row of rows) {
+            const event = toEvent(row)
+            head = event.id
+            deliver(event)
+          }
+          if (rows.length < TAIL_PAGE || closed) break
+        }
+      } while (again && !closed)
+    })().finally(() => {
+      tailing = undefined
+    })
+    return tailing
+  }
+
+  /** Deletes what no reconnecting client can still need, and remembers how far that went. */
+  async function prune(): Promise<void> {
+    await sql.begin(async (tx) => {
+      const [row] = await tx<{ through: string | null }[]>`
+        with gone as (
+          delete from events
+          where created_at < now() - ${retainMs / 1000} * interval '1 second'
+            and seq <= (select seq from events order by seq desc offset ${retainCount} limit 1)
+          returning seq
+        )
+        select max(seq)::text as through from gone`
+      if (row?.through) {
+        await tx`
+          insert into app_settings (key, value) values (${PRUNED_KEY}, ${row.through})
+          on conflict (key) do update set value = greatest(app_settings.value::bigint, excluded.value::bigint)::text`
+      }
+      await tx`delete from sse_tickets where expires_at < now()`
+    })
+  }
+
+  const complain = (what: string) => (err: unknown) => {
+    if (!closed) log?.warn({ err }, `event log: ${what} failed; retrying`)
+  }
+
+  // Runs `work` every `ms`, never two at once, until closed.
+  const timers = new Map<string, NodeJS.Timeout>()
+  function every(ms: number, what: string, work: () => Promise<void>) {
+    const run = () => {
+      if (closed) return
+      work()
+        .catch(complain(what))
+        .finally(() => {
+          if (!closed) timers.set(what, setTimeout(run, ms).unref())
+        })
+    }
+    timers.set(what, setTimeout(run, ms).unref())
+  }
+
+  // LISTEN reconnects by itself and calls the second callback after each (re)connect: the catch-up hook.
+  const listening = await sql.listen(
+    channel,
+    () => void tail().catch(complain('tailing')),
+    () => void tail().catch(complain('catching up')),
+  )
+  every(options.sequenceEveryMs ?? 10, 'sequencing', sequence)
+  every(options.pollEveryMs ?? 1000, 'polling', tail)
+  every(options.pruneEveryMs ?? 60_000, 'pruning', prune)
+
+  return {
+    get head() {
+      return head
+    },
+    async settle() {
+      const [row] = await sql<{ max: string | null }[]>`select max(id)::text as max from event_outbox`
+      if (row?.max) {
+        const upTo = Number(row.max)
+        // Another instance may hold the sequencer's lock for a moment: try again, a bounded number of times.
+        for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !closed; attempt++) {
+          await sequence()
+          const [left] = await sql`select 1 from event_outbox where id <= ${upTo} limit 1`
+          if (!left) break
+          await new Promise((resolve) => setTimeout(resolve, 2))
+        }
+      }
+      await tail()
+    },
+    async replay(after, upTo, userId) {
+      const [pruned] = await sql<{ value: string }[]>`select value from app_settings where key = ${PRUNED_KEY}`
+      if (pruned && after < Number(pruned.value)) return undefined
+      const rows = await sql<EventRow[]>`
+        select seq::text as seq, name, recipient::text as recipient, data
+        from events
+        where seq > ${after} and seq <= ${upTo} and (recipient is null or recipient::text = ${userId})
+        order by seq limit ${MAX_REPLAY + 1}`
+      return rows.length > MAX_REPLAY ? undefined : rows.map(toEvent)
+    },
+    async close() {
+      closed = true
+      for (const timer of timers.values()) clearTimeout(timer)
+      await listening.unlisten().catch(() => {})
+      await tailing?.catch(() => {})
+    },
+  }
+}

@@ -1,0 +1,134 @@
+import type postgres from 'postgres'
+import { decodeCursor } from '../cursor.js'
+import type { Page, PageRequest, PostQuery, PostRecord, StoreReader, UserRecord } from '../types.js'
+import type { Queryable } from './connect.js'
+import { countOf, idOf, pageFrom, timeOf } from './keyset.js'
+import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
+
+const INT_MAX = 2 ** 31 - 1
+
+/** `LIMIT n + 1`, so a page knows whether another follows; nothing without a limit. */
+const limitOf = (sql: Queryable, limit: number | undefined) => (limit === undefined ? sql`` : sql`LIMIT ${limit + 1}`)
+
+/**
+ * The reads of PostgreSQL, on the pool or inside a transaction (whose own writes they then see). Each
+ * read is one statement, however many posts, likes and comments a page holds.
+ */
+export class PgReader implements StoreReader {
+  constructor(protected readonly sql: Queryable) {}
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const sql = this.sql
+    const [row] = await sql<UserRow[]>`SELECT ${userColumns(sql)} FROM users u WHERE u.id = ${id}`
+    return row && toUserRecord(row)
+  }
+
+  async getUserByUsername(username: string): Promise<UserRecord | undefined> {
+    const sql = this.sql
+    const [row] = await sql<UserRow[]>`SELECT ${userColumns(sql)} FROM users u WHERE lower(u.username) = lower(${username})`
+    return row && toUserRecord(row)
+  }
+
+  /** Repeated ids give repeated records, as the post views' check of their people expects. */
+  async getUsers(ids: readonly string[]): Promise<UserRecord[]> {
+    return (await this.#inOrder<UserRow>(ids, 'users', 'u', userColumns)).map(toUserRecord)
+  }
+
+  async listUsers(page: PageRequest): Promise<Page<UserRecord>> {
+    const sql = this.sql
+    let after = sql``
+    if (page.cursor !== undefined) {
+      const [at, id] = decodeCursor(page.cursor, 2)
+      after = sql`WHERE (u.created_at, u.id) > (${timeOf(at)}, ${idOf(id)}::uuid)`
+    }
+    const rows = await sql<UserRow[]>`
+      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u ${after} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
+      ORDER BY u.created_at, u.id`
+    return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toUserRecord)
+  }
+
+  async suggestUsers(userId: string, limit: number): Promise<UserRecord[]> {
+    const sql = this.sql
+    const notMine = isUuid(userId)
+      ? sql`WHERE u.id <> ${userId} AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)`
+      : sql``
+    const rows = await sql<UserRow[]>`
+      SELECT ${userColumns(sql)}
+      FROM (SELECT * FROM users u ${notMine} ORDER BY u.follower_count DESC, u.created_at, u.id LIMIT ${limit}) u
+      ORDER BY u.follower_count DESC, u.created_at, u.id`
+    return rows.map(toUserRecord)
+  }
+
+  async getPost(id: string): Promise<PostRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const sql = this.sql
+    const [row] = await sql<PostRow[]>`SELECT ${postColumns(sql)} FROM posts p WHERE p.id = ${id}`
+    return row && toPostRecord(row)
+  }
+
+  async getPosts(ids: readonly string[]): Promise<PostRecord[]> {
+    return (await this.#inOrder<PostRow>(ids, 'posts', 'p', postColumns)).map(toPostRecord)
+  }
+
+  /** Rows of `table` by id, in the order asked, repeats included, unknown ids skipped: one statement. */
+  async #inOrder<R extends object>(
+    ids: readonly string[],
+    table: string,
+    alias: string,
+    columns: (sql: Queryable) => postgres.PendingQuery<postgres.Row[]>,
+  ): Promise<R[]> {
+    const wanted = ids.filter(isUuid)
+    if (wanted.length === 0) return []
+    const sql = this.sql
+    return await sql<R[]>`
+      SELECT ${columns(sql)}
+      FROM unnest(${wanted}::uuid[]) WITH ORDINALITY AS asked (id, n) JOIN ${sql(table)} ${sql(alias)} ON ${sql(alias)}.id = asked.id
+      ORDER BY asked.n`
+  }
+
+  /** Newest first (or oldest, or most liked), by the keysets the posts_time, posts_author_time and posts_trend indexes hold. */
+  async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
+    const sql = this.sql
+    const trending = query.sort === 'trending'
+    const authors = query.authorIds ? sql`AND p.author_id = ANY(${query.authorIds.filter(isUuid)}::uuid[])` : sql``
+    let after = sql``
+    if (query.cursor !== undefined && trending) {
+      const [likes, at, id] = decodeCursor(query.cursor, 3)
+      after = sql`AND (p.like_count, p.created_at, p.id) < (${countOf(likes, INT_MAX)}::int, ${timeOf(at)}, ${idOf(id)}::uuid)`
+    } else if (query.cursor !== undefined) {
+      const [at, id] = decodeCursor(query.cursor, 2)
+      after =
+        query.sort === 'oldest'
+          ? sql`AND (p.created_at, p.id) > (${timeOf(at)}, ${idOf(id)}::uuid)`
+          : sql`AND (p.created_at, p.id) < (${timeOf(at)}, ${idOf(id)}::uuid)`
+    }
+    const order = trending
+      ? sql`p.like_count DESC, p.created_at DESC, p.id DESC`
+      : query.sort === 'oldest'
+        ? sql`p.created_at, p.id`
+        : sql`p.created_at DESC, p.id DESC`
+    const rows = await sql<PostRow[]>`
+      SELECT ${postColumns(sql)}
+      FROM (SELECT * FROM posts p WHERE true ${authors} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
+      ORDER BY ${order}`
+    const keyOf = trending
+      ? (row: PostRow) => [row.like_count, row.created_at.toISOString(), row.id]
+      : (row: PostRow) => [row.created_at.toISOString(), row.id]
+    return pageFrom(rows, query.limit, keyOf, toPostRecord)
+  }
+
+  /** Newest bookmark first; the cursor is the last bookmark's place in the order they were made. */
+  async listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
+    if (!isUuid(userId)) return { items: [], nextCursor: null }
+    const sql = this.sql
+    const before = page.cursor === undefined ? sql`` : sql`AND b.seq < ${countOf(decodeCursor(page.cursor, 1)[0])}`
+    const rows = await sql<(PostRow & { seq: string })[]>`
+      SELECT b.seq, ${postColumns(sql)}
+      FROM (SELECT b.post_id, b.seq FROM bookmarks b WHERE b.user_id = ${userId} ${before}
+            ORDER BY b.seq DESC ${limitOf(sql, page.limit)}) b
+      JOIN posts p ON p.id = b.post_id
+      ORDER BY b.seq DESC`
+    return pageFrom(rows, page.limit, (row) => [Number(row.seq)], toPostRecord)
+  }
+}

@@ -1,0 +1,226 @@
+import type postgres from 'postgres'
+import type { ChirpEvent } from '../../schemas/events.js'
+import type { CommentRecord, PostChanges, PostRecord, ProfileChanges, StoreTx, UserRecord } from '../types.js'
+import type { Queryable } from './connect.js'
+import { PgReader } from './pg-reader.js'
+import { isUuid } from './records.js'
+import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
+
+const PROFILE_COLUMNS = { firstName: 'first_name', lastName: 'last_name', avatarURL: 'avatar_url', bio: 'bio', website: 'website' } as const
+const MEDIA_COLUMNS = { mediaAlt: 'media_alt', mediaWidth: 'media_width', mediaHeight: 'media_height' } as const
+
+/**
+ * One transaction's writes. Each operation checks and changes in SQL, on rows it locks or on the
+ * conflict of a unique key, so two instances doing the same thing at once cannot both succeed; no
+ * operation reads a row into JS, changes it and writes it back. Events wait in memory and are written
+ * to the outbox just before the commit, so they exist exactly when the writes they describe do.
+ */
+export class PgTx extends PgReader implements StoreTx {
+  readonly events: ChirpEvent[] = []
+
+  constructor(sql: Queryable) {
+    super(sql)
+  }
+
+  /**
+   * The lock is a statement of its own: under READ COMMITTED the next statement reads everything that
+   * committed while this one waited (the likes of the writer before), which one statement would not.
+   */
+  async lockPost(id: string): Promise<PostRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const [locked] = await this.sql`SELECT 1 FROM posts WHERE id = ${id} FOR UPDATE`
+    return locked ? this.getPost(id) : undefined
+  }
+
+  /**
+   * The unique index on lower(username) decides, so two signups of one name at once cannot both win. A new
+   * account's follows and bookmarks come from follow and addBookmark, which keep the counts: the record's lists are not read.
+   */
+  async createUser(user: UserRecord): Promise<boolean> {
+    const sql = this.sql
+    const rows = await sql`INSERT INTO users ${sql(userRow(user, 0))} ON CONFLICT DO NOTHING RETURNING id`
+    return rows.length === 1
+  }
+
+  async updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const sql = this.sql
+    const set: Record<string, string> = { updated_at: at }
+    for (const [field, column] of Object.entries(PROFILE_COLUMNS)) {
+      const value = changes[field as keyof ProfileChanges]
+      if (value !== undefined) set[column] = value
+    }
+    const [row] = await sql`UPDATE users SET ${sql(set)} WHERE id = ${id} RETURNING id`
+    return row ? this.getUser(id) : undefined
+  }
+
+  async revokeTokens(id: string): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`UPDATE users SET token_version = token_version + 1 WHERE id = ${id}`
+  }
+
+  follow(followerId: string, followeeId: string, at: string): Promise<boolean> {
+    const sql = this.sql
+    return this.#changeFollow(followerId, followeeId, at, 1, () => sql`
+      INSERT INTO follows (follower_id, followee_id)
+      SELECT a.id, b.id FROM users a, users b WHERE a.id = ${followerId} AND b.id = ${followeeId} AND a.id <> b.id
+      ON CONFLICT DO NOTHING RETURNING 1`)
+  }
+
+  unfollow(followerId: string, followeeId: string, at: string): Promise<boolean> {
+    const sql = this.sql
+    return this.#changeFollow(followerId, followeeId, at, -1, () => sql`
+      DELETE FROM follows WHERE follower_id = ${followerId} AND followee_id = ${followeeId} RETURNING 1`)
+  }
+
+  /** The follow and the followee's count change together, or neither does (a follow that exists already, or not). */
+  async #changeFollow(followerId: string, followeeId: string, at: string, delta: 1 | -1, change: () => postgres.PendingQuery<postgres.Row[]>) {
+    if (!isUuid(followerId) || !isUuid(followeeId)) return false
+    const rows = await this.sql`
+      WITH changed AS (${change()})
+      UPDATE users SET follower_count = follower_count + ${delta} * (id = ${followeeId})::int, updated_at = ${at}
+      WHERE id IN (${followerId}, ${followeeId}) AND EXISTS (SELECT 1 FROM changed)
+      RETURNING id`
+    return rows.length > 0
+  }
+
+  addBookmark(userId: string, postId: string, at: string): Promise<boolean> {
+    const sql = this.sql
+    return this.#changeBookmark(userId, postId, at, () => sql`
+      INSERT INTO bookmarks (user_id, post_id)
+      SELECT u.id, p.id FROM users u, posts p WHERE u.id = ${userId} AND p.id = ${postId}
+      ON CONFLICT DO NOTHING RETURNING 1`)
+  }
+
+  removeBookmark(userId: string, postId: string, at: string): Promise<boolean> {
+    const sql = this.sql
+    return this.#changeBookmark(userId, postId, at, () => sql`
+      DELETE FROM bookmarks WHERE user_id = ${userId} AND post_id = ${postId} RETURNING 1`)
+  }
+
+  async #changeBookmark(userId: string, postId: string, at: string, change: () => postgres.PendingQuery<postgres.Row[]>) {
+    if (!isUuid(userId) || !isUuid(postId)) return false
+    const rows = await this.sql`
+      WITH changed AS (${change()})
+      UPDATE users SET updated_at = ${at} WHERE id = ${userId} AND EXISTS (SELECT 1 FROM changed) RETURNING id`
+    return rows.length > 0
+  }
+
+  /** With whatever likes and comments the record already holds, each list in its order. */
+  async insertPost(post: PostRecord): Promise<void> {
+    const children = emptyChildRows()
+    const people = await this.#knownUsers([...post.likedBy, ...post.dislikedBy, ...commentPeople(post.comments)])
+    const likes = postChildRows(post, people, children)
+    await insertRows(this.sql, 'posts', [postRow(post, likes)])
+    await insertRows(this.sql, 'post_reactions', children.reactions)
+    await insertRows(this.sql, 'comments', children.comments)
+    await insertRows(this.sql, 'comment_votes', children.votes)
+  }
+
+  /** Fields `changes` leaves out keep their value, as the embedded store merges them; one set to undefined is cleared. */
+  async updatePost(id: string, changes: PostChanges, at: string): Promise<void> {
+    if (!isUuid(id)) return
+    const sql = this.sql
+    const set: Record<string, string | number | null> = {
+      content: changes.content,
+      media_url: changes.mediaUrl,
+      type: changes.type,
+      updated_at: at,
+    }
+    for (const [field, column] of Object.entries(MEDIA_COLUMNS)) {
+      if (field in changes) set[column] = changes[field as keyof typeof MEDIA_COLUMNS] ?? null
+    }
+    await sql`UPDATE posts SET ${sql(set)} WHERE id = ${id}`
+  }
+
+  /** Comments, votes, reactions and bookmarks go with it, through their foreign keys. */
+  async deletePost(id: string): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`DELETE FROM posts WHERE id = ${id}`
+  }
+
+  /**
+   * A like inserts or turns a dislike into one; an unlike turns a like into a dislike. Either moves the
+   * user to the end of the list it joins, and the count follows on the same row, in the same statement.
+   */
+  async setReaction(postId: string, userId: string, liked: boolean, at: string): Promise<boolean> {
+    if (!isUuid(postId) || !isUuid(userId)) return false
+    const sql = this.sql
+    const changed = liked
+      ? sql`
+          INSERT INTO post_reactions (post_id, user_id, liked)
+          SELECT p.id, u.id, true FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${userId}
+          ON CONFLICT (post_id, user_id) DO UPDATE SET liked = true, seq = nextval('activity_seq')
+          WHERE NOT post_reactions.liked
+          RETURNING 1`
+      : sql`
+          UPDATE post_reactions SET liked = false, seq = nextval('activity_seq')
+          WHERE post_id = ${postId} AND user_id = ${userId} AND liked
+          RETURNING 1`
+    const rows = await sql`
+      WITH changed AS (${changed})
+      UPDATE posts SET like_count = like_count + ${liked ? 1 : -1}, updated_at = ${at}
+      WHERE id = ${postId} AND EXISTS (SELECT 1 FROM changed)
+      RETURNING id`
+    return rows.length > 0
+  }
+
+  /** Nothing when the post or its author is gone, as the embedded store adds to no post. */
+  async addComment(postId: string, comment: CommentRecord): Promise<void> {
+    if (!isUuid(postId) || !isUuid(comment.authorId)) return
+    // The author is checked by the insert itself; voters (a new comment has none) are looked up.
+    const voters = await this.#knownUsers([...comment.upvotedBy, ...comment.downvotedBy])
+    const children = emptyChildRows()
+    commentRows(postId, comment, (id) => id === comment.authorId || voters(id), children)
+    const sql = this.sql
+    const made = await sql`
+      INSERT INTO comments (id, post_id, author_id, text, created_at, updated_at)
+      SELECT ${comment._id}::uuid, p.id, u.id, ${comment.text}::text, ${comment.createdAt}::timestamptz, ${comment.updatedAt}::timestamptz
+      FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${comment.authorId}
+      RETURNING id`
+    if (made.length > 0) await insertRows(sql, 'comment_votes', children.votes)
+  }
+
+  async updateComment(postId: string, commentId: string, text: string, at: string): Promise<void> {
+    if (!isUuid(postId) || !isUuid(commentId)) return
+    await this.sql`UPDATE comments SET text = ${text}, updated_at = ${at} WHERE id = ${commentId} AND post_id = ${postId}`
+  }
+
+  async deleteComment(postId: string, commentId: string): Promise<void> {
+    if (!isUuid(postId) || !isUuid(commentId)) return
+    await this.sql`DELETE FROM comments WHERE id = ${commentId} AND post_id = ${postId}`
+  }
+
+  /** Inserts the vote or flips it, moving the user to the end of the list they join; false when it was already that. */
+  async setVote(postId: string, commentId: string, userId: string, up: boolean, at: string): Promise<boolean> {
+    if (!isUuid(postId) || !isUuid(commentId) || !isUuid(userId)) return false
+    const rows = await this.sql`
+      WITH changed AS (
+        INSERT INTO comment_votes (comment_id, user_id, up)
+        SELECT c.id, u.id, ${up} FROM comments c, users u WHERE c.id = ${commentId} AND c.post_id = ${postId} AND u.id = ${userId}
+        ON CONFLICT (comment_id, user_id) DO UPDATE SET up = excluded.up, seq = nextval('activity_seq')
+        WHERE comment_votes.up <> excluded.up
+        RETURNING 1)
+      UPDATE comments SET updated_at = ${at} WHERE id = ${commentId} AND EXISTS (SELECT 1 FROM changed) RETURNING id`
+    return rows.length > 0
+  }
+
+  /** Which of these users exist, asked only when there are any (a new post or comment names nobody else). */
+  async #knownUsers(ids: readonly string[]): Promise<(id: string) => boolean> {
+    const found = new Set((await this.getUsers(ids)).map((user) => user._id))
+    return (id) => found.has(id)
+  }
+
+  emit(event: ChirpEvent): void {
+    this.events.push(event)
+  }
+
+  /** The events, in the order emitted, as outbox rows of this transaction. */
+  async writeEvents(): Promise<void> {
+    const rows = this.events.map((event) => ({ name: event.name, recipient: event.to ?? null, data: JSON.stringify(event.data) }))
+    await insertRows(this.sql, 'event_outbox', rows)
+  }
+}
+
+const commentPeople = (comments: readonly CommentRecord[]) =>
+  comments.flatMap((comment) => [comment.authorId, ...comment.upvotedBy, ...comment.downvotedBy])

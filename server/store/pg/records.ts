@@ -1,0 +1,130 @@
+import type { Queryable } from './connect.js'
+import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
+
+/**
+ * The columns that rebuild a UserRecord as the embedded store keeps it: its follows and bookmarks as id
+ * arrays in the order they were made. `u` is the users table.
+ */
+export const userColumns = (sql: Queryable) => sql`
+  u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
+  u.created_at, u.updated_at, u.token_version,
+  ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
+  ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
+  ARRAY(SELECT b.post_id FROM bookmarks b WHERE b.user_id = u.id ORDER BY b.seq) AS bookmarks`
+
+export interface UserRow {
+  id: string
+  username: string
+  first_name: string
+  last_name: string
+  email: string
+  password_hash: string
+  avatar_url: string
+  bio: string
+  website: string
+  created_at: Date
+  updated_at: Date
+  token_version: number
+  following: string[]
+  followers: string[]
+  bookmarks: string[]
+}
+
+export const toUserRecord = (row: UserRow): UserRecord => ({
+  _id: row.id,
+  username: row.username,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  passwordHash: row.password_hash,
+  avatarURL: row.avatar_url,
+  bio: row.bio,
+  website: row.website,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+  bookmarks: row.bookmarks,
+  following: row.following,
+  followers: row.followers,
+  tokenVersion: row.token_version,
+})
+
+/**
+ * The columns that rebuild a PostRecord in one row: likes and dislikes in the order they were made, and
+ * the comments oldest first with their votes, as JSON. `p` is the posts table.
+ */
+export const postColumns = (sql: Queryable) => sql`
+  p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
+  p.created_at, p.updated_at, p.like_count,
+  ARRAY(SELECT r.user_id FROM post_reactions r WHERE r.post_id = p.id AND r.liked ORDER BY r.seq) AS liked_by,
+  ARRAY(SELECT r.user_id FROM post_reactions r WHERE r.post_id = p.id AND NOT r.liked ORDER BY r.seq) AS disliked_by,
+  (SELECT coalesce(json_agg(json_build_object(
+      'id', c.id, 'authorId', c.author_id, 'text', c.text, 'createdAt', c.created_at, 'updatedAt', c.updated_at,
+      'up', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND v.up ORDER BY v.seq),
+      'down', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND NOT v.up ORDER BY v.seq)
+    ) ORDER BY c.seq), '[]')
+    FROM comments c WHERE c.post_id = p.id) AS comments`
+
+/** A comment as json_build_object above writes it; its dates are JSON strings with an offset. */
+interface CommentJson {
+  id: string
+  authorId: string
+  text: string
+  createdAt: string
+  updatedAt: string
+  up: string[]
+  down: string[]
+}
+
+export interface PostRow {
+  id: string
+  author_id: string
+  content: string
+  media_url: string
+  type: string
+  media_alt: string | null
+  media_width: number | null
+  media_height: number | null
+  created_at: Date
+  updated_at: Date
+  like_count: number
+  liked_by: string[]
+  disliked_by: string[]
+  comments: CommentJson[]
+}
+
+const iso = (date: string) => new Date(date).toISOString()
+
+const toCommentRecord = (comment: CommentJson): CommentRecord => ({
+  _id: comment.id,
+  authorId: comment.authorId,
+  text: comment.text,
+  upvotedBy: comment.up,
+  downvotedBy: comment.down,
+  createdAt: iso(comment.createdAt),
+  updatedAt: iso(comment.updatedAt),
+})
+
+/** Optional fields are left out when NULL, as the embedded store never holds `undefined`. */
+export const toPostRecord = (row: PostRow): PostRecord => ({
+  _id: row.id,
+  authorId: row.author_id,
+  content: row.content,
+  mediaUrl: row.media_url,
+  type: row.type,
+  ...(row.media_alt !== null ? { mediaAlt: row.media_alt } : {}),
+  ...(row.media_width !== null ? { mediaWidth: row.media_width } : {}),
+  ...(row.media_height !== null ? { mediaHeight: row.media_height } : {}),
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+  likedBy: row.liked_by,
+  dislikedBy: row.disliked_by,
+  comments: row.comments.map(toCommentRecord),
+})
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/**
+ * Ids reach the store from URLs: one PostgreSQL cannot read as a uuid names nothing, rather than failing
+ * the query. Lower case only, as ids are made and as the embedded store compares them.
+ */
+export const isUuid = (id: unknown): id is string => typeof id === 'string' && UUID.test(id)

@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Sql } from 'postgres'
+import type { TicketStore } from '../types.js'
+
+const hash = (ticket: string) => createHash('sha256').update(ticket).digest()
+
+/**
+ * Stream tickets every instance can redeem, once: only a hash is stored, so the table never holds a
+ * usable ticket, and redeeming deletes the row, so two instances cannot both accept one.
+ */
+export function createPgTicketStore(sql: Sql, { ttlMs = 60_000, maxPerUser = 20 } = {}): TicketStore {
+  return {
+    async issue(userId) {
+      const ticket = randomBytes(32).toString('base64url')
+      await sql.begin(async (tx) => {
+        await tx`
+          insert into sse_tickets (hash, user_id, expires_at)
+          values (${hash(ticket)}, ${userId}, now() + ${ttlMs / 1000} * interval '1 second')`
+        // A user asking again and again keeps only the newest few: issuing cannot grow the table without end.
+        await tx`
+          delete from sse_tickets where user_id = ${userId} and hash not in (
+            select hash from sse_tickets where user_id = ${userId} order by expires_at desc limit ${maxPerUser})`
+      })
+      return ticket
+    },
+    async redeem(ticket) {
+      const [row] = await sql<{ user_id: string; live: boolean }[]>`
+        delete from sse_tickets where hash = ${hash(ticket)}
+        returning user_id::text as user_id, expires_at > now() as live`
+      return row?.live ? row.user_id : undefined
+    },
+    // Tickets are shared with the other instances and expire on their own.
+    clear() {},
+  }
+}
+
+/** The JWT secret every instance signs with when JWT_SECRET is unset: made once, by whichever instance starts first. */
+export async function sharedJwtSecret(sql: Sql): Promise<string> {
+  const secret = randomBytes(32).toString('base64url')
+  await sql`insert into app_settings (key, value) values ('jwt_secret', ${secret}) on conflict (key) do nothing`
+  const [row] = await sql<{ value: string }[]>`select value from app_settings where key = 'jwt_secret'`
+  if (!row) throw new Error('the shared JWT secret could not be stored')
+  return row.value
+}

@@ -1,0 +1,106 @@
+import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
+import type { Queryable } from './connect.js'
+
+/**
+ * Records turned into table rows, column names as keys. Rows of the appended tables carry no `seq`
+ * here: inserted as they come, each takes the next one by default, in row order; an import sets it.
+ */
+type Row = Record<string, string | number | boolean | null>
+
+export const userRow = (user: UserRecord, followerCount: number) => ({
+  id: user._id,
+  username: user.username,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  email: user.email,
+  password_hash: user.passwordHash,
+  avatar_url: user.avatarURL,
+  bio: user.bio,
+  website: user.website,
+  created_at: user.createdAt,
+  updated_at: user.updatedAt,
+  token_version: user.tokenVersion,
+  follower_count: followerCount,
+})
+
+/** `likeCount` is the number of likes the post keeps, which may be fewer than its record names (see postChildRows). */
+export const postRow = (post: PostRecord, likeCount: number) => ({
+  id: post._id,
+  author_id: post.authorId,
+  content: post.content,
+  media_url: post.mediaUrl,
+  type: post.type,
+  media_alt: post.mediaAlt ?? null,
+  media_width: post.mediaWidth ?? null,
+  media_height: post.mediaHeight ?? null,
+  created_at: post.createdAt,
+  updated_at: post.updatedAt,
+  like_count: likeCount,
+})
+
+export interface ChildRows {
+  reactions: { post_id: string; user_id: string; liked: boolean }[]
+  comments: { id: string; post_id: string; author_id: string; text: string; created_at: string; updated_at: string }[]
+  votes: { comment_id: string; user_id: string; up: boolean }[]
+  /** References to users that do not exist, and repeats, which the tables cannot hold: left out. */
+  skipped: number
+}
+
+/** Ids in order, without repeats or ids `known` does not hold, counting what was left out. */
+function keep(ids: readonly string[], known: (id: string) => boolean, taken: Set<string>, counter: { skipped: number }): string[] {
+  const kept: string[] = []
+  for (const id of ids) {
+    if (known(id) && !taken.has(id)) {
+      taken.add(id)
+      kept.push(id)
+    } else {
+      counter.skipped++
+    }
+  }
+  return kept
+}
+
+/** A post's likes, dislikes, comments and votes, each list in its order; a like wins over a dislike by the same user. */
+export function postChildRows(post: PostRecord, knownUser: (id: string) => boolean, rows: ChildRows): number {
+  const reacted = new Set<string>()
+  const liked = keep(post.likedBy, knownUser, reacted, rows)
+  for (const user_id of liked) rows.reactions.push({ post_id: post._id, user_id, liked: true })
+  for (const user_id of keep(post.dislikedBy, knownUser, reacted, rows)) rows.reactions.push({ post_id: post._id, user_id, liked: false })
+  for (const comment of post.comments) commentRows(post._id, comment, knownUser, rows)
+  return liked.length
+}
+
+/** A comment and its votes, each list in its order; nothing when its author is unknown. */
+export function commentRows(postId: string, comment: CommentRecord, knownUser: (id: string) => boolean, rows: ChildRows): void {
+  if (!knownUser(comment.authorId)) {
+    rows.skipped++
+    return
+  }
+  rows.comments.push({
+    id: comment._id,
+    post_id: postId,
+    author_id: comment.authorId,
+    text: comment.text,
+    created_at: comment.createdAt,
+    updated_at: comment.updatedAt,
+  })
+  const voted = new Set<string>()
+  for (const user_id of keep(comment.upvotedBy, knownUser, voted, rows)) rows.votes.push({ comment_id: comment._id, user_id, up: true })
+  for (const user_id of keep(comment.downvotedBy, knownUser, voted, rows)) rows.votes.push({ comment_id: comment._id, user_id, up: false })
+}
+
+export const emptyChildRows = (): ChildRows => ({ reactions: [], comments: [], votes: [], skipped: 0 })
+
+/** The protocol's limit on one statement's parameters is 65,535. */
+const MAX_PARAMETERS = 65_000
+
+/** Inserts rows in their order, as few statements as the parameter limit allows. */
+export async function insertRows(sql: Queryable, table: string, rows: readonly Row[]): Promise<void> {
+  const first = rows[0]
+  if (!first) return
+  const columns = Object.keys(first)
+  const size = Math.floor(MAX_PARAMETERS / columns.length)
+  for (let start = 0; start < rows.length; start += size) {
+    await sql`INSERT INTO ${sql(table)} ${sql(rows.slice(start, start + size), columns)}`
+  }
+}

@@ -1,0 +1,79 @@
+import 'global-jsdom/register'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
+import t from 'tap'
+import type { Comment } from '../../client/api/types.js'
+import { postCache } from '../../client/state/post-cache.js'
+import { makeComment, ok, resetAll, summary, until } from './helpers.js'
+import { LATER, liveApp, samples, type Routes } from './live-app.js'
+
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+let { me, theo, p1 } = samples()
+let first = makeComment('First from Maya')
+t.beforeEach(() => {
+  ;({ me, theo, p1 } = samples())
+  first = makeComment('First from Maya')
+})
+
+/** The page of a post with `comments`, its comments open. */
+async function openPost(t: Parameters<typeof liveApp>[0], comments: Comment[], routes: Routes = {}) {
+  const post = { ...p1, comments }
+  const live = await liveApp(t, me, '/post-detail/p1', { 'GET /api/posts/p1': () => ok({ post }), ...routes })
+  const region = await screen.findByRole('region', { name: 'Comments' })
+  return { ...live, region }
+}
+
+const comments = () => postCache.byId.p1?.comments ?? []
+
+t.test('comment.added, .updated and .deleted change the comments of an open post', async (t) => {
+  const { send, region } = await openPost(t, [])
+  send('comment.added', { postId: 'p1', comment: first })
+  t.ok(await within(region).findByText('First from Maya'))
+  t.ok(screen.getByRole('button', { name: 'Comments, 1 comment' }))
+  send('comment.updated', { postId: 'p1', commentId: first._id, text: 'Edited by Maya', updatedAt: LATER })
+  t.ok(await within(region).findByText('Edited by Maya'))
+  t.match(comments()[0], { text: 'Edited by Maya', updatedAt: LATER, createdAt: first.createdAt })
+  send('comment.deleted', { postId: 'p1', commentId: first._id })
+  await until(() => within(region).queryByText('Edited by Maya') === null)
+  t.ok(screen.getByRole('button', { name: 'Comments, 0 comments' }))
+})
+
+t.test('my own comment, answered by the server and then announced, shows once', async (t) => {
+  const mine = makeComment('Mine', { username: 'guest', firstName: 'Guest', lastName: 'User' })
+  const { send, region } = await openPost(t, [], {
+    'POST /api/comments/add/p1': () => ({ status: 201, body: { post: { ...p1, comments: [mine] } } }),
+  })
+  fireEvent.change(within(region).getByPlaceholderText('Post your reply'), { target: { value: 'Mine' } })
+  fireEvent.click(within(region).getByRole('button', { name: 'Reply' }))
+  await within(region).findByText('Mine')
+  send('comment.added', { postId: 'p1', comment: mine })
+  t.equal(within(region).getAllByText('Mine').length, 1)
+  t.ok(screen.getByRole('button', { name: 'Comments, 1 comment' }))
+})
+
+t.test('comment.voted: a vote one way takes back the same person\'s vote the other way', async (t) => {
+  const { send } = await openPost(t, [first])
+  const vote = (up: boolean) => send('comment.voted', { postId: 'p1', commentId: first._id, user: summary(theo), up, updatedAt: LATER })
+  vote(true)
+  t.same(comments()[0]?.votes, { upvotedBy: [summary(theo)], downvotedBy: [] })
+  t.equal(comments()[0]?.updatedAt, LATER)
+  vote(true)
+  t.same(comments()[0]?.votes.upvotedBy, [summary(theo)], 'the same vote twice counts once')
+  vote(false)
+  t.same(comments()[0]?.votes, { upvotedBy: [], downvotedBy: [summary(theo)] })
+  vote(true)
+  t.same(comments()[0]?.votes, { upvotedBy: [summary(theo)], downvotedBy: [] })
+})
+
+t.test('an edit or a vote on a comment the tab does not hold changes nothing', async (t) => {
+  const { send, region } = await openPost(t, [first])
+  send('comment.updated', { postId: 'p1', commentId: 'c-unseen', text: 'Unseen', updatedAt: LATER })
+  send('comment.voted', { postId: 'p1', commentId: 'c-unseen', user: summary(theo), up: true, updatedAt: LATER })
+  send('comment.deleted', { postId: 'p1', commentId: 'c-unseen' })
+  t.same(comments(), [first], 'the comments are as they were')
+  t.equal(within(region).queryByText('Unseen'), null)
+})

@@ -1,0 +1,48 @@
+import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { PgStore } from '../../server/store/pg/pg-store.js'
+import type { Database, Store } from '../../server/store/types.js'
+import { tempDataDir, type TestContext } from './app.js'
+import { TEST_DATABASE_URL, schemaSql, testSchema } from './pg.js'
+
+export interface OpenedStore {
+  name: 'lowdb' | 'postgres'
+  store: Store
+  /** The events committed so far, as the store hands them on: names and data, in order. */
+  events(): Promise<{ name: string; to: string | null; data: unknown }[]>
+}
+
+/** A PgStore on a fresh schema seeded with `database`, closed when the test ends. */
+export async function openPgStore(t: TestContext, database: Database, schema = testSchema(t)): Promise<PgStore> {
+  const store = await PgStore.open({ url: TEST_DATABASE_URL, poolMax: 4, schema, seed: async () => structuredClone(database) })
+  t.teardown(() => store.close())
+  return store
+}
+
+/**
+ * The embedded store and PostgreSQL, each seeded with the same database, for tests that hold both to
+ * one contract: the embedded store is the reference PostgreSQL must match.
+ */
+export async function openBothStores(t: TestContext, database: Database): Promise<OpenedStore[]> {
+  const published: { name: string; to: string | null; data: unknown }[] = []
+  const lowdb = await LowdbStore.open({
+    dataDir: await tempDataDir(t),
+    seed: async () => structuredClone(database),
+    publish: (event) => published.push({ name: event.name, to: event.to ?? null, data: event.data }),
+  })
+  t.teardown(() => lowdb.close())
+  const schema = testSchema(t)
+  const postgres = await openPgStore(t, database, schema)
+  const sql = schemaSql(t, schema)
+  return [
+    { name: 'lowdb', store: lowdb, events: async () => published },
+    {
+      name: 'postgres',
+      store: postgres,
+      events: async () => {
+        const rows = await sql<{ name: string; recipient: string | null; data: string }[]>`
+          SELECT name, recipient, data FROM event_outbox ORDER BY id`
+        return rows.map((row) => ({ name: row.name, to: row.recipient, data: JSON.parse(row.data) as unknown }))
+      },
+    },
+  ]
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto'
+import { cp, mkdtemp } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import postgres from 'postgres'
+import type { Config } from '../../server/config.js'
+import { buildSeed } from '../../server/seed/index.js'
+import type { Database } from '../../server/store/types.js'
+import { dropSchema } from './pg.js'
+
+/**
+ * Which store the app tests run on. CHIRP_TEST_DATABASE_URL switches every app a test builds to
+ * PostgreSQL, each app in a schema of its own, dropped when the test ends; without it, the embedded store.
+ */
+export const testDatabaseUrl = process.env.CHIRP_TEST_DATABASE_URL || undefined
+
+/** The store the suite runs on, as GET /api/health names it. */
+export const testStoreKind = testDatabaseUrl === undefined ? 'lowdb' : 'postgres'
+
+/** A test's skip option for what only the embedded store has (db.json, its lock, its secret file). */
+export const embeddedOnly = testDatabaseUrl === undefined ? false : 'the embedded store only'
+
+/** Runs `work` with a connection to the schema's database, for what a test does behind the app's back. */
+export async function withSql<T>(schema: string, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  if (testDatabaseUrl === undefined) throw new Error('not on PostgreSQL')
+  const sql = postgres(testDatabaseUrl, { max: 1, onnotice: () => {}, connection: { search_path: schema } })
+  try {
+    return await work(sql)
+  } finally {
+    await sql.end()
+  }
+}
+
+export interface StoreUnderTest {
+  config: Partial<Config>
+  /** Drops what the app left behind; after the app has closed. */
+  cleanup(): Promise<void>
+}
+
+/** With `sharedSchema`, the app joins another app's schema and leaves dropping it to that one. */
+export function storeUnderTest(sharedSchema?: string): StoreUnderTest {
+  if (testDatabaseUrl === undefined) return { config: {}, cleanup: async () => {} }
+  if (sharedSchema !== undefined) {
+    return { config: { databaseUrl: testDatabaseUrl, databaseSchema: sharedSchema, databasePoolMax: 4 }, cleanup: async () => {} }
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`
+  return {
+    config: { databaseUrl: testDatabaseUrl, databaseSchema: schema, databasePoolMax: 4 },
+    cleanup: () => dropSchema(schema, testDatabaseUrl),
+  }
+}
+
+/** Every table's rows, hashed, but the stream tickets: equal snapshots prove a refused request changed nothing. */
+export async function snapshotSchema(url: string, schema: string): Promise<Record<string, string>> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    const tables = await sql<{ name: string }[]>`
+      select table_name as name from information_schema.tables
+      where table_schema = ${schema} and table_name not in ('sse_tickets', 'schema_migrations') order by table_name`
+    const snapshot: Record<string, string> = {}
+    for (const { name } of tables) {
+      const [row] = await sql<{ digest: string | null }[]>`
+        select md5(string_agg(r::text, '|' order by r::text)) as digest from ${sql(schema)}.${sql(name)} r`
+      snapshot[name] = row?.digest ?? 'empty'
+    }
+    return snapshot
+  } finally {
+    await sql.end()
+  }
+}
+
+/** Every row of every table as text: for checks of what is stored, such as a hash and never a plaintext password. */
+export async function schemaText(url: string, schema: string): Promise<string> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    const tables = await sql<{ name: string }[]>`
+      select table_name as name from information_schema.tables where table_schema = ${schema} order by table_name`
+    const texts: string[] = []
+    for (const { name } of tables) {
+      const rows = await sql<{ row: string }[]>`select r::text as row from ${sql(schema)}.${sql(name)} r`
+      texts.push(...rows.map((r) => r.row))
+    }
+    return texts.join('\n')
+  } finally {
+    await sql.end()
+  }
+}
+
+let template: Promise<{ database: Database; mediaDir: string }> | undefined
+
+/**
+ * The demo seed, built once per test process: seeding hashes six passwords, which costs more than most
+ * tests. Each app gets its own copy of the records and of the images, under the same ids.
+ */
+export async function cachedSeed(mediaDir: string): Promise<Database> {
+  template ??= (async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'chirp-seed-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    return { database: await buildSeed(dir), mediaDir: dir }
+  })()
+  const { database, mediaDir: from } = await template
+  await cp(from, mediaDir, { recursive: true })
+  return structuredClone(database)
+}

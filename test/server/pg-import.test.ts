@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import t, { type Test } from 'tap'
+import { runDbImport } from '../../server/cli/db-import.js'
+import { runDbMigrate } from '../../server/cli/db-migrate.js'
+import { buildSeed } from '../../server/seed/index.js'
+import { createPostsService } from '../../server/services/posts.js'
+import { createUsersService } from '../../server/services/users.js'
+import { verifyPassword } from '../../server/services/passwords.js'
+import { readDatabaseFiles } from '../../server/store/database-files.js'
+import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { PgStore } from '../../server/store/pg/pg-store.js'
+import { tempDataDir } from '../helpers/app.js'
+import { TEST_DATABASE_URL, skipWithoutPostgres, testSchema } from '../helpers/pg.js'
+
+const skip = await skipWithoutPostgres()
+
+/** A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post. */
+async function usedDataDir(t: Test): Promise<string> {
+  const dataDir = await tempDataDir(t)
+  const store = await LowdbStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
+  const deps = { store, now: () => new Date() }
+  const users = (await store.listUsers({})).items
+  const [guest, other] = [users.find((u) => u.username === 'guest'), users.find((u) => u.username === 'noah_kim')]
+  const posts = createPostsService(deps)
+  const mine = await posts.create(guest?._id as string, { content: 'made before the move' })
+  await posts.like(other?._id as string, mine.post._id)
+  const people = createUsersService(deps)
+  await people.follow(other?._id as string, guest?._id as string)
+  for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items) await people.addBookmark(guest?._id as string, post._id)
+  await store.close()
+  return dataDir
+}
+
+function output() {
+  const lines = { log: [] as string[], error: [] as string[] }
+  return { lines, out: { log: (line: string) => lines.log.push(line), error: (line: string) => lines.error.push(line) } }
+}
+
+t.test('db:import copies an embedded database into an empty schema, keeping every id, date and hash', { skip }, async (t) => {
+  const from = await usedDataDir(t)
+  const schema = testSchema(t)
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
+  const { lines, out } = output()
+  t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
+  t.match(lines.log.join('\n'), /applied migration 1[\s\S]*Imported 6 users and 14 posts from .*\n.*set MEDIA_DIR=.*media/)
+
+  const embedded = await readDatabaseFiles(from)
+  const store = await PgStore.open({ url: TEST_DATABASE_URL, poolMax: 2, schema, seed: async () => ({ version: 1, users: [], posts: [] }) })
+  t.teardown(() => store.close())
+  t.strictSame(await store.getUsers(embedded.users.map((u) => u._id)), embedded.users, 'every user, follow and bookmark list as it was')
+  t.strictSame(await store.getPosts(embedded.posts.map((p) => p._id)), embedded.posts, 'every post, like and comment as it was')
+  const guest = await store.getUserByUsername('guest')
+  t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
+
+  const again = output()
+  t.equal(await runDbImport(['--from', from], env, again.out), 1, 'a second import is refused')
+  t.match(again.lines.error.join('\n'), /already holds users; it copies only into an empty one/)
+  t.equal((await store.listUsers({})).items.length, 6, 'and changes nothing')
+})
+
+t.test('db:import refuses without --from, or from a directory that holds no database', { skip }, async (t) => {
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t) }
+  const none = output()
+  t.equal(await runDbImport([], env, none.out), 1)
+  t.match(none.lines.error.join('\n'), /Usage: npm run db:import -- --from <data dir>/)
+  const empty = output()
+  t.equal(await runDbImport(['--from', await tempDataDir(t)], env, empty.out), 1)
+  t.match(empty.lines.error.join('\n'), /db:import: .* holds no database/)
+  const badEnv = output()
+  t.equal(await runDbImport(['--from', '.'], { DATABASE_URL: 'mysql://x', DATABASE_SCHEMA: 'Bad-Name' }, badEnv.out), 1)
+  t.match(badEnv.lines.error.join('\n'), /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL[\s\S]*DATABASE_SCHEMA must be/)
+})
+
+t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do', { skip }, async (t) => {
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t), MEDIA_DIR: path.join(await tempDataDir(t), 'media') }
+  const first = output()
+  t.equal(await runDbMigrate(env, first.out), 0, first.lines.error.join('\n'))
+  t.match(first.lines.log.join('\n'), /applied migration 1 \(initial\)[\s\S]*wrote 6 users and 13 posts/)
+  const second = output()
+  t.equal(await runDbMigrate(env, second.out), 0)
+  t.strictSame(second.lines.log, [`PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration 1).`, 'The database already holds users: nothing seeded.'])
+})
+
+t.test('the command runs as a process: exit code 0, then 1 on a database that has users', { skip }, async (t) => {
+  const from = await usedDataDir(t)
+  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t) }
+  const run = promisify(execFile)
+  const command = ['--import', 'tsx', 'server/cli/db-import.ts', '--from', from]
+  const ok = await run(process.execPath, command, { env })
+  t.match(ok.stdout, /Imported 6 users and 14 posts/)
+  await t.rejects(run(process.execPath, command, { env }), { code: 1, stderr: /already holds users/ })
+})
