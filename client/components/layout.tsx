@@ -48,7 +48,7 @@ export function Layout({ username, onPost, account, aside, children }: LayoutPro
             icon={<ProfileIcon />}
             label="Profile"
           />
-          <button type="button" className="button primary tweet-button" onClick={onPost}>
+          <button type="button" className="button primary post-button" onClick={onPost}>
             <FeatherIcon />
             <span className="nav-label">Post</span>
           </button>
