@@ -4,15 +4,7 @@ import type { TicketStore } from '../store/types.js'
 
 export type { TicketStore }
 
-/** A ticket store that can void one user's tickets at logout: the in-memory one can. */
-export interface RevocableTicketStore extends TicketStore {
-  revokeUser(userId: string): void | Promise<void>
-}
-
-export const canRevoke = (store: TicketStore): store is RevocableTicketStore =>
-  typeof (store as Partial<RevocableTicketStore>).revokeUser === 'function'
-
-export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): RevocableTicketStore {
+export function createTicketStore(ttlMs: number, maxTickets: number, now: () => number): TicketStore {
   const tickets = new Map<string, { userId: string; expiresAt: number }>()
 
   function sweep(): void {

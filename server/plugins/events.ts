@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import type {} from 'fastify'
-import type { ChirpEvent } from '../schemas/events.js'
+import type { ChirpEvent, EventName } from '../schemas/events.js'
 import type { LoggedEvent, TicketStore } from '../store/types.js'
-import { canRevoke, createTicketStore } from './event-tickets.js'
+import { createTicketStore } from './event-tickets.js'
 
 export { redactUrl } from './redact-url.js'
 
@@ -79,6 +79,8 @@ declare module 'fastify' {
     events: EventsHub
   }
 }
+
+const SESSION_ENDED: EventName = 'session.ended'
 
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -188,7 +190,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     if (!history) return
     history(after, upTo, client.userId)
       .then((logged) => {
-        const replay = logged && fitting(logged.map(frameOf))
+        const replay = logged && fitting(logged.filter((event) => event.name !== SESSION_ENDED).map(frameOf))
         if (replay === undefined) send(client, resetFrame(upTo))
         else for (const event of replay) send(client, event.frame)
       })
@@ -253,9 +255,21 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return { id: event.id, to: event.to, frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`) }
   }
 
+  function endStreamsOf(userId: string): void {
+    const mine = [...(byUser.get(userId) ?? [])]
+    for (const client of mine) remove(client)
+    // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
+    void Promise.all(mine.map(endClient))
+  }
+
   function deliver(event: LoggedEvent): void {
     if (closed || event.id <= lastId) return
     lastId = event.id
+    // A logout on any instance ends the user's streams on every instance; it is no news to show a client.
+    if (event.name === SESSION_ENDED) {
+      if (event.to !== undefined) endStreamsOf(event.to)
+      return
+    }
     const entry = frameOf(event)
     buffer.push(entry)
     buffered += entry.frame.length
@@ -277,11 +291,8 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     issueTicket: async (userId) => tickets.issue(userId),
     redeemTicket: async (ticket) => tickets.redeem(ticket),
     async endUser(userId) {
-      if (canRevoke(tickets)) await tickets.revokeUser(userId)
-      const mine = [...(byUser.get(userId) ?? [])]
-      for (const client of mine) remove(client)
-      // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
-      void Promise.all(mine.map(endClient))
+      await tickets.revokeUser(userId)
+      endStreamsOf(userId)
     },
     canStream(userId) {
       return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser

@@ -60,11 +60,32 @@ t.test("logout through the API closes the user's open streams, and only theirs",
   t.equal((await theirs.until((m) => m.event !== undefined)).event, 'post.created', "another user's stream stays open")
 })
 
-t.test('a ticket issued before logout no longer opens a stream', { skip: embeddedOnly && 'stream tickets kept in PostgreSQL outlive a logout' }, async (t) => {
+t.test('a ticket issued before logout no longer opens a stream', async (t) => {
   const { api, me, other, ticket, logout } = await liveApp(t)
   const unused = await ticket(me.token)
   const theirs = await ticket(other.token)
   await logout(me.token)
   expectError(t, await api.app.inject({ method: 'GET', url: `/api/events?ticket=${encodeURIComponent(unused)}` }), 401, 'The token is invalid. Unauthorized access error.')
   t.ok(await api.app.events.redeemTicket(theirs), "another user's ticket still works")
+})
+
+t.test('on PostgreSQL, a logout through one instance ends the streams on another', { skip: !embeddedOnly && 'two instances need PostgreSQL' }, async (t) => {
+  const { api, me, other, ticket, logout } = await liveApp(t)
+  const second = await buildApiApp(t, { sharedSchema: api.schema as string })
+  await second.app.listen({ host: '127.0.0.1', port: 0 })
+  const port = (second.app.server.address() as AddressInfo).port
+  const onSecond = async (token: string) => {
+    const client = await openSse(port, `/api/events?ticket=${encodeURIComponent(await ticket(token))}`)
+    t.teardown(() => client.close())
+    return client
+  }
+  const mine = await onSecond(me.token)
+  const theirs = await onSecond(other.token)
+  const unused = await ticket(me.token)
+  await logout(me.token)
+  await within(mine.ended, 3000, 'my stream on the other instance to end')
+  expectError(t, await second.app.inject({ method: 'GET', url: `/api/events?ticket=${encodeURIComponent(unused)}` }), 401, 'The token is invalid. Unauthorized access error.')
+  await api.as(other.token, { method: 'POST', url: '/api/posts', payload: { content: 'still live there' } })
+  t.equal((await theirs.until((m) => m.event !== undefined)).event, 'post.created', "another user's stream there stays open")
+  t.notMatch(theirs.text, /session\.ended/, 'no client is ever sent the logout itself')
 })
