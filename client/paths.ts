@@ -14,6 +14,10 @@ export const paths = {
     path: '/post-detail/:postId',
     href: (postId: string) => `/post-detail/${encodeURIComponent(postId)}`,
   },
+  tag: {
+    path: '/tag/:tag',
+    href: (tag: string) => `/tag/${encodeURIComponent(tag)}`,
+  },
   login: { path: '/login', href: (from?: string) => withFrom('/login', from) },
   signup: { path: '/signup', href: (from?: string) => withFrom('/signup', from) },
 } as const
