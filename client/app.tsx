@@ -20,6 +20,7 @@ const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) 
 const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
 const HomePage = lazyPage(() => import('./pages/home-page.js').then((m) => m.HomePage))
 const LoginPage = lazyPage(() => import('./pages/login-page.js').then((m) => m.LoginPage))
+const NotificationsPage = lazyPage(() => import('./pages/notifications-page.js').then((m) => m.NotificationsPage))
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page.js').then((m) => m.NotFoundPage))
 const PostDetailPage = lazyPage(() => import('./pages/post-detail-page.js').then((m) => m.PostDetailPage))
 const ProfilePage = lazyPage(() => import('./pages/profile-page.js').then((m) => m.ProfilePage))
@@ -46,6 +47,7 @@ export function App() {
           <Route path={paths.signup.path} component={SignupPage} />
           <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
           <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
+          <Route path={paths.notifications.path}>{guarded(<NotificationsPage />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
           <Route path={paths.profile.path}>
             {(params) => guarded(<ProfilePage username={params.username} />)}

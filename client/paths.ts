@@ -14,6 +14,7 @@ export const paths = {
     path: '/post-detail/:postId',
     href: (postId: string) => `/post-detail/${encodeURIComponent(postId)}`,
   },
+  notifications: { path: '/notifications', href: () => '/notifications' },
   tag: {
     path: '/tag/:tag',
     href: (tag: string) => `/tag/${encodeURIComponent(tag)}`,

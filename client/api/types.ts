@@ -1,5 +1,6 @@
 /** The server's contract, seen from the client: types only, never the schema values. */
 import type { Static } from '@sinclair/typebox'
+import type { UserSummary } from '../../server/schemas/index.js'
 import type {
   AuthLoginReplySchema,
   AuthSignupReplySchema,
@@ -31,4 +32,23 @@ export type BookmarksReply = Static<typeof BookmarksReplySchema>
 export type FollowReply = Static<typeof FollowReplySchema>
 
 export type Page = { limit?: number; cursor?: string | null }
+
+/** DECISIONS §5: someone else's action on me. `content` and `text` are cut to 140 characters. */
+export type NotificationType = 'like' | 'comment' | 'mention' | 'follow'
+export type Notification = {
+  _id: string
+  type: NotificationType
+  actor: UserSummary
+  post?: { _id: string; content: string; mediaUrl: string }
+  comment?: { _id: string; text: string }
+  createdAt: string
+  read: boolean
+}
+export type NotificationsReply = { notifications: Notification[]; nextCursor: string | null; unread: number }
+export type UnreadReply = { unread: number }
+/** The private events of DECISIONS §5, which reach only the recipient's own streams. */
+export type NotificationEventPayloads = {
+  'notification.created': Notification & UnreadReply
+  'notification.read': UnreadReply
+}
 export type Health = { status: string; guestLogin?: boolean }

@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
-import { BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
+import { BellIcon, BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
 import { Logo } from './logo.js'
 
 type LayoutProps = {
   username: string
+  /** Unread notifications: the badge on Notifications. */
+  unread: number
   onPost: () => void
   /** The account button and its menu (profile, log out). */
   account: ReactNode
@@ -13,12 +15,25 @@ type LayoutProps = {
   children: ReactNode
 }
 
-function NavLink({ href, pattern, icon, label }: { href: string; pattern: string; icon: ReactNode; label: string }) {
+type NavLinkProps = { href: string; pattern: string; icon: ReactNode; label: string; badge?: number }
+
+/** Past this the badge says 99+: the exact count matters less than that there is a lot. */
+const BADGE_MAX = 99
+
+function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
   const [active] = useRoute(pattern)
   return (
     <Link href={href} className={active ? 'nav-link is-active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
-      {icon}
+      <span className="nav-icon">
+        {icon}
+        {badge > 0 && (
+          <span className="nav-badge" aria-hidden="true">
+            {badge > BADGE_MAX ? `${BADGE_MAX}+` : badge}
+          </span>
+        )}
+      </span>
       <span className="nav-label">{label}</span>
+      {badge > 0 && <span className="visually-hidden">{`, ${badge} unread`}</span>}
     </Link>
   )
 }
@@ -28,7 +43,7 @@ function NavLink({ href, pattern, icon, label }: { href: string; pattern: string
  * foot), the page, and the side panel. On a phone the places become a tab bar at the bottom and the
  * account sits at the left of the top bar.
  */
-export function Layout({ username, onPost, account, aside, children }: LayoutProps) {
+export function Layout({ username, unread, onPost, account, aside, children }: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
@@ -41,6 +56,13 @@ export function Layout({ username, onPost, account, aside, children }: LayoutPro
         <nav className="app-nav" aria-label="Main">
           <NavLink href={paths.home.href()} pattern={paths.home.path} icon={<HomeIcon />} label="Home" />
           <NavLink href={paths.explore.href()} pattern={paths.explore.path} icon={<ExploreIcon />} label="Explore" />
+          <NavLink
+            href={paths.notifications.href()}
+            pattern={paths.notifications.path}
+            icon={<BellIcon />}
+            label="Notifications"
+            badge={unread}
+          />
           <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmarks" />
           <NavLink
             href={paths.profile.href(username)}

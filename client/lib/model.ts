@@ -3,6 +3,7 @@
  * deeply read-only: a component can show a post but never change it behind the state's back.
  */
 import type { Comment, Post, User, UserSummary } from '../../server/schemas/index.js'
+import type { Notification } from '../api/types.js'
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -14,6 +15,7 @@ export type PostView = DeepReadonly<Post>
 export type CommentView = DeepReadonly<Comment>
 export type UserView = DeepReadonly<User>
 export type UserSummaryView = DeepReadonly<UserSummary>
+export type NotificationView = DeepReadonly<Notification>
 
 /** An image's text alternative: its author's description, or at least whose image it is. */
 export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {

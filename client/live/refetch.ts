@@ -1,4 +1,5 @@
 import { lists, loadBookmarks, loadExplore, loadHome, loadPost, loadProfilePosts } from '../state/lists.js'
+import { loadNotifications, loadUnreadCount, notifications } from '../state/notifications.js'
 import { loadCurrentUser } from '../state/session.js'
 import { loadProfile, loadSuggestions, users } from '../state/users.js'
 
@@ -16,4 +17,6 @@ export function refetchOnScreen(): void {
   if (lists.detail.id) void loadPost(lists.detail.id)
   if (users.profile.username) void loadProfile(users.profile.username)
   if (users.suggestionsLoaded) void loadSuggestions()
+  if (notifications.loaded) void loadNotifications()
+  else void loadUnreadCount()
 }

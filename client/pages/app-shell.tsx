@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
@@ -8,9 +8,11 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
+import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
+import { loadUnreadCount, notifications, reset as resetNotifications } from '../state/notifications.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
@@ -21,6 +23,7 @@ import { useSuggestions } from './use-suggestions.js'
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
+  const { unread } = useSnapshot(notifications)
   const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
@@ -28,6 +31,13 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [showingShortcuts, setShowingShortcuts] = useState(false)
   useKeyboardShortcuts({ username: username ?? '', onCompose: () => setComposing(true), onHelp: () => setShowingShortcuts(true) })
   const [, navigate] = useLocation()
+  useTitleCount(unread)
+  useEffect(() => {
+    // Not while logging out: the call would go without a token and fail.
+    if (username) void loadUnreadCount()
+    // The next person to sign in on this tab must not see this one's count, even for a moment.
+    return () => resetNotifications()
+  }, [username])
 
   const closeComposer = () => {
     setComposing(false)
@@ -45,6 +55,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <Layout
       username={username ?? ''}
+      unread={unread}
       onPost={() => setComposing(true)}
       account={
         user && (

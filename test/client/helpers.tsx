@@ -8,6 +8,7 @@ import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetLists } from '../../client/state/lists.js'
+import { reset as resetNotifications } from '../../client/state/notifications.js'
 import { reset as resetCache } from '../../client/state/post-cache.js'
 import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
 import { reset as resetToasts } from '../../client/state/toasts.js'
@@ -116,6 +117,7 @@ export function resetAll(): void {
   resetCache()
   resetUsers()
   resetToasts()
+  resetNotifications()
 }
 
 /** Signs `user` (their own record, as the server sends it) in as if a login had just happened. */
@@ -151,4 +153,31 @@ export async function until(condition: () => boolean, timeout = 3000): Promise<v
 export function choose(menu: string, item: string): void {
   fireEvent.click(screen.getByRole('button', { name: menu }))
   fireEvent.click(screen.getByRole('menuitem', { name: item }))
+}
+
+/**
+ * An IntersectionObserver the test drives (jsdom has none), so a list's sentinel can be scrolled into
+ * view by hand: `scrollToEnd()` tells every sentinel still watching that it shows.
+ */
+export function fakeIntersectionObserver(t: { teardown(fn: () => unknown): void }) {
+  const observers: { callback: IntersectionObserverCallback; connected: boolean }[] = []
+  globalThis.IntersectionObserver = class {
+    record: { callback: IntersectionObserverCallback; connected: boolean }
+    constructor(callback: IntersectionObserverCallback) {
+      this.record = { callback, connected: true }
+      observers.push(this.record)
+    }
+    observe() {}
+    disconnect() {
+      this.record.connected = false
+    }
+  } as unknown as typeof IntersectionObserver
+  t.teardown(() => void delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver)
+  const watching = () => observers.filter((o) => o.connected)
+  return {
+    watching,
+    scrollToEnd() {
+      for (const o of watching()) o.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
+    },
+  }
 }
