@@ -46,6 +46,12 @@ export type Notification = {
 }
 export type NotificationsReply = { notifications: Notification[]; nextCursor: string | null; unread: number }
 export type UnreadReply = { unread: number }
+/** A person found by search: their summary and bio. */
+export type UserResult = UserSummary & { bio: string }
+export type UsersReply = { users: UserResult[]; nextCursor: string | null }
+/** A tag of the last 7 days, with how many posts used it. */
+export type TrendingTag = { tag: string; posts: number }
+
 /** The private events of DECISIONS §5, which reach only the recipient's own streams. */
 export type NotificationEventPayloads = {
   'notification.created': Notification & UnreadReply

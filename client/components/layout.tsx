@@ -11,7 +11,12 @@ type LayoutProps = {
   onPost: () => void
   /** The account button and its menu (profile, log out). */
   account: ReactNode
+  /** Who to follow. */
   aside: ReactNode
+  /** Above it in the side column: the search box and what is trending. */
+  discover?: ReactNode
+  /** At the top of the page where the side column is hidden (a phone): the search box, on the pages that offer it. */
+  topBar?: ReactNode
   children: ReactNode
 }
 
@@ -40,10 +45,10 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
 
 /**
  * The signed-in frame: a side column (logo, the places to go, the Post button, and the account at its
- * foot), the page, and the side panel. On a phone the places become a tab bar at the bottom and the
+ * foot), the page, and the side panel (search, trends, who to follow). On a phone the places become a tab bar at the bottom and the
  * account sits at the left of the top bar.
  */
-export function Layout({ username, unread, onPost, account, aside, children }: LayoutProps) {
+export function Layout({ username, unread, onPost, account, aside, discover, topBar, children }: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
@@ -78,11 +83,13 @@ export function Layout({ username, unread, onPost, account, aside, children }: L
         <div className="app-account">{account}</div>
       </div>
       <main id="main" className="app-main" tabIndex={-1}>
+        {topBar && <div className="top-bar">{topBar}</div>}
         {children}
       </main>
-      <aside className="app-aside" aria-label="Who to follow">
-        {aside}
-      </aside>
+      <div className="app-aside">
+        {discover}
+        <aside aria-label="Who to follow">{aside}</aside>
+      </div>
     </div>
   )
 }

@@ -43,6 +43,11 @@ function count(text: string, char: string): number {
   return text.split(char).length - 1
 }
 
+/** Whether `text` (without `#`) can be a tag: 1 to 50 letters of any script, digits or `_`, not only digits. */
+export function isTag(text: string): boolean {
+  return TAG.test(text) && !DIGITS_ONLY.test(text)
+}
+
 /** The address to open, or null when the text only looks like one. */
 function safeHref(text: string): string | null {
   try {
@@ -67,7 +72,7 @@ function markers(text: string, into: Segment[]): void {
         segment = { kind: 'mention', text: `@${username}`, username }
         length = username.length + 1
       }
-    } else if (tag !== undefined && TAG.test(tag) && !DIGITS_ONLY.test(tag)) {
+    } else if (tag !== undefined && isTag(tag)) {
       segment = { kind: 'tag', text: whole, tag: tag.normalize('NFC').toLowerCase() }
     }
     if (!segment) continue
@@ -98,4 +103,9 @@ export function parseRichText(text: string): Segment[] {
     else joined.push(segment)
     return joined
   }, [])
+}
+
+/** The tags a text holds, lower case, as links would show them. */
+export function tagsIn(text: string): string[] {
+  return parseRichText(text).flatMap((segment) => (segment.kind === 'tag' ? [segment.tag] : []))
 }

@@ -1,12 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
-import { useLocation } from 'wouter'
+import { useLocation, useRoute } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
 import { ShortcutsDialog } from '../components/shortcuts-dialog.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
+import { SearchBox } from '../components/search-box.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
@@ -17,7 +18,9 @@ import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
+import { TrendingPanel } from './trending-panel.js'
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
+import { useSearchBox } from './use-search-box.js'
 import { useSuggestions } from './use-suggestions.js'
 
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
@@ -31,6 +34,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [showingShortcuts, setShowingShortcuts] = useState(false)
   useKeyboardShortcuts({ username: username ?? '', onCompose: () => setComposing(true), onHelp: () => setShowingShortcuts(true) })
   const [, navigate] = useLocation()
+  const searchBox = useSearchBox()
+  const [onExplore] = useRoute(paths.explore.path)
+  const [onSearch] = useRoute(paths.search.path)
   useTitleCount(unread)
   useEffect(() => {
     // Not while logging out: the call would go without a token and fail.
@@ -67,6 +73,14 @@ export function AppShell({ children }: { children: ReactNode }) {
             onShowShortcuts={() => setShowingShortcuts(true)}
           />
         )
+      }
+      // One box on Explore and Search, kept across the two, so typing in it on a phone goes on while the results come.
+      topBar={(onExplore || onSearch) && <SearchBox {...searchBox} />}
+      discover={
+        <>
+          <SearchBox {...searchBox} />
+          <TrendingPanel />
+        </>
       }
       aside={
         <WhoToFollow

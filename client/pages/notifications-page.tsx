@@ -20,7 +20,7 @@ export const NOTIFICATIONS_END = "That's every notification."
  */
 export function NotificationsPage() {
   useDocumentTitle('Notifications')
-  const state = useSnapshot(notifications)
+  const state = useSnapshot(notifications).list
   const now = useNow()
   useEffect(() => {
     void loadNotifications()

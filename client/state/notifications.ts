@@ -1,29 +1,18 @@
 import { proxy } from 'valtio'
-import { errorMessage } from '../api/http.js'
 import { apiGetNotifications, apiMarkNotificationsRead } from '../api/notifications.js'
 import type { Notification, NotificationEventPayloads } from '../api/types.js'
+import { emptyPaged, loadPaged } from './paged.js'
 
 const PAGE = 20
 
-const initialList = () => ({
-  items: [] as Notification[],
-  nextCursor: null as string | null,
-  loading: false,
-  loaded: false,
-  done: false,
-  error: null as string | null,
-})
-
 const initial = () => ({
-  ...initialList(),
+  list: emptyPaged<Notification>('mine'),
   /** How many are unread: the badge in the navigation and the count in the tab's title. */
   unread: 0,
 })
 
 export const notifications = proxy(initial())
 
-/** Bumped by each fresh load of the list, so the answer of one since replaced is dropped. */
-let generation = 0
 /** Bumped by each change of the unread count, so a count asked for before it is not taken after it. */
 let countVersion = 0
 
@@ -33,31 +22,12 @@ function setCount(unread: number): void {
 }
 
 /** The first page (fresh) or the next one, newest first; each answer also brings the unread count. */
-export async function loadNotifications(more = false): Promise<void> {
-  if (!more) {
-    generation += 1
-    Object.assign(notifications, initialList())
-  }
-  if (notifications.loading || notifications.done) return
-  const mine = generation
-  notifications.loading = true
-  try {
-    const reply = await apiGetNotifications({ limit: PAGE, cursor: notifications.nextCursor })
-    if (mine !== generation) return
-    const known = new Set(notifications.items.map((n) => n._id))
-    notifications.items.push(...reply.notifications.filter((n) => !known.has(n._id)))
-    notifications.nextCursor = reply.nextCursor
-    notifications.done = reply.nextCursor === null
-    notifications.error = null
+export function loadNotifications(more = false): Promise<void> {
+  return loadPaged(notifications, 'list', 'mine', more, async (cursor) => {
+    const reply = await apiGetNotifications({ limit: PAGE, cursor })
     setCount(reply.unread)
-  } catch (error) {
-    if (mine === generation) notifications.error = errorMessage(error)
-  } finally {
-    if (mine === generation) {
-      notifications.loading = false
-      notifications.loaded = true
-    }
-  }
+    return { items: reply.notifications, nextCursor: reply.nextCursor }
+  })
 }
 
 /** Only the count, for the badge: on sign-in, and after a gap in the live events. */
@@ -73,7 +43,7 @@ export async function loadUnreadCount(): Promise<void> {
 
 /** Marks read everything up to the newest notification shown: the reader has now seen them. */
 export async function markNotificationsRead(): Promise<void> {
-  const newest = notifications.items[0]
+  const newest = notifications.list.items[0]
   if (!newest || notifications.unread === 0) return
   try {
     setCount(await apiMarkNotificationsRead(newest._id))
@@ -85,9 +55,8 @@ export async function markNotificationsRead(): Promise<void> {
 /** A live `notification.created`: the count, and the notification on top of a list already loaded. */
 export function receiveNotification({ unread, ...notification }: NotificationEventPayloads['notification.created']): void {
   setCount(unread)
-  if (notifications.loaded && !notifications.items.some((n) => n._id === notification._id)) {
-    notifications.items.unshift(notification)
-  }
+  const { list } = notifications
+  if (list.loaded && !list.items.some((n) => n._id === notification._id)) list.items.unshift(notification)
 }
 
 /** A live `notification.read`: marked read here or in another tab, or an action taken back. */
@@ -96,7 +65,6 @@ export function setUnread({ unread }: NotificationEventPayloads['notification.re
 }
 
 export function reset(): void {
-  generation += 1
   countVersion += 1
   Object.assign(notifications, initial())
 }

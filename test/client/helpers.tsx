@@ -10,6 +10,7 @@ import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetLists } from '../../client/state/lists.js'
 import { reset as resetNotifications } from '../../client/state/notifications.js'
 import { reset as resetCache } from '../../client/state/post-cache.js'
+import { reset as resetSearch } from '../../client/state/search.js'
 import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
 import { reset as resetToasts } from '../../client/state/toasts.js'
 import { reset as resetUsers } from '../../client/state/users.js'
@@ -118,6 +119,7 @@ export function resetAll(): void {
   resetUsers()
   resetToasts()
   resetNotifications()
+  resetSearch()
 }
 
 /** Signs `user` (their own record, as the server sends it) in as if a login had just happened. */

@@ -38,7 +38,8 @@ function note(type: Notification['type'], actor: User, minutesAgo: number, extra
 const nav = () => screen.getByRole('navigation', { name: 'Main' })
 const bell = () => within(nav()).getByRole('link', { name: /^Notifications/ })
 /** Waits for the Notifications link to be named so: its badge is hidden from screen readers, which hear the count after the name. */
-const bellNamed = async (name: string) => within(await screen.findByRole('navigation', { name: 'Main' })).findByRole('link', { name })
+const bellNamed = async (name: string) =>
+  within(await screen.findByRole('navigation', { name: 'Main' }, { timeout: 3000 })).findByRole('link', { name }, { timeout: 3000 })
 
 t.test('likes of one post and follows join one row; mentions and replies stand alone', async (t) => {
   const rows = groupNotifications([
