@@ -28,7 +28,13 @@ const BADGE_MAX = 99
 function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
   const [active] = useRoute(pattern)
   return (
-    <Link href={href} className={active ? 'nav-link is-active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
+    <Link
+      href={href}
+      className={active ? 'nav-link is-active' : 'nav-link'}
+      aria-current={active ? 'page' : undefined}
+      // The badge is a picture of the count; screen readers hear it after the name instead.
+      aria-label={badge > 0 ? `${label}, ${badge} unread` : undefined}
+    >
       <span className="nav-icon">
         {icon}
         {badge > 0 && (
@@ -38,7 +44,6 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
         )}
       </span>
       <span className="nav-label">{label}</span>
-      {badge > 0 && <span className="visually-hidden">{`, ${badge} unread`}</span>}
     </Link>
   )
 }
