@@ -7,6 +7,7 @@ import type { Config } from './config.js'
 import { openPersistence } from './persistence.js'
 import type { Database } from './store/types.js'
 import authPlugin from './plugins/auth.js'
+import { installBodyParsers } from './plugins/body-parsers.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
 import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
 import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
@@ -67,10 +68,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors,
     clientErrorHandler,
+    // Clients written against the original mock call `/api/users/bookmark/` as often as without the slash.
+    routerOptions: { ignoreTrailingSlash: true },
     // Fastify waits forever for a slow request by default; a trickled body must not hold a socket for good.
     requestTimeout: 300_000,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  installBodyParsers(app)
   installValidation(app)
   installErrorHandler(app)
   const limitsWarning = perInstanceLimitsWarning(config)

@@ -42,7 +42,9 @@ function bodyAttacks(label: string, method: 'POST', url: string, valid: Record<s
     ['invalid JSON', json('{"a":')],
     ['empty JSON body', json('')],
     ['form-encoded body', { payload: 'content=hello&text=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
-    ['text/plain body', { payload: JSON.stringify(valid), headers: { 'content-type': 'text/plain' } }],
+    // A text/plain body holding JSON is read as JSON (DECISIONS §1); one that is not JSON is refused.
+    ['text/plain body that is not JSON', { payload: 'content=hello&text=hello', headers: { 'content-type': 'text/plain' } }],
+    ['text/plain body with a __proto__ key', { payload: `{"__proto__":{"polluted":true},${validJson}}`, headers: { 'content-type': 'text/plain' } }],
     ['XML body', { payload: '<content>hello</content>', headers: { 'content-type': 'application/xml' } }],
     ['body over 1 MiB', json(JSON.stringify({ ...valid, pad: 'x'.repeat(1_100_000) }))],
     ['nested 5000 deep', json(deep(5000))],
