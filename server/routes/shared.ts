@@ -32,16 +32,14 @@ export function viewer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The original client wraps bodies as `{ postData }`, `{ commentData }` or `{ userData }`; a body
- * whose only key is that wrapper is unwrapped before validation, so both forms are accepted.
+ * The original client wraps bodies as `{ postData }`, `{ commentData }` or `{ userData }`; a body that
+ * carries the wrapper is read as the wrapper's content before validation, so both forms are accepted.
+ * Anything beside the wrapper is unknown to that form, and ignored like any unknown field.
  */
 export function unwrap(key: string): preValidationHookHandler {
   return async (request) => {
     const body = request.body as Record<string, unknown> | null | undefined
-    if (body && typeof body === 'object' && !Array.isArray(body)) {
-      const keys = Object.keys(body)
-      if (keys.length === 1 && keys[0] === key) request.body = body[key]
-    }
+    if (body && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, key)) request.body = body[key]
   }
 }
 

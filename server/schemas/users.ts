@@ -44,7 +44,6 @@ export const SignupBodySchema = Type.Object(
     email: Type.String({ format: 'email', maxLength: 254 }),
     avatarURL: Type.Optional(AvatarUrlSchema),
   },
-  { additionalProperties: false },
 )
 export type SignupBody = Static<typeof SignupBodySchema>
 
@@ -53,11 +52,13 @@ export const LoginBodySchema = Type.Object(
     username: Type.String({ minLength: 1, maxLength: 30 }),
     password: Type.String({ minLength: 1, maxLength: 128 }),
   },
-  { additionalProperties: false },
 )
 export type LoginBody = Static<typeof LoginBodySchema>
 
-/** Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object. */
+/**
+ * Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object.
+ * `portfolio` is read as `website` and `avatar` as `avatarURL`.
+ */
 export const UserEditSchema = Type.Object(
   {
     firstName: Type.Optional(NameSchema),
@@ -68,7 +69,6 @@ export const UserEditSchema = Type.Object(
     /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
     username: Type.Optional(Type.String({ maxLength: 100 })),
   },
-  { additionalProperties: false },
 )
 export type UserEdit = Static<typeof UserEditSchema>
 
