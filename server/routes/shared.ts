@@ -55,18 +55,19 @@ export function wantsMinimal(request: FastifyRequest): boolean {
 }
 
 /**
- * The answer to a post or comment write (DECISIONS §1): every post plus the changed one, or with
- * `Prefer: return=minimal` only the changed one (`{}` after a delete).
+ * The answer to a post or comment write (DECISIONS §1): every post plus the changed one and whatever
+ * `extra` the full answer carries, or with `Prefer: return=minimal` only the changed one (`{}` after a delete).
  */
 export async function writeReply<T extends { post?: unknown }>(
   request: FastifyRequest,
   reply: FastifyReply,
   posts: PostsService,
   result: T,
+  extra: object = {},
 ) {
   if (wantsMinimal(request)) {
     reply.header('preference-applied', 'return=minimal')
     return reply.code(201).send(result)
   }
-  return reply.code(201).send({ posts: await posts.all(), ...result })
+  return reply.code(201).send({ posts: await posts.all(), ...result, ...extra })
 }

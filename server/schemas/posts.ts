@@ -103,5 +103,13 @@ export const PostWriteReplySchema = Type.Object({
   posts: Type.Optional(Type.Array(PostSchema)),
   post: Type.Optional(PostSchema),
 })
+/**
+ * Comment writes: as post writes, plus the changed post's `comments` in the full answer, which one
+ * generation of clients of the original mock reads after every comment write (DECISIONS §1).
+ */
+export const CommentWriteReplySchema = Type.Composite([
+  PostWriteReplySchema,
+  Type.Object({ comments: Type.Optional(Type.Array(CommentSchema)) }),
+])
 export const CommentsReplySchema = Type.Object({ comments: Type.Array(CommentSchema), nextCursor: NextCursorSchema })
 export const BookmarksReplySchema = Type.Object({ bookmarks: Type.Array(PostSchema), nextCursor: NextCursorSchema })
