@@ -18,8 +18,12 @@ export const UserSchema = Type.Object(
     website: Type.String(),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
-    /** The bookmarked posts, newest bookmark first; bookmarks are private, so other users' records carry an empty list. */
-    bookmarks: Type.Array(PostSchema),
+    /**
+     * The bookmarked posts, newest bookmark first; bookmarks are private, so other users' records carry an
+     * empty list. Post ids, as earlier releases sent them, stay allowed while clients move over (DECISIONS
+     * §1, changed).
+     */
+    bookmarks: Type.Array(Type.Union([PostSchema, Type.String()])),
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
   },

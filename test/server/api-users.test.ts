@@ -1,5 +1,6 @@
+import Fastify from 'fastify'
 import t from 'tap'
-import { BookmarksReplySchema } from '../../server/schemas/posts.js'
+import { BookmarksReplySchema, PostsReplySchema } from '../../server/schemas/posts.js'
 import { FollowReplySchema, UserReplySchema, UsersReplySchema, type User } from '../../server/schemas/users.js'
 import { buildApiApp, expectError, expectNoSecrets, expectOk, signup } from '../helpers/api.js'
 
@@ -15,6 +16,8 @@ const get = (url: string, token?: string) => api.as(token, { method: 'GET', url 
 const post = (url: string, token?: string, payload?: object) => api.as(token, { method: 'POST', url, ...(payload ? { payload } : {}) })
 const edit = (token: string, payload: object) => post('/api/users/edit', token, payload)
 const ids = (users: readonly { _id: string }[]) => users.map((user) => user._id)
+/** The ids of a record's bookmarks, which must be whole posts: a bare id reads as a mismatch. */
+const bookmarkedIds = (bookmarks: User['bookmarks']) => bookmarks.map((bookmark) => (typeof bookmark === 'string' ? `a bare id ${bookmark}` : bookmark._id))
 const anyPostId = async () => ((await get('/api/posts')).json() as { posts: { _id: string }[] }).posts
 
 t.test('GET /api/users answers 200 { users }: the seeded six, no email or bookmarks but the caller\'s own', async (t) => {
@@ -74,7 +77,7 @@ t.test('GET /api/users/:username answers 200 { user }; email and bookmarks only 
   const { user } = expectOk(t, own, 200, UserReplySchema, 'own record')
   expectNoSecrets(t, own, 'GET /api/users/guest')
   t.equal(user.email, 'guest@chirp.local')
-  t.strictSame(user.bookmarks.map((bookmark) => bookmark._id), [postId], 'the owner sees the bookmarks, as posts')
+  t.strictSame(bookmarkedIds(user.bookmarks), [postId], 'the owner sees the bookmarks, as posts')
   t.strictSame(user.following.map((other) => other.username).sort(), ['maya.lin', 'theo_park'])
 
   for (const [who, token] of [['another user', maya], ['anonymous', undefined]] as const) {
@@ -285,7 +288,7 @@ t.test('bookmarks: add and remove answer 200 { bookmarks } as full posts, newest
   t.ok(both.bookmarks.every((bookmark) => bookmark.likes && Array.isArray(bookmark.comments)), 'full post objects')
   const listed = expectOk(t, await get('/api/users/bookmark', me.token), 200, BookmarksReplySchema, 'list')
   t.strictSame(ids(listed.bookmarks), [second._id, first._id])
-  t.strictSame(ids(expectOk(t, await get(`/api/users/${me.username}`, me.token), 200, UserReplySchema).user.bookmarks), [second._id, first._id], 'on my own record too, newest first')
+  t.strictSame(bookmarkedIds(expectOk(t, await get(`/api/users/${me.username}`, me.token), 200, UserReplySchema).user.bookmarks), [second._id, first._id], 'on my own record too, newest first')
 
   const paged = expectOk(t, await get('/api/users/bookmark?limit=1', me.token), 200, BookmarksReplySchema, 'paged')
   t.strictSame(ids(paged.bookmarks), [second._id])
@@ -318,4 +321,17 @@ t.test('bookmark errors: unknown post 404, no token 401; others never see my boo
   t.strictSame(inList?.bookmarks, [], 'hidden in the users list too')
   const mayaOwn = expectOk(t, await get('/api/users/bookmark', maya), 200, BookmarksReplySchema).bookmarks
   t.notOk(ids(mayaOwn).includes(postId), "GET /users/bookmark is the caller's own list")
+})
+
+t.test("a user's bookmarks serialise as post ids or as whole posts, and nothing outside the schema leaves", async (t) => {
+  const reader = Fastify()
+  t.teardown(() => reader.close())
+  const post = { ...expectOk(t, await get('/api/posts?limit=1'), 200, PostsReplySchema).posts[0], secret: 'never sent' }
+  const record = { ...expectOk(t, await get('/api/users/guest', guest), 200, UserReplySchema).user, passwordHash: 'scrypt$never$sent' }
+  reader.get('/me', { schema: { response: { 200: UserReplySchema } } }, async () => ({ user: { ...record, bookmarks: [post, 'an-id'] } }))
+  const res = await reader.inject({ method: 'GET', url: '/me' })
+  const { user } = expectOk(t, res, 200, UserReplySchema, 'a record with both shapes')
+  const { secret: _secret, ...shown } = post
+  t.strictSame(user.bookmarks, [shown, 'an-id'], 'each bookmark keeps its shape')
+  t.notOk(res.body.includes('never sent') || res.body.includes('scrypt$'), 'fields outside the schema are dropped')
 })
