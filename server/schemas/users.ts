@@ -19,11 +19,10 @@ export const UserSchema = Type.Object(
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
     /**
-     * The bookmarked posts, newest bookmark first; bookmarks are private, so other users' records carry an
-     * empty list. Post ids, as earlier releases sent them, stay allowed while clients move over (DECISIONS
-     * §1, changed).
+     * The bookmarked posts as full current posts, newest bookmark first, as the original mock sent them;
+     * bookmarks are private, so other users' records carry an empty list.
      */
-    bookmarks: Type.Array(Type.Union([PostSchema, Type.String()])),
+    bookmarks: Type.Array(PostSchema),
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
   },
