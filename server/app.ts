@@ -19,6 +19,7 @@ import eventsRoutes from './routes/events.js'
 import feedRoutes from './routes/feed.js'
 import healthRoutes from './routes/health.js'
 import mediaRoutes from './routes/media.js'
+import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
 import type { Services } from './routes/shared.js'
 import usersRoutes from './routes/users.js'
@@ -28,6 +29,7 @@ import { createAuthService } from './services/auth.js'
 import { createCommentsService } from './services/comments.js'
 import type { ServiceDeps } from './services/deps.js'
 import { createMediaService } from './services/media.js'
+import { createNotificationsService } from './services/notifications.js'
 import { createPostsService } from './services/posts.js'
 import { createUsersService } from './services/users.js'
 
@@ -96,6 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     posts: createPostsService(deps),
     comments: createCommentsService(deps),
     media: createMediaService({ mediaDir }),
+    notifications: createNotificationsService(deps),
   }
 
   await app.register(authPlugin, {
@@ -127,6 +130,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(feedRoutes, routeOptions)
       await api.register(commentsRoutes, routeOptions)
       await api.register(mediaRoutes, routeOptions)
+      await api.register(notificationsRoutes, routeOptions)
       await api.register(eventsRoutes, { events })
     },
     { prefix: '/api' },

@@ -39,6 +39,7 @@ export const MSG = {
   noFile: 'file is required',
   databaseUnreachable: 'The database cannot be reached.',
   altWithoutMedia: 'mediaAlt needs an image: a post without mediaUrl cannot carry it',
+  notificationNotFound: 'Notification not found',
 } as const
 
 /** A refusal the client caused; the error handler turns it into `{ errors: [message] }`. */

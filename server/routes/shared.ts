@@ -3,6 +3,7 @@ import { ErrorsSchema } from '../schemas/common.js'
 import type { AuthService } from '../services/auth.js'
 import type { CommentsService } from '../services/comments.js'
 import type { MediaService } from '../services/media.js'
+import type { NotificationsService } from '../services/notifications.js'
 import type { PostsService } from '../services/posts.js'
 import type { UsersService } from '../services/users.js'
 
@@ -12,6 +13,7 @@ export interface Services {
   posts: PostsService
   comments: CommentsService
   media: MediaService
+  notifications: NotificationsService
 }
 
 export interface RouteOptions {

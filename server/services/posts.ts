@@ -3,6 +3,7 @@ import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { notify, retract, syncMentions } from './notifier.js'
 import { isValidMediaUrl } from './urls.js'
 import { postViews, summaryOf, toPost, usersOfPosts } from './views.js'
 
@@ -62,6 +63,8 @@ export function createPostsService({ store, now }: ServiceDeps) {
       await tx.setReaction(post._id, userId, liked, at)
       const likeCount = post.likedBy.length + (liked ? 1 : -1)
       tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
+      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
+      else await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })
     return reply(postId)
   }
@@ -114,9 +117,11 @@ export function createPostsService({ store, now }: ServiceDeps) {
         comments: [],
       }
       await store.transaction(async (tx) => {
-        if (!(await tx.getUser(userId))) throw notFound(MSG.userNotRegistered)
+        const me = await tx.getUser(userId)
+        if (!me) throw notFound(MSG.userNotRegistered)
         await tx.insertPost(record)
         tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
+        await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
       })
       return reply(record._id)
     },
@@ -133,6 +138,9 @@ export function createPostsService({ store, now }: ServiceDeps) {
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
         tx.emit({ name: 'post.updated', data: { postId: post._id, ...changes, updatedAt: at } })
+        const me = await tx.getUser(userId)
+        const texts = { before: post.content, after: changes.content }
+        if (me) await syncMentions(tx, me, texts, { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } }, at)
       })
       return reply(postId)
     },
@@ -143,6 +151,8 @@ export function createPostsService({ store, now }: ServiceDeps) {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
+        // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
+        await retract(tx, { postId: post._id })
         await tx.deletePost(post._id)
         tx.emit({ name: 'post.deleted', data: { postId: post._id } })
       })
