@@ -5,6 +5,7 @@ import type { CommentsService } from '../services/comments.js'
 import type { MediaService } from '../services/media.js'
 import type { NotificationsService } from '../services/notifications.js'
 import type { PostsService } from '../services/posts.js'
+import type { SearchService } from '../services/search.js'
 import type { UsersService } from '../services/users.js'
 
 export interface Services {
@@ -14,6 +15,7 @@ export interface Services {
   comments: CommentsService
   media: MediaService
   notifications: NotificationsService
+  search: SearchService
 }
 
 export interface RouteOptions {
