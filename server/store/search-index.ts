@@ -1,12 +1,19 @@
 import { pageOf, type SortKey } from './cursor.js'
 import { SortedList, scanPage } from './sorted-list.js'
-import { searchTermsOf, tagsOf } from './text-terms.js'
+import { searchTermsOf, tagUsesOf } from './text-terms.js'
 import type { Page, PageRequest, PostRecord, TagCount } from './types.js'
 
 /** What a posting list holds of a post: its place in time, which never changes, so likes and edits leave the lists alone. */
 interface PostKey {
   readonly _id: string
   readonly createdAt: string
+}
+
+/** A tag a post carries, at the time of its latest use in the post or its comments. */
+interface TagUse {
+  readonly _id: string
+  readonly tag: string
+  readonly usedAt: string
 }
 
 const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -16,6 +23,13 @@ const byTime: SortKey<PostKey> = {
   length: 2,
   compare: (a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id),
 }
+const byUse: SortKey<TagUse> = {
+  of: (use) => [use.usedAt, use._id],
+  length: 2,
+  compare: (a, b) => order(a.usedAt, b.usedAt) || order(a._id, b._id),
+}
+const useOf = (postId: string, tag: string, usedAt: string): TagUse => ({ _id: `${tag} ${postId}`, tag, usedAt })
+
 /** What is in `from` and not in `to`. */
 export const diff = (from: readonly string[], to: readonly string[]) => from.filter((term) => !to.includes(term))
 
@@ -30,16 +44,15 @@ export class SearchIndex {
   readonly #keys = new Map<string, PostKey>()
   readonly #byTerm = new Map<string, SortedList<PostKey>>()
   readonly #byTag = new Map<string, SortedList<PostKey>>()
-  /** Posts with a tag, by time: what trending counts over. */
-  readonly #tagged = new SortedList(byTime)
-  readonly #tagsOf = new Map<string, readonly string[]>()
-  /** Raised whenever a post with tags comes, goes or changes its tags. */
+  /** Every tag of every post by the time of its latest use: what trending counts over. */
+  readonly #uses = new SortedList(byUse)
+  /** Raised whenever a post's tags or the times of their use change. */
   #tagsVersion = 0
   #trending: { version: number; since: string; oldest: string; counts: TagCount[] } | undefined
 
   /** Builds every list at once and sorts each one time: inserting post by post would cost a splice each. */
   load(posts: readonly PostRecord[]): void {
-    for (const map of [this.#keys, this.#byTerm, this.#byTag, this.#tagsOf]) map.clear()
+    for (const map of [this.#keys, this.#byTerm, this.#byTag]) map.clear()
     const byTerm = new Map<string, PostKey[]>()
     const byTag = new Map<string, PostKey[]>()
     const gather = (lists: Map<string, PostKey[]>, text: string, key: PostKey) => {
@@ -47,35 +60,36 @@ export class SearchIndex {
       if (list) list.push(key)
       else lists.set(text, [key])
     }
-    const tagged: PostKey[] = []
+    const uses: TagUse[] = []
     for (const post of posts) {
       const key: PostKey = { _id: post._id, createdAt: post.createdAt }
       this.#keys.set(post._id, key)
       for (const term of searchTermsOf(post.content)) gather(byTerm, term, key)
-      const tags = tagsOf(post.content)
-      for (const tag of tags) gather(byTag, tag, key)
-      if (tags.length > 0) {
-        tagged.push(key)
-        this.#tagsOf.set(post._id, tags)
+      for (const [tag, usedAt] of tagUsesOf(post)) {
+        gather(byTag, tag, key)
+        uses.push(useOf(post._id, tag, usedAt))
       }
     }
     for (const [term, keys] of byTerm) this.#listOf(this.#byTerm, term).reset(keys)
     for (const [tag, keys] of byTag) this.#listOf(this.#byTag, tag).reset(keys)
-    this.#tagged.reset(tagged)
+    this.#uses.reset(uses)
     this.#tagsVersion++
   }
 
+  /** A like leaves content and comments as they were (the same array): nothing to index. */
   putPost(previous: PostRecord | undefined, post: PostRecord): void {
-    if (previous?.content === post.content) return
+    if (previous?.content === post.content && previous.comments === post.comments) return
     let key = this.#keys.get(post._id)
     if (!key) this.#keys.set(post._id, (key = { _id: post._id, createdAt: post.createdAt }))
-    this.#index(key, previous ? previous.content : '', post.content)
+    if (previous?.content !== post.content) this.#indexTerms(key, previous?.content ?? '', post.content)
+    this.#indexTags(key, previous ? tagUsesOf(previous) : new Map(), tagUsesOf(post))
   }
 
   deletePost(previous: PostRecord): void {
     const key = this.#keys.get(previous._id)
     if (!key) return
-    this.#index(key, previous.content, '')
+    this.#indexTerms(key, previous.content, '')
+    this.#indexTags(key, tagUsesOf(previous), new Map())
     this.#keys.delete(previous._id)
   }
 
@@ -86,19 +100,19 @@ export class SearchIndex {
   }
 
   /**
-   * Counts the tags of the posts made since `since`: a walk over the tagged posts of that window only.
-   * The counts are kept until a tagged post comes, goes or is retagged, or one counted leaves the window.
+   * Counts the posts that used each tag since `since`: a walk over that window's uses only. The counts
+   * are kept until a use comes, goes or moves, or one counted leaves the window.
    */
   trending(since: string, limit: number): TagCount[] {
     const kept = this.#trending
     if (!kept || kept.version !== this.#tagsVersion || since < kept.since || since > kept.oldest) {
       const counts = new Map<string, number>()
-      const items = this.#tagged.items
+      const items = this.#uses.items
       let oldest = '\uffff'
-      for (let i = items.length - 1; i >= 0 && (items[i] as PostKey).createdAt >= since; i--) {
-        const key = items[i] as PostKey
-        oldest = key.createdAt
-        for (const tag of this.#tagsOf.get(key._id) ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1)
+      for (let i = items.length - 1; i >= 0 && (items[i] as TagUse).usedAt >= since; i--) {
+        const use = items[i] as TagUse
+        oldest = use.usedAt
+        counts.set(use.tag, (counts.get(use.tag) ?? 0) + 1)
       }
       const sorted = [...counts].map(([tag, posts]) => ({ tag, posts }))
       sorted.sort((a, b) => b.posts - a.posts || order(a.tag, b.tag))
@@ -116,22 +130,24 @@ export class SearchIndex {
     return { items: page.items.map((key) => key._id), nextCursor: page.nextCursor }
   }
 
-  #index(key: PostKey, before: string, after: string): void {
+  #indexTerms(key: PostKey, before: string, after: string): void {
     const [termsBefore, termsAfter] = [searchTermsOf(before), searchTermsOf(after)]
     for (const term of diff(termsBefore, termsAfter)) this.#drop(this.#byTerm, term, key)
     for (const term of diff(termsAfter, termsBefore)) this.#listOf(this.#byTerm, term).upsert(undefined, key)
+  }
 
-    const [tagsBefore, tagsAfter] = [tagsOf(before), tagsOf(after)]
-    if (tagsBefore.join(' ') === tagsAfter.join(' ')) return
-    this.#tagsVersion++
-    for (const tag of diff(tagsBefore, tagsAfter)) this.#drop(this.#byTag, tag, key)
-    for (const tag of diff(tagsAfter, tagsBefore)) this.#listOf(this.#byTag, tag).upsert(undefined, key)
-    if (tagsAfter.length === 0) {
-      this.#tagged.remove(key)
-      this.#tagsOf.delete(key._id)
-    } else {
-      if (tagsBefore.length === 0) this.#tagged.upsert(undefined, key)
-      this.#tagsOf.set(key._id, tagsAfter)
+  #indexTags(key: PostKey, before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): void {
+    for (const [tag, usedAt] of before) {
+      if (after.get(tag) === usedAt) continue
+      this.#uses.remove(useOf(key._id, tag, usedAt))
+      if (!after.has(tag)) this.#drop(this.#byTag, tag, key)
+      this.#tagsVersion++
+    }
+    for (const [tag, usedAt] of after) {
+      if (before.get(tag) === usedAt) continue
+      this.#uses.upsert(undefined, useOf(key._id, tag, usedAt))
+      if (!before.has(tag)) this.#listOf(this.#byTag, tag).upsert(undefined, key)
+      this.#tagsVersion++
     }
   }
 

@@ -57,6 +57,29 @@ export function tagsOf(text: string): string[] {
   return [...tags]
 }
 
+/** A text that may carry tags, and when it was written: a post's content, or one of its comments. */
+interface TaggedText {
+  readonly text: string
+  readonly createdAt: string
+}
+
+/**
+ * The tags a post carries, in its content or in any of its comments, each with the time of its latest
+ * use: when the post or comment holding it was written. A tag's page lists the post; trending counts it
+ * in the days of that use.
+ */
+export function tagUsesOf(post: { content: string; createdAt: string; comments: readonly { text: string; createdAt: string }[] }): Map<string, string> {
+  const uses = new Map<string, string>()
+  const texts: TaggedText[] = [{ text: post.content, createdAt: post.createdAt }, ...post.comments]
+  for (const { text, createdAt } of texts) {
+    for (const tag of tagsOf(text)) {
+      const latest = uses.get(tag)
+      if (latest === undefined || latest < createdAt) uses.set(tag, createdAt)
+    }
+  }
+  return uses
+}
+
 /**
  * Every `@name` of a text, each as the usernames it may mean, lower case, longest first: `@maya.lin.` at
  * the end of a sentence is `maya.lin.` if someone has that name, else `maya.lin`. Which one, if any,

@@ -24,7 +24,10 @@ const TEXTS = [
   '',
 ]
 
-/** uuidDatabase with names and post texts of many kinds, for comparing search, tags and mentions on both stores. */
+/** Comment texts, some tagging their post: a tag in a comment puts the post under it too. */
+const COMMENTS = ['#Café for me too', 'nice #tea_time', 'no tags here', '#東京 again']
+
+/** uuidDatabase with names, post and comment texts of many kinds, for comparing search, tags and mentions on both stores. */
 export function textDatabase(options: { users?: number; posts?: number } = {}): Database {
   const base = uuidDatabase({ users: 6, posts: 30, ...options })
   const users: UserRecord[] = base.users.map((user, i) => {
@@ -33,7 +36,8 @@ export function textDatabase(options: { users?: number; posts?: number } = {}): 
   })
   const posts: PostRecord[] = base.posts.map((post, i) => {
     const text = TEXTS[i % TEXTS.length] as string
-    return { ...post, content: text === '' && post.mediaUrl === '' ? 'plain words' : text }
+    const comments = post.comments.map((comment, k) => ({ ...comment, text: COMMENTS[(i + k) % COMMENTS.length] as string }))
+    return { ...post, content: text === '' && post.mediaUrl === '' ? 'plain words' : text, comments }
   })
   return { ...base, users, posts }
 }

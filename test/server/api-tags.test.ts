@@ -67,6 +67,19 @@ t.test("an edit that drops a tag takes the post off it; deleting the post takes 
   t.strictSame(await taggedIds(t, 'kept'), [])
 })
 
+t.test("a comment's tags put its post under them, for as long as the comment holds them", async (t) => {
+  const p = await post('A post without tags')
+  const commenter = await signup(api)
+  const res = await api.as(commenter.token, { method: 'POST', url: `/api/comments/add/${p._id}`, headers: { prefer: 'return=minimal' }, payload: { text: 'Love it #Sunset' } })
+  const commentId = (res.json() as { post: Post }).post.comments[0]?._id as string
+  t.strictSame(await taggedIds(t, 'sunset'), [p._id])
+  await api.as(commenter.token, { method: 'POST', url: `/api/comments/edit/${p._id}/${commentId}`, payload: { text: 'Love it #dusk' } })
+  t.strictSame(await taggedIds(t, 'sunset'), [], 'edited away')
+  t.strictSame(await taggedIds(t, 'dusk'), [p._id], 'and the new one')
+  await api.as(commenter.token, { method: 'DELETE', url: `/api/comments/delete/${p._id}/${commentId}` })
+  t.strictSame(await taggedIds(t, 'dusk'), [], 'deleting the comment takes the post off')
+})
+
 t.test("a tag's pages follow nextCursor, newest first, without repeats; limit and cursor are checked", async (t) => {
   const made: string[] = []
   for (let i = 0; i < 5; i++) made.unshift((await post(`#paged number ${i}`))._id)
@@ -99,26 +112,34 @@ t.test('trending: the tags of the last 7 days, by how many posts carry each, the
   await newPost(app, who, '#fresh #both #both')
   const gone = await newPost(app, who, '#Both')
   await newPost(app, who, '#zeta #alpha')
+  const old = await newPost(app, who, 'no tag')
+  clock.now = start - 9 * DAY
+  const stale = await newPost(app, who, 'old, no tag')
+  clock.now = start
+  // A comment of today tags a post of nine days ago: that post used the tag today.
+  await app.as(who.token, { method: 'POST', url: `/api/comments/add/${stale._id}`, payload: { text: '#weekly #weekly' } })
+  await app.as(who.token, { method: 'POST', url: `/api/comments/add/${old._id}`, payload: { text: 'no tag here' } })
 
   t.strictSame(await trending(), [
     { tag: 'both', posts: 3 },
-    { tag: 'weekly', posts: 2 },
+    { tag: 'weekly', posts: 3 },
     { tag: 'alpha', posts: 1 },
     { tag: 'fresh', posts: 1 },
     { tag: 'zeta', posts: 1 },
-  ], 'a post counts once for a tag it repeats; posts of 10 days ago count for nothing')
-  t.strictSame(await trending('?limit=2'), [{ tag: 'both', posts: 3 }, { tag: 'weekly', posts: 2 }])
+  ], "a post counts once for a tag it repeats; a comment's tag counts on the comment's day; posts of 10 days ago count for nothing")
+  t.strictSame(await trending('?limit=2'), [{ tag: 'both', posts: 3 }, { tag: 'weekly', posts: 3 }])
 
   await app.as(who.token, { method: 'DELETE', url: `/api/posts/${gone._id}` })
-  t.strictSame((await trending('?limit=1'))[0], { tag: 'both', posts: 2 }, 'a deleted post no longer counts')
+  t.strictSame((await trending('?limit=2'))[1], { tag: 'both', posts: 2 }, 'a deleted post no longer counts')
 
   clock.now = start + 6 * DAY
   t.strictSame(await trending(), [
     { tag: 'alpha', posts: 1 },
     { tag: 'both', posts: 1 },
     { tag: 'fresh', posts: 1 },
+    { tag: 'weekly', posts: 1 },
     { tag: 'zeta', posts: 1 },
-  ], 'six days on, the posts of eight days ago have left the window')
+  ], 'six days on, the posts of eight days ago have left the window; the comment of six days ago has not')
   for (const query of ['?limit=0', '?limit=101', '?limit=many']) {
     const res = await app.app.inject({ method: 'GET', url: `/api/tags/trending${query}` })
     t.equal(res.statusCode, 400, query)

@@ -139,13 +139,17 @@ t.test('migration 2 indexes what a database of migration 1 holds: tags, search w
     await sql`INSERT INTO posts (id, author_id, content, media_url, type, created_at, updated_at)
       VALUES (${id}, ${author}, ${content}, '', '', ${when}, ${when})`
   }
+  await sql`INSERT INTO comments (id, post_id, author_id, text, created_at, updated_at)
+    VALUES (${randomUUID()}, ${first}, ${bob}, 'Et un #thé', '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z')`
   t.strictSame((await migrate(sql, { schema })).applied, [2])
   const store = await PgStore.open({ url: TEST_DATABASE_URL, poolMax: 2, schema, seed: async () => ({ version: 1, users: [], posts: [] }) })
   t.teardown(() => store.close())
   t.strictSame((await store.listTaggedPosts('café', {})).items.map((post) => post._id), [first], 'tags')
+  t.strictSame((await store.listTaggedPosts('thé', {})).items.map((post) => post._id), [first], "a comment's tags")
   t.strictSame((await store.searchPosts(['cafe', 'lait'], {})).items.map((post) => post._id), [first], 'words')
   t.strictSame((await store.searchPosts(['@ada_l'], {})).items.map((post) => post._id), [second], 'mentions')
   t.strictSame((await store.searchUsers({ prefixes: ['ber'] }, {})).items.map((user) => user._id), [bob], 'names')
-  t.strictSame(await store.trendingTags('2025-12-25T00:00:00.000Z', 10), [{ tag: 'café', posts: 1 }, { tag: 'tea', posts: 1 }])
+  t.strictSame(await store.trendingTags('2025-12-25T00:00:00.000Z', 10), [{ tag: 'café', posts: 1 }, { tag: 'tea', posts: 1 }, { tag: 'thé', posts: 1 }])
+  t.strictSame(await store.trendingTags('2026-01-02T00:00:00.000Z', 10), [{ tag: 'thé', posts: 1 }], 'counted on the day of the comment')
   t.equal(await store.countUnread(ada), 0, 'nobody has notifications yet')
 })

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
 import type { Page, PageRequest, Store, UserSearch } from '../../server/store/types.js'
 import { openBothStores } from '../helpers/both-stores.js'
@@ -40,7 +41,7 @@ const USER_SEARCHES: UserSearch[] = [
   { prefixes: [], username: 'ada_' },
   { prefixes: [], username: '' },
 ]
-const TAGS = ['café', 'cafe', '東京', 'москва', 'tea_time', '2024', '14', 'anchor']
+const TAGS = ['café', 'cafe', '東京', 'москва', 'tea_time', '2024', '14', 'anchor', 'trend', 'edited']
 
 async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
   for (const terms of POST_SEARCHES) {
@@ -59,7 +60,7 @@ async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
     t.strictSame(idsOf((await pg.listTaggedPosts(tag, {})).items), whole, `${when}: #${tag}`)
     t.strictSame(await walk((page) => pg.listTaggedPosts(tag, page), 2), whole, `${when}: #${tag}, 2 a page`)
   }
-  for (const since of ['2026-01-01T00:00:00.000Z', '2026-01-14T00:00:00.000Z', '2026-01-16T12:00:00.000Z', '2027-01-01T00:00:00.000Z']) {
+  for (const since of ['2026-01-01T00:00:00.000Z', '2026-01-14T00:00:00.000Z', '2026-01-16T12:00:00.000Z', '2026-02-15T00:00:00.000Z', '2027-01-01T00:00:00.000Z']) {
     t.strictSame(await pg.trendingTags(since, 100), await lowdb.trendingTags(since, 100), `${when}: trending since ${since}`)
     t.strictSame(await pg.trendingTags(since, 2), await lowdb.trendingTags(since, 2), `${when}: the top 2 since ${since}`)
   }
@@ -77,15 +78,22 @@ t.test('search, tags and trending read the same on both stores, before and after
 
   const [first, second] = cafes as [(typeof cafes)[number], (typeof cafes)[number]]
   const chris = database.users[1]?._id as string
+  const commented = database.posts.find((post) => post.comments.length === 2) as (typeof database.posts)[number]
+  const [kept, dropped] = commented.comments.map((comment) => comment._id) as [string, string]
+  const fresh = { _id: randomUUID(), authorId: chris, text: 'late #Trend', upvotedBy: [], downvotedBy: [], createdAt: '2026-03-01T00:00:00.000Z', updatedAt: '2026-03-01T00:00:00.000Z' }
   for (const store of [lowdb, pg]) {
     await store.transaction(async (tx) => {
       await tx.updatePost(first._id, { content: 'now about #tea_time only, @chris.b', mediaUrl: first.mediaUrl, type: first.type }, '2026-02-01T00:00:00.000Z')
       await tx.deletePost(second._id)
       await tx.updateProfile(chris, { firstName: 'Christophe', lastName: 'Żuławski' }, '2026-02-01T00:00:00.000Z')
+      await tx.addComment(commented._id, fresh)
+      await tx.updateComment(commented._id, kept, 'now #edited', '2026-03-02T00:00:00.000Z')
+      await tx.deleteComment(commented._id, dropped)
     })
   }
   await compare(t, lowdb, pg, 'after edits')
   t.strictSame(idsOf((await pg.searchUsers({ prefixes: ['christ', 'zuł'] }, {})).items), [chris], 'a new name is found by (ł has no accent to drop)')
   t.strictSame(idsOf((await pg.searchUsers({ prefixes: ['bernard'] }, {})).items), [], 'and the old one no more')
-  t.notOk(idsOf((await pg.listTaggedPosts('café', {})).items).includes(first._id), 'an edit takes a post off a tag it dropped')
+  t.strictSame(idsOf((await pg.listTaggedPosts('trend', {})).items), [commented._id], "a comment's tag puts its post under it")
+  t.strictSame(await pg.trendingTags('2026-02-28T00:00:00.000Z', 10), [{ tag: 'trend', posts: 1 }], 'counted when the comment was written')
 })

@@ -30,7 +30,7 @@ export async function listTaggedPosts(sql: Queryable, tag: string, page: PageReq
 /** The window's rows only, by the post_tags_recent index; ties in byte order, as the embedded store compares. */
 export async function trendingTags(sql: Queryable, since: string, limit: number): Promise<TagCount[]> {
   const rows = await sql<TagCount[]>`
-    SELECT tag, count(*)::int AS posts FROM post_tags WHERE created_at >= ${since}
+    SELECT tag, count(*)::int AS posts FROM post_tags WHERE used_at >= ${since}
     GROUP BY tag ORDER BY posts DESC, tag LIMIT ${limit}`
   return rows.map(({ tag, posts }) => ({ tag, posts }))
 }

@@ -5,7 +5,7 @@ import type { Queryable } from './connect.js'
 import * as notifications from './pg-notifications.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid } from './records.js'
-import { reindexPost, reindexUser } from './search-rows.js'
+import { reindexPost, reindexUser, retagPost } from './search-rows.js'
 import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
 
 const PROFILE_COLUMNS = { firstName: 'first_name', lastName: 'last_name', avatarURL: 'avatar_url', bio: 'bio', website: 'website' } as const
@@ -185,17 +185,21 @@ export class PgTx extends PgReader implements StoreTx {
       SELECT ${comment._id}::uuid, p.id, u.id, ${comment.text}::text, ${comment.createdAt}::timestamptz, ${comment.updatedAt}::timestamptz
       FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${comment.authorId}
       RETURNING id`
-    if (made.length > 0) await insertRows(sql, 'comment_votes', children.votes)
+    if (made.length === 0) return
+    await insertRows(sql, 'comment_votes', children.votes)
+    await retagPost(sql, postId)
   }
 
   async updateComment(postId: string, commentId: string, text: string, at: string): Promise<void> {
     if (!isUuid(postId) || !isUuid(commentId)) return
     await this.sql`UPDATE comments SET text = ${text}, updated_at = ${at} WHERE id = ${commentId} AND post_id = ${postId}`
+    await retagPost(this.sql, postId)
   }
 
   async deleteComment(postId: string, commentId: string): Promise<void> {
     if (!isUuid(postId) || !isUuid(commentId)) return
     await this.sql`DELETE FROM comments WHERE id = ${commentId} AND post_id = ${postId}`
+    await retagPost(this.sql, postId)
   }
 
   /** Inserts the vote or flips it, moving the user to the end of the list they join; false when it was already that. */

@@ -1,29 +1,31 @@
-import { nameWordsOf, searchTermsOf, tagsOf } from '../text-terms.js'
+import { searchTermsOf } from '../text-terms.js'
 import type { Queryable } from './connect.js'
 import { insertRows } from './table-rows.js'
+import { postTagRows, userWordRows } from './term-rows.js'
 
-/** What a post is found by, as rows: its search terms (a column of the post) and its tags. */
-export function postTermRows(id: string, content: string, createdAt: Date) {
-  const created_at = createdAt.toISOString()
-  return { id, words: searchTermsOf(content), tags: tagsOf(content).map((tag) => ({ post_id: id, tag, created_at })) }
+/** The post's tags after its content or one of its comments changed: rows of tags it no longer carries go, the others are set. */
+export async function retagPost(sql: Queryable, id: string): Promise<void> {
+  const [post] = await sql<{ content: string; created_at: Date }[]>`SELECT content, created_at FROM posts WHERE id = ${id}`
+  if (!post) return
+  const comments = await sql<{ text: string; created_at: Date }[]>`SELECT text, created_at FROM comments WHERE post_id = ${id}`
+  const rows = postTagRows({
+    _id: id,
+    content: post.content,
+    createdAt: post.created_at.toISOString(),
+    comments: comments.map((comment) => ({ text: comment.text, createdAt: comment.created_at.toISOString() })),
+  })
+  await sql`DELETE FROM post_tags WHERE post_id = ${id} AND NOT (tag = ANY(${rows.map((row) => row.tag)}::text[]))`
+  if (rows.length > 0) {
+    await sql`
+      INSERT INTO post_tags ${sql(rows)}
+      ON CONFLICT (post_id, tag) DO UPDATE SET used_at = excluded.used_at WHERE post_tags.used_at <> excluded.used_at`
+  }
 }
 
-export const userWordRows = (userId: string, names: { username: string; firstName: string; lastName: string }) =>
-  nameWordsOf(names).map((word) => ({ word, user_id: userId }))
-
-/** After a post's content changed: its terms replaced, and its tags, keeping the rows of tags it still has. */
+/** After a post's content changed: its search terms replaced, and its tags. */
 export async function reindexPost(sql: Queryable, id: string, content: string): Promise<void> {
-  const [post] = await sql<{ created_at: Date }[]>`
-    UPDATE posts SET search_words = ${searchTermsOf(content)}::text[] WHERE id = ${id} RETURNING created_at`
-  if (!post) return
-  const tags = tagsOf(content)
-  await sql`DELETE FROM post_tags WHERE post_id = ${id} AND NOT (tag = ANY(${tags}::text[]))`
-  if (tags.length > 0) {
-    await sql`
-      INSERT INTO post_tags (post_id, tag, created_at)
-      SELECT ${id}, tag, ${post.created_at} FROM unnest(${tags}::text[]) AS tag
-      ON CONFLICT DO NOTHING`
-  }
+  await sql`UPDATE posts SET search_words = ${searchTermsOf(content)}::text[] WHERE id = ${id}`
+  await retagPost(sql, id)
 }
 
 /** After a user's names changed (or they joined): the words they are found by, replaced. */

@@ -1,6 +1,7 @@
 import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
-import { searchTermsOf, tagsOf } from '../text-terms.js'
+import { searchTermsOf } from '../text-terms.js'
+import { postTagRows } from './term-rows.js'
 
 /**
  * Records turned into table rows, column names as keys. Rows of the appended tables carry no `seq`
@@ -42,7 +43,7 @@ export const postRow = (post: PostRecord, likeCount: number) => ({
 })
 
 export interface ChildRows {
-  tags: { post_id: string; tag: string; created_at: string }[]
+  tags: ReturnType<typeof postTagRows>
   reactions: { post_id: string; user_id: string; liked: boolean }[]
   comments: { id: string; post_id: string; author_id: string; text: string; created_at: string; updated_at: string }[]
   votes: { comment_id: string; user_id: string; up: boolean }[]
@@ -66,7 +67,7 @@ function keep(ids: readonly string[], known: (id: string) => boolean, taken: Set
 
 /** A post's likes, dislikes, comments and votes, each list in its order; a like wins over a dislike by the same user. */
 export function postChildRows(post: PostRecord, knownUser: (id: string) => boolean, rows: ChildRows): number {
-  for (const tag of tagsOf(post.content)) rows.tags.push({ post_id: post._id, tag, created_at: post.createdAt })
+  rows.tags.push(...postTagRows(post))
   const reacted = new Set<string>()
   const liked = keep(post.likedBy, knownUser, reacted, rows)
   for (const user_id of liked) rows.reactions.push({ post_id: post._id, user_id, liked: true })

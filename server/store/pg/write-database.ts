@@ -3,7 +3,7 @@ import type { Database, NotificationRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { followOrder } from './follow-order.js'
 import { notificationRow } from './pg-notifications.js'
-import { userWordRows } from './search-rows.js'
+import { userWordRows } from './term-rows.js'
 import { emptyChildRows, insertRows, postChildRows, postRow, userRow, type ChildRows } from './table-rows.js'
 
 export interface WriteSummary {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../connect.js'
-import { postTermRows, userWordRows } from '../search-rows.js'
+import { searchTermsOf } from '../../text-terms.js'
+import { postTagRows, userWordRows } from '../term-rows.js'
 import { insertRows } from '../table-rows.js'
 
 /**
@@ -7,8 +8,9 @@ import { insertRows } from '../table-rows.js'
  *
  * - Search terms and tags are worked out by server/store/text-terms.ts, the same code the embedded
  *   store indexes with, and stored: `posts.search_words` under a GIN index (every word of a query must
- *   be in the array: `@>`), `post_tags` with one index for a tag's page and one for the last days'
- *   counts, and `user_search_words` in byte order ("C"), so `LIKE 'prefix%'` is an index range.
+ *   be in the array: `@>`), `post_tags` (the tags of a post and its comments, each with its latest
+ *   use) with one index for a tag's page and one for the last days' counts, and `user_search_words`
+ *   in byte order ("C"), so `LIKE 'prefix%'` is an index range.
  * - `notifications` are paged by (recipient, created_at, id) as the embedded store pages them; a partial
  *   index holds the unread ones, which marking read walks. `users.unread_notifications` is the
  *   recipient's count, changed by ±n on the locked row in the transaction that changes what it counts,
@@ -30,10 +32,11 @@ CREATE TABLE post_tags (
   post_id uuid NOT NULL REFERENCES posts ON DELETE CASCADE,
   tag text COLLATE "C" NOT NULL,
   created_at timestamptz NOT NULL,
+  used_at timestamptz NOT NULL,
   PRIMARY KEY (post_id, tag)
 );
 CREATE INDEX post_tags_page ON post_tags (tag, created_at, post_id);
-CREATE INDEX post_tags_recent ON post_tags (created_at) INCLUDE (tag);
+CREATE INDEX post_tags_recent ON post_tags (used_at) INCLUDE (tag);
 
 CREATE TABLE user_search_words (
   word text COLLATE "C" NOT NULL,
@@ -79,12 +82,23 @@ export async function backfill(sql: Queryable): Promise<void> {
     const posts = await sql<{ id: string; content: string; created_at: Date }[]>`
       SELECT id, content, created_at FROM posts WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`
     if (posts.length === 0) break
-    const rows = posts.map((post) => postTermRows(post.id, post.content, post.created_at))
+    const ids = posts.map((post) => post.id)
+    const comments = await sql<{ post_id: string; text: string; created_at: Date }[]>`
+      SELECT post_id, text, created_at FROM comments WHERE post_id = ANY(${ids}::uuid[])`
+    const tagged = posts.map((post) => ({
+      _id: post.id,
+      content: post.content,
+      createdAt: post.created_at.toISOString(),
+      comments: comments
+        .filter((comment) => comment.post_id === post.id)
+        .map((comment) => ({ text: comment.text, createdAt: comment.created_at.toISOString() })),
+    }))
+    const words = posts.map((post) => ({ id: post.id, words: searchTermsOf(post.content) }))
     await sql`
       UPDATE posts p SET search_words = t.words
-      FROM json_to_recordset(${sql.json(rows.map((row) => ({ id: row.id, words: row.words })))}::json) AS t (id uuid, words text[])
+      FROM json_to_recordset(${sql.json(words)}::json) AS t (id uuid, words text[])
       WHERE p.id = t.id`
-    await insertRows(sql, 'post_tags', rows.flatMap((row) => row.tags))
+    await insertRows(sql, 'post_tags', tagged.flatMap(postTagRows))
     after = (posts.at(-1) as { id: string }).id
   }
 }
