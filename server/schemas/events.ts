@@ -74,6 +74,11 @@ export interface EventPayloads {
   'user.followed': Static<typeof FollowEventSchema>
   'user.unfollowed': Static<typeof FollowEventSchema>
   'user.updated': Static<typeof UserUpdatedEventSchema>
+  /**
+   * The user logged out: every instance ends that user's open streams. It travels through the event log
+   * like any event, so it reaches the other instances, but no client is ever sent it.
+   */
+  'session.ended': Record<string, never>
   /** Private: only to the owner's own streams. */
   'bookmark.added': Static<typeof BookmarkEventSchema>
   'bookmark.removed': Static<typeof BookmarkEventSchema>

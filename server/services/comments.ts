@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
+import { hasVisibleText } from '../schemas/text.js'
 import { pageByOffset } from '../store/cursor.js'
 import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
@@ -13,7 +14,7 @@ function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
 }
 
 function checkText(text: string) {
-  if (text.trim() === '') throw badRequest(MSG.emptyComment)
+  if (!hasVisibleText(text)) throw badRequest(MSG.emptyComment)
 }
 
 async function lockPost(tx: StoreTx, postId: string): Promise<PostRecord> {

@@ -208,6 +208,8 @@ export interface TicketStore {
   issue(userId: string): string | Promise<string>
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
   redeem(ticket: string): string | undefined | Promise<string | undefined>
+  /** At logout: voids every ticket of the user that has not been redeemed yet. */
+  revokeUser(userId: string): void | Promise<void>
   /** At shutdown: forgets the tickets this process alone holds. */
   clear(): void
 }

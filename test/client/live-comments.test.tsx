@@ -47,7 +47,7 @@ t.test('my own comment, answered by the server and then announced, shows once', 
   const { send, region } = await openPost(t, [], {
     'POST /api/comments/add/p1': () => ({ status: 201, body: { post: { ...p1, comments: [mine] } } }),
   })
-  fireEvent.change(within(region).getByPlaceholderText('Reply!'), { target: { value: 'Mine' } })
+  fireEvent.change(within(region).getByPlaceholderText('Post your reply'), { target: { value: 'Mine' } })
   fireEvent.click(within(region).getByRole('button', { name: 'Reply' }))
   await within(region).findByText('Mine')
   send('comment.added', { postId: 'p1', comment: mine })

@@ -79,7 +79,7 @@ t.test('db:import refuses without --from, or from a directory that holds no data
   t.match(empty.lines.error.join('\n'), /db:import: .* holds no database/)
   const badEnv = output()
   t.equal(await runDbImport(['--from', '.'], { DATABASE_URL: 'mysql://x', DATABASE_SCHEMA: 'Bad-Name' }, badEnv.out), 1)
-  t.match(badEnv.lines.error.join('\n'), /DATABASE_URL must be a postgres:\/\/ URL[\s\S]*DATABASE_SCHEMA must be/)
+  t.match(badEnv.lines.error.join('\n'), /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL[\s\S]*DATABASE_SCHEMA must be/)
 })
 
 t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do', { skip }, async (t) => {
