@@ -3,7 +3,9 @@ import { ErrorsSchema } from '../schemas/common.js'
 import type { AuthService } from '../services/auth.js'
 import type { CommentsService } from '../services/comments.js'
 import type { MediaService } from '../services/media.js'
+import type { NotificationsService } from '../services/notifications.js'
 import type { PostsService } from '../services/posts.js'
+import type { SearchService } from '../services/search.js'
 import type { UsersService } from '../services/users.js'
 
 export interface Services {
@@ -12,6 +14,8 @@ export interface Services {
   posts: PostsService
   comments: CommentsService
   media: MediaService
+  notifications: NotificationsService
+  search: SearchService
 }
 
 export interface RouteOptions {
