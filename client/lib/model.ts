@@ -25,3 +25,14 @@ export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: strin
 export function fullName(user: { firstName: string; lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim()
 }
+
+/** One of the signed-in user's bookmarks: a post id, or the bookmarked post itself. */
+export type BookmarkEntry = string | { readonly _id: string }
+
+/**
+ * The ids of bookmarked posts. A user's own record carries bookmarks as ids or, from servers that
+ * follow DECISIONS §1 as changed, as the posts themselves; the client accepts either.
+ */
+export function bookmarkIds(entries: readonly BookmarkEntry[]): string[] {
+  return entries.map((entry) => (typeof entry === 'string' ? entry : entry._id))
+}
