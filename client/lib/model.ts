@@ -2,8 +2,7 @@
  * The records components display. State hands components frozen snapshots, so the views are
  * deeply read-only: a component can show a post but never change it behind the state's back.
  */
-import type { Comment, Post, User, UserSummary } from '../../server/schemas/index.js'
-import type { Notification } from '../api/types.js'
+import type { Comment, Notification, Post, User, UserSummary } from '../../server/schemas/index.js'
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]

@@ -1,5 +1,4 @@
-import type { EventPayloads } from '../../server/schemas/events.js'
-import type { NotificationEventPayloads } from '../api/types.js'
+import type { EventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
 
 /**
  * Every event of DECISIONS §3 and §5, plus `reset`: the server's word that what is on screen must be

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import type { Notification, User } from '../../client/api/types.js'
@@ -38,8 +38,7 @@ function note(type: Notification['type'], actor: User, minutesAgo: number, extra
 const nav = () => screen.getByRole('navigation', { name: 'Main' })
 const bell = () => within(nav()).getByRole('link', { name: /^Notifications/ })
 /** Waits for the Notifications link to be named so: its badge is hidden from screen readers, which hear the count after the name. */
-const bellNamed = async (name: string) =>
-  within(await screen.findByRole('navigation', { name: 'Main' }, { timeout: 3000 })).findByRole('link', { name }, { timeout: 3000 })
+const bellNamed = async (name: string) => within(await screen.findByRole('navigation', { name: 'Main' })).findByRole('link', { name })
 
 t.test('likes of one post and follows join one row; mentions and replies stand alone', async (t) => {
   const rows = groupNotifications([
