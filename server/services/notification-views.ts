@@ -33,7 +33,7 @@ export function notificationView(record: NotificationRecord, actor: UserSummary,
 export async function notificationViews(store: StoreReader, records: readonly NotificationRecord[]): Promise<Notification[]> {
   const postIds = [...new Set(records.flatMap((record) => (record.postId ? [record.postId] : [])))]
   const [actors, posts] = await Promise.all([
-    store.getUsers([...new Set(records.map((record) => record.actorId))]),
+    store.getUserSummaries([...new Set(records.map((record) => record.actorId))]),
     store.getPosts(postIds),
   ])
   const actorById = new Map(actors.map((actor) => [actor._id, actor]))

@@ -38,6 +38,9 @@ export class TransactionReads implements StoreReader {
     const found = await Promise.all(ids.map((id) => this.getUser(id)))
     return found.filter((user): user is UserRecord => user !== undefined)
   }
+  getUserSummaries(ids: readonly string[]) {
+    return this.getUsers(ids)
+  }
   async getPost(id: string) {
     const staged = this.posts.get(id)
     return staged === null ? undefined : (staged ?? this.base.getPost(id))

@@ -27,6 +27,9 @@ export interface UserRecord {
   readonly tokenVersion: number
 }
 
+/** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
+export type UserSummaryRecord = Pick<UserRecord, '_id' | 'username' | 'firstName' | 'lastName' | 'avatarURL'>
+
 export interface CommentRecord {
   readonly _id: string
   readonly authorId: string
@@ -101,6 +104,11 @@ export interface StoreReader {
   getUserByUsername(username: string): Promise<UserRecord | undefined>
   /** In the order asked; unknown ids are skipped. */
   getUsers(ids: readonly string[]): Promise<UserRecord[]>
+  /**
+   * Only what shows a person beside what they did, in the order asked, unknown ids skipped: far cheaper
+   * than whole records where a user follows or is followed by thousands.
+   */
+  getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]>
   /** Oldest account first. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /** Who to follow: neither the user nor anyone they follow; the most followed first, then the oldest account. */

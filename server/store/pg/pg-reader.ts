@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { decodeCursor } from '../cursor.js'
-import type { Page, PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch } from '../types.js'
+import type { Page, PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch, UserSummaryRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { countOf, idOf, limitOf, pageFrom, timeOf } from './keyset.js'
 import * as notifications from './pg-notifications.js'
@@ -13,6 +13,8 @@ const INT_MAX = 2 ** 31 - 1
  * The reads of PostgreSQL, on the pool or inside a transaction (whose own writes they then see). Each
  * read is one statement, however many posts, likes and comments a page holds.
  */
+type SummaryRow = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'>
+
 export class PgReader implements StoreReader {
   constructor(protected readonly sql: Queryable) {}
 
@@ -32,6 +34,17 @@ export class PgReader implements StoreReader {
   /** Repeated ids give repeated records, as the post views' check of their people expects. */
   async getUsers(ids: readonly string[]): Promise<UserRecord[]> {
     return (await this.#inOrder<UserRow>(ids, 'users', 'u', userColumns)).map(toUserRecord)
+  }
+
+  async getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
+    const rows = await this.#inOrder<SummaryRow>(ids, 'users', 'u', (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.avatar_url`)
+    return rows.map((row) => ({
+      _id: row.id,
+      username: row.username,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      avatarURL: row.avatar_url,
+    }))
   }
 
   async listUsers(page: PageRequest): Promise<Page<UserRecord>> {
