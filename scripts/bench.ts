@@ -1,15 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { login } from './bench/api.js'
 import { ensureBuilt } from './bench/build.js'
 import { bundleWeight } from './bench/bundle.js'
-import type { Bench, Settings } from './bench/context.js'
-import { Scratch, copyDataSet, seedDataSet } from './bench/dataset.js'
+import type { Settings } from './bench/context.js'
+import { Scratch } from './bench/dataset.js'
+import { startEmbedded } from './bench/embedded.js'
 import { runServerLegs, type Report } from './bench/legs.js'
-import { startChirp, startHello, type Running } from './bench/processes.js'
+import type { Running } from './bench/processes.js'
 import { atMost, kb, machine, markdown, save, times } from './bench/report.js'
-import { BENCH_PASSWORD } from './seed-large/people.js'
 
 /** The whole run must end within this; past it everything is stopped and the run fails. */
 const DEADLINE_MS = 300_000
@@ -101,48 +100,7 @@ async function main(): Promise<void> {
 
     const needServer = [1, 2, 3, 4, 5].some((leg) => settings.only.has(leg))
     if (needServer) {
-      const dataSetDir = await scratch.dir('data')
-      log(`seeding ${settings.users} users and ${settings.posts} posts`)
-      const dataSet = await seedDataSet(dataSetDir, settings.users, settings.posts)
-      const chirpDir = await scratch.dir('chirp')
-      await copyDataSet(dataSetDir, chirpDir)
-      const jwtSecret = randomBytes(32).toString('base64url')
-      const hello = await startHello()
-      running.push(hello)
-      const chirp = await startChirp({
-        dataDir: chirpDir,
-        jwtSecret,
-        openFiles,
-        env: { EVENTS_MAX_STREAMS_PER_USER: String(Math.max(...settings.fanout, 10) + 100) },
-      })
-      running.push(chirp)
-      const session = (username: string) => login(chirp.url, username, BENCH_PASSWORD)
-      const writerId = dataSet.users.find((user) => user.username === 'bench_writer')?._id
-      // Spread over the whole data set, not just the newest posts: writes land everywhere.
-      const free = dataSet.posts.filter((post) => !post.likedBy.includes(writerId ?? '')).map((post) => post._id)
-      const spread = free.map((id, i) => ({ id, key: (i * 2654435761) % 4294967296 })).sort((a, b) => a.key - b.key)
-      let taken = 0
-      const bench: Bench = {
-        settings,
-        chirp,
-        sessions: {
-          typical: await session('bench_typical'),
-          many: await session('bench_many'),
-          few: await session('bench_few'),
-          writer: await session('bench_writer'),
-        },
-        takePosts(count) {
-          if (taken + count > spread.length) throw new Error('the data set ran out of posts to like; seed more posts')
-          taken += count
-          return spread.slice(taken - count, taken).map((entry) => entry.id)
-        },
-        dataSetDir,
-        jwtSecret,
-        openFiles,
-        scratch,
-        log,
-      }
-
+      const { bench, hello } = await startEmbedded({ settings, jwtSecret: randomBytes(32).toString('base64url'), openFiles, scratch, log }, running)
       await runServerLegs(bench, hello, report)
     }
 
