@@ -1,9 +1,11 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { Route, Switch, useLocation } from 'wouter'
 import { ErrorBoundary } from './components/error-boundary.js'
+import { RouteAnnouncer } from './components/route-announcer.js'
 import { Spinner } from './components/spinner.js'
 import { RequireAuth } from './pages/require-auth.js'
 import { ToastHost } from './pages/toast-host.js'
+import { useNavigationTracking } from './lib/back.js'
 import { paths } from './paths.js'
 
 /**
@@ -35,6 +37,7 @@ function guarded(page: ReactNode) {
 /** Every route of SPEC §2; the path-less last route is the 404 page. */
 export function App() {
   const [location] = useLocation()
+  useNavigationTracking()
   return (
     <ErrorBoundary resetKey={location}>
       <Suspense fallback={<Spinner label="Loading" />}>
@@ -54,6 +57,7 @@ export function App() {
         </Switch>
       </Suspense>
       <ToastHost />
+      <RouteAnnouncer />
     </ErrorBoundary>
   )
 }

@@ -23,12 +23,20 @@ function withFrom(base: string, from: string | undefined): string {
 }
 
 /**
- * Where to go after login or signup. Only a same-site path is followed, so a crafted
- * `?from=//evil.example` link cannot send a user off the site.
+ * Where to go after login or signup: `from` read as a URL against this site, kept only when it stays
+ * on it. Browsers drop tabs and line breaks and read backslashes as slashes when they parse a URL, so
+ * a text check on the raw value (`/\t/evil.example`) passes what the browser then takes for another
+ * site, and history.pushState throws on it; parsing it first judges what will really be followed.
  */
-export function returnPath(from: string | null): string {
-  if (!from || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return '/'
-  const route = from.split(/[?#]/)[0]
-  if (route === paths.login.path || route === paths.signup.path) return '/'
-  return from
+export function returnPath(from: string | null, origin: string = window.location.origin): string {
+  if (!from) return '/'
+  let url: URL
+  try {
+    url = new URL(from, origin)
+  } catch {
+    return '/'
+  }
+  if (url.origin !== origin) return '/'
+  if (url.pathname === paths.login.path || url.pathname === paths.signup.path) return '/'
+  return `${url.pathname}${url.search}${url.hash}`
 }

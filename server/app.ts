@@ -7,9 +7,10 @@ import type { Config } from './config.js'
 import { openPersistence } from './persistence.js'
 import type { Database } from './store/types.js'
 import authPlugin from './plugins/auth.js'
+import { installBodyParsers } from './plugins/body-parsers.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
-import { createEventsHub, redactTicket, type EventsHubOptions } from './plugins/events.js'
-import type { RateLimitPolicy } from './plugins/rate-limits.js'
+import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
+import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
@@ -19,8 +20,11 @@ import eventsRoutes from './routes/events.js'
 import feedRoutes from './routes/feed.js'
 import healthRoutes from './routes/health.js'
 import mediaRoutes from './routes/media.js'
+import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
+import searchRoutes from './routes/search.js'
 import type { Services } from './routes/shared.js'
+import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
@@ -28,7 +32,9 @@ import { createAuthService } from './services/auth.js'
 import { createCommentsService } from './services/comments.js'
 import type { ServiceDeps } from './services/deps.js'
 import { createMediaService } from './services/media.js'
+import { createNotificationsService } from './services/notifications.js'
 import { createPostsService } from './services/posts.js'
+import { createSearchService } from './services/search.js'
 import { createUsersService } from './services/users.js'
 
 export interface AppOptions {
@@ -37,8 +43,14 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** Before every rate-limit key in Redis, so apps sharing one Redis (tests) count apart. */
+  rateLimitKeyPrefix?: string
+  /** How a slowed-down login waits; tests record the waits instead of sitting them out. */
+  sleep?: (ms: number) => Promise<void>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
   onStoreBroken?: (error: unknown) => void
+  /** Where log lines go instead of stdout, for tests that read them. */
+  logStream?: { write(line: string): void }
   /** Builds the first database of an empty store; the seeded demo community by default. */
   seed?: (mediaDir: string) => Promise<Database>
 }
@@ -50,8 +62,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       serializers: {
-        req: (request) => ({ method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }),
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
     },
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -60,13 +73,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors,
     clientErrorHandler,
+    // Clients written against the original mock call `/api/users/bookmark/` as often as without the slash.
+    routerOptions: { ignoreTrailingSlash: true },
     // Fastify waits forever for a slow request by default; a trickled body must not hold a socket for good.
     requestTimeout: 300_000,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  installBodyParsers(app)
   installValidation(app)
   installErrorHandler(app)
-  await app.register(securityPlugin, { rateLimit: config.rateLimit, limits: options.rateLimits })
+  const limitsWarning = perInstanceLimitsWarning(config)
+  if (limitsWarning) app.log.warn(limitsWarning)
+  await app.register(securityPlugin, {
+    rateLimit: config.rateLimit,
+    limits: options.rateLimits,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: options.rateLimitKeyPrefix,
+    sleep: options.sleep,
+  })
 
   const { mediaDir } = config
   const persistence = await openPersistence(config, {
@@ -89,13 +113,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('events', events)
   await persistence.connect(events)
 
+  const media = createMediaService({ mediaDir })
   const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
   const services: Services = {
     auth: createAuthService({ ...deps, signToken: (payload) => app.signToken(payload), guestLogin: config.guestLogin }),
     users: createUsersService(deps),
-    posts: createPostsService(deps),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),
-    media: createMediaService({ mediaDir }),
+    media,
+    notifications: createNotificationsService(deps),
+    search: createSearchService(deps),
   }
 
   await app.register(authPlugin, {
@@ -127,6 +154,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(feedRoutes, routeOptions)
       await api.register(commentsRoutes, routeOptions)
       await api.register(mediaRoutes, routeOptions)
+      await api.register(notificationsRoutes, routeOptions)
+      await api.register(tagsRoutes, routeOptions)
+      await api.register(searchRoutes, routeOptions)
       await api.register(eventsRoutes, { events })
     },
     { prefix: '/api' },

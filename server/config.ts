@@ -34,6 +34,8 @@ export interface Config {
   storeFlush: 'shared' | 'per-write'
   /** Event streams one user may hold open at once; raised by the benchmark's fan-out leg. */
   eventsMaxStreamsPerUser: number
+  /** Where rate-limit counters are kept so that every instance sees the same ones; unset, each counts alone. */
+  redisUrl: string | undefined
 }
 
 export class ConfigError extends StartupError {
@@ -61,6 +63,15 @@ function parseInteger(name: string, raw: string | undefined, fallback: number, m
     return fallback
   }
   return value
+}
+
+/** A redis:// or rediss:// URL; it is never repeated in the message, since it may hold a password. */
+function parseRedisUrl(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (url && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '') return raw
+  problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host')
+  return undefined
 }
 
 /** Reads every variable once and reports every bad one together. Pure: tests pass their own env. */
@@ -116,6 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),
     storeFlush: storeFlush as Config['storeFlush'],
     eventsMaxStreamsPerUser: parseInteger('EVENTS_MAX_STREAMS_PER_USER', env.EVENTS_MAX_STREAMS_PER_USER, 10, 1, 100_000, problems),
+    redisUrl: parseRedisUrl(env.REDIS_URL, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -1,5 +1,6 @@
 import { FetchError, ofetch } from 'ofetch'
 import { readToken } from '../lib/storage.js'
+import { OFFLINE_TEXT, plainServerMessage } from './error-text.js'
 
 let onUnauthorized: () => void = () => {}
 
@@ -25,15 +26,46 @@ export const http = ofetch.create({
 /** RFC 7240: post and comment writes then answer with the changed post only (DECISIONS §1). */
 export const RETURN_MINIMAL = { Prefer: 'return=minimal' } as const
 
-/** The message to show for a failed call: the server's `{ errors: [msg] }`, else a plain fallback. */
+/** "2 minutes", "1 second": how long a wait is, rounded up to what a person reads. */
+function waitText(seconds: number): string {
+  const [count, unit] = seconds < 60 ? [Math.max(1, Math.ceil(seconds)), 'second'] : [Math.ceil(seconds / 60), 'minute']
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
+
+/** Seconds until Retry-After (whole seconds or an HTTP date) lets the call be made again; undefined when absent or unreadable. */
+export function retryAfterSeconds(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined
+  const trimmed = header.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000)
+}
+
+/**
+ * The message to show for a failed call: the server's `{ errors: [msg] }` in plain words, else a plain
+ * fallback. A 429 says how long to wait, from Retry-After, rather than only "later".
+ */
 export function errorMessage(error: unknown): string {
   if (error instanceof FetchError) {
+    const status = error.statusCode
+    if (status === undefined) return OFFLINE_TEXT
+    const wait = status === 429 ? retryAfterSeconds(error.response?.headers.get('retry-after')) : undefined
+    if (wait !== undefined) return `Too many attempts. Try again in ${waitText(wait)}.`
     const first = (error.data as { errors?: unknown } | undefined)?.errors
-    if (Array.isArray(first) && typeof first[0] === 'string') return first[0]
-    if (error.statusCode === undefined) return 'Could not reach the server. Check your connection.'
-    return `Request failed (${error.statusCode})`
+    const message = Array.isArray(first) && typeof first[0] === 'string' ? first[0] : ''
+    return plainServerMessage(message, status) || 'Something went wrong. Please try again.'
   }
-  return error instanceof Error ? error.message : 'Something went wrong'
+  return error instanceof Error ? error.message : 'Something went wrong. Please try again.'
+}
+
+/**
+ * Whether the same call may well work if tried again at once: no answer, a timeout, a failing server.
+ * A 429 is not: its message says how long to wait.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof FetchError)) return false
+  const status = error.statusCode
+  return status === undefined || status === 408 || status >= 500
 }
 
 /** The HTTP status of a failed call, if the server answered at all. */

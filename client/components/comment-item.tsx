@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
+import { hasVisibleText } from '../../server/schemas/text.js'
+import { useDraftGuard } from '../lib/draft-guard.js'
 import { fullName, type CommentView } from '../lib/model.js'
 import { relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
@@ -19,6 +21,7 @@ type CommentItemProps = {
 export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete }: CommentItemProps) {
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
+  useDraftGuard(draft !== null && draft.trim() !== comment.text)
   const name = fullName(comment)
   const items: MenuItem[] = []
   if (canEdit) items.push({ label: 'Edit', onSelect: () => setDraft(comment.text) })
@@ -26,7 +29,7 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
 
   const update = async (event: FormEvent) => {
     event.preventDefault()
-    if (draft === null || !draft.trim()) return
+    if (draft === null || !hasVisibleText(draft)) return
     if (await onEdit(draft.trim())) setDraft(null)
   }
 
@@ -61,7 +64,7 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
               <button type="button" className="button ghost small" onClick={() => setDraft(null)}>
                 Cancel
               </button>
-              <button type="submit" className="button primary small" disabled={!draft.trim()}>
+              <button type="submit" className="button primary small" disabled={!hasVisibleText(draft)}>
                 Update
               </button>
             </div>

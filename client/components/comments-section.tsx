@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react'
+import { hasVisibleText } from '../../server/schemas/text.js'
+import { useDraftGuard } from '../lib/draft-guard.js'
 import type { CommentView } from '../lib/model.js'
 import { CommentItem } from './comment-item.js'
 
@@ -21,11 +23,12 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
   const [text, setText] = useState('')
   const [sending, setSending] = useState(false)
   const replyId = useId()
+  useDraftGuard(text.trim() !== '')
   const newestFirst = [...comments].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (!text.trim() || sending) return
+    if (!hasVisibleText(text) || sending) return
     setSending(true)
     const ok = await handlers.onAdd(text.trim())
     setSending(false)
@@ -40,13 +43,13 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
         </label>
         <textarea
           id={replyId}
-          placeholder="Reply!"
+          placeholder="Post your reply"
           rows={2}
           maxLength={500}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
         />
-        <button type="submit" className="button primary small" disabled={!text.trim() || sending}>
+        <button type="submit" className="button primary small" disabled={!hasVisibleText(text) || sending}>
           Reply
         </button>
       </form>

@@ -1,4 +1,5 @@
-import { Modal } from './modal.js'
+import { useState } from 'react'
+import { DraftModal } from './draft-modal.js'
 import { PostForm, type PostDraft } from './post-form.js'
 
 type EditPostModalProps = {
@@ -9,23 +10,27 @@ type EditPostModalProps = {
   onClose: () => void
 }
 
-/** SPEC §2's Edit Post modal: closes once the update is saved. */
+/** SPEC §2's Edit Post modal: closes once the update is saved; closing it with changes unsaved asks first. */
 export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClose }: EditPostModalProps) {
+  const [dirty, setDirty] = useState(false)
   const submit = async (draft: PostDraft) => {
     const ok = await onSubmit(draft)
     if (ok) onClose()
     return ok
   }
   return (
-    <Modal title="Edit Post" onClose={onClose}>
+    <DraftModal title="Edit Post" dirty={dirty} onClose={onClose}>
       <PostForm
-        placeholder="What is happening?!"
         submitLabel="Update"
+        busyLabel="Saving…"
         initial={initial}
         onSubmit={submit}
         onUpload={onUpload}
         onFileError={onFileError}
+        onChange={(draft) =>
+          setDirty(draft.content !== initial.content || draft.mediaUrl !== initial.mediaUrl || draft.mediaAlt !== initial.mediaAlt)
+        }
       />
-    </Modal>
+    </DraftModal>
   )
 }

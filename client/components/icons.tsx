@@ -98,3 +98,8 @@ export const LinkIcon = () => (
     <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
   </Icon>
 )
+export const BackIcon = () => (
+  <Icon>
+    <path d="M20 12H4M10 6l-6 6 6 6" />
+  </Icon>
+)

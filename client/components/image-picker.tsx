@@ -1,4 +1,4 @@
-import type { ChangeEvent } from 'react'
+import { useRef, type ChangeEvent } from 'react'
 import { checkImageFile } from '../lib/file-check.js'
 import { ImageIcon } from './icons.js'
 
@@ -8,29 +8,35 @@ type ImagePickerProps = {
   onError: (message: string) => void
 }
 
-/** A file input dressed as an icon button; files failing SPEC §5's checks never leave the browser. */
+/**
+ * A real button that opens the file picker, so Enter opens it as well as Space (a file input dressed
+ * as a label answers only one of them in some browsers). Files failing SPEC §5's checks never leave the browser.
+ */
 export function ImagePicker({ disabled = false, onFile, onError }: ImagePickerProps) {
+  const input = useRef<HTMLInputElement>(null)
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const input = event.currentTarget
-    const file = input.files?.[0]
+    const element = event.currentTarget
+    const file = element.files?.[0]
     // Cleared so that choosing the same file again still fires a change.
-    input.value = ''
+    element.value = ''
     if (!file) return
     const problem = checkImageFile(file)
     if (problem) onError(problem)
     else onFile(file)
   }
   return (
-    <label className={`icon-button accent file-picker${disabled ? ' is-disabled' : ''}`} title="Add image">
-      <input
-        type="file"
-        accept="image/*"
-        className="visually-hidden"
+    <>
+      <button
+        type="button"
+        className="icon-button accent"
         aria-label="Add image"
+        title="Add image"
         disabled={disabled}
-        onChange={onChange}
-      />
-      <ImageIcon />
-    </label>
+        onClick={() => input.current?.click()}
+      >
+        <ImageIcon />
+      </button>
+      <input ref={input} type="file" accept="image/*" hidden tabIndex={-1} aria-label="Image file" disabled={disabled} onChange={onChange} />
+    </>
   )
 }

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
-import { BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, LogoutIcon, ProfileIcon } from './icons.js'
+import { BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
 import { Logo } from './logo.js'
 
 type LayoutProps = {
   username: string
-  onTweet: () => void
-  onLogout: () => void
+  onPost: () => void
+  /** The account button and its menu (profile, log out). */
+  account: ReactNode
   aside: ReactNode
   children: ReactNode
 }
@@ -22,35 +23,38 @@ function NavLink({ href, pattern, icon, label }: { href: string; pattern: string
   )
 }
 
-/** The signed-in frame: header with the logo, the navigation, the page, and the side panel. */
-export function Layout({ username, onTweet, onLogout, aside, children }: LayoutProps) {
+/**
+ * The signed-in frame: a side column (logo, the places to go, the Post button, and the account at its
+ * foot), the page, and the side panel. On a phone the places become a tab bar at the bottom and the
+ * account sits at the left of the top bar.
+ */
+export function Layout({ username, onPost, account, aside, children }: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="app-header">
-        <Logo />
-      </header>
-      <nav className="app-nav" aria-label="Main">
-        <NavLink href={paths.home.href()} pattern={paths.home.path} icon={<HomeIcon />} label="Home" />
-        <NavLink href={paths.explore.href()} pattern={paths.explore.path} icon={<ExploreIcon />} label="Explore" />
-        <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmark" />
-        <NavLink
-          href={paths.profile.href(username)}
-          pattern={paths.profile.href(username)}
-          icon={<ProfileIcon />}
-          label="Profile"
-        />
-        <button type="button" className="nav-link" onClick={onLogout}>
-          <LogoutIcon />
-          <span className="nav-label">Logout</span>
-        </button>
-        <button type="button" className="button primary tweet-button" onClick={onTweet}>
-          <FeatherIcon />
-          <span className="nav-label">Tweet</span>
-        </button>
-      </nav>
+      <div className="app-side">
+        <header className="app-header">
+          <Logo />
+        </header>
+        <nav className="app-nav" aria-label="Main">
+          <NavLink href={paths.home.href()} pattern={paths.home.path} icon={<HomeIcon />} label="Home" />
+          <NavLink href={paths.explore.href()} pattern={paths.explore.path} icon={<ExploreIcon />} label="Explore" />
+          <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmarks" />
+          <NavLink
+            href={paths.profile.href(username)}
+            pattern={paths.profile.href(username)}
+            icon={<ProfileIcon />}
+            label="Profile"
+          />
+          <button type="button" className="button primary post-button" onClick={onPost}>
+            <FeatherIcon />
+            <span className="nav-label">Post</span>
+          </button>
+        </nav>
+        <div className="app-account">{account}</div>
+      </div>
       <main id="main" className="app-main" tabIndex={-1}>
         {children}
       </main>

@@ -1,13 +1,23 @@
-import { useEffect, useId, type KeyboardEvent } from 'react'
+import { useEffect, useId, type KeyboardEvent, type ReactNode } from 'react'
+import { Link } from 'wouter'
 import { DotsIcon } from './icons.js'
 import { moveFocus, usePopover } from './use-popover.js'
 
-export type MenuItem = { label: string; onSelect: () => void; danger?: boolean }
+/** An action (`onSelect`) or a place to go (`href`, a real link, so it opens in a new tab too). */
+export type MenuItem = { label: string; danger?: boolean } & ({ onSelect: () => void } | { href: string })
+
+type MenuProps = {
+  label: string
+  items: MenuItem[]
+  /** What the button shows; three dots unless given. */
+  trigger?: ReactNode
+  className?: string
+}
 
 const ITEM = '[role="menuitem"]'
 
-/** A three-dots menu button (WAI-ARIA menu button): arrows move, Escape closes and refocuses the button. */
-export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
+/** A menu button (WAI-ARIA menu button), three dots by default: arrows move, Escape closes and refocuses the button. */
+export function Menu({ label, items, trigger, className }: MenuProps) {
   const { open, setOpen, close, buttonRef, panelRef } = usePopover<HTMLUListElement>()
   const menuId = useId()
 
@@ -27,36 +37,42 @@ export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
   }
 
   return (
-    <div className="menu">
+    <div className={className ? `menu ${className}` : 'menu'}>
       <button
         ref={buttonRef}
         type="button"
-        className="icon-button"
-        aria-label={label}
+        className={trigger ? 'menu-trigger' : 'icon-button'}
+        aria-label={trigger ? undefined : label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen(!open)}
         onKeyDown={onButtonKey}
       >
-        <DotsIcon />
+        {trigger ?? <DotsIcon />}
       </button>
       {open && (
         <ul ref={panelRef} id={menuId} className="menu-list" role="menu" aria-label={label} onKeyDown={onMenuKey}>
           {items.map((item) => (
             <li key={item.label} role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                className={item.danger ? 'menu-item is-danger' : 'menu-item'}
-                onClick={() => {
-                  close(true)
-                  item.onSelect()
-                }}
-              >
-                {item.label}
-              </button>
+              {'href' in item ? (
+                <Link href={item.href} role="menuitem" tabIndex={-1} className="menu-item" onClick={() => close(false)}>
+                  {item.label}
+                </Link>
+              ) : (
+                <button
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className={item.danger ? 'menu-item is-danger' : 'menu-item'}
+                  onClick={() => {
+                    close(true)
+                    item.onSelect()
+                  }}
+                >
+                  {item.label}
+                </button>
+              )}
             </li>
           ))}
         </ul>

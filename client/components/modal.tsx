@@ -4,13 +4,27 @@ import { CloseIcon } from './icons.js'
 
 const FOCUSABLE = 'a[href], button:not([disabled]), textarea, input, select, [tabindex]:not([tabindex="-1"])'
 
-type ModalProps = { title: string; onClose: () => void; children: ReactNode }
+type ModalProps = {
+  title: string
+  onClose: () => void
+  children: ReactNode
+  /**
+   * 'form' (the default) fills a phone's screen; 'question' is a small alert dialog that needs an
+   * answer before anything else; 'media' shows one image large on a dark backdrop.
+   */
+  variant?: 'form' | 'question' | 'media'
+}
+
+const BACKDROP = { form: 'modal-backdrop', question: 'modal-backdrop is-compact', media: 'modal-backdrop is-media' }
+
+/** Modals can stack (a confirmation over the composer); the page may scroll again only when the last closes. */
+let openModals = 0
 
 /**
  * A modal dialog: focus moves into it on open, Tab stays inside, Escape or a click on the
  * backdrop closes it, and focus returns to whatever opened it.
  */
-export function Modal({ title, onClose, children }: ModalProps) {
+export function Modal({ title, onClose, children, variant = 'form' }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null)
   const titleId = useId()
 
@@ -19,9 +33,11 @@ export function Modal({ title, onClose, children }: ModalProps) {
     const dialog = dialogRef.current
     const inBody = dialog?.querySelector<HTMLElement>(`.modal-body :is(${FOCUSABLE})`)
     ;(inBody ?? dialog)?.focus()
+    openModals += 1
     document.body.classList.add('has-modal')
     return () => {
-      document.body.classList.remove('has-modal')
+      openModals -= 1
+      if (openModals === 0) document.body.classList.remove('has-modal')
       opener?.focus()
     }
   }, [])
@@ -46,22 +62,23 @@ export function Modal({ title, onClose, children }: ModalProps) {
   }
 
   return createPortal(
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className={BACKDROP[variant]} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialogRef}
         className="modal"
-        role="dialog"
+        role={variant === 'question' ? 'alertdialog' : 'dialog'}
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >
-        <header className="modal-header">
-          <h2 id={titleId}>{title}</h2>
+        {/* Not a <header>: in a portal under <body> that would be a second banner landmark. */}
+        <div className="modal-header">
+          <h2 id={titleId} className={variant === 'media' ? 'visually-hidden' : undefined}>{title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <div className="modal-body">{children}</div>
       </div>
     </div>,

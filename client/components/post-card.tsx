@@ -1,6 +1,8 @@
-import { Link } from 'wouter'
-import { fullName, type PostView } from '../lib/model.js'
-import { relativeTime } from '../lib/relative-time.js'
+import type { MouseEvent } from 'react'
+import { Link, useLocation } from 'wouter'
+import { leaveTo } from '../lib/draft-guard.js'
+import { fullName, mediaAlt, type PostView } from '../lib/model.js'
+import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers } from './comments-section.js'
@@ -21,17 +23,51 @@ export type PostCardProps = {
   onToggleBookmark: () => void
   onEdit: () => void
   onDelete: () => void
+  /** The image was clicked: show it large. */
+  onOpenMedia: () => void
   comments: CommentHandlers
+  /** The first image of a page loads at once: it is on the first screen, where lazy loading only delays it. */
+  eagerMedia?: boolean
+  /** 'detail' is the post's own page: larger text, the full date, and no click-through. */
+  variant?: 'feed' | 'detail'
+}
+
+/** Clicks on these do their own thing; only a click on the card's plain surface opens the post. */
+const OWN_CLICK = 'a, button, input, textarea, select, label, [role="menu"], .comments'
+
+/** Whether the reader has just selected text (a drag over the card ends in a click that must not navigate). */
+function selectingText(): boolean {
+  const selection = window.getSelection()
+  return selection !== null && !selection.isCollapsed && selection.toString().trim() !== ''
 }
 
 /** One post as SPEC §2 draws it: author, time, text, image, actions, and the comments area on demand. */
 export function PostCard(props: PostCardProps) {
   const { post, me, now = Date.now() } = props
+  const [, navigate] = useLocation()
   const profile = paths.profile.href(post.username)
+  const detail = paths.postDetail.href(post.id)
   const name = fullName(post)
   const isOwner = post.username === me
+  const isDetail = props.variant === 'detail'
+
+  const openPost = (event: MouseEvent<HTMLElement>) => {
+    const target = event.target as Element
+    if (isDetail) return
+    // React passes clicks up from portals (a modal opened by the card) that are not inside it in the page.
+    if (!event.currentTarget.contains(target) || target.closest(OWN_CLICK) || selectingText()) return
+    if (event.ctrlKey || event.metaKey) window.open(detail, '_blank', 'noopener')
+    else leaveTo(detail, navigate)
+  }
+
   return (
-    <article className="post-card" aria-label={`Post by ${name}`}>
+    <article
+      className={isDetail ? 'post-card is-detail' : 'post-card is-clickable'}
+      aria-label={`Post by ${name}`}
+      // Focusable for the j and k shortcuts, without adding a stop per post to the Tab order.
+      tabIndex={-1}
+      onClick={openPost}
+    >
       <Link href={profile} className="post-avatar" aria-label={`${name}'s profile`}>
         <Avatar src={post.avatarURL} name={name} />
       </Link>
@@ -41,12 +77,16 @@ export function PostCard(props: PostCardProps) {
             <span className="author-name">{name}</span>
             <span className="author-handle">@{post.username}</span>
           </Link>
-          <span className="dot" aria-hidden="true">
-            ·
-          </span>
-          <time className="post-time" dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
-            {relativeTime(post.createdAt, now)}
-          </time>
+          {!isDetail && (
+            <>
+              <span className="dot" aria-hidden="true">
+                ·
+              </span>
+              <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
+                <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
+              </Link>
+            </>
+          )}
           {isOwner && (
             <Menu
               label="Post options"
@@ -59,9 +99,30 @@ export function PostCard(props: PostCardProps) {
         </header>
         {post.content && <p className="post-content">{post.content}</p>}
         {post.mediaUrl && (
-          <Link href={paths.postDetail.href(post.id)} className="post-media" aria-label="Open post">
-            <img src={post.mediaUrl} alt={`Image posted by ${name}`} loading="lazy" />
-          </Link>
+          // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
+          <a
+            href={post.mediaUrl}
+            className="post-media"
+            data-stay=""
+            onClick={(event) => {
+              if (event.ctrlKey || event.metaKey || event.shiftKey) return
+              event.preventDefault()
+              props.onOpenMedia()
+            }}
+          >
+            <img
+              src={post.mediaUrl}
+              alt={mediaAlt(post)}
+              width={post.mediaWidth}
+              height={post.mediaHeight}
+              loading={props.eagerMedia ? 'eager' : 'lazy'}
+            />
+          </a>
+        )}
+        {isDetail && (
+          <p className="post-date">
+            <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>
+          </p>
         )}
         <PostActions
           commentCount={post.comments.length}

@@ -1,18 +1,26 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { hasVisibleText } from '../../server/schemas/text.js'
 import { Avatar } from './avatar.js'
+import { CharRing } from './char-ring.js'
 import { EmojiPicker } from './emoji-picker.js'
-import { CloseIcon } from './icons.js'
 import { ImagePicker } from './image-picker.js'
+import { MediaPreview } from './media-preview.js'
 
-export type PostDraft = { content: string; mediaUrl: string }
+export type PostDraft = { content: string; mediaUrl: string; mediaAlt: string }
 
 /** DECISIONS §1: the server takes at most 500 characters of content. */
 export const MAX_CONTENT = 500
 
+/** One text for every composer, as SPEC's edit modal words it. */
+export const COMPOSER_PLACEHOLDER = 'What is happening?!'
+
 type PostFormProps = {
-  placeholder: string
-  submitLabel: string
-  initial?: PostDraft
+  placeholder?: string
+  /** 'Post' for a new post. */
+  submitLabel?: string
+  /** What the button says while the post is on its way. */
+  busyLabel?: string
+  initial?: Partial<PostDraft> | undefined
   author?: { avatarURL: string; name: string }
   /** The composer starts over after a post; the edit modal closes instead. */
   resetAfterSubmit?: boolean
@@ -20,16 +28,44 @@ type PostFormProps = {
   onSubmit: (draft: PostDraft) => Promise<boolean>
   onUpload: (file: File) => Promise<string | null>
   onFileError: (message: string) => void
+  /** Every change of the draft, so a page can keep it (the home composer does, until it is sent). */
+  onChange?: (draft: PostDraft) => void
 }
 
-/** The post composer and the edit form: text, one image, emojis, and a submit button. */
+/** The text box grows with its text instead of scrolling inside a fixed box. */
+function useAutoGrow(text: string) {
+  const ref = useRef<HTMLTextAreaElement>(null)
+  useLayoutEffect(() => {
+    const box = ref.current
+    if (!box) return
+    box.style.height = 'auto'
+    if (box.scrollHeight > 0) box.style.height = `${box.scrollHeight}px`
+  }, [text])
+  return ref
+}
+
+/**
+ * The post composer and the edit form: text, one image with its description, emojis, and a submit
+ * button. Ctrl+Enter (⌘+Enter) sends; while a post is on its way, the text is locked.
+ */
 export function PostForm(props: PostFormProps) {
-  const { placeholder, submitLabel, initial, author, resetAfterSubmit = false, autoFocus = false } = props
+  const { placeholder = COMPOSER_PLACEHOLDER, submitLabel = 'Post', busyLabel = 'Posting…', initial, author } = props
   const [content, setContent] = useState(initial?.content ?? '')
   const [mediaUrl, setMediaUrl] = useState(initial?.mediaUrl ?? '')
+  const [mediaAlt, setMediaAlt] = useState(initial?.mediaAlt ?? '')
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')
   const textId = useId()
-  const isEmpty = content.trim() === '' && mediaUrl === ''
+  const countId = useId()
+  const textRef = useAutoGrow(content)
+  // The server's own test: text made only of invisible characters would post as an empty card.
+  const isEmpty = !hasVisibleText(content) && mediaUrl === ''
+  const sending = busy === 'sending'
+
+  const onChange = useRef(props.onChange)
+  onChange.current = props.onChange
+  useEffect(() => {
+    onChange.current?.({ content, mediaUrl, mediaAlt })
+  }, [content, mediaUrl, mediaAlt])
 
   const upload = async (file: File) => {
     setBusy('uploading')
@@ -38,52 +74,68 @@ export function PostForm(props: PostFormProps) {
     if (url) setMediaUrl(url)
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  const send = async () => {
     if (isEmpty || busy !== 'idle') return
     setBusy('sending')
-    const ok = await props.onSubmit({ content: content.trim(), mediaUrl })
+    const ok = await props.onSubmit({ content: content.trim(), mediaUrl, mediaAlt: mediaUrl ? mediaAlt.trim() : '' })
     setBusy('idle')
-    if (ok && resetAfterSubmit) {
+    if (ok && props.resetAfterSubmit) {
       setContent('')
       setMediaUrl('')
+      setMediaAlt('')
+    }
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void send()
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault()
+      void send()
     }
   }
 
   return (
-    <form className="post-form" onSubmit={submit}>
+    <form className="post-form" onSubmit={submit} aria-busy={sending}>
       {author && <Avatar src={author.avatarURL} name={author.name} />}
       <div className="post-form-main">
         <label htmlFor={textId} className="visually-hidden">
           Post text
         </label>
         <textarea
+          ref={textRef}
           id={textId}
           className="post-form-text"
           placeholder={placeholder}
           value={content}
           maxLength={MAX_CONTENT}
-          rows={3}
-          autoFocus={autoFocus}
+          rows={2}
+          autoFocus={props.autoFocus}
+          readOnly={sending}
+          aria-describedby={countId}
           onChange={(e) => setContent(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
         />
         {mediaUrl && (
-          <div className="media-preview">
-            <img src={mediaUrl} alt="Image to be posted" />
-            <button type="button" className="icon-button on-media" aria-label="Remove image" onClick={() => setMediaUrl('')}>
-              <CloseIcon />
-            </button>
-          </div>
+          <MediaPreview
+            url={mediaUrl}
+            alt={mediaAlt}
+            locked={sending}
+            onAltChange={setMediaAlt}
+            onRemove={() => {
+              setMediaUrl('')
+              setMediaAlt('')
+            }}
+          />
         )}
         {busy === 'uploading' && <p className="form-note" role="status">Uploading image…</p>}
         <div className="post-form-bar">
           <ImagePicker disabled={busy !== 'idle'} onFile={upload} onError={props.onFileError} />
-          <EmojiPicker onPick={(emoji) => setContent((text) => (text + emoji).slice(0, MAX_CONTENT))} />
-          <span className="char-count" aria-live="polite">
-            {content.length > MAX_CONTENT - 50 ? `${MAX_CONTENT - content.length} left` : ''}
-          </span>
+          <EmojiPicker onPick={(emoji) => !sending && setContent((text) => (text + emoji).slice(0, MAX_CONTENT))} />
+          <CharRing used={content.length} max={MAX_CONTENT} id={countId} />
           <button type="submit" className="button primary" disabled={isEmpty || busy !== 'idle'}>
-            {submitLabel}
+            {sending ? busyLabel : submitLabel}
           </button>
         </div>
       </div>

@@ -70,7 +70,7 @@ export function ProfileHeader(props: ProfileHeaderProps) {
           <strong>{user.following.length}</strong> Following
         </button>
         <button type="button" className="count link-like" onClick={props.onShowFollowers}>
-          <strong>{user.followers.length}</strong> Followers
+          <strong>{user.followers.length}</strong> {user.followers.length === 1 ? 'Follower' : 'Followers'}
         </button>
       </div>
     </section>

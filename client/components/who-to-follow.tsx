@@ -1,5 +1,6 @@
 import { fullName, type UserView } from '../lib/model.js'
 import { FollowButton } from './follow-button.js'
+import { LoadError } from './load-error.js'
 import { UserCard } from './user-card.js'
 
 type WhoToFollowProps = {
@@ -7,14 +8,21 @@ type WhoToFollowProps = {
   loaded: boolean
   pending: Readonly<Record<string, boolean>>
   onFollow: (userId: string) => void
+  /** Why the suggestions could not be loaded, with a way to try again. */
+  error?: string | null
+  onRetry?: () => void
 }
 
 /** SPEC §2's side panel: people I do not follow yet, each a link to the profile with a Follow button. */
-export function WhoToFollow({ users, loaded, pending, onFollow }: WhoToFollowProps) {
+export function WhoToFollow({ users, loaded, pending, onFollow, error, onRetry }: WhoToFollowProps) {
   return (
     <section className="panel">
       <h2 className="panel-title">Who to follow</h2>
-      {loaded && users.length === 0 && <p className="empty-state small">No more suggestions!</p>}
+      {error && users.length === 0 ? (
+        <LoadError message={error} onRetry={onRetry} small />
+      ) : (
+        loaded && users.length === 0 && <p className="empty-state small">No more suggestions!</p>
+      )}
       <ul className="user-list">
         {users.map((user) => (
           <li key={user._id} className="user-row">

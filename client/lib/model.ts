@@ -15,6 +15,22 @@ export type CommentView = DeepReadonly<Comment>
 export type UserView = DeepReadonly<User>
 export type UserSummaryView = DeepReadonly<UserSummary>
 
+/** An image's text alternative: its author's description, or at least whose image it is. */
+export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {
+  return post.mediaAlt?.trim() || `Image posted by ${fullName(post)}`
+}
+
 export function fullName(user: { firstName: string; lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim()
+}
+
+/** One of the signed-in user's bookmarks: a post id, or the bookmarked post itself. */
+export type BookmarkEntry = string | { readonly _id: string }
+
+/**
+ * The ids of bookmarked posts. A user's own record carries bookmarks as ids or, from servers that
+ * follow DECISIONS §1 as changed, as the posts themselves; the client accepts either.
+ */
+export function bookmarkIds(entries: readonly BookmarkEntry[]): string[] {
+  return entries.map((entry) => (typeof entry === 'string' ? entry : entry._id))
 }

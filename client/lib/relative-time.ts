@@ -30,3 +30,11 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   if (months <= 11) return ago(months, 'month')
   return formatShortDate(iso)
 }
+
+const clock = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' })
+
+/** '3:05 PM · Jan 5, 2025': the whole moment, for a timestamp's hover text and the post page. */
+export function formatFullDate(iso: string): string {
+  const date = new Date(iso)
+  return `${clock.format(date)} · ${shortDate.format(date)}`
+}

@@ -5,6 +5,7 @@
 const TOKEN = 'token'
 const USERNAME = 'username'
 const SORT = 'feedSort'
+const DRAFT = 'composerDraft'
 
 function read(key: string): string | null {
   try {
@@ -37,6 +38,8 @@ export function writeSession(token: string, username: string): void {
 export function clearSession(): void {
   write(TOKEN, null)
   write(USERNAME, null)
+  // A draft belongs to the account that wrote it, not to the next one on this browser.
+  write(DRAFT, null)
 }
 
 export function readToken(): string | null {
@@ -49,4 +52,24 @@ export function readSort(): string | null {
 
 export function writeSort(sort: string): void {
   write(SORT, sort)
+}
+
+export type StoredDraft = { content: string; mediaUrl: string; mediaAlt: string }
+
+/** The home composer's unsent text and image, kept across reloads until it is sent. */
+export function readDraft(): StoredDraft | undefined {
+  try {
+    const value: unknown = JSON.parse(read(DRAFT) ?? 'null')
+    if (typeof value !== 'object' || value === null) return undefined
+    const record = value as Record<string, unknown>
+    const text = (key: string) => (typeof record[key] === 'string' ? record[key] : '')
+    return { content: text('content'), mediaUrl: text('mediaUrl'), mediaAlt: text('mediaAlt') }
+  } catch {
+    return undefined
+  }
+}
+
+export function writeDraft(draft: StoredDraft): void {
+  const empty = draft.content === '' && draft.mediaUrl === ''
+  write(DRAFT, empty ? null : JSON.stringify(draft))
 }

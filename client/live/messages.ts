@@ -1,8 +1,8 @@
 import type { EventName, EventPayloads } from '../../server/schemas/events.js'
 
 /** Every event of DECISIONS §3, plus `reset`: the server's word that what is on screen must be refetched. */
-export type LiveName = EventName | 'reset'
-export type LivePayloads = EventPayloads & { reset: Record<string, never> }
+export type LiveName = Exclude<EventName, 'session.ended'> | 'reset'
+export type LivePayloads = Omit<EventPayloads, 'session.ended'> & { reset: Record<string, never> }
 
 /** One event as it reached this tab, from its own stream or relayed by the tab that holds the stream. */
 export type LiveMessage = {

@@ -1,38 +1,42 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
+import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
-import { Modal } from '../components/modal.js'
+import { ShortcutsDialog } from '../components/shortcuts-dialog.js'
+import { ConfirmDialog } from '../components/confirm-dialog.js'
+import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
+import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
-import { createPost, uploadMedia } from '../state/posts.js'
+import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
-import { loadSuggestions, toggleFollow, users } from '../state/users.js'
+import { LeaveGuard } from './leave-guard.js'
+import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
+import { useSuggestions } from './use-suggestions.js'
 
-/** The signed-in frame wired to the state: navigation, the Tweet modal and Who to follow. */
+/** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
-  const { suggestions, suggestionsLoaded, pending } = useSnapshot(users)
+  const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
+  const [composerDirty, setComposerDirty] = useState(false)
+  const [loggingOut, setLoggingOut] = useState(false)
+  const [showingShortcuts, setShowingShortcuts] = useState(false)
+  useKeyboardShortcuts({ username: username ?? '', onCompose: () => setComposing(true), onHelp: () => setShowingShortcuts(true) })
   const [, navigate] = useLocation()
 
-  // Refreshed whenever whom I follow changes, from this panel or from any profile.
-  const followingCount = user?.following.length
-  useEffect(() => {
-    // Not while logging out: the call would go without a token and fail.
-    if (username) void loadSuggestions()
-  }, [username, followingCount])
-
-  const followingIds = new Set(user?.following.map((u) => u._id))
-  const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))
-
-  const submit = async (draft: { content: string; mediaUrl: string }) => {
+  const closeComposer = () => {
+    setComposing(false)
+    setComposerDirty(false)
+  }
+  const submit = async (draft: PostDraft) => {
     const ok = await createPost(draft)
     if (ok) {
-      setComposing(false)
+      closeComposer()
       showToast('Your post was sent', 'success')
     }
     return ok
@@ -41,26 +45,56 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <Layout
       username={username ?? ''}
-      onTweet={() => setComposing(true)}
-      onLogout={() => {
-        logout()
-        navigate(paths.login.href(), { replace: true })
-      }}
-      aside={<WhoToFollow users={shown} loaded={suggestionsLoaded} pending={pending} onFollow={(id) => void toggleFollow(id)} />}
+      onPost={() => setComposing(true)}
+      account={
+        user && (
+          <AccountMenu
+            username={user.username}
+            name={fullName(user)}
+            avatarURL={user.avatarURL}
+            onLogout={() => setLoggingOut(true)}
+            onShowShortcuts={() => setShowingShortcuts(true)}
+          />
+        )
+      }
+      aside={
+        <WhoToFollow
+          users={suggestions.shown}
+          loaded={suggestions.loaded}
+          pending={suggestions.pending}
+          onFollow={suggestions.follow}
+          error={suggestions.error}
+          onRetry={suggestions.retry}
+        />
+      }
     >
       {children}
       {composing && (
-        <Modal title="Create Post" onClose={() => setComposing(false)}>
+        <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
-            placeholder="What is happening!"
-            submitLabel="Tweet"
             author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
             onSubmit={submit}
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}
+            onChange={(draft) => setComposerDirty(draft.content.trim() !== '' || draft.mediaUrl !== '')}
           />
-        </Modal>
+        </DraftModal>
       )}
+      {loggingOut && (
+        <ConfirmDialog
+          title="Log out of Chirp?"
+          text="You can log back in at any time."
+          confirmLabel="Log out"
+          tone="plain"
+          onCancel={() => setLoggingOut(false)}
+          onConfirm={() => {
+            logout()
+            navigate(paths.login.href(), { replace: true })
+          }}
+        />
+      )}
+      {showingShortcuts && <ShortcutsDialog shortcuts={SHORTCUTS} onClose={() => setShowingShortcuts(false)} />}
+      <LeaveGuard />
     </Layout>
   )
 }

@@ -1,10 +1,12 @@
 import { useEffect } from 'react'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { loadBookmarks } from '../state/lists.js'
 import { PostList } from './post-list.js'
 
 export const BOOKMARK_EMPTY = 'You have not added any Bookmarks!'
 
 export function BookmarkPage() {
+  useDocumentTitle('Bookmarks')
   useEffect(() => {
     void loadBookmarks()
   }, [])

@@ -1,20 +1,27 @@
 import { useEffect, useRef } from 'react'
 import { useSnapshot } from 'valtio'
+import { Link } from 'wouter'
 import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
+import { WhoToFollow } from '../components/who-to-follow.js'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
+import { readDraft, writeDraft } from '../lib/storage.js'
+import { paths } from '../paths.js'
 import { lists, loadHome, setSort, SORTS } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
+import { useSuggestions } from './use-suggestions.js'
 
-export const HOME_EMPTY = 'Sorry, there no posts to show! Follow people to see their posts.'
+export const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
 
 /** The home timeline: my posts and those of people I follow, in the chosen order. */
 export function HomePage() {
   const { sort } = useSnapshot(lists)
   const { user } = useSnapshot(session)
+  useDocumentTitle('Home')
 
   useEffect(() => {
     void loadHome()
@@ -34,9 +41,9 @@ export function HomePage() {
       <h1 className="page-title">Home</h1>
       <div className="card composer">
         <PostForm
-          placeholder="What is happening!"
-          submitLabel="Tweet"
           resetAfterSubmit
+          initial={readDraft()}
+          onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
           onSubmit={createPost}
           onUpload={uploadMedia}
@@ -47,7 +54,23 @@ export function HomePage() {
         <h2>{sort} Posts</h2>
         <SortDropdown options={SORTS} value={sort} onChange={(value) => void setSort(value)} />
       </div>
-      <PostList name="home" emptyText={HOME_EMPTY} load={(more) => void loadHome(more)} />
+      <PostList name="home" emptyText={HOME_EMPTY} emptyExtra={<StartHere />} load={(more) => void loadHome(more)} />
     </>
+  )
+}
+
+/**
+ * A new account's empty feed is where people to follow are offered, in the page itself, so a phone
+ * (which has no side panel) shows them too, with the way to everyone's posts beside them.
+ */
+function StartHere() {
+  const { shown, loaded, pending, follow } = useSuggestions()
+  return (
+    <div className="start-here">
+      {shown.length > 0 && <WhoToFollow users={shown} loaded={loaded} pending={pending} onFollow={follow} />}
+      <Link href={paths.explore.href()} className="button primary">
+        Explore posts
+      </Link>
+    </div>
   )
 }

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio'
 import { Link, Redirect, useLocation, useSearch } from 'wouter'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { paths, returnPath } from '../paths.js'
 import { login, loginAsGuest, session } from '../state/session.js'
 
@@ -18,6 +19,7 @@ export function LoginPage() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
+  useDocumentTitle('Log in')
 
   if (token) return <Redirect to={returnPath(from)} replace />
 

@@ -1,7 +1,9 @@
 import { Link } from 'wouter'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { paths } from '../paths.js'
 
 export function NotFoundPage() {
+  useDocumentTitle('Page not found')
   return (
     <div className="center-page">
       <main className="card error-card">

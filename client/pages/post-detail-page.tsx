@@ -1,8 +1,12 @@
 import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, useLocation } from 'wouter'
-import { EmptyState } from '../components/empty-state.js'
-import { Spinner } from '../components/spinner.js'
+import { LoadError } from '../components/load-error.js'
+import { BackIcon } from '../components/icons.js'
+import { PostSkeleton } from '../components/post-skeleton.js'
+import { goBack } from '../lib/back.js'
+import { useDocumentTitle } from '../lib/document-title.js'
+import { fullName } from '../lib/model.js'
 import { paths } from '../paths.js'
 import { lists, loadPost } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
@@ -21,19 +25,32 @@ export function PostDetailPage({ postId }: { postId: string }) {
   // Until the load for this route has started, an older detail must not show as 'not found'.
   const pending = detail.loading || detail.id !== postId
   const post = pending ? undefined : byId[detail.id]
+  useDocumentTitle(post ? postTitle(post) : pending ? null : 'Post')
   return (
     <>
-      <h1 className="page-title">Post</h1>
-      {pending && <Spinner label="Loading post" />}
+      <div className="page-title with-back">
+        <button type="button" className="icon-button" aria-label="Back" onClick={() => goBack(navigate, paths.home.href())}>
+          <BackIcon />
+        </button>
+        <h1>Post</h1>
+      </div>
+      {pending && <PostSkeleton count={1} label="Loading post" />}
       {!pending && !post && (
         <div className="stack center">
-          <EmptyState text={detail.error ?? 'Post not found'} />
+          <LoadError message={detail.error ?? "This post doesn't exist. It may have been deleted."} onRetry={() => void loadPost(postId)} />
           <Link href={paths.home.href()} className="button outline small">
             Back to Home
           </Link>
         </div>
       )}
-      {post && <PostItem key={post._id} postId={post._id} commentsOpen onDeleted={() => navigate(paths.home.href())} />}
+      {post && <PostItem key={post._id} postId={post._id} detail onDeleted={() => navigate(paths.home.href())} />}
     </>
   )
+}
+
+/** As Twitter words it: 'Maya Lin on Chirp: "the start of the post"'. */
+function postTitle(post: { firstName: string; lastName: string; content: string }): string {
+  const text = post.content.replace(/\s+/g, ' ').trim()
+  const start = text.length > 60 ? `${text.slice(0, 59)}…` : text
+  return start ? `${fullName(post)} on Chirp: "${start}"` : `Post by ${fullName(post)}`
 }

@@ -1,7 +1,10 @@
 import { useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
+import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
+import { mediaAlt } from '../lib/model.js'
 import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { postCache } from '../state/post-cache.js'
@@ -11,7 +14,10 @@ import {
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 
-type PostItemProps = { postId: string; commentsOpen?: boolean; onDeleted?: () => void }
+type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; onDeleted?: () => void }
+
+/** What the reader is asked to confirm: deleting this post, or one of its comments. */
+type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
 
 async function copyLink(postId: string): Promise<void> {
   try {
@@ -23,19 +29,35 @@ async function copyLink(postId: string): Promise<void> {
 }
 
 /** A post card wired to the state: reads one cached post, and turns clicks into actions. */
-export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemProps) {
+export function PostItem({ postId, detail = false, eagerMedia = false, onDeleted }: PostItemProps) {
   const post = useSnapshot(postCache).byId[postId]
   const { username, user } = useSnapshot(session)
-  const [showComments, setShowComments] = useState(commentsOpen)
+  const [showComments, setShowComments] = useState(detail)
+  const [viewing, setViewing] = useState(false)
   const [editing, setEditing] = useState(false)
+  const [deleting, setDeleting] = useState<Deleting>(null)
   const now = useNow()
   if (!post || !username) return null
   const me = username
+
+  const confirmDelete = async (target: NonNullable<Deleting>) => {
+    setDeleting(null)
+    if (target.kind === 'post') {
+      if (await deletePost(post._id)) {
+        showToast('Your post was deleted', 'success')
+        onDeleted?.()
+      }
+    } else if (await deleteComment(post._id, target.commentId)) {
+      showToast('Your comment was deleted', 'success')
+    }
+  }
 
   return (
     <>
       <PostCard
         post={post}
+        variant={detail ? 'detail' : 'feed'}
+        eagerMedia={eagerMedia || detail}
         me={me}
         now={now}
         liked={post.likes.likedBy.some((u) => u.username === me)}
@@ -46,16 +68,31 @@ export function PostItem({ postId, commentsOpen = false, onDeleted }: PostItemPr
         onShare={() => void copyLink(post.id)}
         onToggleBookmark={() => void toggleBookmark(post._id)}
         onEdit={() => setEditing(true)}
-        onDelete={() => void deletePost(post._id).then((ok) => ok && onDeleted?.())}
+        onOpenMedia={() => setViewing(true)}
+        onDelete={() => setDeleting({ kind: 'post' })}
         comments={{
           onAdd: (text) => addComment(post._id, text),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
-          onDelete: (commentId) => void deleteComment(post._id, commentId),
+          onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
         }}
       />
+      {viewing && <Lightbox src={post.mediaUrl} alt={mediaAlt(post)} onClose={() => setViewing(false)} />}
+      {deleting && (
+        <ConfirmDialog
+          title={deleting.kind === 'post' ? 'Delete post?' : 'Delete comment?'}
+          text={
+            deleting.kind === 'post'
+              ? "This can't be undone. The post and its comments will be removed from your profile and everyone's timelines."
+              : "This can't be undone. The comment will be removed from the post."
+          }
+          confirmLabel="Delete"
+          onConfirm={() => void confirmDelete(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
       {editing && (
         <EditPostModal
-          initial={{ content: post.content, mediaUrl: post.mediaUrl }}
+          initial={{ content: post.content, mediaUrl: post.mediaUrl, mediaAlt: post.mediaAlt ?? '' }}
           onSubmit={(draft) => editPost(post._id, draft)}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}

@@ -1,26 +1,40 @@
+import type { ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
+import { LoadError } from '../components/load-error.js'
 import { NewPostsButton } from '../components/new-posts-button.js'
+import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
+import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
 
 type PostListProps = {
   name: ListName
   emptyText: string
+  /** More to offer under the empty text, such as people to follow. */
+  emptyExtra?: ReactNode
   /** Shown under the last post once the server has no more. */
   endText?: string
   load: (more: boolean) => void
 }
 
-/** One of the post lists: spinner while the first page loads, then posts, more on scroll. */
-export function PostList({ name, emptyText, endText, load }: PostListProps) {
+/** One of the post lists: placeholders while the first page loads, then posts, more on scroll (with a spinner). */
+export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
   const list = useSnapshot(lists)[name]
+  const cached = useSnapshot(postCache).byId
+  // Only the posts read here are watched: those down to the first with an image.
+  const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
   if (list.ids.length === 0 && list.waiting.length === 0) {
-    if (list.loading || !list.loaded) return <Spinner />
+    if (list.loading || !list.loaded) return <PostSkeleton />
     if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
-    return <EmptyState text={emptyText} />
+    return (
+      <>
+        <EmptyState text={emptyText} />
+        {emptyExtra}
+      </>
+    )
   }
   const showWaiting = () => {
     showWaitingPosts(name)
@@ -31,7 +45,7 @@ export function PostList({ name, emptyText, endText, load }: PostListProps) {
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
         {list.ids.map((id) => (
-          <PostItem key={id} postId={id} />
+          <PostItem key={id} postId={id} eagerMedia={id === firstImage} />
         ))}
       </div>
       {list.loading && <Spinner />}
@@ -42,13 +56,3 @@ export function PostList({ name, emptyText, endText, load }: PostListProps) {
   )
 }
 
-function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <div className="empty-state">
-      <p>{message}</p>
-      <button type="button" className="button outline small" onClick={onRetry}>
-        Try again
-      </button>
-    </div>
-  )
-}

@@ -1,17 +1,20 @@
 import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { EditProfileModal } from '../components/edit-profile-modal.js'
-import { EmptyState } from '../components/empty-state.js'
+import { LoadError } from '../components/load-error.js'
 import { ProfileHeader } from '../components/profile-header.js'
 import { Spinner } from '../components/spinner.js'
 import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
+import { useDocumentTitle } from '../lib/document-title.js'
+import { fullName } from '../lib/model.js'
 import { lists, loadProfilePosts } from '../state/lists.js'
 import { session } from '../state/session.js'
 import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
 import { PostList } from './post-list.js'
 
 export const PROFILE_EMPTY = 'You have not added any posts!'
+const othersEmpty = (username: string) => `@${username} hasn't posted yet.`
 
 type Dialog = 'none' | 'edit' | 'following' | 'followers'
 
@@ -29,8 +32,20 @@ export function ProfilePage({ username }: { username: string }) {
   }, [username])
 
   const user = profile.resolved ? byUsername[profile.resolved] : undefined
+  const shown = profile.username === username ? user : undefined
+  useDocumentTitle(shown ? `${fullName(shown)} (@${shown.username})` : profile.error ? 'Profile' : null)
   if (profile.username !== username || (profile.loading && !user)) return <Spinner label="Loading profile" />
-  if (!user) return <EmptyState text={profile.error ?? 'User not found'} />
+  if (!user) {
+    return (
+      <LoadError
+        message={profile.error ?? "This account doesn't exist."}
+        onRetry={() => {
+          void loadProfile(username)
+          void loadProfilePosts(username)
+        }}
+      />
+    )
+  }
 
   const isMe = me?._id === user._id
   const close = () => setDialog('none')
@@ -55,7 +70,7 @@ export function ProfilePage({ username }: { username: string }) {
         onShowFollowers={() => setDialog('followers')}
       />
       <h2 className="section-title">Posts</h2>
-      <PostList name="profile" emptyText={PROFILE_EMPTY} load={(more) => void loadProfilePosts(username, more)} />
+      <PostList name="profile" emptyText={isMe ? PROFILE_EMPTY : othersEmpty(user.username)} load={(more) => void loadProfilePosts(username, more)} />
       {dialog === 'edit' && isMe && (
         <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
       )}

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, Redirect, useLocation } from 'wouter'
+import { nameProblem } from '../../server/schemas/text.js'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
+import { useDocumentTitle } from '../lib/document-title.js'
 import { paths, returnPath } from '../paths.js'
 import { session, signup } from '../state/session.js'
 import { useFrom } from './login-page.js'
@@ -15,8 +17,13 @@ export function SignupPage() {
   const [, navigate] = useLocation()
   const [form, setForm] = useState(EMPTY)
   const [busy, setBusy] = useState(false)
+  useDocumentTitle('Sign up')
 
   if (token) return <Redirect to={returnPath(from)} replace />
+
+  // The server's rules for names, told as the user types; an empty field is left to `required`.
+  const firstNameProblem = form.firstName === '' ? undefined : nameProblem('First name', form.firstName)
+  const lastNameProblem = form.lastName === '' ? undefined : nameProblem('Last name', form.lastName)
 
   const field = (key: keyof typeof EMPTY) => ({
     name: key,
@@ -27,7 +34,7 @@ export function SignupPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     // SPEC §5: signup goes ahead only with a password.
-    if (!form.password) return
+    if (!form.password || firstNameProblem || lastNameProblem) return
     setBusy(true)
     const ok = await signup({ ...form, username: form.username.trim(), email: form.email.trim() })
     setBusy(false)
@@ -38,8 +45,8 @@ export function SignupPage() {
     <AuthCard title="Create your account">
       <form className="stack" onSubmit={(e) => void submit(e)}>
         <div className="field-row">
-          <TextField label="First Name" autoComplete="given-name" maxLength={50} {...field('firstName')} />
-          <TextField label="Last Name" autoComplete="family-name" maxLength={50} {...field('lastName')} />
+          <TextField label="First Name" autoComplete="given-name" maxLength={50} error={firstNameProblem} {...field('firstName')} />
+          <TextField label="Last Name" autoComplete="family-name" maxLength={50} error={lastNameProblem} {...field('lastName')} />
         </div>
         <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
         <TextField
@@ -50,7 +57,7 @@ export function SignupPage() {
           {...field('username')}
         />
         <TextField label="Password" type="password" autoComplete="new-password" minLength={8} maxLength={128} {...field('password')} />
-        <button type="submit" className="button primary wide" disabled={busy}>
+        <button type="submit" className="button primary wide" disabled={busy || Boolean(firstNameProblem || lastNameProblem)}>
           Create Account
         </button>
       </form>

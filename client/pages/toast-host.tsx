@@ -1,8 +1,8 @@
 import { useSnapshot } from 'valtio'
 import { Toasts } from '../components/toasts.js'
-import { dismissToast, toasts } from '../state/toasts.js'
+import { dismissToast, runToastAction, toasts } from '../state/toasts.js'
 
 export function ToastHost() {
   const { items } = useSnapshot(toasts)
-  return <Toasts items={items} onDismiss={dismissToast} />
+  return <Toasts items={items} onDismiss={dismissToast} onAction={runToastAction} />
 }

@@ -5,7 +5,6 @@ import type { FeedSort, Post } from '../api/types.js'
 import { apiGetBookmarks } from '../api/users.js'
 import { readSort, writeSort } from '../lib/storage.js'
 import { cachePosts } from './post-cache.js'
-import { showError } from './toasts.js'
 
 export const SORTS = ['Trending', 'Oldest', 'Latest'] as const
 export type SortLabel = (typeof SORTS)[number]
@@ -63,8 +62,8 @@ async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch
     list.error = null
   } catch (error) {
     if (lists[name] !== list) return
+    // Said once, in the list itself, beside its Try again.
     list.error = errorMessage(error)
-    showError(error)
   } finally {
     list.loading = false
     list.loaded = true

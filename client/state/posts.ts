@@ -31,10 +31,15 @@ async function attempt(write: () => Promise<void>): Promise<boolean> {
   }
 }
 
-export type PostDraft = { content: string; mediaUrl: string }
+export type PostDraft = { content: string; mediaUrl: string; mediaAlt?: string }
 
+/**
+ * The description goes only with an image: the server refuses one on a post without (DECISIONS §7).
+ * With an image it always goes, so an empty one clears what an edited post had.
+ */
 function postData(draft: PostDraft): PostData {
-  return { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
+  const data: PostData = { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
+  return draft.mediaUrl ? { ...data, mediaAlt: draft.mediaAlt ?? '' } : data
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {
@@ -81,7 +86,7 @@ export async function toggleLike(postId: string): Promise<void> {
   } catch (error) {
     const current = postCache.byId[postId]
     if (current) current.likes = before
-    showError(error)
+    showError(error, () => void toggleLike(postId))
   }
 }
 
@@ -102,7 +107,7 @@ export async function toggleBookmark(postId: string): Promise<void> {
     setBookmarkList(reply.bookmarks)
   } catch (error) {
     setBookmarks(before)
-    showError(error)
+    showError(error, () => void toggleBookmark(postId))
   }
 }
 

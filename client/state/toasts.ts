@@ -1,8 +1,9 @@
-import { proxy } from 'valtio'
-import { errorMessage } from '../api/http.js'
+import { proxy, ref } from 'valtio'
+import { errorMessage, isTransient } from '../api/http.js'
 
 export type ToastKind = 'success' | 'error' | 'info'
-export type Toast = { id: number; kind: ToastKind; text: string; dismissed: boolean }
+export type ToastAction = { label: string; run: () => void }
+export type Toast = { id: number; kind: ToastKind; text: string; dismissed: boolean; action?: ToastAction }
 
 /** SPEC §9: at most 20 kept, a dismissed one removed 1 second later (time for its exit animation). */
 export const MAX_TOASTS = 20
@@ -22,16 +23,28 @@ function later(ms: number, run: () => void): void {
   timers.add(timer)
 }
 
-export function showToast(text: string, kind: ToastKind = 'info'): void {
+export function showToast(text: string, kind: ToastKind = 'info', action?: ToastAction): void {
   const id = nextId++
-  toasts.items.push({ id, kind, text, dismissed: false })
+  // The action is kept as it is (a function has nothing to watch).
+  toasts.items.push({ id, kind, text, dismissed: false, ...(action && { action: ref(action) }) })
   if (toasts.items.length > MAX_TOASTS) toasts.items.splice(0, toasts.items.length - MAX_TOASTS)
   later(AUTO_DISMISS_MS, () => dismissToast(id))
 }
 
-/** A failed call: the server's own message, as DECISIONS §2 asks. */
-export function showError(error: unknown): void {
-  showToast(errorMessage(error), 'error')
+/**
+ * A failed call, in plain words (DECISIONS §2 shows the server's message; the client words it for
+ * people). With `retry`, a failure that may pass (no connection, a busy server) offers Try again.
+ */
+export function showError(error: unknown, retry?: () => void): void {
+  showToast(errorMessage(error), 'error', retry && isTransient(error) ? { label: 'Try again', run: retry } : undefined)
+}
+
+/** Runs a toast's action and dismisses it. */
+export function runToastAction(id: number): void {
+  const toast = toasts.items.find((t) => t.id === id)
+  if (!toast?.action || toast.dismissed) return
+  dismissToast(id)
+  toast.action.run()
 }
 
 export function dismissToast(id: number): void {

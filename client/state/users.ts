@@ -16,6 +16,7 @@ const initial = () => ({
   profile: { username: '', resolved: '', loading: false, error: null as string | null },
   suggestions: [] as User[],
   suggestionsLoaded: false,
+  suggestionsError: null as string | null,
   /** User ids with a follow or unfollow on its way, so a second click cannot race the first. */
   pending: {} as Record<string, boolean>,
 })
@@ -86,8 +87,10 @@ export async function loadProfile(username: string): Promise<void> {
 export async function loadSuggestions(): Promise<void> {
   try {
     users.suggestions = await apiGetSuggestions(SUGGESTIONS)
+    users.suggestionsError = null
   } catch (error) {
-    showError(error)
+    // Shown in the panel, where Try again is.
+    users.suggestionsError = errorMessage(error)
   } finally {
     users.suggestionsLoaded = true
   }
@@ -102,7 +105,7 @@ export async function toggleFollow(userId: string): Promise<void> {
     applyUser(reply.user)
     applyUser(reply.followUser)
   } catch (error) {
-    showError(error)
+    showError(error, () => void toggleFollow(userId))
   } finally {
     delete users.pending[userId]
   }

@@ -1,6 +1,4 @@
-import path from 'node:path'
-import { ConfigError } from '../config.js'
-import { checkSchemaName } from '../store/pg/connect.js'
+import { ConfigError, parseConfig } from '../config.js'
 
 /** What the database commands need from the environment, read the way the server reads it. */
 export interface DatabaseEnv {
@@ -10,20 +8,11 @@ export interface DatabaseEnv {
   mediaDir: string
 }
 
-/** Every problem at once, as parseConfig reports them. */
+/** The server's own configuration, which must name a database here. */
 export function readDatabaseEnv(env: Record<string, string | undefined>, cwd = process.cwd()): DatabaseEnv {
-  const problems: string[] = []
-  const url = env.DATABASE_URL ?? ''
-  if (!/^postgres(ql)?:\/\//.test(url)) problems.push('DATABASE_URL must be a postgres:// URL')
-  const schema = env.DATABASE_SCHEMA || 'public'
-  try {
-    checkSchemaName(schema)
-  } catch (error) {
-    problems.push((error as Error).message)
-  }
-  if (problems.length > 0) throw new ConfigError(problems)
-  const dataDir = path.resolve(cwd, env.DATA_DIR || './data')
-  return { url, schema, mediaDir: path.resolve(cwd, env.MEDIA_DIR || path.join(dataDir, 'media')) }
+  const config = parseConfig(env, cwd)
+  if (config.databaseUrl === undefined) throw new ConfigError(['DATABASE_URL must be a postgres:// URL'])
+  return { url: config.databaseUrl, schema: config.databaseSchema, mediaDir: config.mediaDir }
 }
 
 export interface Output {

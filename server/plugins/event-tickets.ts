@@ -28,29 +28,12 @@ export function createTicketStore(ttlMs: number, maxTickets: number, now: () => 
       tickets.delete(ticket)
       return entry && entry.expiresAt > now() ? entry.userId : undefined
     },
+    revokeUser(userId) {
+      // Logout is rare and the map is bounded by maxTickets, so a scan costs less than a second index.
+      for (const [ticket, entry] of tickets) if (entry.userId === userId) tickets.delete(ticket)
+    },
     clear() {
       tickets.clear()
     },
   }
-}
-
-/**
- * Hides the value of any `ticket` query parameter, for request logs. The name is decoded first because
- * Fastify's query parser decodes it too (`%74icket` is a ticket); a name that cannot be decoded is hidden.
- */
-export function redactTicket(url: string): string {
-  const q = url.indexOf('?')
-  if (q === -1) return url
-  const pairs = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=')
-    const rawName = eq === -1 ? pair : pair.slice(0, eq)
-    let name: string | undefined
-    try {
-      name = decodeURIComponent(rawName)
-    } catch {
-      name = undefined
-    }
-    return name === 'ticket' || (name === undefined && eq !== -1) ? `${rawName}=[redacted]` : pair
-  })
-  return `${url.slice(0, q)}?${pairs.join('&')}`
 }

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http'
 import type {} from 'fastify'
-import type { ChirpEvent } from '../schemas/events.js'
+import type { ChirpEvent, EventName } from '../schemas/events.js'
 import type { LoggedEvent, TicketStore } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 
-export { redactTicket } from './event-tickets.js'
+export { redactUrl } from './redact-url.js'
 
 /** The live-updates hub (DECISIONS §3): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
@@ -57,6 +57,11 @@ export interface EventsHub {
   issueTicket(userId: string): Promise<string>
   /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
   redeemTicket(ticket: string): Promise<string | undefined>
+  /**
+   * At logout: ends the user's open streams on this instance and voids their outstanding tickets where
+   * the ticket store can, so nothing issued under the old session keeps delivering the user's events.
+   */
+  endUser(userId: string): Promise<void>
   /** Whether the user may open one more stream now. */
   canStream(userId: string): boolean
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
@@ -74,6 +79,8 @@ declare module 'fastify' {
     events: EventsHub
   }
 }
+
+const SESSION_ENDED: EventName = 'session.ended'
 
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -183,7 +190,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     if (!history) return
     history(after, upTo, client.userId)
       .then((logged) => {
-        const replay = logged && fitting(logged.map(frameOf))
+        const replay = logged && fitting(logged.filter((event) => event.name !== SESSION_ENDED).map(frameOf))
         if (replay === undefined) send(client, resetFrame(upTo))
         else for (const event of replay) send(client, event.frame)
       })
@@ -248,9 +255,21 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return { id: event.id, to: event.to, frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`) }
   }
 
+  function endStreamsOf(userId: string): void {
+    const mine = [...(byUser.get(userId) ?? [])]
+    for (const client of mine) remove(client)
+    // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
+    void Promise.all(mine.map(endClient))
+  }
+
   function deliver(event: LoggedEvent): void {
     if (closed || event.id <= lastId) return
     lastId = event.id
+    // A logout on any instance ends the user's streams on every instance; it is no news to show a client.
+    if (event.name === SESSION_ENDED) {
+      if (event.to !== undefined) endStreamsOf(event.to)
+      return
+    }
     const entry = frameOf(event)
     buffer.push(entry)
     buffered += entry.frame.length
@@ -271,6 +290,10 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     deliver,
     issueTicket: async (userId) => tickets.issue(userId),
     redeemTicket: async (ticket) => tickets.redeem(ticket),
+    async endUser(userId) {
+      await tickets.revokeUser(userId)
+      endStreamsOf(userId)
+    },
     canStream(userId) {
       return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser
     },

@@ -1,20 +1,25 @@
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit'
+import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, MSG } from '../errors.js'
-
-export interface Limit {
-  max: number
-  windowMs: number
-}
+import { counterStore } from './counter-store.js'
+import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
+import { installLoginLimits, type LoginSlowdown } from './login-limits.js'
+import { connectRedis } from './redis-client.js'
 
 /** How many requests a client may make, per what key and in what window. */
 export interface RateLimitPolicy {
   /** Every request, per client address. */
   general: Limit
-  /** Each of login and signup, per client address: slows password guessing from one place. */
-  authPerAddress: Limit
-  /** Each of login and signup, per username: slows guessing one account's password from many places. */
-  authPerAccount: Limit
+  /** Signups, per client address; every attempt counts. */
+  signupPerAddress: Limit
+  /** Failed logins per address, whatever the username: slows one place trying a password on many accounts. */
+  loginFailuresPerAddress: Limit
+  /**
+   * Failed logins per address and username together: slows guessing one account's password from one place,
+   * without locking the account's owner out from anywhere else.
+   */
+  loginFailuresPerAddressAndAccount: Limit
+  /** Failed logins per username from every address: past `max`, each login to it waits; it is never refused. */
+  loginSlowdownPerAccount: LoginSlowdown
   /** Every signed-in call that changes something, per user. */
   writesPerUser: Limit
   /** Uploads, per user, on top of the write limit. */
@@ -25,77 +30,101 @@ const MINUTE = 60_000
 
 export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   general: { max: 600, windowMs: MINUTE },
-  authPerAddress: { max: 5, windowMs: MINUTE },
-  authPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  signupPerAddress: { max: 5, windowMs: MINUTE },
+  loginFailuresPerAddress: { max: 30, windowMs: 15 * MINUTE },
+  loginFailuresPerAddressAndAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginSlowdownPerAccount: { max: 10, windowMs: 15 * MINUTE, firstDelayMs: 1_000, maxDelayMs: 10_000 },
   writesPerUser: { max: 60, windowMs: MINUTE },
   uploadsPerUser: { max: 30, windowMs: 30 * MINUTE },
 }
 
-const AUTH_ROUTES = new Set(['/api/auth/login', '/api/auth/signup'])
+export interface RateLimitOptions {
+  /** Shares the counters between instances; without it each instance counts alone. */
+  redisUrl?: string | undefined
+  /** Put before every Redis key, so apps sharing one Redis (tests, two deployments) keep apart. */
+  redisKeyPrefix?: string | undefined
+  /** How a slowed-down login waits. */
+  sleep?: ((ms: number) => Promise<void>) | undefined
+}
+
+/** Keys kept per limiter in memory, when there is no Redis: about 200 bytes each, so 4 MB per limiter at most. */
+const LOCAL_KEYS_PER_LIMITER = 20_000
+const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
+const SIGNUP_ROUTE = '/api/auth/signup'
 const UPLOAD_ROUTE = '/api/media'
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-type KeyOf = (request: FastifyRequest) => string | undefined
-
-/** Keys by address: the socket's, or X-Forwarded-For's only when trustProxy says so; IPv6 by /64, as one host usually holds one. */
-const address = (request: FastifyRequest) => normalizeIP(request.ip, 64)
-const route = (request: FastifyRequest) => request.routeOptions.url ?? ''
 const signedIn = (request: FastifyRequest) => (request.user as { _id?: unknown } | null | undefined)?._id
 
-function usernameOf(request: FastifyRequest): string | undefined {
-  const body = request.body as { username?: unknown } | null | undefined
-  return typeof body?.username === 'string' && body.username !== '' ? body.username.slice(0, 64).toLowerCase() : undefined
+/** The warning to log at start when instances share a database but each counts its own rate limits. */
+export function perInstanceLimitsWarning(config: { rateLimit: boolean; databaseUrl?: string | undefined; redisUrl?: string | undefined }) {
+  return config.rateLimit && config.databaseUrl && !config.redisUrl
+    ? 'rate limits are counted per instance: set REDIS_URL to share them between the instances of one database'
+    : undefined
 }
 
 /**
- * The limits, each kept by @fastify/rate-limit's own in-memory store. They run as app-wide hooks
- * rather than route options because a request can meet several (address, account, user), and the
- * plugin applies only one per route; and because app-wide hooks run before `authenticate`, so a flood
- * of bad tokens is counted too. A refused call gets 429 `{ errors }` with Retry-After.
+ * The limits, counted by @fastify/rate-limit in Redis when there is one, else in this process. They run
+ * as app-wide hooks rather than route options because a request can meet several (address, account,
+ * user), and the plugin applies only one per route; and because app-wide hooks run before
+ * `authenticate`, so a flood of bad tokens is counted too. A refused call gets 429 `{ errors }` with Retry-After.
  */
-export async function installRateLimits(app: FastifyInstance, policy: RateLimitPolicy) {
-  await app.register(fastifyRateLimit, { global: false })
+export async function installRateLimits(app: FastifyInstance, policy: RateLimitPolicy, options: RateLimitOptions = {}) {
+  const redis = options.redisUrl ? await connectRedis(options.redisUrl, app.log) : undefined
+  if (redis) app.addHook('onClose', () => redis.disconnect())
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis
+      ? { redis, nameSpace: options.redisKeyPrefix ?? DEFAULT_REDIS_PREFIX, skipOnError: true }
+      : { store: counterStore(LOCAL_KEYS_PER_LIMITER) }),
+  })
 
-  function limiter(limit: Limit, keyOf: KeyOf) {
-    const check = app.createRateLimit({
-      max: limit.max,
-      timeWindow: limit.windowMs,
-      keyGenerator: (request) => keyOf(request) ?? '',
-    })
-    return async (request: FastifyRequest, reply: FastifyReply) => {
-      if (keyOf(request) === undefined) return
-      const result = await check(request)
-      if (result.isAllowed || !result.isExceeded) return
-      reply.header('retry-after', result.ttlInSeconds)
-      reply.header('x-ratelimit-limit', result.max)
-      reply.header('x-ratelimit-remaining', 0)
-      reply.header('x-ratelimit-reset', result.ttlInSeconds)
-      throw new AppError(429, MSG.tooManyRequests)
+  // Every limiter made with createRateLimit shares the plugin's one key space (in Redis the keys read
+  // `<prefix>undefinedundefined-<name>:<key>`, the plugin's empty route part in the middle), so each key
+  // starts with its limiter's name: writes and uploads, both keyed by user id, never share a count.
+  function counter(name: string, limit: Limit, keyOf: KeyOf): Counter {
+    const key = (request: FastifyRequest) => {
+      const own = keyOf(request)
+      return own === undefined ? undefined : `${name}:${own}`
+    }
+    const check = app.createRateLimit({ max: limit.max, timeWindow: limit.windowMs, keyGenerator: (request) => key(request) ?? '' })
+    return {
+      limit,
+      key,
+      async hit(request, count = true) {
+        if (key(request) === undefined) return undefined
+        const result = await check(request, { increment: count })
+        if (result.isAllowed) return undefined
+        return { current: result.max - result.remaining, exceeded: result.isExceeded, ttlInSeconds: result.ttlInSeconds }
+      },
     }
   }
 
-  const isAuth = (request: FastifyRequest) => AUTH_ROUTES.has(route(request))
+  function limiter(name: string, limit: Limit, keyOf: KeyOf) {
+    const limited = counter(name, limit, keyOf)
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const hit = await limited.hit(request)
+      if (hit?.exceeded) refuse(reply, limit, hit.ttlInSeconds)
+    }
+  }
+
   const isWrite = (request: FastifyRequest) =>
     !READS.has(request.method) && !NOT_WRITES.has(route(request)) && signedIn(request) !== undefined
-  const general = limiter(policy.general, address)
-  const authPerAddress = limiter(policy.authPerAddress, (r) => (isAuth(r) ? `${route(r)} ${address(r)}` : undefined))
-  const authPerAccount = limiter(policy.authPerAccount, (r) => {
-    const username = isAuth(r) ? usernameOf(r) : undefined
-    return username === undefined ? undefined : `${route(r)} ${username}`
-  })
-  const writes = limiter(policy.writesPerUser, (r) => (isWrite(r) ? String(signedIn(r)) : undefined))
-  const uploads = limiter(policy.uploadsPerUser, (r) => (isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined))
+  const general = limiter('general', policy.general, address)
+  const signup = limiter('signup', policy.signupPerAddress, (r) => (route(r) === SIGNUP_ROUTE ? address(r) : undefined))
+  const writes = limiter('writes', policy.writesPerUser, (r) => (isWrite(r) ? String(signedIn(r)) : undefined))
+  const uploads = limiter('uploads', policy.uploadsPerUser, (r) => (isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined))
 
   // onRequest: before the body is read or a token is checked. preValidation: the body is parsed (for the
   // username) and `authenticate` has run (for the user), but nothing has been validated or done.
   app.addHook('onRequest', async (request, reply) => {
     await general(request, reply)
-    await authPerAddress(request, reply)
+    await signup(request, reply)
   })
+  installLoginLimits(app, { counter, sleep: options.sleep, policy })
   app.addHook('preValidation', async (request, reply) => {
-    await authPerAccount(request, reply)
     await writes(request, reply)
     await uploads(request, reply)
   })

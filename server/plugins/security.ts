@@ -1,7 +1,7 @@
 import fastifyHelmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { DEFAULT_RATE_LIMITS, installRateLimits, type RateLimitPolicy } from './rate-limits.js'
+import { DEFAULT_RATE_LIMITS, installRateLimits, type RateLimitOptions, type RateLimitPolicy } from './rate-limits.js'
 import { installTextHygiene } from './text-hygiene.js'
 
 /**
@@ -33,7 +33,7 @@ export const swaggerUiCsp = {
   transformStaticCSP: (header: string) => header.replace("style-src 'self'", `style-src 'self' ${SWAGGER_LOGO_STYLE}`),
 }
 
-export interface SecurityOptions {
+export interface SecurityOptions extends RateLimitOptions {
   /** False only for local load tests. */
   rateLimit: boolean
   /** Overrides of the default limits, for tests. */
@@ -49,7 +49,7 @@ async function security(app: FastifyInstance, options: SecurityOptions) {
     strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
   })
   installTextHygiene(app)
-  if (options.rateLimit) await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits })
+  if (options.rateLimit) await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits }, options)
 }
 
 export default fp(security, { name: 'chirp-security' })

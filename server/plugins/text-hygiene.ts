@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { badRequest } from '../errors.js'
+import { hasVisibleText, nameProblem } from '../schemas/text.js'
 
 /** Controls no text field needs; tab, line feed and carriage return stay allowed for posts and comments. */
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
-/**
- * In a display name, characters that make it read as someone else's: bidi embeddings, overrides and
- * isolates (the "gnp.exe" trick) and invisible spaces. Zero-width joiners stay, for emoji and scripts that need them.
- */
-const SPOOFING = /[\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069]/
 /** A high surrogate without its low half, or a low one without its high half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 const NAME_FIELDS = new Set(['firstName', 'lastName'])
+/** Fields that may be empty but, when set, must say something: an image description read aloud as nothing helps no one. */
+const DESCRIPTION_FIELDS = new Set(['mediaAlt'])
 /** Deeper than any Chirp body; walking further is work an attacker chooses. */
 const MAX_DEPTH = 8
 
@@ -19,8 +17,9 @@ function findBadText(value: unknown, path: string, key: string, depth: number): 
   if (typeof value === 'string') {
     if (LONE_SURROGATE.test(value)) return `${path} must be well-formed Unicode text`
     if (CONTROLS.test(value)) return `${path} must not contain control characters`
-    if (NAME_FIELDS.has(key) && SPOOFING.test(value)) return `${path} must not contain invisible or direction-changing characters`
-    return undefined
+    if (DESCRIPTION_FIELDS.has(key) && value !== '' && !hasVisibleText(value)) return `${path} must contain visible text`
+    // An empty name is the schema's to refuse, where a name is required; elsewhere it is an ignored echo.
+    return NAME_FIELDS.has(key) && value !== '' ? nameProblem(path, value) : undefined
   }
   if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return undefined
   for (const [name, child] of Object.entries(value)) {
@@ -32,10 +31,12 @@ function findBadText(value: unknown, path: string, key: string, depth: number): 
 
 /**
  * Refuses JSON bodies that carry text no field needs: lone surrogates (which no UTF-8 file or client can
- * hold faithfully), control characters, and name spoofing. Runs on every body before its schema.
+ * hold faithfully), control characters, and names that spoof, break lines or show as blank (the rules
+ * the client checks too, in schemas/text.ts). Runs on every body after its schema, so it judges only
+ * what is kept: an unknown field that validation dropped cannot refuse a request.
  */
 export function installTextHygiene(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preHandler', async (request) => {
     if (typeof request.body !== 'object' || request.body === null) return
     const problem = findBadText(request.body, '', '', 0)
     if (problem) throw badRequest(problem.replace(/^\./, ''))

@@ -23,13 +23,16 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       preValidation: emptyBody,
       schema: {
         tags: ['auth'],
-        description: 'Ends every session of the caller: tokens issued before now stop working.',
+        description:
+          'Ends every session of the caller: tokens issued before now stop working, and open event streams close and unused stream tickets are void.',
         body: EmptyObjectSchema,
         response: { 200: EmptyObjectSchema, ...ERRORS },
       },
     },
     async (request) => {
       await services.auth.logout(me(request))
+      // Only once the old tokens are void: from here no new ticket can be had with them, and older ones go now.
+      await app.events.endUser(me(request))
       return {}
     },
   )

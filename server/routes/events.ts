@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import { redactTicket, type EventsHub } from '../plugins/events.js'
+import { redactUrl, type EventsHub } from '../plugins/events.js'
 import { ErrorsSchema, EventsQuerySchema, TicketReplySchema } from '../schemas/index.js'
 
 export interface EventsRoutesOptions {
@@ -17,7 +17,7 @@ const TOO_MANY = { errors: ['Too many requests, please try again later.'] }
  * since request logs carry the whole URL. Same fields as the app's, so the log lines look alike.
  */
 function requestWithoutTicket(request: FastifyRequest) {
-  return { method: request.method, url: redactTicket(request.url), remoteAddress: request.ip }
+  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }
 }
 
 /** Live updates (DECISIONS §3): trade a token for a ticket, then open a text/event-stream with it. */

@@ -79,7 +79,10 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
 
     /** Raises the user's token version, so every token issued before now stops working. */
     async logout(userId: string) {
-      await store.transaction((tx) => tx.revokeTokens(userId))
+      await store.transaction(async (tx) => {
+        await tx.revokeTokens(userId)
+        tx.emit({ name: 'session.ended', data: {}, to: userId })
+      })
     },
 
     /** The user a verified token speaks for. */

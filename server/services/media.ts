@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import sharp from 'sharp'
+import { MEDIA_PATH } from './urls.js'
 import { mkdir, open, rename, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { AppError, MSG } from '../errors.js'
@@ -89,6 +91,20 @@ async function store(mediaDir: string, name: string, data: Buffer): Promise<void
  */
 export function createMediaService({ mediaDir }: { mediaDir: string }) {
   return {
+    /**
+     * The pixel size of an image this server stored, read from the file's header (the stored file was
+     * written upright by the re-encode); undefined for anything else, or a file that is gone.
+     */
+    async sizeOf(url: string): Promise<{ width: number; height: number } | undefined> {
+      if (!MEDIA_PATH.test(url)) return undefined
+      try {
+        const { width, height, pageHeight } = await sharp(path.join(mediaDir, path.basename(url))).metadata()
+        return width && height ? { width, height: pageHeight ?? height } : undefined
+      } catch {
+        return undefined
+      }
+    },
+
     async save(upload: Upload): Promise<MediaReply> {
       const { type, bytes } = await receive(upload)
       await upload.finish()

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
+import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { notify, retract, syncMentions } from './notifier.js'
 import { isValidMediaUrl } from './urls.js'
 import { postViews, summaryOf, toPost, usersOfPosts } from './views.js'
 
@@ -12,12 +14,26 @@ async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> 
   return post
 }
 
-/** A post's text and image fields as they will be stored, or the refusal that says what is wrong. */
-function checkMedia(content: string, mediaUrl: string, mediaAlt: string | undefined): PostChanges {
+/** The pixel size of an image this server stored; undefined for any other URL. */
+export type MediaSizes = (url: string) => Promise<{ width: number; height: number } | undefined>
+
+/**
+ * A post's text and image fields as they will be stored, or the refusal that says what is wrong. Every
+ * image field is named, absent ones as undefined, so an edit that changes the image clears what it had.
+ */
+async function checkMedia(content: string, mediaUrl: string, mediaAlt: string | undefined, sizeOf: MediaSizes): Promise<PostChanges> {
   if (!isValidMediaUrl(mediaUrl)) throw badRequest(MSG.badMediaUrl)
-  if (content.trim() === '' && mediaUrl === '') throw badRequest(MSG.emptyPost)
+  if (!hasVisibleText(content) && mediaUrl === '') throw badRequest(MSG.emptyPost)
   if (mediaUrl === '' && mediaAlt) throw badRequest(MSG.altWithoutMedia)
-  return { content, mediaUrl, type: mediaUrl ? 'image' : '', ...(mediaUrl && mediaAlt ? { mediaAlt } : {}) }
+  const size = mediaUrl ? await sizeOf(mediaUrl) : undefined
+  return {
+    content,
+    mediaUrl,
+    type: mediaUrl ? 'image' : '',
+    mediaAlt: mediaUrl && mediaAlt ? mediaAlt : undefined,
+    mediaWidth: size?.width,
+    mediaHeight: size?.height,
+  }
 }
 
 const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !== undefined
@@ -38,7 +54,10 @@ function authorsOfFeed(me: UserRecord): readonly string[] {
   return ids
 }
 
-export function createPostsService({ store, now }: ServiceDeps) {
+/** Without a media folder (a store tested alone), no image's size is known. */
+const noSizes: MediaSizes = async () => undefined
+
+export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps & { sizeOf?: MediaSizes }) {
   async function view(post: PostRecord) {
     return toPost(post, await usersOfPosts(store, [post]))
   }
@@ -62,6 +81,8 @@ export function createPostsService({ store, now }: ServiceDeps) {
       await tx.setReaction(post._id, userId, liked, at)
       const likeCount = post.likedBy.length + (liked ? 1 : -1)
       tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
+      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
+      else await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })
     return reply(postId)
   }
@@ -101,12 +122,14 @@ export function createPostsService({ store, now }: ServiceDeps) {
     },
 
     async create(userId: string, data: PostData) {
-      const media = checkMedia(data.content ?? '', data.mediaUrl ?? '', data.mediaAlt)
+      const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(data.content ?? '', data.mediaUrl ?? '', data.mediaAlt, sizeOf)
       const at = now().toISOString()
       const record: PostRecord = {
         _id: randomUUID(),
         authorId: userId,
         ...media,
+        ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+        ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
         createdAt: at,
         updatedAt: at,
         likedBy: [],
@@ -114,9 +137,11 @@ export function createPostsService({ store, now }: ServiceDeps) {
         comments: [],
       }
       await store.transaction(async (tx) => {
-        if (!(await tx.getUser(userId))) throw notFound(MSG.userNotRegistered)
+        const me = await tx.getUser(userId)
+        if (!me) throw notFound(MSG.userNotRegistered)
         await tx.insertPost(record)
         tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
+        await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
       })
       return reply(record._id)
     },
@@ -129,10 +154,23 @@ export function createPostsService({ store, now }: ServiceDeps) {
         const mediaUrl = data.mediaUrl ?? post.mediaUrl
         // A new image starts without the old one's description unless one is sent with it.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
-        const changes = checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt)
+        const changes = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
-        tx.emit({ name: 'post.updated', data: { postId: post._id, ...changes, updatedAt: at } })
+        const { mediaAlt, mediaWidth, mediaHeight, ...text } = changes
+        tx.emit({
+          name: 'post.updated',
+          data: {
+            postId: post._id,
+            ...text,
+            ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+            ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+            updatedAt: at,
+          },
+        })
+        const me = await tx.getUser(userId)
+        const texts = { before: post.content, after: changes.content }
+        if (me) await syncMentions(tx, me, texts, { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } }, at)
       })
       return reply(postId)
     },
@@ -143,6 +181,8 @@ export function createPostsService({ store, now }: ServiceDeps) {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
+        // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
+        await retract(tx, { postId: post._id })
         await tx.deletePost(post._id)
         tx.emit({ name: 'post.deleted', data: { postId: post._id } })
       })

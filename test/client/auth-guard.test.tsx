@@ -1,5 +1,5 @@
-import 'global-jsdom/register'
-import { cleanup, fireEvent, screen } from '@testing-library/react'
+import './dom.js'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { AppShell } from '../../client/pages/app-shell.js'
@@ -41,7 +41,7 @@ t.test('a visitor is sent to /login, and returns to the page they asked for afte
   fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'guest' } })
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong-password' } })
   fireEvent.click(screen.getByRole('button', { name: 'Login' }))
-  t.ok(await screen.findByText('The credentials you entered are invalid. Unauthorized access error.'), 'server message in a toast')
+  t.ok(await screen.findByText('The credentials you entered are invalid. Check the username and password.'), 'the server message, in plain words, in a toast')
   t.equal(last(location.history), '/login?from=%2Fexplore', 'still on login')
 
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-password' } })
@@ -126,7 +126,7 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })
 
-t.test('logout clears the session, tells the server, and goes to /login', async (t) => {
+t.test('logout lives in the account menu with the profile; it clears the session, tells the server, and goes to /login', async (t) => {
   signInAs(guest)
   const api = stubApi({
     ...signedInApi,
@@ -134,7 +134,14 @@ t.test('logout clears the session, tells the server, and goes to /login', async 
   })
   t.teardown(api.restore)
   const { location } = renderAt('/', <App />)
-  fireEvent.click(await screen.findByRole('button', { name: 'Logout' }))
+  t.equal(within(await screen.findByRole('navigation', { name: 'Main' })).queryByRole('button', { name: /log ?out/i }), null, 'not among the places')
+  fireEvent.click(await screen.findByRole('button', { name: /^Account menu/ }))
+  const menu = screen.getByRole('menu', { name: 'Account menu' })
+  t.same(within(menu).getAllByRole('menuitem').map((item) => item.textContent), ['Profile', 'Keyboard shortcuts', 'Log out @guest'])
+  t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
+  fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
+  t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
+  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Log out of Chirp?' })).getByRole('button', { name: 'Log out' }))
   await screen.findByRole('heading', { name: 'Log in to Chirp' })
   t.equal(last(location.history), '/login')
   t.equal(localStorage.getItem('token'), null)

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { EditPostModal } from '../../client/components/edit-post-modal.js'
@@ -22,17 +22,15 @@ function renderComposer() {
   const onFileError = spy((_message: string) => {})
   render(
     <PostForm
-      placeholder="What is happening!"
-      submitLabel="Tweet"
       resetAfterSubmit
       onSubmit={onSubmit}
       onUpload={onUpload}
       onFileError={onFileError}
     />,
   )
-  const text = screen.getByPlaceholderText('What is happening!') as HTMLTextAreaElement
-  const tweet = screen.getByRole('button', { name: 'Tweet' }) as HTMLButtonElement
-  const picker = screen.getByLabelText('Add image') as HTMLInputElement
+  const text = screen.getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
+  const tweet = screen.getByRole('button', { name: 'Post' }) as HTMLButtonElement
+  const picker = screen.getByLabelText('Image file') as HTMLInputElement
   return { onSubmit, onUpload, onFileError, text, tweet, picker }
 }
 
@@ -45,7 +43,7 @@ function sized(file: File, size: number): File {
   return file
 }
 
-t.test('Tweet is disabled while both content and media are empty', async (t) => {
+t.test('Post is disabled while both content and media are empty', async (t) => {
   const { text, tweet } = renderComposer()
   t.ok(tweet.disabled, 'empty form')
   fireEvent.change(text, { target: { value: '   ' } })
@@ -56,7 +54,7 @@ t.test('Tweet is disabled while both content and media are empty', async (t) => 
   t.ok(tweet.disabled, 'disabled again once cleared')
 })
 
-t.test('an image alone enables Tweet, and the form resets after a post', async (t) => {
+t.test('an image alone enables Post, and the form resets after a post', async (t) => {
   const { onSubmit, onUpload, text, tweet, picker } = renderComposer()
   pick(picker, new File(['png'], 'photo.png', { type: 'image/png' }))
   await screen.findByAltText('Image to be posted')
@@ -65,7 +63,7 @@ t.test('an image alone enables Tweet, and the form resets after a post', async (
   fireEvent.click(tweet)
   await until(() => onSubmit.calls.length === 1)
   t.equal(onSubmit.calls.length, 1)
-  t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png' })
+  t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png', mediaAlt: '' })
   await until(() => screen.queryByAltText('Image to be posted') === null)
   t.equal(screen.queryByAltText('Image to be posted'), null, 'preview cleared')
   t.equal(text.value, '')
@@ -122,7 +120,7 @@ t.test('the Edit Post modal starts from the post, closes after Update, and check
   const onFileError = spy((_message: string) => {})
   render(
     <EditPostModal
-      initial={{ content: 'Old text', mediaUrl: '' }}
+      initial={{ content: 'Old text', mediaUrl: '', mediaAlt: '' }}
       onSubmit={onSubmit}
       onUpload={async () => null}
       onFileError={onFileError}
@@ -133,16 +131,82 @@ t.test('the Edit Post modal starts from the post, closes after Update, and check
   const text = within(dialog).getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
   t.equal(text.value, 'Old text')
   t.equal(document.activeElement, text, 'focus moves into the modal')
+  fireEvent.keyDown(dialog, { key: 'Escape' })
+  t.equal(onClose.calls.length, 1, 'Escape closes at once while nothing changed')
   const update = within(dialog).getByRole('button', { name: 'Update' }) as HTMLButtonElement
   fireEvent.change(text, { target: { value: '' } })
   t.ok(update.disabled, 'Update disabled when content and media are empty')
-  pick(within(dialog).getByLabelText('Add image') as HTMLInputElement, new File(['gif'], 'a.txt', { type: 'text/plain' }))
+  pick(within(dialog).getByLabelText('Image file') as HTMLInputElement, new File(['gif'], 'a.txt', { type: 'text/plain' }))
   t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])
   fireEvent.change(text, { target: { value: 'New text' } })
-  fireEvent.click(update)
-  await until(() => onClose.calls.length === 1)
-  t.equal(onClose.calls.length, 1, 'closed after submit')
-  t.same(onSubmit.calls[0]?.[0], { content: 'New text', mediaUrl: '' })
   fireEvent.keyDown(dialog, { key: 'Escape' })
-  t.equal(onClose.calls.length, 2, 'Escape closes')
+  const ask = screen.getByRole('alertdialog', { name: 'Discard post?' })
+  t.equal(onClose.calls.length, 1, 'with changes, Escape asks first')
+  fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }))
+  fireEvent.click(update)
+  await until(() => onClose.calls.length === 2)
+  t.equal(onClose.calls.length, 2, 'closed after submit')
+  t.same(onSubmit.calls[0]?.[0], { content: 'New text', mediaUrl: '', mediaAlt: '' })
+})
+
+t.test('the ring shows the characters left from the start, and the count describes the text box', async (t) => {
+  const { text } = renderComposer()
+  const form = text.closest('form')!
+  const left = () => form.querySelector('.char-left')?.textContent
+  t.equal(left(), '500', 'before a keystroke')
+  t.equal(document.getElementById(text.getAttribute('aria-describedby') ?? '')?.textContent, '500 characters left')
+  fireEvent.change(text, { target: { value: 'Hello' } })
+  t.equal(left(), '495')
+  fireEvent.change(text, { target: { value: 'x'.repeat(490) } })
+  t.ok(form.querySelector('.char-ring.is-near'), 'near the limit it warns')
+  t.equal(screen.getByText('10 left').getAttribute('aria-live'), 'polite', 'and says so aloud')
+})
+
+t.test('the text box grows with its text', async (t) => {
+  const { text } = renderComposer()
+  Object.defineProperty(text, 'scrollHeight', { configurable: true, get: () => 40 + text.value.split('\n').length * 20 })
+  fireEvent.change(text, { target: { value: 'one\ntwo\nthree\nfour' } })
+  t.equal(text.style.height, '120px')
+  fireEvent.change(text, { target: { value: 'one' } })
+  t.equal(text.style.height, '60px', 'and shrinks back')
+})
+
+t.test('while posting the button says so and the text is locked; Ctrl+Enter and Cmd+Enter send', async (t) => {
+  let finish: (ok: boolean) => void = () => {}
+  const sent: PostDraft[] = []
+  render(<PostForm resetAfterSubmit onSubmit={(draft) => new Promise((resolve) => { sent.push(draft); finish = resolve })} onUpload={async () => null} onFileError={() => {}} />)
+  const text = screen.getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
+  fireEvent.change(text, { target: { value: 'Sent from the keyboard' } })
+  fireEvent.keyDown(text, { key: 'Enter' })
+  t.equal(sent.length, 0, 'Enter alone is a new line')
+  fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true })
+  t.equal(sent.length, 1)
+  const button = await screen.findByRole('button', { name: 'Posting…' })
+  t.ok((button as HTMLButtonElement).disabled)
+  t.ok(text.readOnly, 'the text cannot change under the post on its way')
+  fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true })
+  t.equal(sent.length, 1, 'no second send while the first is on its way')
+  finish(true)
+  await screen.findByRole('button', { name: 'Post' })
+  t.notOk(text.readOnly)
+  fireEvent.change(text, { target: { value: 'From a Mac' } })
+  fireEvent.keyDown(text, { key: 'Enter', metaKey: true })
+  t.equal(sent.length, 2)
+})
+
+t.test('an image carries the description its author writes; the picker is a real button', async (t) => {
+  const { onSubmit, picker, tweet } = renderComposer()
+  const button = screen.getByRole('button', { name: 'Add image' })
+  let opened = 0
+  picker.click = () => void (opened += 1)
+  fireEvent.click(button)
+  t.equal(opened, 1, 'the button opens the file picker (a button answers Enter and Space alike)')
+  pick(picker, new File(['png'], 'photo.png', { type: 'image/png' }))
+  const description = (await screen.findByLabelText('Image description')) as HTMLInputElement
+  t.equal(description.maxLength, 1000)
+  fireEvent.change(description, { target: { value: 'A cat asleep on a keyboard' } })
+  t.ok(screen.getByAltText('A cat asleep on a keyboard'), 'the preview reads it as its alt')
+  fireEvent.click(tweet)
+  await until(() => onSubmit.calls.length === 1)
+  t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png', mediaAlt: 'A cat asleep on a keyboard' })
 })

@@ -2,7 +2,7 @@
  * Shared by the client tests: a stand-in for the server behind globalThis.fetch, sample
  * records, and a way to render the app at a given location with a clean state.
  */
-import { render, waitFor } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
@@ -14,7 +14,7 @@ import { reset as resetToasts } from '../../client/state/toasts.js'
 import { reset as resetUsers } from '../../client/state/users.js'
 
 export type ApiRequest = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers }
-export type ApiReply = { status?: number; body?: unknown }
+export type ApiReply = { status?: number; body?: unknown; headers?: Record<string, string> }
 type Handler = (request: ApiRequest) => ApiReply | Promise<ApiReply>
 
 /**
@@ -35,7 +35,7 @@ export function stubApi(routes: Record<string, Handler>) {
     const reply = handler ? await handler(request) : { status: 404, body: { errors: [`not stubbed: ${method} ${url.pathname}`] } }
     return new Response(JSON.stringify(reply.body ?? {}), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     })
   }) as typeof fetch
   return { calls, restore: () => void (globalThis.fetch = original) }
@@ -145,4 +145,10 @@ export async function until(condition: () => boolean, timeout = 3000): Promise<v
     },
     { timeout },
   )
+}
+
+/** Opens the menu behind the button named `menu` and picks its item named `item`. */
+export function choose(menu: string, item: string): void {
+  fireEvent.click(screen.getByRole('button', { name: menu }))
+  fireEvent.click(screen.getByRole('menuitem', { name: item }))
 }

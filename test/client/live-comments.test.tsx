@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import type { Comment } from '../../client/api/types.js'
@@ -47,7 +47,7 @@ t.test('my own comment, answered by the server and then announced, shows once', 
   const { send, region } = await openPost(t, [], {
     'POST /api/comments/add/p1': () => ({ status: 201, body: { post: { ...p1, comments: [mine] } } }),
   })
-  fireEvent.change(within(region).getByPlaceholderText('Reply!'), { target: { value: 'Mine' } })
+  fireEvent.change(within(region).getByPlaceholderText('Post your reply'), { target: { value: 'Mine' } })
   fireEvent.click(within(region).getByRole('button', { name: 'Reply' }))
   await within(region).findByText('Mine')
   send('comment.added', { postId: 'p1', comment: mine })

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t, { type Test } from 'tap'
 import type { Post, User } from '../../client/api/types.js'
@@ -93,13 +93,13 @@ t.test('home sorted Oldest: a new post belongs at the end, so it is added there,
 
 t.test('an empty home feed shows the button instead of the empty text', async (t) => {
   const { created } = await live(t, '/', [])
-  await screen.findByText('Sorry, there no posts to show! Follow people to see their posts.')
+  await screen.findByText('No posts to show yet. Follow people to see their posts here.')
   created(byMaya('First ever', 'n1'))
   created(byMaya('Second ever', 'n2'))
   fireEvent.click(await screen.findByRole('button', { name: '2 new posts' }))
   await until(() => screen.queryByText('First ever') !== null)
   t.same(contents(), ['Second ever', 'First ever'])
-  t.equal(screen.queryByText(/Sorry, there no posts/), null)
+  t.equal(screen.queryByText(/No posts to show yet/), null)
 })
 
 t.test('a waiting post that is deleted no longer counts', async (t) => {

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import type { User } from '../../client/api/types.js'
@@ -32,7 +32,7 @@ t.test("user.followed and .unfollowed change a shown profile's counts, its lists
   const { send } = await liveApp(t, me, '/profile/maya', profileOf(maya))
   fireEvent.click(await screen.findByRole('button', { name: '0 Followers' }))
   send('user.followed', follows(theo, maya))
-  t.ok(await screen.findByRole('button', { name: '1 Followers' }), 'someone else followed Maya')
+  t.ok(await screen.findByRole('button', { name: '1 Follower' }), 'someone else followed Maya')
   t.ok(within(dialog('Followers')).getByText('Theo Park'), 'and shows in her open Followers list')
 
   send('user.followed', follows(me, maya))
@@ -47,10 +47,10 @@ t.test("user.followed and .unfollowed change a shown profile's counts, its lists
   t.ok(await screen.findByRole('button', { name: '1 Following' }), 'whom she follows counts too')
   send('user.unfollowed', follows(me, maya))
   t.ok(await screen.findByRole('button', { name: 'Follow Maya Lin' }))
-  t.ok(screen.getByRole('button', { name: '1 Followers' }))
+  t.ok(screen.getByRole('button', { name: '1 Follower' }))
   t.equal(within(dialog('Followers')).queryByText('Guest User'), null)
   send('user.unfollowed', follows(me, maya))
-  t.ok(screen.getByRole('button', { name: '1 Followers' }), 'an unfollow seen twice takes one away')
+  t.ok(screen.getByRole('button', { name: '1 Follower' }), 'an unfollow seen twice takes one away')
   t.same(session.user?.following, [])
 })
 
@@ -92,7 +92,7 @@ t.test("user.updated changes a shown profile's header, and the person's name in 
   t.ok(screen.getByText('Sky watcher'))
   t.ok(screen.getByRole('link', { name: /theo\.example/ }))
 
-  fireEvent.click(screen.getByRole('button', { name: '1 Followers' }))
+  fireEvent.click(screen.getByRole('button', { name: '1 Follower' }))
   t.ok(within(dialog('Followers')).getByText('Maya Lin'))
   send('user.updated', edited(maya, { lastName: 'Lin-Park' }))
   t.ok(await within(dialog('Followers')).findByText('Maya Lin-Park'))
@@ -100,7 +100,7 @@ t.test("user.updated changes a shown profile's header, and the person's name in 
 
 t.test('user.updated of my own profile, from another tab, keeps my email and bookmarks', async (t) => {
   const { send } = await liveApp(t, me, '/explore', { 'GET /api/posts': () => ok({ posts: [], nextCursor: null }) })
-  await screen.findByText('Dude you get all Post!')
+  await screen.findByText('Nobody has posted yet.')
   send('user.updated', edited(me, { firstName: 'Guesty', bio: 'Just visiting' }))
   t.match(session.user, { firstName: 'Guesty', bio: 'Just visiting', updatedAt: LATER, email: 'guest@example.com', bookmarks: ['p1'] })
 })

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
@@ -31,8 +31,23 @@ function start(path: string, extra: Parameters<typeof stubApi>[0] = {}) {
 t.test('home: the empty text, and Who to follow has no more suggestions', async (t) => {
   const { api } = start('/')
   t.teardown(api.restore)
-  t.ok(await screen.findByText('Sorry, there no posts to show! Follow people to see their posts.'))
+  t.ok(await screen.findByText('No posts to show yet. Follow people to see their posts here.'))
   t.ok(await screen.findByText('No more suggestions!'))
+})
+
+t.test('an empty home offers people to follow and the way to Explore, in the page itself', async (t) => {
+  const { api } = start('/', {
+    'GET /api/users/suggestions': () => ok({ users: [maya] }),
+    'POST /api/users/follow/id-maya': () => ok({ user: { ...me, following: [summary(maya)] }, followUser: maya }),
+  })
+  t.teardown(api.restore)
+  const main = await screen.findByRole('main')
+  const follow = await within(main).findByRole('button', { name: 'Follow Maya Lin' })
+  t.equal(within(main).getByRole('link', { name: 'Explore posts' }).getAttribute('href'), '/explore')
+  fireEvent.click(follow)
+  await until(() => api.calls.some((c) => c.path === '/api/users/follow/id-maya'))
+  await until(() => within(main).queryByRole('button', { name: 'Follow Maya Lin' }) === null)
+  t.pass('a followed person leaves the suggestions')
 })
 
 t.test('bookmark: the empty text', async (t) => {
@@ -41,7 +56,7 @@ t.test('bookmark: the empty text', async (t) => {
   t.ok(await screen.findByText('You have not added any Bookmarks!'))
 })
 
-t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end text', async (t) => {
+t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the end text', async (t) => {
   const observers: { callback: IntersectionObserverCallback; connected: boolean }[] = []
   globalThis.IntersectionObserver = class {
     record: { callback: IntersectionObserverCallback; connected: boolean }
@@ -56,21 +71,27 @@ t.test('explore: a spinner, then pages of 10 as the sentinel shows, then the end
   } as unknown as typeof IntersectionObserver
   t.teardown(() => void delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver)
   const firstPage = Array.from({ length: 10 }, (_, i) => makePost({ content: `first page ${i}` }))
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
   const { api } = start('/explore', {
-    'GET /api/posts': (req) =>
-      req.query.get('cursor') === 'next'
-        ? ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
-        : ok({ posts: firstPage, nextCursor: 'next' }),
+    'GET /api/posts': async (req) => {
+      if (req.query.get('cursor') === 'next') return ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
+      await held
+      return ok({ posts: firstPage, nextCursor: 'next' })
+    },
   })
   t.teardown(api.restore)
-  t.ok(await screen.findByText('Loading posts'), 'spinner while loading')
+  t.ok(await screen.findByText('Loading posts'), 'said while loading')
+  t.ok(document.querySelectorAll('.skeleton-card').length > 0, 'with placeholder posts rather than a spinner on the first load')
+  t.equal(document.querySelector('.spinner'), null)
+  release()
   await screen.findByText('first page 9')
-  t.equal(screen.queryByText('Dude you get all Post!'), null, 'not at the end yet')
+  t.equal(screen.queryByText("You're all caught up"), null, 'not at the end yet')
   const live = observers.filter((o) => o.connected)
   t.equal(live.length, 1, 'one sentinel watching')
   live[0]!.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
   await screen.findByText('the last post')
-  t.ok(await screen.findByText('Dude you get all Post!'))
+  t.ok(await screen.findByText("You're all caught up"))
   const pages = api.calls.filter((c) => c.path === '/api/posts')
   t.same(pages.map((c) => [c.query.get('limit'), c.query.get('cursor')]), [['10', null], ['10', 'next']])
   t.equal(screen.getAllByRole('article').length, 11, 'the second page is appended')
@@ -105,7 +126,7 @@ t.test("another user's profile: Follow turns into Following", async (t) => {
   fireEvent.click(screen.getByRole('button', { name: 'Follow Maya Lin' }))
   const following = await screen.findByRole('button', { name: 'Following Maya Lin' })
   t.equal(following.getAttribute('aria-pressed'), 'true')
-  t.ok(screen.getByRole('button', { name: '1 Followers' }))
+  t.ok(screen.getByRole('button', { name: '1 Follower' }))
 })
 
 t.test('post detail: the post with its comments open, or the server message', async (t) => {
@@ -115,10 +136,17 @@ t.test('post detail: the post with its comments open, or the server message', as
   })
   t.teardown(api.restore)
   await screen.findByText('Detailed post')
-  t.ok(screen.getByPlaceholderText('Reply!'), 'comments open')
+  t.ok(screen.getByPlaceholderText('Post your reply'), 'comments open')
+  const article = screen.getByRole('article')
+  t.ok(within(article).getByText(/^\d{1,2}:\d{2} [AP]M · Jan (9|10|11), 2026$/), 'the full date')
+  t.equal(within(article).queryByRole('link', { name: /ago$/ }), null, 'instead of the time ago')
+  fireEvent.click(screen.getByRole('button', { name: 'Back' }))
+  await screen.findByRole('heading', { name: 'Latest Posts' })
+  t.pass('Back from a page opened directly leads home')
   cleanup()
   renderAt('/post-detail/gone', <App />)
-  t.ok(await screen.findByText('Post not found'))
+  t.ok(await screen.findByText("This post doesn't exist. It may have been deleted."), 'the server message in plain words')
+  t.equal(screen.queryAllByText(/doesn't exist/).length, 1, 'said once, not again in a toast')
 })
 
 t.test('the error boundary shows the heading and the error text', async (t) => {
@@ -133,16 +161,42 @@ t.test('the error boundary shows the heading and the error text', async (t) => {
   t.ok(screen.getByText('Something broke in render'))
 })
 
-t.test('the Tweet button opens the create-post modal; Escape closes it and focus returns', async (t) => {
+t.test('the Post button opens the create-post modal; Escape closes it and focus returns', async (t) => {
   const { api } = start('/')
   t.teardown(api.restore)
   const nav = await screen.findByRole('navigation', { name: 'Main' })
-  const tweet = within(nav).getByRole('button', { name: 'Tweet' })
+  const tweet = within(nav).getByRole('button', { name: 'Post' })
   tweet.focus()
   fireEvent.click(tweet)
   const dialog = screen.getByRole('dialog', { name: 'Create Post' })
-  t.equal(document.activeElement, within(dialog).getByPlaceholderText('What is happening!'))
+  t.equal(document.activeElement, within(dialog).getByPlaceholderText('What is happening?!'))
   fireEvent.keyDown(dialog, { key: 'Escape' })
   await until(() => screen.queryByRole('dialog') === null)
   t.equal(document.activeElement, tweet)
+})
+
+t.test('a list that fails to load says so once, in plain words, and Try again loads it', async (t) => {
+  let failing = true
+  const { api } = start('/explore', {
+    'GET /api/posts': () => (failing ? fail(500, 'Internal server error') : ok({ posts: [makePost({ content: 'Back again' })], nextCursor: null })),
+  })
+  t.teardown(api.restore)
+  await screen.findByText('Something went wrong on our side. Please try again.')
+  t.equal(screen.getAllByText(/went wrong/).length, 1, 'not again in a toast')
+  failing = false
+  fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+  t.ok(await screen.findByText('Back again'))
+})
+
+t.test('in a list, the first image loads at once and the rest lazily', async (t) => {
+  const posts = [
+    makePost({ content: 'words only' }),
+    makePost({ content: 'first picture', mediaUrl: '/media/1.png', type: 'image' }),
+    makePost({ content: 'second picture', mediaUrl: '/media/2.png', type: 'image' }),
+  ]
+  const { api } = start('/explore', { 'GET /api/posts': () => ok({ posts, nextCursor: null }) })
+  t.teardown(api.restore)
+  await screen.findByText('second picture')
+  const loading = screen.getAllByRole('img', { name: 'Image posted by Maya Lin' }).map((img) => img.getAttribute('loading'))
+  t.same(loading, ['eager', 'lazy'])
 })

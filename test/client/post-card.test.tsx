@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
@@ -27,6 +27,7 @@ function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps {
     onToggleBookmark: noop,
     onEdit: noop,
     onDelete: noop,
+    onOpenMedia: noop,
     comments: { onAdd: async () => true, onEdit: async () => true, onDelete: noop },
     ...overrides,
   }
@@ -64,10 +65,53 @@ t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t)
   t.same(chosen, ['delete'])
 })
 
-t.test('media links to the post detail, names link to the profile', async (t) => {
-  renderAt('/', <PostCard {...cardProps({ post: makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' }) })} />)
-  t.equal(screen.getByRole('link', { name: 'Open post' }).getAttribute('href'), '/post-detail/p9')
+t.test('a click on the image shows it large in a lightbox that Escape closes; names link to the profile', async (t) => {
+  const post = makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' })
+  signInAs(makeUser({ username: 'guest' }))
+  postCache.byId[post._id] = post
+  const { location } = renderAt('/', <PostItem postId="p9" />)
+  const image = screen.getByRole('link', { name: 'Image posted by Maya Lin' })
+  t.equal(image.getAttribute('href'), '/media/x.png', 'a real link to the file, for a new tab')
+  fireEvent.click(image)
+  const lightbox = screen.getByRole('dialog', { name: 'Image' })
+  t.equal(within(lightbox).getByRole('img').getAttribute('src'), '/media/x.png')
+  t.same(location.history, ['/'], 'the feed stays where it was')
+  fireEvent.keyDown(lightbox, { key: 'Escape' })
+  t.equal(screen.queryByRole('dialog'), null, 'Escape closes it')
   t.equal(screen.getByRole('link', { name: "Maya Lin's profile" }).getAttribute('href'), '/profile/maya')
+})
+
+t.test('a click on the card opens its page; its buttons, links and a text selection do not', async (t) => {
+  const post = makePost({ _id: 'p7', id: 'p7', content: 'Just words, no image' })
+  const liked: string[] = []
+  const { location } = renderAt('/', <PostCard {...cardProps({ post, onToggleLike: () => liked.push('like') })} />)
+  const card = screen.getByRole('article')
+  fireEvent.click(screen.getByRole('button', { name: 'Like, 0 likes' }))
+  t.same(liked, ['like'], 'the button did its own job')
+  t.same(location.history, ['/'], 'and did not open the post')
+
+  const text = screen.getByText('Just words, no image')
+  const range = document.createRange()
+  range.selectNodeContents(text)
+  window.getSelection()?.removeAllRanges()
+  window.getSelection()?.addRange(range)
+  fireEvent.click(text)
+  t.same(location.history, ['/'], 'selecting text is not a click on the post')
+  window.getSelection()?.removeAllRanges()
+
+  fireEvent.click(text)
+  t.same(location.history, ['/', '/post-detail/p7'], 'a click on the text opens the post')
+  fireEvent.click(card)
+  t.equal(location.history?.at(-1), '/post-detail/p7', 'so does a click on the card itself')
+})
+
+t.test('the timestamp is a link to the post with the full date on hover', async (t) => {
+  renderAt('/', <PostCard {...cardProps({ post: makePost({ _id: 'p8', id: 'p8', createdAt: '2026-01-10T12:00:00.000Z' }) })} />)
+  const time = screen.getByRole('article').querySelector('time')
+  t.equal(time?.getAttribute('datetime'), '2026-01-10T12:00:00.000Z')
+  const link = time?.closest('a')
+  t.equal(link?.getAttribute('href'), '/post-detail/p8')
+  t.match(link?.getAttribute('title') ?? '', /^\d{1,2}:\d{2} [AP]M · Jan (9|10|11), 2026$/)
 })
 
 function renderItem(post = makePost({ _id: 'p1', id: 'p1', username: 'maya' })) {
@@ -113,7 +157,8 @@ t.test('unlike sends dislike; a failure rolls the like back and shows the server
   t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }), 'optimistic unlike')
   await until(() => api.calls.length === 1)
   release()
-  await screen.findByText('Cannot decrement like less than 0.')
+  await screen.findByText("You don't like this post yet.")
+  t.equal(screen.queryByRole('button', { name: 'Try again' }), null, 'a refusal is not worth retrying')
   t.ok(screen.getByRole('button', { name: 'Unlike, 1 like' }), 'rolled back')
   t.equal(api.calls[0]?.path, '/api/posts/dislike/p1')
 })
@@ -144,9 +189,9 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
     }),
   )
   const toggle = screen.getByRole('button', { name: 'Comments, 2 comments' })
-  t.equal(screen.queryByPlaceholderText('Reply!'), null, 'closed at first')
+  t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closed at first')
   fireEvent.click(toggle)
-  const reply = screen.getByPlaceholderText('Reply!')
+  const reply = screen.getByPlaceholderText('Post your reply')
   const send = screen.getByRole('button', { name: 'Reply' }) as HTMLButtonElement
   t.ok(send.disabled)
   fireEvent.change(reply, { target: { value: 'Nice one' } })
@@ -170,5 +215,19 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
   await screen.findByText('Edited comment')
   t.same(api.calls[0]?.body, { commentData: { text: 'Edited comment' } })
   fireEvent.click(toggle)
-  t.equal(screen.queryByPlaceholderText('Reply!'), null, 'closes again')
+  t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closes again')
+})
+
+t.test("an image shows its author's description, its size, and only the first of a list loads at once", async (t) => {
+  const described = makePost({ mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'Two herons at dawn', mediaWidth: 1200, mediaHeight: 800 })
+  renderAt('/', <PostCard {...cardProps({ post: described, eagerMedia: true })} />)
+  const image = screen.getByAltText('Two herons at dawn')
+  t.equal(image.getAttribute('width'), '1200')
+  t.equal(image.getAttribute('height'), '800')
+  t.equal(image.getAttribute('loading'), 'eager')
+  cleanup()
+  renderAt('/', <PostCard {...cardProps({ post: makePost({ mediaUrl: '/media/b.png', type: 'image' }) })} />)
+  const plain = screen.getByAltText('Image posted by Maya Lin')
+  t.equal(plain.getAttribute('loading'), 'lazy')
+  t.equal(plain.getAttribute('width'), null, 'no size when the post does not know it')
 })

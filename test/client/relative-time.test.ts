@@ -51,13 +51,20 @@ t.test('image checks of SPEC §5', async (t) => {
 })
 
 t.test('paths: href builders and the return path after login', async (t) => {
+  const SITE = 'https://chirp.example'
   t.equal(paths.profile.href('maya.lin'), '/profile/maya.lin')
   t.equal(paths.postDetail.href('a b'), '/post-detail/a%20b')
   t.equal(paths.login.href('/explore'), '/login?from=%2Fexplore')
   t.equal(paths.login.href('/'), '/login')
-  t.equal(returnPath('/profile/maya?tab=1'), '/profile/maya?tab=1')
-  t.equal(returnPath(null), '/')
-  t.equal(returnPath('//evil.example/x'), '/', 'no protocol-relative jump off the site')
-  t.equal(returnPath('https://evil.example'), '/')
-  t.equal(returnPath('/login'), '/', 'never back to the login page itself')
+  t.equal(returnPath('/profile/maya?tab=1', SITE), '/profile/maya?tab=1')
+  t.equal(returnPath(null, SITE), '/')
+  t.equal(returnPath('//evil.example/x', SITE), '/', 'no protocol-relative jump off the site')
+  t.equal(returnPath('https://evil.example', SITE), '/')
+  t.equal(returnPath('/login', SITE), '/', 'never back to the login page itself')
+  for (const from of ['/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '/\\evil.example', '\\\\evil.example', ' //evil.example', 'javascript:alert(1)']) {
+    t.equal(returnPath(from, SITE), '/', `${JSON.stringify(from)} leaves the site as the browser reads it`)
+  }
+  t.equal(returnPath('/a/../post-detail/1', SITE), '/post-detail/1', 'the path as the browser resolves it')
+  t.equal(returnPath('https://chirp.example/explore', SITE), '/explore', 'a full URL on this site is kept')
+  t.equal(returnPath('/login?x=1', SITE), '/')
 })

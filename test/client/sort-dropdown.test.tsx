@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t from 'tap'
 import { SortDropdown } from '../../client/components/sort-dropdown.js'
@@ -54,5 +54,5 @@ t.test('an unknown stored sort falls back to Latest', async (t) => {
   t.teardown(api.restore)
   renderAt('/', <HomePage />)
   t.ok(screen.getByRole('heading', { name: 'Latest Posts' }))
-  await screen.findByText('Sorry, there no posts to show! Follow people to see their posts.')
+  await screen.findByText('No posts to show yet. Follow people to see their posts here.')
 })

@@ -1,9 +1,9 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { session } from '../../client/state/session.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import { choose, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -29,21 +29,24 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
   t.teardown(api.restore)
   renderAt('/', <App />)
   await screen.findByText('An older post')
-  const composer = screen.getAllByPlaceholderText('What is happening!')[0]!
+  const composer = screen.getAllByPlaceholderText('What is happening?!')[0]!
   fireEvent.change(composer, { target: { value: 'Fresh from the test' } })
   const form = composer.closest('form')!
-  fireEvent.change(within(form).getByLabelText('Add image'), {
+  fireEvent.change(within(form).getByLabelText('Image file'), {
     target: { files: [new File(['png'], 'shot.png', { type: 'image/png' })] },
   })
   await within(form).findByAltText('Image to be posted')
+  fireEvent.change(within(form).getByLabelText('Image description'), { target: { value: 'A gradient, blue to pink' } })
   const upload = api.calls.find((c) => c.path === '/api/media')
   t.ok(upload?.body instanceof FormData, 'multipart upload')
   t.equal((upload?.body as FormData).get('file') instanceof Blob, true, 'in the field named file')
 
-  fireEvent.click(within(form).getByRole('button', { name: 'Tweet' }))
+  fireEvent.click(within(form).getByRole('button', { name: 'Post' }))
   await screen.findByText('Fresh from the test')
   const create = api.calls.find((c) => c.method === 'POST' && c.path === '/api/posts')
-  t.same(create?.body, { postData: { content: 'Fresh from the test', mediaUrl: '/media/abc.png', type: 'image' } })
+  t.same(create?.body, {
+    postData: { content: 'Fresh from the test', mediaUrl: '/media/abc.png', type: 'image', mediaAlt: 'A gradient, blue to pink' },
+  }, 'the description goes beside the image')
   t.equal(create?.headers.get('prefer'), 'return=minimal')
   const contents = screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)
   t.same(contents, ['Fresh from the test', 'An older post'], 'newest on top')
@@ -63,20 +66,19 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   t.teardown(api.restore)
   renderAt('/explore', <App />)
   await screen.findByText('Typo in here')
-  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Edit Post' }))
+  choose('Post options', 'Edit Post')
   const dialog = screen.getByRole('dialog', { name: 'Edit Post' })
   fireEvent.change(within(dialog).getByPlaceholderText('What is happening?!'), { target: { value: 'Fixed the typo' } })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
   await screen.findByText('Fixed the typo')
   await until(() => screen.queryByRole('dialog') === null)
-  t.same(api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body, { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } })
+  t.same(api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body, { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } }, 'no description without an image')
 
-  fireEvent.click(screen.getByRole('button', { name: 'Post options' }))
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Delete Post' }))
+  choose('Post options', 'Delete Post')
+  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete' }))
   await until(() => screen.queryByText('Fixed the typo') === null)
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
-  t.ok(await screen.findByText('Dude you get all Post!'))
+  t.ok(await screen.findByText('Nobody has posted yet.'))
 })
 
 t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
@@ -95,4 +97,27 @@ t.test('removing a bookmark on the Bookmark page takes the post off the list', a
   fireEvent.click(button)
   t.ok(await screen.findByText('You have not added any Bookmarks!'))
   t.same(session.user?.bookmarks, [])
+})
+
+t.test('an image description goes with the image, and an empty one clears what the post had', async (t) => {
+  signInAs(me)
+  const pictured = makePost({ _id: 'm2', id: 'm2', username: 'guest', content: 'Look', mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'A red kite' })
+  const api = stubApi({
+    ...quiet,
+    'GET /api/posts': () => ok({ posts: [pictured], nextCursor: null }),
+    'POST /api/posts/edit/m2': (req) => ({ status: 201, body: { post: { ...pictured, ...(req.body as { postData: object }).postData } } }),
+  })
+  t.teardown(api.restore)
+  renderAt('/explore', <App />)
+  await screen.findByAltText('A red kite')
+  choose('Post options', 'Edit Post')
+  const dialog = screen.getByRole('dialog', { name: 'Edit Post' })
+  const description = within(dialog).getByLabelText('Image description') as HTMLInputElement
+  t.equal(description.value, 'A red kite', 'the edit starts from the description')
+  fireEvent.change(description, { target: { value: '' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
+  await until(() => api.calls.some((c) => c.path === '/api/posts/edit/m2'))
+  t.same(api.calls.find((c) => c.path === '/api/posts/edit/m2')?.body, {
+    postData: { content: 'Look', mediaUrl: '/media/a.png', type: 'image', mediaAlt: '' },
+  })
 })

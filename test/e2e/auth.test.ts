@@ -49,7 +49,9 @@ await journey(t, e2e, 'login as guest', {}, async (page, t, e2e) => {
 await journey(t, e2e, 'logout sends to /login', asGuest, async (page, t, e2e) => {
   await page.goto('/')
   await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()
-  await page.getByRole('button', { name: 'Logout' }).click()
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  await page.getByRole('menuitem', { name: 'Log out @guest' }).click()
+  await page.getByRole('alertdialog', { name: 'Log out of Chirp?' }).getByRole('button', { name: 'Log out' }).click()
   await waitForPath(page, '/login')
   t.equal(await page.evaluate(() => localStorage.getItem('token')), null, 'the token is gone')
   await page.goto('/explore')

@@ -68,7 +68,7 @@ async function likeAndComment(t: Test, actor: Page, watcher: Page) {
   t.pass('the like shows in the other browser')
 
   const comments = actor.getByRole('region', { name: 'Comments' })
-  await comments.getByPlaceholder('Reply!').fill('Seen from the other side')
+  await comments.getByPlaceholder('Post your reply').fill('Seen from the other side')
   await comments.getByRole('button', { name: 'Reply', exact: true }).click()
   await watcher.getByRole('region', { name: 'Comments' }).getByText('Seen from the other side').waitFor()
   t.pass('the comment shows in the other browser')
@@ -116,7 +116,7 @@ async function offlineAndBack(e2e: E2E) {
         (url, m) => post(url, m, '/api/posts/like/'), [[home, { post: 'Redesigned our onboarding', label: 'Like, 4 likes' }]])
       await liveStep(t, actor, 'a comment', async () => {
         await onboarding.getByRole('button', { name: 'Comments, 1 comment' }).click()
-        await onboarding.getByPlaceholder('Reply!').fill('Seen from the other browser')
+        await onboarding.getByPlaceholder('Post your reply').fill('Seen from the other browser')
         await onboarding.getByRole('button', { name: 'Reply', exact: true }).click()
       }, (url, m) => post(url, m, '/api/comments/add/'), [[home, { post: 'Redesigned our onboarding', label: 'Comments, 2 comments' }]])
 
@@ -128,8 +128,8 @@ async function offlineAndBack(e2e: E2E) {
       await actor.goto('/')
       const firstBefore = await home.getByRole('article').first().textContent()
       await liveStep(t, actor, 'a new post', async () => {
-        await actor.getByRole('main').getByPlaceholder('What is happening!').fill('Fresh from Maya, live')
-        await actor.getByRole('main').getByRole('button', { name: 'Tweet', exact: true }).click()
+        await actor.getByRole('main').getByPlaceholder('What is happening?!').fill('Fresh from Maya, live')
+        await actor.getByRole('main').getByRole('button', { name: 'Post', exact: true }).click()
       }, (url, m) => m === 'POST' && url.pathname === '/api/posts', [[home, { button: '1 new post' }]])
       t.equal(await home.getByRole('article').first().textContent(), firstBefore, 'the feed did not move under the reader')
       await home.getByRole('button', { name: '1 new post' }).click()
@@ -158,11 +158,11 @@ async function catchUp(t: Test, watcher: BrowserContext, [home, profile]: Page[]
   await hotTake.getByRole('button', { name: 'Like, 2 likes', exact: true }).click()
   await hotTake.getByRole('button', { name: 'Unlike, 3 likes', exact: true }).waitFor()
   await hotTake.getByRole('button', { name: 'Comments, 0 comments' }).click()
-  await hotTake.getByPlaceholder('Reply!').fill('Written while you were away')
+  await hotTake.getByPlaceholder('Post your reply').fill('Written while you were away')
   await hotTake.getByRole('button', { name: 'Reply', exact: true }).click()
   await hotTake.getByRole('button', { name: 'Comments, 1 comment' }).waitFor()
-  await actor.getByRole('main').getByPlaceholder('What is happening!').fill('Posted while you were offline')
-  await actor.getByRole('main').getByRole('button', { name: 'Tweet', exact: true }).click()
+  await actor.getByRole('main').getByPlaceholder('What is happening?!').fill('Posted while you were offline')
+  await actor.getByRole('main').getByRole('button', { name: 'Post', exact: true }).click()
   await postCard(actor, 'Posted while you were offline').waitFor()
   await actor.goto('/profile/lucia.rossi')
   await actor.getByRole('region', { name: 'Profile' }).getByRole('button', { name: 'Following Lucia Rossi' }).click()

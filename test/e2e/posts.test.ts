@@ -21,17 +21,22 @@ await journey(t, e2e, 'write a post with an image and an emoji, see it on Home, 
   await page.getByLabel('Username').fill(user.username)
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.getByText('Sorry, there no posts to show! Follow people to see their posts.').waitFor()
+  await page.getByText('No posts to show yet. Follow people to see their posts here.').waitFor()
 
   const composer = page.getByRole('main')
   const text = `Fresh from the browser ${Date.now()}`
-  await composer.getByPlaceholder('What is happening!').fill(text)
-  await composer.getByLabel('Add image').setInputFiles(await drawImage(page, 'image/png'))
+  await composer.getByPlaceholder('What is happening?!').fill(text)
+  // The image button is a real button: Enter opens the file picker as well as Space.
+  const chooser = page.waitForEvent('filechooser')
+  await composer.getByRole('button', { name: 'Add image' }).focus()
+  await page.keyboard.press('Enter')
+  await (await chooser).setFiles(await drawImage(page, 'image/png'))
   t.ok(await imageLoaded(composer.getByRole('img', { name: 'Image to be posted' })), 'the uploaded image previews')
   await composer.getByRole('button', { name: 'Add emoji' }).click()
   await composer.getByRole('button', { name: 'rocket' }).click()
-  t.equal(await composer.getByPlaceholder('What is happening!').inputValue(), `${text}🚀`, 'the emoji is appended')
-  await composer.getByRole('button', { name: 'Tweet', exact: true }).click()
+  t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), `${text}🚀`, 'the emoji is appended')
+  t.equal(await composer.locator('.char-left').textContent(), String(500 - `${text}🚀`.length), 'the ring counts what is left')
+  await composer.getByPlaceholder('What is happening?!').press('Control+Enter')
 
   const checkPost = async (where: string) => {
     const card = postCard(page, `${text}🚀`)
@@ -40,7 +45,7 @@ await journey(t, e2e, 'write a post with an image and an emoji, see it on Home, 
     t.match(await card.getByRole('img', { name: `Image posted by ${user.fullName}` }).getAttribute('src'), /^\/media\//)
   }
   await checkPost('Home')
-  t.equal(await composer.getByPlaceholder('What is happening!').inputValue(), '', 'the composer is reset')
+  t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), '', 'the composer is reset')
 
   await navLink(page, 'Explore').click()
   await waitForPath(page, '/explore')
@@ -106,7 +111,7 @@ await journey(t, e2e, 'comment, edit and delete the comment', asGuest, async (pa
   const comments = page.getByRole('region', { name: 'Comments' })
   const reply = comments.getByRole('button', { name: 'Reply', exact: true })
   t.ok(await reply.isDisabled(), 'Reply is disabled while the box is empty')
-  await comments.getByPlaceholder('Reply!').fill('Clear skies this week?')
+  await comments.getByPlaceholder('Post your reply').fill('Clear skies this week?')
   await reply.click()
   const comment = comments.getByRole('listitem').filter({ hasText: 'Clear skies this week?' })
   await comment.waitFor()
@@ -123,7 +128,9 @@ await journey(t, e2e, 'comment, edit and delete the comment', asGuest, async (pa
 
   await edited.getByRole('button', { name: 'Comment options' }).click()
   await page.getByRole('menuitem', { name: 'Delete' }).click()
+  await page.getByRole('alertdialog', { name: 'Delete comment?' }).getByRole('button', { name: 'Delete' }).click()
   await edited.waitFor({ state: 'detached' })
+  await page.getByRole('status').filter({ hasText: 'Your comment was deleted' }).waitFor()
   await page.getByRole('button', { name: 'Comments, 0 comments', exact: true }).waitFor()
   await page.reload()
   await page.getByRole('button', { name: 'Comments, 0 comments', exact: true }).waitFor()
@@ -136,7 +143,7 @@ await journey(t, e2e, 'bookmark and see it on /bookmark', { session: (e2e: E2E) 
   await card.getByRole('button', { name: 'Bookmark', exact: true }).click()
   await card.getByRole('button', { name: 'Remove bookmark' }).waitFor()
 
-  await navLink(page, 'Bookmark').click()
+  await navLink(page, 'Bookmarks').click()
   await waitForPath(page, '/bookmark')
   await card.waitFor()
   t.equal(await page.getByRole('article').count(), 1, 'the bookmarked post is the only one')

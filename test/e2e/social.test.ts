@@ -3,7 +3,7 @@ import { journey, startE2E, type E2E } from './harness.js'
 import { navLink, signupUser, waitForPath } from './helpers.js'
 
 const e2e = await startE2E(t)
-const HOME_EMPTY = 'Sorry, there no posts to show! Follow people to see their posts.'
+const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
 
 await journey(t, e2e, 'follow from Who to follow and see the home feed change', { session: (e2e: E2E) => signupUser(e2e, 'follower') }, async (page, t, e2e) => {
   await page.goto('/')

@@ -30,8 +30,8 @@ export function testSchema(t: TestContext): string {
   return schema
 }
 
-async function dropSchema(schema: string): Promise<void> {
-  const sql = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} })
+export async function dropSchema(schema: string, url = TEST_DATABASE_URL): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
   try {
     await sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`
   } finally {

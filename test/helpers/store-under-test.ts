@@ -7,6 +7,7 @@ import postgres from 'postgres'
 import type { Config } from '../../server/config.js'
 import { buildSeed } from '../../server/seed/index.js'
 import type { Database } from '../../server/store/types.js'
+import { dropSchema } from './pg.js'
 
 /**
  * Which store the app tests run on. CHIRP_TEST_DATABASE_URL switches every app a test builds to
@@ -46,16 +47,7 @@ export function storeUnderTest(sharedSchema?: string): StoreUnderTest {
   const schema = `t_${randomBytes(6).toString('hex')}`
   return {
     config: { databaseUrl: testDatabaseUrl, databaseSchema: schema, databasePoolMax: 4 },
-    cleanup: () => dropSchema(testDatabaseUrl, schema),
-  }
-}
-
-export async function dropSchema(url: string, schema: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} })
-  try {
-    await sql`drop schema if exists ${sql(schema)} cascade`
-  } finally {
-    await sql.end()
+    cleanup: () => dropSchema(schema, testDatabaseUrl),
   }
 }
 

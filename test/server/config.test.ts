@@ -74,3 +74,15 @@ t.test('the store: embedded by default, PostgreSQL with DATABASE_URL', async (t)
     t.ok(error.problems.some((problem) => problem.startsWith(name)), `${name} is named`)
   }
 })
+
+t.test('REDIS_URL: optional, a redis:// or rediss:// URL, never repeated in an error since it may hold a password', async (t) => {
+  t.equal(parseConfig({}).redisUrl, undefined)
+  t.equal(parseConfig({ REDIS_URL: '' }).redisUrl, undefined)
+  t.equal(parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379')
+  t.equal(parseConfig({ REDIS_URL: 'rediss://:s3cret@cache.internal:6380/2' }).redisUrl, 'rediss://:s3cret@cache.internal:6380/2')
+  for (const bad of ['http://:s3cret@cache.internal', 'cache.internal:6379', 'redis://', 'not a url s3cret']) {
+    const error = t.throws(() => parseConfig({ REDIS_URL: bad }), bad) as ConfigError
+    t.strictSame(error.problems, ['REDIS_URL must be a redis:// or rediss:// URL with a host'], bad)
+    t.notMatch(error.message, /s3cret/, `${bad}: the value is not echoed`)
+  }
+})

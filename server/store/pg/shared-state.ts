@@ -29,6 +29,9 @@ export function createPgTicketStore(sql: Sql, { ttlMs = 60_000, maxPerUser = 20 
         returning user_id::text as user_id, expires_at > now() as live`
       return row?.live ? row.user_id : undefined
     },
+    async revokeUser(userId) {
+      await sql`delete from sse_tickets where user_id = ${userId}`
+    },
     // Tickets are shared with the other instances and expire on their own.
     clear() {},
   }

@@ -1,0 +1,40 @@
+import { useId } from 'react'
+import { CloseIcon } from './icons.js'
+
+/** DECISIONS §7: an image's description is at most 1,000 characters. */
+export const MAX_ALT = 1000
+
+type MediaPreviewProps = {
+  url: string
+  alt: string
+  locked: boolean
+  onAltChange: (alt: string) => void
+  onRemove: () => void
+}
+
+/** The image about to be posted, with the description its author writes for people who cannot see it. */
+export function MediaPreview({ url, alt, locked, onAltChange, onRemove }: MediaPreviewProps) {
+  const altId = useId()
+  return (
+    <div className="media-preview">
+      <div className="media-preview-frame">
+        <img src={url} alt={alt || 'Image to be posted'} />
+        <button type="button" className="icon-button on-media" aria-label="Remove image" disabled={locked} onClick={onRemove}>
+          <CloseIcon />
+        </button>
+      </div>
+      <label htmlFor={altId} className="media-alt-label">
+        Image description
+      </label>
+      <input
+        id={altId}
+        className="media-alt"
+        placeholder="Describe the image for people who can't see it"
+        maxLength={MAX_ALT}
+        value={alt}
+        readOnly={locked}
+        onChange={(e) => onAltChange(e.currentTarget.value)}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,44 @@
+import { useEffect, useRef, useState } from 'react'
+import { useLocation } from 'wouter'
+
+/** How long to wait for a new page's heading: its code and its data may still be on their way. */
+const WAIT_STEPS = 40
+const STEP_MS = 100
+
+/**
+ * After each navigation (not the first page), moves the focus to the new page's heading, so keyboard
+ * and screen-reader users start at the top of what changed, and announces the page's title in a
+ * polite live region, as a full page load would have.
+ */
+export function RouteAnnouncer() {
+  const [location] = useLocation()
+  const [message, setMessage] = useState('')
+  const first = useRef(location)
+
+  useEffect(() => {
+    if (location === first.current) return
+    first.current = ''
+    let steps = 0
+    let timer: ReturnType<typeof setTimeout>
+    const settle = () => {
+      const heading = document.querySelector<HTMLElement>('main h1, .center-page h1')
+      if (!heading && ++steps < WAIT_STEPS) {
+        timer = setTimeout(settle, STEP_MS)
+        return
+      }
+      if (heading) {
+        if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
+        heading.focus({ preventScroll: true })
+      }
+      setMessage(document.title)
+    }
+    timer = setTimeout(settle, STEP_MS)
+    return () => clearTimeout(timer)
+  }, [location])
+
+  return (
+    <div className="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+      {message}
+    </div>
+  )
+}

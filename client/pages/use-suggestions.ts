@@ -1,0 +1,31 @@
+import { useEffect } from 'react'
+import { useSnapshot } from 'valtio'
+import { session } from '../state/session.js'
+import { loadSuggestions, toggleFollow, users } from '../state/users.js'
+
+/**
+ * The people to suggest: not me and not anyone I follow, however the suggestions were fetched.
+ * `load` keeps them fresh whenever whom I follow changes, from any screen; only one caller (the frame)
+ * asks for that, the others read.
+ */
+export function useSuggestions({ load = false } = {}) {
+  const { username, user } = useSnapshot(session)
+  const { suggestions, suggestionsLoaded, suggestionsError, pending } = useSnapshot(users)
+
+  const followingCount = user?.following.length
+  useEffect(() => {
+    // Not while logging out: the call would go without a token and fail.
+    if (load && username) void loadSuggestions()
+  }, [load, username, followingCount])
+
+  const followingIds = new Set(user?.following.map((u) => u._id))
+  const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))
+  return {
+    shown,
+    loaded: suggestionsLoaded,
+    error: suggestionsError,
+    pending,
+    follow: (id: string) => void toggleFollow(id),
+    retry: () => void loadSuggestions(),
+  }
+}

@@ -1,0 +1,87 @@
+import { setTimeout as wait } from 'node:timers/promises'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
+
+/** Failed logins to one account, from anywhere, past which every login to it waits a little longer. */
+export interface LoginSlowdown extends Limit {
+  firstDelayMs: number
+  maxDelayMs: number
+}
+
+export interface LoginLimitsOptions {
+  counter: (name: string, limit: Limit, keyOf: KeyOf) => Counter
+  policy: { loginFailuresPerAddress: Limit; loginFailuresPerAddressAndAccount: Limit; loginSlowdownPerAccount: LoginSlowdown }
+  sleep?: ((ms: number) => Promise<void>) | undefined
+}
+
+const LOGIN_ROUTE = '/api/auth/login'
+/** The answers a guess gets: a wrong password, an unknown username. */
+const FAILED = new Set([401, 404])
+/** The slow-down grows with the count itself, so its counter's max is only a bound on what it can tell. */
+const COUNT_BOUND = 1_000_000
+
+function usernameOf(request: FastifyRequest): string | undefined {
+  const body = request.body as { username?: unknown } | null | undefined
+  return typeof body?.username === 'string' && body.username !== '' ? body.username.slice(0, 64).toLowerCase() : undefined
+}
+
+/** How long a login waits after `failures` failed ones to its account: nothing up to the max, then doubling to a ceiling. */
+export function loginDelayMs(failures: number, slowdown: LoginSlowdown): number {
+  if (failures < slowdown.max) return 0
+  return Math.min(slowdown.firstDelayMs * 2 ** Math.min(failures - slowdown.max, 30), slowdown.maxDelayMs)
+}
+
+/**
+ * Login limits that count failures only, so the guest button keeps working however many people use
+ * it, and that refuse by address and username together, so no one can lock anyone else out: guessing
+ * at an account from many addresses only slows that account's logins down (as Mastodon and Bluesky
+ * do), it never refuses them. Each login is checked before its password is, and counted when it is
+ * answered as a failure; logins still being judged count too, so a burst sent at once cannot all
+ * squeeze through before the first of them is counted.
+ */
+export function installLoginLimits(app: FastifyInstance, { counter, policy, sleep = wait }: LoginLimitsOptions) {
+  const isLogin = (request: FastifyRequest) => route(request) === LOGIN_ROUTE
+  const accountOf = (request: FastifyRequest) => (isLogin(request) ? usernameOf(request) : undefined)
+  const perAddress = counter('login-address', policy.loginFailuresPerAddress, (r) => (isLogin(r) ? address(r) : undefined))
+  const perPair = counter('login-address-account', policy.loginFailuresPerAddressAndAccount, (r) => {
+    const account = accountOf(r)
+    return account === undefined ? undefined : `${address(r)} ${account}`
+  })
+  const slowdown = policy.loginSlowdownPerAccount
+  const perAccount = counter('login-account', { max: COUNT_BOUND, windowMs: slowdown.windowMs }, accountOf)
+  const refusing = [perAddress, perPair]
+  const inFlight = new Map<string, number>()
+  const judged = new WeakSet<FastifyRequest>()
+
+  const release = (keys: string[]) => {
+    for (const key of keys) {
+      const left = (inFlight.get(key) ?? 1) - 1
+      if (left > 0) inFlight.set(key, left)
+      else inFlight.delete(key)
+    }
+  }
+
+  app.addHook('preValidation', async (request, reply) => {
+    if (!isLogin(request)) return
+    const [seen, failures] = await Promise.all([Promise.all(refusing.map((c) => c.hit(request, false))), perAccount.hit(request, false)])
+    // Nothing is awaited from the check to the reservation, so two logins at once cannot both take the last try.
+    const keys: string[] = []
+    refusing.forEach((limited, i) => {
+      const hit = seen[i]
+      const key = limited.key(request)
+      if (hit === undefined || key === undefined) return
+      if (hit.current + (inFlight.get(key) ?? 0) >= limited.limit.max) refuse(reply, limited.limit, hit.ttlInSeconds)
+      keys.push(key)
+    })
+    for (const key of keys) inFlight.set(key, (inFlight.get(key) ?? 0) + 1)
+    reply.raw.once('close', () => release(keys))
+    judged.add(request)
+    const delay = loginDelayMs(failures?.current ?? 0, slowdown)
+    if (delay > 0) await sleep(delay)
+  })
+
+  app.addHook('onSend', async (request, reply) => {
+    if (!judged.has(request) || !FAILED.has(reply.statusCode)) return
+    await Promise.all([perAddress, perPair, perAccount].map((limited) => limited.hit(request)))
+  })
+}

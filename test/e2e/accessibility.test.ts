@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import type { Page } from 'playwright-core'
+import t, { type Test } from 'tap'
+import { journey, startE2E, type E2E } from './harness.js'
+import { GUEST, login, postIdByContent } from './helpers.js'
+
+/*
+ * axe-core scans every screen, signed out and in, with each kind of dialog open, in light and dark,
+ * and the test fails on any serious or critical violation of WCAG 2.1 A and AA.
+ */
+
+const e2e = await startE2E(t)
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const SCHEMES = ['light', 'dark'] as const
+
+type Finding = { id: string; impact: string | null; help: string; targets: string[] }
+
+/** Runs axe on the page as it stands: the serious and critical findings, each with where it was found. */
+async function scan(page: Page): Promise<Finding[]> {
+  // Evaluated through the debugging protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(AXE_SOURCE)
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target)) }))
+  })
+}
+
+type Screen = { name: string; path: string; open?: (page: Page) => Promise<void>; ready: (page: Page) => Promise<unknown> }
+
+async function check(page: Page, t: Test, scheme: (typeof SCHEMES)[number], screens: Screen[]) {
+  await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
+  for (const screen of screens) {
+    await page.goto(screen.path)
+    await screen.ready(page)
+    await screen.open?.(page)
+    t.same(await scan(page), [], `${screen.name} (${scheme}): no serious or critical violations`)
+  }
+}
+
+const heading = (name: string) => (page: Page) => page.getByRole('heading', { name, exact: true }).first().waitFor()
+const firstPost = (page: Page) => page.getByRole('article').first().waitFor()
+
+const signedOut: Screen[] = [
+  { name: 'login', path: '/login', ready: heading('Log in to Chirp') },
+  { name: 'signup', path: '/signup', ready: heading('Create your account') },
+  { name: '404', path: '/no/such/page', ready: heading('Error 404') },
+]
+
+async function signedIn(e2e: E2E): Promise<Screen[]> {
+  const postId = await postIdByContent(e2e, 'Sourdough attempt')
+  const dialog = (name: string) => (page: Page) => page.getByRole('dialog', { name }).waitFor()
+  return [
+    { name: 'home', path: '/', ready: firstPost },
+    { name: 'explore', path: '/explore', ready: firstPost },
+    { name: 'bookmarks', path: '/bookmark', ready: heading('Bookmarks') },
+    { name: 'own profile', path: '/profile/guest', ready: heading('Guest User') },
+    { name: "someone's profile", path: '/profile/maya.lin', ready: firstPost },
+    { name: 'post page', path: `/post-detail/${postId}`, ready: firstPost },
+    { name: '404 signed in', path: '/no/such/page', ready: heading('Error 404') },
+    {
+      name: 'composer modal',
+      path: '/',
+      ready: firstPost,
+      open: async (page) => {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Post', exact: true }).click()
+        await dialog('Create Post')(page)
+      },
+    },
+    {
+      name: 'account menu',
+      path: '/',
+      ready: firstPost,
+      open: (page) => page.getByRole('button', { name: 'Account menu' }).click(),
+    },
+    {
+      name: 'delete confirmation',
+      path: '/profile/guest',
+      ready: firstPost,
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Post options' }).first().click()
+        await page.getByRole('menuitem', { name: 'Delete Post' }).click()
+        await page.getByRole('alertdialog', { name: 'Delete post?' }).waitFor()
+      },
+    },
+    {
+      name: 'lightbox',
+      path: `/post-detail/${postId}`,
+      ready: firstPost,
+      open: async (page) => {
+        await page.getByRole('article').getByRole('link', { name: /^Image posted by/ }).click()
+        await dialog('Image')(page)
+      },
+    },
+    {
+      name: 'keyboard shortcuts',
+      path: '/explore',
+      ready: firstPost,
+      open: async (page) => {
+        await page.keyboard.press('?')
+        await dialog('Keyboard shortcuts')(page)
+      },
+    },
+  ]
+}
+
+for (const scheme of SCHEMES) {
+  await journey(t, e2e, `signed out, ${scheme}`, {}, (page, t) => check(page, t, scheme, signedOut))
+  await journey(t, e2e, `signed in, ${scheme}`, { session: (e2e) => login(e2e, GUEST.username, GUEST.password) }, async (page, t, e2e) =>
+    check(page, t, scheme, await signedIn(e2e)),
+  )
+}
