@@ -1,6 +1,6 @@
 import type { Queryable } from '../../server/store/pg/connect.js'
 
-type Value = string | number | boolean | null
+type Value = string | number | boolean | null | readonly string[]
 export type Row = Record<string, Value>
 
 /** Rows a statement carries: big enough that a statement's round trip is noise, small enough to stay a few MB. */
@@ -12,11 +12,21 @@ const BATCH_ROWS = 20_000
 const IN_FLIGHT = 3
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
-const asText = (value: Value): string | null => (value === null ? null : typeof value === 'boolean' ? (value ? 't' : 'f') : String(value))
+/** An array column's value as PostgreSQL reads an array from text: every element quoted. */
+const arrayLiteral = (items: readonly string[]) =>
+  `{${items.map((item) => `"${item.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`
+
+function asText(value: Value): string | null {
+  if (value === null) return null
+  if (typeof value === 'boolean') return value ? 't' : 'f'
+  if (typeof value === 'object') return arrayLiteral(value)
+  return String(value)
+}
 
 /**
  * Generated rows into a schema's tables, each batch one `INSERT … SELECT FROM unnest(…)` with every
- * column a single text-array parameter cast to the column's own type, as the catalog reports it.
+ * column a single text-array parameter, each value cast from text to the column's own type as the
+ * catalog reports it (an array column's values are array literals).
  * Against COPY from postgres.js this measured as fast here, and a rejected row fails its statement
  * with PostgreSQL's message instead of leaving a COPY stream that never finishes (postgres.js 3.4
  * does not settle a COPY that fails after its end).
@@ -100,11 +110,12 @@ export class BulkInserter {
       const casts = columns.map((column, i) => {
         const type = types.get(column)
         if (!type) throw new Error(`table ${table} has no column ${column}`)
-        return `$${i + 1}::text[]::${type}[]`
+        return `c${i}::${type}`
       })
       const text =
         `INSERT INTO ${quoted(this.schema)}.${quoted(table)} (${columns.map(quoted).join(', ')}) ` +
-        `SELECT * FROM unnest(${casts.join(', ')})`
+        `SELECT ${casts.join(', ')} FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) ` +
+        `AS t (${columns.map((_, i) => `c${i}`).join(', ')})`
       statement = { text, columns }
       this.#statements.set(key, statement)
     }

@@ -2,6 +2,7 @@ import postgres from 'postgres'
 import type { Queryable } from '../../server/store/pg/connect.js'
 import { lockSchema, migrate } from '../../server/store/pg/migrate.js'
 import { emptyChildRows, postChildRows, postRow, userRow } from '../../server/store/pg/table-rows.js'
+import { userWordRows } from '../../server/store/pg/term-rows.js'
 import type { UserRecord } from '../../server/store/types.js'
 import { BulkInserter, type Row } from './bulk-insert.js'
 import { dropKeys, restoreKeys } from './deferred-keys.js'
@@ -11,7 +12,17 @@ import type { ProgressBar } from './progress.js'
 import type { Random } from './random.js'
 
 /** The tables a generated data set fills, in the layout the migrations made (server/store/pg/migrations). */
-const TABLES = ['users', 'follows', 'posts', 'post_reactions', 'comments', 'comment_votes', 'bookmarks']
+const TABLES = [
+  'users',
+  'user_search_words',
+  'follows',
+  'posts',
+  'post_tags',
+  'post_reactions',
+  'comments',
+  'comment_votes',
+  'bookmarks',
+]
 /** Posts generated between two yields to the event loop, which lets the pipelined statements reach the socket. */
 const POSTS_PER_STEP = 500
 
@@ -85,6 +96,7 @@ export async function loadPostgres(sql: postgres.Sql, schema: string, data: Gene
     const follows = data.people.users.flatMap((user) => user.following.map((followee) => ({ follower: user._id, followee })))
     progress.start('accounts', data.users.length + follows.length)
     await rows.add('users', data.people.users.map((user, i) => userRow(data.users[i] as UserRecord, user.followers.length)))
+    await rows.add('user_search_words', data.users.flatMap((user) => userWordRows(user._id, user)))
     progress.tick(data.users.length)
     for (let start = 0; start < follows.length; start += 10_000) {
       const slice = follows.slice(start, start + 10_000)
@@ -111,6 +123,7 @@ export async function loadPostgres(sql: postgres.Sql, schema: string, data: Gene
         posts.push(postRow(next.value, postChildRows(next.value, knownUser, children)))
       }
       await rows.add('posts', posts)
+      await rows.add('post_tags', children.tags)
       await rows.add('post_reactions', numbered(children.reactions))
       await rows.add('comments', numbered(children.comments))
       await rows.add('comment_votes', numbered(children.votes))
