@@ -1,21 +1,26 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { login } from './bench/api.js'
 import { ensureBuilt } from './bench/build.js'
 import { bundleWeight } from './bench/bundle.js'
-import type { Bench, Settings } from './bench/context.js'
-import { Scratch, copyDataSet, seedDataSet } from './bench/dataset.js'
+import type { BenchBase, Settings } from './bench/context.js'
+import { Scratch } from './bench/dataset.js'
+import { startEmbedded } from './bench/embedded.js'
 import { runServerLegs, type Report } from './bench/legs.js'
-import { startChirp, startHello, type Running } from './bench/processes.js'
-import { atMost, kb, machine, markdown, save, times } from './bench/report.js'
-import { BENCH_PASSWORD } from './seed-large/people.js'
+import { runPgLegs } from './bench/pg-legs.js'
+import { BenchSchemas, PG_STREAMS, checkBenchDatabase, preparePostgres } from './bench/pg.js'
+import type { Running } from './bench/processes.js'
+import { atMost, kb, machine, times } from './bench/report.js'
+import { GROUPS, render, save, type GroupName, type SavedResults } from './bench/results.js'
 
-/** The whole run must end within this; past it everything is stopped and the run fails. */
+/** The embedded legs must end within this; past it everything is stopped and the run fails. */
 const DEADLINE_MS = 300_000
+/** What the PostgreSQL legs add to it, most of it loading a million posts on a busy 2-core machine. */
+const PG_DEADLINE_MS = 600_000
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 function settingsFromArgs(): Settings {
+  const databaseUrl = process.env.DATABASE_URL || undefined
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '4' },
@@ -27,13 +32,24 @@ function settingsFromArgs(): Settings {
       posts: { type: 'string', default: '10000' },
       fanout: { type: 'string', default: '1000,5000' },
       events: { type: 'string', default: '20' },
-      only: { type: 'string', default: '1,2,3,4,5,6' },
+      'pg-users': { type: 'string', default: '20000' },
+      'pg-posts': { type: 'string', default: '1000000' },
+      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,6,7,8,9' : '1,2,3,4,5,6' },
     },
   })
   const number = (name: keyof typeof values) => {
     const value = Number(values[name])
     if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`)
     return value
+  }
+  const only = new Set(String(values.only).split(',').map(Number))
+  if ([7, 8, 9].some((leg) => only.has(leg))) {
+    if (!databaseUrl) throw new Error('legs 7 to 9 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
+    checkBenchDatabase(databaseUrl)
+  }
+  if (only.has(9) && !only.has(3)) {
+    log("leg 9 is compared with leg 3's shared flush: running leg 3 too")
+    only.add(3)
   }
   return {
     duration: number('duration'),
@@ -45,7 +61,10 @@ function settingsFromArgs(): Settings {
     posts: number('posts'),
     fanout: String(values.fanout).split(',').map(Number).filter((n) => n > 0),
     fanoutEvents: number('events'),
-    only: new Set(String(values.only).split(',').map(Number)),
+    only,
+    databaseUrl,
+    pgUsers: number('pg-users'),
+    pgPosts: number('pg-posts'),
   }
 }
 
@@ -70,28 +89,38 @@ function ensureOpenFiles(needed: number): number | undefined {
 
 async function main(): Promise<void> {
   const settings = settingsFromArgs()
-  const openFiles = Math.max(...settings.fanout, 0) + 1024
+  const pgLegs = [7, 8, 9].some((leg) => settings.only.has(leg))
+  const openFiles = Math.max(...settings.fanout, pgLegs ? PG_STREAMS : 0) + 1024
   if (ensureOpenFiles(openFiles) === undefined) return
   const started = performance.now()
   const scratch = new Scratch()
   const running: Running[] = []
-  const stopAll = async () => {
-    await Promise.allSettled(running.map((server) => server.stop()))
-    await scratch.clear()
+  const schemas = pgLegs && settings.databaseUrl ? new BenchSchemas(settings.databaseUrl) : undefined
+  const stopServers = async () => {
+    await Promise.allSettled(running.splice(0).map((server) => server.stop()))
   }
+  const stopAll = async () => {
+    await stopServers()
+    await Promise.allSettled([schemas?.drop(), scratch.clear()])
+  }
+  const deadline = DEADLINE_MS + (pgLegs ? PG_DEADLINE_MS : 0)
   const watchdog = setTimeout(() => {
-    log(`bench: past ${DEADLINE_MS / 1000} s, stopping`)
+    log(`bench: past ${deadline / 1000} s, stopping`)
     void stopAll().finally(() => process.exit(1))
-  }, DEADLINE_MS)
+  }, deadline)
   watchdog.unref()
 
   try {
     await ensureBuilt(log)
     const host = machine()
-    const report: Report = { checks: [], details: [], results: { machine: host, settings: { ...settings, only: [...settings.only] } } }
-    const { checks, details, results } = report
+    // The URL may carry a password: results.json keeps only that a database was used.
+    const saved = { ...settings, only: [...settings.only], databaseUrl: settings.databaseUrl ? 'set' : undefined }
+    const newReport = (): Report => ({ checks: [], details: [], results: { machine: host, settings: saved } })
+    const reports: Record<GroupName, Report> = { embedded: newReport(), postgres: newReport() }
+    const base: BenchBase = { settings, jwtSecret: randomBytes(32).toString('base64url'), openFiles, scratch, log }
 
     if (settings.only.has(6)) {
+      const { checks, details, results } = reports.embedded
       const bundle = await bundleWeight(scratch, log)
       results.bundle = bundle
       checks.push(atMost(6, 'initial JS, preact/compat ÷ React (gzip)', bundle.ratio, 0.3, times(bundle.ratio), '0.3×'))
@@ -99,65 +128,35 @@ async function main(): Promise<void> {
       details.push(`Leg 6: preact/compat ${kb(bundle.preact.gzip)} gzip (${kb(bundle.preact.bytes)} raw, ${bundle.preact.files.length} files); React ${kb(bundle.react.gzip)} gzip (${kb(bundle.react.bytes)} raw, ${bundle.react.files.length} files).`)
     }
 
-    const needServer = [1, 2, 3, 4, 5].some((leg) => settings.only.has(leg))
-    if (needServer) {
-      const dataSetDir = await scratch.dir('data')
-      log(`seeding ${settings.users} users and ${settings.posts} posts`)
-      const dataSet = await seedDataSet(dataSetDir, settings.users, settings.posts)
-      const chirpDir = await scratch.dir('chirp')
-      await copyDataSet(dataSetDir, chirpDir)
-      const jwtSecret = randomBytes(32).toString('base64url')
-      const hello = await startHello()
-      running.push(hello)
-      const chirp = await startChirp({
-        dataDir: chirpDir,
-        jwtSecret,
-        openFiles,
-        env: { EVENTS_MAX_STREAMS_PER_USER: String(Math.max(...settings.fanout, 10) + 100) },
-      })
-      running.push(chirp)
-      const session = (username: string) => login(chirp.url, username, BENCH_PASSWORD)
-      const writerId = dataSet.users.find((user) => user.username === 'bench_writer')?._id
-      // Spread over the whole data set, not just the newest posts: writes land everywhere.
-      const free = dataSet.posts.filter((post) => !post.likedBy.includes(writerId ?? '')).map((post) => post._id)
-      const spread = free.map((id, i) => ({ id, key: (i * 2654435761) % 4294967296 })).sort((a, b) => a.key - b.key)
-      let taken = 0
-      const bench: Bench = {
-        settings,
-        chirp,
-        sessions: {
-          typical: await session('bench_typical'),
-          many: await session('bench_many'),
-          few: await session('bench_few'),
-          writer: await session('bench_writer'),
-        },
-        takePosts(count) {
-          if (taken + count > spread.length) throw new Error('the data set ran out of posts to like; seed more posts')
-          taken += count
-          return spread.slice(taken - count, taken).map((entry) => entry.id)
-        },
-        dataSetDir,
-        jwtSecret,
-        openFiles,
-        scratch,
-        log,
-      }
+    if ([1, 2, 3, 4, 5].some((leg) => settings.only.has(leg))) {
+      const { bench, hello } = await startEmbedded(base, running)
+      await runServerLegs(bench, hello, reports.embedded)
+      // Idle or not, they would share the two cores with what the PostgreSQL legs measure.
+      await stopServers()
+    }
 
-      await runServerLegs(bench, hello, report)
+    if (pgLegs && schemas) {
+      const pg = await preparePostgres(base, schemas, running)
+      reports.postgres.results.postgres = pg.version
+      const writes = reports.embedded.results.writes as { medians: { shared: { rps: number } } } | undefined
+      await runPgLegs(base, pg, writes?.medians.shared.rps, reports.postgres)
     }
 
     const seconds = (performance.now() - started) / 1000
-    results.checks = checks
-    results.seconds = seconds
-    details.push(`Run took ${seconds.toFixed(0)} s. Reproduce: \`npm install && npm run bench\`.`)
-    const text = markdown(checks, details, host, settings)
-    // Only a whole run replaces the saved results; one leg run alone is printed, not saved.
-    if ([1, 2, 3, 4, 5, 6].every((leg) => settings.only.has(leg))) {
-      const dir = await save(results, text)
-      process.stdout.write(`\n${text}\nSaved to ${dir}/results.json and results.md\n`)
-    } else {
-      process.stdout.write(`\n${text}\nNot saved: only some legs ran.\n`)
+    const ran: SavedResults = {}
+    const whole: SavedResults = {}
+    for (const { name, legs } of GROUPS) {
+      const { checks, details, results } = reports[name]
+      if (checks.length === 0) continue
+      details.push(`Run took ${seconds.toFixed(0)} s. Reproduce: \`npm install && ${name === 'postgres' ? 'DATABASE_URL=… ' : ''}npm run bench\`.`)
+      ran[name] = { ...results, machine: host, settings: saved, checks, details, seconds }
+      if (legs.every((leg) => settings.only.has(leg))) whole[name] = ran[name]
     }
+    process.stdout.write(`\n${render(ran)}\n`)
+    const savedNames = Object.keys(whole)
+    if (savedNames.length > 0) process.stdout.write(`Saved (${savedNames.join(', ')}) to ${await save(whole)}/results.json and results.md\n`)
+    const partial = Object.keys(ran).filter((name) => !savedNames.includes(name))
+    if (partial.length > 0) process.stdout.write(`Not saved (${partial.join(', ')}): only some of its legs ran.\n`)
   } finally {
     clearTimeout(watchdog)
     await stopAll()

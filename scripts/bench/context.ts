@@ -19,22 +19,32 @@ export interface Settings {
   /** Event-stream clients of the fan-out leg. */
   fanout: number[]
   fanoutEvents: number
-  /** Which legs run (1 to 6); all by default. */
+  /** Which legs run (1 to 9); 1 to 6 by default, and 7 to 9 too when DATABASE_URL is set. */
   only: ReadonlySet<number>
+  /** Where the PostgreSQL legs (7 to 9) make their schemas: a database on 127.0.0.1. */
+  databaseUrl: string | undefined
+  /** Users of both PostgreSQL schemas, and posts of the large one; the small one has `posts`. */
+  pgUsers: number
+  pgPosts: number
 }
 
-export interface Bench {
+/** What every leg needs, whichever store it measures. */
+export interface BenchBase {
   settings: Settings
+  jwtSecret: string
+  openFiles: number
+  scratch: Scratch
+  log(line: string): void
+}
+
+/** The embedded store's legs (1 to 5): its server, logged-in sessions and data set. */
+export interface Bench extends BenchBase {
   chirp: Running
   sessions: Record<'typical' | 'many' | 'few' | 'writer', Session>
   /** Posts the writer has not liked, handed out in disjoint slices so every write run starts clean. */
   takePosts(count: number): string[]
   /** Extra servers are started from copies of this data set. */
   dataSetDir: string
-  jwtSecret: string
-  openFiles: number
-  scratch: Scratch
-  log(line: string): void
 }
 
 /** What a comparison leaves in results.json: every run, and the medians over rounds. */
@@ -43,8 +53,22 @@ export interface Comparison<K extends string> {
   medians: Record<K, { rps: number; p50: number; p99: number }>
 }
 
+/**
+ * Hands out `ids` in disjoint slices, in an order spread over the whole data set rather than the newest
+ * posts first, so writes land everywhere and every write run starts on posts nobody has touched.
+ */
+export function postTaker(ids: readonly string[]): (count: number) => string[] {
+  const spread = ids.map((id, i) => ({ id, key: (i * 2654435761) % 4294967296 })).sort((a, b) => a.key - b.key)
+  let taken = 0
+  return (count) => {
+    if (taken + count > spread.length) throw new Error('the data set ran out of posts to like; seed more posts')
+    taken += count
+    return spread.slice(taken - count, taken).map((entry) => entry.id)
+  }
+}
+
 export async function compare<K extends string>(
-  bench: Bench,
+  bench: BenchBase,
   title: string,
   /** Each leg runs for `seconds`; `measured` is false for its warm-up run. */
   legs: Record<K, (seconds: number, measured: boolean) => Promise<LoadResult>>,

@@ -23,15 +23,25 @@ export class Scratch {
 }
 
 /** Generates a data set the way an operator would: `npm run seed:large`, its progress bar on our stderr. */
-export async function seedDataSet(dataDir: string, users: number, posts: number): Promise<Database> {
+async function seedLarge(users: number, posts: number, env: Record<string, string>, extra: string[] = []): Promise<void> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/seed-large.ts', '--users', String(users), '--posts', String(posts), '--force'],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'inherit', 'inherit'] },
+    ['--import', 'tsx', 'scripts/seed-large.ts', '--users', String(users), '--posts', String(posts), ...extra],
+    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
   )
   const [code] = (await once(child, 'exit')) as [number | null]
   if (code !== 0) throw new Error(`seed:large exited with ${code}`)
+}
+
+/** An embedded data set, whatever DATABASE_URL the benchmark itself was given. */
+export async function seedDataSet(dataDir: string, users: number, posts: number): Promise<Database> {
+  await seedLarge(users, posts, { DATA_DIR: dataDir, DATABASE_URL: '' }, ['--force'])
   return readDatabaseFiles(dataDir)
+}
+
+/** A data set in a new PostgreSQL schema; seed:large refuses one that already holds users. */
+export async function seedSchema(url: string, schema: string, users: number, posts: number): Promise<void> {
+  await seedLarge(users, posts, { DATABASE_URL: url, DATABASE_SCHEMA: schema })
 }
 
 /** A server gets a copy: each holds its directory's lock, and writes must not leak between legs. */

@@ -88,7 +88,10 @@ export interface ChirpOptions {
   env?: Record<string, string>
 }
 
-/** The production server as `npm start` runs it, on its own data directory, with rate limits off. */
+/**
+ * The production server as `npm start` runs it, on its own data directory, with rate limits off; on the
+ * embedded store unless `env` names a database (a DATABASE_URL the benchmark was run with is not passed on).
+ */
 export async function startChirp(options: ChirpOptions): Promise<Running> {
   const port = await freePort()
   return startProcess(
@@ -100,6 +103,7 @@ export async function startChirp(options: ChirpOptions): Promise<Running> {
       JWT_SECRET: options.jwtSecret,
       RATE_LIMIT: 'false',
       LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
       ...options.env,
     },
     '/api/health',

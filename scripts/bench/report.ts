@@ -1,8 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
-import path from 'node:path'
-import type { Settings } from './context.js'
-import { ROOT } from './processes.js'
 
 export interface Check {
   leg: number
@@ -11,7 +7,8 @@ export interface Check {
   /** How the value reads in the table, e.g. "0.72×" or "104 ms". */
   shown: string
   goal: string
-  met: boolean
+  /** Null for a figure measured without a goal of its own. */
+  met: boolean | null
 }
 
 export interface Machine {
@@ -48,28 +45,7 @@ export function atMost(leg: number, measure: string, value: number, goal: number
   return { leg, measure, value, shown, goal: `≤ ${goalShown}`, met: value <= goal }
 }
 
-export function markdown(checks: readonly Check[], details: readonly string[], host: Machine, settings: Settings): string {
-  const rows = checks.map((c) => `| ${c.leg} | ${c.measure} | ${c.shown} | ${c.goal} | ${c.met ? 'yes' : '**no**'} |`)
-  return [
-    '# Chirp benchmark',
-    '',
-    `Measured ${host.date} on ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, ${host.os}.`,
-    `Data set: ${settings.users} users, ${settings.posts} posts (\`npm run seed:large\`). Reads: ${settings.connections} connections;`,
-    `writes: ${settings.writeConnections} connections; ${settings.duration} s a run, ${settings.rounds} interleaved rounds, medians.`,
-    '',
-    '| leg | measure | result | goal | met |',
-    '|---|---|---|---|---|',
-    ...rows,
-    '',
-    ...details,
-    '',
-  ].join('\n')
-}
-
-export async function save(results: unknown, text: string): Promise<string> {
-  const dir = path.join(ROOT, 'bench')
-  await mkdir(dir, { recursive: true })
-  await writeFile(path.join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
-  await writeFile(path.join(dir, 'results.md'), text)
-  return dir
+/** A figure the table shows for comparison, with no goal to meet. */
+export function measured(leg: number, measure: string, value: number, shown = times(value)): Check {
+  return { leg, measure, value, shown, goal: '—', met: null }
 }

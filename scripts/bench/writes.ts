@@ -1,6 +1,6 @@
 import { BENCH_PASSWORD } from '../seed-large/people.js'
 import { login, writeHeaders, type Session } from './api.js'
-import { compare, type Bench } from './context.js'
+import { compare, type Bench, type BenchBase } from './context.js'
 import { copyDataSet } from './dataset.js'
 import { load, pairedRatio, type LoadResult } from './load.js'
 import { startChirp, type Running } from './processes.js'
@@ -8,14 +8,19 @@ import { startChirp, type Running } from './processes.js'
 /** Each connection likes and unlikes posts of its own, so no request is refused as a repeat. */
 const POSTS_PER_CONNECTION = 8
 
-export function likeUnlikeRun(bench: Bench, server: Running, session: Session) {
-  const connections = bench.settings.writeConnections
-  const headers = writeHeaders(session)
+/** Whose likes go where: a session on one server, and posts of that server's data the session has not liked. */
+export interface LikeTarget {
+  session: Session
+  takePosts(count: number): string[]
+}
+
+export function likeUnlikeRun(bench: BenchBase, target: LikeTarget, connections = bench.settings.writeConnections) {
+  const headers = writeHeaders(target.session)
   return (duration: number): Promise<LoadResult> => {
-    const posts = bench.takePosts(connections * POSTS_PER_CONNECTION)
+    const posts = target.takePosts(connections * POSTS_PER_CONNECTION)
     let client = 0
     return load({
-      url: server.url,
+      url: target.session.base,
       connections,
       duration,
       setupClient(connection) {
@@ -49,8 +54,8 @@ export async function writesSharedVsPerWrite(bench: Bench) {
   try {
     const perWriteSession = await login(perWrite.url, 'bench_writer', BENCH_PASSWORD)
     const comparison = await compare(bench, '3. like/unlike, shared flush vs a flush per write', {
-      shared: likeUnlikeRun(bench, bench.chirp, bench.sessions.writer),
-      perWrite: likeUnlikeRun(bench, perWrite, perWriteSession),
+      shared: likeUnlikeRun(bench, { session: bench.sessions.writer, takePosts: bench.takePosts }),
+      perWrite: likeUnlikeRun(bench, { session: perWriteSession, takePosts: bench.takePosts }),
     })
     return {
       ...comparison,

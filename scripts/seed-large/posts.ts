@@ -53,25 +53,24 @@ function commentsOf(
 }
 
 /**
- * `count` posts over the last 90 days. Authors follow a power law of their own (a few post a lot),
- * popular authors get more likes, and most reactions come from the author's followers.
+ * `count` posts over the last 90 days, oldest first, one at a time, so a loader can write them as they come
+ * instead of holding a million. Authors follow a power law of their own (a few post a lot), popular
+ * authors get more likes, and most reactions come from the author's followers.
  */
-export function generatePosts(random: Random, people: People, count: number, now: number, progress: ProgressBar): PostRecord[] {
+export function* postStream(random: Random, people: People, count: number, now: number): Generator<PostRecord> {
   const { users } = people
   const byId = new Map(users.map((user) => [user._id, user]))
   const activity = new WeightedSampler(zipfWeights(random, users.length, 0.8))
   const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort((a, b) => a - b)
 
-  progress.start('posts', count)
-  const posts = times.map((created): PostRecord => {
+  for (const created of times) {
     const author = users[activity.sample(random)] as DraftUser
     const reach = 1 + Math.log2(1 + author.followers.length) / 2
     const likedBy = distinctReactors(random, Math.min(users.length, longTail(random, 2.5 * reach)), author, users, byId)
     const disliker = random() < 0.03 ? reactor(random, author, users, byId)._id : undefined
     const comments = commentsOf(random, author, created, now, users, byId)
     const edited = random() < 0.05 ? Math.min(now, created + randomInt(random, 120) * MINUTE) : created
-    progress.tick()
-    return {
+    yield {
       _id: seededUuid(random),
       authorId: author._id,
       content: postText(random),
@@ -83,14 +82,28 @@ export function generatePosts(random: Random, people: People, count: number, now
       dislikedBy: disliker !== undefined && !likedBy.includes(disliker) ? [disliker] : [],
       comments,
     }
-  })
-  progress.finish()
+  }
+}
 
+/** A few bookmarks for everyone, drawn once every post exists, into each user's `bookmarks`. */
+export function addBookmarks(random: Random, users: readonly DraftUser[], postIds: readonly string[]): void {
   for (const user of users) {
-    const wanted = Math.min(posts.length, longTail(random, 2))
+    const wanted = Math.min(postIds.length, longTail(random, 2))
     const marked = new Set<string>()
-    for (let tries = 0; marked.size < wanted && tries < wanted * 3; tries++) marked.add(pick(random, posts)._id)
+    for (let tries = 0; marked.size < wanted && tries < wanted * 3; tries++) marked.add(pick(random, postIds))
     user.bookmarks.push(...marked)
   }
+}
+
+/** The whole data set's posts in memory, for the embedded store's files, with everyone's bookmarks added. */
+export function generatePosts(random: Random, people: People, count: number, now: number, progress: ProgressBar): PostRecord[] {
+  progress.start('posts', count)
+  const posts: PostRecord[] = []
+  for (const post of postStream(random, people, count, now)) {
+    posts.push(post)
+    progress.tick()
+  }
+  progress.finish()
+  addBookmarks(random, people.users, posts.map((post) => post._id))
   return posts
 }

@@ -1,0 +1,82 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { ROOT } from './processes.js'
+import type { Check, Machine } from './report.js'
+
+/**
+ * The legs fall in two groups, each saved on its own: a run that completes every leg of a group replaces
+ * that group's saved figures and keeps the other's, so a PostgreSQL-only run leaves the embedded figures
+ * as they were. A run of only some of a group's legs is printed, never saved.
+ */
+export const GROUPS = [
+  { name: 'embedded', title: 'Embedded store', legs: [1, 2, 3, 4, 5, 6] },
+  { name: 'postgres', title: 'PostgreSQL', legs: [7, 8, 9] },
+] as const
+export type GroupName = (typeof GROUPS)[number]['name']
+
+/** What results.json keeps of a group: the table, its details and the raw runs of each leg. */
+export interface GroupResults {
+  machine: Machine
+  settings: Record<string, unknown>
+  checks: Check[]
+  details: string[]
+  [leg: string]: unknown
+}
+export type SavedResults = Partial<Record<GroupName, GroupResults>>
+
+const DIR = path.join(ROOT, 'bench')
+
+function summary(name: GroupName, { settings, postgres }: GroupResults): string[] {
+  const s = settings as Record<string, number>
+  const runs =
+    `Reads: ${s.connections} connections; writes: ${s.writeConnections} connections; ` +
+    `${s.duration} s a run, ${s.rounds} interleaved rounds, medians.`
+  if (name === 'embedded') return [`Data set: ${s.users} users, ${s.posts} posts (\`npm run seed:large\`). ${runs}`]
+  return [
+    `PostgreSQL ${String(postgres)} on 127.0.0.1, two schemas loaded by \`npm run seed:large\` with the same ${s.pgUsers} users: ` +
+      `one with ${s.pgPosts} posts, one with ${s.posts}. ${runs}`,
+  ]
+}
+
+function section(name: GroupName, title: string, legs: readonly number[], group: GroupResults): string[] {
+  const host = group.machine
+  const rows = group.checks.map((c) => `| ${c.leg} | ${c.measure} | ${c.shown} | ${c.goal} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`)
+  return [
+    `## ${title}: legs ${legs[0]} to ${legs[legs.length - 1]}`,
+    '',
+    `Measured ${host.date} on ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, ${host.os}.`,
+    ...summary(name, group),
+    '',
+    '| leg | measure | result | goal | met |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    ...(group.details.length > 0 ? [...group.details, ''] : []),
+  ]
+}
+
+export function render(results: SavedResults): string {
+  const sections = GROUPS.flatMap(({ name, title, legs }) => {
+    const group = results[name]
+    return group ? section(name, title, legs, group) : []
+  })
+  return ['# Chirp benchmark', '', ...sections].join('\n')
+}
+
+/** The saved figures; a results.json from before the groups holds the embedded legs alone. */
+async function readSaved(): Promise<SavedResults> {
+  const text = await readFile(path.join(DIR, 'results.json'), 'utf8').catch(() => undefined)
+  if (text === undefined) return {}
+  const saved = JSON.parse(text) as SavedResults & Partial<GroupResults>
+  if (saved.embedded || saved.postgres) return saved
+  return saved.checks ? { embedded: { ...(saved as GroupResults), details: saved.details ?? [] } } : {}
+}
+
+/** Replaces the saved figures of the groups in `run`, keeps the others, and writes both files. */
+export async function save(run: SavedResults): Promise<string> {
+  const merged = { ...(await readSaved()), ...run }
+  await mkdir(DIR, { recursive: true })
+  await writeFile(path.join(DIR, 'results.json'), `${JSON.stringify(merged, null, 2)}\n`)
+  await writeFile(path.join(DIR, 'results.md'), render(merged))
+  return DIR
+}
