@@ -20,6 +20,8 @@ export type PostCardProps = {
   onToggleComments: () => void
   onToggleLike: () => void
   onShare: () => void
+  /** The browser has a share sheet, which Share opens; without one Share copies the link. */
+  shareSheet?: boolean
   onToggleBookmark: () => void
   onEdit: () => void
   onDelete: () => void
@@ -133,6 +135,7 @@ export function PostCard(props: PostCardProps) {
           onToggleComments={props.onToggleComments}
           onToggleLike={props.onToggleLike}
           onShare={props.onShare}
+          shareSheet={props.shareSheet ?? false}
           onToggleBookmark={props.onToggleBookmark}
         />
         {props.commentsOpen && (
