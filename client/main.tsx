@@ -1,9 +1,11 @@
 import './styles/index.css'
 import { createRoot } from 'react-dom/client'
 import { App } from './app.js'
+import { watchNetwork } from './state/network.js'
 import { startSession } from './state/session.js'
 
 startSession()
+watchNetwork()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')

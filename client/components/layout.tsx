@@ -3,6 +3,7 @@ import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
 import { BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
 import { Logo } from './logo.js'
+import { OfflineBanner } from './offline-banner.js'
 
 type LayoutProps = {
   username: string
@@ -10,6 +11,8 @@ type LayoutProps = {
   /** The account button and its menu (profile, log out). */
   account: ReactNode
   aside: ReactNode
+  /** Why the app cannot reach the server now, if it cannot. */
+  offline?: 'offline' | 'unreachable' | null
   children: ReactNode
 }
 
@@ -28,7 +31,7 @@ function NavLink({ href, pattern, icon, label }: { href: string; pattern: string
  * foot), the page, and the side panel. On a phone the places become a tab bar at the bottom and the
  * account sits at the left of the top bar.
  */
-export function Layout({ username, onPost, account, aside, children }: LayoutProps) {
+export function Layout({ username, onPost, account, aside, offline = null, children }: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
@@ -55,6 +58,7 @@ export function Layout({ username, onPost, account, aside, children }: LayoutPro
         </nav>
         <div className="app-account">{account}</div>
       </div>
+      <OfflineBanner reason={offline} />
       <main id="main" className="app-main" tabIndex={-1}>
         {children}
       </main>

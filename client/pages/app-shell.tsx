@@ -11,6 +11,7 @@ import { WhoToFollow } from '../components/who-to-follow.js'
 import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
+import { network, offlineReason } from '../state/network.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
@@ -21,6 +22,7 @@ import { useSuggestions } from './use-suggestions.js'
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
+  const offline = offlineReason(useSnapshot(network))
   const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
@@ -45,6 +47,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <Layout
       username={username ?? ''}
+      offline={offline}
       onPost={() => setComposing(true)}
       account={
         user && (

@@ -8,6 +8,7 @@ import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetLists } from '../../client/state/lists.js'
+import { reset as resetNetwork } from '../../client/state/network.js'
 import { reset as resetCache } from '../../client/state/post-cache.js'
 import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
 import { reset as resetToasts } from '../../client/state/toasts.js'
@@ -116,6 +117,7 @@ export function resetAll(): void {
   resetCache()
   resetUsers()
   resetToasts()
+  resetNetwork()
 }
 
 /** Signs `user` (their own record, as the server sends it) in as if a login had just happened. */
