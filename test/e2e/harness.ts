@@ -55,14 +55,15 @@ export interface E2E {
 
 /**
  * One file's world: the production build served by the real server on a temporary data
- * directory, and one Chromium. Null when the file is skipped (or failed, under CI) for want of a browser.
+ * directory (`serverOptions.env` adds to its environment), and one Chromium. Null when the file
+ * is skipped (or failed, under CI) for want of a browser.
  */
-export async function startE2E(t: Tap): Promise<E2E | null> {
+export async function startE2E(t: Tap, serverOptions: { env?: Record<string, string> } = {}): Promise<E2E | null> {
   if (!browserAvailable(t)) return null
   // The first file of a run may build the app while the machine runs the other tests too.
   t.setTimeout(5 * 60_000)
   await ensureBuilt()
-  const server = await startServer()
+  const server = await startServer(serverOptions)
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }).catch(async (error: unknown) => {
     await server.stop()
     throw error
