@@ -118,6 +118,8 @@ export function PostCard(props: PostCardProps) {
               width={post.mediaWidth}
               height={post.mediaHeight}
               loading={props.eagerMedia ? 'eager' : 'lazy'}
+              // The first image is often the largest thing on the first screen: it goes before the rest.
+              fetchPriority={props.eagerMedia ? 'high' : 'auto'}
             />
           </a>
         )}

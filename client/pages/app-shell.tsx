@@ -1,9 +1,10 @@
-import { useState, type ReactNode } from 'react'
+import { Suspense, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
 import { ShortcutsDialog } from '../components/shortcuts-dialog.js'
+import { Spinner } from '../components/spinner.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
@@ -71,7 +72,8 @@ export function AppShell({ children }: { children: ReactNode }) {
         />
       }
     >
-      {children}
+      {/* A page still loading its code leaves the frame on screen, drawn once, rather than blanking it. */}
+      <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       {composing && (
         <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
