@@ -7,6 +7,7 @@ import { bundleWeight } from './bench/bundle.js'
 import type { Bench, Settings } from './bench/context.js'
 import { Scratch, copyDataSet, seedDataSet } from './bench/dataset.js'
 import { runServerLegs, type Report } from './bench/legs.js'
+import { lighthouseLeg } from './bench/lighthouse.js'
 import { startChirp, startHello, type Running } from './bench/processes.js'
 import { atMost, kb, machine, markdown, save, times } from './bench/report.js'
 import { BENCH_PASSWORD } from './seed-large/people.js'
@@ -27,7 +28,7 @@ function settingsFromArgs(): Settings {
       posts: { type: 'string', default: '10000' },
       fanout: { type: 'string', default: '1000,5000' },
       events: { type: 'string', default: '20' },
-      only: { type: 'string', default: '1,2,3,4,5,6' },
+      only: { type: 'string', default: '1,2,3,4,5,6,10' },
     },
   })
   const number = (name: keyof typeof values) => {
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
       details.push(`Leg 6: preact/compat ${kb(bundle.preact.gzip)} gzip (${kb(bundle.preact.bytes)} raw, ${bundle.preact.files.length} files); React ${kb(bundle.react.gzip)} gzip (${kb(bundle.react.bytes)} raw, ${bundle.react.files.length} files).`)
     }
 
+    if (settings.only.has(10)) await lighthouseLeg(report, { scratch, running, log })
+
     const needServer = [1, 2, 3, 4, 5].some((leg) => settings.only.has(leg))
     if (needServer) {
       const dataSetDir = await scratch.dir('data')
@@ -152,7 +155,7 @@ async function main(): Promise<void> {
     details.push(`Run took ${seconds.toFixed(0)} s. Reproduce: \`npm install && npm run bench\`.`)
     const text = markdown(checks, details, host, settings)
     // Only a whole run replaces the saved results; one leg run alone is printed, not saved.
-    if ([1, 2, 3, 4, 5, 6].every((leg) => settings.only.has(leg))) {
+    if ([1, 2, 3, 4, 5, 6, 10].every((leg) => settings.only.has(leg))) {
       const dir = await save(results, text)
       process.stdout.write(`\n${text}\nSaved to ${dir}/results.json and results.md\n`)
     } else {

@@ -3,20 +3,12 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { Test } from 'tap'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 import { ensureBuilt } from './build.js'
 import { ROOT, startServer, type RunningServer } from './server-process.js'
 
-/** Debian's Chromium; `npx playwright install` cannot download a browser here. */
-export const CHROMIUM_PATH = '/usr/bin/chromium'
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
+// Debian's Chromium; `npx playwright install` cannot download a browser here.
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 
 /** Where a failing journey leaves its screenshot (git-ignored). */
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'e2e')
