@@ -20,9 +20,12 @@ const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) 
 const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
 const HomePage = lazyPage(() => import('./pages/home-page.js').then((m) => m.HomePage))
 const LoginPage = lazyPage(() => import('./pages/login-page.js').then((m) => m.LoginPage))
+const NotificationsPage = lazyPage(() => import('./pages/notifications-page.js').then((m) => m.NotificationsPage))
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page.js').then((m) => m.NotFoundPage))
 const PostDetailPage = lazyPage(() => import('./pages/post-detail-page.js').then((m) => m.PostDetailPage))
 const ProfilePage = lazyPage(() => import('./pages/profile-page.js').then((m) => m.ProfilePage))
+const SearchPage = lazyPage(() => import('./pages/search-page.js').then((m) => m.SearchPage))
+const TagPage = lazyPage(() => import('./pages/tag-page.js').then((m) => m.TagPage))
 const SignupPage = lazyPage(() => import('./pages/signup-page.js').then((m) => m.SignupPage))
 
 /** A signed-in page inside the app's frame. */
@@ -46,6 +49,9 @@ export function App() {
           <Route path={paths.signup.path} component={SignupPage} />
           <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
           <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
+          <Route path={paths.notifications.path}>{guarded(<NotificationsPage />)}</Route>
+          <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
+          <Route path={paths.tag.path}>{(params) => guarded(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
           <Route path={paths.profile.path}>
             {(params) => guarded(<ProfilePage username={params.username} />)}

@@ -1,3 +1,6 @@
+/** The tabs of the search page: posts (the default) and people. */
+export type SearchTab = 'posts' | 'users'
+
 /**
  * Every route of the app in one table: `path` is the wouter pattern, `href` builds a link to it.
  * Links elsewhere in the client use these builders rather than spelling paths by hand.
@@ -13,6 +16,22 @@ export const paths = {
   postDetail: {
     path: '/post-detail/:postId',
     href: (postId: string) => `/post-detail/${encodeURIComponent(postId)}`,
+  },
+  notifications: { path: '/notifications', href: () => '/notifications' },
+  search: {
+    path: '/search',
+    /** `/search?q=…&type=…`: the query and the tab are in the address, so a search can be shared and reloaded. */
+    href: (query: { q?: string; type?: SearchTab } = {}) => {
+      const params = new URLSearchParams()
+      if (query.q) params.set('q', query.q)
+      if (query.type && query.type !== 'posts') params.set('type', query.type)
+      const search = params.toString()
+      return search ? `/search?${search}` : '/search'
+    },
+  },
+  tag: {
+    path: '/tag/:tag',
+    href: (tag: string) => `/tag/${encodeURIComponent(tag)}`,
   },
   login: { path: '/login', href: (from?: string) => withFrom('/login', from) },
   signup: { path: '/signup', href: (from?: string) => withFrom('/signup', from) },

@@ -7,6 +7,7 @@ import type { Config } from './config.js'
 import { openPersistence } from './persistence.js'
 import type { Database } from './store/types.js'
 import authPlugin from './plugins/auth.js'
+import { installBodyParsers } from './plugins/body-parsers.js'
 import { registerCompression } from './plugins/compression.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
 import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
@@ -20,8 +21,11 @@ import eventsRoutes from './routes/events.js'
 import feedRoutes from './routes/feed.js'
 import healthRoutes from './routes/health.js'
 import mediaRoutes from './routes/media.js'
+import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
+import searchRoutes from './routes/search.js'
 import type { Services } from './routes/shared.js'
+import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
@@ -29,7 +33,9 @@ import { createAuthService } from './services/auth.js'
 import { createCommentsService } from './services/comments.js'
 import type { ServiceDeps } from './services/deps.js'
 import { createMediaService } from './services/media.js'
+import { createNotificationsService } from './services/notifications.js'
 import { createPostsService } from './services/posts.js'
+import { createSearchService } from './services/search.js'
 import { createUsersService } from './services/users.js'
 
 export interface AppOptions {
@@ -68,10 +74,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors,
     clientErrorHandler,
+    // Clients written against the original mock call `/api/users/bookmark/` as often as without the slash.
+    routerOptions: { ignoreTrailingSlash: true },
     // Fastify waits forever for a slow request by default; a trickled body must not hold a socket for good.
     requestTimeout: 300_000,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  installBodyParsers(app)
   installValidation(app)
   installErrorHandler(app)
   const limitsWarning = perInstanceLimitsWarning(config)
@@ -113,6 +122,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),
     media,
+    notifications: createNotificationsService(deps),
+    search: createSearchService(deps),
   }
 
   await app.register(authPlugin, {
@@ -145,6 +156,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(feedRoutes, routeOptions)
       await api.register(commentsRoutes, routeOptions)
       await api.register(mediaRoutes, routeOptions)
+      await api.register(notificationsRoutes, routeOptions)
+      await api.register(tagsRoutes, routeOptions)
+      await api.register(searchRoutes, routeOptions)
       await api.register(eventsRoutes, { events })
     },
     { prefix: '/api' },

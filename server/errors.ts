@@ -39,6 +39,9 @@ export const MSG = {
   noFile: 'file is required',
   databaseUnreachable: 'The database cannot be reached.',
   altWithoutMedia: 'mediaAlt needs an image: a post without mediaUrl cannot carry it',
+  notificationNotFound: 'Notification not found',
+  badTag: 'tag must be 1 to 50 letters, digits or _, and not only digits',
+  blankQuery: 'q must not be blank',
 } as const
 
 /** A refusal the client caused; the error handler turns it into `{ errors: [message] }`. */

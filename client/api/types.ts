@@ -6,7 +6,11 @@ import type {
   BookmarksReplySchema,
   FeedReplySchema,
   FollowReplySchema,
+  NotificationsReplySchema,
   PostsReplySchema,
+  TrendingReplySchema,
+  UnreadReplySchema,
+  UserResult,
 } from '../../server/schemas/index.js'
 
 export type {
@@ -15,11 +19,14 @@ export type {
   FeedSort,
   LoginBody,
   MediaReply,
+  Notification,
+  NotificationEventPayloads,
   Post,
   PostData,
   SignupBody,
   User,
   UserEdit,
+  UserResult,
   UserSummary,
 } from '../../server/schemas/index.js'
 
@@ -31,4 +38,11 @@ export type BookmarksReply = Static<typeof BookmarksReplySchema>
 export type FollowReply = Static<typeof FollowReplySchema>
 
 export type Page = { limit?: number; cursor?: string | null }
+
+export type NotificationsReply = Static<typeof NotificationsReplySchema>
+export type UnreadReply = Static<typeof UnreadReplySchema>
+export type UsersReply = { users: UserResult[]; nextCursor: string | null }
+/** A tag of the last 7 days, with how many posts used it. */
+export type TrendingTag = Static<typeof TrendingReplySchema>['tags'][number]
+
 export type Health = { status: string; guestLogin?: boolean }

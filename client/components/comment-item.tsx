@@ -7,6 +7,7 @@ import { relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { Menu, type MenuItem } from './menu.js'
+import { RichText } from './rich-text.js'
 
 type CommentItemProps = {
   comment: CommentView
@@ -53,7 +54,9 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
           {items.length > 0 && <Menu label="Comment options" items={items} />}
         </div>
         {draft === null ? (
-          <p className="comment-text">{comment.text}</p>
+          <p className="comment-text">
+            <RichText text={comment.text} />
+          </p>
         ) : (
           <form className="reply-form" onSubmit={update}>
             <label htmlFor={editId} className="visually-hidden">

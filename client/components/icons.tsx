@@ -103,3 +103,31 @@ export const BackIcon = () => (
     <path d="M20 12H4M10 6l-6 6 6 6" />
   </Icon>
 )
+export const BellIcon = () => (
+  <Icon>
+    <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0" />
+  </Icon>
+)
+export const AtIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="4" />
+    <path d="M16 8v5a3 3 0 0 0 6 0v-1a10 10 0 1 0-4 8" />
+  </Icon>
+)
+export const FollowIcon = () => (
+  <Icon>
+    <circle cx="10" cy="8" r="4" />
+    <path d="M2 21c0-4 3.6-7 8-7 1.5 0 2.9.3 4 1M19 14v6M16 17h6" />
+  </Icon>
+)
+export const SearchIcon = () => (
+  <Icon>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-4-4" />
+  </Icon>
+)
+export const HashIcon = () => (
+  <Icon>
+    <path d="M5 9h15M4 15h15M10 3 8 21M16 3l-2 18" />
+  </Icon>
+)

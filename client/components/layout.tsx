@@ -1,26 +1,51 @@
 import type { ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
-import { BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
+import { BellIcon, BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
 import { Logo } from './logo.js'
 import { OfflineBanner } from './offline-banner.js'
 
 type LayoutProps = {
   username: string
+  /** Unread notifications: the badge on Notifications. */
+  unread: number
   onPost: () => void
   /** The account button and its menu (profile, log out). */
   account: ReactNode
+  /** Who to follow. */
   aside: ReactNode
+  /** Above it in the side column: the search box and what is trending. */
+  discover?: ReactNode
+  /** At the top of the page where the side column is hidden (a phone): the search box, on the pages that offer it. */
+  topBar?: ReactNode
   /** Why the app cannot reach the server now, if it cannot. */
   offline?: 'offline' | 'unreachable' | null
   children: ReactNode
 }
 
-function NavLink({ href, pattern, icon, label }: { href: string; pattern: string; icon: ReactNode; label: string }) {
+type NavLinkProps = { href: string; pattern: string; icon: ReactNode; label: string; badge?: number }
+
+/** Past this the badge says 99+: the exact count matters less than that there is a lot. */
+const BADGE_MAX = 99
+
+function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
   const [active] = useRoute(pattern)
   return (
-    <Link href={href} className={active ? 'nav-link is-active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
-      {icon}
+    <Link
+      href={href}
+      className={active ? 'nav-link is-active' : 'nav-link'}
+      aria-current={active ? 'page' : undefined}
+      // The badge is a picture of the count; screen readers hear it after the name instead.
+      aria-label={badge > 0 ? `${label}, ${badge} unread` : undefined}
+    >
+      <span className="nav-icon">
+        {icon}
+        {badge > 0 && (
+          <span className="nav-badge" aria-hidden="true">
+            {badge > BADGE_MAX ? `${BADGE_MAX}+` : badge}
+          </span>
+        )}
+      </span>
       <span className="nav-label">{label}</span>
     </Link>
   )
@@ -28,10 +53,10 @@ function NavLink({ href, pattern, icon, label }: { href: string; pattern: string
 
 /**
  * The signed-in frame: a side column (logo, the places to go, the Post button, and the account at its
- * foot), the page, and the side panel. On a phone the places become a tab bar at the bottom and the
+ * foot), the page, and the side panel (search, trends, who to follow). On a phone the places become a tab bar at the bottom and the
  * account sits at the left of the top bar.
  */
-export function Layout({ username, onPost, account, aside, offline = null, children }: LayoutProps) {
+export function Layout({ username, unread, onPost, account, aside, discover, topBar, offline = null, children }: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
@@ -44,6 +69,13 @@ export function Layout({ username, onPost, account, aside, offline = null, child
         <nav className="app-nav" aria-label="Main">
           <NavLink href={paths.home.href()} pattern={paths.home.path} icon={<HomeIcon />} label="Home" />
           <NavLink href={paths.explore.href()} pattern={paths.explore.path} icon={<ExploreIcon />} label="Explore" />
+          <NavLink
+            href={paths.notifications.href()}
+            pattern={paths.notifications.path}
+            icon={<BellIcon />}
+            label="Notifications"
+            badge={unread}
+          />
           <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmarks" />
           <NavLink
             href={paths.profile.href(username)}
@@ -60,11 +92,13 @@ export function Layout({ username, onPost, account, aside, offline = null, child
       </div>
       <OfflineBanner reason={offline} />
       <main id="main" className="app-main" tabIndex={-1}>
+        {topBar && <div className="top-bar">{topBar}</div>}
         {children}
       </main>
-      <aside className="app-aside" aria-label="Who to follow">
-        {aside}
-      </aside>
+      <div className="app-aside">
+        {discover}
+        <aside aria-label="Who to follow">{aside}</aside>
+      </div>
     </div>
   )
 }

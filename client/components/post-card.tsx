@@ -8,6 +8,7 @@ import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers } from './comments-section.js'
 import { Menu } from './menu.js'
 import { PostActions } from './post-actions.js'
+import { RichText } from './rich-text.js'
 
 export type PostCardProps = {
   post: PostView
@@ -99,7 +100,9 @@ export function PostCard(props: PostCardProps) {
             />
           )}
         </header>
-        {post.content && <p className="post-content">{post.content}</p>}
+        {post.content && <p className="post-content">
+            <RichText text={post.content} />
+          </p>}
         {post.mediaUrl && (
           // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
           <a

@@ -6,7 +6,8 @@ const WAIT_STEPS = 40
 const STEP_MS = 100
 
 /**
- * After each navigation (not the first page), moves the focus to the new page's heading, so keyboard
+ * After each navigation (not the first page), moves the focus to the new page's heading (unless the
+ * reader is typing in a field, as in the search box that took them there), so keyboard
  * and screen-reader users start at the top of what changed, and announces the page's title in a
  * polite live region, as a full page load would have.
  */
@@ -26,7 +27,9 @@ export function RouteAnnouncer() {
         timer = setTimeout(settle, STEP_MS)
         return
       }
-      if (heading) {
+      // Typing in a field that moved the reader here (the search box): the text keeps the caret.
+      const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement
+      if (heading && !typing) {
         if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
         heading.focus({ preventScroll: true })
       }

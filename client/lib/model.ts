@@ -2,7 +2,7 @@
  * The records components display. State hands components frozen snapshots, so the views are
  * deeply read-only: a component can show a post but never change it behind the state's back.
  */
-import type { Comment, Post, User, UserSummary } from '../../server/schemas/index.js'
+import type { Comment, Notification, Post, User, UserSummary } from '../../server/schemas/index.js'
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -14,6 +14,7 @@ export type PostView = DeepReadonly<Post>
 export type CommentView = DeepReadonly<Comment>
 export type UserView = DeepReadonly<User>
 export type UserSummaryView = DeepReadonly<UserSummary>
+export type NotificationView = DeepReadonly<Notification>
 
 /** An image's text alternative: its author's description, or at least whose image it is. */
 export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {
@@ -22,4 +23,15 @@ export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: strin
 
 export function fullName(user: { firstName: string; lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim()
+}
+
+/** One of the signed-in user's bookmarks: a post id, or the bookmarked post itself. */
+export type BookmarkEntry = string | { readonly _id: string }
+
+/**
+ * The ids of bookmarked posts. A user's own record carries bookmarks as ids or, from servers that
+ * follow DECISIONS §1 as changed, as the posts themselves; the client accepts either.
+ */
+export function bookmarkIds(entries: readonly BookmarkEntry[]): string[] {
+  return entries.map((entry) => (typeof entry === 'string' ? entry : entry._id))
 }

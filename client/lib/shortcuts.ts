@@ -13,7 +13,9 @@ export const SHORTCUTS = [
   { keys: ['n'], action: 'compose', label: 'New post', group: 'Posts' },
   { keys: ['g', 'h'], action: 'goHome', label: 'Home', group: 'Go to' },
   { keys: ['g', 'e'], action: 'goExplore', label: 'Explore', group: 'Go to' },
+  { keys: ['g', 'n'], action: 'goNotifications', label: 'Notifications', group: 'Go to' },
   { keys: ['g', 'p'], action: 'goProfile', label: 'Profile', group: 'Go to' },
+  { keys: ['/'], action: 'search', label: 'Search', group: 'Go to' },
   { keys: ['?'], action: 'help', label: 'Show keyboard shortcuts', group: 'Help' },
 ] as const satisfies readonly { keys: readonly string[]; action: string; label: string; group: string }[]
 

@@ -4,6 +4,7 @@ import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.j
 import {
   addCachedComment, cachePosts, editCachedComment, editCachedPost, likeCachedPost, postCache, removeCachedComment, voteCachedComment,
 } from '../state/post-cache.js'
+import { receiveNotification, setUnread } from '../state/notifications.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { markBookmarked, session } from '../state/session.js'
 import { applyFollow, applyProfile } from '../state/users.js'
@@ -53,6 +54,8 @@ const handlers: Handlers = {
   'user.updated': applyProfile,
   'bookmark.added': ({ postId }) => void changeBookmark(postId, true),
   'bookmark.removed': ({ postId }) => void changeBookmark(postId, false),
+  'notification.created': receiveNotification,
+  'notification.read': setUnread,
   reset: () => refetchOnScreen(),
 }
 

@@ -1,8 +1,11 @@
-import type { EventName, EventPayloads } from '../../server/schemas/events.js'
+import type { EventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
 
-/** Every event of DECISIONS §3, plus `reset`: the server's word that what is on screen must be refetched. */
-export type LiveName = Exclude<EventName, 'session.ended'> | 'reset'
-export type LivePayloads = Omit<EventPayloads, 'session.ended'> & { reset: Record<string, never> }
+/**
+ * Every event of DECISIONS §3 and §5, plus `reset`: the server's word that what is on screen must be
+ * refetched.
+ */
+export type LivePayloads = Omit<EventPayloads, 'session.ended'> & NotificationEventPayloads & { reset: Record<string, never> }
+export type LiveName = keyof LivePayloads
 
 /** One event as it reached this tab, from its own stream or relayed by the tab that holds the stream. */
 export type LiveMessage = {

@@ -1,4 +1,7 @@
-import { lists, loadBookmarks, loadExplore, loadHome, loadPost, loadProfilePosts } from '../state/lists.js'
+import {
+  lists, loadBookmarks, loadExplore, loadHome, loadPost, loadProfilePosts, loadSearchPosts, loadTagPosts,
+} from '../state/lists.js'
+import { loadNotifications, loadUnreadCount, notifications } from '../state/notifications.js'
 import { loadCurrentUser } from '../state/session.js'
 import { loadProfile, loadSuggestions, users } from '../state/users.js'
 
@@ -13,7 +16,11 @@ export function refetchOnScreen(): void {
   if (lists.explore.loaded) void loadExplore()
   if (lists.bookmarks.loaded) void loadBookmarks()
   if (lists.profile.loaded && lists.profile.key) void loadProfilePosts(lists.profile.key)
+  if (lists.search.loaded && lists.search.key) void loadSearchPosts(lists.search.key)
+  if (lists.tag.loaded && lists.tag.key) void loadTagPosts(lists.tag.key)
   if (lists.detail.id) void loadPost(lists.detail.id)
   if (users.profile.username) void loadProfile(users.profile.username)
   if (users.suggestionsLoaded) void loadSuggestions()
+  if (notifications.list.loaded) void loadNotifications()
+  else void loadUnreadCount()
 }

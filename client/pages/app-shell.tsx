@@ -1,6 +1,6 @@
-import { Suspense, useState, type ReactNode } from 'react'
+import { Suspense, useEffect, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
-import { useLocation } from 'wouter'
+import { useLocation, useRoute } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
 import { ShortcutsDialog } from '../components/shortcuts-dialog.js'
@@ -8,21 +8,27 @@ import { Spinner } from '../components/spinner.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
+import { SearchBox } from '../components/search-box.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
+import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
+import { loadUnreadCount, notifications, reset as resetNotifications } from '../state/notifications.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
+import { TrendingPanel } from './trending-panel.js'
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
+import { useSearchBox } from './use-search-box.js'
 import { useSuggestions } from './use-suggestions.js'
 
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
+  const { unread } = useSnapshot(notifications)
   const offline = offlineReason(useSnapshot(network))
   const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
@@ -31,6 +37,16 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [showingShortcuts, setShowingShortcuts] = useState(false)
   useKeyboardShortcuts({ username: username ?? '', onCompose: () => setComposing(true), onHelp: () => setShowingShortcuts(true) })
   const [, navigate] = useLocation()
+  const searchBox = useSearchBox()
+  const [onExplore] = useRoute(paths.explore.path)
+  const [onSearch] = useRoute(paths.search.path)
+  useTitleCount(unread)
+  useEffect(() => {
+    // Not while logging out: the call would go without a token and fail.
+    if (username) void loadUnreadCount()
+    // The next person to sign in on this tab must not see this one's count, even for a moment.
+    return () => resetNotifications()
+  }, [username])
 
   const closeComposer = () => {
     setComposing(false)
@@ -48,6 +64,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <Layout
       username={username ?? ''}
+      unread={unread}
       offline={offline}
       onPost={() => setComposing(true)}
       account={
@@ -60,6 +77,14 @@ export function AppShell({ children }: { children: ReactNode }) {
             onShowShortcuts={() => setShowingShortcuts(true)}
           />
         )
+      }
+      // One box on Explore and Search, kept across the two, so typing in it on a phone goes on while the results come.
+      topBar={(onExplore || onSearch) && <SearchBox {...searchBox} />}
+      discover={
+        <>
+          <SearchBox {...searchBox} />
+          <TrendingPanel />
+        </>
       }
       aside={
         <WhoToFollow

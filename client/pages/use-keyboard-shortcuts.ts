@@ -38,6 +38,13 @@ function reply(): void {
   requestAnimationFrame(() => post.querySelector<HTMLTextAreaElement>('.comments textarea')?.focus())
 }
 
+/** The search box on screen: the side column's, or on a phone the one at the top of Explore and Search. */
+function visibleSearchBox(): HTMLInputElement | undefined {
+  const boxes = document.querySelectorAll<HTMLInputElement>('form[role="search"] input')
+  // Browsers without checkVisibility (and jsdom) take the first.
+  return [...boxes].find((box) => box.checkVisibility?.() ?? true)
+}
+
 type Options = { username: string; onCompose: () => void; onHelp: () => void }
 
 /** The shortcuts of lib/shortcuts.ts, anywhere in the signed-in app, but never while typing or in a dialog. */
@@ -57,7 +64,15 @@ export function useKeyboardShortcuts({ username, onCompose, onHelp }: Options): 
     compose: onCompose,
     goHome: () => leaveTo(paths.home.href(), navigate),
     goExplore: () => leaveTo(paths.explore.href(), navigate),
+    goNotifications: () => leaveTo(paths.notifications.href(), navigate),
     goProfile: () => leaveTo(paths.profile.href(username), navigate),
+    search: () => {
+      const box = visibleSearchBox()
+      if (box) return box.focus()
+      // No box on this page of a phone: the search page has one, which appears with the next render.
+      leaveTo(paths.search.href(), navigate)
+      requestAnimationFrame(() => visibleSearchBox()?.focus())
+    },
     help: onHelp,
   }
 

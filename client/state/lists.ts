@@ -2,7 +2,9 @@ import { proxy } from 'valtio'
 import { errorMessage } from '../api/http.js'
 import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserPosts } from '../api/posts.js'
 import type { FeedSort, Post } from '../api/types.js'
+import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
+import { tagsIn } from '../lib/rich-text.js'
 import { readSort, writeSort } from '../lib/storage.js'
 import { cachePosts } from './post-cache.js'
 
@@ -21,7 +23,8 @@ export type PostList = {
   done: boolean
   error: string | null
 }
-export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile'
+export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'search' | 'tag'
+const LIST_NAMES = ['home', 'explore', 'bookmarks', 'profile', 'search', 'tag'] as const satisfies readonly ListName[]
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
 
 const emptyList = (key = ''): PostList => ({
@@ -33,6 +36,10 @@ const initial = () => ({
   explore: emptyList(),
   bookmarks: emptyList(),
   profile: emptyList(),
+  /** Posts found by the search on screen: the key is the query. */
+  search: emptyList(),
+  /** A hashtag's posts: the key is the tag, lower case. */
+  tag: emptyList(),
   detail: { id: '', loading: false, error: null as string | null },
   /** DECISIONS §2: Latest unless the user chose otherwise before. */
   sort: storedSort(),
@@ -74,6 +81,8 @@ const HOME_PAGE = 20
 const EXPLORE_PAGE = 10
 const PROFILE_PAGE = 20
 const BOOKMARK_PAGE = 50
+const SEARCH_PAGE = 20
+const TAG_PAGE = 20
 
 export function loadHome(more = false): Promise<void> {
   const sort = lists.sort.toLowerCase() as FeedSort
@@ -99,6 +108,14 @@ export function loadBookmarks(more = false): Promise<void> {
     const reply = await apiGetBookmarks({ limit: BOOKMARK_PAGE, cursor })
     return { posts: reply.bookmarks, nextCursor: reply.nextCursor }
   })
+}
+
+export function loadSearchPosts(q: string, more = false): Promise<void> {
+  return loadPage('search', q, more, (cursor) => apiSearchPosts(q, { limit: SEARCH_PAGE, cursor }))
+}
+
+export function loadTagPosts(tag: string, more = false): Promise<void> {
+  return loadPage('tag', tag, more, (cursor) => apiGetTagPosts(tag, { limit: TAG_PAGE, cursor }))
 }
 
 export async function loadPost(postId: string): Promise<void> {
@@ -129,6 +146,7 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
   if (options.inHome) add(lists.home, lists.sort === 'Latest')
   add(lists.explore, true)
   if (lists.profile.key === post.username) add(lists.profile, true)
+  if (lists.tag.key && tagsIn(post.content).includes(lists.tag.key)) add(lists.tag, true)
   return placed
 }
 
@@ -141,7 +159,7 @@ export function showWaitingPosts(name: ListName): void {
 }
 
 export function dropPost(postId: string): void {
-  for (const name of ['home', 'explore', 'bookmarks', 'profile'] as const) {
+  for (const name of LIST_NAMES) {
     const list = lists[name]
     if (list.ids.includes(postId)) list.ids = list.ids.filter((id) => id !== postId)
     if (list.waiting.includes(postId)) list.waiting = list.waiting.filter((id) => id !== postId)

@@ -4,6 +4,7 @@ import { errorStatus, setUnauthorizedHandler } from '../api/http.js'
 import type { LoginBody, SignupBody, User } from '../api/types.js'
 import { apiGetUser } from '../api/users.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
+import { bookmarkIds } from '../lib/model.js'
 import { clearSession, readSession, writeSession } from '../lib/storage.js'
 import { showError } from './toasts.js'
 
@@ -11,8 +12,9 @@ import { showError } from './toasts.js'
 export const GUEST = { username: 'guest', password: 'guestpassword' } as const
 
 /**
- * The signed-in user's record as the tab keeps it: the server sends the bookmarks as whole posts, and
- * the tab keeps their ids, newest first, since all it asks of them is whether a post is one.
+ * The signed-in user's record as the tab keeps it: the server sends the bookmarks as whole posts (or, as
+ * earlier releases did, as post ids), and the tab keeps their ids, newest first, since all it asks of
+ * them is whether a post is one.
  */
 export type CurrentUser = Omit<User, 'bookmarks'> & { bookmarks: string[] }
 
@@ -117,7 +119,7 @@ export function logout(): void {
 export function setCurrentUser(user: User): void {
   if (user.username !== session.username) return
   const current = session.user
-  const own: CurrentUser = { ...user, bookmarks: user.bookmarks.map((post) => post._id) }
+  const own: CurrentUser = { ...user, bookmarks: bookmarkIds(user.bookmarks) }
   session.user = user.email === undefined && current !== null ? { ...own, bookmarks: current.bookmarks, email: current.email } : own
 }
 

@@ -34,9 +34,9 @@ export async function runDbImport(args: string[], env: Record<string, string | u
         )
         return 1
       }
-      const { users, posts, skipped } = result.seeded
-      out.log(`Imported ${users} users and ${posts} posts from ${from}.`)
-      if (skipped > 0) out.log(`Left out ${skipped} references to users or posts that do not exist, or repeated.`)
+      const { users, posts, notifications, skipped } = result.seeded
+      out.log(`Imported ${users} users, ${posts} posts and ${notifications} notifications from ${from}.`)
+      if (skipped > 0) out.log(`Left out ${skipped} references to users, posts or comments that do not exist, or repeated.`)
       out.log(`Media files were not copied: set MEDIA_DIR=${path.join(from, 'media')} (or copy that folder to where MEDIA_DIR points).`)
       return 0
     } finally {

@@ -7,7 +7,6 @@ import { AppError, MSG } from '../errors.js'
 const CLIENT_ERRORS: Record<string, string | undefined> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'Body cannot be empty when content-type is application/json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'Body is not valid JSON',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'Expected a multipart/form-data upload',

@@ -32,10 +32,11 @@ function findBadText(value: unknown, path: string, key: string, depth: number): 
 /**
  * Refuses JSON bodies that carry text no field needs: lone surrogates (which no UTF-8 file or client can
  * hold faithfully), control characters, and names that spoof, break lines or show as blank (the rules
- * the client checks too, in schemas/text.ts). Runs on every body before its schema.
+ * the client checks too, in schemas/text.ts). Runs on every body after its schema, so it judges only
+ * what is kept: an unknown field that validation dropped cannot refuse a request.
  */
 export function installTextHygiene(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preHandler', async (request) => {
     if (typeof request.body !== 'object' || request.body === null) return
     const problem = findBadText(request.body, '', '', 0)
     if (problem) throw badRequest(problem.replace(/^\./, ''))

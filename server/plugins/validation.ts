@@ -1,26 +1,31 @@
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
-import { Ajv, type Options } from 'ajv'
+import { Ajv, type ErrorObject, type Options } from 'ajv'
 import { createRequire } from 'node:module'
+import { aliasedFields, nameAliases, readAliases } from './field-aliases.js'
 
 // ajv-formats is CommonJS with an `exports.default`, which ESM typings cannot call directly.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv
 
 function makeAjv(options: Options) {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, removeAdditional: false, ...options })
+  // removeAdditional 'all' drops every property a schema does not list, whatever its additionalProperties says.
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, removeAdditional: 'all', ...options })
   addFormats(ajv)
   return ajv
 }
 
 /**
- * Bodies are validated as sent: no coercion (`"text": 123` is a 400) and no silent dropping of
- * unknown fields. Query strings and path parameters are text by nature, so they are coerced.
+ * DECISIONS §1: a field the server does not know is ignored and never stored, so validation drops
+ * whatever a schema does not list (in bodies, queries and path parameters alike) before a handler, and
+ * so a service, can see it. Aliases of known fields are read as those fields first. The fields Chirp
+ * knows are checked strictly: bodies are never coerced (`"text": 123` is a 400); query strings and
+ * path parameters are text by nature, so they are.
  */
 export function installValidation(app: FastifyInstance) {
   const strict = makeAjv({ coerceTypes: false })
   const lenient = makeAjv({ coerceTypes: true })
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : lenient).compile(schema as FastifySchema & object),
+    httpPart === 'body' ? compileBody(strict, schema) : lenient.compile(schema as FastifySchema & object),
   )
   app.setSchemaErrorFormatter((errors, context) => {
     const messages = describeAll(errors, context)
@@ -28,6 +33,21 @@ export function installValidation(app: FastifyInstance) {
     error.messages = messages
     return error
   })
+}
+
+/** A body's validator: aliases read as their fields, unknown fields dropped, known ones checked. */
+function compileBody(ajv: Ajv, schema: unknown) {
+  const validate = ajv.compile(schema as FastifySchema & object)
+  const fields = aliasedFields(schema)
+  if (fields.length === 0) return validate
+  const check = (body: unknown): boolean => {
+    const read = readAliases(body, fields)
+    const valid = validate(body)
+    check.errors = valid ? null : nameAliases(validate.errors ?? [], read)
+    return valid
+  }
+  check.errors = null as ErrorObject[] | null
+  return check
 }
 
 const MAX_MESSAGES = 10
@@ -54,7 +74,7 @@ export function describeAll(problems: FastifySchemaValidationError[], context: s
     byField.set(field, values ? `${field} must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}` : message)
   }
   const messages = [...byField.values()]
-  // A body with thousands of unknown keys must not earn a reply thousands of lines long.
+  // However large a schema grows, a reply names a bounded number of problems.
   return messages.length > MAX_MESSAGES
     ? [...messages.slice(0, MAX_MESSAGES), `and ${messages.length - MAX_MESSAGES} more problems`]
     : messages
@@ -66,10 +86,6 @@ export function describe(problem: FastifySchemaValidationError, context: string)
   const base = problem.instancePath.replace(/^\//, '').replaceAll('/', '.')
   const child = (name: string) => (base ? `${base}.${name}` : name)
   switch (problem.keyword) {
-    case 'additionalProperties': {
-      const field = child(String(params.additionalProperty))
-      return { field, message: `unknown field '${field}'` }
-    }
     case 'required': {
       const field = child(String(params.missingProperty))
       return { field, message: `${field} is required` }

@@ -1,20 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { EmptyObjectSchema, PageQuerySchema } from '../schemas/common.js'
 import {
   CommentDataSchema,
   CommentParamsSchema,
   CommentsReplySchema,
+  CommentWriteReplySchema,
   PostIdParamsSchema,
-  PostWriteReplySchema,
+  type Post,
 } from '../schemas/posts.js'
 import { ERRORS, emptyBody, me, unwrap, writeReply, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { comments, posts } = services
   const tags = ['comments']
-  const writeResponse = { 201: PostWriteReplySchema, ...ERRORS }
+  const writeResponse = { 201: CommentWriteReplySchema, ...ERRORS }
   const textWrite = { onRequest: [app.authenticate], preValidation: unwrap('commentData') }
   const bare = { onRequest: [app.authenticate], preValidation: emptyBody }
+  const bareSchema = { tags, params: CommentParamsSchema, body: EmptyObjectSchema, response: writeResponse }
+
+  /** Every comment write answers alike (DECISIONS §1): `{ posts, post, comments }`, or `{ post }` when minimal. */
+  const commentReply = (request: FastifyRequest, reply: FastifyReply, result: { post: Post }) =>
+    writeReply(request, reply, posts, result, { comments: result.post.comments })
 
   app.get(
     '/comments/:postId',
@@ -25,8 +32,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.post(
     '/comments/add/:postId',
     { ...textWrite, schema: { tags, params: PostIdParamsSchema, body: CommentDataSchema, response: writeResponse } },
-    async (request, reply) =>
-      writeReply(request, reply, posts, await comments.add(me(request), request.params.postId, request.body.text)),
+    async (request, reply) => commentReply(request, reply, await comments.add(me(request), request.params.postId, request.body.text)),
   )
 
   app.post(
@@ -34,7 +40,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     { ...textWrite, schema: { tags, params: CommentParamsSchema, body: CommentDataSchema, response: writeResponse } },
     async (request, reply) => {
       const { postId, commentId } = request.params
-      return writeReply(request, reply, posts, await comments.edit(me(request), postId, commentId, request.body.text))
+      return commentReply(request, reply, await comments.edit(me(request), postId, commentId, request.body.text))
     },
   )
 
@@ -43,23 +49,20 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     method: ['POST', 'DELETE'],
     url: '/comments/delete/:postId/:commentId',
     ...bare,
-    schema: { tags, params: CommentParamsSchema, body: EmptyObjectSchema, response: writeResponse },
+    schema: bareSchema,
     handler: async (request, reply) => {
       const { postId, commentId } = request.params
-      return writeReply(request, reply, posts, await comments.remove(me(request), postId, commentId))
+      return commentReply(request, reply, await comments.remove(me(request), postId, commentId))
     },
   })
 
-  const voteSchema = { tags, params: CommentParamsSchema, body: EmptyObjectSchema, response: { 201: CommentsReplySchema, ...ERRORS } }
-  app.post('/comments/upvote/:postId/:commentId', { ...bare, schema: voteSchema }, async (request, reply) => {
+  app.post('/comments/upvote/:postId/:commentId', { ...bare, schema: bareSchema }, async (request, reply) => {
     const { postId, commentId } = request.params
-    const { post } = await comments.upvote(me(request), postId, commentId)
-    return reply.code(201).send({ comments: post.comments })
+    return commentReply(request, reply, await comments.upvote(me(request), postId, commentId))
   })
-  app.post('/comments/downvote/:postId/:commentId', { ...bare, schema: voteSchema }, async (request, reply) => {
+  app.post('/comments/downvote/:postId/:commentId', { ...bare, schema: bareSchema }, async (request, reply) => {
     const { postId, commentId } = request.params
-    const { post } = await comments.downvote(me(request), postId, commentId)
-    return reply.code(201).send({ comments: post.comments })
+    return commentReply(request, reply, await comments.downvote(me(request), postId, commentId))
   })
 }
 

@@ -3,7 +3,9 @@ import { ErrorsSchema } from '../schemas/common.js'
 import type { AuthService } from '../services/auth.js'
 import type { CommentsService } from '../services/comments.js'
 import type { MediaService } from '../services/media.js'
+import type { NotificationsService } from '../services/notifications.js'
 import type { PostsService } from '../services/posts.js'
+import type { SearchService } from '../services/search.js'
 import type { UsersService } from '../services/users.js'
 
 export interface Services {
@@ -12,6 +14,8 @@ export interface Services {
   posts: PostsService
   comments: CommentsService
   media: MediaService
+  notifications: NotificationsService
+  search: SearchService
 }
 
 export interface RouteOptions {
@@ -32,16 +36,14 @@ export function viewer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The original client wraps bodies as `{ postData }`, `{ commentData }` or `{ userData }`; a body
- * whose only key is that wrapper is unwrapped before validation, so both forms are accepted.
+ * The original client wraps bodies as `{ postData }`, `{ commentData }` or `{ userData }`; a body that
+ * carries the wrapper is read as the wrapper's content before validation, so both forms are accepted.
+ * Anything beside the wrapper is unknown to that form, and ignored like any unknown field.
  */
 export function unwrap(key: string): preValidationHookHandler {
   return async (request) => {
     const body = request.body as Record<string, unknown> | null | undefined
-    if (body && typeof body === 'object' && !Array.isArray(body)) {
-      const keys = Object.keys(body)
-      if (keys.length === 1 && keys[0] === key) request.body = body[key]
-    }
+    if (body && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, key)) request.body = body[key]
   }
 }
 
@@ -57,18 +59,19 @@ export function wantsMinimal(request: FastifyRequest): boolean {
 }
 
 /**
- * The answer to a post or comment write (DECISIONS §1): every post plus the changed one, or with
- * `Prefer: return=minimal` only the changed one (`{}` after a delete).
+ * The answer to a post or comment write (DECISIONS §1): every post plus the changed one and whatever
+ * `extra` the full answer carries, or with `Prefer: return=minimal` only the changed one (`{}` after a delete).
  */
 export async function writeReply<T extends { post?: unknown }>(
   request: FastifyRequest,
   reply: FastifyReply,
   posts: PostsService,
   result: T,
+  extra: object = {},
 ) {
   if (wantsMinimal(request)) {
     reply.header('preference-applied', 'return=minimal')
     return reply.code(201).send(result)
   }
-  return reply.code(201).send({ posts: await posts.all(), ...result })
+  return reply.code(201).send({ posts: await posts.all(), ...result, ...extra })
 }

@@ -12,7 +12,7 @@ import {
 } from '../schemas/users.js'
 import { ERRORS, emptyBody, me, unwrap, viewer, type RouteOptions } from './shared.js'
 
-const SuggestionsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) }, { additionalProperties: false })
+const SuggestionsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) })
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { users } = services

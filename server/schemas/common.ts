@@ -18,13 +18,11 @@ export const DateTimeSchema = Type.String({ format: 'date-time' })
 export const LimitSchema = Type.Integer({ minimum: 1, maximum: 100 })
 export const CursorSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })
 
-export const PageQuerySchema = Type.Object(
-  { limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) },
-  { additionalProperties: false },
-)
+export const PageQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) })
 export type PageQuery = Static<typeof PageQuerySchema>
 
 /** Present only when the request paginated (sent limit or cursor); null at the end. */
 export const NextCursorSchema = Type.Optional(Type.Union([Type.String(), Type.Null()]))
 
-export const EmptyObjectSchema = Type.Object({}, { additionalProperties: false })
+/** The body of a call that takes none; whatever a client sends in it anyway is ignored (DECISIONS §1). */
+export const EmptyObjectSchema = Type.Object({})

@@ -1,12 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema } from './common.js'
+import { NotificationSchema, UnreadSchema } from './notifications.js'
 import { CommentSchema, PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
 /**
  * Live events. Each carries what changed, never a whole post or a whole follower list, so an event's
  * size does not grow with a post's comments or a user's audience; a client applies it to what it shows
- * without a refetch. Events go to every stream but `bookmark.*`, which go only to the owner's.
+ * without a refetch. Events go to every stream but `bookmark.*` and `notification.*`, which go only to
+ * the owner's.
  */
 export const PostEventSchema = Type.Object({ post: PostSchema })
 export const PostUpdatedEventSchema = Type.Object({
@@ -54,6 +56,10 @@ export const UserUpdatedEventSchema = Type.Object({
   ]),
 })
 export const BookmarkEventSchema = Type.Object({ postId: Type.String() })
+/** A new notification for the stream's user, with their unread count after it. */
+export const NotificationCreatedEventSchema = Type.Composite([NotificationSchema, Type.Object({ unread: UnreadSchema })])
+/** The user's unread count fell: they marked some read, or an action was taken back and its unread notification went. */
+export const NotificationReadEventSchema = Type.Object({ unread: UnreadSchema })
 
 export interface EventPayloads {
   'post.created': Static<typeof PostEventSchema>
@@ -79,6 +85,19 @@ export interface EventPayloads {
 }
 export type EventName = keyof EventPayloads
 
+/**
+ * The reader's own notifications (DECISIONS §5), private like bookmarks. A map apart from EventPayloads,
+ * whose every event a client's table of handlers covers: a client takes these up with the notifications
+ * it shows, and one that shows none can leave them aside.
+ */
+export interface NotificationEventPayloads {
+  'notification.created': Static<typeof NotificationCreatedEventSchema>
+  'notification.read': Static<typeof NotificationReadEventSchema>
+}
+
+/** Every event the server sends. */
+export type AllEventPayloads = EventPayloads & NotificationEventPayloads
+
 export const EVENT_NAMES = [
   'post.created',
   'post.updated',
@@ -93,12 +112,14 @@ export const EVENT_NAMES = [
   'user.updated',
   'bookmark.added',
   'bookmark.removed',
-] as const satisfies readonly EventName[]
+  'notification.created',
+  'notification.read',
+] as const satisfies readonly (keyof AllEventPayloads)[]
 
 /** What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams. */
 export type ChirpEvent = {
-  [K in EventName]: { name: K; data: EventPayloads[K]; to?: string }
-}[EventName]
+  [K in keyof AllEventPayloads]: { name: K; data: AllEventPayloads[K]; to?: string }
+}[keyof AllEventPayloads]
 
 export const TicketReplySchema = Type.Object({ ticket: Type.String() })
 export const EventsQuerySchema = Type.Object(

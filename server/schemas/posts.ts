@@ -60,8 +60,8 @@ export const MediaAltSchema = Type.String({ maxLength: 1000 })
 export const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
 
 /**
- * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap a sole
- * wrapper key before validation, so both forms are accepted.
+ * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap the
+ * wrapper before validation, so both forms are accepted. `image` and `imageUrl` are read as `mediaUrl`.
  */
 export const PostDataSchema = Type.Object(
   {
@@ -73,12 +73,11 @@ export const PostDataSchema = Type.Object(
     firstName: Type.Optional(Type.String({ maxLength: 50 })),
     lastName: Type.Optional(Type.String({ maxLength: 50 })),
   },
-  { additionalProperties: false },
 )
 export type PostData = Static<typeof PostDataSchema>
 
 
-export const CommentDataSchema = Type.Object({ text: CommentTextSchema }, { additionalProperties: false })
+export const CommentDataSchema = Type.Object({ text: CommentTextSchema })
 export type CommentData = Static<typeof CommentDataSchema>
 
 export const PostIdParamsSchema = Type.Object({ postId: IdSchema }, { additionalProperties: false })
@@ -90,10 +89,7 @@ export const CommentParamsSchema = Type.Object(
 
 export const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'), Type.Literal('trending')])
 export type FeedSort = Static<typeof FeedSortSchema>
-export const FeedQuerySchema = Type.Composite(
-  [PageQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })],
-  { additionalProperties: false },
-)
+export const FeedQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })])
 export type FeedQuery = Static<typeof FeedQuerySchema>
 
 export const PostsReplySchema = Type.Object({ posts: Type.Array(PostSchema), nextCursor: NextCursorSchema })
@@ -107,5 +103,13 @@ export const PostWriteReplySchema = Type.Object({
   posts: Type.Optional(Type.Array(PostSchema)),
   post: Type.Optional(PostSchema),
 })
+/**
+ * Comment writes: as post writes, plus the changed post's `comments` in the full answer, which one
+ * generation of clients of the original mock reads after every comment write (DECISIONS §1).
+ */
+export const CommentWriteReplySchema = Type.Composite([
+  PostWriteReplySchema,
+  Type.Object({ comments: Type.Optional(Type.Array(CommentSchema)) }),
+])
 export const CommentsReplySchema = Type.Object({ comments: Type.Array(CommentSchema), nextCursor: NextCursorSchema })
 export const BookmarksReplySchema = Type.Object({ bookmarks: Type.Array(PostSchema), nextCursor: NextCursorSchema })

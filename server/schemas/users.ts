@@ -18,7 +18,10 @@ export const UserSchema = Type.Object(
     website: Type.String(),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
-    /** The bookmarked posts, newest bookmark first; bookmarks are private, so other users' records carry an empty list. */
+    /**
+     * The bookmarked posts as full current posts, newest bookmark first, as the original mock sent them;
+     * bookmarks are private, so other users' records carry an empty list.
+     */
     bookmarks: Type.Array(PostSchema),
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
@@ -44,7 +47,6 @@ export const SignupBodySchema = Type.Object(
     email: Type.String({ format: 'email', maxLength: 254 }),
     avatarURL: Type.Optional(AvatarUrlSchema),
   },
-  { additionalProperties: false },
 )
 export type SignupBody = Static<typeof SignupBodySchema>
 
@@ -53,11 +55,13 @@ export const LoginBodySchema = Type.Object(
     username: Type.String({ minLength: 1, maxLength: 30 }),
     password: Type.String({ minLength: 1, maxLength: 128 }),
   },
-  { additionalProperties: false },
 )
 export type LoginBody = Static<typeof LoginBodySchema>
 
-/** Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object. */
+/**
+ * Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object.
+ * `portfolio` is read as `website` and `avatar` as `avatarURL`.
+ */
 export const UserEditSchema = Type.Object(
   {
     firstName: Type.Optional(NameSchema),
@@ -68,7 +72,6 @@ export const UserEditSchema = Type.Object(
     /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
     username: Type.Optional(Type.String({ maxLength: 100 })),
   },
-  { additionalProperties: false },
 )
 export type UserEdit = Static<typeof UserEditSchema>
 

@@ -4,6 +4,7 @@ import { hasVisibleText } from '../schemas/text.js'
 import { pageByOffset } from '../store/cursor.js'
 import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { notify, retract, syncMentions } from './notifier.js'
 import { summaryOf, toComment, toPost, usersOfPosts } from './views.js'
 
 function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
@@ -69,6 +70,11 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         const author = await tx.getUsers([userId])
         const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
         tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view } })
+        const [me] = author
+        if (!me) return
+        await notify(tx, me, post.authorId, 'comment', { post, comment }, at)
+        // The post's author hears of the comment already; a mention of them in it says nothing more.
+        await syncMentions(tx, me, { before: '', after: text }, { post, comment }, at, new Set([post.authorId]))
       })
     },
 
@@ -79,6 +85,9 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
         await tx.updateComment(post._id, commentId, text, at)
         tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at } })
+        const me = await tx.getUser(userId)
+        const subject = { post, comment: { _id: commentId, text } }
+        if (me) await syncMentions(tx, me, { before: comment.text, after: text }, subject, at, new Set([post.authorId]))
       })
     },
 
@@ -87,6 +96,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       return write(postId, async (tx, post) => {
         const comment = mustGetComment(post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
+        await retract(tx, { commentId })
         await tx.deleteComment(post._id, commentId)
         tx.emit({ name: 'comment.deleted', data: { postId: post._id, commentId } })
       })

@@ -4,6 +4,7 @@ import type { FeedQuery, PostData } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { notify, retract, syncMentions } from './notifier.js'
 import { isValidMediaUrl } from './urls.js'
 import { postViews, summaryOf, toPost, usersOfPosts } from './views.js'
 
@@ -80,6 +81,8 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       await tx.setReaction(post._id, userId, liked, at)
       const likeCount = post.likedBy.length + (liked ? 1 : -1)
       tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
+      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
+      else await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })
     return reply(postId)
   }
@@ -134,9 +137,11 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         comments: [],
       }
       await store.transaction(async (tx) => {
-        if (!(await tx.getUser(userId))) throw notFound(MSG.userNotRegistered)
+        const me = await tx.getUser(userId)
+        if (!me) throw notFound(MSG.userNotRegistered)
         await tx.insertPost(record)
         tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
+        await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
       })
       return reply(record._id)
     },
@@ -163,6 +168,9 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             updatedAt: at,
           },
         })
+        const me = await tx.getUser(userId)
+        const texts = { before: post.content, after: changes.content }
+        if (me) await syncMentions(tx, me, texts, { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } }, at)
       })
       return reply(postId)
     },
@@ -173,6 +181,8 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
+        // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
+        await retract(tx, { postId: post._id })
         await tx.deletePost(post._id)
         tx.emit({ name: 'post.deleted', data: { postId: post._id } })
       })

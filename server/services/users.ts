@@ -2,6 +2,7 @@ import { MSG, badRequest, notFound } from '../errors.js'
 import type { UserEdit } from '../schemas/users.js'
 import type { PageRequest, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, summaryOf, toUser, userView, usersOfUsers } from './views.js'
@@ -20,14 +21,15 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const me = await mustGetUser(tx, meId)
       const other = await mustGetUser(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
-      const changed = follow
-        ? await tx.follow(me._id, other._id, now().toISOString())
-        : await tx.unfollow(me._id, other._id, now().toISOString())
+      const at = now().toISOString()
+      const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
       if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
       tx.emit({
         name: follow ? 'user.followed' : 'user.unfollowed',
         data: { user: summaryOf(me), followUser: summaryOf(other) },
       })
+      if (follow) await notify(tx, me, other._id, 'follow', {}, at)
+      else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
     })
     const [me, other] = await Promise.all([mustGetUser(store, meId), mustGetUser(store, targetId)])
     return { user: await userView(store, me, true), followUser: await userView(store, other, false) }

@@ -1,12 +1,12 @@
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { Comment, Post } from '../schemas/posts.js'
 import type { User, UserSummary } from '../schemas/users.js'
-import type { CommentRecord, PostRecord, StoreReader, UserRecord } from '../store/types.js'
+import type { CommentRecord, PostRecord, StoreReader, UserRecord, UserSummaryRecord } from '../store/types.js'
 
 /** Records turned into the shapes of DECISIONS §1. Names and avatars always come from the current profile. */
-export type UserLookup = ReadonlyMap<string, UserRecord>
+export type UserLookup = ReadonlyMap<string, UserSummaryRecord>
 
-export function summaryOf(user: UserRecord): UserSummary {
+export function summaryOf(user: UserSummaryRecord): UserSummary {
   return {
     _id: user._id,
     username: user.username,
@@ -88,7 +88,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
 interface CachedPost {
   view: Post
   ids: readonly string[]
-  users: readonly (UserRecord | undefined)[]
+  users: readonly (UserSummaryRecord | undefined)[]
 }
 
 /**
@@ -98,7 +98,7 @@ interface CachedPost {
  */
 const postCache = new WeakMap<PostRecord, CachedPost>()
 
-const sameSummary = (a: UserRecord | undefined, b: UserRecord | undefined) =>
+const sameSummary = (a: UserSummaryRecord | undefined, b: UserSummaryRecord | undefined) =>
   a === b ||
   (a !== undefined &&
     b !== undefined &&
@@ -157,7 +157,7 @@ export async function usersOfUsers(store: StoreReader, people: readonly UserReco
 }
 
 async function lookup(store: StoreReader, ids: Set<string>): Promise<UserLookup> {
-  const found = await store.getUsers([...ids])
+  const found = await store.getUserSummaries([...ids])
   return new Map(found.map((user) => [user._id, user]))
 }
 
@@ -169,7 +169,7 @@ async function lookup(store: StoreReader, ids: Set<string>): Promise<UserLookup>
 export async function postViews(store: StoreReader, posts: readonly PostRecord[]): Promise<Post[]> {
   const kept = posts.map((post) => postCache.get(post))
   if (kept.every((entry) => entry !== undefined)) {
-    const current = await store.getUsers(kept.flatMap((entry) => entry.ids))
+    const current = await store.getUserSummaries(kept.flatMap((entry) => entry.ids))
     let at = 0
     const valid = kept.every((entry) => entry.users.every((user) => sameSummary(current[at++], user)))
     // Fewer records than ids means someone shown is gone: the slow path below works out who.

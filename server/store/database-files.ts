@@ -30,8 +30,11 @@ export async function writeDatabaseFiles(dataDir: string, database: Database): P
   )
   if (!readable) await files.removeStrays()
   files.load(database, true)
-  const users = new Map(database.users.map((user) => [user._id, user]))
-  const posts = new Map(database.posts.map((post) => [post._id, post]))
-  await files.commit(files.prepare((kind, id) => (kind === 'users' ? users.get(id) : posts.get(id))))
+  const records = {
+    users: new Map<string, object>(database.users.map((user) => [user._id, user])),
+    posts: new Map<string, object>(database.posts.map((post) => [post._id, post])),
+    notifications: new Map<string, object>((database.notifications ?? []).map((notification) => [notification._id, notification])),
+  }
+  await files.commit(files.prepare((kind, id) => records[kind].get(id)))
   await files.removeStrays()
 }

@@ -1,7 +1,7 @@
 import { readdir, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { CorruptDatabaseError, DurableJsonFile } from './durable-file.js'
-import type { Database, PostRecord, UserRecord } from './types.js'
+import type { Database, NotificationRecord, PostRecord, UserRecord } from './types.js'
 
 /**
  * How the database sits on disk. db.json is the root: either a whole database (version 1, the original
@@ -13,18 +13,26 @@ import type { Database, PostRecord, UserRecord } from './types.js'
  * the old manifest, whose segments are all still there; a crash after it leaves the new one. A segment
  * no shard points at any more is removed afterwards. One file a flush, however many writes share it,
  * means one round of fsyncs a flush.
+ *
+ * Version 3 added notifications as a third kind of record, each in a shard of its own kind like users
+ * and posts, so a like's notification costs one small shard and marking some read rewrites only theirs.
+ * A version-2 manifest (users and posts only) is still read, as holding no notifications.
  */
-export type Kind = 'users' | 'posts'
-export const KINDS: readonly Kind[] = ['users', 'posts']
+export type Kind = 'users' | 'posts' | 'notifications'
+export const KINDS: readonly Kind[] = ['users', 'posts', 'notifications']
 
 export interface Manifest {
-  version: 2
+  version: 3
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
   users: number[]
   posts: number[]
+  notifications: number[]
 }
+
+/** The manifest of the release before notifications. */
+export type ManifestV2 = Omit<Manifest, 'version' | 'notifications'> & { version: 2 }
 
 export interface Segment {
   version: 2
@@ -33,7 +41,7 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | Manifest
+export type Root = Database | ManifestV2 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -65,20 +73,26 @@ const isGenerationList = (value: unknown, latest: number): value is number[] =>
 
 export function isRoot(data: unknown): data is Root {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
-  const candidate = data as Partial<Manifest> & Partial<Database>
-  if (candidate.version === 2) {
+  const candidate = data as { version?: unknown; generation?: unknown } & Partial<Record<Kind, unknown>>
+  if (candidate.version === 2 || candidate.version === 3) {
     const latest = candidate.generation
     return (
       typeof latest === 'number' &&
       Number.isSafeInteger(latest) &&
       isGenerationList(candidate.users, latest) &&
-      isGenerationList(candidate.posts, latest)
+      isGenerationList(candidate.posts, latest) &&
+      (candidate.version === 2 || isGenerationList(candidate.notifications, latest))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
 }
 
-export const isManifest = (root: Root): root is Manifest => root.version === 2
+/** A manifest of either version, as this release works with it: version 2 holds no notification shards. */
+export function manifestOf(root: Root): Manifest | undefined {
+  if (root.version === 3) return root
+  if (root.version === 2) return { ...root, version: 3, notifications: [] }
+  return undefined
+}
 
 function isSegment(data: unknown): data is Segment {
   const candidate = data as Partial<Segment> | null
@@ -98,7 +112,7 @@ function isSegment(data: unknown): data is Segment {
 
 /** Every segment a manifest names, read and checked, by generation. */
 export async function readSegments(dataDir: string, manifest: Manifest): Promise<Map<number, Segment>> {
-  const generations = [...new Set([...manifest.users, ...manifest.posts])]
+  const generations = [...new Set(KINDS.flatMap((kind) => manifest[kind]))]
   const segments = await Promise.all(
     generations.map(async (generation) => {
       const file = path.join(dataDir, SEGMENT_DIR, segmentName(generation))
@@ -120,7 +134,12 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
       }
       return records
     })
-  return { version: 1, users: take('users') as UserRecord[], posts: take('posts') as PostRecord[] }
+  return {
+    version: 1,
+    users: take('users') as UserRecord[],
+    posts: take('posts') as PostRecord[],
+    notifications: take('notifications') as NotificationRecord[],
+  }
 }
 
 /**
@@ -129,7 +148,7 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
  */
 export async function removeStraySegments(dataDir: string, manifest: Manifest | undefined): Promise<void> {
   const dir = path.join(dataDir, SEGMENT_DIR)
-  const live = new Set(manifest ? [...manifest.users, ...manifest.posts].map(segmentName) : [])
+  const live = new Set(manifest ? KINDS.flatMap((kind) => manifest[kind]).map(segmentName) : [])
   const names = await readdir(dir).catch(() => [] as string[])
   await Promise.all(
     names

@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises'
+import type { ChirpEvent } from '../schemas/events.js'
 import { lockDataDir } from './lock.js'
+import { LowdbReader } from './lowdb-reader.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
-import type { ChirpEvent } from '../schemas/events.js'
-import { pageByOffset } from './cursor.js'
 import { Transaction } from './transaction.js'
-import type { Database, PageRequest, PostQuery, Store, StoreTx } from './types.js'
+import type { Database, Store, StoreTx } from './types.js'
 
 interface Waiter {
   resolve: () => void
@@ -45,9 +45,8 @@ export interface LowdbStoreOptions {
  * every transaction that commits while a flush is running shares the following one, and a flush writes
  * only the shards that changed, so a burst of writes costs a few small file writes, not one whole file each.
  */
-export class LowdbStore implements Store {
+export class LowdbStore extends LowdbReader implements Store {
   readonly kind = 'lowdb'
-  readonly #index = new MemoryIndex()
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
   readonly #unlock: () => void
@@ -59,6 +58,7 @@ export class LowdbStore implements Store {
   readonly #publish: (event: ChirpEvent) => void
 
   private constructor(files: ShardedFiles, unlock: () => void, options: LowdbStoreOptions) {
+    super(new MemoryIndex())
     this.#files = files
     this.#unlock = unlock
     this.#perWrite = options.flush === 'per-write'
@@ -86,38 +86,6 @@ export class LowdbStore implements Store {
     }
   }
 
-  async getUser(id: string) {
-    return this.#index.users.get(id)
-  }
-  async getUserByUsername(username: string) {
-    return this.#index.usersByName.get(username.toLowerCase())
-  }
-  async getUsers(ids: readonly string[]) {
-    return this.#index.getUsers(ids)
-  }
-  async listUsers(page: PageRequest) {
-    return this.#index.listUsers(page)
-  }
-  async suggestUsers(userId: string, limit: number) {
-    return this.#index.suggestUsers(userId, limit)
-  }
-  async getPost(id: string) {
-    return this.#index.posts.get(id)
-  }
-  async getPosts(ids: readonly string[]) {
-    return this.#index.getPosts(ids)
-  }
-  async listPosts(query: PostQuery) {
-    return this.#index.listPosts(query)
-  }
-  async listBookmarks(userId: string, page: PageRequest) {
-    const ids = [...(this.#index.users.get(userId)?.bookmarks ?? [])].reverse()
-    const { items, nextCursor } = pageByOffset(ids, page)
-    return { items: this.#index.getPosts(items), nextCursor }
-  }
-  usersBookmarking(postId: string) {
-    return this.#index.usersBookmarking(postId)
-  }
   async ping() {
     if (this.#broken) throw this.#broken
   }
@@ -129,21 +97,30 @@ export class LowdbStore implements Store {
     let events: ChirpEvent[] = []
     try {
       if (this.#broken) throw this.#broken
-      const tx = new Transaction(this)
+      const tx = new Transaction(this, this.index.notifications)
       result = await work(tx)
       events = tx.events
       if (!tx.empty) {
         for (const user of tx.users.values()) {
-          this.#index.putUser(user)
+          this.index.putUser(user)
           this.#files.touch('users', user._id)
         }
         for (const [id, post] of tx.posts) {
           if (post === null) {
-            this.#index.deletePost(id)
+            this.index.deletePost(id)
             this.#files.remove('posts', id)
           } else {
-            this.#index.putPost(post)
+            this.index.putPost(post)
             this.#files.touch('posts', id)
+          }
+        }
+        for (const [id, notification] of tx.notifications.changes) {
+          if (notification === null) {
+            this.index.notifications.delete(id)
+            this.#files.remove('notifications', id)
+          } else {
+            this.index.notifications.put(notification)
+            this.#files.touch('notifications', id)
           }
         }
         durable = this.#awaitFlush()
@@ -165,14 +142,16 @@ export class LowdbStore implements Store {
   }
 
   #load(database: Database): void {
-    this.#index.load(database)
+    this.index.load(database)
     this.#files.load(database)
   }
 
   /** Serialises what changed, synchronously, then writes it. Transactions applied later wait for the next one. */
   #write(): Promise<void> {
-    const index = this.#index
-    const flush = this.#files.prepare((kind, id) => (kind === 'users' ? index.users.get(id) : index.posts.get(id)))
+    const index = this.index
+    const flush = this.#files.prepare((kind, id) =>
+      kind === 'users' ? index.users.get(id) : kind === 'posts' ? index.posts.get(id) : index.notifications.get(id),
+    )
     return this.#files.commit(flush)
   }
 

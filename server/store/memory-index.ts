@@ -1,4 +1,7 @@
 import { pageOf, type SortKey } from './cursor.js'
+import { NameIndex } from './name-index.js'
+import { NotificationIndex } from './notification-index.js'
+import { SearchIndex } from './search-index.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord } from './types.js'
 
@@ -36,12 +39,16 @@ const MAX_KEPT_PAGES = 16
 
 /**
  * The whole database in memory, indexed for the reads the services make: every post by time and by
- * likes, and each author's posts by time, so that no read walks every post.
+ * likes, and each author's posts by time, so that no read walks every post; posts by search term and
+ * tag, people by name, and each person's notifications.
  */
 export class MemoryIndex {
   readonly users = new Map<string, UserRecord>()
   readonly usersByName = new Map<string, UserRecord>()
   readonly posts = new Map<string, PostRecord>()
+  readonly search = new SearchIndex()
+  readonly names = new NameIndex()
+  readonly notifications = new NotificationIndex()
   readonly #usersByTime = new SortedList(byJoined)
   readonly #postsByTime = new SortedList(byTime)
   readonly #postsByTrend = new SortedList(byTrend)
@@ -72,6 +79,9 @@ export class MemoryIndex {
     this.#usersByTime.reset([...this.users.values()])
     this.#postsByTime.reset([...this.posts.values()])
     this.#postsByTrend.reset([...this.posts.values()])
+    this.search.load(data.posts)
+    this.names.load(data.users)
+    this.notifications.load(data.notifications ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {
@@ -87,6 +97,7 @@ export class MemoryIndex {
     if (previous) this.usersByName.delete(previous.username.toLowerCase())
     this.#indexUser(user)
     this.#usersByTime.upsert(previous, user)
+    this.names.putUser(previous, user)
   }
 
   putPost(post: PostRecord): void {
@@ -96,6 +107,7 @@ export class MemoryIndex {
     this.#postsByTime.upsert(previous, post)
     this.#postsByTrend.upsert(previous, post)
     this.#listOf(post.authorId).upsert(previous, post)
+    this.search.putPost(previous, post)
   }
 
   deletePost(id: string): void {
@@ -106,6 +118,7 @@ export class MemoryIndex {
     this.#postsByTime.remove(previous)
     this.#postsByTrend.remove(previous)
     this.#listOf(previous.authorId).remove(previous)
+    this.search.deletePost(previous)
   }
 
   /** Who to follow: everyone but the user and those they follow, the most followed first, then the oldest account. */

@@ -6,8 +6,8 @@ import {
   KINDS,
   SEGMENT_DIR,
   assemble,
-  isManifest,
   isRoot,
+  manifestOf,
   readSegments,
   removeStraySegments,
   segmentName,
@@ -48,8 +48,8 @@ export class ShardedFiles {
   #manifest: Manifest | undefined
   #segments = new SegmentUses()
   #generation = 0
-  #members: Record<Kind, Set<string>[]> = { users: [], posts: [] }
-  #dirty: Record<Kind, Set<number>> = { users: new Set(), posts: new Set() }
+  #members: Record<Kind, Set<string>[]> = { users: [], posts: [], notifications: [] }
+  #dirty: Record<Kind, Set<number>> = { users: new Set(), posts: new Set(), notifications: new Set() }
 
   constructor(dataDir: string) {
     this.#dataDir = dataDir
@@ -62,31 +62,32 @@ export class ShardedFiles {
     const root = await this.#root.adapter.read()
     this.#manifest = undefined
     this.#segments = new SegmentUses()
-    this.#onDisk = root === null ? 'none' : isManifest(root) ? 'manifest' : 'v1'
-    if (root === null || !isManifest(root)) return root
-    const segments = await readSegments(this.#dataDir, root)
-    const database = assemble(this.#dataDir, root, segments)
-    this.#manifest = root
-    this.#generation = Math.max(this.#generation, root.generation)
-    this.#segments = SegmentUses.of(root, segments)
+    const manifest = root === null ? undefined : manifestOf(root)
+    this.#onDisk = root === null ? 'none' : manifest ? 'manifest' : 'v1'
+    if (root === null || !manifest) return root as Database | null
+    const segments = await readSegments(this.#dataDir, manifest)
+    const database = assemble(this.#dataDir, manifest, segments)
+    this.#manifest = manifest
+    this.#generation = Math.max(this.#generation, manifest.generation)
+    this.#segments = SegmentUses.of(manifest, segments)
     return database
   }
 
   /**
-   * Tracks every record of `database`. Without a manifest of fitting size, or with `rewrite`, every shard
-   * is due for writing.
+   * Tracks every record of `database`. For each kind without a layout of fitting size in the manifest
+   * (none yet, or a manifest from before that kind existed), or for all with `rewrite`, every shard is due for writing.
    */
   load(database: Database, rewrite = false): void {
-    const counts = { users: shardCountFor(database.users.length), posts: shardCountFor(database.posts.length) }
-    const current = this.#manifest
-    // Past four times the planned size a layout is redrawn, on the next flush; below that it is kept.
-    const fits = current !== undefined && KINDS.every((kind) => current[kind].length * 4 > counts[kind])
-    const keep = fits && !rewrite
     for (const kind of KINDS) {
-      const count = keep ? (current as Manifest)[kind].length : counts[kind]
+      const records = database[kind] ?? []
+      const planned = shardCountFor(records.length)
+      const current = this.#manifest?.[kind].length ?? 0
+      // Past four times the planned size a layout is redrawn, on the next flush; below that it is kept.
+      const keep = !rewrite && current * 4 > planned
+      const count = keep ? current : planned
       this.#members[kind] = Array.from({ length: count }, () => new Set<string>())
       this.#dirty[kind] = new Set(keep ? [] : this.#members[kind].keys())
-      for (const record of database[kind]) this.#members[kind][shardOf(record._id, count)]?.add(record._id)
+      for (const record of records) this.#members[kind][shardOf(record._id, count)]?.add(record._id)
     }
   }
 
@@ -111,7 +112,7 @@ export class ShardedFiles {
    */
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
-    const manifest: Manifest = { version: 2, generation: 0, users: [], posts: [] }
+    const manifest: Manifest = { version: 3, generation: 0, users: [], posts: [], notifications: [] }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []
     const release = (old: number) => {

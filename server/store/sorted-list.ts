@@ -23,6 +23,10 @@ export class SortedList<T extends { _id: string }> {
     this.items.splice(this.#insertionPoint(next), 0, next)
   }
 
+  has(item: T): boolean {
+    return this.#find(item) !== -1
+  }
+
   remove(item: T): void {
     const at = this.#find(item)
     if (at !== -1) this.items.splice(at, 1)

@@ -1,12 +1,12 @@
 import type { ChirpEvent } from '../schemas/events.js'
+import { TransactionReads } from './transaction-reads.js'
 import type {
   CommentRecord,
-  PageRequest,
+  NotificationMatch,
+  NotificationRecord,
   PostChanges,
-  PostQuery,
   PostRecord,
   ProfileChanges,
-  StoreReader,
   StoreTx,
   UserRecord,
 } from './types.js'
@@ -14,59 +14,13 @@ import type {
 const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id)
 const withLast = (ids: readonly string[], id: string) => [...without(ids, id), id]
 
-/** The store's own readers, plus the one read a post's deletion needs: who bookmarked it. */
-export interface TransactionBase extends StoreReader {
-  usersBookmarking(postId: string): readonly string[]
-}
-
 /**
  * One transaction of the embedded store: each operation computes the next immutable record from the
  * current one (staged or committed) and stages it. Transactions run one at a time behind the store's
  * mutex, so every check an operation makes holds until the commit; a failed transaction is dropped whole.
  */
-export class Transaction implements StoreTx {
-  readonly users = new Map<string, UserRecord>()
-  readonly posts = new Map<string, PostRecord | null>()
+export class Transaction extends TransactionReads implements StoreTx {
   readonly events: ChirpEvent[] = []
-  constructor(private readonly base: TransactionBase) {}
-
-  get empty() {
-    return this.users.size === 0 && this.posts.size === 0
-  }
-
-  async getUser(id: string) {
-    return this.users.get(id) ?? this.base.getUser(id)
-  }
-  async getUserByUsername(username: string) {
-    const lower = username.toLowerCase()
-    for (const user of this.users.values()) if (user.username.toLowerCase() === lower) return user
-    return this.base.getUserByUsername(username)
-  }
-  async getUsers(ids: readonly string[]) {
-    const found = await Promise.all(ids.map((id) => this.getUser(id)))
-    return found.filter((user): user is UserRecord => user !== undefined)
-  }
-  async getPost(id: string) {
-    const staged = this.posts.get(id)
-    return staged === null ? undefined : (staged ?? this.base.getPost(id))
-  }
-  async getPosts(ids: readonly string[]) {
-    const found = await Promise.all(ids.map((id) => this.getPost(id)))
-    return found.filter((post): post is PostRecord => post !== undefined)
-  }
-  /** Lists read committed data: no service lists inside a transaction. */
-  listUsers(page: PageRequest) {
-    return this.base.listUsers(page)
-  }
-  suggestUsers(userId: string, limit: number) {
-    return this.base.suggestUsers(userId, limit)
-  }
-  listPosts(query: PostQuery) {
-    return this.base.listPosts(query)
-  }
-  listBookmarks(userId: string, page: PageRequest) {
-    return this.base.listBookmarks(userId, page)
-  }
 
   lockPost(id: string) {
     return this.getPost(id)
@@ -195,6 +149,24 @@ export class Transaction implements StoreTx {
       }
     })
     return changed
+  }
+
+  async addNotification(notification: NotificationRecord) {
+    const { recipientId, actorId, postId, commentId } = notification
+    const post = postId === undefined ? undefined : await this.getPost(postId)
+    const known =
+      (await this.getUsers([recipientId, actorId])).length === 2 &&
+      (postId === undefined || post !== undefined) &&
+      (commentId === undefined || post?.comments.some((comment) => comment._id === commentId) === true)
+    return known ? this.notifications.add(notification) : undefined
+  }
+
+  async removeNotifications(match: NotificationMatch) {
+    return this.notifications.remove(match)
+  }
+
+  async markNotificationsRead(userId: string, through: NotificationRecord | undefined) {
+    return this.notifications.markRead(userId, through)
   }
 
   emit(event: ChirpEvent) {

@@ -1,5 +1,8 @@
 import type { ChirpEvent } from '../schemas/events.js'
 import type { FeedSort } from '../schemas/posts.js'
+import type { NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
+
+export type * from './notification-types.js'
 
 /** Stored records are immutable: a change replaces the record, so reads can share them safely. */
 export interface UserRecord {
@@ -23,6 +26,9 @@ export interface UserRecord {
   /** Raised on logout so that tokens issued before it stop working. */
   readonly tokenVersion: number
 }
+
+/** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
+export type UserSummaryRecord = Pick<UserRecord, '_id' | 'username' | 'firstName' | 'lastName' | 'avatarURL'>
 
 export interface CommentRecord {
   readonly _id: string
@@ -54,10 +60,25 @@ export interface PostRecord {
   readonly comments: readonly CommentRecord[]
 }
 
+export interface TagCount {
+  tag: string
+  /** How many posts carry it. */
+  posts: number
+}
+
+export interface UserSearch {
+  /** Folded words (text-terms.ts); each must begin a word of the user's username, first or last name. */
+  prefixes: readonly string[]
+  /** Instead: the one lower-case prefix the username itself must begin with (a search for `@name`). */
+  username?: string
+}
+
 export interface Database {
   version: 1
   users: UserRecord[]
   posts: PostRecord[]
+  /** Absent in databases written before notifications existed. */
+  notifications?: NotificationRecord[]
 }
 
 export interface PageRequest {
@@ -83,6 +104,11 @@ export interface StoreReader {
   getUserByUsername(username: string): Promise<UserRecord | undefined>
   /** In the order asked; unknown ids are skipped. */
   getUsers(ids: readonly string[]): Promise<UserRecord[]>
+  /**
+   * Only what shows a person beside what they did, in the order asked, unknown ids skipped: far cheaper
+   * than whole records where a user follows or is followed by thousands.
+   */
+  getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]>
   /** Oldest account first. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /** Who to follow: neither the user nor anyone they follow; the most followed first, then the oldest account. */
@@ -92,6 +118,18 @@ export interface StoreReader {
   listPosts(query: PostQuery): Promise<Page<PostRecord>>
   /** The user's bookmarked posts, newest bookmark first. */
   listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>>
+  /** Posts carrying the tag (lower case, as text-terms.ts makes it), newest first. */
+  listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>>
+  /** The tags of posts created at or after `since`, by how many posts carry each, most first, then by tag. */
+  trendingTags(since: string, limit: number): Promise<TagCount[]>
+  /** Posts whose search terms (text-terms.ts) include every one of `terms`, newest first. */
+  searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>>
+  /** Users matching, in order of their lower-case username. */
+  searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>>
+  getNotification(id: string): Promise<NotificationRecord | undefined>
+  /** The user's notifications, newest first. */
+  listNotifications(userId: string, page: PageRequest): Promise<Page<NotificationRecord>>
+  countUnread(userId: string): Promise<number>
 }
 
 /** The fields of a profile its owner may change. */
@@ -132,6 +170,18 @@ export interface StoreTx extends StoreReader {
   deleteComment(postId: string, commentId: string): Promise<void>
   /** Upvotes (true) or downvotes (false); false when the user's vote was already that. */
   setVote(postId: string, commentId: string, userId: string, up: boolean, at: string): Promise<boolean>
+  /**
+   * The unread count of its recipient after adding it; undefined when that notification exists already
+   * (see NotificationIdentity) or the people, post or comment it names do not.
+   */
+  addNotification(notification: NotificationRecord): Promise<number | undefined>
+  /** Removes the matching notifications; answers the recipients whose unread count fell, with the new count. */
+  removeNotifications(match: NotificationMatch): Promise<UnreadCount[]>
+  /**
+   * Marks read the user's unread notifications up to and including `through` in their order (all without
+   * it): how many changed, and the unread count after.
+   */
+  markNotificationsRead(userId: string, through: NotificationRecord | undefined): Promise<{ marked: number; unread: number }>
   /** Records an event that is published once, and only if, the transaction commits. */
   emit(event: ChirpEvent): void
 }

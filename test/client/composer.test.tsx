@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { EditPostModal } from '../../client/components/edit-post-modal.js'

@@ -10,7 +10,9 @@ import type { PostCardProps } from '../../client/components/post-card.js'
 import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetLists } from '../../client/state/lists.js'
 import { reset as resetNetwork } from '../../client/state/network.js'
+import { reset as resetNotifications } from '../../client/state/notifications.js'
 import { reset as resetCache } from '../../client/state/post-cache.js'
+import { reset as resetSearch } from '../../client/state/search.js'
 import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
 import { reset as resetToasts } from '../../client/state/toasts.js'
 import { reset as resetUsers } from '../../client/state/users.js'
@@ -119,6 +121,8 @@ export function resetAll(): void {
   resetUsers()
   resetToasts()
   resetNetwork()
+  resetNotifications()
+  resetSearch()
 }
 
 /** Signs `user` (their own record, as the server sends it) in as if a login had just happened. */
@@ -175,5 +179,32 @@ export function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps
     onOpenMedia: noop,
     comments: { onAdd: async () => true, onEdit: async () => true, onDelete: noop },
     ...overrides,
+  }
+}
+
+/**
+ * An IntersectionObserver the test drives (jsdom has none), so a list's sentinel can be scrolled into
+ * view by hand: `scrollToEnd()` tells every sentinel still watching that it shows.
+ */
+export function fakeIntersectionObserver(t: { teardown(fn: () => unknown): void }) {
+  const observers: { callback: IntersectionObserverCallback; connected: boolean }[] = []
+  globalThis.IntersectionObserver = class {
+    record: { callback: IntersectionObserverCallback; connected: boolean }
+    constructor(callback: IntersectionObserverCallback) {
+      this.record = { callback, connected: true }
+      observers.push(this.record)
+    }
+    observe() {}
+    disconnect() {
+      this.record.connected = false
+    }
+  } as unknown as typeof IntersectionObserver
+  t.teardown(() => void delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver)
+  const watching = () => observers.filter((o) => o.connected)
+  return {
+    watching,
+    scrollToEnd() {
+      for (const o of watching()) o.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
+    },
   }
 }

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t, { type Test } from 'tap'
 import type { Post, User } from '../../client/api/types.js'

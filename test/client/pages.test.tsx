@@ -1,9 +1,9 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { ErrorBoundary } from '../../client/components/error-boundary.js'
-import { makePost, makeUser, ok, fail, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import { fakeIntersectionObserver, makePost, makeUser, ok, fail, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -57,19 +57,7 @@ t.test('bookmark: the empty text', async (t) => {
 })
 
 t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the end text', async (t) => {
-  const observers: { callback: IntersectionObserverCallback; connected: boolean }[] = []
-  globalThis.IntersectionObserver = class {
-    record: { callback: IntersectionObserverCallback; connected: boolean }
-    constructor(callback: IntersectionObserverCallback) {
-      this.record = { callback, connected: true }
-      observers.push(this.record)
-    }
-    observe() {}
-    disconnect() {
-      this.record.connected = false
-    }
-  } as unknown as typeof IntersectionObserver
-  t.teardown(() => void delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver)
+  const observers = fakeIntersectionObserver(t)
   const firstPage = Array.from({ length: 10 }, (_, i) => makePost({ content: `first page ${i}` }))
   let release: () => void = () => {}
   const held = new Promise<void>((resolve) => (release = resolve))
@@ -87,9 +75,8 @@ t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the 
   release()
   await screen.findByText('first page 9')
   t.equal(screen.queryByText("You're all caught up"), null, 'not at the end yet')
-  const live = observers.filter((o) => o.connected)
-  t.equal(live.length, 1, 'one sentinel watching')
-  live[0]!.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
+  t.equal(observers.watching().length, 1, 'one sentinel watching')
+  observers.scrollToEnd()
   await screen.findByText('the last post')
   t.ok(await screen.findByText("You're all caught up"))
   const pages = api.calls.filter((c) => c.path === '/api/posts')

@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, render, screen } from '@testing-library/react'
 import t from 'tap'
 import { ProfileHeader } from '../../client/components/profile-header.js'

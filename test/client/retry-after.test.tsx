@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import t from 'tap'
 import { retryAfterSeconds } from '../../client/api/http.js'

@@ -61,6 +61,10 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
     { name: "someone's profile", path: '/profile/maya.lin', ready: firstPost },
     { name: 'post page', path: `/post-detail/${postId}`, ready: firstPost },
     { name: '404 signed in', path: '/no/such/page', ready: heading('Error 404') },
+    { name: 'notifications', path: '/notifications', ready: (page) => page.locator('.notification-list, .empty-state').first().waitFor() },
+    { name: 'search people', path: '/search?q=maya&type=users', ready: (page) => page.getByRole('list', { name: 'People found' }).waitFor() },
+    { name: 'search posts', path: '/search?q=sourdough', ready: firstPost },
+    { name: 'tag page', path: '/tag/tea', ready: (page) => page.locator('article, .empty-state').first().waitFor() },
     {
       name: 'composer modal',
       path: '/',

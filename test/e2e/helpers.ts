@@ -12,7 +12,7 @@ export interface NewUser extends Session {
 }
 
 /** Fixture set-up goes straight to the API; the journeys themselves only click and type. */
-async function call<T>(e2e: E2E, method: string, url: string, body?: unknown, token?: string): Promise<T> {
+export async function call<T>(e2e: E2E, method: string, url: string, body?: unknown, token?: string): Promise<T> {
   const res = await fetch(`${e2e.baseURL}${url}`, {
     method,
     headers: {

@@ -137,8 +137,14 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
   ],
   [404, 'User not found', () => call('GET', '/api/users/no_such_user')],
   [400, 'text must be string', async () => call('POST', `/api/comments/add/${(await newPost())._id}`, author, { text: 123 })],
-  [400, "unknown field 'password'", () => call('POST', '/api/users/edit', author, { password: 'x' })],
-  [400, "unknown field 'author'", () => call('POST', '/api/posts', author, { content: 'x', author: 'y' })],
+  [400, 'bio must be string', () => call('POST', '/api/users/edit', author, { bio: 5, password: 'x' })],
+  [400, 'portfolio must be string', () => call('POST', '/api/users/edit', author, { portfolio: ['https://example.com'] })],
+  [400, 'content must NOT have more than 500 characters', () => call('POST', '/api/posts', author, { content: 'x'.repeat(501), author: 'y' })],
+  [
+    400,
+    'A text/plain body must hold JSON',
+    () => api.as(author.token, { method: 'POST', url: '/api/posts', payload: 'content=x', headers: { 'content-type': 'text/plain' } }),
+  ],
   [400, 'postId must match pattern "^[A-Za-z0-9_-]+$"', () => call('GET', '/api/posts/not.an.id')],
   [400, 'limit must be >= 1', () => call('GET', '/api/posts?limit=0')],
   [

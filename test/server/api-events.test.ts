@@ -1,7 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import type { TSchema } from '@sinclair/typebox'
 import t, { type Test } from 'tap'
 import {
   BookmarkEventSchema,
@@ -16,50 +14,20 @@ import {
   PostUpdatedEventSchema,
   TicketReplySchema,
   UserUpdatedEventSchema,
-  type EventPayloads,
 } from '../../server/schemas/events.js'
 import type { Post } from '../../server/schemas/posts.js'
-import { buildApiApp, checkSchema, expectError, expectNoSecrets, expectOk, signup, snapshotApp, type SignedUp } from '../helpers/api.js'
-import { openSse, type SseClient, type SseMessage } from '../helpers/sse.js'
+import { expectError, expectNoSecrets, expectOk, signup, snapshotApp } from '../helpers/api.js'
+import { buildLiveApi } from '../helpers/live-api.js'
+import type { SseClient } from '../helpers/sse.js'
 
 /** Live updates (DECISIONS §3) through the real app: writes over app.inject, streams over HTTP on 127.0.0.1. */
-const api = await buildApiApp(t)
-await api.app.listen({ host: '127.0.0.1', port: 0 })
-const port = (api.app.server.address() as AddressInfo).port
-const MINIMAL = { prefer: 'return=minimal' }
+const { api, write, stream, nextEvent, expectEvent, ...live } = await buildLiveApi(t)
 
 const [author, watcher, other] = [await signup(api), await signup(api), await signup(api)]
 
-const write = (who: SignedUp, method: 'POST' | 'DELETE', url: string, payload?: object) =>
-  api.as(who.token, { method, url, headers: MINIMAL, ...(payload ? { payload } : {}) })
-async function newPost(who: SignedUp = author, content = 'an event post'): Promise<Post> {
-  return ((await write(who, 'POST', '/api/posts', { content })).json() as { post: Post }).post
-}
+const newPost = (who = author, content = 'an event post') => live.newPost(who, content)
 /** A GET on what is on disk now: a second app over a copy of the data directory. */
 const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api)).app.inject({ method: 'GET', url })
-
-/** Opens one stream for `who`: a ticket from the API, then GET /api/events over HTTP. Closed when the test ends. */
-async function stream(t: Test, who: SignedUp): Promise<SseClient> {
-  const res = await api.as(who.token, { method: 'POST', url: '/api/events/ticket' })
-  const { ticket } = expectOk(t, res, 200, TicketReplySchema, 'ticket')
-  const client = await openSse(port, `/api/events?ticket=${encodeURIComponent(ticket)}`)
-  t.teardown(() => client.close())
-  t.equal(client.status, 200, 'the stream opens')
-  return client
-}
-
-/** The next named event on the stream, skipping comments, heartbeats and id-only messages. */
-const nextEvent = (client: SseClient) => client.until((message) => message.event !== undefined, 3000)
-
-/** The next event must be `name`, with data matching `schema`; returns the data. */
-async function expectEvent<K extends keyof EventPayloads>(t: Test, client: SseClient, name: K, schema: TSchema): Promise<EventPayloads[K]> {
-  const message: SseMessage = await nextEvent(client)
-  t.equal(message.event, name, `event ${name}`)
-  t.match(message.id, /^\d+$/, `${name} has an id`)
-  const data = JSON.parse(message.data ?? 'null') as EventPayloads[K]
-  checkSchema(t, schema, data, `${name} data matches its schema`)
-  return data
-}
 
 t.test('POST /api/events/ticket needs a token; GET /api/events needs a ticket', async (t) => {
   expectError(t, await api.app.inject({ method: 'POST', url: '/api/events/ticket' }), 401, 'The token is invalid. Unauthorized access error.')

@@ -44,13 +44,22 @@ t.test('db:import copies an embedded database into an empty schema, keeping ever
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
   const { lines, out } = output()
   t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
-  t.match(lines.log.join('\n'), /applied migration 1[\s\S]*Imported 6 users and 14 posts from .*\n.*set MEDIA_DIR=.*media/)
+  t.match(lines.log.join('\n'), /applied migration 1[\s\S]*Imported 6 users, 14 posts and 2 notifications from .*\n.*set MEDIA_DIR=.*media/)
 
   const embedded = await readDatabaseFiles(from)
   const store = await PgStore.open({ url: TEST_DATABASE_URL, poolMax: 2, schema, seed: async () => ({ version: 1, users: [], posts: [] }) })
   t.teardown(() => store.close())
   t.strictSame(await store.getUsers(embedded.users.map((u) => u._id)), embedded.users, 'every user, follow and bookmark list as it was')
   t.strictSame(await store.getPosts(embedded.posts.map((p) => p._id)), embedded.posts, 'every post, like and comment as it was')
+  const guestId = embedded.users.find((u) => u.username === 'guest')?._id as string
+  const newestFirst = (a: { createdAt: string; _id: string }, b: { createdAt: string; _id: string }) =>
+    b.createdAt.localeCompare(a.createdAt) || (b._id < a._id ? -1 : 1)
+  const notifications = embedded.notifications?.filter((n) => n.recipientId === guestId).sort(newestFirst)
+  t.equal(notifications?.length, 2, 'the like and the follow made before the move')
+  t.strictSame((await store.listNotifications(guestId, {})).items, notifications, 'every notification as it was')
+  t.equal(await store.countUnread(guestId), 2, 'and the unread count')
+  const mine = embedded.posts.find((p) => p.content === 'made before the move')?._id
+  t.strictSame((await store.searchPosts(['before', 'move'], {})).items.map((p) => p._id), [mine], 'posts are found by their words')
   const guest = await store.getUserByUsername('guest')
   t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
 
@@ -77,10 +86,10 @@ t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do'
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t), MEDIA_DIR: path.join(await tempDataDir(t), 'media') }
   const first = output()
   t.equal(await runDbMigrate(env, first.out), 0, first.lines.error.join('\n'))
-  t.match(first.lines.log.join('\n'), /applied migration 1 \(initial\)[\s\S]*wrote 6 users and 13 posts/)
+  t.match(first.lines.log.join('\n'), /applied migration 1 \(initial\)[\s\S]*applied migration 2 \(notifications_search\)[\s\S]*wrote 6 users and 13 posts/)
   const second = output()
   t.equal(await runDbMigrate(env, second.out), 0)
-  t.strictSame(second.lines.log, [`PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration 1).`, 'The database already holds users: nothing seeded.'])
+  t.strictSame(second.lines.log, [`PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration 2).`, 'The database already holds users: nothing seeded.'])
 })
 
 t.test('the command runs as a process: exit code 0, then 1 on a database that has users', { skip }, async (t) => {
@@ -89,6 +98,6 @@ t.test('the command runs as a process: exit code 0, then 1 on a database that ha
   const run = promisify(execFile)
   const command = ['--import', 'tsx', 'server/cli/db-import.ts', '--from', from]
   const ok = await run(process.execPath, command, { env })
-  t.match(ok.stdout, /Imported 6 users and 14 posts/)
+  t.match(ok.stdout, /Imported 6 users, 14 posts and 2 notifications/)
   await t.rejects(run(process.execPath, command, { env }), { code: 1, stderr: /already holds users/ })
 })

@@ -124,6 +124,26 @@ const rows: Row[] = [
     },
     expect: { owner: 404, other: 200, ...refusedOutside },
   },
+  {
+    route: 'POST /api/notifications/read (each caller marks their own)',
+    setup: async () => {
+      // Both the owner and the other user get a notification to mark.
+      await call(owner, { method: 'POST', url: `/api/posts/like/${await newPost(other)}` })
+      await call(other, { method: 'POST', url: `/api/posts/like/${await newPost(owner)}` })
+      return () => ({ method: 'POST', url: '/api/notifications/read', payload: {} })
+    },
+    expect: { owner: 200, other: 200, ...refusedOutside },
+  },
+  {
+    route: "POST /api/notifications/read (up to the owner's notification)",
+    setup: async () => {
+      await call(other, { method: 'POST', url: `/api/posts/like/${await newPost(owner)}` })
+      const mine = (await call(owner, { method: 'GET', url: '/api/notifications?limit=1' })).json() as { notifications: { _id: string }[] }
+      const before = mine.notifications[0]?._id
+      return () => ({ method: 'POST', url: '/api/notifications/read', payload: { before } })
+    },
+    expect: { owner: 200, other: 404, ...refusedOutside },
+  },
   { route: 'POST /api/media', setup: async () => () => ({ method: 'POST', url: '/api/media', ...fileUpload(PNG) }), expect: { owner: 201, other: 201, ...refusedOutside }, changes: 'media' },
   {
     route: 'POST /api/events/ticket',

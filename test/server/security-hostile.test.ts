@@ -1,20 +1,36 @@
+import type { InjectOptions } from 'fastify'
 import t from 'tap'
-import { bodyCases, type Targets } from '../helpers/hostile-bodies.js'
+import { storedText } from '../helpers/api.js'
+import type { TestApp } from '../helpers/app.js'
+import { bodyCases, type HostileCase, type Targets } from '../helpers/hostile-bodies.js'
+import { EXTRA_CONTENT, extraFieldCases, NEWCOMERS, PLANTED, PLANTED_KEYS, PLANTED_NUMBER } from '../helpers/hostile-extras.js'
 import { requestCases } from '../helpers/hostile-requests.js'
 import { buildSeededApp, listMedia, snapshotDb } from '../helpers/seeded.js'
 
 /**
- * Hostile input on every route: each named case must get a 4xx in the `{ errors }` shape, none a 5xx,
- * and the database files must be byte for byte what they were before the first case.
+ * Hostile input on every route: each named refused case must get a 4xx in the `{ errors }` shape, none a
+ * 5xx, and the database files must be byte for byte what they were before the first case. Hostile extra
+ * fields may succeed, on a second copy of the seed, but nothing they planted may be stored.
  */
 const api = await buildSeededApp(t, { config: { rateLimit: false } })
 const token = await api.login('guest')
+const extrasApi = await buildSeededApp(t, { config: { rateLimit: false } })
+const extrasToken = await extrasApi.login('guest')
 
 interface SeedPost {
   _id: string
   username: string
+  content: string
   likes: { likedBy: Array<{ username: string }> }
   comments: Array<{ _id: string; username: string }>
+}
+interface SeedUser {
+  _id: string
+  email?: string
+  createdAt: string
+  bookmarks: unknown[]
+  followers: Array<{ _id: string }>
+  following: Array<{ _id: string }>
 }
 const { posts } = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: SeedPost[] }
 const { user: guest } = (await api.as(token, { method: 'GET', url: '/api/users/guest' })).json() as {
@@ -41,20 +57,30 @@ const targets: Targets = {
 }
 
 const cases = [...bodyCases(targets), ...requestCases(targets)]
+const extras = extraFieldCases(targets)
 const dbBefore = await snapshotDb(api)
 const mediaBefore = await listMedia(api)
+const read = async <T>(app: TestApp, url: string, as?: string) => (await app.as(as, { method: 'GET', url })).json() as T
+const guestBefore = (await read<{ user: SeedUser }>(extrasApi, '/api/users/guest', extrasToken)).user
+const otherPostBefore = (await read<{ post: SeedPost }>(extrasApi, `/api/posts/${targets.otherPost}`)).post
 // Assertions start only after the last top-level await: tap ends a root test that sits idle after asserting.
-t.equal(new Set(cases.map((c) => c.name)).size, cases.length, 'every case has its own name')
+t.equal(new Set([...cases, ...extras].map((c) => c.name)).size, cases.length + extras.length, 'every case has its own name')
 t.ok(cases.length >= 150, `${cases.length} cases`)
 const statuses = new Map<number, number>()
 let serverErrors = 0
 
-for (const { name, request, anonymous } of cases) {
-  t.test(name, async (t) => {
-    const headers = { ...(request.headers ?? {}), ...(anonymous ? {} : { authorization: token }) }
-    const res = await api.app.inject({ ...request, headers })
-    statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
-    if (res.statusCode >= 500) serverErrors++
+/** Sends one case with the guest's token unless it is anonymous, and counts its status. */
+async function send(app: TestApp, { request, anonymous }: HostileCase, as: string) {
+  const headers: InjectOptions['headers'] = { ...(request.headers ?? {}), ...(anonymous ? {} : { authorization: as }) }
+  const res = await app.app.inject({ ...request, headers })
+  statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
+  if (res.statusCode >= 500) serverErrors++
+  return res
+}
+
+for (const hostile of cases) {
+  t.test(hostile.name, async (t) => {
+    const res = await send(api, hostile, token)
     t.ok(res.statusCode >= 400 && res.statusCode < 500, `a 4xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
     let body: unknown
     try {
@@ -72,6 +98,40 @@ for (const { name, request, anonymous } of cases) {
     t.notMatch(res.body, /at \/|node_modules|\.ts:\d+|stack/i, 'no stack or internals')
   })
 }
+
+for (const hostile of extras) {
+  t.test(`extra fields, ${hostile.name}`, async (t) => {
+    const res = await send(extrasApi, hostile, extrasToken)
+    t.ok(res.statusCode < 500, `no 5xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
+    if (res.statusCode >= 400) t.strictSame(Object.keys(res.json() as object), ['errors'], 'a refusal is { errors }')
+  })
+}
+
+t.test('afterwards: nothing an extra field planted was stored', async (t) => {
+  const stored = await storedText(extrasApi)
+  for (const planted of [PLANTED, String(PLANTED_NUMBER), ...PLANTED_KEYS]) t.notOk(stored.includes(planted), `no "${planted}" on disk`)
+  const relogin = await extrasApi.login('guest', 'guestpassword')
+  const guest = (await read<{ user: SeedUser }>(extrasApi, '/api/users/guest', relogin)).user
+  t.strictSame(
+    [guest._id, guest.email, guest.bookmarks, guest.followers, guest.following, guest.createdAt],
+    [guestBefore._id, guestBefore.email, guestBefore.bookmarks, guestBefore.followers, guestBefore.following, guestBefore.createdAt],
+    "the guest's id, email, bookmarks, follows and dates are as they were",
+  )
+  for (const username of NEWCOMERS) {
+    const newcomer = (await read<{ user: SeedUser }>(extrasApi, `/api/users/${username}`)).user
+    t.not(newcomer._id, targets.guestId, `${username} has an id of its own`)
+    t.strictSame([newcomer.followers, newcomer.following], [[], []], `${username} follows and is followed by no one`)
+  }
+  const otherPost = (await read<{ post: SeedPost }>(extrasApi, `/api/posts/${targets.otherPost}`)).post
+  t.strictSame([otherPost.username, otherPost.content, otherPost.comments], [otherPostBefore.username, otherPostBefore.content, otherPostBefore.comments], "another's post keeps its author, text and comments")
+  const { posts } = await read<{ posts: SeedPost[] }>(extrasApi, '/api/posts')
+  const created = posts.filter((p) => p.content.startsWith(EXTRA_CONTENT) && p._id !== targets.ownPost)
+  t.ok(created.length > 0, 'the posts with extra fields were made')
+  t.ok(created.every((p) => p.username === 'guest' && p.likes.likedBy.length === 0 && p.comments.length === 0), 'all by the guest, with no likes or comments')
+  const liked = posts.find((p) => p._id === targets.unlikedPost)
+  t.equal(liked?.likes.likedBy.filter((u) => u.username === 'guest').length, 1, 'a like with a body likes once; no override deletes')
+  t.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype is clean')
+})
 
 t.test('afterwards: the database is byte-identical, no file was added, no prototype was polluted', async (t) => {
   t.strictSame(await snapshotDb(api), dbBefore, 'database files unchanged')

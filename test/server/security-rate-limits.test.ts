@@ -110,6 +110,24 @@ t.test('the limit, the limit plus one, and the reset once the window has passed'
   t.equal((await attempt()).statusCode, 400, 'after the window a new attempt is judged again')
 })
 
+t.test('a trailing slash or a text/plain body is the same signup and the same login to the limits', async (t) => {
+  const policy = loose({ signupPerAddress: { max: 3, windowMs: 60_000 }, loginFailuresPerAddressAndAccount: { max: 3, windowMs: 60_000 } })
+  const { app } = await buildTestApp(t, { config: { rateLimit: true }, options: { rateLimits: policy } })
+  const text = { 'content-type': 'text/plain;charset=UTF-8' }
+  const signup = (url: string, headers = {}) => app.inject({ method: 'POST', url, payload: '{}', headers: { 'content-type': 'application/json', ...headers } })
+  t.equal((await signup('/api/auth/signup')).statusCode, 400, 'signup 1')
+  t.equal((await signup('/api/auth/signup/')).statusCode, 400, 'signup 2, with a slash')
+  t.equal((await signup('/api/auth/signup', text)).statusCode, 400, 'signup 3, as text')
+  expect429(t, await signup('/api/auth/signup/', text), 'signup 4, both')
+
+  const wrong = JSON.stringify({ username: 'maya.lin', password: 'wrong-password' })
+  const login = (url: string, headers = {}) => app.inject({ method: 'POST', url, payload: wrong, headers: { 'content-type': 'application/json', ...headers } })
+  t.equal((await login('/api/auth/login')).statusCode, 401, 'failed login 1')
+  t.equal((await login('/api/auth/login/')).statusCode, 401, 'failed login 2, with a slash')
+  t.equal((await login('/api/auth/login', text)).statusCode, 401, 'failed login 3, as text')
+  expect429(t, await login('/api/auth/login/', text), 'login 4, both')
+})
+
 const perAddress = loose({ loginFailuresPerAddress: { max: 5, windowMs: 60_000 } })
 
 t.test('a spoofed X-Forwarded-For is ignored while proxy trust is off', async (t) => {

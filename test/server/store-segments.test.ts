@@ -41,9 +41,10 @@ t.test('a new directory is seeded as a manifest in db.json and one segment', asy
   const dir = await tempDataDir(t)
   await open(t, dir, database(3, 5))
   const manifest = await manifestOf(dir)
-  t.equal(manifest.version, 2)
+  t.equal(manifest.version, 3)
   t.equal(manifest.posts.length, 16, 'the smallest layout')
-  t.ok([...manifest.users, ...manifest.posts].every((generation) => generation === manifest.generation))
+  t.equal(manifest.notifications.length, 16, 'notifications have shards of their own, even before there are any')
+  t.ok([...manifest.users, ...manifest.posts, ...manifest.notifications].every((generation) => generation === manifest.generation))
   t.strictSame(await segmentsIn(dir), ['segment-000001.json'])
   const back = await readDatabaseFiles(dir)
   t.strictSame(back.posts.map((p) => p._id).sort(), ['p0', 'p1', 'p2', 'p3', 'p4'])
@@ -84,7 +85,7 @@ t.test('a version-1 db.json is read as it is and kept as db.v1.json when the fir
   t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
   t.equal((await store.getPost('p1'))?.content, 'post 1')
   await edit(store, 'p1', 'converted')
-  t.equal((await manifestOf(dir)).version, 2)
+  t.equal((await manifestOf(dir)).version, 3)
   t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
   t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
 })
@@ -135,20 +136,20 @@ t.test('segments no manifest names are removed at start', async (t) => {
 
 t.test('a segment mostly superseded is carried forward, so old segments do not pile up', async (t) => {
   const dir = await tempDataDir(t)
-  const store = await open(t, dir, database(4, 64))
+  const store = await open(t, dir, database(40, 64))
   const shards = (await manifestOf(dir)).posts.length
   const byShard = new Map<number, string>()
   for (let i = 0; i < 64; i++) byShard.set(shardOf(`p${i}`, shards), `p${i}`)
-  // Every post shard and a user shard or more rewritten, one write each: the first segment, which held all
-  // 32 shards, is left holding fewer than half.
+  // Every post shard and every user shard rewritten: the first segment, which held all 48 shards, is left
+  // holding the 16 (empty) notification shards, fewer than half.
   for (const id of byShard.values()) await edit(store, id, 'moved')
   await store.transaction(async (tx) => {
-    for (let i = 0; i < 4; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
+    for (let i = 0; i < 40; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
   })
   t.ok((await segmentsIn(dir)).includes('segment-000001.json'), 'still named by a few shards')
   await edit(store, 'p0', 'once more')
   t.notOk((await segmentsIn(dir)).includes('segment-000001.json'), 'the next flush carried its shards forward')
-  t.ok((await manifestOf(dir)).users.every((generation) => generation > 1))
+  t.ok((await manifestOf(dir)).notifications.every((generation) => generation > 1))
   t.equal((await readDatabaseFiles(dir)).posts.length, 64, 'nothing lost on the way')
 })
 

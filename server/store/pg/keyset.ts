@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.js'
 import { encodeCursor, type CursorKey } from '../cursor.js'
 import type { Page } from '../types.js'
+import type { Queryable } from './connect.js'
 import { isUuid } from './records.js'
 
 /**
@@ -20,6 +21,15 @@ export function idOf(part: CursorKey[number] | undefined): string {
   if (!isUuid(part)) throw invalid()
   return part
 }
+
+/** A text key part, such as a lower-case username. */
+export function textOf(part: CursorKey[number] | undefined): string {
+  if (typeof part !== 'string') throw invalid()
+  return part
+}
+
+/** `LIMIT n + 1`, so a page knows whether another follows; nothing without a limit. */
+export const limitOf = (sql: Queryable, limit: number | undefined) => (limit === undefined ? sql`` : sql`LIMIT ${limit + 1}`)
 
 /** A count (at most `max`, as an int column holds) or a sequence number, which a JS number keeps exactly. */
 export function countOf(part: CursorKey[number] | undefined, max = Number.MAX_SAFE_INTEGER): number {

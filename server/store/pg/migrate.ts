@@ -81,6 +81,7 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<Migrat
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue
       await tx.unsafe(migration.sql)
+      await migration.backfill?.(tx)
       await tx`
         INSERT INTO schema_migrations (version, name, checksum)
         VALUES (${migration.version}, ${migration.name}, ${checksumOf(migration)})`

@@ -1,19 +1,20 @@
 import type postgres from 'postgres'
 import { decodeCursor } from '../cursor.js'
-import type { Page, PageRequest, PostQuery, PostRecord, StoreReader, UserRecord } from '../types.js'
+import type { Page, PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch, UserSummaryRecord } from '../types.js'
 import type { Queryable } from './connect.js'
-import { countOf, idOf, pageFrom, timeOf } from './keyset.js'
+import { countOf, idOf, limitOf, pageFrom, timeOf } from './keyset.js'
+import * as notifications from './pg-notifications.js'
+import * as search from './pg-search.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
 const INT_MAX = 2 ** 31 - 1
-
-/** `LIMIT n + 1`, so a page knows whether another follows; nothing without a limit. */
-const limitOf = (sql: Queryable, limit: number | undefined) => (limit === undefined ? sql`` : sql`LIMIT ${limit + 1}`)
 
 /**
  * The reads of PostgreSQL, on the pool or inside a transaction (whose own writes they then see). Each
  * read is one statement, however many posts, likes and comments a page holds.
  */
+type SummaryRow = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'>
+
 export class PgReader implements StoreReader {
   constructor(protected readonly sql: Queryable) {}
 
@@ -33,6 +34,17 @@ export class PgReader implements StoreReader {
   /** Repeated ids give repeated records, as the post views' check of their people expects. */
   async getUsers(ids: readonly string[]): Promise<UserRecord[]> {
     return (await this.#inOrder<UserRow>(ids, 'users', 'u', userColumns)).map(toUserRecord)
+  }
+
+  async getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
+    const rows = await this.#inOrder<SummaryRow>(ids, 'users', 'u', (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.avatar_url`)
+    return rows.map((row) => ({
+      _id: row.id,
+      username: row.username,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      avatarURL: row.avatar_url,
+    }))
   }
 
   async listUsers(page: PageRequest): Promise<Page<UserRecord>> {
@@ -130,5 +142,27 @@ export class PgReader implements StoreReader {
       JOIN posts p ON p.id = b.post_id
       ORDER BY b.seq DESC`
     return pageFrom(rows, page.limit, (row) => [Number(row.seq)], toPostRecord)
+  }
+
+  listTaggedPosts(tag: string, page: PageRequest) {
+    return search.listTaggedPosts(this.sql, tag, page)
+  }
+  trendingTags(since: string, limit: number) {
+    return search.trendingTags(this.sql, since, limit)
+  }
+  searchPosts(terms: readonly string[], page: PageRequest) {
+    return search.searchPosts(this.sql, terms, page)
+  }
+  searchUsers(query: UserSearch, page: PageRequest) {
+    return search.searchUsers(this.sql, query, page)
+  }
+  getNotification(id: string) {
+    return notifications.getNotification(this.sql, id)
+  }
+  listNotifications(userId: string, page: PageRequest) {
+    return notifications.listNotifications(this.sql, userId, page)
+  }
+  countUnread(userId: string) {
+    return notifications.countUnread(this.sql, userId)
   }
 }

@@ -1,9 +1,11 @@
 import type postgres from 'postgres'
 import type { ChirpEvent } from '../../schemas/events.js'
-import type { CommentRecord, PostChanges, PostRecord, ProfileChanges, StoreTx, UserRecord } from '../types.js'
+import type { CommentRecord, NotificationMatch, NotificationRecord, PostChanges, PostRecord, ProfileChanges, StoreTx, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
+import * as notifications from './pg-notifications.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid } from './records.js'
+import { reindexPost, reindexUser, retagPost } from './search-rows.js'
 import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
 
 const PROFILE_COLUMNS = { firstName: 'first_name', lastName: 'last_name', avatarURL: 'avatar_url', bio: 'bio', website: 'website' } as const
@@ -39,6 +41,7 @@ export class PgTx extends PgReader implements StoreTx {
   async createUser(user: UserRecord): Promise<boolean> {
     const sql = this.sql
     const rows = await sql`INSERT INTO users ${sql(userRow(user, 0))} ON CONFLICT DO NOTHING RETURNING id`
+    if (rows.length === 1) await reindexUser(sql, user._id, user)
     return rows.length === 1
   }
 
@@ -51,7 +54,9 @@ export class PgTx extends PgReader implements StoreTx {
       if (value !== undefined) set[column] = value
     }
     const [row] = await sql`UPDATE users SET ${sql(set)} WHERE id = ${id} RETURNING id`
-    return row ? this.getUser(id) : undefined
+    const user = row ? await this.getUser(id) : undefined
+    if (user && (changes.firstName !== undefined || changes.lastName !== undefined)) await reindexUser(sql, id, user)
+    return user
   }
 
   async revokeTokens(id: string): Promise<void> {
@@ -112,6 +117,7 @@ export class PgTx extends PgReader implements StoreTx {
     const people = await this.#knownUsers([...post.likedBy, ...post.dislikedBy, ...commentPeople(post.comments)])
     const likes = postChildRows(post, people, children)
     await insertRows(this.sql, 'posts', [postRow(post, likes)])
+    await insertRows(this.sql, 'post_tags', children.tags)
     await insertRows(this.sql, 'post_reactions', children.reactions)
     await insertRows(this.sql, 'comments', children.comments)
     await insertRows(this.sql, 'comment_votes', children.votes)
@@ -131,6 +137,7 @@ export class PgTx extends PgReader implements StoreTx {
       if (field in changes) set[column] = changes[field as keyof typeof MEDIA_COLUMNS] ?? null
     }
     await sql`UPDATE posts SET ${sql(set)} WHERE id = ${id}`
+    await reindexPost(sql, id, changes.content)
   }
 
   /** Comments, votes, reactions and bookmarks go with it, through their foreign keys. */
@@ -178,17 +185,21 @@ export class PgTx extends PgReader implements StoreTx {
       SELECT ${comment._id}::uuid, p.id, u.id, ${comment.text}::text, ${comment.createdAt}::timestamptz, ${comment.updatedAt}::timestamptz
       FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${comment.authorId}
       RETURNING id`
-    if (made.length > 0) await insertRows(sql, 'comment_votes', children.votes)
+    if (made.length === 0) return
+    await insertRows(sql, 'comment_votes', children.votes)
+    await retagPost(sql, postId)
   }
 
   async updateComment(postId: string, commentId: string, text: string, at: string): Promise<void> {
     if (!isUuid(postId) || !isUuid(commentId)) return
     await this.sql`UPDATE comments SET text = ${text}, updated_at = ${at} WHERE id = ${commentId} AND post_id = ${postId}`
+    await retagPost(this.sql, postId)
   }
 
   async deleteComment(postId: string, commentId: string): Promise<void> {
     if (!isUuid(postId) || !isUuid(commentId)) return
     await this.sql`DELETE FROM comments WHERE id = ${commentId} AND post_id = ${postId}`
+    await retagPost(this.sql, postId)
   }
 
   /** Inserts the vote or flips it, moving the user to the end of the list they join; false when it was already that. */
@@ -209,6 +220,16 @@ export class PgTx extends PgReader implements StoreTx {
   async #knownUsers(ids: readonly string[]): Promise<(id: string) => boolean> {
     const found = new Set((await this.getUsers(ids)).map((user) => user._id))
     return (id) => found.has(id)
+  }
+
+  addNotification(notification: NotificationRecord) {
+    return notifications.addNotification(this.sql, notification)
+  }
+  removeNotifications(match: NotificationMatch) {
+    return notifications.removeNotifications(this.sql, match)
+  }
+  markNotificationsRead(userId: string, through: NotificationRecord | undefined) {
+    return notifications.markNotificationsRead(this.sql, userId, through)
   }
 
   emit(event: ChirpEvent): void {

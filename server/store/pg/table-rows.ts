@@ -1,13 +1,15 @@
 import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
+import { searchTermsOf } from '../text-terms.js'
+import { postTagRows } from './term-rows.js'
 
 /**
  * Records turned into table rows, column names as keys. Rows of the appended tables carry no `seq`
  * here: inserted as they come, each takes the next one by default, in row order; an import sets it.
  */
-type Row = Record<string, string | number | boolean | null>
+type Row = Record<string, string | number | boolean | null | readonly string[]>
 
-export const userRow = (user: UserRecord, followerCount: number) => ({
+export const userRow = (user: UserRecord, followerCount: number, unreadNotifications = 0) => ({
   id: user._id,
   username: user.username,
   first_name: user.firstName,
@@ -21,6 +23,7 @@ export const userRow = (user: UserRecord, followerCount: number) => ({
   updated_at: user.updatedAt,
   token_version: user.tokenVersion,
   follower_count: followerCount,
+  unread_notifications: unreadNotifications,
 })
 
 /** `likeCount` is the number of likes the post keeps, which may be fewer than its record names (see postChildRows). */
@@ -36,9 +39,11 @@ export const postRow = (post: PostRecord, likeCount: number) => ({
   created_at: post.createdAt,
   updated_at: post.updatedAt,
   like_count: likeCount,
+  search_words: searchTermsOf(post.content),
 })
 
 export interface ChildRows {
+  tags: ReturnType<typeof postTagRows>
   reactions: { post_id: string; user_id: string; liked: boolean }[]
   comments: { id: string; post_id: string; author_id: string; text: string; created_at: string; updated_at: string }[]
   votes: { comment_id: string; user_id: string; up: boolean }[]
@@ -62,6 +67,7 @@ function keep(ids: readonly string[], known: (id: string) => boolean, taken: Set
 
 /** A post's likes, dislikes, comments and votes, each list in its order; a like wins over a dislike by the same user. */
 export function postChildRows(post: PostRecord, knownUser: (id: string) => boolean, rows: ChildRows): number {
+  rows.tags.push(...postTagRows(post))
   const reacted = new Set<string>()
   const liked = keep(post.likedBy, knownUser, reacted, rows)
   for (const user_id of liked) rows.reactions.push({ post_id: post._id, user_id, liked: true })
@@ -89,7 +95,7 @@ export function commentRows(postId: string, comment: CommentRecord, knownUser: (
   for (const user_id of keep(comment.downvotedBy, knownUser, voted, rows)) rows.votes.push({ comment_id: comment._id, user_id, up: false })
 }
 
-export const emptyChildRows = (): ChildRows => ({ reactions: [], comments: [], votes: [], skipped: 0 })
+export const emptyChildRows = (): ChildRows => ({ tags: [], reactions: [], comments: [], votes: [], skipped: 0 })
 
 /** The protocol's limit on one statement's parameters is 65,535. */
 const MAX_PARAMETERS = 65_000

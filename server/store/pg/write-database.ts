@@ -1,13 +1,39 @@
-import type { Database } from '../types.js'
+import { identityKey } from '../notification-index.js'
+import type { Database, NotificationRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { followOrder } from './follow-order.js'
-import { emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
+import { notificationRow } from './pg-notifications.js'
+import { userWordRows } from './term-rows.js'
+import { emptyChildRows, insertRows, postChildRows, postRow, userRow, type ChildRows } from './table-rows.js'
 
 export interface WriteSummary {
   users: number
   posts: number
-  /** References to users or posts that do not exist (or repeats), which the tables cannot hold. */
+  notifications: number
+  /** References to users, posts or comments that do not exist (or repeats), which the tables cannot hold. */
   skipped: number
+}
+
+/** The notifications whose people, post and comment are all kept, each identity once. */
+function keptNotifications(
+  notifications: readonly NotificationRecord[],
+  knownUser: (id: string) => boolean,
+  knownPost: (id: string) => boolean,
+  children: ChildRows,
+) {
+  const postOfComment = new Map(children.comments.map((comment) => [comment.id, comment.post_id]))
+  const seen = new Set<string>()
+  return notifications.filter((n) => {
+    const keep =
+      knownUser(n.recipientId) &&
+      knownUser(n.actorId) &&
+      (n.postId === undefined || knownPost(n.postId)) &&
+      (n.commentId === undefined || postOfComment.get(n.commentId) === n.postId) &&
+      !seen.has(identityKey(n))
+    seen.add(identityKey(n))
+    if (!keep) children.skipped++
+    return keep
+  })
 }
 
 /**
@@ -36,18 +62,25 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     children.skipped += user.bookmarks.length - kept.length
   }
 
+  const notifications = keptNotifications(database.notifications ?? [], knownUser, (id) => postIds.has(id), children)
+  const unread = new Map<string, number>()
+  for (const n of notifications) if (!n.read) unread.set(n.recipientId, (unread.get(n.recipientId) ?? 0) + 1)
+
   const [first] = await sql<{ seq: string }[]>`SELECT nextval('activity_seq') AS seq`
   let seq = Number(first?.seq)
   const numbered = <R extends object>(rows: R[]) => rows.map((row) => ({ ...row, seq: seq++ }))
 
-  await insertRows(sql, 'users', database.users.map((user) => userRow(user, followers.get(user._id) ?? 0)))
+  await insertRows(sql, 'users', database.users.map((user) => userRow(user, followers.get(user._id) ?? 0, unread.get(user._id))))
+  await insertRows(sql, 'user_search_words', database.users.flatMap((user) => userWordRows(user._id, user)))
   await insertRows(sql, 'posts', postRows)
+  await insertRows(sql, 'post_tags', children.tags)
   await insertRows(sql, 'follows', numbered(follows.map(({ follower, followee }) => ({ follower_id: follower, followee_id: followee }))))
   await insertRows(sql, 'post_reactions', numbered(children.reactions))
   await insertRows(sql, 'comments', numbered(children.comments))
   await insertRows(sql, 'comment_votes', numbered(children.votes))
   await insertRows(sql, 'bookmarks', numbered(bookmarks))
+  await insertRows(sql, 'notifications', notifications.map(notificationRow))
   // The next live append goes after everything written here.
   await sql`SELECT setval('activity_seq', ${seq})`
-  return { users: database.users.length, posts: posts.length, skipped: children.skipped }
+  return { users: database.users.length, posts: posts.length, notifications: notifications.length, skipped: children.skipped }
 }

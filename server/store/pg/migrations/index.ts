@@ -1,4 +1,6 @@
+import type { Queryable } from '../connect.js'
 import * as initial from './0001_initial.js'
+import * as notificationsSearch from './0002_notifications_search.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -8,7 +10,12 @@ export interface Migration {
   version: number
   name: string
   sql: string
+  /**
+   * Fills what the SQL added from the rows already there, when SQL alone cannot work it out; runs once,
+   * right after the SQL, in the same transaction. Not part of the checksum.
+   */
+  backfill?: (sql: Queryable) => Promise<void>
 }
 
 /** In version order. */
-export const MIGRATIONS: readonly Migration[] = [initial]
+export const MIGRATIONS: readonly Migration[] = [initial, notificationsSearch]

@@ -1,0 +1,25 @@
+import { fullName, type UserSummaryView } from '../lib/model.js'
+import { FollowButton } from './follow-button.js'
+import { UserCard } from './user-card.js'
+
+type PersonRowProps = {
+  user: UserSummaryView & { readonly bio?: string }
+  /** No toggle on oneself. */
+  isMe: boolean
+  following: boolean
+  busy: boolean
+  onToggleFollow: () => void
+}
+
+/** A person found: the card linking to their profile, their bio under it, and Follow or Following. */
+export function PersonRow({ user, isMe, following, busy, onToggleFollow }: PersonRowProps) {
+  return (
+    <li className="person-row">
+      <div className="user-row">
+        <UserCard user={user} />
+        {!isMe && <FollowButton following={following} busy={busy} name={fullName(user)} onToggle={onToggleFollow} />}
+      </div>
+      {user.bio && <p className="person-bio">{user.bio}</p>}
+    </li>
+  )
+}

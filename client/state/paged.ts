@@ -1,0 +1,51 @@
+import { errorMessage } from '../api/http.js'
+
+/** A list read a page at a time, newest first: what it is of (`key`), what has come so far, and where to go on. */
+export type Paged<T> = {
+  /** What the list is of (a query, a tag); a change starts a new list. */
+  key: string
+  items: T[]
+  nextCursor: string | null
+  loading: boolean
+  loaded: boolean
+  done: boolean
+  error: string | null
+}
+
+export const emptyPaged = <T>(key = ''): Paged<T> => ({
+  key, items: [], nextCursor: null, loading: false, loaded: false, done: false, error: null,
+})
+
+/**
+ * Loads the first page of `holder[name]` (fresh, or when `key` changed) or the next one. An answer for a
+ * list since replaced is dropped; an item already shown is not shown twice.
+ */
+export async function loadPaged<T extends { _id: string }, N extends string>(
+  holder: Record<N, Paged<T>>,
+  name: N,
+  key: string,
+  more: boolean,
+  fetch: (cursor: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
+): Promise<void> {
+  if (!more || holder[name].key !== key) holder[name] = emptyPaged<T>(key)
+  const list = holder[name]
+  if (list.loading || list.done) return
+  list.loading = true
+  try {
+    const reply = await fetch(list.nextCursor)
+    if (holder[name] !== list) return
+    const known = new Set(list.items.map((item) => item._id))
+    list.items.push(...reply.items.filter((item) => !known.has(item._id)))
+    list.nextCursor = reply.nextCursor
+    list.done = reply.nextCursor === null
+    list.error = null
+  } catch (error) {
+    // Said once, in the list itself, beside its Try again.
+    if (holder[name] === list) list.error = errorMessage(error)
+  } finally {
+    if (holder[name] === list) {
+      list.loading = false
+      list.loaded = true
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { CursorSchema, DateTimeSchema, IdSchema, LimitSchema } from './common.js'
+import { UserSummarySchema } from './user-summary.js'
+
+export const NotificationTypeSchema = Type.Union([
+  Type.Literal('like'),
+  Type.Literal('comment'),
+  Type.Literal('mention'),
+  Type.Literal('follow'),
+])
+
+/**
+ * Someone else's action on the reader (DECISIONS §5): `like` and `comment` carry the post (and the
+ * comment), `mention` the post that mentions (and the comment, when one does), `follow` neither. The
+ * post's content and the comment's text are the current ones, cut to their first 140 characters.
+ */
+export const NotificationSchema = Type.Object(
+  {
+    _id: Type.String(),
+    type: NotificationTypeSchema,
+    actor: UserSummarySchema,
+    post: Type.Optional(Type.Object({ _id: Type.String(), content: Type.String(), mediaUrl: Type.String() })),
+    comment: Type.Optional(Type.Object({ _id: Type.String(), text: Type.String() })),
+    createdAt: DateTimeSchema,
+    read: Type.Boolean(),
+  },
+  { title: 'Notification' },
+)
+export type Notification = Static<typeof NotificationSchema>
+
+/** Unknown query fields are ignored (DECISIONS §1). */
+export const NotificationsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) })
+
+export const UnreadSchema = Type.Integer({ minimum: 0, description: 'How many of the reader\'s notifications are unread' })
+
+export const NotificationsReplySchema = Type.Object({
+  notifications: Type.Array(NotificationSchema),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+  unread: UnreadSchema,
+})
+
+/** `{}` marks every notification read; `before` marks that one and every older one. Unknown fields are ignored. */
+export const MarkReadBodySchema = Type.Object({ before: Type.Optional(IdSchema) })
+export type MarkReadBody = Static<typeof MarkReadBodySchema>
+
+export const UnreadReplySchema = Type.Object({ unread: UnreadSchema })

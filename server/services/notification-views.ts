@@ -1,0 +1,51 @@
+import type { Notification } from '../schemas/notifications.js'
+import type { UserSummary } from '../schemas/user-summary.js'
+import type { NotificationRecord, PostRecord, StoreReader } from '../store/types.js'
+import { summaryOf } from './views.js'
+
+/** What a notification points at: the post, and the comment when there is one, as they are now. */
+export interface Subject {
+  post?: Pick<PostRecord, '_id' | 'content' | 'mediaUrl'>
+  comment?: { _id: string; text: string }
+}
+
+/** Notifications show a glimpse: the first 140 characters, never half of one. */
+const SNIPPET = 140
+const snippet = (text: string) => {
+  const characters = [...text]
+  return characters.length <= SNIPPET ? text : characters.slice(0, SNIPPET).join('')
+}
+
+export function notificationView(record: NotificationRecord, actor: UserSummary, subject: Subject): Notification {
+  const { post, comment } = subject
+  return {
+    _id: record._id,
+    type: record.type,
+    actor,
+    ...(post ? { post: { _id: post._id, content: snippet(post.content), mediaUrl: post.mediaUrl } } : {}),
+    ...(comment ? { comment: { _id: comment._id, text: snippet(comment.text) } } : {}),
+    createdAt: record.createdAt,
+    read: record.read,
+  }
+}
+
+/** Views of a page of notifications: the people and posts they name, fetched in one call each. */
+export async function notificationViews(store: StoreReader, records: readonly NotificationRecord[]): Promise<Notification[]> {
+  const postIds = [...new Set(records.flatMap((record) => (record.postId ? [record.postId] : [])))]
+  const [actors, posts] = await Promise.all([
+    store.getUserSummaries([...new Set(records.map((record) => record.actorId))]),
+    store.getPosts(postIds),
+  ])
+  const actorById = new Map(actors.map((actor) => [actor._id, actor]))
+  const postById = new Map(posts.map((post) => [post._id, post]))
+  const views: Notification[] = []
+  for (const record of records) {
+    const actor = actorById.get(record.actorId)
+    // An action is taken back with its notification, so neither is ever missing but for a record edited by hand.
+    if (!actor) continue
+    const post = record.postId ? postById.get(record.postId) : undefined
+    const comment = record.commentId ? post?.comments.find((candidate) => candidate._id === record.commentId) : undefined
+    views.push(notificationView(record, summaryOf(actor), { ...(post ? { post } : {}), ...(comment ? { comment } : {}) }))
+  }
+  return views
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto'
+import { mentionsOf } from '../store/text-terms.js'
+import type { NotificationMatch, NotificationRecord, NotificationType, StoreReader, StoreTx, UserRecord } from '../store/types.js'
+import { notificationView, type Subject } from './notification-views.js'
+import { summaryOf } from './views.js'
+
+/**
+ * Notifications are made and taken back inside the transaction of the write that causes them, with
+ * their events, so they exist exactly when that write does (DECISIONS §5).
+ */
+
+/** Tells `recipientId` of `actor`'s action, unless it is their own or they were told already. */
+export async function notify(tx: StoreTx, actor: UserRecord, recipientId: string, type: NotificationType, subject: Subject, at: string) {
+  if (recipientId === actor._id) return
+  const record: NotificationRecord = {
+    _id: randomUUID(),
+    type,
+    recipientId,
+    actorId: actor._id,
+    ...(subject.post ? { postId: subject.post._id } : {}),
+    ...(subject.comment ? { commentId: subject.comment._id } : {}),
+    createdAt: at,
+    read: false,
+  }
+  const unread = await tx.addNotification(record)
+  if (unread === undefined) return
+  tx.emit({ name: 'notification.created', data: { ...notificationView(record, summaryOf(actor), subject), unread }, to: recipientId })
+}
+
+/** Takes back the notifications of an action undone; whoever had one unread hears their new count. */
+export async function retract(tx: StoreTx, match: NotificationMatch) {
+  for (const { recipientId, unread } of await tx.removeNotifications(match)) {
+    tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
+  }
+}
+
+/** The people a text mentions, by id: each `@name` is the first of its readings that names someone. */
+export async function mentionedIn(store: StoreReader, text: string): Promise<Map<string, UserRecord>> {
+  const found = new Map<string, UserRecord | undefined>()
+  const lookup = async (name: string) => {
+    if (!found.has(name)) found.set(name, await store.getUserByUsername(name))
+    return found.get(name)
+  }
+  const people = new Map<string, UserRecord>()
+  for (const candidates of mentionsOf(text)) {
+    for (const name of candidates) {
+      const user = await lookup(name)
+      if (user) {
+        people.set(user._id, user)
+        break
+      }
+    }
+  }
+  return people
+}
+
+/**
+ * After a post or comment is written (`before` is '') or edited: people no longer mentioned lose their
+ * mention, people newly mentioned get one; `skip` are told otherwise (a post's author, of a comment on it).
+ */
+export async function syncMentions(
+  tx: StoreTx,
+  actor: UserRecord,
+  texts: { before: string; after: string },
+  subject: Subject & { post: NonNullable<Subject['post']> },
+  at: string,
+  skip: ReadonlySet<string> = new Set(),
+) {
+  const [was, now] = await Promise.all([mentionedIn(tx, texts.before), mentionedIn(tx, texts.after)])
+  for (const recipientId of was.keys()) {
+    if (now.has(recipientId)) continue
+    const identity = { type: 'mention', recipientId, actorId: actor._id, postId: subject.post._id } as const
+    await retract(tx, { identity: subject.comment ? { ...identity, commentId: subject.comment._id } : identity })
+  }
+  for (const recipientId of now.keys()) {
+    if (!was.has(recipientId) && !skip.has(recipientId)) await notify(tx, actor, recipientId, 'mention', subject, at)
+  }
+}

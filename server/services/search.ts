@@ -1,0 +1,77 @@
+import { MSG, badRequest } from '../errors.js'
+import type { SearchQuery } from '../schemas/search.js'
+import { tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
+import type { PageRequest, UserSearch } from '../store/types.js'
+import type { ServiceDeps } from './deps.js'
+import { DEFAULT_PAGE } from './notifications.js'
+import { postViews, summaryOf } from './views.js'
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000
+const nothing = { items: [], nextCursor: null }
+const USERNAME = /^[a-z0-9_.]{3,30}$/
+
+/** What a people search looks for: `@name` a username prefix, words the beginnings of names; `#tag` nobody. */
+function userSearchOf(q: string): UserSearch | undefined {
+  if (q.startsWith('#')) return undefined
+  if (q.startsWith('@')) {
+    const username = usernamePrefixOf(q.slice(1).trim())
+    return username === undefined ? undefined : { prefixes: [], username }
+  }
+  const prefixes = wordsOf(q)
+  return prefixes.length > 0 ? { prefixes } : undefined
+}
+
+/** What a post search looks for: the terms every post found holds, or undefined when `q` can match nothing. */
+function postTermsOf(q: string): string[] | undefined {
+  if (q.startsWith('@')) {
+    const name = q.slice(1).trim().toLowerCase()
+    return USERNAME.test(name) ? [`@${name}`] : undefined
+  }
+  const words = wordsOf(q)
+  return words.length > 0 ? words : undefined
+}
+
+export function createSearchService({ store, now }: ServiceDeps) {
+  const withLimit = (page: PageRequest) => ({ ...page, limit: page.limit ?? DEFAULT_PAGE })
+
+  async function tagged(tag: string | undefined, page: PageRequest) {
+    const { items, nextCursor } = tag === undefined ? nothing : await store.listTaggedPosts(tag, withLimit(page))
+    return { posts: await postViews(store, items), nextCursor }
+  }
+
+  return {
+    /** A tag's posts, newest first; the tag is matched without regard to case. */
+    async byTag(raw: string, page: PageRequest) {
+      const tag = tagOf(raw)
+      if (tag === undefined) throw badRequest(MSG.badTag)
+      return tagged(tag, page)
+    },
+
+    /** The tags of the posts of the last 7 days, the most used first. */
+    async trending(limit: number) {
+      const since = new Date(now().getTime() - WEEK_MS).toISOString()
+      return { tags: await store.trendingTags(since, limit) }
+    },
+
+    /**
+     * People by the beginnings of their names, or posts holding every word of `q`; `#tag` finds a tag's
+     * posts and `@name` the posts that mention name (or, among people, the usernames that begin so).
+     * Without a type, `@name` looks for people and anything else for posts.
+     */
+    async search({ q: raw, type, ...page }: SearchQuery) {
+      const q = raw.trim()
+      if (q === '') throw badRequest(MSG.blankQuery)
+      if ((type ?? (q.startsWith('@') ? 'users' : 'posts')) === 'users') {
+        const search = userSearchOf(q)
+        const { items, nextCursor } = search === undefined ? nothing : await store.searchUsers(search, withLimit(page))
+        return { users: items.map((user) => ({ ...summaryOf(user), bio: user.bio })), nextCursor }
+      }
+      if (q.startsWith('#')) return tagged(tagOf(q.slice(1).trim()), page)
+      const terms = postTermsOf(q)
+      const { items, nextCursor } = terms === undefined ? nothing : await store.searchPosts(terms, withLimit(page))
+      return { posts: await postViews(store, items), nextCursor }
+    },
+  }
+}
+
+export type SearchService = ReturnType<typeof createSearchService>

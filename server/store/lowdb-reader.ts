@@ -1,0 +1,77 @@
+import { pageByOffset } from './cursor.js'
+import type { MemoryIndex } from './memory-index.js'
+import type { TransactionBase } from './transaction-reads.js'
+import type { Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSearch } from './types.js'
+
+/** Ids of a page turned into their records. */
+function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page<T> {
+  const items: T[] = []
+  for (const id of page.items) {
+    const record = records.get(id)
+    if (record) items.push(record)
+  }
+  return { items, nextCursor: page.nextCursor }
+}
+
+/** The embedded store's reads, all answered from memory: the index holds the whole database. */
+export class LowdbReader implements TransactionBase {
+  constructor(protected readonly index: MemoryIndex) {}
+
+  async getUser(id: string) {
+    return this.index.users.get(id)
+  }
+  async getUserByUsername(username: string) {
+    return this.index.usersByName.get(username.toLowerCase())
+  }
+  async getUsers(ids: readonly string[]) {
+    return this.index.getUsers(ids)
+  }
+  /** In memory a whole record costs nothing more to hand out than its summary. */
+  async getUserSummaries(ids: readonly string[]) {
+    return this.index.getUsers(ids)
+  }
+  async listUsers(page: PageRequest) {
+    return this.index.listUsers(page)
+  }
+  async suggestUsers(userId: string, limit: number) {
+    return this.index.suggestUsers(userId, limit)
+  }
+  async getPost(id: string) {
+    return this.index.posts.get(id)
+  }
+  async getPosts(ids: readonly string[]) {
+    return this.index.getPosts(ids)
+  }
+  async listPosts(query: PostQuery) {
+    return this.index.listPosts(query)
+  }
+  async listBookmarks(userId: string, page: PageRequest) {
+    const ids = [...(this.index.users.get(userId)?.bookmarks ?? [])].reverse()
+    const { items, nextCursor } = pageByOffset(ids, page)
+    return { items: this.index.getPosts(items), nextCursor }
+  }
+  async listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>> {
+    return recordsOf(this.index.search.tagged(tag, page), this.index.posts)
+  }
+  async trendingTags(since: string, limit: number) {
+    return this.index.search.trending(since, limit)
+  }
+  async searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>> {
+    return recordsOf(this.index.search.posts(terms, page), this.index.posts)
+  }
+  async searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
+    return recordsOf(this.index.names.users(search, page), this.index.users)
+  }
+  async getNotification(id: string) {
+    return this.index.notifications.get(id)
+  }
+  async listNotifications(userId: string, page: PageRequest) {
+    return this.index.notifications.page(userId, page)
+  }
+  async countUnread(userId: string) {
+    return this.index.notifications.unreadCount(userId)
+  }
+  usersBookmarking(postId: string) {
+    return this.index.usersBookmarking(postId)
+  }
+}

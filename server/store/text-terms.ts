@@ -1,0 +1,112 @@
+/**
+ * The one definition of what a post's or a person's text holds for search, hashtags and mentions
+ * (DECISIONS §5). Both stores index with it and the services parse with it, so a word, a tag or a
+ * mention is the same thing everywhere: PostgreSQL stores what these functions return rather than
+ * folding text its own way (its `unaccent` and text-search parser split and fold differently: `ø`,
+ * `ß`, `maya.lin` as a host name), which would make the two stores answer one search differently.
+ */
+
+/** Links are never scanned for tags or mentions: `https://x.example/#top` holds no tag, `…/@ada` no mention. */
+const LINK = /https?:\/\/\S+/giu
+
+/** `#` after anything but a letter, digit or `_`, then 1 to 50 letters of any script, digits or `_`, and no more. */
+const TAG = /(?<![\p{L}\p{M}\p{N}_])#([\p{L}\p{M}\p{Nd}_]{1,50})(?![\p{L}\p{M}\p{N}_])/gu
+const WHOLE_TAG = /^[\p{L}\p{M}\p{Nd}_]{1,50}$/u
+const DIGITS_ONLY = /^\p{Nd}+$/u
+
+/** `@` after anything but a letter, digit or `_` (so `ada@example.com` mentions nobody), then a run of username characters. */
+const MENTION = /(?<![\p{L}\p{M}\p{N}_])@([A-Za-z0-9_.]+)/gu
+const USERNAME = /^[A-Za-z0-9_.]{3,30}$/
+
+/** Scripts written without spaces between words: each of their characters is a word of its own. */
+const UNSPACED = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`
+const WORD = new RegExp(String.raw`[${UNSPACED}]|(?:(?![${UNSPACED}])[\p{L}\p{N}_])+`, 'gu')
+/** Longer runs are no words anyone searches for (a query is at most 100 characters), and they would bloat an index. */
+const MAX_WORD = 100
+
+const withoutLinks = (text: string) => text.replace(LINK, ' ')
+
+/**
+ * Text as search compares it: lower case, compatibility forms unified (`ﬁ`, full-width letters) and
+ * accents and other marks dropped, so `Café`, `CAFE` and `café` are one word.
+ */
+export function fold(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC')
+}
+
+/** The distinct words of a text, folded: runs of letters, digits and `_`, and each character of Han, Hiragana and Katakana. */
+export function wordsOf(text: string): string[] {
+  const words = new Set<string>()
+  for (const [word] of fold(text).matchAll(WORD)) if ([...word].length <= MAX_WORD) words.add(word)
+  return [...words]
+}
+
+/** A tag as stored and matched: composed, lower case; undefined when `raw` is not one (too long, other characters, only digits). */
+export function tagOf(raw: string): string | undefined {
+  const tag = raw.normalize('NFC')
+  return WHOLE_TAG.test(tag) && !DIGITS_ONLY.test(tag) ? tag.toLowerCase() : undefined
+}
+
+/** The distinct hashtags of a post or comment, lower case, in order of first use. */
+export function tagsOf(text: string): string[] {
+  const tags = new Set<string>()
+  for (const match of withoutLinks(text.normalize('NFC')).matchAll(TAG)) {
+    const tag = tagOf(match[1] as string)
+    if (tag !== undefined) tags.add(tag)
+  }
+  return [...tags]
+}
+
+/** A text that may carry tags, and when it was written: a post's content, or one of its comments. */
+interface TaggedText {
+  readonly text: string
+  readonly createdAt: string
+}
+
+/**
+ * The tags a post carries, in its content or in any of its comments, each with the time of its latest
+ * use: when the post or comment holding it was written. A tag's page lists the post; trending counts it
+ * in the days of that use.
+ */
+export function tagUsesOf(post: { content: string; createdAt: string; comments: readonly { text: string; createdAt: string }[] }): Map<string, string> {
+  const uses = new Map<string, string>()
+  const texts: TaggedText[] = [{ text: post.content, createdAt: post.createdAt }, ...post.comments]
+  for (const { text, createdAt } of texts) {
+    for (const tag of tagsOf(text)) {
+      const latest = uses.get(tag)
+      if (latest === undefined || latest < createdAt) uses.set(tag, createdAt)
+    }
+  }
+  return uses
+}
+
+/**
+ * Every `@name` of a text, each as the usernames it may mean, lower case, longest first: `@maya.lin.` at
+ * the end of a sentence is `maya.lin.` if someone has that name, else `maya.lin`. Which one, if any,
+ * names a user is for the caller to find out.
+ */
+export function mentionsOf(text: string): string[][] {
+  const mentions: string[][] = []
+  for (const match of withoutLinks(text).matchAll(MENTION)) {
+    const run = (match[1] as string).toLowerCase()
+    const candidates = [...new Set([run, run.replace(/\.+$/, '')])].filter((name) => USERNAME.test(name))
+    if (candidates.length > 0) mentions.push(candidates)
+  }
+  return mentions
+}
+
+/** What a post is found by: its words, and `@name` for each name it mentions (so `@ada` finds the posts that mention ada). */
+export function searchTermsOf(content: string): string[] {
+  const mentions = mentionsOf(content).flatMap((candidates) => candidates.map((name) => `@${name}`))
+  return [...new Set([...wordsOf(content), ...mentions])]
+}
+
+/** What a person is found by: the words of their username, first and last names; a search word must begin one of them. */
+export function nameWordsOf(user: { username: string; firstName: string; lastName: string }): string[] {
+  return [...new Set([user.username, user.firstName, user.lastName].flatMap(wordsOf))]
+}
+
+/** A username prefix as `@` searches take it: lower case, or undefined when no username could start so. */
+export function usernamePrefixOf(raw: string): string | undefined {
+  return /^[A-Za-z0-9_.]{0,30}$/.test(raw) ? raw.toLowerCase() : undefined
+}

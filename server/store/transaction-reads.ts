@@ -1,0 +1,85 @@
+import type { NotificationBase } from './notification-index.js'
+import { StagedNotifications } from './staged-notifications.js'
+import type { PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch } from './types.js'
+
+/** The store's own readers, plus the one read a post's deletion needs: who bookmarked it. */
+export interface TransactionBase extends StoreReader {
+  usersBookmarking(postId: string): readonly string[]
+}
+
+/**
+ * The reads of a transaction of the embedded store: records it staged, else the committed ones. Lists
+ * read committed data: no service lists inside a transaction.
+ */
+export class TransactionReads implements StoreReader {
+  readonly users = new Map<string, UserRecord>()
+  readonly posts = new Map<string, PostRecord | null>()
+  readonly notifications: StagedNotifications
+  constructor(
+    protected readonly base: TransactionBase,
+    notifications: NotificationBase,
+  ) {
+    this.notifications = new StagedNotifications(notifications)
+  }
+
+  get empty() {
+    return this.users.size === 0 && this.posts.size === 0 && this.notifications.changes.size === 0
+  }
+
+  async getUser(id: string) {
+    return this.users.get(id) ?? this.base.getUser(id)
+  }
+  async getUserByUsername(username: string) {
+    const lower = username.toLowerCase()
+    for (const user of this.users.values()) if (user.username.toLowerCase() === lower) return user
+    return this.base.getUserByUsername(username)
+  }
+  async getUsers(ids: readonly string[]) {
+    const found = await Promise.all(ids.map((id) => this.getUser(id)))
+    return found.filter((user): user is UserRecord => user !== undefined)
+  }
+  getUserSummaries(ids: readonly string[]) {
+    return this.getUsers(ids)
+  }
+  async getPost(id: string) {
+    const staged = this.posts.get(id)
+    return staged === null ? undefined : (staged ?? this.base.getPost(id))
+  }
+  async getPosts(ids: readonly string[]) {
+    const found = await Promise.all(ids.map((id) => this.getPost(id)))
+    return found.filter((post): post is PostRecord => post !== undefined)
+  }
+  listUsers(page: PageRequest) {
+    return this.base.listUsers(page)
+  }
+  suggestUsers(userId: string, limit: number) {
+    return this.base.suggestUsers(userId, limit)
+  }
+  listPosts(query: PostQuery) {
+    return this.base.listPosts(query)
+  }
+  listBookmarks(userId: string, page: PageRequest) {
+    return this.base.listBookmarks(userId, page)
+  }
+  listTaggedPosts(tag: string, page: PageRequest) {
+    return this.base.listTaggedPosts(tag, page)
+  }
+  trendingTags(since: string, limit: number) {
+    return this.base.trendingTags(since, limit)
+  }
+  searchPosts(terms: readonly string[], page: PageRequest) {
+    return this.base.searchPosts(terms, page)
+  }
+  searchUsers(search: UserSearch, page: PageRequest) {
+    return this.base.searchUsers(search, page)
+  }
+  listNotifications(userId: string, page: PageRequest) {
+    return this.base.listNotifications(userId, page)
+  }
+  async getNotification(id: string) {
+    return this.notifications.get(id)
+  }
+  async countUnread(userId: string) {
+    return this.notifications.unread(userId)
+  }
+}
