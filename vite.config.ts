@@ -36,6 +36,14 @@ export default defineConfig(({ command }) => ({
     // No inline scripts or styles in the output, so the server's strict CSP holds.
     assetsInlineLimit: 0,
     sourcemap: true,
+    rolldownOptions: {
+      // The service worker is an entry of its own, at the root so that its scope is the whole app, and
+      // under a fixed name, since the browser checks that one URL for a new version.
+      input: { index: here('./client/index.html'), sw: here('./client/sw/service-worker.ts') },
+      output: {
+        entryFileNames: (chunk: { name: string }) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   server: {
     proxy: {

@@ -1,9 +1,12 @@
 import './styles/index.css'
 import { createRoot } from 'react-dom/client'
 import { App } from './app.js'
+import { registerServiceWorker } from './lib/service-worker.js'
+import { watchNetwork } from './state/network.js'
 import { startSession } from './state/session.js'
 
 startSession()
+watchNetwork()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
@@ -12,3 +15,6 @@ createRoot(root).render(<App />)
 // Live updates are not needed for the first paint: their code (the stream, and how each event reaches
 // state) arrives as a chunk of its own while the first page loads.
 void import('./live/index.js').then(({ startLive }) => startLive())
+
+// Only the production build has a worker (dist/client/sw.js); Vite's dev server serves modules fresh.
+if (import.meta.env.PROD) registerServiceWorker()

@@ -7,6 +7,7 @@ import type { BenchBase, Settings } from './bench/context.js'
 import { Scratch } from './bench/dataset.js'
 import { startEmbedded } from './bench/embedded.js'
 import { runServerLegs, type Report } from './bench/legs.js'
+import { lighthouseLeg } from './bench/lighthouse.js'
 import { runPgLegs } from './bench/pg-legs.js'
 import { BenchSchemas, PG_STREAMS, checkBenchDatabase, preparePostgres } from './bench/pg.js'
 import type { Running } from './bench/processes.js'
@@ -34,7 +35,7 @@ function settingsFromArgs(): Settings {
       events: { type: 'string', default: '20' },
       'pg-users': { type: 'string', default: '20000' },
       'pg-posts': { type: 'string', default: '1000000' },
-      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,6,7,8,9' : '1,2,3,4,5,6' },
+      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,6,10,7,8,9' : '1,2,3,4,5,6,10' },
     },
   })
   const number = (name: keyof typeof values) => {
@@ -127,6 +128,8 @@ async function main(): Promise<void> {
       checks.push(atMost(6, 'initial JS with preact/compat (gzip)', bundle.preact.gzip, 30 * 1024, kb(bundle.preact.gzip), '30 KB'))
       details.push(`Leg 6: preact/compat ${kb(bundle.preact.gzip)} gzip (${kb(bundle.preact.bytes)} raw, ${bundle.preact.files.length} files); React ${kb(bundle.react.gzip)} gzip (${kb(bundle.react.bytes)} raw, ${bundle.react.files.length} files).`)
     }
+
+    if (settings.only.has(10)) await lighthouseLeg(reports.embedded, { scratch, running, log })
 
     if ([1, 2, 3, 4, 5].some((leg) => settings.only.has(leg))) {
       const { bench, hello } = await startEmbedded(base, running)

@@ -8,6 +8,7 @@ import { openPersistence } from './persistence.js'
 import type { Database } from './store/types.js'
 import authPlugin from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body-parsers.js'
+import { registerCompression } from './plugins/compression.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
 import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
 import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(
     async (api) => {
       const routeOptions = { services }
+      await registerCompression(api)
       await api.register(healthRoutes, { guestLogin: config.guestLogin, store })
       await api.register(authRoutes, routeOptions)
       await api.register(usersRoutes, routeOptions)

@@ -3,11 +3,20 @@ import { readToken } from '../lib/storage.js'
 import { OFFLINE_TEXT, plainServerMessage } from './error-text.js'
 
 let onUnauthorized: () => void = () => {}
+let onReachable: (reachable: boolean) => void = () => {}
 
 /** Called when a request that carried a token is answered 401: the session is no longer valid. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler
 }
+
+/** Called after every call with whether the server was reached: any answer of its own says it was. */
+export function setReachabilityHandler(handler: (reachable: boolean) => void): void {
+  onReachable = handler
+}
+
+/** A proxy's answers for a server it could not reach (502, 504), which the server itself never sends. */
+const GATEWAY_FAILURES = new Set([502, 504])
 
 /** The one HTTP client of the app: JSON under /api, the session token on every call that has one. */
 export const http = ofetch.create({
@@ -17,6 +26,13 @@ export const http = ofetch.create({
   onRequest({ options }) {
     const token = readToken()
     if (token) options.headers.set('authorization', `Bearer ${token}`)
+  },
+  onRequestError({ error }) {
+    // An abort is the client's own doing and says nothing about the network.
+    if (error.name !== 'AbortError') onReachable(false)
+  },
+  onResponse({ response }) {
+    onReachable(!GATEWAY_FAILURES.has(response.status))
   },
   onResponseError({ response, options }) {
     if (response.status === 401 && options.headers.has('authorization')) onUnauthorized()

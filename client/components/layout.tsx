@@ -3,6 +3,7 @@ import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
 import { BellIcon, BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
 import { Logo } from './logo.js'
+import { OfflineBanner } from './offline-banner.js'
 
 type LayoutProps = {
   username: string
@@ -17,6 +18,8 @@ type LayoutProps = {
   discover?: ReactNode
   /** At the top of the page where the side column is hidden (a phone): the search box, on the pages that offer it. */
   topBar?: ReactNode
+  /** Why the app cannot reach the server now, if it cannot. */
+  offline?: 'offline' | 'unreachable' | null
   children: ReactNode
 }
 
@@ -53,7 +56,7 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
  * foot), the page, and the side panel (search, trends, who to follow). On a phone the places become a tab bar at the bottom and the
  * account sits at the left of the top bar.
  */
-export function Layout({ username, unread, onPost, account, aside, discover, topBar, children }: LayoutProps) {
+export function Layout({ username, unread, onPost, account, aside, discover, topBar, offline = null, children }: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
@@ -87,6 +90,7 @@ export function Layout({ username, unread, onPost, account, aside, discover, top
         </nav>
         <div className="app-account">{account}</div>
       </div>
+      <OfflineBanner reason={offline} />
       <main id="main" className="app-main" tabIndex={-1}>
         {topBar && <div className="top-bar">{topBar}</div>}
         {children}

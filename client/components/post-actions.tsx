@@ -9,6 +9,8 @@ type PostActionsProps = {
   onToggleComments: () => void
   onToggleLike: () => void
   onShare: () => void
+  /** Share opens the browser's share sheet rather than copying the link. */
+  shareSheet: boolean
   onToggleBookmark: () => void
 }
 
@@ -16,7 +18,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** The action row under a post; each button's name says what it does and the count beside it. */
 export function PostActions(props: PostActionsProps) {
-  const { commentCount, likeCount, liked, bookmarked, commentsOpen } = props
+  const { commentCount, likeCount, liked, bookmarked, commentsOpen, shareSheet } = props
   return (
     <div className="post-actions">
       <button
@@ -39,7 +41,7 @@ export function PostActions(props: PostActionsProps) {
         <HeartIcon filled={liked} />
         <span aria-hidden="true">{likeCount}</span>
       </button>
-      <button type="button" className="action share-action" aria-label="Share: copy link" onClick={props.onShare}>
+      <button type="button" className="action share-action" aria-label={shareSheet ? 'Share' : 'Share: copy link'} onClick={props.onShare}>
         <ShareIcon />
       </button>
       <button

@@ -21,6 +21,8 @@ export type PostCardProps = {
   onToggleComments: () => void
   onToggleLike: () => void
   onShare: () => void
+  /** The browser has a share sheet, which Share opens; without one Share copies the link. */
+  shareSheet?: boolean
   onToggleBookmark: () => void
   onEdit: () => void
   onDelete: () => void
@@ -119,6 +121,8 @@ export function PostCard(props: PostCardProps) {
               width={post.mediaWidth}
               height={post.mediaHeight}
               loading={props.eagerMedia ? 'eager' : 'lazy'}
+              // The first image is often the largest thing on the first screen: it goes before the rest.
+              fetchPriority={props.eagerMedia ? 'high' : 'auto'}
             />
           </a>
         )}
@@ -136,6 +140,7 @@ export function PostCard(props: PostCardProps) {
           onToggleComments={props.onToggleComments}
           onToggleLike={props.onToggleLike}
           onShare={props.onShare}
+          shareSheet={props.shareSheet ?? false}
           onToggleBookmark={props.onToggleBookmark}
         />
         {props.commentsOpen && (

@@ -38,6 +38,11 @@ function useAutoGrow(text: string) {
   useLayoutEffect(() => {
     const box = ref.current
     if (!box) return
+    // Empty, the box has its styled height; measuring would only force a layout of the whole page.
+    if (text === '') {
+      box.style.height = ''
+      return
+    }
     box.style.height = 'auto'
     if (box.scrollHeight > 0) box.style.height = `${box.scrollHeight}px`
   }, [text])

@@ -1,10 +1,12 @@
 import { subscribeKey } from 'valtio/utils'
 import { apiGetEventTicket, eventStreamUrl } from '../api/events.js'
+import { setStreamState, type StreamState } from '../state/network.js'
 import { session } from '../state/session.js'
 import { applyLiveEvent, LIVE_NAMES } from './apply.js'
 import { openConnection, type ConnectionOptions } from './connection.js'
 import type { EventSourceLike, LiveConnection } from './messages.js'
 import { shareConnection, type ChannelLike, type LocksLike } from './shared.js'
+import { reportingSources, streamStateMessage, streamStateOf } from './stream-state.js'
 
 /** What live updates take from the browser; tests pass stand-ins. */
 export interface LiveEnvironment {
@@ -34,13 +36,24 @@ export function browserEnvironment(): LiveEnvironment {
 
 /** A connection that also follows the browser's own word on the network. */
 function connectWith(env: LiveEnvironment, options: Pick<ConnectionOptions, 'lastEventId' | 'resumes' | 'onMessage'>): LiveConnection {
-  const connection = openConnection({
+  const base = {
     names: LIVE_NAMES,
     getTicket: apiGetEventTicket,
     streamUrl: eventStreamUrl,
     openSource: env.openSource,
     startOffline: !env.network.onLine,
     ...env.connection,
+  }
+  // Sent along with the events, so that every tab knows whether the stream is open (the offline banner).
+  const report = (state: StreamState) => options.onMessage(streamStateMessage(state))
+  const connection = openConnection({
+    ...base,
+    openSource: reportingSources(base.openSource, report),
+    getTicket: () =>
+      base.getTicket().catch((error: unknown) => {
+        report('down')
+        throw error
+      }),
     ...options,
   })
   const online = () => connection.online()
@@ -75,6 +88,7 @@ export function startLive(env: LiveEnvironment = browserEnvironment()): () => vo
     running?.stop()
     running = undefined
     runningFor = who
+    setStreamState('unknown')
     const username = session.username
     if (!who || !username) return
     running = shareConnection({
@@ -82,7 +96,11 @@ export function startLive(env: LiveEnvironment = browserEnvironment()): () => vo
       locks: env.locks,
       openChannel: env.openChannel,
       connect: (options) => connectWith(env, options),
-      apply: applyLiveEvent,
+      apply: (message) => {
+        const state = streamStateOf(message)
+        if (state) setStreamState(state)
+        else applyLiveEvent(message)
+      },
     })
   }
 
@@ -95,5 +113,6 @@ export function startLive(env: LiveEnvironment = browserEnvironment()): () => vo
     running?.stop()
     running = undefined
     runningFor = ''
+    setStreamState('unknown')
   }
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { Suspense, useEffect, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation, useRoute } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
 import { ShortcutsDialog } from '../components/shortcuts-dialog.js'
+import { Spinner } from '../components/spinner.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
@@ -13,6 +14,7 @@ import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
+import { network, offlineReason } from '../state/network.js'
 import { loadUnreadCount, notifications, reset as resetNotifications } from '../state/notifications.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { logout, session } from '../state/session.js'
@@ -27,6 +29,7 @@ import { useSuggestions } from './use-suggestions.js'
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const { unread } = useSnapshot(notifications)
+  const offline = offlineReason(useSnapshot(network))
   const suggestions = useSuggestions({ load: true })
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
@@ -62,6 +65,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <Layout
       username={username ?? ''}
       unread={unread}
+      offline={offline}
       onPost={() => setComposing(true)}
       account={
         user && (
@@ -93,7 +97,8 @@ export function AppShell({ children }: { children: ReactNode }) {
         />
       }
     >
-      {children}
+      {/* A page still loading its code leaves the frame on screen, drawn once, rather than blanking it. */}
+      <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       {composing && (
         <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm

@@ -4,7 +4,8 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
-import { mediaAlt } from '../lib/model.js'
+import { fullName, mediaAlt } from '../lib/model.js'
+import { hasShareSheet, shareLink } from '../lib/share.js'
 import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { postCache } from '../state/post-cache.js'
@@ -19,10 +20,12 @@ type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; o
 /** What the reader is asked to confirm: deleting this post, or one of its comments. */
 type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
 
-async function copyLink(postId: string): Promise<void> {
+/** The post's link, to the phone's share sheet or else to the clipboard (SPEC §2: 'Link successfully copied'). */
+async function sharePost(post: { id: string; firstName: string; lastName: string }): Promise<void> {
+  const url = new URL(paths.postDetail.href(post.id), window.location.origin).href
   try {
-    await navigator.clipboard.writeText(new URL(paths.postDetail.href(postId), window.location.origin).href)
-    showToast('Link successfully copied', 'success')
+    const outcome = await shareLink({ url, title: `${fullName(post)} on Chirp` })
+    if (outcome === 'copied') showToast('Link successfully copied', 'success')
   } catch {
     showToast('Could not copy the link', 'error')
   }
@@ -65,7 +68,8 @@ export function PostItem({ postId, detail = false, eagerMedia = false, onDeleted
         commentsOpen={showComments}
         onToggleComments={() => setShowComments(!showComments)}
         onToggleLike={() => void toggleLike(post._id)}
-        onShare={() => void copyLink(post.id)}
+        shareSheet={hasShareSheet()}
+        onShare={() => void sharePost(post)}
         onToggleBookmark={() => void toggleBookmark(post._id)}
         onEdit={() => setEditing(true)}
         onOpenMedia={() => setViewing(true)}

@@ -14,7 +14,9 @@ const MEDIA_HEADERS = {
 
 /**
  * Serves uploads at /media/ and the built client at /, with the SPA fallback: a GET that asks for
- * HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s.
+ * HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s. The client's
+ * files go out as the brotli or gzip copy made at build time (scripts/client-build/compress.ts) when the
+ * browser accepts it, so nothing is compressed per request; uploads are images and go out as they are.
  */
 export async function registerStaticFiles(app: FastifyInstance, { clientDir, mediaDir }: { clientDir: string; mediaDir: string }) {
   await app.register(fastifyStatic, {
@@ -36,6 +38,9 @@ export async function registerStaticFiles(app: FastifyInstance, { clientDir, med
       prefix: '/',
       wildcard: false,
       index: ['index.html'],
+      preCompressed: true,
+      // The copies are picked by accept-encoding for their original's URL; they need no URL of their own.
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders: (res, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`)
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')

@@ -6,8 +6,10 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
+import type { PostCardProps } from '../../client/components/post-card.js'
 import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetLists } from '../../client/state/lists.js'
+import { reset as resetNetwork } from '../../client/state/network.js'
 import { reset as resetNotifications } from '../../client/state/notifications.js'
 import { reset as resetCache } from '../../client/state/post-cache.js'
 import { reset as resetSearch } from '../../client/state/search.js'
@@ -118,6 +120,7 @@ export function resetAll(): void {
   resetCache()
   resetUsers()
   resetToasts()
+  resetNetwork()
   resetNotifications()
   resetSearch()
 }
@@ -155,6 +158,28 @@ export async function until(condition: () => boolean, timeout = 3000): Promise<v
 export function choose(menu: string, item: string): void {
   fireEvent.click(screen.getByRole('button', { name: menu }))
   fireEvent.click(screen.getByRole('menuitem', { name: item }))
+}
+
+const noop = () => {}
+
+/** A post card's props with every callback a no-op: Maya's post, seen by guest, unless overridden. */
+export function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps {
+  return {
+    post: makePost({ username: 'maya', content: 'Hello from Maya' }),
+    me: 'guest',
+    liked: false,
+    bookmarked: false,
+    commentsOpen: false,
+    onToggleComments: noop,
+    onToggleLike: noop,
+    onShare: noop,
+    onToggleBookmark: noop,
+    onEdit: noop,
+    onDelete: noop,
+    onOpenMedia: noop,
+    comments: { onAdd: async () => true, onEdit: async () => true, onDelete: noop },
+    ...overrides,
+  }
 }
 
 /**

@@ -1,11 +1,11 @@
 import './dom.js'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import t from 'tap'
-import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
+import { PostCard } from '../../client/components/post-card.js'
 import { PostItem } from '../../client/pages/post-item.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { postCache } from '../../client/state/post-cache.js'
-import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import { cardProps, fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -13,25 +13,6 @@ t.afterEach(() => {
   resetAll()
 })
 
-const noop = () => {}
-function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps {
-  return {
-    post: makePost({ username: 'maya', content: 'Hello from Maya' }),
-    me: 'guest',
-    liked: false,
-    bookmarked: false,
-    commentsOpen: false,
-    onToggleComments: noop,
-    onToggleLike: noop,
-    onShare: noop,
-    onToggleBookmark: noop,
-    onEdit: noop,
-    onDelete: noop,
-    onOpenMedia: noop,
-    comments: { onAdd: async () => true, onEdit: async () => true, onDelete: noop },
-    ...overrides,
-  }
-}
 
 t.test('a post by someone else has no owner menu', async (t) => {
   renderAt('/', <PostCard {...cardProps()} />)

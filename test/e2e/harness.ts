@@ -3,20 +3,12 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { Test } from 'tap'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 import { ensureBuilt } from './build.js'
 import { ROOT, startServer, type RunningServer } from './server-process.js'
 
-/** Debian's Chromium; `npx playwright install` cannot download a browser here. */
-export const CHROMIUM_PATH = '/usr/bin/chromium'
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
+// Debian's Chromium; `npx playwright install` cannot download a browser here.
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 
 /** Where a failing journey leaves its screenshot (git-ignored). */
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'e2e')
@@ -55,14 +47,15 @@ export interface E2E {
 
 /**
  * One file's world: the production build served by the real server on a temporary data
- * directory, and one Chromium. Null when the file is skipped (or failed, under CI) for want of a browser.
+ * directory (`serverOptions.env` adds to its environment), and one Chromium. Null when the file
+ * is skipped (or failed, under CI) for want of a browser.
  */
-export async function startE2E(t: Tap): Promise<E2E | null> {
+export async function startE2E(t: Tap, serverOptions: { env?: Record<string, string> } = {}): Promise<E2E | null> {
   if (!browserAvailable(t)) return null
   // The first file of a run may build the app while the machine runs the other tests too.
   t.setTimeout(5 * 60_000)
   await ensureBuilt()
-  const server = await startServer()
+  const server = await startServer(serverOptions)
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }).catch(async (error: unknown) => {
     await server.stop()
     throw error

@@ -1,0 +1,60 @@
+import 'global-jsdom/register'
+import { readFile } from 'node:fs/promises'
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { lazy } from 'react'
+import t from 'tap'
+import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
+import { PostForm } from '../../client/components/post-form.js'
+import { AppShell } from '../../client/pages/app-shell.js'
+import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+
+/** What keeps the first screen fast and still (the Lighthouse leg of npm run bench measures it). */
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+const noop = () => {}
+const card = (overrides: Partial<PostCardProps>) => cardProps({ post: makePost({ mediaUrl: '/media/a.png' }), ...overrides })
+
+t.test('the first image of a list is fetched eagerly and before the rest', async (t) => {
+  renderAt('/', <PostCard {...card({ eagerMedia: true })} />)
+  const first = screen.getByRole('img', { name: /Image posted by/ })
+  t.equal(first.getAttribute('loading'), 'eager')
+  t.equal(first.getAttribute('fetchpriority'), 'high')
+  cleanup()
+  renderAt('/', <PostCard {...card({})} />)
+  const later = screen.getByRole('img', { name: /Image posted by/ })
+  t.equal(later.getAttribute('loading'), 'lazy')
+  t.equal(later.getAttribute('fetchpriority'), 'auto')
+})
+
+t.test('an image of unknown size has a box before it loads, so the page does not move', async (t) => {
+  const css = (await readFile(new URL('../../client/styles/posts.css', import.meta.url), 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '')
+  t.match(css, /\.post-media img:not\(\[width\]\)\s*\{[^}]*aspect-ratio:\s*16\s*\/\s*9/)
+  renderAt('/', <PostCard {...card({ post: makePost({ mediaUrl: '/media/a.png', mediaWidth: 800, mediaHeight: 600 }) })} />)
+  const sized = screen.getByRole('img', { name: /Image posted by/ })
+  t.equal(sized.getAttribute('width'), '800', 'a known size is given as attributes instead')
+  t.equal(sized.getAttribute('height'), '600')
+})
+
+t.test('an empty composer keeps its styled height, never measured (a layout of the whole page)', async (t) => {
+  render(<PostForm onSubmit={async () => true} onUpload={async () => null} onFileError={noop} />)
+  const box = screen.getByRole('textbox')
+  t.equal(box.style.height, '', 'nothing set on the first render')
+  fireEvent.change(box, { target: { value: 'Hello' } })
+  t.equal(box.style.height, 'auto', 'text is measured (jsdom lays nothing out, so it stays at auto)')
+  fireEvent.change(box, { target: { value: '' } })
+  t.equal(box.style.height, '', 'emptied, back to its styled height')
+})
+
+t.test("while a page's code loads, the frame stays on screen with a placeholder where the page goes", async (t) => {
+  signInAs(makeUser({ username: 'guest' }))
+  const api = stubApi({ 'GET /api/users/suggestions': () => ok({ users: [] }) })
+  t.teardown(api.restore)
+  const Loading = lazy(() => new Promise<never>(() => {}))
+  renderAt('/', <AppShell><Loading /></AppShell>)
+  t.ok(screen.getByRole('navigation', { name: 'Main' }), 'the navigation is drawn')
+  t.ok(screen.getByText('Loading'), 'and a placeholder saying the page is loading')
+})
