@@ -24,8 +24,9 @@ async function builtAt(file: string): Promise<number> {
   return (await stat(path.join(ROOT, file)).catch(() => undefined))?.mtimeMs ?? 0
 }
 
+/** Runs a build step; what it prints goes to stderr, beside the benchmark's progress, and stdout keeps only the table. */
 export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 2, 'inherit'] })
   const [code] = (await once(child, 'exit')) as [number | null]
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`)
 }
@@ -41,6 +42,7 @@ export async function ensureBuilt(log: (line: string) => void): Promise<void> {
   }
   if ((await newest(CLIENT_SOURCES)) > (await builtAt('dist/client/index.html'))) {
     log('building the client (dist/client is older than its sources)')
-    await run('npm', ['run', '--silent', 'build:client', '--', '--logLevel', 'warn'])
+    // Arguments after -- would reach build:client's last step (scripts/client-build.ts, which takes a folder), not vite.
+    await run('npm', ['run', '--silent', 'build:client'])
   }
 }

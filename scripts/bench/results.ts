@@ -38,11 +38,23 @@ function summary(name: GroupName, { settings, postgres }: GroupResults): string[
   ]
 }
 
+/** [1, 2, 3, 4, 5, 6, 10] → "legs 1 to 6 and 10". */
+function legsOf(legs: readonly number[]): string {
+  const spans: string[] = []
+  for (let i = 0; i < legs.length; ) {
+    let j = i
+    while (j + 1 < legs.length && (legs[j + 1] as number) === (legs[j] as number) + 1) j++
+    spans.push(j > i ? `${legs[i]} to ${legs[j]}` : String(legs[i]))
+    i = j + 1
+  }
+  return `${spans.length > 1 || legs.length > 1 ? 'legs' : 'leg'} ${spans.slice(0, -1).join(', ')}${spans.length > 1 ? ' and ' : ''}${spans.at(-1) ?? ''}`
+}
+
 function section(name: GroupName, title: string, legs: readonly number[], group: GroupResults): string[] {
   const host = group.machine
   const rows = group.checks.map((c) => `| ${c.leg} | ${c.measure} | ${c.shown} | ${c.goal} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`)
   return [
-    `## ${title}: legs ${legs[0]} to ${legs[legs.length - 1]}`,
+    `## ${title}: ${legsOf(legs)}`,
     '',
     `Measured ${host.date} on ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, ${host.os}.`,
     ...summary(name, group),
