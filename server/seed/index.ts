@@ -13,13 +13,16 @@ const IMAGES = [
   { from: [90, 160, 140], to: [30, 60, 80] },
 ] as const
 
+const IMAGE_WIDTH = 800
+const IMAGE_HEIGHT = 450
+
 /** Builds the first database, writing the seeded posts' images into mediaDir. */
 export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Database> {
   await mkdir(mediaDir, { recursive: true })
   const imageUrls = await Promise.all(
     IMAGES.map(async (image, i) => {
       const name = `${randomUUID()}.png`
-      await writeFile(path.join(mediaDir, name), gradientPng(800, 450, image.from, image.to, i + 3))
+      await writeFile(path.join(mediaDir, name), gradientPng(IMAGE_WIDTH, IMAGE_HEIGHT, image.from, image.to, i + 3))
       return `/media/${name}`
     }),
   )
@@ -69,6 +72,8 @@ export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Dat
       content: seed.content,
       mediaUrl,
       type: mediaUrl ? 'image' : '',
+      // Known sizes let a client keep the image's place before it loads, as uploads do.
+      ...(mediaUrl ? { mediaWidth: IMAGE_WIDTH, mediaHeight: IMAGE_HEIGHT } : {}),
       createdAt: iso(created),
       updatedAt: iso(created),
       likedBy: seed.likedBy.map(idOf),

@@ -338,3 +338,11 @@ t.test("an image post carries its author's description and the stored image's si
   t.match(removed, { mediaUrl: '', type: '' })
   t.notOk(removed && 'mediaAlt' in removed, 'no image, no description')
 })
+
+t.test('the seeded image posts carry the size of their images', async (t) => {
+  const fresh = await buildApiApp(t)
+  const seeded = expectOk(t, await fresh.app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema).posts
+  const withImages = seeded.filter((post) => post.mediaUrl !== '')
+  t.ok(withImages.length > 0, 'the seed has image posts')
+  for (const post of withImages) t.match(post, { mediaWidth: 800, mediaHeight: 450 }, `${post._id} is 800 × 450`)
+})
