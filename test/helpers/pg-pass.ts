@@ -1,9 +1,6 @@
 import t from 'tap'
 import { skipWithoutPostgres, TEST_DATABASE_URL } from './pg.js'
 
-/** Where the PostgreSQL pass runs. */
-export const PG_TEST_URL = TEST_DATABASE_URL
-
 /**
  * Runs a test file of the app's suite again, on PostgreSQL. Without a reachable server the pass is
  * skipped, saying why, except under CI, where it must run.
@@ -14,6 +11,6 @@ export async function onPostgres(suite: () => Promise<unknown>): Promise<void> {
     t.plan(0, `${skip}; the PostgreSQL pass is skipped`)
     return
   }
-  process.env.CHIRP_TEST_DATABASE_URL = PG_TEST_URL
+  process.env.CHIRP_TEST_DATABASE_URL = TEST_DATABASE_URL
   await suite()
 }

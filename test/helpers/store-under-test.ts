@@ -20,6 +20,8 @@ export const testStoreKind = testDatabaseUrl === undefined ? 'lowdb' : 'postgres
 
 /** A test's skip option for what only the embedded store has (db.json, its lock, its secret file). */
 export const embeddedOnly = testDatabaseUrl === undefined ? false : 'the embedded store only'
+/** A test's skip option for what needs PostgreSQL (a second instance on one database, a secret kept in it). */
+export const postgresOnly = testDatabaseUrl === undefined ? 'PostgreSQL only' : false
 
 /** Runs `work` with a connection to the schema's database, for what a test does behind the app's back. */
 export async function withSql<T>(schema: string, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import t from 'tap'
 import { buildApiApp, expectNoSecrets, signJwt, signup, storedText } from '../helpers/api.js'
-import { embeddedOnly, withSql } from '../helpers/store-under-test.js'
+import { embeddedOnly, postgresOnly, withSql } from '../helpers/store-under-test.js'
 
 /** A password no seeded text contains, so finding it anywhere in a body would be a leak. */
 const PASSWORD = 'Zebra-Quartz-9981'
@@ -85,7 +85,7 @@ t.test('without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept ac
   t.equal((await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 401, "another directory's token is refused")
 })
 
-t.test('on PostgreSQL, without JWT_SECRET, every instance signs with one secret kept in the database', { skip: !embeddedOnly }, async (t) => {
+t.test('on PostgreSQL, without JWT_SECRET, every instance signs with one secret kept in the database', { skip: postgresOnly }, async (t) => {
   const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
   const second = await buildApiApp(t, { config: { jwtSecret: undefined }, sharedSchema: first.schema as string })
   const token = await first.login('guest')

@@ -5,7 +5,7 @@ import type { Post } from '../../server/schemas/posts.js'
 import { buildApiApp, expectError, expectOk, signup } from '../helpers/api.js'
 import { bookmark, liked, serveHub } from '../helpers/events-hub.js'
 import { openSse, within } from '../helpers/sse.js'
-import { embeddedOnly } from '../helpers/store-under-test.js'
+import { postgresOnly } from '../helpers/store-under-test.js'
 
 t.test('the hub: endUser ends that user’s streams and voids their tickets, and no one else’s', async (t) => {
   const { hub, open } = await serveHub(t)
@@ -69,7 +69,7 @@ t.test('a ticket issued before logout no longer opens a stream', async (t) => {
   t.ok(await api.app.events.redeemTicket(theirs), "another user's ticket still works")
 })
 
-t.test('on PostgreSQL, a logout through one instance ends the streams on another', { skip: !embeddedOnly && 'two instances need PostgreSQL' }, async (t) => {
+t.test('on PostgreSQL, a logout through one instance ends the streams on another', { skip: postgresOnly }, async (t) => {
   const { api, me, other, ticket, logout } = await liveApp(t)
   const second = await buildApiApp(t, { sharedSchema: api.schema as string })
   await second.app.listen({ host: '127.0.0.1', port: 0 })

@@ -1,7 +1,8 @@
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { onPostgres, PG_TEST_URL } from '../helpers/pg-pass.js'
+import { TEST_DATABASE_URL } from '../helpers/pg.js'
+import { onPostgres } from '../helpers/pg-pass.js'
 
 /**
  * A database that goes away: the app behind a TCP relay to PostgreSQL that the test can cut and restore.
@@ -9,7 +10,7 @@ import { onPostgres, PG_TEST_URL } from '../helpers/pg-pass.js'
  */
 await onPostgres(async () => {
   const { buildApiApp } = await import('../helpers/api.js')
-  const target = new URL(PG_TEST_URL)
+  const target = new URL(TEST_DATABASE_URL)
   const sockets = new Set<net.Socket>()
   let open = true
   const relay = net.createServer((client) => {
@@ -24,7 +25,7 @@ await onPostgres(async () => {
   })
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => relay.close(resolve)))
-  const relayed = new URL(PG_TEST_URL)
+  const relayed = new URL(TEST_DATABASE_URL)
   relayed.host = `127.0.0.1:${(relay.address() as AddressInfo).port}`
 
   const api = await buildApiApp(t, { config: { databaseUrl: relayed.toString() } })
