@@ -53,12 +53,8 @@ export function App() {
           <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
           <Route path={paths.tag.path}>{(params) => guarded(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
-          <Route path={paths.profile.path}>
-            {(params) => guarded(<ProfilePage username={params.username} />)}
-          </Route>
-          <Route path={paths.postDetail.path}>
-            {(params) => guarded(<PostDetailPage postId={params.postId} />)}
-          </Route>
+          <Route path={paths.profile.path}>{(params) => guarded(<ProfilePage username={params.username} />)}</Route>
+          <Route path={paths.postDetail.path}>{(params) => guarded(<PostDetailPage postId={params.postId} />)}</Route>
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

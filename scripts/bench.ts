@@ -60,7 +60,10 @@ function settingsFromArgs(): Settings {
     writeConnections: number('write-connections'),
     users: number('users'),
     posts: number('posts'),
-    fanout: String(values.fanout).split(',').map(Number).filter((n) => n > 0),
+    fanout: String(values.fanout)
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
     fanoutEvents: number('events'),
     only,
     databaseUrl,
@@ -125,8 +128,19 @@ async function main(): Promise<void> {
       const bundle = await bundleWeight(scratch, log)
       results.bundle = bundle
       checks.push(atMost(6, 'initial JS, preact/compat ÷ React (gzip)', bundle.ratio, 0.3, times(bundle.ratio), '0.3×'))
-      checks.push(atMost(6, 'initial JS with preact/compat (gzip)', bundle.preact.gzip, 30 * 1024, kb(bundle.preact.gzip), '30 KB'))
-      details.push(`Leg 6: preact/compat ${kb(bundle.preact.gzip)} gzip (${kb(bundle.preact.bytes)} raw, ${bundle.preact.files.length} files); React ${kb(bundle.react.gzip)} gzip (${kb(bundle.react.bytes)} raw, ${bundle.react.files.length} files).`)
+      checks.push(
+        atMost(
+          6,
+          'initial JS with preact/compat (gzip)',
+          bundle.preact.gzip,
+          30 * 1024,
+          kb(bundle.preact.gzip),
+          '30 KB',
+        ),
+      )
+      details.push(
+        `Leg 6: preact/compat ${kb(bundle.preact.gzip)} gzip (${kb(bundle.preact.bytes)} raw, ${bundle.preact.files.length} files); React ${kb(bundle.react.gzip)} gzip (${kb(bundle.react.bytes)} raw, ${bundle.react.files.length} files).`,
+      )
     }
 
     if (settings.only.has(10)) await lighthouseLeg(reports.embedded, { scratch, running, log })
@@ -151,13 +165,16 @@ async function main(): Promise<void> {
     for (const { name, legs } of GROUPS) {
       const { checks, details, results } = reports[name]
       if (checks.length === 0) continue
-      details.push(`Run took ${seconds.toFixed(0)} s. Reproduce: \`npm install && ${name === 'postgres' ? 'DATABASE_URL=… ' : ''}npm run bench\`.`)
+      details.push(
+        `Run took ${seconds.toFixed(0)} s. Reproduce: \`npm install && ${name === 'postgres' ? 'DATABASE_URL=… ' : ''}npm run bench\`.`,
+      )
       ran[name] = { ...results, machine: host, settings: saved, checks, details, seconds }
       if (legs.every((leg) => settings.only.has(leg))) whole[name] = ran[name]
     }
     process.stdout.write(`\n${render(ran)}\n`)
     const savedNames = Object.keys(whole)
-    if (savedNames.length > 0) process.stdout.write(`Saved (${savedNames.join(', ')}) to ${await save(whole)}/results.json and results.md\n`)
+    if (savedNames.length > 0)
+      process.stdout.write(`Saved (${savedNames.join(', ')}) to ${await save(whole)}/results.json and results.md\n`)
     const partial = Object.keys(ran).filter((name) => !savedNames.includes(name))
     if (partial.length > 0) process.stdout.write(`Not saved (${partial.join(', ')}): only some of its legs ran.\n`)
   } finally {

@@ -32,7 +32,8 @@ Accounts: ${NAMED_ACCOUNTS.map((a) => a.username).join(', ')} and the generated 
 
 function count(name: string, raw: string, min: number): number {
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}\n\n${USAGE}`)
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`--${name} must be a whole number of at least ${min}\n\n${USAGE}`)
   return value
 }
 

@@ -55,7 +55,14 @@ function parseBool(name: string, raw: string | undefined, fallback: boolean, pro
   return fallback
 }
 
-function parseInteger(name: string, raw: string | undefined, fallback: number, min: number, max: number, problems: string[]): number {
+function parseInteger(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -126,7 +133,14 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     rateLimit: parseBool('RATE_LIMIT', env.RATE_LIMIT, true, problems),
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),
     storeFlush: storeFlush as Config['storeFlush'],
-    eventsMaxStreamsPerUser: parseInteger('EVENTS_MAX_STREAMS_PER_USER', env.EVENTS_MAX_STREAMS_PER_USER, 10, 1, 100_000, problems),
+    eventsMaxStreamsPerUser: parseInteger(
+      'EVENTS_MAX_STREAMS_PER_USER',
+      env.EVENTS_MAX_STREAMS_PER_USER,
+      10,
+      1,
+      100_000,
+      problems,
+    ),
     redisUrl: parseRedisUrl(env.REDIS_URL, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)

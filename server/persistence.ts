@@ -31,7 +31,9 @@ export interface Persistence {
 }
 
 export function openPersistence(config: Config, options: PersistenceOptions): Promise<Persistence> {
-  return config.databaseUrl === undefined ? openEmbedded(config, options) : openPostgres(config, config.databaseUrl, options)
+  return config.databaseUrl === undefined
+    ? openEmbedded(config, options)
+    : openPostgres(config, config.databaseUrl, options)
 }
 
 /** One process: the store publishes each committed transaction's events to the hub, which numbers them. */
@@ -85,7 +87,9 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
       const started = eventLog
       // The write has committed whatever happens here; its events then arrive with the next tick or poll.
       store.afterEvents = () =>
-        started.settle().catch((err: unknown) => options.log.warn({ err }, 'events of a committed write are delivered late'))
+        started
+          .settle()
+          .catch((err: unknown) => options.log.warn({ err }, 'events of a committed write are delivered late'))
     },
     async close() {
       await eventLog?.close()

@@ -51,7 +51,8 @@ function plainValidation(message: string): string | null {
   const most = /^NOT have more than (\d+) characters?$/.exec(rule)
   if (most) return `${field} can be at most ${most[1]} characters long.`
   const least = /^NOT have fewer than (\d+) characters?$/.exec(rule)
-  if (least) return least[1] === '1' ? `${field} can't be empty.` : `${field} must be at least ${least[1]} characters long.`
+  if (least)
+    return least[1] === '1' ? `${field} can't be empty.` : `${field} must be at least ${least[1]} characters long.`
   if (rule === 'match format "email"') return `${field} must be a valid email address.`
   if (rule.startsWith('match pattern')) return `${field} has characters that aren't allowed.`
   if (rule === 'contain visible text') return `${field} can't be only spaces or invisible characters.`

@@ -62,7 +62,14 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
             <label htmlFor={editId} className="visually-hidden">
               Edit comment
             </label>
-            <textarea id={editId} rows={2} maxLength={500} value={draft} autoFocus onChange={(e) => setDraft(e.currentTarget.value)} />
+            <textarea
+              id={editId}
+              rows={2}
+              maxLength={500}
+              value={draft}
+              autoFocus
+              onChange={(e) => setDraft(e.currentTarget.value)}
+            />
             <div className="row-end">
               <button type="button" className="button ghost small" onClick={() => setDraft(null)}>
                 Cancel

@@ -7,7 +7,15 @@ export const DISCARD_TEXT = "This can't be undone and you'll lose your draft."
 
 /** "Discard post?": asked before an unsent text is thrown away. */
 export function DiscardDialog({ onDiscard, onCancel }: { onDiscard: () => void; onCancel: () => void }) {
-  return <ConfirmDialog title={DISCARD_TITLE} text={DISCARD_TEXT} confirmLabel="Discard" onConfirm={onDiscard} onCancel={onCancel} />
+  return (
+    <ConfirmDialog
+      title={DISCARD_TITLE}
+      text={DISCARD_TEXT}
+      confirmLabel="Discard"
+      onConfirm={onDiscard}
+      onCancel={onCancel}
+    />
+  )
 }
 
 type DraftModalProps = { title: string; dirty: boolean; onClose: () => void; children: ReactNode }

@@ -28,7 +28,11 @@ export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClos
         onUpload={onUpload}
         onFileError={onFileError}
         onChange={(draft) =>
-          setDirty(draft.content !== initial.content || draft.mediaUrl !== initial.mediaUrl || draft.mediaAlt !== initial.mediaAlt)
+          setDirty(
+            draft.content !== initial.content ||
+              draft.mediaUrl !== initial.mediaUrl ||
+              draft.mediaAlt !== initial.mediaAlt,
+          )
         }
       />
     </DraftModal>

@@ -4,12 +4,29 @@ import { moveFocus, usePopover } from './use-popover.js'
 
 /** SPEC §9: 23 emojis, each with a name for screen readers. */
 export const EMOJIS: readonly (readonly [emoji: string, name: string])[] = [
-  ['😀', 'grinning face'], ['😂', 'tears of joy'], ['😍', 'heart eyes'], ['🥰', 'smiling with hearts'],
-  ['😎', 'sunglasses'], ['🤔', 'thinking face'], ['😮', 'surprised face'], ['😢', 'crying face'],
-  ['😡', 'angry face'], ['🥳', 'party face'], ['👍', 'thumbs up'], ['👏', 'clapping hands'],
-  ['🙌', 'raised hands'], ['🙏', 'folded hands'], ['💪', 'flexed biceps'], ['🔥', 'fire'],
-  ['🎉', 'party popper'], ['❤️', 'red heart'], ['💯', 'hundred points'], ['✨', 'sparkles'],
-  ['🚀', 'rocket'], ['☕', 'hot beverage'], ['🐦', 'bird'],
+  ['😀', 'grinning face'],
+  ['😂', 'tears of joy'],
+  ['😍', 'heart eyes'],
+  ['🥰', 'smiling with hearts'],
+  ['😎', 'sunglasses'],
+  ['🤔', 'thinking face'],
+  ['😮', 'surprised face'],
+  ['😢', 'crying face'],
+  ['😡', 'angry face'],
+  ['🥳', 'party face'],
+  ['👍', 'thumbs up'],
+  ['👏', 'clapping hands'],
+  ['🙌', 'raised hands'],
+  ['🙏', 'folded hands'],
+  ['💪', 'flexed biceps'],
+  ['🔥', 'fire'],
+  ['🎉', 'party popper'],
+  ['❤️', 'red heart'],
+  ['💯', 'hundred points'],
+  ['✨', 'sparkles'],
+  ['🚀', 'rocket'],
+  ['☕', 'hot beverage'],
+  ['🐦', 'bird'],
 ]
 
 const ITEM = '.emoji-option'

@@ -36,7 +36,16 @@ export function ImagePicker({ disabled = false, onFile, onError }: ImagePickerPr
       >
         <ImageIcon />
       </button>
-      <input ref={input} type="file" accept="image/*" hidden tabIndex={-1} aria-label="Image file" disabled={disabled} onChange={onChange} />
+      <input
+        ref={input}
+        type="file"
+        accept="image/*"
+        hidden
+        tabIndex={-1}
+        aria-label="Image file"
+        disabled={disabled}
+        onChange={onChange}
+      />
     </>
   )
 }

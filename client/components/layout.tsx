@@ -56,7 +56,17 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
  * foot), the page, and the side panel (search, trends, who to follow). On a phone the places become a tab bar at the bottom and the
  * account sits at the left of the top bar.
  */
-export function Layout({ username, unread, onPost, account, aside, discover, topBar, offline = null, children }: LayoutProps) {
+export function Layout({
+  username,
+  unread,
+  onPost,
+  account,
+  aside,
+  discover,
+  topBar,
+  offline = null,
+  children,
+}: LayoutProps) {
   return (
     <div className="app-frame">
       <a className="skip-link" href="#main">
@@ -76,7 +86,12 @@ export function Layout({ username, unread, onPost, account, aside, discover, top
             label="Notifications"
             badge={unread}
           />
-          <NavLink href={paths.bookmark.href()} pattern={paths.bookmark.path} icon={<BookmarkIcon />} label="Bookmarks" />
+          <NavLink
+            href={paths.bookmark.href()}
+            pattern={paths.bookmark.path}
+            icon={<BookmarkIcon />}
+            label="Bookmarks"
+          />
           <NavLink
             href={paths.profile.href(username)}
             pattern={paths.profile.href(username)}

@@ -19,7 +19,13 @@ export function MediaPreview({ url, alt, locked, onAltChange, onRemove }: MediaP
     <div className="media-preview">
       <div className="media-preview-frame">
         <img src={url} alt={alt || 'Image to be posted'} />
-        <button type="button" className="icon-button on-media" aria-label="Remove image" disabled={locked} onClick={onRemove}>
+        <button
+          type="button"
+          className="icon-button on-media"
+          aria-label="Remove image"
+          disabled={locked}
+          onClick={onRemove}
+        >
           <CloseIcon />
         </button>
       </div>

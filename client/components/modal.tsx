@@ -74,7 +74,9 @@ export function Modal({ title, onClose, children, variant = 'form' }: ModalProps
       >
         {/* Not a <header>: in a portal under <body> that would be a second banner landmark. */}
         <div className="modal-header">
-          <h2 id={titleId} className={variant === 'media' ? 'visually-hidden' : undefined}>{title}</h2>
+          <h2 id={titleId} className={variant === 'media' ? 'visually-hidden' : undefined}>
+            {title}
+          </h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <CloseIcon />
           </button>

@@ -41,7 +41,12 @@ export function PostActions(props: PostActionsProps) {
         <HeartIcon filled={liked} />
         <span aria-hidden="true">{likeCount}</span>
       </button>
-      <button type="button" className="action share-action" aria-label={shareSheet ? 'Share' : 'Share: copy link'} onClick={props.onShare}>
+      <button
+        type="button"
+        className="action share-action"
+        aria-label={shareSheet ? 'Share' : 'Share: copy link'}
+        onClick={props.onShare}
+      >
         <ShareIcon />
       </button>
       <button

@@ -100,9 +100,11 @@ export function PostCard(props: PostCardProps) {
             />
           )}
         </header>
-        {post.content && <p className="post-content">
+        {post.content && (
+          <p className="post-content">
             <RichText text={post.content} />
-          </p>}
+          </p>
+        )}
         {post.mediaUrl && (
           // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
           <a

@@ -134,7 +134,11 @@ export function PostForm(props: PostFormProps) {
             }}
           />
         )}
-        {busy === 'uploading' && <p className="form-note" role="status">Uploading image…</p>}
+        {busy === 'uploading' && (
+          <p className="form-note" role="status">
+            Uploading image…
+          </p>
+        )}
         <div className="post-form-bar">
           <ImagePicker disabled={busy !== 'idle'} onFile={upload} onError={props.onFileError} />
           <EmojiPicker onPick={(emoji) => !sending && setContent((text) => (text + emoji).slice(0, MAX_CONTENT))} />

@@ -47,7 +47,12 @@ export function ProfileHeader(props: ProfileHeaderProps) {
             Edit Profile
           </button>
         ) : (
-          <FollowButton following={props.following} busy={props.followBusy} name={name} onToggle={props.onToggleFollow} />
+          <FollowButton
+            following={props.following}
+            busy={props.followBusy}
+            name={name}
+            onToggle={props.onToggleFollow}
+          />
         )}
       </div>
       <h1 className="profile-name">{name}</h1>

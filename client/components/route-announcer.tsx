@@ -28,7 +28,8 @@ export function RouteAnnouncer() {
         return
       }
       // Typing in a field that moved the reader here (the search box): the text keeps the caret.
-      const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement
+      const typing =
+        document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement
       if (heading && !typing) {
         if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
         heading.focus({ preventScroll: true })

@@ -1,6 +1,9 @@
 import { useId, type InputHTMLAttributes } from 'react'
 
-type TextFieldProps = { label: string; /** Shown under the input, which is then marked invalid. */ error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>
+type TextFieldProps = {
+  label: string
+  /** Shown under the input, which is then marked invalid. */ error?: string | undefined
+} & InputHTMLAttributes<HTMLInputElement>
 
 /** A labelled input for the auth forms. */
 export function TextField({ label, error, ...input }: TextFieldProps) {
@@ -9,7 +12,12 @@ export function TextField({ label, error, ...input }: TextFieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...input}
+      />
       {error && (
         <p id={errorId} className="field-error" role="alert">
           {error}

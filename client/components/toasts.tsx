@@ -26,7 +26,12 @@ export function Toasts({ items, onDismiss, onAction }: ToastsProps) {
               {toast.action.label}
             </button>
           )}
-          <button type="button" className="icon-button" aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss notification"
+            onClick={() => onDismiss(toast.id)}
+          >
             <CloseIcon />
           </button>
         </div>

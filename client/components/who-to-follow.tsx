@@ -27,7 +27,12 @@ export function WhoToFollow({ users, loaded, pending, onFollow, error, onRetry }
         {users.map((user) => (
           <li key={user._id} className="user-row">
             <UserCard user={user} />
-            <FollowButton following={false} busy={pending[user._id] === true} name={fullName(user)} onToggle={() => onFollow(user._id)} />
+            <FollowButton
+              following={false}
+              busy={pending[user._id] === true}
+              name={fullName(user)}
+              onToggle={() => onFollow(user._id)}
+            />
           </li>
         ))}
       </ul>

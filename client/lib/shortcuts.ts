@@ -52,5 +52,9 @@ export function createShortcutMatcher(table: readonly Shortcut[] = SHORTCUTS) {
 /** Whether a key press belongs to what the reader is typing or doing, rather than to the shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false
-  return target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"]') !== null
+  return (
+    target.closest(
+      'input, textarea, select, [contenteditable=""], [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"]',
+    ) !== null
+  )
 }

@@ -2,7 +2,14 @@ import { apiGetPost } from '../api/posts.js'
 import type { Post } from '../api/types.js'
 import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.js'
 import {
-  addCachedComment, cachePosts, editCachedComment, editCachedPost, likeCachedPost, postCache, removeCachedComment, voteCachedComment,
+  addCachedComment,
+  cachePosts,
+  editCachedComment,
+  editCachedPost,
+  likeCachedPost,
+  postCache,
+  removeCachedComment,
+  voteCachedComment,
 } from '../state/post-cache.js'
 import { receiveNotification, setUnread } from '../state/notifications.js'
 import { applyPost, removePost } from '../state/posts.js'

@@ -59,10 +59,13 @@ export function openConnection(options: ConnectionOptions): LiveConnection {
   function retry(): void {
     if (state === 'closed' || state === 'offline') return
     state = 'waiting'
-    timer = setTimer(() => {
-      timer = undefined
-      void connect()
-    }, retryDelay(failures, random))
+    timer = setTimer(
+      () => {
+        timer = undefined
+        void connect()
+      },
+      retryDelay(failures, random),
+    )
     failures += 1
   }
 

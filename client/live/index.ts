@@ -35,7 +35,10 @@ export function browserEnvironment(): LiveEnvironment {
 }
 
 /** A connection that also follows the browser's own word on the network. */
-function connectWith(env: LiveEnvironment, options: Pick<ConnectionOptions, 'lastEventId' | 'resumes' | 'onMessage'>): LiveConnection {
+function connectWith(
+  env: LiveEnvironment,
+  options: Pick<ConnectionOptions, 'lastEventId' | 'resumes' | 'onMessage'>,
+): LiveConnection {
   const base = {
     names: LIVE_NAMES,
     getTicket: apiGetEventTicket,

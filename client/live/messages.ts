@@ -4,7 +4,8 @@ import type { EventPayloads, NotificationEventPayloads } from '../../server/sche
  * Every event of DECISIONS §3 and §5, plus `reset`: the server's word that what is on screen must be
  * refetched.
  */
-export type LivePayloads = Omit<EventPayloads, 'session.ended'> & NotificationEventPayloads & { reset: Record<string, never> }
+export type LivePayloads = Omit<EventPayloads, 'session.ended'> &
+  NotificationEventPayloads & { reset: Record<string, never> }
 export type LiveName = keyof LivePayloads
 
 /** One event as it reached this tab, from its own stream or relayed by the tab that holds the stream. */

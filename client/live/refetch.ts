@@ -1,5 +1,12 @@
 import {
-  lists, loadBookmarks, loadExplore, loadHome, loadPost, loadProfilePosts, loadSearchPosts, loadTagPosts,
+  lists,
+  loadBookmarks,
+  loadExplore,
+  loadHome,
+  loadPost,
+  loadProfilePosts,
+  loadSearchPosts,
+  loadTagPosts,
 } from '../state/lists.js'
 import { loadNotifications, loadUnreadCount, notifications } from '../state/notifications.js'
 import { loadCurrentUser } from '../state/session.js'

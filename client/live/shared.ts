@@ -6,7 +6,11 @@ export const LIVE_CHANNEL = 'chirp-live'
 
 /** The parts of the Web Locks API used here, so tests can stand in for it. */
 export interface LocksLike {
-  request(name: string, options: { ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown> | unknown): Promise<unknown>
+  request(
+    name: string,
+    options: { ifAvailable?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<unknown> | unknown,
+  ): Promise<unknown>
 }
 
 export interface ChannelLike {
@@ -20,7 +24,11 @@ export interface ShareOptions {
   user: string
   locks: LocksLike | undefined
   openChannel: ((name: string) => ChannelLike) | undefined
-  connect: (options: { lastEventId: string | undefined; resumes: boolean; onMessage: (message: RawMessage) => void }) => LiveConnection
+  connect: (options: {
+    lastEventId: string | undefined
+    resumes: boolean
+    onMessage: (message: RawMessage) => void
+  }) => LiveConnection
   apply: (message: RawMessage) => void
 }
 

@@ -35,7 +35,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [composerDirty, setComposerDirty] = useState(false)
   const [loggingOut, setLoggingOut] = useState(false)
   const [showingShortcuts, setShowingShortcuts] = useState(false)
-  useKeyboardShortcuts({ username: username ?? '', onCompose: () => setComposing(true), onHelp: () => setShowingShortcuts(true) })
+  useKeyboardShortcuts({
+    username: username ?? '',
+    onCompose: () => setComposing(true),
+    onHelp: () => setShowingShortcuts(true),
+  })
   const [, navigate] = useLocation()
   const searchBox = useSearchBox()
   const [onExplore] = useRoute(paths.explore.path)

@@ -15,7 +15,12 @@ export function ExplorePage() {
   return (
     <>
       <h1 className="page-title">Explore</h1>
-      <PostList name="explore" emptyText={EXPLORE_EMPTY} endText={EXPLORE_END} load={(more) => void loadExplore(more)} />
+      <PostList
+        name="explore"
+        emptyText={EXPLORE_EMPTY}
+        endText={EXPLORE_END}
+        load={(more) => void loadExplore(more)}
+      />
     </>
   )
 }

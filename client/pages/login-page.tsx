@@ -37,13 +37,34 @@ export function LoginPage() {
   return (
     <AuthCard title="Log in to Chirp">
       <form className="stack" onSubmit={submit}>
-        <TextField label="Username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required minLength={8} value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(e) => setUsername(e.currentTarget.value)}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
         <button type="submit" className="button primary wide" disabled={busy}>
           Login
         </button>
         {guestLogin && (
-          <button type="button" className="button outline wide" disabled={busy} onClick={() => void finish(loginAsGuest())}>
+          <button
+            type="button"
+            className="button outline wide"
+            disabled={busy}
+            onClick={() => void finish(loginAsGuest())}
+          >
             Login as a Guest
           </button>
         )}

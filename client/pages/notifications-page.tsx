@@ -46,7 +46,9 @@ export function NotificationsPage() {
         </ul>
         {state.loading && <Spinner />}
         {state.error && <LoadError message={state.error} onRetry={() => void loadNotifications(true)} />}
-        {!state.done && <Sentinel active={!state.loading && !state.error} onVisible={() => void loadNotifications(true)} />}
+        {!state.done && (
+          <Sentinel active={!state.loading && !state.error} onVisible={() => void loadNotifications(true)} />
+        )}
         {state.done && <p className="end-text">{NOTIFICATIONS_END}</p>}
       </>
     )

@@ -29,7 +29,12 @@ export function PostDetailPage({ postId }: { postId: string }) {
   return (
     <>
       <div className="page-title with-back">
-        <button type="button" className="icon-button" aria-label="Back" onClick={() => goBack(navigate, paths.home.href())}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Back"
+          onClick={() => goBack(navigate, paths.home.href())}
+        >
           <BackIcon />
         </button>
         <h1>Post</h1>
@@ -37,7 +42,10 @@ export function PostDetailPage({ postId }: { postId: string }) {
       {pending && <PostSkeleton count={1} label="Loading post" />}
       {!pending && !post && (
         <div className="stack center">
-          <LoadError message={detail.error ?? "This post doesn't exist. It may have been deleted."} onRetry={() => void loadPost(postId)} />
+          <LoadError
+            message={detail.error ?? "This post doesn't exist. It may have been deleted."}
+            onRetry={() => void loadPost(postId)}
+          />
           <Link href={paths.home.href()} className="button outline small">
             Back to Home
           </Link>

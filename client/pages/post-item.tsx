@@ -10,7 +10,14 @@ import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { postCache } from '../state/post-cache.js'
 import {
-  addComment, deleteComment, deletePost, editComment, editPost, toggleBookmark, toggleLike, uploadMedia,
+  addComment,
+  deleteComment,
+  deletePost,
+  editComment,
+  editPost,
+  toggleBookmark,
+  toggleLike,
+  uploadMedia,
 } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'

@@ -55,4 +55,3 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
     </>
   )
 }
-

@@ -70,7 +70,11 @@ export function ProfilePage({ username }: { username: string }) {
         onShowFollowers={() => setDialog('followers')}
       />
       <h2 className="section-title">Posts</h2>
-      <PostList name="profile" emptyText={isMe ? PROFILE_EMPTY : othersEmpty(user.username)} load={(more) => void loadProfilePosts(username, more)} />
+      <PostList
+        name="profile"
+        emptyText={isMe ? PROFILE_EMPTY : othersEmpty(user.username)}
+        load={(more) => void loadProfilePosts(username, more)}
+      />
       {dialog === 'edit' && isMe && (
         <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
       )}

@@ -45,8 +45,20 @@ export function SignupPage() {
     <AuthCard title="Create your account">
       <form className="stack" onSubmit={(e) => void submit(e)}>
         <div className="field-row">
-          <TextField label="First Name" autoComplete="given-name" maxLength={50} error={firstNameProblem} {...field('firstName')} />
-          <TextField label="Last Name" autoComplete="family-name" maxLength={50} error={lastNameProblem} {...field('lastName')} />
+          <TextField
+            label="First Name"
+            autoComplete="given-name"
+            maxLength={50}
+            error={firstNameProblem}
+            {...field('firstName')}
+          />
+          <TextField
+            label="Last Name"
+            autoComplete="family-name"
+            maxLength={50}
+            error={lastNameProblem}
+            {...field('lastName')}
+          />
         </div>
         <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
         <TextField
@@ -56,8 +68,19 @@ export function SignupPage() {
           title="3 to 30 letters, digits, dots or underscores"
           {...field('username')}
         />
-        <TextField label="Password" type="password" autoComplete="new-password" minLength={8} maxLength={128} {...field('password')} />
-        <button type="submit" className="button primary wide" disabled={busy || Boolean(firstNameProblem || lastNameProblem)}>
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          maxLength={128}
+          {...field('password')}
+        />
+        <button
+          type="submit"
+          className="button primary wide"
+          disabled={busy || Boolean(firstNameProblem || lastNameProblem)}
+        >
           Create Account
         </button>
       </form>

@@ -28,7 +28,14 @@ const LIST_NAMES = ['home', 'explore', 'bookmarks', 'profile', 'search', 'tag'] 
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
 
 const emptyList = (key = ''): PostList => ({
-  key, ids: [], waiting: [], nextCursor: null, loading: false, loaded: false, done: false, error: null,
+  key,
+  ids: [],
+  waiting: [],
+  nextCursor: null,
+  loading: false,
+  loaded: false,
+  done: false,
+  error: null,
 })
 
 const initial = () => ({

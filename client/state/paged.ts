@@ -13,7 +13,13 @@ export type Paged<T> = {
 }
 
 export const emptyPaged = <T>(key = ''): Paged<T> => ({
-  key, items: [], nextCursor: null, loading: false, loaded: false, done: false, error: null,
+  key,
+  items: [],
+  nextCursor: null,
+  loading: false,
+  loaded: false,
+  done: false,
+  error: null,
 })
 
 /**

@@ -17,7 +17,12 @@ export function uncachePost(postId: string): void {
 }
 
 /** Keeps every cached post and comment of one author in step with the author's current profile (DECISIONS §1). */
-export function updateAuthor(author: { username: string; firstName: string; lastName: string; avatarURL: string }): void {
+export function updateAuthor(author: {
+  username: string
+  firstName: string
+  lastName: string
+  avatarURL: string
+}): void {
   const update = (record: { username: string; firstName: string; lastName: string; avatarURL: string }) => {
     if (record.username !== author.username) return
     record.firstName = author.firstName

@@ -68,7 +68,15 @@ export function isLikedByMe(post: Post): boolean {
 
 function meAsSummary(): UserSummary | null {
   const me = session.user
-  return me && { _id: me._id, username: me.username, firstName: me.firstName, lastName: me.lastName, avatarURL: me.avatarURL }
+  return (
+    me && {
+      _id: me._id,
+      username: me.username,
+      firstName: me.firstName,
+      lastName: me.lastName,
+      avatarURL: me.avatarURL,
+    }
+  )
 }
 
 /** Likes or unlikes at once, then confirms with the server; on failure the old likes come back. */

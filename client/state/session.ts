@@ -120,7 +120,8 @@ export function setCurrentUser(user: User): void {
   if (user.username !== session.username) return
   const current = session.user
   const own: CurrentUser = { ...user, bookmarks: bookmarkIds(user.bookmarks) }
-  session.user = user.email === undefined && current !== null ? { ...own, bookmarks: current.bookmarks, email: current.email } : own
+  session.user =
+    user.email === undefined && current !== null ? { ...own, bookmarks: current.bookmarks, email: current.email } : own
 }
 
 /** A change to my own record that a live event describes (a follow, a profile edit), made where it is. */

@@ -76,7 +76,8 @@ export async function loadProfile(username: string): Promise<void> {
   try {
     const user = await apiGetUser(username)
     applyUser(user)
-    if (users.profile.username === username) users.profile = { username, resolved: user.username, loading: false, error: null }
+    if (users.profile.username === username)
+      users.profile = { username, resolved: user.username, loading: false, error: null }
   } catch (error) {
     if (users.profile.username === username) {
       users.profile = { username, resolved: '', loading: false, error: errorMessage(error) }

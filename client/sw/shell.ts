@@ -23,7 +23,11 @@ export type CachesLike = Pick<CacheStorage, 'open' | 'keys' | 'delete'>
  * its event stream, uploads, other origins, anything but GET); 'page' is a navigation, from the
  * network while it answers and else from the shell; 'shell' is a file of this build, from the cache.
  */
-export function planFor(request: Pick<Request, 'method' | 'url' | 'mode'>, origin: string, files: ReadonlySet<string>): 'network' | 'page' | 'shell' {
+export function planFor(
+  request: Pick<Request, 'method' | 'url' | 'mode'>,
+  origin: string,
+  files: ReadonlySet<string>,
+): 'network' | 'page' | 'shell' {
   if (request.method !== 'GET') return 'network'
   const url = new URL(request.url)
   if (url.origin !== origin) return 'network'
@@ -67,7 +71,12 @@ export async function pageFor(request: Request, caches: CachesLike, shell: Shell
 }
 
 /** A file of this build: from the shell, or from the network if the shell lacks it (it was evicted). */
-export async function shellFileFor(request: Request, caches: CachesLike, shell: Shell, fetch: Fetch): Promise<Response> {
+export async function shellFileFor(
+  request: Request,
+  caches: CachesLike,
+  shell: Shell,
+  fetch: Fetch,
+): Promise<Response> {
   const cache = await caches.open(cacheName(shell))
   return (await cache.match(request)) ?? fetch(request)
 }

@@ -40,8 +40,15 @@ export async function call<T = unknown>(
   const headers: Record<string, string> = { prefer: 'return=minimal' }
   if (options.token) headers.authorization = `Bearer ${options.token}`
   if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const { status, text } = await send(base, method, path, headers, options.body === undefined ? undefined : JSON.stringify(options.body))
-  if (status !== (options.expect ?? status) || status >= 400) throw new Error(`${method} ${path}: ${status} ${text.slice(0, 200)}`)
+  const { status, text } = await send(
+    base,
+    method,
+    path,
+    headers,
+    options.body === undefined ? undefined : JSON.stringify(options.body),
+  )
+  if (status !== (options.expect ?? status) || status >= 400)
+    throw new Error(`${method} ${path}: ${status} ${text.slice(0, 200)}`)
   return (text ? JSON.parse(text) : undefined) as T
 }
 

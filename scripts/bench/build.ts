@@ -32,7 +32,13 @@ export async function run(command: string, args: string[], env: Record<string, s
 }
 
 const SERVER_SOURCES = ['server', 'tsconfig.json', 'tsconfig.server.json', 'package-lock.json']
-const CLIENT_SOURCES = ['client', 'scripts/client-build.ts', 'scripts/client-build', 'vite.config.ts', 'package-lock.json']
+const CLIENT_SOURCES = [
+  'client',
+  'scripts/client-build.ts',
+  'scripts/client-build',
+  'vite.config.ts',
+  'package-lock.json',
+]
 
 /** Builds the server and the client when a source is newer than the build, as `npm start` would. */
 export async function ensureBuilt(log: (line: string) => void): Promise<void> {

@@ -46,10 +46,22 @@ export async function initialJs(outDir: string): Promise<InitialJs> {
 export async function bundleWeight(scratch: Scratch, log: (line: string) => void) {
   log('6. client weight: building the React variant')
   const reactDir = await scratch.dir('react-build')
-  await run('npx', ['vite', 'build', '--config', 'scripts/bench/vite-react.config.ts', '--outDir', reactDir, '--emptyOutDir', '--logLevel', 'warn'])
+  await run('npx', [
+    'vite',
+    'build',
+    '--config',
+    'scripts/bench/vite-react.config.ts',
+    '--outDir',
+    reactDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ])
   const preact = await initialJs(path.join(ROOT, 'dist/client'))
   const react = await initialJs(reactDir)
   const ratio = preact.gzip / react.gzip
-  log(`  preact/compat ${(preact.gzip / 1024).toFixed(1)} KB gzip, React ${(react.gzip / 1024).toFixed(1)} KB, ratio ${ratio.toFixed(2)}`)
+  log(
+    `  preact/compat ${(preact.gzip / 1024).toFixed(1)} KB gzip, React ${(react.gzip / 1024).toFixed(1)} KB, ratio ${ratio.toFixed(2)}`,
+  )
   return { preact, react, ratio }
 }

@@ -76,10 +76,9 @@ export async function compare<K extends string>(
   const names = Object.keys(legs) as K[]
   bench.log(`${title}: warming up`)
   for (const name of names) await legs[name](bench.settings.warmup, false)
-  const timed = Object.fromEntries(names.map((name) => [name, () => legs[name](bench.settings.duration, true)])) as Record<
-    K,
-    () => Promise<LoadResult>
-  >
+  const timed = Object.fromEntries(
+    names.map((name) => [name, () => legs[name](bench.settings.duration, true)]),
+  ) as Record<K, () => Promise<LoadResult>>
   bench.log(`${title}: ${bench.settings.rounds} rounds of ${names.join(', ')}`)
   const runs = await interleave(bench.settings.rounds, timed)
   const medians = Object.fromEntries(
@@ -90,7 +89,9 @@ export async function compare<K extends string>(
         p50: median(results.map((r) => r.p50)),
         p99: median(results.map((r) => r.p99)),
       }
-      bench.log(`  ${name}: ${summary.rps.toFixed(0)} req/s, p99 ${summary.p99} ms, ${results.reduce((n, r) => n + r.failed, 0)} failed`)
+      bench.log(
+        `  ${name}: ${summary.rps.toFixed(0)} req/s, p99 ${summary.p99} ms, ${results.reduce((n, r) => n + r.failed, 0)} failed`,
+      )
       return [name, summary]
     }),
   ) as Comparison<K>['medians']

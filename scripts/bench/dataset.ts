@@ -23,7 +23,12 @@ export class Scratch {
 }
 
 /** Generates a data set the way an operator would: `npm run seed:large`, its progress bar on our stderr. */
-async function seedLarge(users: number, posts: number, env: Record<string, string>, extra: string[] = []): Promise<void> {
+async function seedLarge(
+  users: number,
+  posts: number,
+  env: Record<string, string>,
+  extra: string[] = [],
+): Promise<void> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/seed-large.ts', '--users', String(users), '--posts', String(posts), ...extra],

@@ -34,7 +34,9 @@ async function openAll(tickets: readonly string[]): Promise<void> {
 port_.on('message', (message: 'collect' | 'close' | { open: string[] }) => {
   if (message === 'collect') {
     const origin = performance.timeOrigin
-    port_.postMessage({ arrivals: streams.map((stream) => [...stream.arrivals].map(([seq, at]) => [seq, origin + at])) })
+    port_.postMessage({
+      arrivals: streams.map((stream) => [...stream.arrivals].map(([seq, at]) => [seq, origin + at])),
+    })
   } else if (message === 'close') {
     for (const stream of streams) stream.close()
     port_.close()

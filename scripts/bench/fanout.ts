@@ -104,7 +104,12 @@ function resultOf(clients: number, events: number, latencies: number[], acks: nu
  * write is sent to the moment a stream's bytes carrying it arrive, so it includes the write's own commit.
  * The result holds, for each round, one result for each writer.
  */
-export async function fanoutTo(bench: BenchBase, target: FanoutTarget, clients: number, label: string): Promise<FanoutResult[][]> {
+export async function fanoutTo(
+  bench: BenchBase,
+  target: FanoutTarget,
+  clients: number,
+  label: string,
+): Promise<FanoutResult[][]> {
   const { reader, writers } = target
   const events = bench.settings.fanoutEvents
   const rounds = target.rounds ?? 1
@@ -158,10 +163,14 @@ export async function fanoutTo(bench: BenchBase, target: FanoutTarget, clients: 
         latencies[round]?.[writer]?.push(at - (sentAt[seq] as number))
       }
     }
-    const results = latencies.map((round, r) => round.map((list, w) => resultOf(clients, events, list, acks[r]?.[w] ?? [])))
+    const results = latencies.map((round, r) =>
+      round.map((list, w) => resultOf(clients, events, list, acks[r]?.[w] ?? [])),
+    )
     for (const [r, round] of results.entries()) {
       for (const [w, result] of round.entries()) {
-        const who = [rounds > 1 ? `round ${r + 1}` : '', writers.length > 1 ? `writer ${w + 1}` : ''].filter(Boolean).join(', ')
+        const who = [rounds > 1 ? `round ${r + 1}` : '', writers.length > 1 ? `writer ${w + 1}` : '']
+          .filter(Boolean)
+          .join(', ')
         bench.log(
           `  ${who ? `${who}: ` : ''}delivered ${(result.share * 100).toFixed(2)}%, p50 ${result.p50.toFixed(1)} ms, ` +
             `p99 ${result.p99.toFixed(1)} ms (the write itself: p50 ${result.writeP50.toFixed(1)} ms)`,
@@ -179,7 +188,12 @@ export async function fanoutTo(bench: BenchBase, target: FanoutTarget, clients: 
 /** Leg 5 at one size: the streams and the writes on the one embedded server. */
 export async function fanout(bench: Bench, clients: number): Promise<FanoutResult> {
   const { sessions } = bench
-  const [[result] = []] = await fanoutTo(bench, { reader: sessions.few, writers: [sessions.writer] }, clients, `5. fan-out to ${clients} streams`)
+  const [[result] = []] = await fanoutTo(
+    bench,
+    { reader: sessions.few, writers: [sessions.writer] },
+    clients,
+    `5. fan-out to ${clients} streams`,
+  )
   if (!result) throw new Error('the fan-out leg measured nothing')
   return result
 }

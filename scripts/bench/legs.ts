@@ -31,7 +31,9 @@ export async function runServerLegs(bench: Bench, hello: Running, { checks, deta
     results.feedByFollowing = feeds
     checks.push(atLeast(2, 'feed following 1,000 ÷ following 10', feeds.ratio, 0.8))
     const { following1000, following10 } = feeds.medians
-    details.push(`Leg 2 (req/s, medians): following 1,000 ${rps(following1000.rps)}, following 10 ${rps(following10.rps)}.`)
+    details.push(
+      `Leg 2 (req/s, medians): following 1,000 ${rps(following1000.rps)}, following 10 ${rps(following10.rps)}.`,
+    )
   }
   if (only.has(3)) {
     const writes = await writesSharedVsPerWrite(bench)

@@ -14,7 +14,13 @@ export const LIGHTHOUSE_RUNS = 3
 export const LIGHTHOUSE_LEG = 10
 
 /** The metrics behind the performance score, in milliseconds but for CLS. */
-const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'] as const
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+] as const
 
 export interface PageAudit {
   page: string
@@ -63,7 +69,8 @@ async function auditOnce(scratch: Scratch, url: string, session: Session | undef
       disableStorageReset: session !== undefined,
     })
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`)
+    if (result.lhr.runtimeError)
+      throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`)
     return result.lhr
   } finally {
     await context.close()
@@ -73,7 +80,13 @@ async function auditOnce(scratch: Scratch, url: string, session: Session | undef
 const score = (value: number | null | undefined) => Math.round((value ?? 0) * 100)
 
 /** Runs a page LIGHTHOUSE_RUNS times and keeps the run with the median performance score. */
-async function auditPage(scratch: Scratch, page: string, url: string, session: Session | undefined, log: (line: string) => void): Promise<PageAudit> {
+async function auditPage(
+  scratch: Scratch,
+  page: string,
+  url: string,
+  session: Session | undefined,
+  log: (line: string) => void,
+): Promise<PageAudit> {
   const lhrs = []
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
     // A run that fails outright (Lighthouse's own runtime error) is tried once more, not counted as 0.
@@ -83,12 +96,22 @@ async function auditPage(scratch: Scratch, page: string, url: string, session: S
     }
     lhrs.push(await auditOnce(scratch, url, session).catch(retry))
   }
-  const sorted = [...lhrs].sort((a, b) => score(a.categories.performance?.score) - score(b.categories.performance?.score))
+  const sorted = [...lhrs].sort(
+    (a, b) => score(a.categories.performance?.score) - score(b.categories.performance?.score),
+  )
   const median = sorted[Math.floor(sorted.length / 2)]
   if (!median) throw new Error('no Lighthouse run')
-  const metrics = Object.fromEntries(METRICS.map((id) => [id, median.audits[id]?.numericValue ?? Number.NaN])) as PageAudit['metrics']
+  const metrics = Object.fromEntries(
+    METRICS.map((id) => [id, median.audits[id]?.numericValue ?? Number.NaN]),
+  ) as PageAudit['metrics']
   const failing = Object.values(median.audits)
-    .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'manual')
+    .filter(
+      (audit) =>
+        audit.score !== null &&
+        audit.score < 0.9 &&
+        audit.scoreDisplayMode !== 'informative' &&
+        audit.scoreDisplayMode !== 'manual',
+    )
     .map((audit) => `${audit.id} (${score(audit.score)})`)
   return {
     page,
@@ -106,14 +129,21 @@ async function auditPage(scratch: Scratch, page: string, url: string, session: S
  * feed signed in as the guest, on a server of its own over the seeded demo data. Adds its goals
  * (performance at least 95, accessibility 100) to the report.
  */
-export async function lighthouseLeg(report: Report, options: { scratch: Scratch; running: Running[]; log(line: string): void }) {
+export async function lighthouseLeg(
+  report: Report,
+  options: { scratch: Scratch; running: Running[]; log(line: string): void },
+) {
   const { scratch, log } = options
   if (!existsSync(CHROMIUM_PATH)) {
     log(`${LIGHTHOUSE_LEG}. Lighthouse skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium)`)
     return
   }
   log(`${LIGHTHOUSE_LEG}. Lighthouse (mobile): ${LIGHTHOUSE_RUNS} runs each of /login and the home feed`)
-  const chirp = await startChirp({ dataDir: await scratch.dir('lighthouse-data'), jwtSecret: randomBytes(32).toString('base64url'), openFiles: 1024 })
+  const chirp = await startChirp({
+    dataDir: await scratch.dir('lighthouse-data'),
+    jwtSecret: randomBytes(32).toString('base64url'),
+    openFiles: 1024,
+  })
   options.running.push(chirp)
   let pages: PageAudit[]
   try {
@@ -129,14 +159,33 @@ export async function lighthouseLeg(report: Report, options: { scratch: Scratch;
   report.results.lighthouse = pages
   for (const page of pages) {
     const shown = (value: number) => value.toFixed(0)
-    report.checks.push(atLeast(LIGHTHOUSE_LEG, `Lighthouse mobile performance, ${page.page}`, page.performance, 95, shown(page.performance)))
-    report.checks.push(atLeast(LIGHTHOUSE_LEG, `Lighthouse mobile accessibility, ${page.page}`, page.accessibility, 100, shown(page.accessibility)))
+    report.checks.push(
+      atLeast(
+        LIGHTHOUSE_LEG,
+        `Lighthouse mobile performance, ${page.page}`,
+        page.performance,
+        95,
+        shown(page.performance),
+      ),
+    )
+    report.checks.push(
+      atLeast(
+        LIGHTHOUSE_LEG,
+        `Lighthouse mobile accessibility, ${page.page}`,
+        page.accessibility,
+        100,
+        shown(page.accessibility),
+      ),
+    )
     const m = page.metrics
     report.details.push(
       `Leg ${LIGHTHOUSE_LEG}, ${page.page} (median of runs scoring ${page.runs.join(', ')}): FCP ${ms(m['first-contentful-paint'])}, ` +
         `LCP ${ms(m['largest-contentful-paint'])}, TBT ${ms(m['total-blocking-time'])}, CLS ${m['cumulative-layout-shift'].toFixed(3)}, ` +
-        `Speed Index ${ms(m['speed-index'])}` + (page.failing.length > 0 ? `; costing points: ${page.failing.join(', ')}.` : '.'),
+        `Speed Index ${ms(m['speed-index'])}` +
+        (page.failing.length > 0 ? `; costing points: ${page.failing.join(', ')}.` : '.'),
     )
-    log(`  ${page.page}: performance ${page.performance} (runs ${page.runs.join(', ')}), accessibility ${page.accessibility}`)
+    log(
+      `  ${page.page}: performance ${page.performance} (runs ${page.runs.join(', ')}), accessibility ${page.accessibility}`,
+    )
   }
 }

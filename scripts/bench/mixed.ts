@@ -59,7 +59,12 @@ function startWriter(bench: Bench, perSecond: number) {
 export async function readsUnderWrites(bench: Bench) {
   const { chirp, sessions, settings } = bench
   const read = (duration: number) =>
-    load({ url: `${chirp.url}/api/feed?limit=20`, headers: authHeaders(sessions.typical), connections: settings.connections, duration })
+    load({
+      url: `${chirp.url}/api/feed?limit=20`,
+      headers: authHeaders(sessions.typical),
+      connections: settings.connections,
+      duration,
+    })
   const writers: WriterReport[] = []
   const comparison = await compare(bench, `4. feed reads, alone vs with ${WRITES_PER_SECOND} writes/s`, {
     alone: read,
@@ -74,6 +79,13 @@ export async function readsUnderWrites(bench: Bench) {
     },
   })
   const writesPerSecond = median(writers.map((w) => w.ok / settings.duration))
-  bench.log(`  writes: ${writesPerSecond.toFixed(1)}/s achieved, write p99 ${median(writers.map((w) => w.p99)).toFixed(1)} ms`)
-  return { ...comparison, writers, writesPerSecond, ratio: pairedRatio(comparison.runs.withWrites, comparison.runs.alone) }
+  bench.log(
+    `  writes: ${writesPerSecond.toFixed(1)}/s achieved, write p99 ${median(writers.map((w) => w.p99)).toFixed(1)} ms`,
+  )
+  return {
+    ...comparison,
+    writers,
+    writesPerSecond,
+    ratio: pairedRatio(comparison.runs.withWrites, comparison.runs.alone),
+  }
 }

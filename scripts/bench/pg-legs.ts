@@ -10,7 +10,11 @@ import { likeUnlikeRun } from './writes.js'
 const rps = (value: number) => value.toFixed(0)
 /** 1000000 → 1M, 10000 → 10k: how the table names the two schemas' sizes. */
 const size = (count: number) =>
-  count >= 1e6 && count % 1e5 === 0 ? `${count / 1e6}M` : count >= 1e3 && count % 100 === 0 ? `${count / 1e3}k` : String(count)
+  count >= 1e6 && count % 1e5 === 0
+    ? `${count / 1e6}M`
+    : count >= 1e3 && count % 100 === 0
+      ? `${count / 1e3}k`
+      : String(count)
 const FEEDS = [
   { sort: 'latest', who: 'few', following: '10' },
   { sort: 'latest', who: 'many', following: '1,000' },
@@ -38,7 +42,13 @@ async function feedAtScale(bench: BenchBase, pg: PgBench) {
       small: run(pg.small[who]),
     })
     const pages = { large: await pageOf(pg.large[who], path), small: await pageOf(pg.small[who], path) }
-    feeds.push({ sort, following, ...comparison, pages, ratio: pairedRatio(comparison.runs.large, comparison.runs.small) })
+    feeds.push({
+      sort,
+      following,
+      ...comparison,
+      pages,
+      ratio: pairedRatio(comparison.runs.large, comparison.runs.small),
+    })
   }
   return feeds
 }
@@ -96,7 +106,12 @@ async function deliveryAcrossInstances(bench: BenchBase, pg: PgBench) {
  * Legs 7 to 9, those asked for. Leg 9 compares with leg 3's shared flush, measured earlier in the same
  * run (`sharedFlush`, its median writes a second).
  */
-export async function runPgLegs(bench: BenchBase, pg: PgBench, sharedFlush: number | undefined, { checks, details, results }: Report) {
+export async function runPgLegs(
+  bench: BenchBase,
+  pg: PgBench,
+  sharedFlush: number | undefined,
+  { checks, details, results }: Report,
+) {
   const { only } = bench.settings
   if (only.has(7)) {
     const feeds = await feedAtScale(bench, pg)
@@ -117,7 +132,9 @@ export async function runPgLegs(bench: BenchBase, pg: PgBench, sharedFlush: numb
     results.crossInstance = delivery
     checks.push(atLeast(8, 'events delivered, writes through A', delivery.sameShare, 1, percent(delivery.sameShare)))
     checks.push(atLeast(8, 'events delivered, writes through B', delivery.crossShare, 1, percent(delivery.crossShare)))
-    checks.push(atMost(8, 'delivery p99, writes through B − through A', delivery.extraP99, 25, ms(delivery.extraP99), '25 ms'))
+    checks.push(
+      atMost(8, 'delivery p99, writes through B − through A', delivery.extraP99, 25, ms(delivery.extraP99), '25 ms'),
+    )
     const p99s = (side: 0 | 1) => delivery.rounds.map((round) => ms(round[side]?.p99 ?? Number.NaN)).join(', ')
     details.push(
       `Leg 8, ${PG_STREAMS} streams on A, p99 a round: writes through A ${p99s(0)}; through B ${p99s(1)}. ` +

@@ -34,7 +34,9 @@ export function checkBenchDatabase(url: string): string {
     throw new Error('DATABASE_URL must be a postgres:// URL')
   }
   if (!/^postgres(ql)?:$/.test(new URL(url).protocol) || !LOOPBACK.has(host)) {
-    throw new Error(`the PostgreSQL legs run only against a database on 127.0.0.1; DATABASE_URL names ${host || 'no host'}`)
+    throw new Error(
+      `the PostgreSQL legs run only against a database on 127.0.0.1; DATABASE_URL names ${host || 'no host'}`,
+    )
   }
   return url
 }

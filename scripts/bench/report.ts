@@ -41,7 +41,14 @@ export function atLeast(leg: number, measure: string, value: number, goal: numbe
   return { leg, measure, value, shown, goal: `≥ ${goal}`, met: value >= goal }
 }
 
-export function atMost(leg: number, measure: string, value: number, goal: number, shown: string, goalShown: string): Check {
+export function atMost(
+  leg: number,
+  measure: string,
+  value: number,
+  goal: number,
+  shown: string,
+  goalShown: string,
+): Check {
   return { leg, measure, value, shown, goal: `≤ ${goalShown}`, met: value <= goal }
 }
 

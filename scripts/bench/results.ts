@@ -41,7 +41,7 @@ function summary(name: GroupName, { settings, postgres }: GroupResults): string[
 /** [1, 2, 3, 4, 5, 6, 10] → "legs 1 to 6 and 10". */
 function legsOf(legs: readonly number[]): string {
   const spans: string[] = []
-  for (let i = 0; i < legs.length; ) {
+  for (let i = 0; i < legs.length;) {
     let j = i
     while (j + 1 < legs.length && (legs[j + 1] as number) === (legs[j] as number) + 1) j++
     spans.push(j > i ? `${legs[i]} to ${legs[j]}` : String(legs[i]))
@@ -52,7 +52,9 @@ function legsOf(legs: readonly number[]): string {
 
 function section(name: GroupName, title: string, legs: readonly number[], group: GroupResults): string[] {
   const host = group.machine
-  const rows = group.checks.map((c) => `| ${c.leg} | ${c.measure} | ${c.shown} | ${c.goal} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`)
+  const rows = group.checks.map(
+    (c) => `| ${c.leg} | ${c.measure} | ${c.shown} | ${c.goal} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`,
+  )
   return [
     `## ${title}: ${legsOf(legs)}`,
     '',

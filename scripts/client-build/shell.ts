@@ -8,7 +8,8 @@ export const WORKER_FILE = 'sw.js'
 const PLACEHOLDER = /(["'`])__CHIRP_SHELL__\1/g
 
 /** Not part of the shell: the worker itself, source maps, compressed copies and dotfiles (.vite/). */
-const leftOut = (file: string) => file === WORKER_FILE || /\.(map|br|gz)$/.test(file) || file.split('/').some((part) => part.startsWith('.'))
+const leftOut = (file: string) =>
+  file === WORKER_FILE || /\.(map|br|gz)$/.test(file) || file.split('/').some((part) => part.startsWith('.'))
 
 async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(path.join(dir, prefix), { withFileTypes: true })

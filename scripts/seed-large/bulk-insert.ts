@@ -94,7 +94,12 @@ export class BulkInserter {
     const first = rows[0]
     if (!first) return
     const { text, columns } = this.#statement(table, Object.keys(first))
-    const parameters = columns.map((column) => this.sql.array(rows.map((row) => asText(row[column] ?? null)), 25))
+    const parameters = columns.map((column) =>
+      this.sql.array(
+        rows.map((row) => asText(row[column] ?? null)),
+        25,
+      ),
+    )
     const pending = this.sql.unsafe(text, parameters)
     // Awaited in order by #settleOldest; until then a rejection must not count as unhandled.
     pending.catch(() => {})

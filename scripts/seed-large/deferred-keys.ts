@@ -45,7 +45,11 @@ export async function dropKeys(sql: Queryable, schema: string, tables: readonly 
 }
 
 /** Builds everything dropKeys dropped: primary and unique keys, then indexes, then the foreign keys, which check every row. */
-export async function restoreKeys(sql: Queryable, keys: readonly KeyDefinition[], progress: ProgressBar): Promise<void> {
+export async function restoreKeys(
+  sql: Queryable,
+  keys: readonly KeyDefinition[],
+  progress: ProgressBar,
+): Promise<void> {
   const order = [2, 3, 1]
   const sorted = [...keys].sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step))
   progress.start('indexes', sorted.length)

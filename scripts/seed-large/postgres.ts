@@ -55,7 +55,9 @@ export async function prepareSchema(sql: postgres.Sql, target: PostgresTarget): 
 async function refuseUsers(sql: Queryable, schema: string): Promise<void> {
   const [state] = await sql<{ taken: boolean }[]>`SELECT EXISTS (SELECT 1 FROM users) AS taken`
   if (state?.taken) {
-    throw new Error(`the PostgreSQL schema "${schema}" already holds users; pass --force to drop it and load a generated data set`)
+    throw new Error(
+      `the PostgreSQL schema "${schema}" already holds users; pass --force to drop it and load a generated data set`,
+    )
   }
 }
 
@@ -74,7 +76,12 @@ export interface Generated {
  * written, so memory holds one step of them, not the data set. Then VACUUM sets the visibility map and
  * the statistics, so the first reads and autovacuum do not rewrite the fresh tables while they are measured.
  */
-export async function loadPostgres(sql: postgres.Sql, schema: string, data: Generated, progress: ProgressBar): Promise<void> {
+export async function loadPostgres(
+  sql: postgres.Sql,
+  schema: string,
+  data: Generated,
+  progress: ProgressBar,
+): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`SELECT set_config('maintenance_work_mem', '256MB', true)`
     await lockSchema(tx, schema)
@@ -93,14 +100,25 @@ export async function loadPostgres(sql: postgres.Sql, schema: string, data: Gene
     // The generator appends each follow to both the follower's and the followee's list at once, so the
     // order it made them in is one both lists agree on: what followOrder rebuilds for an arbitrary
     // database, at seconds of CPU for 800,000 follows.
-    const follows = data.people.users.flatMap((user) => user.following.map((followee) => ({ follower: user._id, followee })))
+    const follows = data.people.users.flatMap((user) =>
+      user.following.map((followee) => ({ follower: user._id, followee })),
+    )
     progress.start('accounts', data.users.length + follows.length)
-    await rows.add('users', data.people.users.map((user, i) => userRow(data.users[i] as UserRecord, user.followers.length)))
-    await rows.add('user_search_words', data.users.flatMap((user) => userWordRows(user._id, user)))
+    await rows.add(
+      'users',
+      data.people.users.map((user, i) => userRow(data.users[i] as UserRecord, user.followers.length)),
+    )
+    await rows.add(
+      'user_search_words',
+      data.users.flatMap((user) => userWordRows(user._id, user)),
+    )
     progress.tick(data.users.length)
     for (let start = 0; start < follows.length; start += 10_000) {
       const slice = follows.slice(start, start + 10_000)
-      await rows.add('follows', numbered(slice.map(({ follower, followee }) => ({ follower_id: follower, followee_id: followee }))))
+      await rows.add(
+        'follows',
+        numbered(slice.map(({ follower, followee }) => ({ follower_id: follower, followee_id: followee }))),
+      )
       progress.tick(slice.length)
     }
     progress.finish()
@@ -110,7 +128,7 @@ export async function loadPostgres(sql: postgres.Sql, schema: string, data: Gene
     const postIds: string[] = []
     progress.start('posts', data.posts)
     const stream = postStream(data.random, data.people, data.posts, data.now)
-    for (let done = false; !done; ) {
+    for (let done = false; !done;) {
       const posts: Row[] = []
       const children = emptyChildRows()
       for (let i = 0; i < POSTS_PER_STEP; i++) {
@@ -131,7 +149,9 @@ export async function loadPostgres(sql: postgres.Sql, schema: string, data: Gene
       await new Promise((resolve) => setImmediate(resolve))
     }
     addBookmarks(data.random, data.people.users, postIds)
-    const bookmarks = data.people.users.flatMap((user) => user.bookmarks.map((post_id) => ({ user_id: user._id, post_id })))
+    const bookmarks = data.people.users.flatMap((user) =>
+      user.bookmarks.map((post_id) => ({ user_id: user._id, post_id })),
+    )
     await rows.add('bookmarks', numbered(bookmarks))
     await rows.finish()
     progress.finish()

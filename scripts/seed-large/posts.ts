@@ -8,7 +8,12 @@ const DAY = 86_400_000
 const MINUTE = 60_000
 
 /** Someone who reacts to a post: mostly the author's followers, sometimes anyone. */
-function reactor(random: Random, author: DraftUser, users: readonly DraftUser[], byId: Map<string, DraftUser>): DraftUser {
+function reactor(
+  random: Random,
+  author: DraftUser,
+  users: readonly DraftUser[],
+  byId: Map<string, DraftUser>,
+): DraftUser {
   if (author.followers.length > 0 && random() < 0.75) return byId.get(pick(random, author.followers)) as DraftUser
   return pick(random, users)
 }
@@ -61,7 +66,9 @@ export function* postStream(random: Random, people: People, count: number, now: 
   const { users } = people
   const byId = new Map(users.map((user) => [user._id, user]))
   const activity = new WeightedSampler(zipfWeights(random, users.length, 0.8))
-  const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort((a, b) => a - b)
+  const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort(
+    (a, b) => a - b,
+  )
 
   for (const created of times) {
     const author = users[activity.sample(random)] as DraftUser
@@ -96,7 +103,13 @@ export function addBookmarks(random: Random, users: readonly DraftUser[], postId
 }
 
 /** The whole data set's posts in memory, for the embedded store's files, with everyone's bookmarks added. */
-export function generatePosts(random: Random, people: People, count: number, now: number, progress: ProgressBar): PostRecord[] {
+export function generatePosts(
+  random: Random,
+  people: People,
+  count: number,
+  now: number,
+  progress: ProgressBar,
+): PostRecord[] {
   progress.start('posts', count)
   const posts: PostRecord[] = []
   for (const post of postStream(random, people, count, now)) {
@@ -104,6 +117,10 @@ export function generatePosts(random: Random, people: People, count: number, now
     progress.tick()
   }
   progress.finish()
-  addBookmarks(random, people.users, posts.map((post) => post._id))
+  addBookmarks(
+    random,
+    people.users,
+    posts.map((post) => post._id),
+  )
   return posts
 }

@@ -21,8 +21,7 @@ export function pick<T>(random: Random, items: readonly T[]): T {
 
 /** A version-4-shaped uuid drawn from the seeded generator, so ids are reproducible too. */
 export function seededUuid(random: Random): string {
-  const hex = (n: number) =>
-    Array.from({ length: n }, () => randomInt(random, 16).toString(16)).join('')
+  const hex = (n: number) => Array.from({ length: n }, () => randomInt(random, 16).toString(16)).join('')
   const variant = (8 + randomInt(random, 4)).toString(16)
   return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`
 }

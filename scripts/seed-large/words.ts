@@ -1,15 +1,66 @@
 import { pick, randomInt, type Random } from './random.js'
 
 export const FIRST_NAMES = [
-  'Ada', 'Amir', 'Ana', 'Ben', 'Chen', 'Dara', 'Eli', 'Emma', 'Femi', 'Grace', 'Hana', 'Ivan', 'Jade', 'Jon',
-  'Kai', 'Lena', 'Leo', 'Mara', 'Mei', 'Nia', 'Noor', 'Omar', 'Priya', 'Rosa', 'Sam', 'Sofia', 'Tariq', 'Uma',
-  'Vera', 'Wen', 'Yusuf', 'Zoe',
+  'Ada',
+  'Amir',
+  'Ana',
+  'Ben',
+  'Chen',
+  'Dara',
+  'Eli',
+  'Emma',
+  'Femi',
+  'Grace',
+  'Hana',
+  'Ivan',
+  'Jade',
+  'Jon',
+  'Kai',
+  'Lena',
+  'Leo',
+  'Mara',
+  'Mei',
+  'Nia',
+  'Noor',
+  'Omar',
+  'Priya',
+  'Rosa',
+  'Sam',
+  'Sofia',
+  'Tariq',
+  'Uma',
+  'Vera',
+  'Wen',
+  'Yusuf',
+  'Zoe',
 ] as const
 
 export const LAST_NAMES = [
-  'Adeyemi', 'Berg', 'Costa', 'Diaz', 'Eriksen', 'Fischer', 'Garcia', 'Haddad', 'Ito', 'Jensen', 'Kowalski',
-  'Lopez', 'Mbeki', 'Novak', 'Okafor', 'Park', 'Quinn', 'Rossi', 'Singh', 'Tanaka', 'Urban', 'Varga', 'Wong',
-  'Yilmaz', 'Zhang',
+  'Adeyemi',
+  'Berg',
+  'Costa',
+  'Diaz',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Haddad',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Mbeki',
+  'Novak',
+  'Okafor',
+  'Park',
+  'Quinn',
+  'Rossi',
+  'Singh',
+  'Tanaka',
+  'Urban',
+  'Varga',
+  'Wong',
+  'Yilmaz',
+  'Zhang',
 ] as const
 
 const WORDS = (
@@ -33,5 +84,7 @@ export function sentence(random: Random, min: number, max: number): string {
 /** One to three sentences, kept within the 500-character limit on posts. */
 export function postText(random: Random): string {
   const count = 1 + randomInt(random, 3)
-  return Array.from({ length: count }, () => sentence(random, 4, 16)).join(' ').slice(0, 500)
+  return Array.from({ length: count }, () => sentence(random, 4, 16))
+    .join(' ')
+    .slice(0, 500)
 }

@@ -14,35 +14,46 @@ const USAGE = 'Usage: npm run db:import -- --from <data dir>   (DATABASE_URL and
  * order of every list. Migrating and copying are one transaction, so a failure leaves nothing behind,
  * and a database that already holds users is refused.
  */
-export async function runDbImport(args: string[], env: Record<string, string | undefined>, out: Output): Promise<number> {
-  return runCommand('db:import', async () => {
-    const { values } = parseArgs({ args, options: { from: { type: 'string' } } })
-    if (!values.from) {
-      out.error(USAGE)
-      return 1
-    }
-    const from = path.resolve(values.from)
-    const { url, schema } = readDatabaseEnv(env)
-    const database = await readDatabaseFiles(from)
-    const sql = createSql({ url, poolMax: 1, schema })
-    try {
-      const result = await migrate(sql, { schema, seed: async () => database, log: { info: out.log } })
-      if (!result.seeded) {
-        out.error(
-          `db:import: the PostgreSQL database (schema "${schema}") already holds users; it copies only into an empty one. ` +
-            'Point DATABASE_URL or DATABASE_SCHEMA at an empty database, or empty this one first.',
-        )
+export async function runDbImport(
+  args: string[],
+  env: Record<string, string | undefined>,
+  out: Output,
+): Promise<number> {
+  return runCommand(
+    'db:import',
+    async () => {
+      const { values } = parseArgs({ args, options: { from: { type: 'string' } } })
+      if (!values.from) {
+        out.error(USAGE)
         return 1
       }
-      const { users, posts, notifications, skipped } = result.seeded
-      out.log(`Imported ${users} users, ${posts} posts and ${notifications} notifications from ${from}.`)
-      if (skipped > 0) out.log(`Left out ${skipped} references to users, posts or comments that do not exist, or repeated.`)
-      out.log(`Media files were not copied: set MEDIA_DIR=${path.join(from, 'media')} (or copy that folder to where MEDIA_DIR points).`)
-      return 0
-    } finally {
-      await sql.end({ timeout: 5 })
-    }
-  }, out)
+      const from = path.resolve(values.from)
+      const { url, schema } = readDatabaseEnv(env)
+      const database = await readDatabaseFiles(from)
+      const sql = createSql({ url, poolMax: 1, schema })
+      try {
+        const result = await migrate(sql, { schema, seed: async () => database, log: { info: out.log } })
+        if (!result.seeded) {
+          out.error(
+            `db:import: the PostgreSQL database (schema "${schema}") already holds users; it copies only into an empty one. ` +
+              'Point DATABASE_URL or DATABASE_SCHEMA at an empty database, or empty this one first.',
+          )
+          return 1
+        }
+        const { users, posts, notifications, skipped } = result.seeded
+        out.log(`Imported ${users} users, ${posts} posts and ${notifications} notifications from ${from}.`)
+        if (skipped > 0)
+          out.log(`Left out ${skipped} references to users, posts or comments that do not exist, or repeated.`)
+        out.log(
+          `Media files were not copied: set MEDIA_DIR=${path.join(from, 'media')} (or copy that folder to where MEDIA_DIR points).`,
+        )
+        return 0
+      } finally {
+        await sql.end({ timeout: 5 })
+      }
+    },
+    out,
+  )
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -11,19 +11,23 @@ import { readDatabaseEnv, runCommand, type Output } from './database-env.js'
  * running instances: they take turns on the same advisory lock.
  */
 export async function runDbMigrate(env: Record<string, string | undefined>, out: Output): Promise<number> {
-  return runCommand('db:migrate', async () => {
-    const { url, schema, mediaDir } = readDatabaseEnv(env)
-    const sql = createSql({ url, poolMax: 1, schema })
-    try {
-      const result = await migrate(sql, { schema, seed: () => buildSeed(mediaDir), log: { info: out.log } })
-      const latest = Math.max(...MIGRATIONS.map((migration) => migration.version))
-      if (result.applied.length === 0) out.log(`PostgreSQL schema "${schema}" is up to date (migration ${latest}).`)
-      if (!result.seeded) out.log('The database already holds users: nothing seeded.')
-      return 0
-    } finally {
-      await sql.end({ timeout: 5 })
-    }
-  }, out)
+  return runCommand(
+    'db:migrate',
+    async () => {
+      const { url, schema, mediaDir } = readDatabaseEnv(env)
+      const sql = createSql({ url, poolMax: 1, schema })
+      try {
+        const result = await migrate(sql, { schema, seed: () => buildSeed(mediaDir), log: { info: out.log } })
+        const latest = Math.max(...MIGRATIONS.map((migration) => migration.version))
+        if (result.applied.length === 0) out.log(`PostgreSQL schema "${schema}" is up to date (migration ${latest}).`)
+        if (!result.seeded) out.log('The database already holds users: nothing seeded.')
+        return 0
+      } finally {
+        await sql.end({ timeout: 5 })
+      }
+    },
+    out,
+  )
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

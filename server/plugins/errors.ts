@@ -40,7 +40,8 @@ export function installErrorHandler(app: FastifyInstance) {
 
 /** Requests refused by the router before any hook (a malformed %-escape, an over-long path parameter), in the same shape. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
+  const status =
+    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
   void reply.code(status).send({ errors: [status === 414 ? 'URL is too long' : 'URL is not valid'] })
 }
 
@@ -51,7 +52,9 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const body = JSON.stringify({ errors: [status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Bad request'] })
+  const body = JSON.stringify({
+    errors: [status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Bad request'],
+  })
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -169,7 +169,8 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return fitting(buffer.filter((e) => e.id > after && visibleTo(e, client)))
   }
 
-  const visibleTo = (event: { to: string | undefined }, client: Client) => event.to === undefined || event.to === client.userId
+  const visibleTo = (event: { to: string | undefined }, client: Client) =>
+    event.to === undefined || event.to === client.userId
 
   /** A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway. */
   function fitting(events: Buffered[]): Buffered[] | undefined {
@@ -252,7 +253,11 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   }
 
   function frameOf(event: LoggedEvent): Buffered {
-    return { id: event.id, to: event.to, frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`) }
+    return {
+      id: event.id,
+      to: event.to,
+      frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`),
+    }
   }
 
   function endStreamsOf(userId: string): void {

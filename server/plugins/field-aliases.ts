@@ -45,6 +45,8 @@ export function nameAliases(errors: ErrorObject[], read: ReadonlyMap<string, str
   return errors.map((error) => {
     const field = error.instancePath.split('/')[1] ?? ''
     const alias = read.get(field)
-    return alias === undefined ? error : { ...error, instancePath: `/${alias}${error.instancePath.slice(field.length + 1)}` }
+    return alias === undefined
+      ? error
+      : { ...error, instancePath: `/${alias}${error.instancePath.slice(field.length + 1)}` }
   })
 }

@@ -39,4 +39,3 @@ export function refuse(reply: FastifyReply, limit: Limit, ttlInSeconds: number):
   reply.header('x-ratelimit-reset', wait)
   throw new AppError(429, MSG.tooManyRequests)
 }
-

@@ -10,7 +10,11 @@ export interface LoginSlowdown extends Limit {
 
 export interface LoginLimitsOptions {
   counter: (name: string, limit: Limit, keyOf: KeyOf) => Counter
-  policy: { loginFailuresPerAddress: Limit; loginFailuresPerAddressAndAccount: Limit; loginSlowdownPerAccount: LoginSlowdown }
+  policy: {
+    loginFailuresPerAddress: Limit
+    loginFailuresPerAddressAndAccount: Limit
+    loginSlowdownPerAccount: LoginSlowdown
+  }
   sleep?: ((ms: number) => Promise<void>) | undefined
 }
 
@@ -22,7 +26,9 @@ const COUNT_BOUND = 1_000_000
 
 function usernameOf(request: FastifyRequest): string | undefined {
   const body = request.body as { username?: unknown } | null | undefined
-  return typeof body?.username === 'string' && body.username !== '' ? body.username.slice(0, 64).toLowerCase() : undefined
+  return typeof body?.username === 'string' && body.username !== ''
+    ? body.username.slice(0, 64).toLowerCase()
+    : undefined
 }
 
 /** How long a login waits after `failures` failed ones to its account: nothing up to the max, then doubling to a ceiling. */
@@ -42,7 +48,9 @@ export function loginDelayMs(failures: number, slowdown: LoginSlowdown): number 
 export function installLoginLimits(app: FastifyInstance, { counter, policy, sleep = wait }: LoginLimitsOptions) {
   const isLogin = (request: FastifyRequest) => route(request) === LOGIN_ROUTE
   const accountOf = (request: FastifyRequest) => (isLogin(request) ? usernameOf(request) : undefined)
-  const perAddress = counter('login-address', policy.loginFailuresPerAddress, (r) => (isLogin(r) ? address(r) : undefined))
+  const perAddress = counter('login-address', policy.loginFailuresPerAddress, (r) =>
+    isLogin(r) ? address(r) : undefined,
+  )
   const perPair = counter('login-address-account', policy.loginFailuresPerAddressAndAccount, (r) => {
     const account = accountOf(r)
     return account === undefined ? undefined : `${address(r)} ${account}`
@@ -63,7 +71,10 @@ export function installLoginLimits(app: FastifyInstance, { counter, policy, slee
 
   app.addHook('preValidation', async (request, reply) => {
     if (!isLogin(request)) return
-    const [seen, failures] = await Promise.all([Promise.all(refusing.map((c) => c.hit(request, false))), perAccount.hit(request, false)])
+    const [seen, failures] = await Promise.all([
+      Promise.all(refusing.map((c) => c.hit(request, false))),
+      perAccount.hit(request, false),
+    ])
     // Nothing is awaited from the check to the reservation, so two logins at once cannot both take the last try.
     const keys: string[] = []
     refusing.forEach((limited, i) => {

@@ -59,7 +59,11 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const signedIn = (request: FastifyRequest) => (request.user as { _id?: unknown } | null | undefined)?._id
 
 /** The warning to log at start when instances share a database but each counts its own rate limits. */
-export function perInstanceLimitsWarning(config: { rateLimit: boolean; databaseUrl?: string | undefined; redisUrl?: string | undefined }) {
+export function perInstanceLimitsWarning(config: {
+  rateLimit: boolean
+  databaseUrl?: string | undefined
+  redisUrl?: string | undefined
+}) {
   return config.rateLimit && config.databaseUrl && !config.redisUrl
     ? 'rate limits are counted per instance: set REDIS_URL to share them between the instances of one database'
     : undefined
@@ -89,7 +93,11 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
       const own = keyOf(request)
       return own === undefined ? undefined : `${name}:${own}`
     }
-    const check = app.createRateLimit({ max: limit.max, timeWindow: limit.windowMs, keyGenerator: (request) => key(request) ?? '' })
+    const check = app.createRateLimit({
+      max: limit.max,
+      timeWindow: limit.windowMs,
+      keyGenerator: (request) => key(request) ?? '',
+    })
     return {
       limit,
       key,
@@ -97,7 +105,11 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
         if (key(request) === undefined) return undefined
         const result = await check(request, { increment: count })
         if (result.isAllowed) return undefined
-        return { current: result.max - result.remaining, exceeded: result.isExceeded, ttlInSeconds: result.ttlInSeconds }
+        return {
+          current: result.max - result.remaining,
+          exceeded: result.isExceeded,
+          ttlInSeconds: result.ttlInSeconds,
+        }
       },
     }
   }
@@ -115,7 +127,9 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
   const general = limiter('general', policy.general, address)
   const signup = limiter('signup', policy.signupPerAddress, (r) => (route(r) === SIGNUP_ROUTE ? address(r) : undefined))
   const writes = limiter('writes', policy.writesPerUser, (r) => (isWrite(r) ? String(signedIn(r)) : undefined))
-  const uploads = limiter('uploads', policy.uploadsPerUser, (r) => (isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined))
+  const uploads = limiter('uploads', policy.uploadsPerUser, (r) =>
+    isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined,
+  )
 
   // onRequest: before the body is read or a token is checked. preValidation: the body is parsed (for the
   // username) and `authenticate` has run (for the user), but nothing has been validated or done.

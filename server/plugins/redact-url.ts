@@ -5,7 +5,8 @@
  */
 
 /** Parameter names that carry a credential, compared without regard to case; `code` is OAuth's grant. */
-const SECRET_NAME = /^(?:ticket|jwt|auth|authorization|bearer|code|key|sig|signature)$|token|secret|passw(?:or)?d|api_?key|credential|session/i
+const SECRET_NAME =
+  /^(?:ticket|jwt|auth|authorization|bearer|code|key|sig|signature)$|token|secret|passw(?:or)?d|api_?key|credential|session/i
 /** A JSON Web Token: three base64url parts, the header a JSON object (`{"` encodes as `eyJ`). */
 const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/
 const REDACTED = '[redacted]'
@@ -43,5 +44,9 @@ export function redactUrl(url: string): string {
     .map((segment) => (looksSecret(segment) || looksSecret(decoded(segment) ?? '') ? REDACTED : segment))
     .join('/')
   if (q === -1) return safePath
-  return `${safePath}?${url.slice(q + 1).split('&').map(redactPair).join('&')}`
+  return `${safePath}?${url
+    .slice(q + 1)
+    .split('&')
+    .map(redactPair)
+    .join('&')}`
 }

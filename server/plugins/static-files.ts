@@ -18,7 +18,10 @@ const MEDIA_HEADERS = {
  * files go out as the brotli or gzip copy made at build time (scripts/client-build/compress.ts) when the
  * browser accepts it, so nothing is compressed per request; uploads are images and go out as they are.
  */
-export async function registerStaticFiles(app: FastifyInstance, { clientDir, mediaDir }: { clientDir: string; mediaDir: string }) {
+export async function registerStaticFiles(
+  app: FastifyInstance,
+  { clientDir, mediaDir }: { clientDir: string; mediaDir: string },
+) {
   await app.register(fastifyStatic, {
     root: mediaDir,
     prefix: '/media/',

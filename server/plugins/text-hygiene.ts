@@ -17,7 +17,8 @@ function findBadText(value: unknown, path: string, key: string, depth: number): 
   if (typeof value === 'string') {
     if (LONE_SURROGATE.test(value)) return `${path} must be well-formed Unicode text`
     if (CONTROLS.test(value)) return `${path} must not contain control characters`
-    if (DESCRIPTION_FIELDS.has(key) && value !== '' && !hasVisibleText(value)) return `${path} must contain visible text`
+    if (DESCRIPTION_FIELDS.has(key) && value !== '' && !hasVisibleText(value))
+      return `${path} must contain visible text`
     // An empty name is the schema's to refuse, where a name is required; elsewhere it is an ignored echo.
     return NAME_FIELDS.has(key) && value !== '' ? nameProblem(path, value) : undefined
   }

@@ -71,7 +71,10 @@ export function describeAll(problems: FastifySchemaValidationError[], context: s
     const { field, message } = describe(problem, context)
     if (byField.has(field)) continue
     const values = problem.keyword === 'const' ? allowed.get(problem.instancePath) : undefined
-    byField.set(field, values ? `${field} must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}` : message)
+    byField.set(
+      field,
+      values ? `${field} must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}` : message,
+    )
   }
   const messages = [...byField.values()]
   // However large a schema grows, a reply names a bounded number of problems.

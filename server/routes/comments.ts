@@ -25,14 +25,22 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
 
   app.get(
     '/comments/:postId',
-    { schema: { tags, params: PostIdParamsSchema, querystring: PageQuerySchema, response: { 200: CommentsReplySchema, ...ERRORS } } },
+    {
+      schema: {
+        tags,
+        params: PostIdParamsSchema,
+        querystring: PageQuerySchema,
+        response: { 200: CommentsReplySchema, ...ERRORS },
+      },
+    },
     async (request) => comments.list(request.params.postId, request.query),
   )
 
   app.post(
     '/comments/add/:postId',
     { ...textWrite, schema: { tags, params: PostIdParamsSchema, body: CommentDataSchema, response: writeResponse } },
-    async (request, reply) => commentReply(request, reply, await comments.add(me(request), request.params.postId, request.body.text)),
+    async (request, reply) =>
+      commentReply(request, reply, await comments.add(me(request), request.params.postId, request.body.text)),
   )
 
   app.post(

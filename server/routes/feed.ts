@@ -10,7 +10,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       onRequest: [app.authenticate],
       schema: {
         tags: ['posts'],
-        description: 'The home timeline: the caller\'s posts and those of everyone they follow.',
+        description: "The home timeline: the caller's posts and those of everyone they follow.",
         querystring: FeedQuerySchema,
         response: { 200: FeedReplySchema, ...ERRORS },
       },

@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { MarkReadBodySchema, NotificationsQuerySchema, NotificationsReplySchema, UnreadReplySchema } from '../schemas/notifications.js'
+import {
+  MarkReadBodySchema,
+  NotificationsQuerySchema,
+  NotificationsReplySchema,
+  UnreadReplySchema,
+} from '../schemas/notifications.js'
 import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {

@@ -33,7 +33,12 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.get(
     '/posts/user/:username',
     {
-      schema: { tags, params: UsernameParamsSchema, querystring: PageQuerySchema, response: { 200: PostsReplySchema, ...ERRORS } },
+      schema: {
+        tags,
+        params: UsernameParamsSchema,
+        querystring: PageQuerySchema,
+        response: { 200: PostsReplySchema, ...ERRORS },
+      },
     },
     async (request, reply) => sendPostList(reply, await posts.byUser(request.params.username, request.query)),
   )

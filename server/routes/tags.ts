@@ -29,7 +29,8 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     {
       schema: {
         tags,
-        description: 'The tags used most in the last 7 days (10 unless `limit` says otherwise), with how many posts of those days carry each.',
+        description:
+          'The tags used most in the last 7 days (10 unless `limit` says otherwise), with how many posts of those days carry each.',
         querystring: TrendingQuerySchema,
         response: { 200: TrendingReplySchema, ...ERRORS },
       },

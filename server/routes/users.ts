@@ -21,7 +21,10 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
 
   app.get(
     '/users',
-    { onRequest: [app.identify], schema: { tags, querystring: PageQuerySchema, response: { 200: UsersReplySchema, ...ERRORS } } },
+    {
+      onRequest: [app.identify],
+      schema: { tags, querystring: PageQuerySchema, response: { 200: UsersReplySchema, ...ERRORS } },
+    },
     async (request) => users.list(viewer(request), request.query),
   )
 
@@ -46,7 +49,10 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
 
   app.get(
     '/users/:username',
-    { onRequest: [app.identify], schema: { tags, params: UserLookupParamsSchema, response: { 200: UserReplySchema, ...ERRORS } } },
+    {
+      onRequest: [app.identify],
+      schema: { tags, params: UserLookupParamsSchema, response: { 200: UserReplySchema, ...ERRORS } },
+    },
     async (request) => users.get(request.params.username, viewer(request)),
   )
 
@@ -60,7 +66,12 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     async (request, reply) => reply.code(201).send(await users.edit(me(request), request.body)),
   )
 
-  const followSchema = { tags, params: UserIdParamsSchema, body: EmptyObjectSchema, response: { 200: FollowReplySchema, ...ERRORS } }
+  const followSchema = {
+    tags,
+    params: UserIdParamsSchema,
+    body: EmptyObjectSchema,
+    response: { 200: FollowReplySchema, ...ERRORS },
+  }
   app.post('/users/follow/:id', { ...write, schema: followSchema }, async (request) =>
     users.follow(me(request), request.params.id),
   )
@@ -68,7 +79,12 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     users.unfollow(me(request), request.params.id),
   )
 
-  const bookmarkSchema = { tags, params: IdParamsSchema, body: EmptyObjectSchema, response: { 200: BookmarksReplySchema, ...ERRORS } }
+  const bookmarkSchema = {
+    tags,
+    params: IdParamsSchema,
+    body: EmptyObjectSchema,
+    response: { 200: BookmarksReplySchema, ...ERRORS },
+  }
   app.post('/users/bookmark/:id', { ...write, schema: bookmarkSchema }, async (request) =>
     users.addBookmark(me(request), request.params.id),
   )

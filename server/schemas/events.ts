@@ -57,7 +57,10 @@ export const UserUpdatedEventSchema = Type.Object({
 })
 export const BookmarkEventSchema = Type.Object({ postId: Type.String() })
 /** A new notification for the stream's user, with their unread count after it. */
-export const NotificationCreatedEventSchema = Type.Composite([NotificationSchema, Type.Object({ unread: UnreadSchema })])
+export const NotificationCreatedEventSchema = Type.Composite([
+  NotificationSchema,
+  Type.Object({ unread: UnreadSchema }),
+])
 /** The user's unread count fell: they marked some read, or an action was taken back and its unread notification went. */
 export const NotificationReadEventSchema = Type.Object({ unread: UnreadSchema })
 

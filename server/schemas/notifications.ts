@@ -29,9 +29,15 @@ export const NotificationSchema = Type.Object(
 export type Notification = Static<typeof NotificationSchema>
 
 /** Unknown query fields are ignored (DECISIONS §1). */
-export const NotificationsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) })
+export const NotificationsQuerySchema = Type.Object({
+  limit: Type.Optional(LimitSchema),
+  cursor: Type.Optional(CursorSchema),
+})
 
-export const UnreadSchema = Type.Integer({ minimum: 0, description: 'How many of the reader\'s notifications are unread' })
+export const UnreadSchema = Type.Integer({
+  minimum: 0,
+  description: "How many of the reader's notifications are unread",
+})
 
 export const NotificationsReplySchema = Type.Object({
   notifications: Type.Array(NotificationSchema),

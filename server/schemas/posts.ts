@@ -63,19 +63,16 @@ export const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
  * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap the
  * wrapper before validation, so both forms are accepted. `image` and `imageUrl` are read as `mediaUrl`.
  */
-export const PostDataSchema = Type.Object(
-  {
-    content: Type.Optional(ContentSchema),
-    mediaUrl: Type.Optional(MediaUrlSchema),
-    mediaAlt: Type.Optional(MediaAltSchema),
-    type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
-    /** The original client sends the author's names; the server always uses the author's profile. */
-    firstName: Type.Optional(Type.String({ maxLength: 50 })),
-    lastName: Type.Optional(Type.String({ maxLength: 50 })),
-  },
-)
+export const PostDataSchema = Type.Object({
+  content: Type.Optional(ContentSchema),
+  mediaUrl: Type.Optional(MediaUrlSchema),
+  mediaAlt: Type.Optional(MediaAltSchema),
+  type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
+  /** The original client sends the author's names; the server always uses the author's profile. */
+  firstName: Type.Optional(Type.String({ maxLength: 50 })),
+  lastName: Type.Optional(Type.String({ maxLength: 50 })),
+})
 export type PostData = Static<typeof PostDataSchema>
-
 
 export const CommentDataSchema = Type.Object({ text: CommentTextSchema })
 export type CommentData = Static<typeof CommentDataSchema>

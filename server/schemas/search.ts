@@ -16,7 +16,9 @@ export const SearchQuerySchema = Type.Object({
 export type SearchQuery = Static<typeof SearchQuerySchema>
 
 /** A person found: their summary and bio. */
-export const UserResultSchema = Type.Composite([UserSummarySchema, Type.Object({ bio: Type.String() })], { title: 'UserResult' })
+export const UserResultSchema = Type.Composite([UserSummarySchema, Type.Object({ bio: Type.String() })], {
+  title: 'UserResult',
+})
 export type UserResult = Static<typeof UserResultSchema>
 
 /** `{ posts, nextCursor }` for `type=posts`, `{ users, nextCursor }` for `type=users`. */
@@ -28,7 +30,10 @@ export const SearchReplySchema = Type.Object({
 
 /** The route takes any short text; the service says what makes it no tag. */
 export const TagParamsSchema = Type.Object({ tag: Type.String({ minLength: 1, maxLength: 200 }) })
-export const PageQueryOpenSchema = Type.Object({ limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) })
+export const PageQueryOpenSchema = Type.Object({
+  limit: Type.Optional(LimitSchema),
+  cursor: Type.Optional(CursorSchema),
+})
 
 export const TrendingQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) })
 export const TrendingReplySchema = Type.Object({

@@ -38,43 +38,36 @@ export const WebsiteSchema = Type.String({ maxLength: 200 })
 /** A preset avatar path, an uploaded /media/ path or an https URL; the service checks which. */
 export const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
 
-export const SignupBodySchema = Type.Object(
-  {
-    username: UsernameSchema,
-    password: PasswordSchema,
-    firstName: NameSchema,
-    lastName: NameSchema,
-    email: Type.String({ format: 'email', maxLength: 254 }),
-    avatarURL: Type.Optional(AvatarUrlSchema),
-  },
-)
+export const SignupBodySchema = Type.Object({
+  username: UsernameSchema,
+  password: PasswordSchema,
+  firstName: NameSchema,
+  lastName: NameSchema,
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  avatarURL: Type.Optional(AvatarUrlSchema),
+})
 export type SignupBody = Static<typeof SignupBodySchema>
 
-export const LoginBodySchema = Type.Object(
-  {
-    username: Type.String({ minLength: 1, maxLength: 30 }),
-    password: Type.String({ minLength: 1, maxLength: 128 }),
-  },
-)
+export const LoginBodySchema = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 30 }),
+  password: Type.String({ minLength: 1, maxLength: 128 }),
+})
 export type LoginBody = Static<typeof LoginBodySchema>
 
 /**
  * Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object.
  * `portfolio` is read as `website` and `avatar` as `avatarURL`.
  */
-export const UserEditSchema = Type.Object(
-  {
-    firstName: Type.Optional(NameSchema),
-    lastName: Type.Optional(NameSchema),
-    bio: Type.Optional(BioSchema),
-    website: Type.Optional(WebsiteSchema),
-    avatarURL: Type.Optional(AvatarUrlSchema),
-    /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
-    username: Type.Optional(Type.String({ maxLength: 100 })),
-  },
-)
+export const UserEditSchema = Type.Object({
+  firstName: Type.Optional(NameSchema),
+  lastName: Type.Optional(NameSchema),
+  bio: Type.Optional(BioSchema),
+  website: Type.Optional(WebsiteSchema),
+  avatarURL: Type.Optional(AvatarUrlSchema),
+  /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
+  username: Type.Optional(Type.String({ maxLength: 100 })),
+})
 export type UserEdit = Static<typeof UserEditSchema>
-
 
 export const AuthSignupReplySchema = Type.Object({ createdUser: UserSchema, encodedToken: Type.String() })
 export const AuthLoginReplySchema = Type.Object({ foundUser: UserSchema, encodedToken: Type.String() })

@@ -48,7 +48,9 @@ export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Dat
         updatedAt: createdAt,
         bookmarks: [],
         following: seed.follows.map(idOf),
-        followers: SEED_USERS.filter((other) => other.follows.includes(seed.username)).map((other) => idOf(other.username)),
+        followers: SEED_USERS.filter((other) => other.follows.includes(seed.username)).map((other) =>
+          idOf(other.username),
+        ),
         tokenVersion: 0,
       }
     }),

@@ -45,7 +45,11 @@ export async function reencodeImage(input: Buffer, type: ImageType): Promise<Enc
   const header = await orNotImage(() => sharp(input, { animated: true, limitInputPixels: false }).metadata())
   if (header.format !== FORMATS[type]) throw notImage()
   const frameHeight = header.pageHeight ?? header.height
-  if (header.width > MAX_IMAGE_SIDE || frameHeight > MAX_IMAGE_SIDE || header.width * header.height > MAX_IMAGE_PIXELS) {
+  if (
+    header.width > MAX_IMAGE_SIDE ||
+    frameHeight > MAX_IMAGE_SIDE ||
+    header.width * header.height > MAX_IMAGE_PIXELS
+  ) {
     throw new AppError(415, MSG.imageTooManyPixels)
   }
   // limitInputPixels holds the decoder itself to the same bound, whatever the header said.

@@ -30,7 +30,10 @@ export function notificationView(record: NotificationRecord, actor: UserSummary,
 }
 
 /** Views of a page of notifications: the people and posts they name, fetched in one call each. */
-export async function notificationViews(store: StoreReader, records: readonly NotificationRecord[]): Promise<Notification[]> {
+export async function notificationViews(
+  store: StoreReader,
+  records: readonly NotificationRecord[],
+): Promise<Notification[]> {
   const postIds = [...new Set(records.flatMap((record) => (record.postId ? [record.postId] : [])))]
   const [actors, posts] = await Promise.all([
     store.getUserSummaries([...new Set(records.map((record) => record.actorId))]),
@@ -44,8 +47,12 @@ export async function notificationViews(store: StoreReader, records: readonly No
     // An action is taken back with its notification, so neither is ever missing but for a record edited by hand.
     if (!actor) continue
     const post = record.postId ? postById.get(record.postId) : undefined
-    const comment = record.commentId ? post?.comments.find((candidate) => candidate._id === record.commentId) : undefined
-    views.push(notificationView(record, summaryOf(actor), { ...(post ? { post } : {}), ...(comment ? { comment } : {}) }))
+    const comment = record.commentId
+      ? post?.comments.find((candidate) => candidate._id === record.commentId)
+      : undefined
+    views.push(
+      notificationView(record, summaryOf(actor), { ...(post ? { post } : {}), ...(comment ? { comment } : {}) }),
+    )
   }
   return views
 }

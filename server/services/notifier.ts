@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { mentionsOf } from '../store/text-terms.js'
-import type { NotificationMatch, NotificationRecord, NotificationType, StoreReader, StoreTx, UserRecord } from '../store/types.js'
+import type {
+  NotificationMatch,
+  NotificationRecord,
+  NotificationType,
+  StoreReader,
+  StoreTx,
+  UserRecord,
+} from '../store/types.js'
 import { notificationView, type Subject } from './notification-views.js'
 import { summaryOf } from './views.js'
 
@@ -10,7 +17,14 @@ import { summaryOf } from './views.js'
  */
 
 /** Tells `recipientId` of `actor`'s action, unless it is their own or they were told already. */
-export async function notify(tx: StoreTx, actor: UserRecord, recipientId: string, type: NotificationType, subject: Subject, at: string) {
+export async function notify(
+  tx: StoreTx,
+  actor: UserRecord,
+  recipientId: string,
+  type: NotificationType,
+  subject: Subject,
+  at: string,
+) {
   if (recipientId === actor._id) return
   const record: NotificationRecord = {
     _id: randomUUID(),
@@ -24,7 +38,11 @@ export async function notify(tx: StoreTx, actor: UserRecord, recipientId: string
   }
   const unread = await tx.addNotification(record)
   if (unread === undefined) return
-  tx.emit({ name: 'notification.created', data: { ...notificationView(record, summaryOf(actor), subject), unread }, to: recipientId })
+  tx.emit({
+    name: 'notification.created',
+    data: { ...notificationView(record, summaryOf(actor), subject), unread },
+    to: recipientId,
+  })
 }
 
 /** Takes back the notifications of an action undone; whoever had one unread hears their new count. */

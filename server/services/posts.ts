@@ -21,7 +21,12 @@ export type MediaSizes = (url: string) => Promise<{ width: number; height: numbe
  * A post's text and image fields as they will be stored, or the refusal that says what is wrong. Every
  * image field is named, absent ones as undefined, so an edit that changes the image clears what it had.
  */
-async function checkMedia(content: string, mediaUrl: string, mediaAlt: string | undefined, sizeOf: MediaSizes): Promise<PostChanges> {
+async function checkMedia(
+  content: string,
+  mediaUrl: string,
+  mediaAlt: string | undefined,
+  sizeOf: MediaSizes,
+): Promise<PostChanges> {
   if (!isValidMediaUrl(mediaUrl)) throw badRequest(MSG.badMediaUrl)
   if (!hasVisibleText(content) && mediaUrl === '') throw badRequest(MSG.emptyPost)
   if (mediaUrl === '' && mediaAlt) throw badRequest(MSG.altWithoutMedia)
@@ -82,7 +87,8 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       const likeCount = post.likedBy.length + (liked ? 1 : -1)
       tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
       if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
-      else await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
+      else
+        await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })
     return reply(postId)
   }
@@ -107,7 +113,11 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     async byUser(username: string, page: PageRequest) {
       const user = await store.getUserByUsername(username)
       if (!user) throw notFound(MSG.userNotFound)
-      const { items, nextCursor } = await store.listPosts({ sort: 'latest', authorIds: [user._id], ...unpagedCap(page) })
+      const { items, nextCursor } = await store.listPosts({
+        sort: 'latest',
+        authorIds: [user._id],
+        ...unpagedCap(page),
+      })
       const posts = await postViews(store, items)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
@@ -122,7 +132,12 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     },
 
     async create(userId: string, data: PostData) {
-      const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(data.content ?? '', data.mediaUrl ?? '', data.mediaAlt, sizeOf)
+      const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
+        data.content ?? '',
+        data.mediaUrl ?? '',
+        data.mediaAlt,
+        sizeOf,
+      )
       const at = now().toISOString()
       const record: PostRecord = {
         _id: randomUUID(),
@@ -170,7 +185,14 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         })
         const me = await tx.getUser(userId)
         const texts = { before: post.content, after: changes.content }
-        if (me) await syncMentions(tx, me, texts, { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } }, at)
+        if (me)
+          await syncMentions(
+            tx,
+            me,
+            texts,
+            { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } },
+            at,
+          )
       })
       return reply(postId)
     },

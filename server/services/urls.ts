@@ -26,7 +26,8 @@ function parseAbsolute(value: string, schemes: readonly string[]): boolean {
 export const isValidWebsite = (value: string) => value === '' || parseAbsolute(value, ['http:', 'https:'])
 
 /** Post media: empty, an uploaded file, or an absolute https URL. */
-export const isValidMediaUrl = (value: string) => value === '' || MEDIA_PATH.test(value) || parseAbsolute(value, ['https:'])
+export const isValidMediaUrl = (value: string) =>
+  value === '' || MEDIA_PATH.test(value) || parseAbsolute(value, ['https:'])
 
 /** Avatar: a preset, an uploaded file, or an absolute https URL. */
 export const isValidAvatarUrl = (value: string) =>

@@ -58,7 +58,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async list(viewerId: string | undefined, page: PageRequest) {
       const { items, nextCursor } = await store.listUsers(unpagedCap(page))
       const lookup = await usersOfUsers(store, items)
-      const mine = viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
+      const mine =
+        viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
       const users = items.map((user) => toUser(user, lookup, user._id === viewerId, mine))
       return page.limit === undefined && page.cursor === undefined ? { users } : { users, nextCursor }
     },
@@ -66,7 +67,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     /** By username, or by `_id` as the original API looked users up. */
     async get(usernameOrId: string, viewerId: string | undefined) {
       const user =
-        (await store.getUserByUsername(usernameOrId)) ?? (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
+        (await store.getUserByUsername(usernameOrId)) ??
+        (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
       if (!user) throw notFound(MSG.userNotFound)
       return { user: await userView(store, user, user._id === viewerId) }
     },

@@ -188,6 +188,9 @@ export async function ownBookmarks(store: StoreReader, userId: string): Promise<
 const MAX_OWN_BOOKMARKS = 1000
 
 export async function userView(store: StoreReader, user: UserRecord, self: boolean): Promise<User> {
-  const [lookup, bookmarks] = await Promise.all([usersOfUsers(store, [user]), self ? ownBookmarks(store, user._id) : []])
+  const [lookup, bookmarks] = await Promise.all([
+    usersOfUsers(store, [user]),
+    self ? ownBookmarks(store, user._id) : [],
+  ])
   return toUser(user, lookup, self, bookmarks)
 }

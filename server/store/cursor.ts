@@ -47,7 +47,12 @@ export function compareKeys(a: CursorKey, b: CursorKey, direction: 1 | -1): numb
  * Where a page starts in a list kept in ascending key order: the index of the first item after the
  * cursor's key in the direction of reading (1 reads up from the start, -1 reads down from the end).
  */
-export function startOf<T>(ascending: readonly T[], key: SortKey<T>, direction: 1 | -1, cursor: string | undefined): number {
+export function startOf<T>(
+  ascending: readonly T[],
+  key: SortKey<T>,
+  direction: 1 | -1,
+  cursor: string | undefined,
+): number {
   if (cursor === undefined) return direction === 1 ? 0 : ascending.length - 1
   const after = decodeCursor(cursor, key.length)
   // The first index whose key is above `after` (reading up) or at or above it (reading down).

@@ -33,7 +33,9 @@ export async function writeDatabaseFiles(dataDir: string, database: Database): P
   const records = {
     users: new Map<string, object>(database.users.map((user) => [user._id, user])),
     posts: new Map<string, object>(database.posts.map((post) => [post._id, post])),
-    notifications: new Map<string, object>((database.notifications ?? []).map((notification) => [notification._id, notification])),
+    notifications: new Map<string, object>(
+      (database.notifications ?? []).map((notification) => [notification._id, notification]),
+    ),
   }
   await files.commit(files.prepare((kind, id) => records[kind].get(id)))
   await files.removeStrays()

@@ -74,14 +74,20 @@ export async function writeFileDurably(file: string, contents: string | Uint8Arr
     await unlink(temp).catch(() => {})
     throw error
   })
-  await syncDirectory(path.dirname(file)).catch((error: unknown) => Promise.reject(new UnsyncedReplaceError(file, error)))
+  await syncDirectory(path.dirname(file)).catch((error: unknown) =>
+    Promise.reject(new UnsyncedReplaceError(file, error)),
+  )
 }
 
 /**
  * Writes `contents` to `file` and fsyncs it; `wx` refuses to touch a file that already exists. A failed
  * write removes what it left. The new name is durable only once its directory has been synced.
  */
-export async function writeSyncedFile(file: string, contents: string | Uint8Array, flag: 'w' | 'wx' = 'wx'): Promise<void> {
+export async function writeSyncedFile(
+  file: string,
+  contents: string | Uint8Array,
+  flag: 'w' | 'wx' = 'wx',
+): Promise<void> {
   const handle = await open(file, flag, 0o600)
   try {
     await handle.writeFile(contents)

@@ -105,7 +105,10 @@ function isSegment(data: unknown): data is Segment {
     Object.values(candidate.shards).every(
       (records) =>
         Array.isArray(records) &&
-        records.every((record) => typeof record === 'object' && record !== null && typeof (record as { _id?: unknown })._id === 'string'),
+        records.every(
+          (record) =>
+            typeof record === 'object' && record !== null && typeof (record as { _id?: unknown })._id === 'string',
+        ),
     )
   )
 }
@@ -130,7 +133,10 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
     manifest[kind].flatMap((generation, shard) => {
       const records = segments.get(generation)?.shards[shardKey(kind, shard)]
       if (!records) {
-        throw new CorruptDatabaseError(path.join(dataDir, SEGMENT_DIR, segmentName(generation)), `it does not hold ${shardKey(kind, shard)}`)
+        throw new CorruptDatabaseError(
+          path.join(dataDir, SEGMENT_DIR, segmentName(generation)),
+          `it does not hold ${shardKey(kind, shard)}`,
+        )
       }
       return records
     })

@@ -54,7 +54,10 @@ export function lockDataDir(dir: string): () => void {
     } catch {
       // An unreadable lock file was left by a crash while it was being written.
     }
-    if (typeof owner.pid === 'number' && isAlive(owner.pid, typeof owner.startTime === 'string' ? owner.startTime : undefined)) {
+    if (
+      typeof owner.pid === 'number' &&
+      isAlive(owner.pid, typeof owner.startTime === 'string' ? owner.startTime : undefined)
+    ) {
       throw new DataDirLockedError(dir, owner.pid)
     }
     unlinkSync(file)

@@ -6,7 +6,8 @@ import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord } from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
-const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) => order(a.createdAt, b.createdAt) || order(a._id, b._id)
+const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
+  order(a.createdAt, b.createdAt) || order(a._id, b._id)
 
 const byTime: SortKey<PostRecord> = { of: (post) => [post.createdAt, post._id], length: 2, compare: byCreation }
 const byTrend: SortKey<PostRecord> = {
@@ -149,14 +150,19 @@ export class MemoryIndex {
     if (!query.authorIds) return pageOf(all, key, direction, query)
 
     const authors = this.#authorsOf(query.authorIds)
-    if (query.sort === 'trending' || query.limit === undefined) return this.#authorsPage(authors, all, key, direction, query)
+    if (query.sort === 'trending' || query.limit === undefined)
+      return this.#authorsPage(authors, all, key, direction, query)
     // A home feed is read again and again between new posts: its page of ids is kept until one arrives.
     const pageKey = `${query.sort} ${query.limit ?? ''} ${query.cursor ?? ''}`
     const kept = authors.pages.get(pageKey)
     if (kept?.shape === this.#shape) return { items: this.getPosts(kept.ids), nextCursor: kept.nextCursor }
     const page = this.#authorsPage(authors, all, key, direction, query)
     if (authors.pages.size >= MAX_KEPT_PAGES) authors.pages.clear()
-    authors.pages.set(pageKey, { shape: this.#shape, ids: page.items.map((post) => post._id), nextCursor: page.nextCursor })
+    authors.pages.set(pageKey, {
+      shape: this.#shape,
+      ids: page.items.map((post) => post._id),
+      nextCursor: page.nextCursor,
+    })
     return page
   }
 
@@ -175,10 +181,13 @@ export class MemoryIndex {
     // theirs (by likes, which each author's list is not ordered by). The cheaper one is taken.
     const wanted = query.limit === undefined ? matching : query.limit + 1
     const scanCost = (wanted * all.length) / matching
-    const ownCost = query.sort === 'trending' ? matching * Math.log2(matching + 1) : authors.lists.length * 4 + wanted * 2
+    const ownCost =
+      query.sort === 'trending' ? matching * Math.log2(matching + 1) : authors.lists.length * 4 + wanted * 2
     if (scanCost <= ownCost) return scanPage(all, key, direction, query, (post) => authors.ids.has(post.authorId))
     const lists = authors.lists.map((list) => list.items)
-    return query.sort === 'trending' ? sortPage(lists.flat(), key, direction, query) : mergePage(lists, key, direction, query)
+    return query.sort === 'trending'
+      ? sortPage(lists.flat(), key, direction, query)
+      : mergePage(lists, key, direction, query)
   }
 
   #listOf(authorId: string): SortedList<PostRecord> {

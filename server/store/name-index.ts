@@ -80,14 +80,21 @@ export class NameIndex {
   users(search: UserSearch, request: PageRequest): Page<string> {
     let page: Page<NameKey>
     if (search.username !== undefined) {
-      page = pageOf(withPrefix(this.#names.items, search.username, (user) => user.name), byName, 1, request)
+      page = pageOf(
+        withPrefix(this.#names.items, search.username, (user) => user.name),
+        byName,
+        1,
+        request,
+      )
     } else {
       let ids: string[] | undefined
       for (const prefix of search.prefixes) {
         const found = new Set(withPrefix(this.#words.items, prefix, (word) => word.word).map((word) => word.userId))
         ids = ids ? ids.filter((id) => found.has(id)) : [...found]
       }
-      const matching = (ids ?? []).map((id) => this.#nameOf.get(id)).filter((name): name is NameKey => name !== undefined)
+      const matching = (ids ?? [])
+        .map((id) => this.#nameOf.get(id))
+        .filter((name): name is NameKey => name !== undefined)
       page = sortPage(matching, byName, 1, request)
     }
     return { items: page.items.map((user) => user._id), nextCursor: page.nextCursor }

@@ -11,7 +11,8 @@ export const byTime: SortKey<NotificationRecord> = {
 }
 
 /** One string per identity: a recipient holds at most one notification of each. */
-export const identityKey = (n: NotificationIdentity) => [n.type, n.recipientId, n.actorId, n.postId ?? '', n.commentId ?? ''].join(' ')
+export const identityKey = (n: NotificationIdentity) =>
+  [n.type, n.recipientId, n.actorId, n.postId ?? '', n.commentId ?? ''].join(' ')
 
 /** What a transaction of the embedded store reads of the committed notifications. */
 export interface NotificationBase {
@@ -52,7 +53,8 @@ export class NotificationIndex implements NotificationBase {
   readonly #byComment = new Map<string, Set<string>>()
 
   load(notifications: readonly NotificationRecord[]): void {
-    for (const map of [this.#byId, this.#byRecipient, this.#unread, this.#byIdentity, this.#byPost, this.#byComment]) map.clear()
+    for (const map of [this.#byId, this.#byRecipient, this.#unread, this.#byIdentity, this.#byPost, this.#byComment])
+      map.clear()
     const all = new Map<string, NotificationRecord[]>()
     const unread = new Map<string, NotificationRecord[]>()
     const gather = (lists: Map<string, NotificationRecord[]>, notification: NotificationRecord) => {
@@ -95,7 +97,11 @@ export class NotificationIndex implements NotificationBase {
     this.#lookups(notification)
     this.#listOf(this.#byRecipient, notification.recipientId).upsert(previous, notification)
     if (notification.read) this.#unread.get(notification.recipientId)?.remove(notification)
-    else this.#listOf(this.#unread, notification.recipientId).upsert(previous?.read === false ? previous : undefined, notification)
+    else
+      this.#listOf(this.#unread, notification.recipientId).upsert(
+        previous?.read === false ? previous : undefined,
+        notification,
+      )
   }
 
   delete(id: string): void {

@@ -126,7 +126,9 @@ export class SearchIndex {
     const lists = terms.map((term) => this.#byTerm.get(term))
     if (lists.length === 0 || lists.some((list) => list === undefined)) return { items: [], nextCursor: null }
     const [rarest, ...others] = (lists as SortedList<PostKey>[]).sort((a, b) => a.items.length - b.items.length)
-    const page = scanPage((rarest as SortedList<PostKey>).items, byTime, -1, request, (key) => others.every((list) => list.has(key)))
+    const page = scanPage((rarest as SortedList<PostKey>).items, byTime, -1, request, (key) =>
+      others.every((list) => list.has(key)),
+    )
     return { items: page.items.map((key) => key._id), nextCursor: page.nextCursor }
   }
 

@@ -12,7 +12,8 @@ export class SegmentUses {
 
   static of(manifest: Manifest, segments: ReadonlyMap<number, Segment>): SegmentUses {
     const uses = new SegmentUses()
-    for (const [generation, segment] of segments) uses.#uses.set(generation, { held: Object.keys(segment.shards).length, live: 0 })
+    for (const [generation, segment] of segments)
+      uses.#uses.set(generation, { held: Object.keys(segment.shards).length, live: 0 })
     for (const kind of KINDS) {
       for (const generation of manifest[kind]) {
         const use = uses.#uses.get(generation)

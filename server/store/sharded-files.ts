@@ -54,7 +54,11 @@ export class ShardedFiles {
   constructor(dataDir: string) {
     this.#dataDir = dataDir
     // lowdb keeps the root file; segments are plain durable JSON files beside it.
-    this.#root = new Low<Root>(new DurableJsonFile(path.join(dataDir, 'db.json'), isRoot), { version: 1, users: [], posts: [] })
+    this.#root = new Low<Root>(new DurableJsonFile(path.join(dataDir, 'db.json'), isRoot), {
+      version: 1,
+      users: [],
+      posts: [],
+    })
   }
 
   /** The database on disk, or null when there is none yet. Throws CorruptDatabaseError on a damaged file. */
@@ -204,8 +208,10 @@ export class ShardedFiles {
    * db.v1.json (a hard link: no copy, and it can never be half written).
    */
   async #keepOriginal(): Promise<void> {
-    await link(path.join(this.#dataDir, 'db.json'), path.join(this.#dataDir, 'db.v1.json')).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error
-    })
+    await link(path.join(this.#dataDir, 'db.json'), path.join(this.#dataDir, 'db.v1.json')).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error
+      },
+    )
   }
 }

@@ -71,7 +71,11 @@ export function scanPage<T>(
 ): Page<T> {
   const want = request.limit === undefined ? Infinity : request.limit + 1
   const found: T[] = []
-  for (let i = startOf(ascending, key, direction, request.cursor); i >= 0 && i < ascending.length && found.length < want; i += direction) {
+  for (
+    let i = startOf(ascending, key, direction, request.cursor);
+    i >= 0 && i < ascending.length && found.length < want;
+    i += direction
+  ) {
     const item = ascending[i] as T
     if (accept(item)) found.push(item)
   }
@@ -96,7 +100,7 @@ class Heads<T> {
   push(head: Head<T>): void {
     const heap = this.#heap
     heap.push(head)
-    for (let i = heap.length - 1; i > 0; ) {
+    for (let i = heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1
       if (!this.#before(i, parent)) break
       this.#swap(i, parent)
@@ -110,7 +114,7 @@ class Heads<T> {
     const last = heap.pop()
     if (heap.length > 0 && last) {
       heap[0] = last
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         let best = i
         for (const child of [2 * i + 1, 2 * i + 2]) if (child < heap.length && this.#before(child, best)) best = child
         if (best === i) break
@@ -135,7 +139,12 @@ class Heads<T> {
  * One page of several lists, each in ascending key order, merged in `direction`: a heap holds the next
  * item of every list, so a page costs a binary search a list plus a few heap steps an item.
  */
-export function mergePage<T>(lists: readonly (readonly T[])[], key: SortKey<T>, direction: 1 | -1, request: PageRequest): Page<T> {
+export function mergePage<T>(
+  lists: readonly (readonly T[])[],
+  key: SortKey<T>,
+  direction: 1 | -1,
+  request: PageRequest,
+): Page<T> {
   const heads = new Heads<T>(direction)
   const enter = (list: readonly T[], at: number) => {
     if (at >= 0 && at < list.length) heads.push({ list, at, key: key.of(list[at] as T) })

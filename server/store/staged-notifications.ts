@@ -46,7 +46,8 @@ export class StagedNotifications {
       for (const [id, staged] of this.changes) if (staged && identityKey(staged) === identity) ids.add(id)
     } else {
       for (const id of this.base.idsAbout(match)) ids.add(id)
-      const about = (n: NotificationRecord) => ('postId' in match ? n.postId === match.postId : n.commentId === match.commentId)
+      const about = (n: NotificationRecord) =>
+        'postId' in match ? n.postId === match.postId : n.commentId === match.commentId
       for (const [id, staged] of this.changes) if (staged && about(staged)) ids.add(id)
     }
     const fell = new Set<string>()
@@ -61,7 +62,8 @@ export class StagedNotifications {
 
   /** Marks read the user's unread notifications up to and including `through` (all without it). */
   markRead(userId: string, through: NotificationRecord | undefined): { marked: number; unread: number } {
-    const due = (n: NotificationRecord) => n.recipientId === userId && !n.read && (!through || byTime.compare(n, through) <= 0)
+    const due = (n: NotificationRecord) =>
+      n.recipientId === userId && !n.read && (!through || byTime.compare(n, through) <= 0)
     const marking = new Map<string, NotificationRecord>()
     for (const committed of this.base.unreadOf(userId)) {
       if (through && byTime.compare(committed, through) > 0) break
@@ -69,7 +71,8 @@ export class StagedNotifications {
       if (current && due(current)) marking.set(current._id, current)
     }
     for (const staged of this.changes.values()) if (staged && due(staged)) marking.set(staged._id, staged)
-    for (const notification of marking.values()) this.changes.set(notification._id, Object.freeze({ ...notification, read: true }))
+    for (const notification of marking.values())
+      this.changes.set(notification._id, Object.freeze({ ...notification, read: true }))
     return { marked: marking.size, unread: this.unread(userId) }
   }
 }

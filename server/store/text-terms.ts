@@ -68,7 +68,11 @@ interface TaggedText {
  * use: when the post or comment holding it was written. A tag's page lists the post; trending counts it
  * in the days of that use.
  */
-export function tagUsesOf(post: { content: string; createdAt: string; comments: readonly { text: string; createdAt: string }[] }): Map<string, string> {
+export function tagUsesOf(post: {
+  content: string
+  createdAt: string
+  comments: readonly { text: string; createdAt: string }[]
+}): Map<string, string> {
   const uses = new Map<string, string>()
   const texts: TaggedText[] = [{ text: post.content, createdAt: post.createdAt }, ...post.comments]
   for (const { text, createdAt } of texts) {

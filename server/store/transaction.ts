@@ -77,7 +77,11 @@ export class Transaction extends TransactionReads implements StoreTx {
   async #changeBookmark(userId: string, postId: string, at: string, add: boolean) {
     const user = await this.getUser(userId)
     if (!user || user.bookmarks.includes(postId) === add) return false
-    this.#putUser({ ...user, bookmarks: add ? withLast(user.bookmarks, postId) : without(user.bookmarks, postId), updatedAt: at })
+    this.#putUser({
+      ...user,
+      bookmarks: add ? withLast(user.bookmarks, postId) : without(user.bookmarks, postId),
+      updatedAt: at,
+    })
     return true
   }
 

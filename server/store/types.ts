@@ -181,7 +181,10 @@ export interface StoreTx extends StoreReader {
    * Marks read the user's unread notifications up to and including `through` in their order (all without
    * it): how many changed, and the unread count after.
    */
-  markNotificationsRead(userId: string, through: NotificationRecord | undefined): Promise<{ marked: number; unread: number }>
+  markNotificationsRead(
+    userId: string,
+    through: NotificationRecord | undefined,
+  ): Promise<{ marked: number; unread: number }>
   /** Records an event that is published once, and only if, the transaction commits. */
   emit(event: ChirpEvent): void
 }

@@ -17,7 +17,10 @@ t.test('text files past the minimum get a .br and a .gz copy that inflate to the
   const file = path.join(dir, 'assets', 'index-1.css')
   t.equal(brotliDecompressSync(await readFile(`${file}.br`)).toString(), css)
   t.equal(gunzipSync(await readFile(`${file}.gz`)).toString(), css)
-  t.ok(done.every((entry) => (entry.br ?? Infinity) < entry.bytes && (entry.gz ?? Infinity) < entry.bytes), 'sizes reported')
+  t.ok(
+    done.every((entry) => (entry.br ?? Infinity) < entry.bytes && (entry.gz ?? Infinity) < entry.bytes),
+    'sizes reported',
+  )
 })
 
 t.test('images, tiny files and files that would not shrink are left alone', async (t) => {
@@ -28,6 +31,13 @@ t.test('images, tiny files and files that would not shrink are left alone', asyn
   await writeFile(path.join(dir, 'noise.js'), randomBytes(4096))
   await writeFile(path.join(dir, 'noise.js.br'), 'a copy from an earlier build')
   const done = await compressClient(dir)
-  t.strictSame(done.map((entry) => path.basename(entry.file)), ['noise.js'])
-  t.strictSame((await readdir(dir)).sort(), ['icon-192.png', 'noise.js', 'tiny.js'], 'no copies, and the stale one removed')
+  t.strictSame(
+    done.map((entry) => path.basename(entry.file)),
+    ['noise.js'],
+  )
+  t.strictSame(
+    (await readdir(dir)).sort(),
+    ['icon-192.png', 'noise.js', 'tiny.js'],
+    'no copies, and the stale one removed',
+  )
 })

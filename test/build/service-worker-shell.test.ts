@@ -6,7 +6,8 @@ import { writeShell } from '../../scripts/client-build/shell.js'
 import { tempDataDir, type TestContext } from '../helpers/app.js'
 
 /** The worker as Vite's minifier leaves it: the placeholder may end up in any kind of quotes. */
-const worker = (quote: string) => `var s=JSON.parse(${quote}__CHIRP_SHELL__${quote});self.addEventListener('install',()=>{});\n`
+const worker = (quote: string) =>
+  `var s=JSON.parse(${quote}__CHIRP_SHELL__${quote});self.addEventListener('install',()=>{});\n`
 
 async function build(t: TestContext, quote = '`') {
   const dir = await tempDataDir(t)
@@ -38,7 +39,13 @@ const embedded = async (dir: string): Promise<Shell> => {
 t.test('the built worker gets the list of every file the app loads, and nothing else', async (t) => {
   const dir = await build(t)
   const shell = await writeShell(dir)
-  t.same(shell.files, ['/assets/index-abc.css', '/assets/index-abc.js', '/avatars/avatar-1.svg', '/index.html', '/manifest.webmanifest'])
+  t.same(shell.files, [
+    '/assets/index-abc.css',
+    '/assets/index-abc.js',
+    '/avatars/avatar-1.svg',
+    '/index.html',
+    '/manifest.webmanifest',
+  ])
   t.match(shell.version, /^[0-9a-f]{16}$/)
   t.same(await embedded(dir), shell, 'written into sw.js as a string the worker parses')
 })

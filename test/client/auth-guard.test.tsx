@@ -41,7 +41,10 @@ t.test('a visitor is sent to /login, and returns to the page they asked for afte
   fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'guest' } })
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong-password' } })
   fireEvent.click(screen.getByRole('button', { name: 'Login' }))
-  t.ok(await screen.findByText('The credentials you entered are invalid. Check the username and password.'), 'the server message, in plain words, in a toast')
+  t.ok(
+    await screen.findByText('The credentials you entered are invalid. Check the username and password.'),
+    'the server message, in plain words, in a toast',
+  )
   t.equal(last(location.history), '/login?from=%2Fexplore', 'still on login')
 
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-password' } })
@@ -66,7 +69,10 @@ t.test('without a remembered page, login leads to /', async (t) => {
 })
 
 t.test('signup returns to the remembered page and uses the first preset avatar', async (t) => {
-  const api = stubApi({ ...signedInApi, 'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, encodedToken: 'tok' } }) })
+  const api = stubApi({
+    ...signedInApi,
+    'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, encodedToken: 'tok' } }),
+  })
   t.teardown(api.restore)
   const { location } = renderAt('/signup?from=%2Fexplore', <App />)
   await screen.findByLabelText('First Name')
@@ -83,7 +89,11 @@ t.test('signup returns to the remembered page and uses the first preset avatar',
   t.equal(last(location.history), '/explore')
   const signup = api.calls.find((c) => c.path === '/api/auth/signup')
   t.same(signup?.body, {
-    firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', username: 'ada', password: 'analytical',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    username: 'ada',
+    password: 'analytical',
     avatarURL: '/avatars/avatar-1.svg',
   })
 })
@@ -112,7 +122,8 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
   let valid = true
   const api = stubApi({
     ...signedInApi,
-    'GET /api/users/guest': () => (valid ? ok({ user: guest }) : fail(401, 'The token is invalid. Unauthorized access error.')),
+    'GET /api/users/guest': () =>
+      valid ? ok({ user: guest }) : fail(401, 'The token is invalid. Unauthorized access error.'),
   })
   t.teardown(api.restore)
   startSession()
@@ -126,29 +137,43 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })
 
-t.test('logout lives in the account menu with the profile; it clears the session, tells the server, and goes to /login', async (t) => {
-  signInAs(guest)
-  const api = stubApi({
-    ...signedInApi,
-    'POST /api/auth/logout': () => ok({}),
-  })
-  t.teardown(api.restore)
-  const { location } = renderAt('/', <App />)
-  t.equal(within(await screen.findByRole('navigation', { name: 'Main' })).queryByRole('button', { name: /log ?out/i }), null, 'not among the places')
-  fireEvent.click(await screen.findByRole('button', { name: /^Account menu/ }))
-  const menu = screen.getByRole('menu', { name: 'Account menu' })
-  t.same(within(menu).getAllByRole('menuitem').map((item) => item.textContent), ['Profile', 'Keyboard shortcuts', 'Log out @guest'])
-  t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
-  fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
-  t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
-  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Log out of Chirp?' })).getByRole('button', { name: 'Log out' }))
-  await screen.findByRole('heading', { name: 'Log in to Chirp' })
-  t.equal(last(location.history), '/login')
-  t.equal(localStorage.getItem('token'), null)
-  t.equal(localStorage.getItem('username'), null)
-  const told = api.calls.find((c) => c.method === 'POST' && c.path === '/api/auth/logout')
-  t.equal(told?.headers.get('authorization'), 'Bearer test-token', 'the server is told which token to drop')
-})
+t.test(
+  'logout lives in the account menu with the profile; it clears the session, tells the server, and goes to /login',
+  async (t) => {
+    signInAs(guest)
+    const api = stubApi({
+      ...signedInApi,
+      'POST /api/auth/logout': () => ok({}),
+    })
+    t.teardown(api.restore)
+    const { location } = renderAt('/', <App />)
+    t.equal(
+      within(await screen.findByRole('navigation', { name: 'Main' })).queryByRole('button', { name: /log ?out/i }),
+      null,
+      'not among the places',
+    )
+    fireEvent.click(await screen.findByRole('button', { name: /^Account menu/ }))
+    const menu = screen.getByRole('menu', { name: 'Account menu' })
+    t.same(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+      ['Profile', 'Keyboard shortcuts', 'Log out @guest'],
+    )
+    t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
+    t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Log out of Chirp?' })).getByRole('button', { name: 'Log out' }),
+    )
+    await screen.findByRole('heading', { name: 'Log in to Chirp' })
+    t.equal(last(location.history), '/login')
+    t.equal(localStorage.getItem('token'), null)
+    t.equal(localStorage.getItem('username'), null)
+    const told = api.calls.find((c) => c.method === 'POST' && c.path === '/api/auth/logout')
+    t.equal(told?.headers.get('authorization'), 'Bearer test-token', 'the server is told which token to drop')
+  },
+)
 
 t.test('an unknown path shows the 404 page', async (t) => {
   renderAt('/no/such/page', <App />)
@@ -163,10 +188,20 @@ t.test('while the session ends, the frame sends no call without a token', async 
     ...signedInApi,
     'POST /api/auth/logout': () => ok({}),
     'GET /api/users/suggestions': (req) =>
-      req.headers.has('authorization') ? ok({ users: [] }) : fail(401, 'The token is invalid. Unauthorized access error.'),
+      req.headers.has('authorization')
+        ? ok({ users: [] })
+        : fail(401, 'The token is invalid. Unauthorized access error.'),
   })
   t.teardown(api.restore)
-  renderAt('/', <><AppShell><p>page</p></AppShell><ToastHost /></>)
+  renderAt(
+    '/',
+    <>
+      <AppShell>
+        <p>page</p>
+      </AppShell>
+      <ToastHost />
+    </>,
+  )
   await until(() => api.calls.some((c) => c.path === '/api/users/suggestions'))
   logout()
   await new Promise((resolve) => setTimeout(resolve, 50))

@@ -62,7 +62,8 @@ t.test('my record as GET /users/{me}, a follow or a profile edit answers it may 
     'GET /api/users/guest': () => ok({ user: { ...me, bookmarks: ['saved'] } }),
     'GET /api/users/maya': () => ok({ user: maya }),
     'GET /api/posts/user/maya': () => ok({ posts: [other], nextCursor: null }),
-    'POST /api/users/follow/id-maya': () => ok({ user: { ...me, bookmarks: [other, saved], following: [summary(maya)] }, followUser: maya }),
+    'POST /api/users/follow/id-maya': () =>
+      ok({ user: { ...me, bookmarks: [other, saved], following: [summary(maya)] }, followUser: maya }),
     'POST /api/users/edit': () => ({ status: 201, body: { user: { ...me, bio: 'Edited', bookmarks: ['saved'] } } }),
   })
   t.teardown(restore)

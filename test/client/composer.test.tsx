@@ -10,24 +10,20 @@ t.afterEach(() => cleanup())
 type Spy<A extends unknown[], R> = ((...args: A) => R) & { calls: A[] }
 function spy<A extends unknown[], R>(result: (...args: A) => R): Spy<A, R> {
   const calls: A[] = []
-  return Object.assign((...args: A) => {
-    calls.push(args)
-    return result(...args)
-  }, { calls })
+  return Object.assign(
+    (...args: A) => {
+      calls.push(args)
+      return result(...args)
+    },
+    { calls },
+  )
 }
 
 function renderComposer() {
   const onSubmit = spy(async (_draft: PostDraft) => true)
   const onUpload = spy(async (_file: File) => '/media/uploaded.png' as string | null)
   const onFileError = spy((_message: string) => {})
-  render(
-    <PostForm
-      resetAfterSubmit
-      onSubmit={onSubmit}
-      onUpload={onUpload}
-      onFileError={onFileError}
-    />,
-  )
+  render(<PostForm resetAfterSubmit onSubmit={onSubmit} onUpload={onUpload} onFileError={onFileError} />)
   const text = screen.getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
   const tweet = screen.getByRole('button', { name: 'Post' }) as HTMLButtonElement
   const picker = screen.getByLabelText('Image file') as HTMLInputElement
@@ -136,7 +132,10 @@ t.test('the Edit Post modal starts from the post, closes after Update, and check
   const update = within(dialog).getByRole('button', { name: 'Update' }) as HTMLButtonElement
   fireEvent.change(text, { target: { value: '' } })
   t.ok(update.disabled, 'Update disabled when content and media are empty')
-  pick(within(dialog).getByLabelText('Image file') as HTMLInputElement, new File(['gif'], 'a.txt', { type: 'text/plain' }))
+  pick(
+    within(dialog).getByLabelText('Image file') as HTMLInputElement,
+    new File(['gif'], 'a.txt', { type: 'text/plain' }),
+  )
   t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])
   fireEvent.change(text, { target: { value: 'New text' } })
   fireEvent.keyDown(dialog, { key: 'Escape' })
@@ -164,7 +163,10 @@ t.test('the ring shows the characters left from the start, and the count describ
 
 t.test('the text box grows with its text', async (t) => {
   const { text } = renderComposer()
-  Object.defineProperty(text, 'scrollHeight', { configurable: true, get: () => 40 + text.value.split('\n').length * 20 })
+  Object.defineProperty(text, 'scrollHeight', {
+    configurable: true,
+    get: () => 40 + text.value.split('\n').length * 20,
+  })
   fireEvent.change(text, { target: { value: 'one\ntwo\nthree\nfour' } })
   t.equal(text.style.height, '120px')
   fireEvent.change(text, { target: { value: 'one' } })
@@ -174,7 +176,19 @@ t.test('the text box grows with its text', async (t) => {
 t.test('while posting the button says so and the text is locked; Ctrl+Enter and Cmd+Enter send', async (t) => {
   let finish: (ok: boolean) => void = () => {}
   const sent: PostDraft[] = []
-  render(<PostForm resetAfterSubmit onSubmit={(draft) => new Promise((resolve) => { sent.push(draft); finish = resolve })} onUpload={async () => null} onFileError={() => {}} />)
+  render(
+    <PostForm
+      resetAfterSubmit
+      onSubmit={(draft) =>
+        new Promise((resolve) => {
+          sent.push(draft)
+          finish = resolve
+        })
+      }
+      onUpload={async () => null}
+      onFileError={() => {}}
+    />,
+  )
   const text = screen.getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
   fireEvent.change(text, { target: { value: 'Sent from the keyboard' } })
   fireEvent.keyDown(text, { key: 'Enter' })
@@ -208,5 +222,9 @@ t.test('an image carries the description its author writes; the picker is a real
   t.ok(screen.getByAltText('A cat asleep on a keyboard'), 'the preview reads it as its alt')
   fireEvent.click(tweet)
   await until(() => onSubmit.calls.length === 1)
-  t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png', mediaAlt: 'A cat asleep on a keyboard' })
+  t.same(onSubmit.calls[0]?.[0], {
+    content: '',
+    mediaUrl: '/media/uploaded.png',
+    mediaAlt: 'A cat asleep on a keyboard',
+  })
 })

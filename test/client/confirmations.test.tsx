@@ -38,7 +38,10 @@ t.test('deleting a post asks first; Cancel keeps it, Delete removes it and says 
   t.equal(document.activeElement, within(first).getByRole('button', { name: 'Cancel' }), 'Cancel has the focus')
   fireEvent.click(within(first).getByRole('button', { name: 'Cancel' }))
   t.equal(screen.queryByRole('alertdialog'), null)
-  t.notOk(api.calls.some((c) => c.method === 'DELETE'), 'nothing deleted')
+  t.notOk(
+    api.calls.some((c) => c.method === 'DELETE'),
+    'nothing deleted',
+  )
   t.ok(screen.getByText('Soon to go'))
 
   fireEvent.click(within(askDelete()).getByRole('button', { name: 'Delete' }))
@@ -49,7 +52,14 @@ t.test('deleting a post asks first; Cancel keeps it, Delete removes it and says 
 
 t.test('deleting a comment asks first and says when it is done', async (t) => {
   signInAs(me)
-  const comment = { ...summary(me), _id: 'c1', text: 'A regrettable comment', votes: { upvotedBy: [], downvotedBy: [] }, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }
+  const comment = {
+    ...summary(me),
+    _id: 'c1',
+    text: 'A regrettable comment',
+    votes: { upvotedBy: [], downvotedBy: [] },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  }
   const post = makePost({ _id: 'p1', id: 'p1', comments: [comment] })
   const api = stubApi({
     ...quiet,
@@ -61,7 +71,10 @@ t.test('deleting a comment asks first and says when it is done', async (t) => {
   await screen.findByText('A regrettable comment')
   choose('Comment options', 'Delete')
   const dialog = screen.getByRole('alertdialog', { name: 'Delete comment?' })
-  t.notOk(api.calls.some((c) => c.path.startsWith('/api/comments/delete')), 'not before the answer')
+  t.notOk(
+    api.calls.some((c) => c.path.startsWith('/api/comments/delete')),
+    'not before the answer',
+  )
   fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
   await screen.findByText('Your comment was deleted')
   await until(() => screen.queryByText('A regrettable comment') === null)
@@ -73,7 +86,9 @@ t.test('closing the composer modal with a draft asks "Discard post?"; an empty o
   t.teardown(api.restore)
   renderAt('/', <App />)
   const open = async () => {
-    fireEvent.click(within(await screen.findByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Post' }))
+    fireEvent.click(
+      within(await screen.findByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Post' }),
+    )
     return screen.getByRole('dialog', { name: 'Create Post' })
   }
   fireEvent.keyDown(await open(), { key: 'Escape' })
@@ -89,14 +104,19 @@ t.test('closing the composer modal with a draft asks "Discard post?"; an empty o
   t.equal((within(dialog).getByRole('textbox') as HTMLTextAreaElement).value, 'Half a thought')
   t.ok(document.body.classList.contains('has-modal'), 'the page behind stays still while the composer is open')
   fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
-  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Discard post?' })).getByRole('button', { name: 'Discard' }))
+  fireEvent.click(
+    within(screen.getByRole('alertdialog', { name: 'Discard post?' })).getByRole('button', { name: 'Discard' }),
+  )
   await until(() => screen.queryByRole('dialog') === null)
   t.notOk(document.body.classList.contains('has-modal'))
 })
 
 t.test('leaving a page with an unsent reply asks "Discard post?"', async (t) => {
   signInAs(me)
-  const api = stubApi({ ...quiet, 'GET /api/posts/p1': () => ok({ post: makePost({ _id: 'p1', id: 'p1', content: 'Reply to me' }) }) })
+  const api = stubApi({
+    ...quiet,
+    'GET /api/posts/p1': () => ok({ post: makePost({ _id: 'p1', id: 'p1', content: 'Reply to me' }) }),
+  })
   t.teardown(api.restore)
   const { location } = renderAt('/post-detail/p1', <App />)
   await screen.findByText('Reply to me')
@@ -113,9 +133,15 @@ t.test('leaving a page with an unsent reply asks "Discard post?"', async (t) => 
   const ask = screen.getByRole('alertdialog', { name: 'Discard post?' })
   t.equal(last(location.history), '/post-detail/p1', 'not gone yet')
   fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }))
-  t.equal((screen.getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement).value, 'Unsent words', 'the draft is still there')
+  t.equal(
+    (screen.getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement).value,
+    'Unsent words',
+    'the draft is still there',
+  )
   fireEvent.click(explore)
-  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Discard post?' })).getByRole('button', { name: 'Discard' }))
+  fireEvent.click(
+    within(screen.getByRole('alertdialog', { name: 'Discard post?' })).getByRole('button', { name: 'Discard' }),
+  )
   await until(() => last(location.history) === '/explore')
   fireEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Home' }))
   await until(() => last(location.history) === '/')
@@ -126,7 +152,10 @@ t.test('the home composer keeps its draft across visits until it is sent', async
   signInAs(me)
   const api = stubApi({
     ...quiet,
-    'POST /api/posts': () => ({ status: 201, body: { post: makePost({ username: 'guest', content: 'Kept for later' }) } }),
+    'POST /api/posts': () => ({
+      status: 201,
+      body: { post: makePost({ username: 'guest', content: 'Kept for later' }) },
+    }),
   })
   t.teardown(api.restore)
   renderAt('/', <App />)

@@ -16,7 +16,8 @@ t.afterEach(() => {
 })
 
 const noop = () => {}
-const card = (overrides: Partial<PostCardProps>) => cardProps({ post: makePost({ mediaUrl: '/media/a.png' }), ...overrides })
+const card = (overrides: Partial<PostCardProps>) =>
+  cardProps({ post: makePost({ mediaUrl: '/media/a.png' }), ...overrides })
 
 t.test('the first image of a list is fetched eagerly and before the rest', async (t) => {
   renderAt('/', <PostCard {...card({ eagerMedia: true })} />)
@@ -31,9 +32,15 @@ t.test('the first image of a list is fetched eagerly and before the rest', async
 })
 
 t.test('an image of unknown size has a box before it loads, so the page does not move', async (t) => {
-  const css = (await readFile(new URL('../../client/styles/posts.css', import.meta.url), 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '')
+  const css = (await readFile(new URL('../../client/styles/posts.css', import.meta.url), 'utf8')).replace(
+    /\/\*[\s\S]*?\*\//g,
+    '',
+  )
   t.match(css, /\.post-media img:not\(\[width\]\)\s*\{[^}]*aspect-ratio:\s*16\s*\/\s*9/)
-  renderAt('/', <PostCard {...card({ post: makePost({ mediaUrl: '/media/a.png', mediaWidth: 800, mediaHeight: 600 }) })} />)
+  renderAt(
+    '/',
+    <PostCard {...card({ post: makePost({ mediaUrl: '/media/a.png', mediaWidth: 800, mediaHeight: 600 }) })} />,
+  )
   const sized = screen.getByRole('img', { name: /Image posted by/ })
   t.equal(sized.getAttribute('width'), '800', 'a known size is given as attributes instead')
   t.equal(sized.getAttribute('height'), '600')
@@ -54,7 +61,12 @@ t.test("while a page's code loads, the frame stays on screen with a placeholder 
   const api = stubApi({ 'GET /api/users/suggestions': () => ok({ users: [] }) })
   t.teardown(api.restore)
   const Loading = lazy(() => new Promise<never>(() => {}))
-  renderAt('/', <AppShell><Loading /></AppShell>)
+  renderAt(
+    '/',
+    <AppShell>
+      <Loading />
+    </AppShell>,
+  )
   t.ok(screen.getByRole('navigation', { name: 'Main' }), 'the navigation is drawn')
   t.ok(screen.getByText('Loading'), 'and a placeholder saying the page is loading')
 })

@@ -36,7 +36,9 @@ export function stubApi(routes: Record<string, Handler>) {
     const request = { method, path: url.pathname, query: url.searchParams, body, headers: new Headers(init.headers) }
     calls.push(request)
     const handler = routes[`${method} ${url.pathname}`]
-    const reply = handler ? await handler(request) : { status: 404, body: { errors: [`not stubbed: ${method} ${url.pathname}`] } }
+    const reply = handler
+      ? await handler(request)
+      : { status: 404, body: { errors: [`not stubbed: ${method} ${url.pathname}`] } }
     return new Response(JSON.stringify(reply.body ?? {}), {
       status: reply.status ?? 200,
       headers: { 'content-type': 'application/json', ...reply.headers },
@@ -137,7 +139,11 @@ export function signInAs(user: User): void {
 /** Renders at `path` on an in-memory location; `location.history` records where the app went. */
 export function renderAt(path: string, ui: ReactNode) {
   const location = memoryLocation({ path, record: true })
-  const view = render(<Router hook={location.hook} searchHook={location.searchHook}>{ui}</Router>)
+  const view = render(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      {ui}
+    </Router>,
+  )
   return { ...view, location }
 }
 
@@ -204,7 +210,8 @@ export function fakeIntersectionObserver(t: { teardown(fn: () => unknown): void 
   return {
     watching,
     scrollToEnd() {
-      for (const o of watching()) o.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
+      for (const o of watching())
+        o.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
     },
   }
 }

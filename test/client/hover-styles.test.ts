@@ -33,7 +33,10 @@ t.test('hover styles apply only where a pointer can hover, so a tap never leaves
     for (const rule of rules(await readFile(new URL(file, STYLES), 'utf8'))) {
       if (!rule.selector.includes(':hover')) continue
       hoverRules += 1
-      t.ok(rule.within.some((at) => /^@media\s*\(hover:\s*hover\)$/.test(at)), `${file}: ${rule.selector.replace(/\s+/g, ' ')}`)
+      t.ok(
+        rule.within.some((at) => /^@media\s*\(hover:\s*hover\)$/.test(at)),
+        `${file}: ${rule.selector.replace(/\s+/g, ' ')}`,
+      )
     }
   }
   t.ok(hoverRules > 10, `the scan found the hover rules (${hoverRules})`)

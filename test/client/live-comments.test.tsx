@@ -55,9 +55,10 @@ t.test('my own comment, answered by the server and then announced, shows once', 
   t.ok(screen.getByRole('button', { name: 'Comments, 1 comment' }))
 })
 
-t.test('comment.voted: a vote one way takes back the same person\'s vote the other way', async (t) => {
+t.test("comment.voted: a vote one way takes back the same person's vote the other way", async (t) => {
   const { send } = await openPost(t, [first])
-  const vote = (up: boolean) => send('comment.voted', { postId: 'p1', commentId: first._id, user: summary(theo), up, updatedAt: LATER })
+  const vote = (up: boolean) =>
+    send('comment.voted', { postId: 'p1', commentId: first._id, user: summary(theo), up, updatedAt: LATER })
   vote(true)
   t.same(comments()[0]?.votes, { upvotedBy: [summary(theo)], downvotedBy: [] })
   t.equal(comments()[0]?.updatedAt, LATER)

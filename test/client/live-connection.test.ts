@@ -23,7 +23,8 @@ function setup(options: Partial<ConnectionOptions> = {}, ticketFailures = 0) {
       }
       return `T${++tickets}`
     },
-    streamUrl: (ticket, lastEventId) => `/api/events?ticket=${ticket}${lastEventId ? `&lastEventId=${lastEventId}` : ''}`,
+    streamUrl: (ticket, lastEventId) =>
+      `/api/events?ticket=${ticket}${lastEventId ? `&lastEventId=${lastEventId}` : ''}`,
     openSource: streams.open,
     onMessage: (message) => received.push(message),
     random: () => 0.5,
@@ -35,10 +36,26 @@ function setup(options: Partial<ConnectionOptions> = {}, ticketFailures = 0) {
 }
 
 t.test('retryDelay doubles from 0.5–1 s up to 15–30 s, with half of it random', async (t) => {
-  t.same([0, 1, 2].map((n) => retryDelay(n, () => 0)), [500, 1000, 2000], 'the low end')
-  t.same([0, 1, 2].map((n) => retryDelay(n, () => 1)), [1000, 2000, 4000], 'the high end')
-  t.equal(retryDelay(10, () => 1), MAX_DELAY_MS, 'bounded')
-  t.equal(retryDelay(1000, () => 0), MAX_DELAY_MS / 2, 'no overflow after many failures')
+  t.same(
+    [0, 1, 2].map((n) => retryDelay(n, () => 0)),
+    [500, 1000, 2000],
+    'the low end',
+  )
+  t.same(
+    [0, 1, 2].map((n) => retryDelay(n, () => 1)),
+    [1000, 2000, 4000],
+    'the high end',
+  )
+  t.equal(
+    retryDelay(10, () => 1),
+    MAX_DELAY_MS,
+    'bounded',
+  )
+  t.equal(
+    retryDelay(1000, () => 0),
+    MAX_DELAY_MS / 2,
+    'no overflow after many failures',
+  )
 })
 
 t.test('opens with a ticket, hands on each event with its id and parsed data', async (t) => {

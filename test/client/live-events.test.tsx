@@ -27,7 +27,10 @@ t.test('my own record lists bookmarks as posts: the tab keeps their ids and mark
   await liveApp(t, me, '/explore', { 'GET /api/posts': () => ok({ posts: [p1, p2], nextCursor: null }) })
   await screen.findByText('A post to watch')
   t.same(session.user?.bookmarks, ['p1'])
-  t.same(screen.getAllByRole('button', { name: /bookmark/i }).map((b) => b.getAttribute('aria-pressed')), ['true', 'false'])
+  t.same(
+    screen.getAllByRole('button', { name: /bookmark/i }).map((b) => b.getAttribute('aria-pressed')),
+    ['true', 'false'],
+  )
 })
 
 t.test('bookmark.added and .removed change the bookmark list, its order and the Bookmark buttons', async (t) => {
@@ -38,7 +41,10 @@ t.test('bookmark.added and .removed change the bookmark list, its order and the 
   await screen.findByText('A post to watch')
   send('bookmark.added', { postId: 'p2' })
   await screen.findByText('Bookmarked in another tab')
-  t.ok(api.calls.some((c) => c.path === '/api/posts/p2'), 'a post this tab had not seen is fetched')
+  t.ok(
+    api.calls.some((c) => c.path === '/api/posts/p2'),
+    'a post this tab had not seen is fetched',
+  )
   t.same(contents(), ['Bookmarked in another tab', 'A post to watch'], 'newest bookmark first')
   t.equal(screen.getAllByRole('button', { name: 'Remove bookmark' }).length, 2)
   t.same(session.user?.bookmarks, ['p2', 'p1'])
@@ -63,7 +69,10 @@ t.test('a bookmark made elsewhere presses the Bookmark button of a post shown on
   send('bookmark.removed', { postId: 'p1' })
   await until(() => button.getAttribute('aria-pressed') === 'false')
   t.pass('and no longer')
-  t.notOk(api.calls.some((c) => c.path === '/api/posts/p1'), 'a post already shown is not fetched again')
+  t.notOk(
+    api.calls.some((c) => c.path === '/api/posts/p1'),
+    'a post already shown is not fetched again',
+  )
 })
 
 t.test('post.deleted takes the post off the list and out of my bookmarks', async (t) => {
@@ -84,12 +93,18 @@ t.test('reset refetches what is loaded, my own record with it', async (t) => {
   await screen.findByText('version 1')
   send('reset', {})
   t.ok(await screen.findByText('version 2'), 'the list came again from the server')
-  t.ok(api.calls.some((c) => c.path === '/api/users/guest'), 'and my own record')
+  t.ok(
+    api.calls.some((c) => c.path === '/api/users/guest'),
+    'and my own record',
+  )
   t.ok(await screen.findByRole('button', { name: 'Remove bookmark' }), 'whose bookmarks the tab takes')
 })
 
 t.test('live updates start on login and stop on logout', async (t) => {
-  const api = stubApi({ 'POST /api/events/ticket': () => ok({ ticket: 'ticket-1' }), 'POST /api/auth/logout': () => ok({}) })
+  const api = stubApi({
+    'POST /api/events/ticket': () => ok({ ticket: 'ticket-1' }),
+    'POST /api/auth/logout': () => ok({}),
+  })
   t.teardown(api.restore)
   const { env, streams } = fakeEnvironment()
   t.teardown(startLive(env))

@@ -67,7 +67,7 @@ t.test('home: my own new post (from another tab) appears at once', async (t) => 
   t.equal(screen.queryByRole('button', { name: /new posts?$/ }), null)
 })
 
-t.test("home: a post by someone I do not follow stays out; explore offers it behind the button", async (t) => {
+t.test('home: a post by someone I do not follow stays out; explore offers it behind the button', async (t) => {
   const { created } = await live(t, '/', [byMaya('Already here', 'old')])
   await screen.findByText('Already here')
   created(byTheo('Theo speaks', 't1'))

@@ -18,7 +18,11 @@ t.beforeEach(() => void ({ me, maya, theo, p1 } = samples()))
 /** Explore showing only `post`. */
 const onExplore = (post: Post) => ({ 'GET /api/posts': () => ok({ posts: [post], nextCursor: null }) })
 const like = (user: User, liked: boolean, likeCount: number, postId = 'p1') => ({
-  postId, user: summary(user), liked, likeCount, updatedAt: LATER,
+  postId,
+  user: summary(user),
+  liked,
+  likeCount,
+  updatedAt: LATER,
 })
 
 t.test('post.liked: likes and unlikes change the count, and move the person from likedBy to dislikedBy', async (t) => {
@@ -39,7 +43,7 @@ t.test('post.liked: likes and unlikes change the count, and move the person from
   t.same(postCache.byId.p1?.likes.dislikedBy, [summary(maya), summary(me)], 'newcomers last, as the server lists them')
 })
 
-t.test('post.liked: a like seen twice counts once; the count is the server\'s when the lists disagree', async (t) => {
+t.test("post.liked: a like seen twice counts once; the count is the server's when the lists disagree", async (t) => {
   // Shown with fewer likers than its count, as after a like this tab never saw.
   const partial = { ...p1, likes: { likeCount: 3, likedBy: [summary(maya)], dislikedBy: [summary(theo)] } }
   const { send } = await liveApp(t, me, '/explore', onExplore(partial))
@@ -52,18 +56,33 @@ t.test('post.liked: a like seen twice counts once; the count is the server\'s wh
 })
 
 t.test('post.updated: the text and the image change; the description and size follow the image', async (t) => {
-  const pictured = { ...p1, mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'A red kite', mediaWidth: 800, mediaHeight: 600 }
+  const pictured = {
+    ...p1,
+    mediaUrl: '/media/a.png',
+    type: 'image',
+    mediaAlt: 'A red kite',
+    mediaWidth: 800,
+    mediaHeight: 600,
+  }
   const { send } = await liveApp(t, me, '/explore', onExplore(pictured))
   await screen.findByText('A post to watch')
   const edit = { postId: 'p1', content: 'Edited elsewhere', mediaUrl: '/media/a.png', type: 'image', updatedAt: LATER }
   send('post.updated', { ...edit, mediaAlt: 'A red kite over the hill' })
   t.ok(await screen.findByText('Edited elsewhere'))
-  t.match(postCache.byId.p1, { mediaAlt: 'A red kite over the hill', mediaWidth: 800, mediaHeight: 600, updatedAt: LATER })
+  t.match(postCache.byId.p1, {
+    mediaAlt: 'A red kite over the hill',
+    mediaWidth: 800,
+    mediaHeight: 600,
+    updatedAt: LATER,
+  })
 
   send('post.updated', { ...edit, mediaUrl: '/media/b.png' })
   const image = await screen.findByAltText('Image posted by Maya Lin')
   t.equal(image.getAttribute('src'), '/media/b.png')
-  t.notOk(['mediaAlt', 'mediaWidth', 'mediaHeight'].some((key) => key in (postCache.byId.p1 ?? {})), 'a new image starts undescribed and unmeasured')
+  t.notOk(
+    ['mediaAlt', 'mediaWidth', 'mediaHeight'].some((key) => key in (postCache.byId.p1 ?? {})),
+    'a new image starts undescribed and unmeasured',
+  )
 
   send('post.updated', { ...edit, mediaUrl: '/media/b.png', mediaWidth: 320, mediaHeight: 240 })
   t.match(postCache.byId.p1, { mediaWidth: 320, mediaHeight: 240 })

@@ -39,7 +39,11 @@ t.test('the first tab leads and streams; the second follows and is relayed every
   await settle()
   const two = b.open('two')
   await settle()
-  t.same(b.live().map((c) => c.tab), ['one'], 'one stream for the browser, held by the first tab')
+  t.same(
+    b.live().map((c) => c.tab),
+    ['one'],
+    'one stream for the browser, held by the first tab',
+  )
   t.match(b.connections[0], { lastEventId: undefined, resumes: false })
 
   b.live()[0]?.emit(liked('10'))
@@ -58,13 +62,28 @@ t.test('when the leading tab goes, a waiting tab takes the lock and resumes afte
   b.live()[0]?.emit(liked('11'))
   one.stop()
   await settle()
-  t.same(b.live().map((c) => c.tab), ['two'], 'the next tab in line leads, and only it')
+  t.same(
+    b.live().map((c) => c.tab),
+    ['two'],
+    'the next tab in line leads, and only it',
+  )
   t.match(b.live()[0], { lastEventId: '11', resumes: true })
 
   b.live()[0]?.emit(liked('12'))
-  t.same(two.applied.map((m) => m.id), ['10', '11', '12'])
-  t.same(three.applied.map((m) => m.id), ['10', '11', '12'], 'the third tab now hears from the second')
-  t.same(one.applied.map((m) => m.id), ['10', '11'], 'the closed tab hears nothing more')
+  t.same(
+    two.applied.map((m) => m.id),
+    ['10', '11', '12'],
+  )
+  t.same(
+    three.applied.map((m) => m.id),
+    ['10', '11', '12'],
+    'the third tab now hears from the second',
+  )
+  t.same(
+    one.applied.map((m) => m.id),
+    ['10', '11'],
+    'the closed tab hears nothing more',
+  )
 })
 
 t.test('a follower that was relayed nothing takes over as a resume with no id (a reset on open)', async (t) => {
@@ -101,7 +120,11 @@ t.test('a tab that logs out while waiting for the lock never streams', async (t)
   t.equal(b.channels.count(), 0, 'both channels closed')
   const three = b.open('three')
   await settle()
-  t.same(b.live().map((c) => c.tab), ['three'], 'the lock was free for the next tab')
+  t.same(
+    b.live().map((c) => c.tab),
+    ['three'],
+    'the lock was free for the next tab',
+  )
   three.stop()
 })
 
@@ -111,7 +134,11 @@ t.test('without Web Locks or BroadcastChannel each tab streams for itself', asyn
     const one = b.open('one')
     const two = b.open('two')
     await settle()
-    t.same(b.live().map((c) => c.tab), ['one', 'two'], JSON.stringify(apis))
+    t.same(
+      b.live().map((c) => c.tab),
+      ['one', 'two'],
+      JSON.stringify(apis),
+    )
     t.match(b.connections[1], { resumes: false })
     b.connections[1]?.emit(liked('3'))
     t.same(two.applied, [liked('3')])

@@ -38,7 +38,12 @@ t.test("user.followed and .unfollowed change a shown profile's counts, its lists
   send('user.followed', follows(me, maya))
   t.ok(await screen.findByRole('button', { name: 'Following Maya Lin' }), 'my follow from another tab')
   t.ok(screen.getByRole('button', { name: '2 Followers' }))
-  t.same(within(dialog('Followers')).getAllByRole('link').map((a) => a.textContent), ['Theo Park@theo', 'Guest User@guest'])
+  t.same(
+    within(dialog('Followers'))
+      .getAllByRole('link')
+      .map((a) => a.textContent),
+    ['Theo Park@theo', 'Guest User@guest'],
+  )
   t.same(session.user?.following, [summary(maya)], 'my own record follows her')
   t.same(session.user?.bookmarks, ['p1'], 'and keeps my bookmarks')
   t.equal(session.user?.email, 'guest@example.com')
@@ -102,5 +107,11 @@ t.test('user.updated of my own profile, from another tab, keeps my email and boo
   const { send } = await liveApp(t, me, '/explore', { 'GET /api/posts': () => ok({ posts: [], nextCursor: null }) })
   await screen.findByText('Nobody has posted yet.')
   send('user.updated', edited(me, { firstName: 'Guesty', bio: 'Just visiting' }))
-  t.match(session.user, { firstName: 'Guesty', bio: 'Just visiting', updatedAt: LATER, email: 'guest@example.com', bookmarks: ['p1'] })
+  t.match(session.user, {
+    firstName: 'Guesty',
+    bio: 'Just visiting',
+    updatedAt: LATER,
+    email: 'guest@example.com',
+    bookmarks: ['p1'],
+  })
 })

@@ -23,7 +23,12 @@ const other = { _id: 'p2', content: 'Another post', mediaUrl: '' }
 const START = Date.now() - 2000
 let serial = 0
 /** A notification made `minutesAgo` before the test started, unread unless told. */
-function note(type: Notification['type'], actor: User, minutesAgo: number, extra: Partial<Notification> = {}): Notification {
+function note(
+  type: Notification['type'],
+  actor: User,
+  minutesAgo: number,
+  extra: Partial<Notification> = {},
+): Notification {
   serial += 1
   return {
     _id: `n${serial}`,
@@ -38,7 +43,8 @@ function note(type: Notification['type'], actor: User, minutesAgo: number, extra
 const nav = () => screen.getByRole('navigation', { name: 'Main' })
 const bell = () => within(nav()).getByRole('link', { name: /^Notifications/ })
 /** Waits for the Notifications link to be named so: its badge is hidden from screen readers, which hear the count after the name. */
-const bellNamed = async (name: string) => within(await screen.findByRole('navigation', { name: 'Main' })).findByRole('link', { name })
+const bellNamed = async (name: string) =>
+  within(await screen.findByRole('navigation', { name: 'Main' })).findByRole('link', { name })
 
 t.test('likes of one post and follows join one row; mentions and replies stand alone', async (t) => {
   const rows = groupNotifications([
@@ -65,68 +71,93 @@ t.test('likes of one post and follows join one row; mentions and replies stand a
     ],
     'each person once, the row at its newest, unread while any part is',
   )
-  const apart = groupNotifications([note('like', maya, 0, { post }), note('like', theo, GROUP_WINDOW_MS / 60_000 + 1, { post })])
+  const apart = groupNotifications([
+    note('like', maya, 0, { post }),
+    note('like', theo, GROUP_WINDOW_MS / 60_000 + 1, { post }),
+  ])
   t.equal(apart.length, 2, 'a like from more than a day before the newest is news of its own')
 })
 
-t.test('the page: grouped rows newest first, each opening its post or profile; opening it marks them read', async (t) => {
-  const observers = fakeIntersectionObserver(t)
-  const first = [
-    note('like', maya, 1, { post }),
-    note('like', theo, 2, { post }),
-    note('like', ada, 3, { post }),
-    note('mention', theo, 4, { post: other, comment: { _id: 'c9', text: 'Ask @guest about it' } }),
-    note('follow', maya, 5),
-  ]
-  const second = [note('comment', ada, 60, { post, comment: { _id: 'c1', text: 'An older reply' }, read: true })]
-  let unread = 5
-  const { api } = await liveApp(t, me, '/explore', {
-    'GET /api/posts': () => ok({ posts: [], nextCursor: null }),
-    'GET /api/notifications': (req) =>
-      ok(req.query.get('cursor') === 'page-2'
-        ? { notifications: second, nextCursor: null, unread }
-        : { notifications: req.query.get('limit') === '1' ? first.slice(0, 1) : first, nextCursor: 'page-2', unread }),
-    'POST /api/notifications/read': () => {
-      unread = 0
-      return ok({ unread })
-    },
-  })
-  await bellNamed('Notifications, 5 unread')
-  t.equal(bell().querySelector('.nav-badge')?.textContent, '5', 'the badge')
-  await until(() => document.title === '(5) Explore / Chirp')
-  t.notOk(api.calls.some((c) => c.path === '/api/notifications/read'), 'nothing is marked read before the page is opened')
+t.test(
+  'the page: grouped rows newest first, each opening its post or profile; opening it marks them read',
+  async (t) => {
+    const observers = fakeIntersectionObserver(t)
+    const first = [
+      note('like', maya, 1, { post }),
+      note('like', theo, 2, { post }),
+      note('like', ada, 3, { post }),
+      note('mention', theo, 4, { post: other, comment: { _id: 'c9', text: 'Ask @guest about it' } }),
+      note('follow', maya, 5),
+    ]
+    const second = [note('comment', ada, 60, { post, comment: { _id: 'c1', text: 'An older reply' }, read: true })]
+    let unread = 5
+    const { api } = await liveApp(t, me, '/explore', {
+      'GET /api/posts': () => ok({ posts: [], nextCursor: null }),
+      'GET /api/notifications': (req) =>
+        ok(
+          req.query.get('cursor') === 'page-2'
+            ? { notifications: second, nextCursor: null, unread }
+            : {
+                notifications: req.query.get('limit') === '1' ? first.slice(0, 1) : first,
+                nextCursor: 'page-2',
+                unread,
+              },
+        ),
+      'POST /api/notifications/read': () => {
+        unread = 0
+        return ok({ unread })
+      },
+    })
+    await bellNamed('Notifications, 5 unread')
+    t.equal(bell().querySelector('.nav-badge')?.textContent, '5', 'the badge')
+    await until(() => document.title === '(5) Explore / Chirp')
+    t.notOk(
+      api.calls.some((c) => c.path === '/api/notifications/read'),
+      'nothing is marked read before the page is opened',
+    )
 
-  fireEvent.click(bell())
-  const list = await screen.findByRole('list', { name: 'Notifications' })
-  const rows = () => within(list).getAllByRole('listitem')
-  t.same(
-    rows().map((row) => row.textContent),
-    [
-      'New: maya.lin and 2 others liked your post · 1 minute agoTea at noon',
-      'New: theo mentioned you in a reply · 4 minutes agoAsk @guest about it',
-      'New: maya.lin followed you · 5 minutes ago',
-    ],
-  )
-  const links = rows().map((row) => within(row).getByRole('link').getAttribute('href'))
-  t.same(links, ['/post-detail/p1', '/post-detail/p2', '/profile/maya.lin'])
+    fireEvent.click(bell())
+    const list = await screen.findByRole('list', { name: 'Notifications' })
+    const rows = () => within(list).getAllByRole('listitem')
+    t.same(
+      rows().map((row) => row.textContent),
+      [
+        'New: maya.lin and 2 others liked your post · 1 minute agoTea at noon',
+        'New: theo mentioned you in a reply · 4 minutes agoAsk @guest about it',
+        'New: maya.lin followed you · 5 minutes ago',
+      ],
+    )
+    const links = rows().map((row) => within(row).getByRole('link').getAttribute('href'))
+    t.same(links, ['/post-detail/p1', '/post-detail/p2', '/profile/maya.lin'])
 
-  await until(() => api.calls.some((c) => c.path === '/api/notifications/read'))
-  t.same(api.calls.find((c) => c.path === '/api/notifications/read')?.body, { before: first[0]!._id }, 'up to the newest shown')
-  await until(() => document.title === 'Notifications / Chirp')
-  t.ok(await bellNamed('Notifications'), 'no count')
-  t.equal(bell().querySelector('.nav-badge')?.textContent, undefined, 'the badge is gone')
+    await until(() => api.calls.some((c) => c.path === '/api/notifications/read'))
+    t.same(
+      api.calls.find((c) => c.path === '/api/notifications/read')?.body,
+      { before: first[0]!._id },
+      'up to the newest shown',
+    )
+    await until(() => document.title === 'Notifications / Chirp')
+    t.ok(await bellNamed('Notifications'), 'no count')
+    t.equal(bell().querySelector('.nav-badge')?.textContent, undefined, 'the badge is gone')
 
-  observers.scrollToEnd()
-  await screen.findByText('An older reply')
-  t.ok(screen.getByText("That's every notification."))
-  t.same(
-    api.calls.filter((c) => c.path === '/api/notifications').map((c) => [c.query.get('limit'), c.query.get('cursor')]),
-    [['1', null], ['20', null], ['20', 'page-2']],
-    'the count on sign-in, then pages of 20',
-  )
-  t.equal(rows().length, 4)
-  t.notOk(rows()[3]!.textContent?.startsWith('New:'), 'a read one says nothing of being new')
-})
+    observers.scrollToEnd()
+    await screen.findByText('An older reply')
+    t.ok(screen.getByText("That's every notification."))
+    t.same(
+      api.calls
+        .filter((c) => c.path === '/api/notifications')
+        .map((c) => [c.query.get('limit'), c.query.get('cursor')]),
+      [
+        ['1', null],
+        ['20', null],
+        ['20', 'page-2'],
+      ],
+      'the count on sign-in, then pages of 20',
+    )
+    t.equal(rows().length, 4)
+    t.notOk(rows()[3]!.textContent?.startsWith('New:'), 'a read one says nothing of being new')
+  },
+)
 
 t.test('the badge and the tab title follow notification events live', async (t) => {
   const { send, api } = await liveApp(t, me, '/explore', {
@@ -147,12 +178,19 @@ t.test('the badge and the tab title follow notification events live', async (t) 
   t.equal(document.title, 'Explore / Chirp')
 
   fireEvent.click(bell())
-  t.ok(await screen.findByText('Nothing yet. Likes, replies, mentions and new followers will show up here.'), 'the empty state')
+  t.ok(
+    await screen.findByText('Nothing yet. Likes, replies, mentions and new followers will show up here.'),
+    'the empty state',
+  )
   const live = note('comment', theo, 0, { post, comment: { _id: 'c5', text: 'Fresh reply' } })
   send('notification.created', { ...live, unread: 1 })
   t.ok(await screen.findByText('Fresh reply'), 'a new one shows on top of the open page')
   await until(() => api.calls.some((c) => c.path === '/api/notifications/read'))
-  t.same(api.calls.find((c) => c.path === '/api/notifications/read')?.body, { before: live._id }, 'and, being seen, is marked read')
+  t.same(
+    api.calls.find((c) => c.path === '/api/notifications/read')?.body,
+    { before: live._id },
+    'and, being seen, is marked read',
+  )
 })
 
 t.test('a count asked for before the page marked everything read does not bring the badge back', async (t) => {

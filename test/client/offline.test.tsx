@@ -82,29 +82,32 @@ t.test("a proxy's 502 or 504 means the server was not reached; its own errors me
   t.equal(network.apiReachable, false, '504')
 })
 
-t.test("the stream's state: down while no ticket can be had, open, down on an error, unknown once signed out", async (t) => {
-  const ticket = unreachableWhileDown(ok({ ticket: 'tk' }))
-  ticket.server.down = true
-  const api = stubApi({ 'POST /api/events/ticket': ticket.route })
-  t.teardown(api.restore)
-  const { env, streams, timers } = fakeEnvironment()
-  t.teardown(startLive(env))
-  t.equal(network.stream, 'unknown', 'signed out: no stream to judge by')
-  signInAs(makeUser({ username: 'guest' }))
-  await until(() => network.stream === 'down')
-  t.equal(streams.opened.length, 0, 'down for want of a ticket')
-  ticket.server.down = false
-  timers.fire()
-  await until(() => streams.opened.length === 1)
-  t.equal(network.stream, 'down', 'still down until it opens')
-  streams.last.open()
-  t.equal(network.stream, 'open')
-  streams.last.fail()
-  t.equal(network.stream, 'down', 'an error')
-  session.token = null
-  await until(() => network.stream === 'unknown')
-  t.pass('signed out')
-})
+t.test(
+  "the stream's state: down while no ticket can be had, open, down on an error, unknown once signed out",
+  async (t) => {
+    const ticket = unreachableWhileDown(ok({ ticket: 'tk' }))
+    ticket.server.down = true
+    const api = stubApi({ 'POST /api/events/ticket': ticket.route })
+    t.teardown(api.restore)
+    const { env, streams, timers } = fakeEnvironment()
+    t.teardown(startLive(env))
+    t.equal(network.stream, 'unknown', 'signed out: no stream to judge by')
+    signInAs(makeUser({ username: 'guest' }))
+    await until(() => network.stream === 'down')
+    t.equal(streams.opened.length, 0, 'down for want of a ticket')
+    ticket.server.down = false
+    timers.fire()
+    await until(() => streams.opened.length === 1)
+    t.equal(network.stream, 'down', 'still down until it opens')
+    streams.last.open()
+    t.equal(network.stream, 'open')
+    streams.last.fail()
+    t.equal(network.stream, 'down', 'an error')
+    session.token = null
+    await until(() => network.stream === 'unknown')
+    t.pass('signed out')
+  },
+)
 
 t.test("a tab that follows another's stream learns its state with the events", async (t) => {
   const locks = fakeLocks()

@@ -3,7 +3,19 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { ErrorBoundary } from '../../client/components/error-boundary.js'
-import { fakeIntersectionObserver, makePost, makeUser, ok, fail, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import {
+  fakeIntersectionObserver,
+  makePost,
+  makeUser,
+  ok,
+  fail,
+  renderAt,
+  resetAll,
+  signInAs,
+  stubApi,
+  summary,
+  until,
+} from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -63,14 +75,18 @@ t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the 
   const held = new Promise<void>((resolve) => (release = resolve))
   const { api } = start('/explore', {
     'GET /api/posts': async (req) => {
-      if (req.query.get('cursor') === 'next') return ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
+      if (req.query.get('cursor') === 'next')
+        return ok({ posts: [makePost({ content: 'the last post' })], nextCursor: null })
       await held
       return ok({ posts: firstPage, nextCursor: 'next' })
     },
   })
   t.teardown(api.restore)
   t.ok(await screen.findByText('Loading posts'), 'said while loading')
-  t.ok(document.querySelectorAll('.skeleton-card').length > 0, 'with placeholder posts rather than a spinner on the first load')
+  t.ok(
+    document.querySelectorAll('.skeleton-card').length > 0,
+    'with placeholder posts rather than a spinner on the first load',
+  )
   t.equal(document.querySelector('.spinner'), null)
   release()
   await screen.findByText('first page 9')
@@ -80,7 +96,13 @@ t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the 
   await screen.findByText('the last post')
   t.ok(await screen.findByText("You're all caught up"))
   const pages = api.calls.filter((c) => c.path === '/api/posts')
-  t.same(pages.map((c) => [c.query.get('limit'), c.query.get('cursor')]), [['10', null], ['10', 'next']])
+  t.same(
+    pages.map((c) => [c.query.get('limit'), c.query.get('cursor')]),
+    [
+      ['10', null],
+      ['10', 'next'],
+    ],
+  )
   t.equal(screen.getAllByRole('article').length, 11, 'the second page is appended')
 })
 
@@ -132,7 +154,10 @@ t.test('post detail: the post with its comments open, or the server message', as
   t.pass('Back from a page opened directly leads home')
   cleanup()
   renderAt('/post-detail/gone', <App />)
-  t.ok(await screen.findByText("This post doesn't exist. It may have been deleted."), 'the server message in plain words')
+  t.ok(
+    await screen.findByText("This post doesn't exist. It may have been deleted."),
+    'the server message in plain words',
+  )
   t.equal(screen.queryAllByText(/doesn't exist/).length, 1, 'said once, not again in a toast')
 })
 
@@ -143,7 +168,12 @@ t.test('the error boundary shows the heading and the error text', async (t) => {
   const quiet = console.error
   console.error = () => {}
   t.teardown(() => void (console.error = quiet))
-  renderAt('/', <ErrorBoundary><Broken /></ErrorBoundary>)
+  renderAt(
+    '/',
+    <ErrorBoundary>
+      <Broken />
+    </ErrorBoundary>,
+  )
   t.ok(screen.getByRole('heading', { name: 'Unexpected Application Error!' }))
   t.ok(screen.getByText('Something broke in render'))
 })
@@ -165,7 +195,10 @@ t.test('the Post button opens the create-post modal; Escape closes it and focus 
 t.test('a list that fails to load says so once, in plain words, and Try again loads it', async (t) => {
   let failing = true
   const { api } = start('/explore', {
-    'GET /api/posts': () => (failing ? fail(500, 'Internal server error') : ok({ posts: [makePost({ content: 'Back again' })], nextCursor: null })),
+    'GET /api/posts': () =>
+      failing
+        ? fail(500, 'Internal server error')
+        : ok({ posts: [makePost({ content: 'Back again' })], nextCursor: null }),
   })
   t.teardown(api.restore)
   await screen.findByText('Something went wrong on our side. Please try again.')
@@ -184,6 +217,8 @@ t.test('in a list, the first image loads at once and the rest lazily', async (t)
   const { api } = start('/explore', { 'GET /api/posts': () => ok({ posts, nextCursor: null }) })
   t.teardown(api.restore)
   await screen.findByText('second picture')
-  const loading = screen.getAllByRole('img', { name: 'Image posted by Maya Lin' }).map((img) => img.getAttribute('loading'))
+  const loading = screen
+    .getAllByRole('img', { name: 'Image posted by Maya Lin' })
+    .map((img) => img.getAttribute('loading'))
   t.same(loading, ['eager', 'lazy'])
 })

@@ -5,14 +5,25 @@ import { PostCard } from '../../client/components/post-card.js'
 import { PostItem } from '../../client/pages/post-item.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { postCache } from '../../client/state/post-cache.js'
-import { cardProps, fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import {
+  cardProps,
+  fail,
+  makePost,
+  makeUser,
+  ok,
+  renderAt,
+  resetAll,
+  signInAs,
+  stubApi,
+  summary,
+  until,
+} from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
   cleanup()
   resetAll()
 })
-
 
 t.test('a post by someone else has no owner menu', async (t) => {
   renderAt('/', <PostCard {...cardProps()} />)
@@ -33,7 +44,9 @@ t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t)
   t.equal(button.getAttribute('aria-expanded'), 'false')
   fireEvent.click(button)
   const menu = screen.getByRole('menu')
-  const items = within(menu).getAllByRole('menuitem').map((item) => item.textContent)
+  const items = within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent)
   t.same(items, ['Edit Post', 'Delete Post'])
   t.equal(document.activeElement, within(menu).getByRole('menuitem', { name: 'Edit Post' }), 'focus on the first item')
   fireEvent.keyDown(menu, { key: 'ArrowDown' })
@@ -87,7 +100,10 @@ t.test('a click on the card opens its page; its buttons, links and a text select
 })
 
 t.test('the timestamp is a link to the post with the full date on hover', async (t) => {
-  renderAt('/', <PostCard {...cardProps({ post: makePost({ _id: 'p8', id: 'p8', createdAt: '2026-01-10T12:00:00.000Z' }) })} />)
+  renderAt(
+    '/',
+    <PostCard {...cardProps({ post: makePost({ _id: 'p8', id: 'p8', createdAt: '2026-01-10T12:00:00.000Z' }) })} />,
+  )
   const time = screen.getByRole('article').querySelector('time')
   t.equal(time?.getAttribute('datetime'), '2026-01-10T12:00:00.000Z')
   const link = time?.closest('a')
@@ -99,7 +115,13 @@ function renderItem(post = makePost({ _id: 'p1', id: 'p1', username: 'maya' })) 
   const me = makeUser({ username: 'guest' })
   signInAs(me)
   postCache.byId[post._id] = post
-  renderAt('/', <><PostItem postId={post._id} /><ToastHost /></>)
+  renderAt(
+    '/',
+    <>
+      <PostItem postId={post._id} />
+      <ToastHost />
+    </>,
+  )
   return { me, post }
 }
 
@@ -109,7 +131,12 @@ t.test('like is optimistic and confirmed by the server', async (t) => {
   const api = stubApi({
     'POST /api/posts/like/p1': () =>
       new Promise((resolve) => {
-        release = () => resolve(ok({ post: makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } }) }))
+        release = () =>
+          resolve(
+            ok({
+              post: makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } }),
+            }),
+          )
       }),
   })
   t.teardown(api.restore)
@@ -164,8 +191,22 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
       _id: 'p1',
       id: 'p1',
       comments: [
-        { ...summary(other), _id: 'c1', text: 'Older comment', votes: { upvotedBy: [], downvotedBy: [] }, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
-        { ...summary(makeUser()), _id: 'c2', text: 'My newer comment', votes: { upvotedBy: [], downvotedBy: [] }, createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' },
+        {
+          ...summary(other),
+          _id: 'c1',
+          text: 'Older comment',
+          votes: { upvotedBy: [], downvotedBy: [] },
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+        {
+          ...summary(makeUser()),
+          _id: 'c2',
+          text: 'My newer comment',
+          votes: { upvotedBy: [], downvotedBy: [] },
+          createdAt: '2026-01-02T00:00:00.000Z',
+          updatedAt: '2026-01-02T00:00:00.000Z',
+        },
       ],
     }),
   )
@@ -200,7 +241,13 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
 })
 
 t.test("an image shows its author's description, its size, and only the first of a list loads at once", async (t) => {
-  const described = makePost({ mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'Two herons at dawn', mediaWidth: 1200, mediaHeight: 800 })
+  const described = makePost({
+    mediaUrl: '/media/a.png',
+    type: 'image',
+    mediaAlt: 'Two herons at dawn',
+    mediaWidth: 1200,
+    mediaHeight: 800,
+  })
   renderAt('/', <PostCard {...cardProps({ post: described, eagerMedia: true })} />)
   const image = screen.getByAltText('Two herons at dawn')
   t.equal(image.getAttribute('width'), '1200')

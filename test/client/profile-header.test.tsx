@@ -37,7 +37,13 @@ t.test('a look-alike Unicode host is shown in its punycode form', async (t) => {
   t.match(link.textContent ?? '', /^xn--.*\.com$/)
 })
 
-for (const website of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'https://user:pass@example.com/', '//example.com', 'vbscript:msgbox']) {
+for (const website of [
+  'javascript:alert(1)',
+  'data:text/html,<b>x</b>',
+  'https://user:pass@example.com/',
+  '//example.com',
+  'vbscript:msgbox',
+]) {
   t.test(`${website} is never rendered as a link`, async (t) => {
     renderWebsite(website)
     t.equal(screen.queryAllByRole('link').length, 0)

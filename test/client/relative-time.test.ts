@@ -61,7 +61,15 @@ t.test('paths: href builders and the return path after login', async (t) => {
   t.equal(returnPath('//evil.example/x', SITE), '/', 'no protocol-relative jump off the site')
   t.equal(returnPath('https://evil.example', SITE), '/')
   t.equal(returnPath('/login', SITE), '/', 'never back to the login page itself')
-  for (const from of ['/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '/\\evil.example', '\\\\evil.example', ' //evil.example', 'javascript:alert(1)']) {
+  for (const from of [
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/\r\n/evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    ' //evil.example',
+    'javascript:alert(1)',
+  ]) {
     t.equal(returnPath(from, SITE), '/', `${JSON.stringify(from)} leaves the site as the browser reads it`)
   }
   t.equal(returnPath('/a/../post-detail/1', SITE), '/post-detail/1', 'the path as the browser resolves it')

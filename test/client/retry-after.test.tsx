@@ -24,7 +24,10 @@ t.test('Retry-After is read as whole seconds or as an HTTP date', async (t) => {
 })
 
 async function tryLogin(reply: { status?: number; body?: unknown; headers?: Record<string, string> }) {
-  const api = stubApi({ 'GET /api/health': () => ok({ status: 'ok', guestLogin: true }), 'POST /api/auth/login': () => reply })
+  const api = stubApi({
+    'GET /api/health': () => ok({ status: 'ok', guestLogin: true }),
+    'POST /api/auth/login': () => reply,
+  })
   renderAt('/login', <App />)
   fireEvent.change(await screen.findByLabelText('Username'), { target: { value: 'guest' } })
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong-password' } })
@@ -54,7 +57,10 @@ t.test('a 429 without Retry-After shows the server message, in plain words', asy
 })
 
 t.test('other failures keep the server message (in plain words), whatever their headers', async (t) => {
-  const api = await tryLogin({ ...fail(401, 'The credentials you entered are invalid. Unauthorized access error.'), headers: { 'retry-after': '30' } })
+  const api = await tryLogin({
+    ...fail(401, 'The credentials you entered are invalid. Unauthorized access error.'),
+    headers: { 'retry-after': '30' },
+  })
   t.teardown(api.restore)
   t.ok(await screen.findByText('The credentials you entered are invalid. Check the username and password.'))
 })

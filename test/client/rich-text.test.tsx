@@ -17,7 +17,12 @@ function links(container: HTMLElement) {
 
 t.test('mentions, tags and web addresses become links; the rest stays as typed', async (t) => {
   const text = 'Hi @maya.lin, see #Café and https://example.com/a?b=1 now'
-  const { container } = renderAt('/', <p><RichText text={text} /></p>)
+  const { container } = renderAt(
+    '/',
+    <p>
+      <RichText text={text} />
+    </p>,
+  )
   t.equal(container.textContent, text, 'nothing added or lost')
   t.same(links(container), [
     { text: '@maya.lin', href: '/profile/maya.lin' },
@@ -37,7 +42,11 @@ t.test('a mention follows the username rule', async (t) => {
   t.same(kinds(`@${'a'.repeat(30)}`).length, 1, '30 characters')
   t.same(kinds(`@${'a'.repeat(31)}`), [], '31 characters is no username, nor any part of it')
   t.same(kinds('mail ada@example.com'), [], 'an address mentions nobody')
-  t.same(kinds('thanks @maya.lin.'), [{ kind: 'mention', text: '@maya.lin', username: 'maya.lin' }], 'the full stop ends the sentence')
+  t.same(
+    kinds('thanks @maya.lin.'),
+    [{ kind: 'mention', text: '@maya.lin', username: 'maya.lin' }],
+    'the full stop ends the sentence',
+  )
   t.same(kinds('@maya-lin'), [{ kind: 'mention', text: '@maya', username: 'maya' }], 'a dash is not part of a username')
   t.same(kinds('@Ünal'), [], 'letters outside A-Z are not in usernames')
 })
@@ -54,15 +63,24 @@ t.test('a tag is 1 to 50 letters of any script, digits or _, not only digits', a
 })
 
 t.test('hostile text shows as text and links only to http and https', async (t) => {
-  const text = 'javascript:alert(1) <img src=x onerror=alert(1)> <a href="javascript:x">y</a> data:text/html,<b>hi</b> http://'
-  const { container } = render(<p><RichText text={text} /></p>)
+  const text =
+    'javascript:alert(1) <img src=x onerror=alert(1)> <a href="javascript:x">y</a> data:text/html,<b>hi</b> http://'
+  const { container } = render(
+    <p>
+      <RichText text={text} />
+    </p>,
+  )
   t.equal(container.textContent, text, 'the markup is shown as typed')
   t.equal(container.querySelector('img'), null, 'no element made from the text')
   t.equal(container.querySelector('b'), null)
   t.same(links(container), [], 'nothing that is not a web address is a link')
 
   const sneaky = 'javascript://https://example.com HTTPS://EXAMPLE.COM/Up'
-  const { container: second } = render(<p><RichText text={sneaky} /></p>)
+  const { container: second } = render(
+    <p>
+      <RichText text={sneaky} />
+    </p>,
+  )
   const hrefs = links(second).map((l) => l.href)
   t.same(hrefs, ['https://example.com/', 'https://example.com/Up'], 'only the http(s) part, as a parsed URL')
   t.ok(hrefs.every((href) => href?.startsWith('https://')))
@@ -76,17 +94,29 @@ t.test('punctuation after a web address is not part of it, but brackets it opene
   t.same(linked('https://en.wikipedia.org/wiki/Foo_(bar)'), ['https://en.wikipedia.org/wiki/Foo_(bar)'])
   t.same(linked('(https://en.wikipedia.org/wiki/Foo_(bar))'), ['https://en.wikipedia.org/wiki/Foo_(bar)'])
   t.same(linked('https://example.com/a...'), ['https://example.com/a'])
-  const { container } = render(<p><RichText text="Read https://example.com/a." /></p>)
+  const { container } = render(
+    <p>
+      <RichText text="Read https://example.com/a." />
+    </p>,
+  )
   t.equal(container.textContent, 'Read https://example.com/a.', 'the full stop is still shown, after the link')
 })
 
 t.test('a very long word wraps inside the post instead of widening the page', async (t) => {
   const long = 'a'.repeat(400)
-  const { container } = renderAt('/', (
+  const { container } = renderAt(
+    '/',
     <ul>
-      <CommentItem comment={makeComment(`${long} https://example.com/${long}`)} canEdit={false} canDelete={false} now={0} onEdit={async () => true} onDelete={() => {}} />
-    </ul>
-  ))
+      <CommentItem
+        comment={makeComment(`${long} https://example.com/${long}`)}
+        canEdit={false}
+        canDelete={false}
+        now={0}
+        onEdit={async () => true}
+        onDelete={() => {}}
+      />
+    </ul>,
+  )
   t.equal(container.querySelector('.comment-text')?.textContent, `${long} https://example.com/${long}`)
   // jsdom lays nothing out, so the rule itself is checked; the e2e journey measures it in Chromium.
   const css = await readFile(new URL('../../client/styles/posts.css', import.meta.url), 'utf8')
@@ -95,11 +125,19 @@ t.test('a very long word wraps inside the post instead of widening the page', as
 })
 
 t.test('clicking a mention in a comment goes to the profile in the app', async (t) => {
-  const { location } = renderAt('/post-detail/p1', (
+  const { location } = renderAt(
+    '/post-detail/p1',
     <ul>
-      <CommentItem comment={makeComment('hello @guest #news')} canEdit={false} canDelete={false} now={0} onEdit={async () => true} onDelete={() => {}} />
-    </ul>
-  ))
+      <CommentItem
+        comment={makeComment('hello @guest #news')}
+        canEdit={false}
+        canDelete={false}
+        now={0}
+        onEdit={async () => true}
+        onDelete={() => {}}
+      />
+    </ul>,
+  )
   fireEvent.click(screen.getByRole('link', { name: '@guest' }))
   t.equal(location.history?.at(-1), '/profile/guest')
   fireEvent.click(screen.getByRole('link', { name: '#news' }))

@@ -2,7 +2,18 @@ import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t, { type Test } from 'tap'
 import { App } from '../../client/app.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until, type ApiRequest } from './helpers.js'
+import {
+  makePost,
+  makeUser,
+  ok,
+  renderAt,
+  resetAll,
+  signInAs,
+  stubApi,
+  summary,
+  until,
+  type ApiRequest,
+} from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -11,7 +22,13 @@ t.afterEach(() => {
 })
 
 const me = makeUser({ username: 'guest' })
-const maya = makeUser({ username: 'maya.lin', firstName: 'Maya', lastName: 'Lin', _id: 'id-maya', bio: 'Ink and paper' })
+const maya = makeUser({
+  username: 'maya.lin',
+  firstName: 'Maya',
+  lastName: 'Lin',
+  _id: 'id-maya',
+  bio: 'Ink and paper',
+})
 const mayan = makeUser({ username: 'mayan', firstName: 'Mayan', lastName: 'Ruins', _id: 'id-mayan' })
 const teaPost = makePost({ _id: 'p-tea', id: 'p-tea', content: 'Tea with maya #Tea' })
 
@@ -30,7 +47,13 @@ function start(t: Test, path: string) {
   const api = stubApi({
     'GET /api/users/suggestions': () => ok({ users: [] }),
     'GET /api/notifications': () => ok({ notifications: [], nextCursor: null, unread: 0 }),
-    'GET /api/tags/trending': () => ok({ tags: [{ tag: 'tea', posts: 3 }, { tag: 'café', posts: 1 }] }),
+    'GET /api/tags/trending': () =>
+      ok({
+        tags: [
+          { tag: 'tea', posts: 3 },
+          { tag: 'café', posts: 1 },
+        ],
+      }),
     'GET /api/posts': () => ok({ posts: [makePost({ content: 'Explore post' })], nextCursor: null }),
     'GET /api/search': searchRoute,
     'GET /api/posts/tag/tea': () => ok({ posts: [teaPost], nextCursor: null }),
@@ -40,8 +63,10 @@ function start(t: Test, path: string) {
   return { api, ...renderAt(path, <App />) }
 }
 
-const searches = (calls: ApiRequest[]) => calls.filter((c) => c.path === '/api/search').map((c) => `${c.query.get('type')}:${c.query.get('q')}`)
-const sideBox = () => within(document.querySelector('.app-aside') as HTMLElement).getByRole('searchbox', { name: 'Search Chirp' })
+const searches = (calls: ApiRequest[]) =>
+  calls.filter((c) => c.path === '/api/search').map((c) => `${c.query.get('type')}:${c.query.get('q')}`)
+const sideBox = () =>
+  within(document.querySelector('.app-aside') as HTMLElement).getByRole('searchbox', { name: 'Search Chirp' })
 const type = (box: HTMLElement, value: string) => fireEvent.change(box, { target: { value } })
 
 t.test('typing in the side column searches as the typing pauses, and the address follows with replace', async (t) => {
@@ -74,7 +99,11 @@ t.test('typing in the side column searches as the typing pauses, and the address
 
   fireEvent.keyDown(screen.getByRole('tab', { name: 'People' }), { key: 'ArrowLeft' })
   await until(() => location.history?.at(-1) === '/search?q=maya')
-  t.equal(screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected'), 'true', 'arrow keys move between the tabs')
+  t.equal(
+    screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected'),
+    'true',
+    'arrow keys move between the tabs',
+  )
 })
 
 t.test('a search address opens as it says, with the box filled in; an empty query asks for one', async (t) => {
@@ -130,8 +159,13 @@ t.test('trending tags link to their pages; a tag page lists its posts, whatever 
   const trending = await screen.findByRole('region', { name: 'Trending' })
   await within(trending).findByText('#tea')
   t.same(
-    within(trending).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]),
-    [['#tea3 posts', '/tag/tea'], ['#café1 post', '/tag/caf%C3%A9']],
+    within(trending)
+      .getAllByRole('link')
+      .map((a) => [a.textContent, a.getAttribute('href')]),
+    [
+      ['#tea3 posts', '/tag/tea'],
+      ['#café1 post', '/tag/caf%C3%A9'],
+    ],
   )
   fireEvent.click(within(trending).getByRole('link', { name: /#tea/ }))
   t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }))
@@ -139,12 +173,19 @@ t.test('trending tags link to their pages; a tag page lists its posts, whatever 
   t.equal(document.title, '#tea / Chirp')
   t.equal(location.history?.at(-1), '/tag/tea')
 
-  t.equal(screen.getByRole('link', { name: '#Tea' }).getAttribute('href'), '/tag/tea', 'the tag as written links to the same page')
+  t.equal(
+    screen.getByRole('link', { name: '#Tea' }).getAttribute('href'),
+    '/tag/tea',
+    'the tag as written links to the same page',
+  )
   cleanup()
   api.calls.length = 0
   renderAt('/tag/TEA', <App />)
   t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }), 'a link in capitals shows the same tag')
-  t.same(api.calls.filter((c) => c.path.startsWith('/api/posts/tag/')).map((c) => c.path), ['/api/posts/tag/tea'])
+  t.same(
+    api.calls.filter((c) => c.path.startsWith('/api/posts/tag/')).map((c) => c.path),
+    ['/api/posts/tag/tea'],
+  )
 })
 
 t.test('a tag page for what cannot be a tag says so without asking the server', async (t) => {

@@ -1,9 +1,21 @@
 import t from 'tap'
-import { cacheName, dropOldShells, pageFor, planFor, precache, shellFileFor, type CachesLike, type Shell } from '../../client/sw/shell.js'
+import {
+  cacheName,
+  dropOldShells,
+  pageFor,
+  planFor,
+  precache,
+  shellFileFor,
+  type CachesLike,
+  type Shell,
+} from '../../client/sw/shell.js'
 
 /** The service worker's logic over a Cache API kept in maps; the worker in a real browser is test/e2e/offline.test.ts's. */
 const ORIGIN = 'https://chirp.example'
-const shell: Shell = { version: 'v2', files: ['/index.html', '/assets/index-abc.js', '/assets/index-abc.css', '/icon-192.png'] }
+const shell: Shell = {
+  version: 'v2',
+  files: ['/index.html', '/assets/index-abc.js', '/assets/index-abc.css', '/icon-192.png'],
+}
 const files = new Set(shell.files)
 
 /** CacheStorage as maps of URL to response; addAll fetches through `fetch`, as the browser's does. */
@@ -33,19 +45,33 @@ const network = (body: string) => async (request: Request) => new Response(`${bo
 const offline = async (): Promise<Response> => {
   throw new TypeError('Failed to fetch')
 }
-const request = (path: string, init: { method?: string; mode?: string } = {}) => ({ url: `${ORIGIN}${path}`, method: 'GET', mode: 'cors', ...init })
+const request = (path: string, init: { method?: string; mode?: string } = {}) => ({
+  url: `${ORIGIN}${path}`,
+  method: 'GET',
+  mode: 'cors',
+  ...init,
+})
 
 t.test('the API, its stream, uploads, writes and other sites are left to the network', async (t) => {
   for (const path of ['/api/posts', '/api', '/api/events?ticket=x', '/media/a.png', '/assets/unknown-123.js']) {
     t.equal(planFor(request(path) as Request, ORIGIN, files), 'network', path)
   }
   t.equal(planFor(request('/api/docs', { mode: 'navigate' }) as Request, ORIGIN, files), 'network', 'the API docs page')
-  t.equal(planFor(request('/assets/index-abc.js', { method: 'POST' }) as Request, ORIGIN, files), 'network', 'not a GET')
-  t.equal(planFor({ url: 'https://cdn.example/assets/index-abc.js', method: 'GET', mode: 'cors' } as Request, ORIGIN, files), 'network', 'another origin')
+  t.equal(
+    planFor(request('/assets/index-abc.js', { method: 'POST' }) as Request, ORIGIN, files),
+    'network',
+    'not a GET',
+  )
+  t.equal(
+    planFor({ url: 'https://cdn.example/assets/index-abc.js', method: 'GET', mode: 'cors' } as Request, ORIGIN, files),
+    'network',
+    'another origin',
+  )
 })
 
 t.test('a navigation is a page, and a file of this build comes from the shell', async (t) => {
-  for (const path of ['/', '/profile/guest', '/post-detail/p1']) t.equal(planFor(request(path, { mode: 'navigate' }) as Request, ORIGIN, files), 'page', path)
+  for (const path of ['/', '/profile/guest', '/post-detail/p1'])
+    t.equal(planFor(request(path, { mode: 'navigate' }) as Request, ORIGIN, files), 'page', path)
   t.equal(planFor(request('/assets/index-abc.js') as Request, ORIGIN, files), 'shell')
   t.equal(planFor(request('/icon-192.png') as Request, ORIGIN, files), 'shell')
 })
@@ -54,8 +80,14 @@ t.test("install stores every file of the build under the build's cache name, ask
   const { caches, stores, requested } = fakeCaches(network('v2'))
   await precache(caches, shell, ORIGIN)
   t.same([...stores.keys()], ['chirp-shell-v2'])
-  t.same([...(stores.get(cacheName(shell))?.keys() ?? [])], shell.files.map((file) => `${ORIGIN}${file}`))
-  t.ok(requested.every((r) => r.cache === 'no-cache'), 'never an older build from the HTTP cache')
+  t.same(
+    [...(stores.get(cacheName(shell))?.keys() ?? [])],
+    shell.files.map((file) => `${ORIGIN}${file}`),
+  )
+  t.ok(
+    requested.every((r) => r.cache === 'no-cache'),
+    'never an older build from the HTTP cache',
+  )
 })
 
 t.test("activation drops earlier builds' shells and nothing else", async (t) => {
@@ -69,17 +101,24 @@ t.test('a page comes from the network while it answers, and from the shell when 
   const { caches } = fakeCaches(network('cached'))
   await precache(caches, shell, ORIGIN)
   const navigate = new Request(`${ORIGIN}/profile/guest`)
-  t.equal(await (await pageFor(navigate, caches, shell, network('fresh'))).text(), 'fresh /profile/guest', 'online: the newest page')
+  t.equal(
+    await (await pageFor(navigate, caches, shell, network('fresh'))).text(),
+    'fresh /profile/guest',
+    'online: the newest page',
+  )
   t.equal(await (await pageFor(navigate, caches, shell, offline)).text(), 'cached /index.html', 'offline: the shell')
   const empty = fakeCaches(network('x'))
   await t.rejects(pageFor(navigate, empty.caches, shell, offline), TypeError, 'no shell yet: the failure as it was')
 })
 
-t.test("a shell file comes from the cache, else from the network", async (t) => {
+t.test('a shell file comes from the cache, else from the network', async (t) => {
   const { caches } = fakeCaches(network('cached'))
   await precache(caches, shell, ORIGIN)
   const script = new Request(`${ORIGIN}/assets/index-abc.js`)
   t.equal(await (await shellFileFor(script, caches, shell, offline)).text(), 'cached /assets/index-abc.js')
   const evicted = fakeCaches(network('x'))
-  t.equal(await (await shellFileFor(script, evicted.caches, shell, network('fresh'))).text(), 'fresh /assets/index-abc.js')
+  t.equal(
+    await (await shellFileFor(script, evicted.caches, shell, network('fresh'))).text(),
+    'fresh /assets/index-abc.js',
+  )
 })

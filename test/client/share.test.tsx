@@ -34,7 +34,13 @@ function renderPost() {
   signInAs(makeUser({ username: 'guest' }))
   const post = makePost({ _id: 'p1', id: 'p1', username: 'maya', firstName: 'Maya', lastName: 'Lin' })
   postCache.byId[post._id] = post
-  renderAt('/', <><PostItem postId={post._id} /><ToastHost /></>)
+  renderAt(
+    '/',
+    <>
+      <PostItem postId={post._id} />
+      <ToastHost />
+    </>,
+  )
 }
 
 t.test("with a share sheet, Share hands it the post's link and copies nothing", async (t) => {

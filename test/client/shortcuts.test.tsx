@@ -31,14 +31,19 @@ t.test('the matcher completes single keys and sequences, and starts over on a st
   t.equal(match('g'), null)
   t.equal(match('n'), 'goNotifications')
   t.equal(match('/'), 'search')
-  const extended = createShortcutMatcher([...SHORTCUTS, { keys: ['g', 'z'], action: 'goHome', label: 'Zen', group: 'Go to' }])
+  const extended = createShortcutMatcher([
+    ...SHORTCUTS,
+    { keys: ['g', 'z'], action: 'goHome', label: 'Zen', group: 'Go to' },
+  ])
   extended('g')
   t.equal(extended('z'), 'goHome', 'a new row is all a new sequence needs')
 })
 
 function startExplore(t: Test) {
   signInAs(me)
-  const posts = ['First', 'Second', 'Third'].map((content, i) => makePost({ _id: `p${i + 1}`, id: `p${i + 1}`, content: `${content} post` }))
+  const posts = ['First', 'Second', 'Third'].map((content, i) =>
+    makePost({ _id: `p${i + 1}`, id: `p${i + 1}`, content: `${content} post` }),
+  )
   const api = stubApi({
     'GET /api/users/suggestions': () => ok({ users: [] }),
     'GET /api/posts': () => ok({ posts, nextCursor: null }),
@@ -72,7 +77,11 @@ t.test('j and k move between posts; l, b and r act on the one in focus; o opens 
   press('r')
   await until(() => document.activeElement === within(articles()[1]!).queryByRole('textbox', { name: 'Reply' }))
   press('j')
-  t.equal(document.activeElement, within(articles()[1]!).getByRole('textbox', { name: 'Reply' }), 'no shortcut while typing')
+  t.equal(
+    document.activeElement,
+    within(articles()[1]!).getByRole('textbox', { name: 'Reply' }),
+    'no shortcut while typing',
+  )
   articles()[0]!.focus()
   press('o')
   await until(() => last(location.history) === '/post-detail/p1')

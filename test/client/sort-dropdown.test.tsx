@@ -14,9 +14,19 @@ t.afterEach(() => {
 
 t.test('the dropdown offers Trending, Oldest and Latest and reports the choice', async (t) => {
   const chosen: string[] = []
-  renderAt('/', <SortDropdown options={['Trending', 'Oldest', 'Latest'] as const} value="Latest" onChange={(s) => chosen.push(s)} />)
+  renderAt(
+    '/',
+    <SortDropdown
+      options={['Trending', 'Oldest', 'Latest'] as const}
+      value="Latest"
+      onChange={(s) => chosen.push(s)}
+    />,
+  )
   const select = screen.getByLabelText('Sort by') as HTMLSelectElement
-  t.same([...select.options].map((o) => o.value), ['Trending', 'Oldest', 'Latest'])
+  t.same(
+    [...select.options].map((o) => o.value),
+    ['Trending', 'Oldest', 'Latest'],
+  )
   t.equal(select.value, 'Latest')
   fireEvent.change(select, { target: { value: 'Oldest' } })
   t.same(chosen, ['Oldest'])
@@ -25,7 +35,8 @@ t.test('the dropdown offers Trending, Oldest and Latest and reports the choice',
 t.test('home defaults to Latest, asks the feed in the chosen order, and remembers it', async (t) => {
   signInAs(makeUser())
   const api = stubApi({
-    'GET /api/feed': (req) => ok({ posts: [makePost({ content: `sorted by ${req.query.get('sort')}` })], nextCursor: null }),
+    'GET /api/feed': (req) =>
+      ok({ posts: [makePost({ content: `sorted by ${req.query.get('sort')}` })], nextCursor: null }),
   })
   t.teardown(api.restore)
   const view = renderAt('/', <HomePage />)

@@ -18,7 +18,8 @@ function start(path: string) {
   const api = stubApi({
     'GET /api/users/suggestions': () => ok({ users: [] }),
     'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
-    'GET /api/posts': () => ok({ posts: [makePost({ _id: 'p1', id: 'p1', content: 'Ink, paper, tea' })], nextCursor: null }),
+    'GET /api/posts': () =>
+      ok({ posts: [makePost({ _id: 'p1', id: 'p1', content: 'Ink, paper, tea' })], nextCursor: null }),
     'GET /api/posts/p1': () => ok({ post: makePost({ _id: 'p1', id: 'p1', content: 'Ink, paper, tea' }) }),
     'GET /api/users/maya.lin': () => ok({ user: maya }),
     'GET /api/posts/user/maya.lin': () => ok({ posts: [], nextCursor: null }),
@@ -47,15 +48,18 @@ t.test('each page names itself in the tab title', async (t) => {
   t.pass('home, explore, bookmarks, profile and post titles')
 })
 
-t.test('after a navigation the focus is on the new heading and the page is announced; not on the first page', async (t) => {
-  const { api } = start('/')
-  t.teardown(api.restore)
-  await screen.findByRole('heading', { name: 'Latest Posts' })
-  t.equal(document.title, 'Home / Chirp')
-  t.notOk(document.activeElement?.matches('h1'), 'the first page leaves the focus alone')
-  t.equal(live()?.textContent, '')
-  fireEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Explore' }))
-  await until(() => document.activeElement === screen.queryByRole('heading', { level: 1, name: 'Explore' }))
-  await until(() => live()?.textContent === 'Explore / Chirp')
-  t.pass('focus on "Explore", "Explore / Chirp" announced')
-})
+t.test(
+  'after a navigation the focus is on the new heading and the page is announced; not on the first page',
+  async (t) => {
+    const { api } = start('/')
+    t.teardown(api.restore)
+    await screen.findByRole('heading', { name: 'Latest Posts' })
+    t.equal(document.title, 'Home / Chirp')
+    t.notOk(document.activeElement?.matches('h1'), 'the first page leaves the focus alone')
+    t.equal(live()?.textContent, '')
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Explore' }))
+    await until(() => document.activeElement === screen.queryByRole('heading', { level: 1, name: 'Explore' }))
+    await until(() => live()?.textContent === 'Explore / Chirp')
+    t.pass('focus on "Explore", "Explore / Chirp" announced')
+  },
+)

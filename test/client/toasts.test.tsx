@@ -53,12 +53,25 @@ t.test('server words become plain words', async (t) => {
       api.restore()
     }
   }
-  t.equal(await failure(422, ['Unprocessable Entity. Username Already Exists.']), 'That username is taken. Try another one.')
-  t.equal(await failure(400, ['firstName must NOT have more than 50 characters']), 'First name can be at most 50 characters long.')
-  t.equal(await failure(400, ['body/postData/content must NOT have more than 500 characters']), 'A post can be at most 500 characters long.')
+  t.equal(
+    await failure(422, ['Unprocessable Entity. Username Already Exists.']),
+    'That username is taken. Try another one.',
+  )
+  t.equal(
+    await failure(400, ['firstName must NOT have more than 50 characters']),
+    'First name can be at most 50 characters long.',
+  )
+  t.equal(
+    await failure(400, ['body/postData/content must NOT have more than 500 characters']),
+    'A post can be at most 500 characters long.',
+  )
   t.equal(await failure(400, ['email must match format "email"']), 'Email must be a valid email address.')
   t.equal(await failure(500, ['Internal server error']), 'Something went wrong on our side. Please try again.')
-  t.equal(await failure(503, ['database unreachable: ECONNREFUSED']), 'Something went wrong on our side. Please try again.', 'no internals')
+  t.equal(
+    await failure(503, ['database unreachable: ECONNREFUSED']),
+    'Something went wrong on our side. Please try again.',
+    'no internals',
+  )
   t.equal(await failure(400, ['A post needs content or media']), 'A post needs content or media', 'plain already')
 })
 
@@ -81,8 +94,13 @@ t.test('a failure that may pass offers Try again, which runs the action once mor
 })
 
 t.test('a description of invisible characters is refused in words about the form', async (t) => {
-  const api = stubApi({ 'POST /api/posts': () => ({ status: 400, body: { errors: ['mediaAlt must contain visible text'] } }) })
+  const api = stubApi({
+    'POST /api/posts': () => ({ status: 400, body: { errors: ['mediaAlt must contain visible text'] } }),
+  })
   t.teardown(api.restore)
-  const message = await http('/posts', { method: 'POST' }).then(() => '', (error: unknown) => errorMessage(error))
+  const message = await http('/posts', { method: 'POST' }).then(
+    () => '',
+    (error: unknown) => errorMessage(error),
+  )
   t.equal(message, "An image description can't be only spaces or invisible characters.")
 })

@@ -34,7 +34,14 @@ t.test('Reply and Update stay disabled for invisible text, and nothing is sent',
   const mine = makeUser({ username: 'guest' })
   const added: string[] = []
   const edited: string[] = []
-  const comment = { ...summary(mine), _id: 'c1', text: 'Mine', votes: { upvotedBy: [], downvotedBy: [] }, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }
+  const comment = {
+    ...summary(mine),
+    _id: 'c1',
+    text: 'Mine',
+    votes: { upvotedBy: [], downvotedBy: [] },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  }
   renderAt(
     '/post-detail/p1',
     <CommentsSection

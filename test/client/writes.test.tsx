@@ -23,7 +23,10 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
     'POST /api/media': () => ({ status: 201, body: { url: '/media/abc.png' } }),
     'POST /api/posts': (req) => {
       const { postData } = req.body as { postData: { content: string; mediaUrl: string } }
-      return { status: 201, body: { post: makePost({ ...postData, type: 'image', username: 'guest', content: postData.content }) } }
+      return {
+        status: 201,
+        body: { post: makePost({ ...postData, type: 'image', username: 'guest', content: postData.content }) },
+      }
     },
   })
   t.teardown(api.restore)
@@ -44,9 +47,18 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
   fireEvent.click(within(form).getByRole('button', { name: 'Post' }))
   await screen.findByText('Fresh from the test')
   const create = api.calls.find((c) => c.method === 'POST' && c.path === '/api/posts')
-  t.same(create?.body, {
-    postData: { content: 'Fresh from the test', mediaUrl: '/media/abc.png', type: 'image', mediaAlt: 'A gradient, blue to pink' },
-  }, 'the description goes beside the image')
+  t.same(
+    create?.body,
+    {
+      postData: {
+        content: 'Fresh from the test',
+        mediaUrl: '/media/abc.png',
+        type: 'image',
+        mediaAlt: 'A gradient, blue to pink',
+      },
+    },
+    'the description goes beside the image',
+  )
   t.equal(create?.headers.get('prefer'), 'return=minimal')
   const contents = screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)
   t.same(contents, ['Fresh from the test', 'An older post'], 'newest on top')
@@ -56,7 +68,14 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
 
 t.test('edit and delete from the three-dots menu', async (t) => {
   signInAs(me)
-  const mine = makePost({ _id: 'm1', id: 'm1', username: 'guest', firstName: 'Guest', lastName: 'User', content: 'Typo in here' })
+  const mine = makePost({
+    _id: 'm1',
+    id: 'm1',
+    username: 'guest',
+    firstName: 'Guest',
+    lastName: 'User',
+    content: 'Typo in here',
+  })
   const api = stubApi({
     ...quiet,
     'GET /api/posts': () => ok({ posts: [mine], nextCursor: null }),
@@ -72,12 +91,21 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
   await screen.findByText('Fixed the typo')
   await until(() => screen.queryByRole('dialog') === null)
-  t.same(api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body, { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } }, 'no description without an image')
+  t.same(
+    api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body,
+    { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } },
+    'no description without an image',
+  )
 
   choose('Post options', 'Delete Post')
-  fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete' }))
+  fireEvent.click(
+    within(screen.getByRole('alertdialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete' }),
+  )
   await until(() => screen.queryByText('Fixed the typo') === null)
-  t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'), 'deleted on the server')
+  t.ok(
+    api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'),
+    'deleted on the server',
+  )
   t.ok(await screen.findByText('Nobody has posted yet.'))
 })
 
@@ -101,11 +129,22 @@ t.test('removing a bookmark on the Bookmark page takes the post off the list', a
 
 t.test('an image description goes with the image, and an empty one clears what the post had', async (t) => {
   signInAs(me)
-  const pictured = makePost({ _id: 'm2', id: 'm2', username: 'guest', content: 'Look', mediaUrl: '/media/a.png', type: 'image', mediaAlt: 'A red kite' })
+  const pictured = makePost({
+    _id: 'm2',
+    id: 'm2',
+    username: 'guest',
+    content: 'Look',
+    mediaUrl: '/media/a.png',
+    type: 'image',
+    mediaAlt: 'A red kite',
+  })
   const api = stubApi({
     ...quiet,
     'GET /api/posts': () => ok({ posts: [pictured], nextCursor: null }),
-    'POST /api/posts/edit/m2': (req) => ({ status: 201, body: { post: { ...pictured, ...(req.body as { postData: object }).postData } } }),
+    'POST /api/posts/edit/m2': (req) => ({
+      status: 201,
+      body: { post: { ...pictured, ...(req.body as { postData: object }).postData } },
+    }),
   })
   t.teardown(api.restore)
   renderAt('/explore', <App />)

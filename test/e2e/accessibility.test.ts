@@ -21,15 +21,39 @@ async function scan(page: Page): Promise<Finding[]> {
   // Evaluated through the debugging protocol, which the page's Content-Security-Policy does not govern.
   await page.evaluate(AXE_SOURCE)
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[]
+          }>
+        }
+      }
+    ).axe
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    })
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target)) }))
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 5).map((n) => String(n.target)),
+      }))
   })
 }
 
-type Screen = { name: string; path: string; open?: (page: Page) => Promise<void>; ready: (page: Page) => Promise<unknown> }
+type Screen = {
+  name: string
+  path: string
+  open?: (page: Page) => Promise<void>
+  ready: (page: Page) => Promise<unknown>
+}
 
 async function check(page: Page, t: Test, scheme: (typeof SCHEMES)[number], screens: Screen[]) {
   await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
@@ -61,8 +85,16 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
     { name: "someone's profile", path: '/profile/maya.lin', ready: firstPost },
     { name: 'post page', path: `/post-detail/${postId}`, ready: firstPost },
     { name: '404 signed in', path: '/no/such/page', ready: heading('Error 404') },
-    { name: 'notifications', path: '/notifications', ready: (page) => page.locator('.notification-list, .empty-state').first().waitFor() },
-    { name: 'search people', path: '/search?q=maya&type=users', ready: (page) => page.getByRole('list', { name: 'People found' }).waitFor() },
+    {
+      name: 'notifications',
+      path: '/notifications',
+      ready: (page) => page.locator('.notification-list, .empty-state').first().waitFor(),
+    },
+    {
+      name: 'search people',
+      path: '/search?q=maya&type=users',
+      ready: (page) => page.getByRole('list', { name: 'People found' }).waitFor(),
+    },
     { name: 'search posts', path: '/search?q=sourdough', ready: firstPost },
     { name: 'tag page', path: '/tag/tea', ready: (page) => page.locator('article, .empty-state').first().waitFor() },
     {
@@ -95,7 +127,10 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
       path: `/post-detail/${postId}`,
       ready: firstPost,
       open: async (page) => {
-        await page.getByRole('article').getByRole('link', { name: /^Image posted by/ }).click()
+        await page
+          .getByRole('article')
+          .getByRole('link', { name: /^Image posted by/ })
+          .click()
         await dialog('Image')(page)
       },
     },
@@ -113,7 +148,11 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
 
 for (const scheme of SCHEMES) {
   await journey(t, e2e, `signed out, ${scheme}`, {}, (page, t) => check(page, t, scheme, signedOut))
-  await journey(t, e2e, `signed in, ${scheme}`, { session: (e2e) => login(e2e, GUEST.username, GUEST.password) }, async (page, t, e2e) =>
-    check(page, t, scheme, await signedIn(e2e)),
+  await journey(
+    t,
+    e2e,
+    `signed in, ${scheme}`,
+    { session: (e2e) => login(e2e, GUEST.username, GUEST.password) },
+    async (page, t, e2e) => check(page, t, scheme, await signedIn(e2e)),
   )
 }

@@ -6,7 +6,16 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ROOT, run } from './server-process.js'
 
-const SOURCES = ['server', 'client', 'scripts/client-build.ts', 'scripts/client-build', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json', 'package-lock.json']
+const SOURCES = [
+  'server',
+  'client',
+  'scripts/client-build.ts',
+  'scripts/client-build',
+  'vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.server.json',
+  'package-lock.json',
+]
 const OUTPUTS = ['dist/server/main.js', 'dist/client/index.html']
 /** Records which test run last checked dist/, so that one `npm test` builds at most once. */
 const CHECKED_MARK = path.join(ROOT, 'dist', '.e2e-checked')
@@ -68,4 +77,3 @@ export async function ensureBuilt(): Promise<void> {
     await writeFile(CHECKED_MARK, runId)
   })
 }
-

@@ -19,9 +19,16 @@ const NPM_TIMEOUT_MS = 5 * 60_000
 async function dockerIgnored(): Promise<(file: string) => boolean> {
   const lines = (await readFile(path.join(ROOT, '.dockerignore'), 'utf8')).split('\n')
   const patterns = lines.map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
-  if (patterns.some((p) => p.startsWith('!') || p.includes('**'))) throw new Error('teach this test the new .dockerignore syntax')
+  if (patterns.some((p) => p.startsWith('!') || p.includes('**')))
+    throw new Error('teach this test the new .dockerignore syntax')
   const regexes = patterns.map(
-    (p) => new RegExp(`^${p.replace(/^\/|\/$/g, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/^\/|\/$/g, '')
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')}$`,
+      ),
   )
   return (file) => {
     const parts = file.split('/')
@@ -86,53 +93,62 @@ if (!files) {
       }
     })
     t.ok(context.includes('package-lock.json'), 'the lockfile is in the build context')
-    await timed('npm ci', () => run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }))
+    await timed('npm ci', () =>
+      run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }),
+    )
     await timed('npm run build', () => run('npm', ['run', 'build'], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }))
     t.ok(existsSync(path.join(buildDir, 'dist/server/main.js')), 'the server is built')
     t.ok(existsSync(path.join(buildDir, 'dist/client/index.html')), 'the client is built')
     built = true
   })
 
-  await t.test('runtime stage: production dependencies and dist/ serve the app', { skip: !built && 'the build stage failed' }, async (t) => {
-    await mkdir(appDir, { recursive: true })
-    for (const file of ['package.json', 'package-lock.json']) await cp(path.join(buildDir, file), path.join(appDir, file))
-    const omitDev = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']
-    await timed('npm ci --omit=dev', () => run('npm', omitDev, { cwd: appDir, timeoutMs: NPM_TIMEOUT_MS }))
-    await cp(path.join(buildDir, 'dist'), path.join(appDir, 'dist'), { recursive: true })
-    for (const dev of ['typescript', 'vite', 'tap', 'tsx', 'playwright-core']) {
-      t.notOk(existsSync(path.join(appDir, 'node_modules', dev)), `${dev} is not in the image`)
-    }
+  await t.test(
+    'runtime stage: production dependencies and dist/ serve the app',
+    { skip: !built && 'the build stage failed' },
+    async (t) => {
+      await mkdir(appDir, { recursive: true })
+      for (const file of ['package.json', 'package-lock.json'])
+        await cp(path.join(buildDir, file), path.join(appDir, file))
+      const omitDev = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']
+      await timed('npm ci --omit=dev', () => run('npm', omitDev, { cwd: appDir, timeoutMs: NPM_TIMEOUT_MS }))
+      await cp(path.join(buildDir, 'dist'), path.join(appDir, 'dist'), { recursive: true })
+      for (const dev of ['typescript', 'vite', 'tap', 'tsx', 'playwright-core']) {
+        t.notOk(existsSync(path.join(appDir, 'node_modules', dev)), `${dev} is not in the image`)
+      }
 
-    const server = await timed('start', () => startServer({ cwd: appDir, env: { RATE_LIMIT: 'true', LOG_LEVEL: 'info' } }))
-    let stopped = false
-    t.teardown(async () => {
-      if (!stopped) await server.stop()
-    })
+      const server = await timed('start', () =>
+        startServer({ cwd: appDir, env: { RATE_LIMIT: 'true', LOG_LEVEL: 'info' } }),
+      )
+      let stopped = false
+      t.teardown(async () => {
+        if (!stopped) await server.stop()
+      })
 
-    const health = await fetch(`${server.baseURL}/api/health`)
-    t.equal(health.status, 200)
-    t.match(await health.json(), { status: 'ok' }, 'GET /api/health')
-    const posts = await fetch(`${server.baseURL}/api/posts`)
-    t.equal(posts.status, 200)
-    t.equal(((await posts.json()) as { posts: unknown[] }).posts.length, 13, 'GET /api/posts has the 13 seeded posts')
+      const health = await fetch(`${server.baseURL}/api/health`)
+      t.equal(health.status, 200)
+      t.match(await health.json(), { status: 'ok' }, 'GET /api/health')
+      const posts = await fetch(`${server.baseURL}/api/posts`)
+      t.equal(posts.status, 200)
+      t.equal(((await posts.json()) as { posts: unknown[] }).posts.length, 13, 'GET /api/posts has the 13 seeded posts')
 
-    const page = await fetch(`${server.baseURL}/`, { headers: { accept: 'text/html' } })
-    t.equal(page.status, 200)
-    t.match(page.headers.get('content-type'), /^text\/html/)
-    const html = await page.text()
-    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1]
-    t.ok(script, '/ serves the client, which loads its script')
-    if (script) {
-      const asset = await fetch(`${server.baseURL}${script}`)
-      // Read to the end: an unread body is a live connection, which would hold the shutdown up.
-      const body = await asset.arrayBuffer()
-      t.ok(asset.status === 200 && body.byteLength > 0, `${script} is served`)
-    }
+      const page = await fetch(`${server.baseURL}/`, { headers: { accept: 'text/html' } })
+      t.equal(page.status, 200)
+      t.match(page.headers.get('content-type'), /^text\/html/)
+      const html = await page.text()
+      const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1]
+      t.ok(script, '/ serves the client, which loads its script')
+      if (script) {
+        const asset = await fetch(`${server.baseURL}${script}`)
+        // Read to the end: an unread body is a live connection, which would hold the shutdown up.
+        const body = await asset.arrayBuffer()
+        t.ok(asset.status === 200 && body.byteLength > 0, `${script} is served`)
+      }
 
-    const exit = await timed('SIGTERM to exit', () => server.stop())
-    stopped = true
-    t.equal(exit.code, 0, 'SIGTERM ends the server with exit code 0')
-    t.ok(exit.ms < 5_000, `it exits promptly (${exit.ms} ms)`)
-    t.comment(`timings: ${timings.join(', ')}`)
-  })
+      const exit = await timed('SIGTERM to exit', () => server.stop())
+      stopped = true
+      t.equal(exit.code, 0, 'SIGTERM ends the server with exit code 0')
+      t.ok(exit.ms < 5_000, `it exits promptly (${exit.ms} ms)`)
+      t.comment(`timings: ${timings.join(', ')}`)
+    },
+  )
 }

@@ -56,10 +56,12 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
   t.setTimeout(5 * 60_000)
   await ensureBuilt()
   const server = await startServer(serverOptions)
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }).catch(async (error: unknown) => {
-    await server.stop()
-    throw error
-  })
+  const browser = await chromium
+    .launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+    .catch(async (error: unknown) => {
+      await server.stop()
+      throw error
+    })
   // The browser goes first, so that no open connection holds the server's shutdown up.
   t.teardown(async () => {
     await browser.close()

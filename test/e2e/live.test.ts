@@ -28,10 +28,12 @@ async function open(e2e: E2E, session: Session, url: string): Promise<{ page: Pa
   const context = await e2e.newContext(session)
   t.teardown(() => context.close())
   const page = await context.newPage()
-  const streaming = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events').then(
-    () => true,
-    () => false,
-  )
+  const streaming = page
+    .waitForResponse((res) => new URL(res.url()).pathname === '/api/events')
+    .then(
+      () => true,
+      () => false,
+    )
   await page.goto(url)
   return { page, streaming }
 }
@@ -79,7 +81,14 @@ async function likeAndComment(t: Test, actor: Page, watcher: Page) {
  * Does `act` in the actor's page and waits for its write (`isWrite`) to be answered, then for every sight on
  * the watcher's pages. Passes when the last of them changed the screen within LIVE_MS of the answer.
  */
-async function liveStep(t: Test, actor: Page, what: string, act: () => Promise<void>, isWrite: (url: URL, method: string) => boolean, sights: [Page, Sight][]) {
+async function liveStep(
+  t: Test,
+  actor: Page,
+  what: string,
+  act: () => Promise<void>,
+  isWrite: (url: URL, method: string) => boolean,
+  sights: [Page, Sight][],
+) {
   // Both are settled on every path, so a page closed by a failure elsewhere is no unhandled rejection.
   const seen = Promise.all(sights.map(([page, sight]) => seenAt(page, sight))).catch(() => undefined)
   const answer = actor.waitForResponse((res) => isWrite(new URL(res.url()), res.request().method())).catch(() => null)
@@ -90,60 +99,101 @@ async function liveStep(t: Test, actor: Page, what: string, act: () => Promise<v
   const times = await within(seen, 10_000)
   if (!times) return t.fail(`${what}: never reached the other browser`)
   const ms = Math.max(...times) - answeredAt
-  t.comment(`${what}: on the other screen ${ms} ms after the write was answered, ${Math.max(...times) - clickedAt} ms after the click`)
+  t.comment(
+    `${what}: on the other screen ${ms} ms after the write was answered, ${Math.max(...times) - clickedAt} ms after the click`,
+  )
   t.ok(ms < LIVE_MS, `${what} reaches the other browser within ${LIVE_MS} ms`)
 }
 
 async function offlineAndBack(e2e: E2E) {
-  await t.test('guest watches maya: a like, a comment, a follow and a new post live; offline, then caught up', async (t) => {
-    const watcher = await e2e.newContext(await login(e2e, 'guest', 'guestpassword'))
-    const acting = await e2e.newContext(await login(e2e, 'maya.lin', 'mayapassword'))
-    t.teardown(() => watcher.close())
-    t.teardown(() => acting.close())
-    const streams = recordStreams(watcher)
-    const connected = watcher.waitForEvent('response', (res) => new URL(res.url()).pathname === '/api/events')
-    const [home, profile, actor] = [await watcher.newPage(), await watcher.newPage(), await acting.newPage()]
-    try {
-      await Promise.all([home.goto('/'), profile.goto('/profile/maya.lin'), actor.goto('/')])
-      await Promise.all([postCard(home, 'Redesigned our onboarding').waitFor(), profile.getByRole('button', { name: '3 Following' }).waitFor()])
-      await connected
-      await home.waitForTimeout(500)
-      t.equal(streams.length, 1, "the watcher's two tabs share one event stream")
+  await t.test(
+    'guest watches maya: a like, a comment, a follow and a new post live; offline, then caught up',
+    async (t) => {
+      const watcher = await e2e.newContext(await login(e2e, 'guest', 'guestpassword'))
+      const acting = await e2e.newContext(await login(e2e, 'maya.lin', 'mayapassword'))
+      t.teardown(() => watcher.close())
+      t.teardown(() => acting.close())
+      const streams = recordStreams(watcher)
+      const connected = watcher.waitForEvent('response', (res) => new URL(res.url()).pathname === '/api/events')
+      const [home, profile, actor] = [await watcher.newPage(), await watcher.newPage(), await acting.newPage()]
+      try {
+        await Promise.all([home.goto('/'), profile.goto('/profile/maya.lin'), actor.goto('/')])
+        await Promise.all([
+          postCard(home, 'Redesigned our onboarding').waitFor(),
+          profile.getByRole('button', { name: '3 Following' }).waitFor(),
+        ])
+        await connected
+        await home.waitForTimeout(500)
+        t.equal(streams.length, 1, "the watcher's two tabs share one event stream")
 
-      const onboarding = postCard(actor, 'Redesigned our onboarding')
-      const post = (url: URL, method: string, prefix: string) => method === 'POST' && url.pathname.startsWith(prefix)
-      await liveStep(t, actor, 'a like', () => onboarding.getByRole('button', { name: 'Like, 3 likes', exact: true }).click(),
-        (url, m) => post(url, m, '/api/posts/like/'), [[home, { post: 'Redesigned our onboarding', label: 'Like, 4 likes' }]])
-      await liveStep(t, actor, 'a comment', async () => {
-        await onboarding.getByRole('button', { name: 'Comments, 1 comment' }).click()
-        await onboarding.getByPlaceholder('Post your reply').fill('Seen from the other browser')
-        await onboarding.getByRole('button', { name: 'Reply', exact: true }).click()
-      }, (url, m) => post(url, m, '/api/comments/add/'), [[home, { post: 'Redesigned our onboarding', label: 'Comments, 2 comments' }]])
+        const onboarding = postCard(actor, 'Redesigned our onboarding')
+        const post = (url: URL, method: string, prefix: string) => method === 'POST' && url.pathname.startsWith(prefix)
+        await liveStep(
+          t,
+          actor,
+          'a like',
+          () => onboarding.getByRole('button', { name: 'Like, 3 likes', exact: true }).click(),
+          (url, m) => post(url, m, '/api/posts/like/'),
+          [[home, { post: 'Redesigned our onboarding', label: 'Like, 4 likes' }]],
+        )
+        await liveStep(
+          t,
+          actor,
+          'a comment',
+          async () => {
+            await onboarding.getByRole('button', { name: 'Comments, 1 comment' }).click()
+            await onboarding.getByPlaceholder('Post your reply').fill('Seen from the other browser')
+            await onboarding.getByRole('button', { name: 'Reply', exact: true }).click()
+          },
+          (url, m) => post(url, m, '/api/comments/add/'),
+          [[home, { post: 'Redesigned our onboarding', label: 'Comments, 2 comments' }]],
+        )
 
-      await actor.goto('/profile/lucia.rossi')
-      const luciaFollow = actor.getByRole('region', { name: 'Profile' }).getByRole('button', { name: 'Follow Lucia Rossi' })
-      await liveStep(t, actor, 'a follow', () => luciaFollow.click(), (url, m) => post(url, m, '/api/users/follow/'),
-        [[profile, { button: '4 Following' }]])
+        await actor.goto('/profile/lucia.rossi')
+        const luciaFollow = actor
+          .getByRole('region', { name: 'Profile' })
+          .getByRole('button', { name: 'Follow Lucia Rossi' })
+        await liveStep(
+          t,
+          actor,
+          'a follow',
+          () => luciaFollow.click(),
+          (url, m) => post(url, m, '/api/users/follow/'),
+          [[profile, { button: '4 Following' }]],
+        )
 
-      await actor.goto('/')
-      const firstBefore = await home.getByRole('article').first().textContent()
-      await liveStep(t, actor, 'a new post', async () => {
-        await actor.getByRole('main').getByPlaceholder('What is happening?!').fill('Fresh from Maya, live')
-        await actor.getByRole('main').getByRole('button', { name: 'Post', exact: true }).click()
-      }, (url, m) => m === 'POST' && url.pathname === '/api/posts', [[home, { button: '1 new post' }]])
-      t.equal(await home.getByRole('article').first().textContent(), firstBefore, 'the feed did not move under the reader')
-      await home.getByRole('button', { name: '1 new post' }).click()
-      await home.getByRole('article').first().filter({ hasText: 'Fresh from Maya, live' }).waitFor()
-      t.pass('a click shows the new post on top')
+        await actor.goto('/')
+        const firstBefore = await home.getByRole('article').first().textContent()
+        await liveStep(
+          t,
+          actor,
+          'a new post',
+          async () => {
+            await actor.getByRole('main').getByPlaceholder('What is happening?!').fill('Fresh from Maya, live')
+            await actor.getByRole('main').getByRole('button', { name: 'Post', exact: true }).click()
+          },
+          (url, m) => m === 'POST' && url.pathname === '/api/posts',
+          [[home, { button: '1 new post' }]],
+        )
+        t.equal(
+          await home.getByRole('article').first().textContent(),
+          firstBefore,
+          'the feed did not move under the reader',
+        )
+        await home.getByRole('button', { name: '1 new post' }).click()
+        await home.getByRole('article').first().filter({ hasText: 'Fresh from Maya, live' }).waitFor()
+        t.pass('a click shows the new post on top')
 
-      await catchUp(t, watcher, [home, profile], actor, streams)
-    } catch (error) {
-      t.fail(String(error))
-    }
-    if (!t.passing()) {
-      for (const [name, page] of Object.entries({ home, profile, actor })) t.comment(await saveScreenshot(page, `${t.name} (${name})`))
-    }
-  })
+        await catchUp(t, watcher, [home, profile], actor, streams)
+      } catch (error) {
+        t.fail(String(error))
+      }
+      if (!t.passing()) {
+        for (const [name, page] of Object.entries({ home, profile, actor }))
+          t.comment(await saveScreenshot(page, `${t.name} (${name})`))
+      }
+    },
+  )
 }
 
 /**
@@ -151,7 +201,13 @@ async function offlineAndBack(e2e: E2E) {
  * offline emulation leaves an open EventSource alone, so the gap exists because the client drops its
  * stream on the browser's `offline` event, as it would lose it on a real network.
  */
-async function catchUp(t: Test, watcher: BrowserContext, [home, profile]: Page[], actor: Page, streams: { lastEventId: string | null }[]) {
+async function catchUp(
+  t: Test,
+  watcher: BrowserContext,
+  [home, profile]: Page[],
+  actor: Page,
+  streams: { lastEventId: string | null }[],
+) {
   if (!home || !profile) return
   await watcher.setOffline(true)
   const hotTake = postCard(actor, 'Hot take: dark mode')
@@ -168,7 +224,10 @@ async function catchUp(t: Test, watcher: BrowserContext, [home, profile]: Page[]
   await actor.getByRole('region', { name: 'Profile' }).getByRole('button', { name: 'Following Lucia Rossi' }).click()
   await actor.getByRole('region', { name: 'Profile' }).getByRole('button', { name: 'Follow Lucia Rossi' }).waitFor()
   await home.waitForTimeout(3000)
-  t.ok(await postCard(home, 'Hot take: dark mode').getByRole('button', { name: 'Like, 2 likes', exact: true }).isVisible(), 'offline, the watcher still shows the old count')
+  t.ok(
+    await postCard(home, 'Hot take: dark mode').getByRole('button', { name: 'Like, 2 likes', exact: true }).isVisible(),
+    'offline, the watcher still shows the old count',
+  )
 
   const caught = Promise.all([
     seenAt(home, { post: 'Hot take: dark mode', label: 'Like, 3 likes' }),

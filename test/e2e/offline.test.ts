@@ -28,36 +28,59 @@ if (browserAvailable(t)) {
     return page.evaluate(async () => {
       const names = await caches.keys()
       const paths = await Promise.all(
-        names.map(async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname)),
+        names.map(async (name) =>
+          (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
+        ),
       )
       return { names, paths: paths.flat() }
     })
   }
 
-  await journey(t, e2e, 'offline, the app still opens from its shell, and says it is offline', asGuest, async (page, t) => {
-    await page.goto('/')
-    await page.getByRole('article').first().waitFor()
-    const stored = await controlled(page)
-    t.match(stored.names, [/^chirp-shell-[0-9a-f]{16}$/], "one cache, named after the build")
-    t.ok(stored.paths.includes('/index.html'), 'the page')
-    t.ok(stored.paths.some((p) => /^\/assets\/index-.+\.js$/.test(p)), 'its script')
-    t.ok(stored.paths.some((p) => /^\/assets\/index-.+\.css$/.test(p)), 'its styles')
-    t.same(stored.paths.filter((p) => p.startsWith('/api/') || p.startsWith('/media/')), [], 'no API reply or upload kept')
+  await journey(
+    t,
+    e2e,
+    'offline, the app still opens from its shell, and says it is offline',
+    asGuest,
+    async (page, t) => {
+      await page.goto('/')
+      await page.getByRole('article').first().waitFor()
+      const stored = await controlled(page)
+      t.match(stored.names, [/^chirp-shell-[0-9a-f]{16}$/], 'one cache, named after the build')
+      t.ok(stored.paths.includes('/index.html'), 'the page')
+      t.ok(
+        stored.paths.some((p) => /^\/assets\/index-.+\.js$/.test(p)),
+        'its script',
+      )
+      t.ok(
+        stored.paths.some((p) => /^\/assets\/index-.+\.css$/.test(p)),
+        'its styles',
+      )
+      t.same(
+        stored.paths.filter((p) => p.startsWith('/api/') || p.startsWith('/media/')),
+        [],
+        'no API reply or upload kept',
+      )
 
-    await page.context().setOffline(true)
-    await page.goto('/explore')
-    await page.getByRole('navigation', { name: 'Main' }).waitFor()
-    t.pass('the app opened offline')
-    await page.getByText("You're offline. Chirp will catch up when you're back.").waitFor()
-    t.pass('and says it is offline')
-    const api = await page.evaluate(() => fetch('/api/posts').then(() => 'answered', () => 'failed'))
-    t.equal(api, 'failed', 'the API is never answered from a cache')
+      await page.context().setOffline(true)
+      await page.goto('/explore')
+      await page.getByRole('navigation', { name: 'Main' }).waitFor()
+      t.pass('the app opened offline')
+      await page.getByText("You're offline. Chirp will catch up when you're back.").waitFor()
+      t.pass('and says it is offline')
+      const api = await page.evaluate(() =>
+        fetch('/api/posts').then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      )
+      t.equal(api, 'failed', 'the API is never answered from a cache')
 
-    await page.context().setOffline(false)
-    await page.goto('/')
-    await page.getByRole('article').first().waitFor()
-    t.equal(await page.getByText("You're offline", { exact: false }).count(), 0, 'back online: no banner')
-  })
+      await page.context().setOffline(false)
+      await page.goto('/')
+      await page.getByRole('article').first().waitFor()
+      t.equal(await page.getByText("You're offline", { exact: false }).count(), 0, 'back online: no banner')
+    },
+  )
 
   await journey(t, e2e, "a new build's worker takes over and deletes the old shell", asGuest, async (page, t) => {
     await page.goto('/')
@@ -69,7 +92,10 @@ if (browserAvailable(t)) {
     await writeFile(worker, (await readFile(worker, 'utf8')).replaceAll(oldVersion, 'f'.repeat(16)))
     await Promise.all(['.br', '.gz'].map((extension) => rm(worker + extension, { force: true })))
 
-    const changed = page.evaluate(() => new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve())))
+    const changed = page.evaluate(
+      () =>
+        new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve())),
+    )
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update())
     await changed
     t.pass('the new worker controls the open page at once')

@@ -1,13 +1,24 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { journey, startE2E, type E2E } from './harness.js'
-import { drawImage, GUEST, imageLoaded, login, navLink, postCard, postIdByContent, signupUser, waitForPath } from './helpers.js'
+import {
+  drawImage,
+  GUEST,
+  imageLoaded,
+  login,
+  navLink,
+  postCard,
+  postIdByContent,
+  signupUser,
+  waitForPath,
+} from './helpers.js'
 
 const e2e = await startE2E(t)
 const asGuest = { session: (e2e: E2E) => login(e2e, GUEST.username, GUEST.password) }
 
 /** The dates of the posts on screen, in screen order. */
-const shownDates = (page: Page) => page.locator('article time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''))
+const shownDates = (page: Page) =>
+  page.locator('article time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''))
 /** The like counts on screen, read from each like button's name ('Like, 3 likes'). */
 const shownLikes = (page: Page) =>
   page
@@ -15,47 +26,63 @@ const shownLikes = (page: Page) =>
     .getByRole('button', { name: /^(Like|Unlike), \d+ likes?$/ })
     .evaluateAll((els) => els.map((el) => Number(/(\d+) like/.exec(el.getAttribute('aria-label') ?? '')?.[1])))
 
-await journey(t, e2e, 'write a post with an image and an emoji, see it on Home, Explore and the profile', {}, async (page, t, e2e) => {
-  const user = await signupUser(e2e, 'author')
-  await page.goto('/login')
-  await page.getByLabel('Username').fill(user.username)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.getByText('No posts to show yet. Follow people to see their posts here.').waitFor()
+await journey(
+  t,
+  e2e,
+  'write a post with an image and an emoji, see it on Home, Explore and the profile',
+  {},
+  async (page, t, e2e) => {
+    const user = await signupUser(e2e, 'author')
+    await page.goto('/login')
+    await page.getByLabel('Username').fill(user.username)
+    await page.getByLabel('Password').fill(user.password)
+    await page.getByRole('button', { name: 'Login', exact: true }).click()
+    await page.getByText('No posts to show yet. Follow people to see their posts here.').waitFor()
 
-  const composer = page.getByRole('main')
-  const text = `Fresh from the browser ${Date.now()}`
-  await composer.getByPlaceholder('What is happening?!').fill(text)
-  // The image button is a real button: Enter opens the file picker as well as Space.
-  const chooser = page.waitForEvent('filechooser')
-  await composer.getByRole('button', { name: 'Add image' }).focus()
-  await page.keyboard.press('Enter')
-  await (await chooser).setFiles(await drawImage(page, 'image/png'))
-  t.ok(await imageLoaded(composer.getByRole('img', { name: 'Image to be posted' })), 'the uploaded image previews')
-  await composer.getByRole('button', { name: 'Add emoji' }).click()
-  await composer.getByRole('button', { name: 'rocket' }).click()
-  t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), `${text}🚀`, 'the emoji is appended')
-  t.equal(await composer.locator('.char-left').textContent(), String(500 - `${text}🚀`.length), 'the ring counts what is left')
-  await composer.getByPlaceholder('What is happening?!').press('Control+Enter')
+    const composer = page.getByRole('main')
+    const text = `Fresh from the browser ${Date.now()}`
+    await composer.getByPlaceholder('What is happening?!').fill(text)
+    // The image button is a real button: Enter opens the file picker as well as Space.
+    const chooser = page.waitForEvent('filechooser')
+    await composer.getByRole('button', { name: 'Add image' }).focus()
+    await page.keyboard.press('Enter')
+    await (await chooser).setFiles(await drawImage(page, 'image/png'))
+    t.ok(await imageLoaded(composer.getByRole('img', { name: 'Image to be posted' })), 'the uploaded image previews')
+    await composer.getByRole('button', { name: 'Add emoji' }).click()
+    await composer.getByRole('button', { name: 'rocket' }).click()
+    t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), `${text}🚀`, 'the emoji is appended')
+    t.equal(
+      await composer.locator('.char-left').textContent(),
+      String(500 - `${text}🚀`.length),
+      'the ring counts what is left',
+    )
+    await composer.getByPlaceholder('What is happening?!').press('Control+Enter')
 
-  const checkPost = async (where: string) => {
-    const card = postCard(page, `${text}🚀`)
-    await card.waitFor()
-    t.ok(await imageLoaded(card.getByRole('img', { name: `Image posted by ${user.fullName}` })), `the image shows on ${where}`)
-    t.match(await card.getByRole('img', { name: `Image posted by ${user.fullName}` }).getAttribute('src'), /^\/media\//)
-  }
-  await checkPost('Home')
-  t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), '', 'the composer is reset')
+    const checkPost = async (where: string) => {
+      const card = postCard(page, `${text}🚀`)
+      await card.waitFor()
+      t.ok(
+        await imageLoaded(card.getByRole('img', { name: `Image posted by ${user.fullName}` })),
+        `the image shows on ${where}`,
+      )
+      t.match(
+        await card.getByRole('img', { name: `Image posted by ${user.fullName}` }).getAttribute('src'),
+        /^\/media\//,
+      )
+    }
+    await checkPost('Home')
+    t.equal(await composer.getByPlaceholder('What is happening?!').inputValue(), '', 'the composer is reset')
 
-  await navLink(page, 'Explore').click()
-  await waitForPath(page, '/explore')
-  await checkPost('Explore')
-  t.match(await page.getByRole('article').first().textContent(), text, 'Explore shows it first, newest first')
+    await navLink(page, 'Explore').click()
+    await waitForPath(page, '/explore')
+    await checkPost('Explore')
+    t.match(await page.getByRole('article').first().textContent(), text, 'Explore shows it first, newest first')
 
-  await navLink(page, 'Profile').click()
-  await waitForPath(page, `/profile/${user.username}`)
-  await checkPost('the profile')
-})
+    await navLink(page, 'Profile').click()
+    await waitForPath(page, `/profile/${user.username}`)
+    await checkPost('the profile')
+  },
+)
 
 /** Waits until the whole list is shown again with another post first; a list still loading is empty, which is not that. */
 function reordered(page: Page, first: string | undefined, count: number) {
@@ -86,7 +113,11 @@ await journey(t, e2e, 'sort the home feed', asGuest, async (page, t, e2e) => {
   await page.getByRole('heading', { name: 'Trending Posts' }).waitFor()
   await reordered(page, oldest[0], latest.length)
   const likes = await shownLikes(page)
-  t.same(likes, [...likes].sort((a, b) => b - a), 'Trending: most liked first')
+  t.same(
+    likes,
+    [...likes].sort((a, b) => b - a),
+    'Trending: most liked first',
+  )
 
   await page.reload()
   await page.getByRole('heading', { name: 'Trending Posts' }).waitFor()
@@ -137,25 +168,31 @@ await journey(t, e2e, 'comment, edit and delete the comment', asGuest, async (pa
   t.pass('the comment was added, edited and deleted')
 })
 
-await journey(t, e2e, 'bookmark and see it on /bookmark', { session: (e2e: E2E) => signupUser(e2e, 'saver') }, async (page, t, e2e) => {
-  await page.goto('/explore')
-  const card = postCard(page, 'Ink, paper, tea')
-  await card.getByRole('button', { name: 'Bookmark', exact: true }).click()
-  await card.getByRole('button', { name: 'Remove bookmark' }).waitFor()
+await journey(
+  t,
+  e2e,
+  'bookmark and see it on /bookmark',
+  { session: (e2e: E2E) => signupUser(e2e, 'saver') },
+  async (page, t, e2e) => {
+    await page.goto('/explore')
+    const card = postCard(page, 'Ink, paper, tea')
+    await card.getByRole('button', { name: 'Bookmark', exact: true }).click()
+    await card.getByRole('button', { name: 'Remove bookmark' }).waitFor()
 
-  await navLink(page, 'Bookmarks').click()
-  await waitForPath(page, '/bookmark')
-  await card.waitFor()
-  t.equal(await page.getByRole('article').count(), 1, 'the bookmarked post is the only one')
+    await navLink(page, 'Bookmarks').click()
+    await waitForPath(page, '/bookmark')
+    await card.waitFor()
+    t.equal(await page.getByRole('article').count(), 1, 'the bookmarked post is the only one')
 
-  await card.getByRole('button', { name: 'Remove bookmark' }).click()
-  // The list may drop the post at once or keep it, unmarked, until the next visit.
-  const empty = page.getByText('You have not added any Bookmarks!')
-  await empty.or(card.getByRole('button', { name: 'Bookmark', exact: true })).waitFor()
-  await page.reload()
-  await empty.waitFor()
-  t.pass('the bookmark is gone after a reload')
-})
+    await card.getByRole('button', { name: 'Remove bookmark' }).click()
+    // The list may drop the post at once or keep it, unmarked, until the next visit.
+    const empty = page.getByText('You have not added any Bookmarks!')
+    await empty.or(card.getByRole('button', { name: 'Bookmark', exact: true })).waitFor()
+    await page.reload()
+    await empty.waitFor()
+    t.pass('the bookmark is gone after a reload')
+  },
+)
 
 await journey(t, e2e, "share and see 'Link successfully copied'", asGuest, async (page, t, e2e) => {
   await page.goto('/explore')
@@ -163,5 +200,9 @@ await journey(t, e2e, "share and see 'Link successfully copied'", asGuest, async
   await card.getByRole('button', { name: 'Share: copy link' }).click()
   await page.getByRole('status').filter({ hasText: 'Link successfully copied' }).waitFor()
   const copied = await page.evaluate(() => navigator.clipboard.readText())
-  t.equal(copied, `${e2e.baseURL}/post-detail/${await postIdByContent(e2e, 'Ink, paper, tea')}`, 'the link to the post is on the clipboard')
+  t.equal(
+    copied,
+    `${e2e.baseURL}/post-detail/${await postIdByContent(e2e, 'Ink, paper, tea')}`,
+    'the link to the post is on the clipboard',
+  )
 })

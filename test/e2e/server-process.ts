@@ -66,7 +66,9 @@ process.on('exit', () => {
 })
 
 /** Starts `node dist/server/main.js` as in production, on a free port and a temporary data directory. */
-export async function startServer(options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<RunningServer> {
   const cwd = options.cwd ?? ROOT
   const port = await freePort()
   const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-e2e-data-'))

@@ -37,8 +37,18 @@ export function checkSchema(t: Test, schema: TSchema, value: unknown, what = 'bo
 }
 
 /** Status, then body against the schema; returns the body typed by that schema. */
-export function expectOk<S extends TSchema>(t: Test, res: LightMyRequestResponse, status: number, schema: S, what = ''): Static<S> {
-  t.equal(res.statusCode, status, `${what} answers ${status}`.trim() + (res.statusCode === status ? '' : `: ${res.body}`))
+export function expectOk<S extends TSchema>(
+  t: Test,
+  res: LightMyRequestResponse,
+  status: number,
+  schema: S,
+  what = '',
+): Static<S> {
+  t.equal(
+    res.statusCode,
+    status,
+    `${what} answers ${status}`.trim() + (res.statusCode === status ? '' : `: ${res.body}`),
+  )
   const body = res.json() as Static<S>
   checkSchema(t, schema, body, `${what} body matches its schema`.trim())
   return body
@@ -82,7 +92,14 @@ export async function signup(
   const res = await app.inject({
     method: 'POST',
     url: '/api/auth/signup',
-    payload: { firstName: 'Test', lastName: 'User', email: `${username.toLowerCase()}@example.com`, ...fields, username, password },
+    payload: {
+      firstName: 'Test',
+      lastName: 'User',
+      email: `${username.toLowerCase()}@example.com`,
+      ...fields,
+      username,
+      password,
+    },
   })
   if (res.statusCode !== 201) throw new Error(`signup ${username}: ${res.statusCode} ${res.body}`)
   const body = res.json() as { encodedToken: string; createdUser: SignedUp['user'] }
@@ -90,7 +107,12 @@ export async function signup(
 }
 
 /** A JWT signed with HMAC by hand, to craft expired, tampered or foreign-algorithm tokens. */
-export function signJwt(header: object, payload: object, secret: string, hmac: 'sha256' | 'sha384' | 'sha512' = 'sha256') {
+export function signJwt(
+  header: object,
+  payload: object,
+  secret: string,
+  hmac: 'sha256' | 'sha384' | 'sha512' = 'sha256',
+) {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
   const unsigned = `${part(header)}.${part(payload)}`
   return `${unsigned}.${createHmac(hmac, secret).update(unsigned).digest('base64url')}`
@@ -136,7 +158,10 @@ export async function storedText({ dataDir, schema }: Pick<TestApp, 'dataDir' | 
  * What is on disk right now, opened by a second app over a copy of the directory (the lock left out):
  * it can only see what the first one has already written, whatever the store's layout.
  */
-export async function snapshotApp(t: TestContext, { dataDir, schema }: Pick<TestApp, 'dataDir' | 'schema'>): Promise<TestApp> {
+export async function snapshotApp(
+  t: TestContext,
+  { dataDir, schema }: Pick<TestApp, 'dataDir' | 'schema'>,
+): Promise<TestApp> {
   // A second instance on the same database sees exactly what the first has committed.
   if (schema !== undefined) return buildApiApp(t, { dataDir: await tempDataDir(t), sharedSchema: schema })
   const copy = await tempDataDir(t)

@@ -13,7 +13,12 @@ export interface OpenedStore {
 
 /** A PgStore on a fresh schema seeded with `database`, closed when the test ends. */
 export async function openPgStore(t: TestContext, database: Database, schema = testSchema(t)): Promise<PgStore> {
-  const store = await PgStore.open({ url: TEST_DATABASE_URL, poolMax: 4, schema, seed: async () => structuredClone(database) })
+  const store = await PgStore.open({
+    url: TEST_DATABASE_URL,
+    poolMax: 4,
+    schema,
+    seed: async () => structuredClone(database),
+  })
   t.teardown(() => store.close())
   return store
 }

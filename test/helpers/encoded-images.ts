@@ -4,7 +4,8 @@ import sharp from 'sharp'
  * Images as cameras and editors write them, made with sharp: what the upload's re-encoding must strip,
  * turn upright or keep animated. Read an upload back with `readImage`.
  */
-const solid = (width: number, height: number, background = '#1d9bf0') => sharp({ create: { width, height, channels: 3, background } })
+const solid = (width: number, height: number, background = '#1d9bf0') =>
+  sharp({ create: { width, height, channels: 3, background } })
 
 /** A 30 × 20 JPEG whose EXIF holds the camera's make and a GPS position, as a phone writes it. */
 export const jpegWithGps = () =>

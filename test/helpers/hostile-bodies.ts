@@ -23,13 +23,22 @@ export interface Targets {
   notFollowed: string
 }
 
-const json = (payload: string): Pick<InjectOptions, 'payload' | 'headers'> => ({ payload, headers: { 'content-type': 'application/json' } })
+const json = (payload: string): Pick<InjectOptions, 'payload' | 'headers'> => ({
+  payload,
+  headers: { 'content-type': 'application/json' },
+})
 
 /** Nested arrays deeper than any parser should be asked to walk. */
 const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
 
 /** Attacks on the shape of a JSON body, the same for every route that takes one. */
-function bodyAttacks(label: string, method: 'POST', url: string, valid: Record<string, unknown>, anonymous = false): HostileCase[] {
+function bodyAttacks(
+  label: string,
+  method: 'POST',
+  url: string,
+  valid: Record<string, unknown>,
+  anonymous = false,
+): HostileCase[] {
   const validJson = JSON.stringify(valid).slice(1, -1)
   const cases: Array<[string, Pick<InjectOptions, 'payload' | 'headers'>]> = [
     ['body is an array', json('[]')],
@@ -40,14 +49,26 @@ function bodyAttacks(label: string, method: 'POST', url: string, valid: Record<s
     ['constructor.prototype key', json(`{"constructor":{"prototype":{"polluted":true}},${validJson}}`)],
     ['invalid JSON', json('{"a":')],
     ['empty JSON body', json('')],
-    ['form-encoded body', { payload: 'content=hello&text=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    [
+      'form-encoded body',
+      { payload: 'content=hello&text=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    ],
     // A text/plain body holding JSON is read as JSON (DECISIONS §1); one that is not JSON is refused.
-    ['text/plain body that is not JSON', { payload: 'content=hello&text=hello', headers: { 'content-type': 'text/plain' } }],
-    ['text/plain body with a __proto__ key', { payload: `{"__proto__":{"polluted":true},${validJson}}`, headers: { 'content-type': 'text/plain' } }],
+    [
+      'text/plain body that is not JSON',
+      { payload: 'content=hello&text=hello', headers: { 'content-type': 'text/plain' } },
+    ],
+    [
+      'text/plain body with a __proto__ key',
+      { payload: `{"__proto__":{"polluted":true},${validJson}}`, headers: { 'content-type': 'text/plain' } },
+    ],
     ['XML body', { payload: '<content>hello</content>', headers: { 'content-type': 'application/xml' } }],
     ['body over 1 MiB', json(JSON.stringify({ ...valid, pad: 'x'.repeat(1_100_000) }))],
     ['nested 5000 deep', json(deep(5000))],
-    ['Content-Length shorter than the body', { payload: JSON.stringify(valid), headers: { 'content-type': 'application/json', 'content-length': '3' } }],
+    [
+      'Content-Length shorter than the body',
+      { payload: JSON.stringify(valid), headers: { 'content-type': 'application/json', 'content-length': '3' } },
+    ],
   ]
   return cases.map(([name, body]) => ({ name: `${label}: ${name}`, request: { method, url, ...body }, anonymous }))
 }
@@ -59,7 +80,13 @@ const LONE = '\ud800'
 const HANGUL_FILLER = '\u3164'
 const BRAILLE_BLANK = '\u2800'
 
-const SIGNUP = { username: 'newcomer', password: 'password123', firstName: 'New', lastName: 'Comer', email: 'new@example.com' }
+const SIGNUP = {
+  username: 'newcomer',
+  password: 'password123',
+  firstName: 'New',
+  lastName: 'Comer',
+  email: 'new@example.com',
+}
 
 /**
  * Bodies that are JSON objects but wrong: types, missing fields, sizes, Unicode and links. Extra fields
@@ -77,8 +104,14 @@ export function bodyCases(t: Targets): HostileCase[] {
     request: { method: 'POST', url: '/api/auth/login', payload: body as object },
     anonymous: true,
   })
-  const edit = (name: string, body: unknown): HostileCase => ({ name: `users/edit: ${name}`, request: { method: 'POST', url: '/api/users/edit', payload: body as object } })
-  const post = (name: string, body: unknown): HostileCase => ({ name: `posts create: ${name}`, request: { method: 'POST', url: '/api/posts', payload: body as object } })
+  const edit = (name: string, body: unknown): HostileCase => ({
+    name: `users/edit: ${name}`,
+    request: { method: 'POST', url: '/api/users/edit', payload: body as object },
+  })
+  const post = (name: string, body: unknown): HostileCase => ({
+    name: `posts create: ${name}`,
+    request: { method: 'POST', url: '/api/posts', payload: body as object },
+  })
   const postEdit = (name: string, body: unknown, id = t.ownPost): HostileCase => ({
     name: `posts edit: ${name}`,
     request: { method: 'POST', url: `/api/posts/edit/${id}`, payload: body as object },

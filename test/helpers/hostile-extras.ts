@@ -25,12 +25,25 @@ export function extraFieldCases(t: Targets): HostileCase[] {
     request: {
       method: 'POST',
       url: '/api/auth/signup',
-      payload: { username: `newcomer_${n}`, password: 'password123', firstName: 'New', lastName: 'Comer', email: `new${n}@example.com`, ...extra },
+      payload: {
+        username: `newcomer_${n}`,
+        password: 'password123',
+        firstName: 'New',
+        lastName: 'Comer',
+        email: `new${n}@example.com`,
+        ...extra,
+      },
     },
     anonymous: true,
   })
-  const edit = (name: string, payload: object): HostileCase => ({ name: `users/edit: ${name}`, request: { method: 'POST', url: '/api/users/edit', payload } })
-  const post = (name: string, payload: object): HostileCase => ({ name: `posts create: ${name}`, request: { method: 'POST', url: '/api/posts', payload } })
+  const edit = (name: string, payload: object): HostileCase => ({
+    name: `users/edit: ${name}`,
+    request: { method: 'POST', url: '/api/users/edit', payload },
+  })
+  const post = (name: string, payload: object): HostileCase => ({
+    name: `posts create: ${name}`,
+    request: { method: 'POST', url: '/api/posts', payload },
+  })
   const comment = (name: string, payload: object): HostileCase => ({
     name: `comments add: ${name}`,
     request: { method: 'POST', url: `/api/comments/add/${t.ownPost}`, payload },
@@ -45,7 +58,11 @@ export function extraFieldCases(t: Targets): HostileCase[] {
     signup(5, { followers: [t.guestId, PLANTED], following: [PLANTED], bookmarks: [t.otherPost, PLANTED] }),
     {
       name: 'login: extra fields',
-      request: { method: 'POST', url: '/api/auth/login', payload: { username: 'guest', password: 'guestpassword', remember: PLANTED } },
+      request: {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'guest', password: 'guestpassword', remember: PLANTED },
+      },
       anonymous: true,
     },
 
@@ -54,9 +71,21 @@ export function extraFieldCases(t: Targets): HostileCase[] {
     edit('an email', { email: `${PLANTED}@example.com` }),
     edit('followers and following', { followers: [PLANTED], following: [{ _id: t.notFollowed, username: PLANTED }] }),
     edit('bookmarks', { bookmarks: [t.otherPost, PLANTED] }),
-    edit('tokenVersion and dates', { tokenVersion: PLANTED_NUMBER, createdAt: `${PLANTED}`, updatedAt: '2000-01-01T00:00:00.000Z' }),
+    edit('tokenVersion and dates', {
+      tokenVersion: PLANTED_NUMBER,
+      createdAt: `${PLANTED}`,
+      updatedAt: '2000-01-01T00:00:00.000Z',
+    }),
     edit('userData wrapper plus a field', { userData: { bio: 'wrapped' }, bio: PLANTED }),
-    { name: 'users/edit: 10 000 unknown keys beside a valid one', request: { method: 'POST', url: '/api/users/edit', payload: plantedKeys(10_000, { bio: 'many keys' }), headers: json } },
+    {
+      name: 'users/edit: 10 000 unknown keys beside a valid one',
+      request: {
+        method: 'POST',
+        url: '/api/users/edit',
+        payload: plantedKeys(10_000, { bio: 'many keys' }),
+        headers: json,
+      },
+    },
 
     post('likes', { content, likes: { likeCount: PLANTED_NUMBER, likedBy: [t.guestId], dislikedBy: [PLANTED] } }),
     post('_id of another post', { content, _id: t.otherPost, id: PLANTED }),
@@ -64,13 +93,25 @@ export function extraFieldCases(t: Targets): HostileCase[] {
     post('authorId', { content, authorId: `${PLANTED}-author` }),
     post('comments', { content, comments: [{ _id: PLANTED, text: PLANTED, authorId: t.guestId }] }),
     post('postData wrapper plus a field', { postData: { content }, content: PLANTED }),
-    { name: 'posts create: 10 000 unknown keys beside a valid one', request: { method: 'POST', url: '/api/posts', payload: plantedKeys(10_000, { content }), headers: json } },
+    {
+      name: 'posts create: 10 000 unknown keys beside a valid one',
+      request: { method: 'POST', url: '/api/posts', payload: plantedKeys(10_000, { content }), headers: json },
+    },
     {
       name: 'posts edit: the whole post echoed with planted fields',
       request: {
         method: 'POST',
         url: `/api/posts/edit/${t.ownPost}`,
-        payload: { postData: { content: `${EXTRA_CONTENT} edit`, _id: t.otherPost, username: 'maya.lin', likes: { likeCount: PLANTED_NUMBER }, comments: [], createdAt: PLANTED } },
+        payload: {
+          postData: {
+            content: `${EXTRA_CONTENT} edit`,
+            _id: t.otherPost,
+            username: 'maya.lin',
+            likes: { likeCount: PLANTED_NUMBER },
+            comments: [],
+            createdAt: PLANTED,
+          },
+        },
       },
     },
 
@@ -80,14 +121,28 @@ export function extraFieldCases(t: Targets): HostileCase[] {
     { name: 'query: an unknown query field', request: { method: 'GET', url: `/api/posts?admin=${PLANTED}` } },
     { name: 'query: a __proto__ query', request: { method: 'GET', url: '/api/posts?__proto__[polluted]=1' } },
     { name: 'query: a bare __proto__ query', request: { method: 'GET', url: '/api/posts?__proto__=polluted' } },
-    { name: 'query: a constructor.prototype query', request: { method: 'GET', url: '/api/posts?constructor[prototype][polluted]=1' } },
+    {
+      name: 'query: a constructor.prototype query',
+      request: { method: 'GET', url: '/api/posts?constructor[prototype][polluted]=1' },
+    },
 
     {
       name: 'header: X-HTTP-Method-Override to DELETE on a like',
-      request: { method: 'POST', url: `/api/posts/like/${t.unlikedPost}`, payload: { x: PLANTED }, headers: { 'x-http-method-override': 'DELETE' } },
+      request: {
+        method: 'POST',
+        url: `/api/posts/like/${t.unlikedPost}`,
+        payload: { x: PLANTED },
+        headers: { 'x-http-method-override': 'DELETE' },
+      },
     },
-    { name: 'header: a body on a like', request: { method: 'POST', url: `/api/posts/like/${t.unlikedPost}`, payload: { likeCount: PLANTED_NUMBER } } },
+    {
+      name: 'header: a body on a like',
+      request: { method: 'POST', url: `/api/posts/like/${t.unlikedPost}`, payload: { likeCount: PLANTED_NUMBER } },
+    },
     // Last: it ends every session of the guest.
-    { name: 'header: a body on logout', request: { method: 'POST', url: '/api/auth/logout', payload: { all: PLANTED } } },
+    {
+      name: 'header: a body on logout',
+      request: { method: 'POST', url: '/api/auth/logout', payload: { all: PLANTED } },
+    },
   ]
 }

@@ -14,7 +14,10 @@ const BAD_IDS: Array<[string, string]> = [
   ['an unknown uuid', '00000000-0000-4000-8000-000000000000'],
 ]
 
-const get = (name: string, url: string, extra: Partial<InjectOptions> = {}): HostileCase => ({ name, request: { method: 'GET', url, ...extra } })
+const get = (name: string, url: string, extra: Partial<InjectOptions> = {}): HostileCase => ({
+  name,
+  request: { method: 'GET', url, ...extra },
+})
 const post = (name: string, url: string, payload?: unknown): HostileCase => ({
   name,
   request: { method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as object }) },
@@ -39,7 +42,10 @@ export function requestCases(t: Targets): HostileCase[] {
     ['an unknown username of dots', '...'],
     ['an RTL override in a username', 'guest%E2%80%AE'],
     ['an invalid %-escape', '%E0%A4%A'],
-  ].flatMap(([what, name]) => [get(`GET user: ${what}`, `/api/users/${name}`), get(`GET posts of user: ${what}`, `/api/posts/user/${name}`)])
+  ].flatMap(([what, name]) => [
+    get(`GET user: ${what}`, `/api/users/${name}`),
+    get(`GET posts of user: ${what}`, `/api/posts/user/${name}`),
+  ])
 
   const queries: HostileCase[] = [
     ['limit=0', '/api/posts?limit=0'],
@@ -51,7 +57,10 @@ export function requestCases(t: Targets): HostileCase[] {
     ['a cursor of 201 characters', `/api/posts?cursor=${'a'.repeat(201)}`],
     ['a cursor that decodes to an object', `/api/posts?limit=5&cursor=${Buffer.from('{"x":1}').toString('base64url')}`],
     ['a cursor that decodes to a short key', `/api/users?limit=5&cursor=${Buffer.from('[1]').toString('base64url')}`],
-    ['a negative offset cursor', `/api/comments/${t.ownPost}?limit=1&cursor=${Buffer.from('[-5]').toString('base64url')}`],
+    [
+      'a negative offset cursor',
+      `/api/comments/${t.ownPost}?limit=1&cursor=${Buffer.from('[-5]').toString('base64url')}`,
+    ],
     ['sort=random on the feed', '/api/feed?sort=random'],
     ['limit twice', '/api/users?limit=1&limit=2'],
     ['suggestions limit=1000', '/api/users/suggestions?limit=1000'],
@@ -74,7 +83,10 @@ export function requestCases(t: Targets): HostileCase[] {
 
   const methods: HostileCase[] = [
     { name: 'method: PUT /api/posts', request: { method: 'PUT', url: '/api/posts', payload: { content: 'x' } } },
-    { name: 'method: PATCH /api/users/edit', request: { method: 'PATCH', url: '/api/users/edit', payload: { bio: 'x' } } },
+    {
+      name: 'method: PATCH /api/users/edit',
+      request: { method: 'PATCH', url: '/api/users/edit', payload: { bio: 'x' } },
+    },
     { name: 'method: DELETE /api/users/edit', request: { method: 'DELETE', url: '/api/users/edit' } },
     { name: 'method: TRACE /api/health', request: { method: 'TRACE', url: '/api/health' } },
     { name: 'method: GET /api/posts/like/:id', request: { method: 'GET', url: `/api/posts/like/${t.unlikedPost}` } },
@@ -83,12 +95,40 @@ export function requestCases(t: Targets): HostileCase[] {
   const headers: HostileCase[] = [
     {
       name: 'header: multipart body on a JSON route',
-      request: { method: 'POST', url: '/api/posts', payload: '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nhi\r\n--b--\r\n', headers: { 'content-type': 'multipart/form-data; boundary=b' } },
+      request: {
+        method: 'POST',
+        url: '/api/posts',
+        payload: '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nhi\r\n--b--\r\n',
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      },
     },
-    { name: 'header: JSON with a made-up subtype', request: { method: 'POST', url: '/api/posts', payload: '{"content":"x"}', headers: { 'content-type': 'application/json-patch+json' } } },
-    { name: 'header: text/json', request: { method: 'POST', url: '/api/posts', payload: '{"content":"x"}', headers: { 'content-type': 'text/json' } } },
-    { name: 'header: Prefer minimal with a bad body', request: { method: 'POST', url: '/api/posts', payload: { content: 5 }, headers: { prefer: 'return=minimal' } } },
-    { name: 'header: a second token in Cookie is ignored', request: { method: 'POST', url: '/api/posts/like/x', headers: { cookie: 'token=abc' } }, anonymous: true },
+    {
+      name: 'header: JSON with a made-up subtype',
+      request: {
+        method: 'POST',
+        url: '/api/posts',
+        payload: '{"content":"x"}',
+        headers: { 'content-type': 'application/json-patch+json' },
+      },
+    },
+    {
+      name: 'header: text/json',
+      request: {
+        method: 'POST',
+        url: '/api/posts',
+        payload: '{"content":"x"}',
+        headers: { 'content-type': 'text/json' },
+      },
+    },
+    {
+      name: 'header: Prefer minimal with a bad body',
+      request: { method: 'POST', url: '/api/posts', payload: { content: 5 }, headers: { prefer: 'return=minimal' } },
+    },
+    {
+      name: 'header: a second token in Cookie is ignored',
+      request: { method: 'POST', url: '/api/posts/like/x', headers: { cookie: 'token=abc' } },
+      anonymous: true,
+    },
   ]
 
   const events: HostileCase[] = [
@@ -96,13 +136,23 @@ export function requestCases(t: Targets): HostileCase[] {
     get('events: a climbing ticket', '/api/events?ticket=..%2F..%2Fdb.json'),
     get('events: a ticket of 201 characters', `/api/events?ticket=${'a'.repeat(201)}`),
     get('events: two tickets', '/api/events?ticket=a&ticket=b'),
-    get('events: a token as the ticket', '/api/events?ticket=eyJhbGciOiJIUzI1NiJ9.e30.x', { headers: { 'last-event-id': '../../1' } }),
+    get('events: a token as the ticket', '/api/events?ticket=eyJhbGciOiJIUzI1NiJ9.e30.x', {
+      headers: { 'last-event-id': '../../1' },
+    }),
   ]
 
   const rules: HostileCase[] = [
-    post("delete another user's comment on another user's post", `/api/comments/delete/${t.otherPost}/${t.otherPostComment}`),
-    { name: "DELETE another user's comment", request: { method: 'DELETE', url: `/api/comments/delete/${t.otherPost}/${t.otherPostComment}` } },
-    post("edit another user's comment on my post", `/api/comments/edit/${t.ownPost}/${t.otherComment}`, { text: 'mine now' }),
+    post(
+      "delete another user's comment on another user's post",
+      `/api/comments/delete/${t.otherPost}/${t.otherPostComment}`,
+    ),
+    {
+      name: "DELETE another user's comment",
+      request: { method: 'DELETE', url: `/api/comments/delete/${t.otherPost}/${t.otherPostComment}` },
+    },
+    post("edit another user's comment on my post", `/api/comments/edit/${t.ownPost}/${t.otherComment}`, {
+      text: 'mine now',
+    }),
     { name: "delete another user's post", request: { method: 'DELETE', url: `/api/posts/${t.otherPost}` } },
     post('dislike a post I have not liked', `/api/posts/dislike/${t.unlikedPost}`),
     post('follow myself', `/api/users/follow/${t.guestId}`),
@@ -110,7 +160,10 @@ export function requestCases(t: Targets): HostileCase[] {
     post('unfollow someone I do not follow', `/api/users/unfollow/${t.notFollowed}`),
     post('remove a bookmark I do not have', `/api/users/remove-bookmark/${t.otherPost}`),
     post('upvote an unknown comment', `/api/comments/upvote/${t.otherPost}/00000000-0000-4000-8000-000000000000`),
-    post('downvote on an unknown post', `/api/comments/downvote/00000000-0000-4000-8000-000000000000/${t.otherPostComment}`),
+    post(
+      'downvote on an unknown post',
+      `/api/comments/downvote/00000000-0000-4000-8000-000000000000/${t.otherPostComment}`,
+    ),
   ]
 
   const writes: Array<[string, string]> = [
@@ -129,7 +182,11 @@ export function requestCases(t: Targets): HostileCase[] {
   ]
   const anonymous: HostileCase[] = writes.map(([method, url]) => ({
     name: `no token: ${method} ${url.replace(/[0-9a-f-]{36}/g, ':id')}`,
-    request: { method: method as 'POST', url, payload: url.includes('edit') || url === '/api/posts' ? { content: 'x', bio: 'x' } : undefined },
+    request: {
+      method: method as 'POST',
+      url,
+      payload: url.includes('edit') || url === '/api/posts' ? { content: 'x', bio: 'x' } : undefined,
+    },
     anonymous: true,
   }))
 

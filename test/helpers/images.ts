@@ -34,7 +34,10 @@ export function webp(fourcc: string, data: Buffer): Buffer {
 }
 
 /** The simple lossy form: the VP8 chunk of WEBP_VP8X on its own. */
-export const WEBP_LOSSY = webp('VP8 ', WEBP_VP8X.subarray(WEBP_VP8X.indexOf('VP8 ') + 8, WEBP_VP8X.indexOf('VP8 ') + 8 + 62))
+export const WEBP_LOSSY = webp(
+  'VP8 ',
+  WEBP_VP8X.subarray(WEBP_VP8X.indexOf('VP8 ') + 8, WEBP_VP8X.indexOf('VP8 ') + 8 + 62),
+)
 export const WEBP_LOSSLESS = webp('VP8L', Buffer.from('LwJAAAAPcLLNd4j/AX7+owUTENH/CA==', 'base64'))
 
 /** A lossless (VP8L) header of the given size; only the header, which is all the server reads. */
@@ -110,7 +113,7 @@ function lzwRunOfZeros(count: number): Buffer {
   // The table grows by one string a code: code end + n - 1 stands for n zeros.
   let next = end + 1
   let longest = 1
-  for (let left = count; left > 0; ) {
+  for (let left = count; left > 0;) {
     const run = Math.min(longest, left)
     emit(run === 1 ? 0 : end + run - 1)
     left -= run
@@ -173,7 +176,11 @@ export function multipart(parts: Part[], boundary = `----chirp${randomUUID()}`) 
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`
     const type = part.type === undefined ? '' : `Content-Type: ${part.type}\r\n`
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.data), Buffer.from('\r\n'))
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`),
+      Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    )
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`))
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }

@@ -19,7 +19,12 @@ export interface LiveApi {
   /** The next named event on the stream, skipping comments, heartbeats and id-only messages. */
   nextEvent(client: SseClient): Promise<SseMessage>
   /** The next event must be `name`, with an id and data matching `schema`; returns the data. */
-  expectEvent<K extends keyof AllEventPayloads>(t: Test, client: SseClient, name: K, schema: TSchema): Promise<AllEventPayloads[K]>
+  expectEvent<K extends keyof AllEventPayloads>(
+    t: Test,
+    client: SseClient,
+    name: K,
+    schema: TSchema,
+  ): Promise<AllEventPayloads[K]>
 }
 
 export async function buildLiveApi(t: TestContext, options: Parameters<typeof buildApiApp>[1] = {}): Promise<LiveApi> {

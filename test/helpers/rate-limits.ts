@@ -22,7 +22,10 @@ export function expect429(t: Test, res: LightMyRequestResponse, what: string) {
   t.equal(res.statusCode, 429, `${what}: 429`)
   t.strictSame(res.json(), { errors: [MSG.tooManyRequests] }, `${what}: { errors } body`)
   const retryAfter = Number(res.headers['retry-after'])
-  t.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `${what}: Retry-After in whole seconds (${res.headers['retry-after']})`)
+  t.ok(
+    Number.isInteger(retryAfter) && retryAfter >= 1,
+    `${what}: Retry-After in whole seconds (${res.headers['retry-after']})`,
+  )
 }
 
 export const goodLogin = (username: string, password: string, remoteAddress?: string): InjectOptions => ({
@@ -32,7 +35,11 @@ export const goodLogin = (username: string, password: string, remoteAddress?: st
   ...(remoteAddress ? { remoteAddress } : {}),
 })
 
-export const badLogin = (username: string, headers: Record<string, string> = {}, remoteAddress?: string): InjectOptions => ({
+export const badLogin = (
+  username: string,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+): InjectOptions => ({
   ...goodLogin(username, 'wrong-password', remoteAddress),
   headers,
 })

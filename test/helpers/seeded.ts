@@ -51,7 +51,9 @@ export async function snapshotDb(app: Pick<TestApp, 'dataDir' | 'schema'>): Prom
     .sort()
   const snapshot: Record<string, string> = {}
   for (const file of files) {
-    snapshot[file] = createHash('sha256').update(await readFile(path.join(app.dataDir, file))).digest('hex')
+    snapshot[file] = createHash('sha256')
+      .update(await readFile(path.join(app.dataDir, file)))
+      .digest('hex')
   }
   return snapshot
 }

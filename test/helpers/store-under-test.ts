@@ -44,7 +44,10 @@ export interface StoreUnderTest {
 export function storeUnderTest(sharedSchema?: string): StoreUnderTest {
   if (testDatabaseUrl === undefined) return { config: {}, cleanup: async () => {} }
   if (sharedSchema !== undefined) {
-    return { config: { databaseUrl: testDatabaseUrl, databaseSchema: sharedSchema, databasePoolMax: 4 }, cleanup: async () => {} }
+    return {
+      config: { databaseUrl: testDatabaseUrl, databaseSchema: sharedSchema, databasePoolMax: 4 },
+      cleanup: async () => {},
+    }
   }
   const schema = `t_${randomBytes(6).toString('hex')}`
   return {

@@ -36,7 +36,10 @@ export function textDatabase(options: { users?: number; posts?: number } = {}): 
   })
   const posts: PostRecord[] = base.posts.map((post, i) => {
     const text = TEXTS[i % TEXTS.length] as string
-    const comments = post.comments.map((comment, k) => ({ ...comment, text: COMMENTS[(i + k) % COMMENTS.length] as string }))
+    const comments = post.comments.map((comment, k) => ({
+      ...comment,
+      text: COMMENTS[(i + k) % COMMENTS.length] as string,
+    }))
     return { ...post, content: text === '' && post.mediaUrl === '' ? 'plain words' : text, comments }
   })
   return { ...base, users, posts }

@@ -32,7 +32,19 @@ export function uuidDatabase({ users = 8, posts = 30 } = {}): Database {
   // Follows in the order they were made, each the last of both lists, as the store appends them.
   const following = new Map<string, string[]>(people.map((p) => [p._id, []]))
   const followers = new Map<string, string[]>(people.map((p) => [p._id, []]))
-  const follows: [number, number][] = [[5, 0], [1, 0], [0, 5], [3, 0], [0, 1], [2, 1], [7, 0], [1, 2], [4, 1], [6, 5], [1, 5]]
+  const follows: [number, number][] = [
+    [5, 0],
+    [1, 0],
+    [0, 5],
+    [3, 0],
+    [0, 1],
+    [2, 1],
+    [7, 0],
+    [1, 2],
+    [4, 1],
+    [6, 5],
+    [1, 5],
+  ]
   for (const [a, b] of follows) {
     if (a >= users || b >= users) continue
     following.get(id(a))?.push(id(b))

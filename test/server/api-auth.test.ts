@@ -3,7 +3,17 @@ import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import { AuthLoginReplySchema, AuthSignupReplySchema } from '../../server/schemas/users.js'
 import { TEST_SECRET } from '../helpers/app.js'
 import { testStoreKind } from '../helpers/store-under-test.js'
-import { buildApiApp, checkSchema, expectError, expectNoSecrets, expectOk, freshUsername, signJwt, signup, storedText } from '../helpers/api.js'
+import {
+  buildApiApp,
+  checkSchema,
+  expectError,
+  expectNoSecrets,
+  expectOk,
+  freshUsername,
+  signJwt,
+  signup,
+  storedText,
+} from '../helpers/api.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
 const NOT_REGISTERED = 'The username you entered is not Registered. Not Found error'
@@ -22,7 +32,8 @@ const signupBody = (fields: Record<string, unknown> = {}) => ({
 })
 /** The distinct password hashes in a text. */
 const hashes = (text: string) => new Set(text.match(/scrypt\$[A-Za-z0-9$_-]+/g))
-const postSignup = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/auth/signup', payload })
+const postSignup = (payload: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/api/auth/signup', payload })
 const postLogin = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/auth/login', payload })
 
 /** Every message of a 400 names the field, and there is one message for the one problem. */
@@ -64,7 +75,12 @@ t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } and stor
 t.test('signup accepts a preset avatar and refuses a hostile one', async (t) => {
   const ok = await postSignup(signupBody({ avatarURL: '/avatars/avatar-2.svg' }))
   t.equal(expectOk(t, ok, 201, AuthSignupReplySchema).createdUser.avatarURL, '/avatars/avatar-2.svg')
-  for (const avatarURL of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'http://example.com/a.png', '/etc/passwd']) {
+  for (const avatarURL of [
+    'javascript:alert(1)',
+    'data:image/png;base64,AAAA',
+    'http://example.com/a.png',
+    '/etc/passwd',
+  ]) {
     expectError(
       t,
       await postSignup(signupBody({ avatarURL })),
@@ -82,7 +98,8 @@ t.test('signup usernames: 3 to 30 of A-Z a-z 0-9 _ .', async (t) => {
     t.equal(res.statusCode, 201, `"${username}" (${username.length} characters) is accepted`)
   }
   const refused = ['ab', 'x'.repeat(31), 'has space', 'dash-name', 'émile', 'semi;colon', 'at@sign', '']
-  for (const username of refused) expectFieldError(t, await postSignup(signupBody({ username })), 'username', `"${username}"`)
+  for (const username of refused)
+    expectFieldError(t, await postSignup(signupBody({ username })), 'username', `"${username}"`)
 })
 
 t.test('signup usernames are unique without regard to case: 422', async (t) => {
@@ -98,12 +115,22 @@ t.test('signup usernames are unique without regard to case: 422', async (t) => {
 
 t.test('names that GET /api/users/<name> answers as other calls count as taken', async (t) => {
   for (const username of ['bookmark', 'suggestions', 'Bookmark', 'SUGGESTIONS']) {
-    expectError(t, await postSignup(signupBody({ username })), 422, 'Unprocessable Entity. Username Already Exists.', username)
+    expectError(
+      t,
+      await postSignup(signupBody({ username })),
+      422,
+      'Unprocessable Entity. Username Already Exists.',
+      username,
+    )
   }
   const edit = await postSignup(signupBody({ username: 'edit' }))
   t.equal(edit.statusCode, 201, '"edit" is only a POST path, so it stays free')
   const profile = await app.inject({ method: 'GET', url: '/api/users/edit' })
-  t.equal((profile.json() as { user?: { username: string } }).user?.username, 'edit', 'and its profile can be looked up')
+  t.equal(
+    (profile.json() as { user?: { username: string } }).user?.username,
+    'edit',
+    'and its profile can be looked up',
+  )
 })
 
 t.test('signup passwords: 8 to 128 characters', async (t) => {
@@ -130,7 +157,12 @@ t.test('signup bodies are not coerced, and missing fields are refused', async (t
   expectFieldError(t, await postSignup(signupBody({ avatar: 7 })), 'avatar', 'a number as the avatar alias')
   const { email: _email, ...withoutEmail } = signupBody()
   expectError(t, await postSignup(withoutEmail), 400, 'email is required')
-  const array = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: '[]', headers: { 'content-type': 'application/json' } })
+  const array = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: '[]',
+    headers: { 'content-type': 'application/json' },
+  })
   t.equal(array.statusCode, 400, 'an array body is a 400')
   const json = { 'content-type': 'application/json' }
   const broken = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: '{"username":', headers: json })
@@ -147,7 +179,13 @@ t.test('POST /api/auth/login answers 200 { foundUser, encodedToken } with the ow
 })
 
 t.test('login errors: unknown user 404, wrong password 401, bad bodies 400', async (t) => {
-  expectError(t, await postLogin({ username: 'nobody_here', password: 'whatever1' }), 404, NOT_REGISTERED, 'unknown user')
+  expectError(
+    t,
+    await postLogin({ username: 'nobody_here', password: 'whatever1' }),
+    404,
+    NOT_REGISTERED,
+    'unknown user',
+  )
   expectError(
     t,
     await postLogin({ username: 'guest', password: 'wrongpassword' }),
@@ -160,7 +198,12 @@ t.test('login errors: unknown user 404, wrong password 401, bad bodies 400', asy
 })
 
 t.test('signup ignores fields it does not know and never stores them; avatar is read as avatarURL', async (t) => {
-  const guestId = (expectOk(t, await postLogin({ username: 'guest', password: 'guestpassword' }), 200, AuthLoginReplySchema)).foundUser._id
+  const guestId = expectOk(
+    t,
+    await postLogin({ username: 'guest', password: 'guestpassword' }),
+    200,
+    AuthLoginReplySchema,
+  ).foundUser._id
   const body = signupBody({
     confirmPassword: 'pw-1234-secret',
     avatar: '/avatars/avatar-3.svg',
@@ -171,19 +214,40 @@ t.test('signup ignores fields it does not know and never stores them; avatar is 
     createdAt: '2000-01-01T00:00:00.000Z',
     isAdmin: 'planted-admin',
   })
-  const { createdUser, encodedToken } = expectOk(t, await postSignup(body), 201, AuthSignupReplySchema, 'signup with extras')
-  t.not(createdUser._id, guestId, 'the id is the server\'s own')
+  const { createdUser, encodedToken } = expectOk(
+    t,
+    await postSignup(body),
+    201,
+    AuthSignupReplySchema,
+    'signup with extras',
+  )
+  t.not(createdUser._id, guestId, "the id is the server's own")
   t.equal(createdUser.avatarURL, '/avatars/avatar-3.svg', 'avatar is read as avatarURL')
   t.strictSame(createdUser.followers, [], 'no followers were planted')
-  t.not(createdUser.createdAt, '2000-01-01T00:00:00.000Z', 'the date is the server\'s')
+  t.not(createdUser.createdAt, '2000-01-01T00:00:00.000Z', "the date is the server's")
   t.equal((await api.as(encodedToken, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'the token works')
-  t.equal((await api.login(body.username, 'pw-1234-secret')).length > 0, true, 'the password sent is the one that works')
+  t.equal(
+    (await api.login(body.username, 'pw-1234-secret')).length > 0,
+    true,
+    'the password sent is the one that works',
+  )
   const stored = await storedText(api)
-  for (const planted of ['confirmPassword', 'pw-1234-secret', 'planted$hash', 'planted-admin', '424242', '2000-01-01']) {
+  for (const planted of [
+    'confirmPassword',
+    'pw-1234-secret',
+    'planted$hash',
+    'planted-admin',
+    '424242',
+    '2000-01-01',
+  ]) {
     t.notOk(stored.includes(planted), `${planted} is not stored`)
   }
   const both = signupBody({ avatarURL: '/avatars/avatar-2.svg', avatar: '/avatars/avatar-3.svg' })
-  t.equal(expectOk(t, await postSignup(both), 201, AuthSignupReplySchema).createdUser.avatarURL, '/avatars/avatar-2.svg', 'avatarURL wins over avatar')
+  t.equal(
+    expectOk(t, await postSignup(both), 201, AuthSignupReplySchema).createdUser.avatarURL,
+    '/avatars/avatar-2.svg',
+    'avatarURL wins over avatar',
+  )
 })
 
 t.test('login ignores fields it does not know', async (t) => {
@@ -202,14 +266,22 @@ t.test('a protected call takes the raw token or "Bearer <token>"', async (t) => 
 t.test('every missing, malformed or hostile token is a 401, never a 500', async (t) => {
   const token = await api.login('guest')
   const [head, payload, signature] = token.split('.') as [string, string, string]
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { _id: string; username: string; tv: number }
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
+    _id: string
+    username: string
+    tv: number
+  }
   const now = Math.floor(Date.now() / 1000)
   const valid = { ...claims, iat: now - 10, exp: now + 600 }
   const hs256 = { alg: 'HS256', typ: 'JWT' }
 
   // The control: a token made the same way by hand, with nothing wrong, is accepted.
   const handMade = signJwt(hs256, valid, TEST_SECRET)
-  t.equal((await api.as(handMade, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'a hand-made valid token works')
+  t.equal(
+    (await api.as(handMade, { method: 'GET', url: '/api/feed' })).statusCode,
+    200,
+    'a hand-made valid token works',
+  )
 
   const forged = Buffer.from(JSON.stringify({ ...claims, username: 'maya.lin' })).toString('base64url')
   const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`
@@ -231,13 +303,23 @@ t.test('every missing, malformed or hostile token is a 401, never a 500', async 
     'not yet valid': signJwt(hs256, { ...valid, nbf: now + 3600 }, TEST_SECRET),
     'another secret': signJwt(hs256, valid, 'another-secret-that-is-long-enough-for-hs256'),
     'no user fields': signJwt(hs256, { iat: now, exp: now + 600 }, TEST_SECRET),
-    'no token version': signJwt(hs256, { _id: claims._id, username: claims.username, iat: now, exp: now + 600 }, TEST_SECRET),
+    'no token version': signJwt(
+      hs256,
+      { _id: claims._id, username: claims.username, iat: now, exp: now + 600 },
+      TEST_SECRET,
+    ),
     'a stale token version': signJwt(hs256, { ...valid, tv: claims.tv + 1 }, TEST_SECRET),
     'far too long': `${token}${'A'.repeat(3000)}`,
   }
   for (const [why, authorization] of Object.entries(cases)) {
     const headers = authorization === undefined ? {} : { authorization }
-    expectError(t, await app.inject({ method: 'GET', url: '/api/feed', headers }), 401, INVALID_TOKEN, `GET /api/feed, ${why}`)
+    expectError(
+      t,
+      await app.inject({ method: 'GET', url: '/api/feed', headers }),
+      401,
+      INVALID_TOKEN,
+      `GET /api/feed, ${why}`,
+    )
     const write = await app.inject({ method: 'POST', url: '/api/posts', headers, payload: { content: 'hello' } })
     expectError(t, write, 401, INVALID_TOKEN, `POST /api/posts, ${why}`)
   }
@@ -249,12 +331,21 @@ t.test('POST /api/auth/logout answers 200 {} and ends every earlier token', asyn
   const res = await api.as(first, { method: 'POST', url: '/api/auth/logout' })
   expectOk(t, res, 200, EmptyObjectSchema, 'logout')
   t.strictSame(res.json(), {})
-  for (const [which, token] of [['the token used', first], ['another earlier token', second]] as const) {
+  for (const [which, token] of [
+    ['the token used', first],
+    ['another earlier token', second],
+  ] as const) {
     expectError(t, await api.as(token, { method: 'GET', url: '/api/feed' }), 401, INVALID_TOKEN, which)
   }
   const fresh = await api.login(username, password)
   t.equal((await api.as(fresh, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'a new login works')
-  expectError(t, await app.inject({ method: 'POST', url: '/api/auth/logout' }), 401, INVALID_TOKEN, 'logout without a token')
+  expectError(
+    t,
+    await app.inject({ method: 'POST', url: '/api/auth/logout' }),
+    401,
+    INVALID_TOKEN,
+    'logout without a token',
+  )
 })
 
 t.test('a valid token whose user no longer exists is a 404', async (t) => {
@@ -264,8 +355,18 @@ t.test('a valid token whose user no longer exists is a 404', async (t) => {
   expectError(t, await api.as(token, { method: 'GET', url: '/api/feed' }), 404, NOT_REGISTERED, 'GET /api/feed')
   const write = await api.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'ghost' } })
   expectError(t, write, 404, NOT_REGISTERED, 'POST /api/posts')
-  expectError(t, await api.as(token, { method: 'POST', url: '/api/events/ticket' }), 404, NOT_REGISTERED, 'POST /api/events/ticket')
-  t.equal((await api.as(token, { method: 'GET', url: '/api/posts' })).statusCode, 200, 'an open call ignores the stale token')
+  expectError(
+    t,
+    await api.as(token, { method: 'POST', url: '/api/events/ticket' }),
+    404,
+    NOT_REGISTERED,
+    'POST /api/events/ticket',
+  )
+  t.equal(
+    (await api.as(token, { method: 'GET', url: '/api/posts' })).statusCode,
+    200,
+    'an open call ignores the stale token',
+  )
 })
 
 t.test('GUEST_LOGIN=false refuses the guest, and its earlier tokens, but no one else', async (t) => {
@@ -274,11 +375,29 @@ t.test('GUEST_LOGIN=false refuses the guest, and its earlier tokens, but no one 
   await open.app.close()
 
   const closed = await buildApiApp(t, { dataDir: open.dataDir, config: { guestLogin: false } })
-  const login = await closed.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'guest', password: 'guestpassword' } })
+  const login = await closed.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: 'guest', password: 'guestpassword' },
+  })
   expectError(t, login, 403, 'Guest login is disabled on this server.', 'guest login')
-  expectError(t, await closed.as(guestToken, { method: 'GET', url: '/api/feed' }), 401, INVALID_TOKEN, 'an earlier guest token')
+  expectError(
+    t,
+    await closed.as(guestToken, { method: 'GET', url: '/api/feed' }),
+    401,
+    INVALID_TOKEN,
+    'an earlier guest token',
+  )
   const health = await closed.app.inject({ method: 'GET', url: '/api/health' })
-  t.strictSame(health.json(), { status: 'ok', store: testStoreKind, guestLogin: false }, 'health tells the client to hide the button')
-  const maya = await closed.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'maya.lin', password: 'mayapassword' } })
+  t.strictSame(
+    health.json(),
+    { status: 'ok', store: testStoreKind, guestLogin: false },
+    'health tells the client to hide the button',
+  )
+  const maya = await closed.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: 'maya.lin', password: 'mayapassword' },
+  })
   checkSchema(t, AuthLoginReplySchema, maya.json(), 'other users still log in')
 })

@@ -1,5 +1,11 @@
 import t, { type Test } from 'tap'
-import { CommentsReplySchema, CommentWriteReplySchema, PostWriteReplySchema, type Comment, type Post } from '../../server/schemas/posts.js'
+import {
+  CommentsReplySchema,
+  CommentWriteReplySchema,
+  PostWriteReplySchema,
+  type Comment,
+  type Post,
+} from '../../server/schemas/posts.js'
 import { buildApiApp, expectError, expectNoSecrets, expectOk, signup, type SignedUp } from '../helpers/api.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
@@ -8,9 +14,15 @@ const MINIMAL = { prefer: 'return=minimal' }
 const api = await buildApiApp(t)
 
 const get = (url: string) => api.as(undefined, { method: 'GET', url })
-const send = (method: 'POST' | 'DELETE', url: string, token?: string, payload?: object, headers: Record<string, string> = {}) =>
-  api.as(token, { method, url, headers, ...(payload ? { payload } : {}) })
-const comments = async (postId: string) => expectOk(t, await get(`/api/comments/${postId}`), 200, CommentsReplySchema).comments
+const send = (
+  method: 'POST' | 'DELETE',
+  url: string,
+  token?: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+) => api.as(token, { method, url, headers, ...(payload ? { payload } : {}) })
+const comments = async (postId: string) =>
+  expectOk(t, await get(`/api/comments/${postId}`), 200, CommentsReplySchema).comments
 
 /** A post by `author` with one comment by `commenter`. */
 async function thread(author: SignedUp, commenter: SignedUp) {
@@ -28,7 +40,11 @@ t.test('GET /api/comments/:postId answers 200 { comments }, oldest first, and pa
   const body = expectOk(t, res, 200, CommentsReplySchema)
   expectNoSecrets(t, res, 'GET /api/comments/:postId')
   t.notOk('nextCursor' in body, 'no nextCursor without limit or cursor')
-  t.strictSame(body.comments.map((comment) => comment.username), ['maya.lin', 'lucia.rossi'], 'oldest first')
+  t.strictSame(
+    body.comments.map((comment) => comment.username),
+    ['maya.lin', 'lucia.rossi'],
+    'oldest first',
+  )
   t.match(body.comments[0], {
     firstName: 'Maya',
     lastName: 'Lin',
@@ -37,10 +53,21 @@ t.test('GET /api/comments/:postId answers 200 { comments }, oldest first, and pa
   })
 
   const first = expectOk(t, await get(`/api/comments/${sourdough._id}?limit=1`), 200, CommentsReplySchema, 'page 1')
-  t.strictSame(first.comments.map((comment) => comment.username), ['maya.lin'])
+  t.strictSame(
+    first.comments.map((comment) => comment.username),
+    ['maya.lin'],
+  )
   t.type(first.nextCursor, 'string')
-  const second = expectOk(t, await get(`/api/comments/${sourdough._id}?limit=1&cursor=${first.nextCursor}`), 200, CommentsReplySchema)
-  t.strictSame(second.comments.map((comment) => comment.username), ['lucia.rossi'])
+  const second = expectOk(
+    t,
+    await get(`/api/comments/${sourdough._id}?limit=1&cursor=${first.nextCursor}`),
+    200,
+    CommentsReplySchema,
+  )
+  t.strictSame(
+    second.comments.map((comment) => comment.username),
+    ['lucia.rossi'],
+  )
   t.equal(second.nextCursor, null, 'null at the end')
   expectError(t, await get(`/api/comments/${crypto.randomUUID()}`), 404, 'Post not found')
   expectError(t, await get(`/api/comments/${sourdough._id}?limit=1&cursor=WyJ4Il0`), 400, 'cursor is invalid')
@@ -51,7 +78,11 @@ function expectCommentWrite(t: Test, res: Awaited<ReturnType<typeof send>>, what
   const body = expectOk(t, res, 201, CommentWriteReplySchema, what)
   t.strictSame(Object.keys(body).sort(), ['comments', 'post', 'posts'], `${what}: { posts, post, comments }`)
   t.strictSame(body.comments, body.post?.comments, `${what}: comments are the post's`)
-  t.strictSame(body.posts?.find((post) => post._id === body.post?._id), body.post, `${what}: posts holds the post as it is now`)
+  t.strictSame(
+    body.posts?.find((post) => post._id === body.post?._id),
+    body.post,
+    `${what}: posts holds the post as it is now`,
+  )
   return body
 }
 
@@ -64,15 +95,33 @@ t.test('POST /api/comments/add/:postId answers 201 { posts, post, comments }, or
   const body = expectCommentWrite(t, res, 'add')
   expectNoSecrets(t, res, 'add comment')
   t.equal(body.comments?.[1]?.text, 'second', 'comments carries the new one')
-  t.match(body.post?.comments[1], { username: commenter.username, firstName: 'Chatty', lastName: 'Cathy', text: 'second' })
+  t.match(body.post?.comments[1], {
+    username: commenter.username,
+    firstName: 'Chatty',
+    lastName: 'Cathy',
+    text: 'second',
+  })
   t.equal(body.posts?.find((post) => post._id === postId)?.comments.length, 2, 'posts carries the comment too')
 
-  const minimal = await send('POST', `/api/comments/add/${postId}`, author.token, { commentData: { text: 'wrapped' } }, MINIMAL)
+  const minimal = await send(
+    'POST',
+    `/api/comments/add/${postId}`,
+    author.token,
+    { commentData: { text: 'wrapped' } },
+    MINIMAL,
+  )
   const small = expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal, wrapped')
   t.strictSame(Object.keys(small), ['post'])
   t.equal(small.post?.comments[2]?.text, 'wrapped')
-  t.equal((await send('POST', `/api/comments/add/${postId}`, author.token, { text: 'c'.repeat(500) })).statusCode, 201, '500 characters')
-  t.strictSame((await comments(postId)).map((comment) => comment.text.slice(0, 7)), ['first!', 'second', 'wrapped', 'ccccccc'])
+  t.equal(
+    (await send('POST', `/api/comments/add/${postId}`, author.token, { text: 'c'.repeat(500) })).statusCode,
+    201,
+    '500 characters',
+  )
+  t.strictSame(
+    (await comments(postId)).map((comment) => comment.text.slice(0, 7)),
+    ['first!', 'second', 'wrapped', 'ccccccc'],
+  )
 })
 
 t.test('comment text: 1 to 500 characters, not blank, a string, nothing else', async (t) => {
@@ -92,8 +141,19 @@ t.test('comment text: 1 to 500 characters, not blank, a string, nothing else', a
   }
   expectError(t, await add({ text: '  \n\t ' }), 400, 'text must not be blank')
   expectError(t, await add({}), 400, 'text is required')
-  expectError(t, await send('POST', `/api/comments/add/${crypto.randomUUID()}`, author.token, { text: 'hi' }), 404, 'Post not found')
-  expectError(t, await send('POST', `/api/comments/add/${postId}`, undefined, { text: 'hi' }), 401, INVALID_TOKEN, 'no token')
+  expectError(
+    t,
+    await send('POST', `/api/comments/add/${crypto.randomUUID()}`, author.token, { text: 'hi' }),
+    404,
+    'Post not found',
+  )
+  expectError(
+    t,
+    await send('POST', `/api/comments/add/${postId}`, undefined, { text: 'hi' }),
+    401,
+    INVALID_TOKEN,
+    'no token',
+  )
   t.equal((await comments(postId)).length, 1, 'nothing was added')
 })
 
@@ -111,11 +171,28 @@ t.test('a comment write ignores the fields the server owns or does not know', as
   const res = await send('POST', `/api/comments/add/${postId}`, author.token, { commentData: planted }, MINIMAL)
   const added = expectOk(t, res, 201, PostWriteReplySchema, 'add with extras').post?.comments[1]
   t.not(added?._id, commentId, 'a fresh id')
-  t.match(added, { text: 'echoed whole', username: author.username, votes: { upvotedBy: [], downvotedBy: [] } }, 'only the text is taken')
+  t.match(
+    added,
+    { text: 'echoed whole', username: author.username, votes: { upvotedBy: [], downvotedBy: [] } },
+    'only the text is taken',
+  )
   t.not(added?.createdAt, planted.createdAt, 'the server dates it')
-  const edited = await send('POST', `/api/comments/edit/${postId}/${commentId}`, author.token, { ...planted, text: 'edited' }, MINIMAL)
-  t.match(expectOk(t, edited, 201, PostWriteReplySchema, 'edit with extras').post?.comments[0], { text: 'edited', votes: { upvotedBy: [] } })
-  t.strictSame((await comments(postId)).map((comment) => comment.votes.upvotedBy), [[], []], 'no vote was stored')
+  const edited = await send(
+    'POST',
+    `/api/comments/edit/${postId}/${commentId}`,
+    author.token,
+    { ...planted, text: 'edited' },
+    MINIMAL,
+  )
+  t.match(expectOk(t, edited, 201, PostWriteReplySchema, 'edit with extras').post?.comments[0], {
+    text: 'edited',
+    votes: { upvotedBy: [] },
+  })
+  t.strictSame(
+    (await comments(postId)).map((comment) => comment.votes.upvotedBy),
+    [[], []],
+    'no vote was stored',
+  )
 })
 
 t.test('POST /api/comments/edit/:postId/:commentId: the comment author only', async (t) => {
@@ -147,10 +224,16 @@ t.test('comment delete: by the comment author or the post author, refused for ot
   const commenter = await signup(api)
   const stranger = await signup(api)
   const { postId, commentId } = await thread(author, commenter)
-  const second = ((await send('POST', `/api/comments/add/${postId}`, commenter.token, { text: 'second' }, MINIMAL)).json() as { post: Post })
-    .post.comments[1]?._id as string
-  const third = ((await send('POST', `/api/comments/add/${postId}`, stranger.token, { text: 'third' }, MINIMAL)).json() as { post: Post })
-    .post.comments[2]?._id as string
+  const second = (
+    (await send('POST', `/api/comments/add/${postId}`, commenter.token, { text: 'second' }, MINIMAL)).json() as {
+      post: Post
+    }
+  ).post.comments[1]?._id as string
+  const third = (
+    (await send('POST', `/api/comments/add/${postId}`, stranger.token, { text: 'third' }, MINIMAL)).json() as {
+      post: Post
+    }
+  ).post.comments[2]?._id as string
 
   const refused = await send('POST', `/api/comments/delete/${postId}/${commentId}`, stranger.token)
   expectError(t, refused, 400, "Cannot delete a comment doesn't belong to the User.", 'by a stranger')
@@ -158,46 +241,85 @@ t.test('comment delete: by the comment author or the post author, refused for ot
 
   const byCommenter = await send('POST', `/api/comments/delete/${postId}/${commentId}`, commenter.token)
   const body = expectCommentWrite(t, byCommenter, 'by the comment author, POST')
-  t.notOk(body.comments?.some((comment) => comment._id === commentId), 'gone from the comments')
+  t.notOk(
+    body.comments?.some((comment) => comment._id === commentId),
+    'gone from the comments',
+  )
 
   const byAuthor = await send('DELETE', `/api/comments/delete/${postId}/${second}`, author.token, undefined, MINIMAL)
   const small = expectOk(t, byAuthor, 201, PostWriteReplySchema, 'by the post author, DELETE, minimal')
   t.strictSame(Object.keys(small), ['post'], 'only { post }')
-  t.strictSame((await comments(postId)).map((comment) => comment._id), [third])
+  t.strictSame(
+    (await comments(postId)).map((comment) => comment._id),
+    [third],
+  )
 
-  expectError(t, await send('POST', `/api/comments/delete/${postId}/${commentId}`, commenter.token), 404, 'Comment not found', 'again')
-  expectError(t, await send('DELETE', `/api/comments/delete/${crypto.randomUUID()}/${third}`, author.token), 404, 'Post not found')
+  expectError(
+    t,
+    await send('POST', `/api/comments/delete/${postId}/${commentId}`, commenter.token),
+    404,
+    'Comment not found',
+    'again',
+  )
+  expectError(
+    t,
+    await send('DELETE', `/api/comments/delete/${crypto.randomUUID()}/${third}`, author.token),
+    404,
+    'Post not found',
+  )
   expectError(t, await send('POST', `/api/comments/delete/${postId}/${third}`), 401, INVALID_TOKEN, 'no token')
   const withBody = await send('POST', `/api/comments/delete/${postId}/${third}`, author.token, { why: 'spam' }, MINIMAL)
   t.strictSame(expectOk(t, withBody, 201, PostWriteReplySchema, 'a body is ignored').post?.comments, [])
 })
 
-t.test('comment votes answer 201 { posts, post, comments }, or { post } when minimal; up and down move the voter', async (t) => {
-  const author = await signup(api)
-  const voter = await signup(api)
-  const { postId, commentId } = await thread(author, author)
-  const vote = (direction: 'upvote' | 'downvote', who: SignedUp | null = voter, ids = `${postId}/${commentId}`, headers = {}) =>
-    send('POST', `/api/comments/${direction}/${ids}`, who?.token, undefined, headers)
-  const votesOf = (comments: readonly Comment[] = []) => {
-    const { upvotedBy, downvotedBy } = comments.find((comment) => comment._id === commentId)?.votes ?? {}
-    return { up: upvotedBy?.map((user) => user.username), down: downvotedBy?.map((user) => user.username) }
-  }
+t.test(
+  'comment votes answer 201 { posts, post, comments }, or { post } when minimal; up and down move the voter',
+  async (t) => {
+    const author = await signup(api)
+    const voter = await signup(api)
+    const { postId, commentId } = await thread(author, author)
+    const vote = (
+      direction: 'upvote' | 'downvote',
+      who: SignedUp | null = voter,
+      ids = `${postId}/${commentId}`,
+      headers = {},
+    ) => send('POST', `/api/comments/${direction}/${ids}`, who?.token, undefined, headers)
+    const votesOf = (comments: readonly Comment[] = []) => {
+      const { upvotedBy, downvotedBy } = comments.find((comment) => comment._id === commentId)?.votes ?? {}
+      return { up: upvotedBy?.map((user) => user.username), down: downvotedBy?.map((user) => user.username) }
+    }
 
-  const up = await vote('upvote')
-  t.strictSame(votesOf(expectCommentWrite(t, up, 'upvote').comments), { up: [voter.username], down: [] })
-  expectNoSecrets(t, up, 'upvote')
-  expectError(t, await vote('upvote'), 400, 'Cannot upvote a post that is already upvoted.')
-  const down = await vote('downvote', voter, undefined, MINIMAL)
-  const small = expectOk(t, down, 201, PostWriteReplySchema, 'minimal downvote')
-  t.strictSame(Object.keys(small), ['post'], 'minimal: only { post }')
-  t.strictSame(votesOf(small.post?.comments), { up: [], down: [voter.username] })
-  expectError(t, await vote('downvote'), 400, 'Cannot downvote a post that is already downvoted.')
-  t.strictSame(votesOf(expectCommentWrite(t, await vote('upvote', author), 'author upvotes').comments), { up: [author.username], down: [voter.username] })
-  t.strictSame(votesOf(await comments(postId)), { up: [author.username], down: [voter.username] }, 'kept')
+    const up = await vote('upvote')
+    t.strictSame(votesOf(expectCommentWrite(t, up, 'upvote').comments), { up: [voter.username], down: [] })
+    expectNoSecrets(t, up, 'upvote')
+    expectError(t, await vote('upvote'), 400, 'Cannot upvote a post that is already upvoted.')
+    const down = await vote('downvote', voter, undefined, MINIMAL)
+    const small = expectOk(t, down, 201, PostWriteReplySchema, 'minimal downvote')
+    t.strictSame(Object.keys(small), ['post'], 'minimal: only { post }')
+    t.strictSame(votesOf(small.post?.comments), { up: [], down: [voter.username] })
+    expectError(t, await vote('downvote'), 400, 'Cannot downvote a post that is already downvoted.')
+    t.strictSame(votesOf(expectCommentWrite(t, await vote('upvote', author), 'author upvotes').comments), {
+      up: [author.username],
+      down: [voter.username],
+    })
+    t.strictSame(votesOf(await comments(postId)), { up: [author.username], down: [voter.username] }, 'kept')
 
-  for (const direction of ['upvote', 'downvote'] as const) {
-    expectError(t, await vote(direction, voter, `${postId}/${crypto.randomUUID()}`), 404, 'Comment not found', direction)
-    expectError(t, await vote(direction, voter, `${crypto.randomUUID()}/${commentId}`), 404, 'Post not found', direction)
-    expectError(t, await vote(direction, null), 401, INVALID_TOKEN, `${direction} without a token`)
-  }
-})
+    for (const direction of ['upvote', 'downvote'] as const) {
+      expectError(
+        t,
+        await vote(direction, voter, `${postId}/${crypto.randomUUID()}`),
+        404,
+        'Comment not found',
+        direction,
+      )
+      expectError(
+        t,
+        await vote(direction, voter, `${crypto.randomUUID()}/${commentId}`),
+        404,
+        'Post not found',
+        direction,
+      )
+      expectError(t, await vote(direction, null), 401, INVALID_TOKEN, `${direction} without a token`)
+    }
+  },
+)

@@ -21,10 +21,13 @@ const call = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: SignedUp, pa
   api.as(who?.token, { method, url, headers: MINIMAL, ...(payload ? { payload } : {}) })
 
 async function newPost(who: SignedUp = author): Promise<Post> {
-  return ((await call('POST', '/api/posts', who, { content: 'a post for the catalogue' })).json() as { post: Post }).post
+  return ((await call('POST', '/api/posts', who, { content: 'a post for the catalogue' })).json() as { post: Post })
+    .post
 }
 async function newComment(postId: string, who: SignedUp = other): Promise<Comment> {
-  const post = ((await call('POST', `/api/comments/add/${postId}`, who, { text: 'a comment' })).json() as { post: Post }).post
+  const post = (
+    (await call('POST', `/api/comments/add/${postId}`, who, { text: 'a comment' })).json() as { post: Post }
+  ).post
   return post.comments.at(-1) as Comment
 }
 /** Runs `first`, which must succeed, then `again`, which must not. */
@@ -44,7 +47,11 @@ async function voteTwice(direction: 'upvote' | 'downvote') {
 }
 
 const rows: [status: number, message: string, provoke: () => Promise<LightMyRequestResponse>][] = [
-  [401, 'The token is invalid. Unauthorized access error.', () => api.as('Bearer not.a.token', { method: 'GET', url: '/api/feed' })],
+  [
+    401,
+    'The token is invalid. Unauthorized access error.',
+    () => api.as('Bearer not.a.token', { method: 'GET', url: '/api/feed' }),
+  ],
   [
     404,
     'The username you entered is not Registered. Not Found error',
@@ -72,7 +79,11 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
     "Cannot edit a Post doesn't belong to the logged in User.",
     async () => call('POST', `/api/posts/edit/${(await newPost())._id}`, other, { content: 'mine now' }),
   ],
-  [400, "Cannot delete a Post doesn't belong to the logged in User.", async () => call('DELETE', `/api/posts/${(await newPost())._id}`, other)],
+  [
+    400,
+    "Cannot delete a Post doesn't belong to the logged in User.",
+    async () => call('DELETE', `/api/posts/${(await newPost())._id}`, other),
+  ],
   [
     400,
     'Cannot like a post that is already liked.',
@@ -81,13 +92,20 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
       return twice(() => call('POST', `/api/posts/like/${_id}`, other))
     },
   ],
-  [400, 'Cannot decrement like less than 0.', async () => call('POST', `/api/posts/dislike/${(await newPost())._id}`, other)],
+  [
+    400,
+    'Cannot decrement like less than 0.',
+    async () => call('POST', `/api/posts/dislike/${(await newPost())._id}`, other),
+  ],
   [
     400,
     'Cannot dislike a post that is already disliked.',
     async () => {
       const { _id } = await newPost()
-      return twice(() => call('POST', `/api/posts/like/${_id}`, other), () => call('POST', `/api/posts/dislike/${_id}`, stranger))
+      return twice(
+        () => call('POST', `/api/posts/like/${_id}`, other),
+        () => call('POST', `/api/posts/dislike/${_id}`, stranger),
+      )
     },
   ],
   [
@@ -95,7 +113,9 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
     "Cannot edit a comment doesn't belong to the User.",
     async () => {
       const { _id } = await newPost()
-      return call('POST', `/api/comments/edit/${_id}/${(await newComment(_id))._id}`, author, { text: 'the post author edits' })
+      return call('POST', `/api/comments/edit/${_id}/${(await newComment(_id))._id}`, author, {
+        text: 'the post author edits',
+      })
     },
   ],
   [
@@ -116,7 +136,11 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
       return twice(() => call('POST', `/api/users/bookmark/${_id}`, other))
     },
   ],
-  [400, 'Post not bookmarked yet', async () => call('POST', `/api/users/remove-bookmark/${(await newPost())._id}`, other)],
+  [
+    400,
+    'Post not bookmarked yet',
+    async () => call('POST', `/api/users/remove-bookmark/${(await newPost())._id}`, other),
+  ],
   [
     400,
     'User Already following',
@@ -128,35 +152,50 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
   ],
   [400, 'User already not following', () => call('POST', `/api/users/unfollow/${stranger.user._id}`, author)],
   [404, 'You cannot follow yourself', () => call('POST', `/api/users/follow/${author.user._id}`, author)],
-  [404, 'Username cannot be changed', () => call('POST', '/api/users/edit', author, { username: `${author.username}x` })],
+  [
+    404,
+    'Username cannot be changed',
+    () => call('POST', '/api/users/edit', author, { username: `${author.username}x` }),
+  ],
   [404, 'Post not found', () => call('GET', `/api/posts/${crypto.randomUUID()}`)],
   [
     404,
     'Comment not found',
-    async () => call('POST', `/api/comments/edit/${(await newPost())._id}/${crypto.randomUUID()}`, author, { text: 'x' }),
+    async () =>
+      call('POST', `/api/comments/edit/${(await newPost())._id}/${crypto.randomUUID()}`, author, { text: 'x' }),
   ],
   [404, 'User not found', () => call('GET', '/api/users/no_such_user')],
-  [400, 'text must be string', async () => call('POST', `/api/comments/add/${(await newPost())._id}`, author, { text: 123 })],
+  [
+    400,
+    'text must be string',
+    async () => call('POST', `/api/comments/add/${(await newPost())._id}`, author, { text: 123 }),
+  ],
   [400, 'bio must be string', () => call('POST', '/api/users/edit', author, { bio: 5, password: 'x' })],
-  [400, 'portfolio must be string', () => call('POST', '/api/users/edit', author, { portfolio: ['https://example.com'] })],
-  [400, 'content must NOT have more than 500 characters', () => call('POST', '/api/posts', author, { content: 'x'.repeat(501), author: 'y' })],
+  [
+    400,
+    'portfolio must be string',
+    () => call('POST', '/api/users/edit', author, { portfolio: ['https://example.com'] }),
+  ],
+  [
+    400,
+    'content must NOT have more than 500 characters',
+    () => call('POST', '/api/posts', author, { content: 'x'.repeat(501), author: 'y' }),
+  ],
   [
     400,
     'A text/plain body must hold JSON',
-    () => api.as(author.token, { method: 'POST', url: '/api/posts', payload: 'content=x', headers: { 'content-type': 'text/plain' } }),
+    () =>
+      api.as(author.token, {
+        method: 'POST',
+        url: '/api/posts',
+        payload: 'content=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
   ],
   [400, 'postId must match pattern "^[A-Za-z0-9_-]+$"', () => call('GET', '/api/posts/not.an.id')],
   [400, 'limit must be >= 1', () => call('GET', '/api/posts?limit=0')],
-  [
-    413,
-    'file must be less than 20mb',
-    () => upload(Buffer.concat([IMAGE_BYTES.png, Buffer.alloc(20_971_520)])),
-  ],
-  [
-    415,
-    'file must be or an Image (JPEG/PNG)',
-    () => upload(Buffer.from('plain text, not a picture')),
-  ],
+  [413, 'file must be less than 20mb', () => upload(Buffer.concat([IMAGE_BYTES.png, Buffer.alloc(20_971_520)]))],
+  [415, 'file must be or an Image (JPEG/PNG)', () => upload(Buffer.from('plain text, not a picture'))],
   [404, 'Route not found', () => call('GET', '/api/no/such/route')],
 ]
 

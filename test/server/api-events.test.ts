@@ -30,8 +30,18 @@ const newPost = (who = author, content = 'an event post') => live.newPost(who, c
 const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api)).app.inject({ method: 'GET', url })
 
 t.test('POST /api/events/ticket needs a token; GET /api/events needs a ticket', async (t) => {
-  expectError(t, await api.app.inject({ method: 'POST', url: '/api/events/ticket' }), 401, 'The token is invalid. Unauthorized access error.')
-  expectError(t, await api.app.inject({ method: 'GET', url: '/api/events?ticket=nope' }), 401, 'The token is invalid. Unauthorized access error.')
+  expectError(
+    t,
+    await api.app.inject({ method: 'POST', url: '/api/events/ticket' }),
+    401,
+    'The token is invalid. Unauthorized access error.',
+  )
+  expectError(
+    t,
+    await api.app.inject({ method: 'GET', url: '/api/events?ticket=nope' }),
+    401,
+    'The token is invalid. Unauthorized access error.',
+  )
   const client = await stream(t, watcher)
   t.match(String(client.headers['content-type']), /^text\/event-stream/)
   t.equal(client.headers['cache-control'], 'no-store')
@@ -58,7 +68,12 @@ t.test('post.liked carries the liker and the new count, for a like and for takin
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/posts/like/${post._id}`)
   const liked = await expectEvent(t, client, 'post.liked', PostLikedEventSchema)
-  t.match(liked, { postId: post._id, liked: true, likeCount: 1, user: { _id: other.user._id, username: other.username } })
+  t.match(liked, {
+    postId: post._id,
+    liked: true,
+    likeCount: 1,
+    user: { _id: other.user._id, username: other.username },
+  })
   await write(other, 'POST', `/api/posts/dislike/${post._id}`)
   const unliked = await expectEvent(t, client, 'post.liked', PostLikedEventSchema)
   t.match(unliked, { postId: post._id, liked: false, likeCount: 0, user: { username: other.username } })
@@ -69,23 +84,34 @@ t.test('post.deleted, with the post id', async (t) => {
   const client = await stream(t, watcher)
   await write(author, 'DELETE', `/api/posts/${post._id}`)
   t.strictSame(await expectEvent(t, client, 'post.deleted', PostDeletedEventSchema), { postId: post._id })
-  t.equal((await onDisk(t, `/api/posts/${post._id}`)).statusCode, 404, 'the post was gone from disk before the event was seen')
+  t.equal(
+    (await onDisk(t, `/api/posts/${post._id}`)).statusCode,
+    404,
+    'the post was gone from disk before the event was seen',
+  )
 })
 
 /** A post by the author with one comment by `other`. */
 async function thread() {
   const post = await newPost()
-  const added = ((await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }).post
+  const added = (
+    (await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }
+  ).post
   return { postId: post._id, commentId: added.comments[0]?._id as string }
 }
 
 t.test('comment.added carries the comment, not the post', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
-  const added = ((await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }).post
+  const added = (
+    (await write(other, 'POST', `/api/comments/add/${post._id}`, { text: 'live comment' })).json() as { post: Post }
+  ).post
   const data = await expectEvent(t, client, 'comment.added', CommentAddedEventSchema)
   t.strictSame(Object.keys(data).sort(), ['comment', 'postId'])
-  t.match(data, { postId: post._id, comment: { _id: added.comments[0]?._id, text: 'live comment', username: other.username } })
+  t.match(data, {
+    postId: post._id,
+    comment: { _id: added.comments[0]?._id, text: 'live comment', username: other.username },
+  })
 })
 
 t.test('comment.updated carries the edited comment', async (t) => {
@@ -120,7 +146,11 @@ t.test('user.followed carries who follows whom, as summaries', async (t) => {
   t.teardown(() => write(author, 'POST', `/api/users/unfollow/${other.user._id}`))
   const data = await expectEvent(t, client, 'user.followed', FollowEventSchema)
   t.match(data, { user: { _id: author.user._id }, followUser: { _id: other.user._id } })
-  t.strictSame(Object.keys(data.user).sort(), ['_id', 'avatarURL', 'firstName', 'lastName', 'username'], 'no lists, no email')
+  t.strictSame(
+    Object.keys(data.user).sort(),
+    ['_id', 'avatarURL', 'firstName', 'lastName', 'username'],
+    'no lists, no email',
+  )
 })
 
 t.test('user.unfollowed carries both public records', async (t) => {
@@ -138,13 +168,21 @@ t.test('user.updated carries the public record', async (t) => {
   const { user } = await expectEvent(t, client, 'user.updated', UserUpdatedEventSchema)
   t.match(user, { _id: other.user._id, bio: 'live bio' })
   t.notOk('email' in user || 'bookmarks' in user || 'followers' in user, 'no email, no lists')
-  t.equal((await onDisk(t, `/api/users/${other.username}`)).json().user.bio, 'live bio', 'on disk before the event was seen')
+  t.equal(
+    (await onDisk(t, `/api/users/${other.username}`)).json().user.bio,
+    'live bio',
+    'on disk before the event was seen',
+  )
 })
 
 /** After a private event: the other user's next event must be a public marker, not the bookmark. */
 async function expectNothingPrivate(t: Test, theirs: SseClient) {
   const marker = await newPost(author, 'after a bookmark')
-  t.equal((await expectEvent(t, theirs, 'post.created', PostEventSchema)).post._id, marker._id, 'the other user saw no bookmark event')
+  t.equal(
+    (await expectEvent(t, theirs, 'post.created', PostEventSchema)).post._id,
+    marker._id,
+    'the other user saw no bookmark event',
+  )
   t.notMatch(theirs.text, /bookmark\./, 'nothing about bookmarks on their stream')
 }
 
@@ -182,13 +220,20 @@ t.test('a write that fails publishes nothing', async (t) => {
     await write(other, 'POST', `/api/comments/add/${post._id}`, { text: ' ' }),
     await write(other, 'POST', `/api/users/remove-bookmark/${post._id}`),
   ]
-  t.ok(failures.every((res) => res.statusCode >= 400), 'each of these writes fails')
+  t.ok(
+    failures.every((res) => res.statusCode >= 400),
+    'each of these writes fails',
+  )
   const marker = await newPost(author, 'the marker')
   t.equal((await expectEvent(t, client, 'post.liked', PostLikedEventSchema)).postId, post._id, 'the successful like')
-  t.equal((await expectEvent(t, client, 'post.created', PostEventSchema)).post._id, marker._id, 'then the marker: no event between')
+  t.equal(
+    (await expectEvent(t, client, 'post.created', PostEventSchema)).post._id,
+    marker._id,
+    'then the marker: no event between',
+  )
 })
 
-const onlyEmbedded = api.schema === undefined ? false : 'a failing disk is the embedded store\'s case'
+const onlyEmbedded = api.schema === undefined ? false : "a failing disk is the embedded store's case"
 
 t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, async (t) => {
   const post = await newPost()
@@ -203,9 +248,17 @@ t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, asy
     await write(other, 'POST', '/api/users/edit', { bio: 'never stored' }),
   ]
   await rm(blocker, { recursive: true })
-  t.strictSame(refused.map((res) => res.statusCode), [500, 500, 500, 500], 'each write fails on disk')
+  t.strictSame(
+    refused.map((res) => res.statusCode),
+    [500, 500, 500, 500],
+    'each write fails on disk',
+  )
   const marker = await newPost(author, 'after the disk recovered')
-  t.equal((await expectEvent(t, client, 'post.created', PostEventSchema)).post._id, marker._id, 'the first event is the marker')
+  t.equal(
+    (await expectEvent(t, client, 'post.created', PostEventSchema)).post._id,
+    marker._id,
+    'the first event is the marker',
+  )
   t.notMatch(client.text, /never stored/, 'nothing of the refused writes reached the stream')
 })
 

@@ -27,21 +27,32 @@ async function allPages(token: string, sort: string, limit: number) {
   throw new Error('more than 20 pages')
 }
 
-t.test('GET /api/feed answers 200 { posts, nextCursor }: my posts and those of whom I follow, newest first', async (t) => {
-  const res = await feed(guest)
-  const body = expectOk(t, res, 200, FeedReplySchema, 'feed')
-  expectNoSecrets(t, res, 'GET /api/feed')
-  t.equal(body.nextCursor, null, 'nextCursor is always there, null at the end')
-  const everyone = expectOk(t, await api.as(undefined, { method: 'GET', url: '/api/posts' }), 200, PostsReplySchema).posts
-  const expected = everyone.filter((post) => ['guest', 'maya.lin', 'theo_park'].includes(post.username))
-  t.equal(body.posts.length, 7)
-  t.strictSame(ids(body.posts), ids(expected), "guest's own, maya's and theo's posts, newest first")
-})
+t.test(
+  'GET /api/feed answers 200 { posts, nextCursor }: my posts and those of whom I follow, newest first',
+  async (t) => {
+    const res = await feed(guest)
+    const body = expectOk(t, res, 200, FeedReplySchema, 'feed')
+    expectNoSecrets(t, res, 'GET /api/feed')
+    t.equal(body.nextCursor, null, 'nextCursor is always there, null at the end')
+    const everyone = expectOk(
+      t,
+      await api.as(undefined, { method: 'GET', url: '/api/posts' }),
+      200,
+      PostsReplySchema,
+    ).posts
+    const expected = everyone.filter((post) => ['guest', 'maya.lin', 'theo_park'].includes(post.username))
+    t.equal(body.posts.length, 7)
+    t.strictSame(ids(body.posts), ids(expected), "guest's own, maya's and theo's posts, newest first")
+  },
+)
 
 t.test('sort=latest|oldest|trending, each paginated with limit and cursor', async (t) => {
   const latest = expectOk(t, await feed(guest, '?sort=latest'), 200, FeedReplySchema).posts
   t.strictSame(ids(latest), ids(expectOk(t, await feed(guest), 200, FeedReplySchema).posts), 'latest is the default')
-  t.ok(latest.every((post, i) => i === 0 || time(post) <= time(latest[i - 1] as Post)), 'latest: newest first')
+  t.ok(
+    latest.every((post, i) => i === 0 || time(post) <= time(latest[i - 1] as Post)),
+    'latest: newest first',
+  )
 
   const oldest = expectOk(t, await feed(guest, '?sort=oldest'), 200, FeedReplySchema).posts
   t.strictSame(ids(oldest), ids(latest).reverse(), 'oldest: the reverse')
@@ -55,11 +66,22 @@ t.test('sort=latest|oldest|trending, each paginated with limit and cursor', asyn
     return a > b || (a === b && time(before) >= time(post))
   })
   t.ok(inOrder, 'trending: most liked first, newer first among equals')
-  t.strictSame(trending.map((post) => post.likes.likeCount), [3, 3, 3, 2, 2, 2, 1])
+  t.strictSame(
+    trending.map((post) => post.likes.likeCount),
+    [3, 3, 3, 2, 2, 2, 1],
+  )
 
-  for (const [sort, whole] of [['latest', latest], ['oldest', oldest], ['trending', trending]] as const) {
+  for (const [sort, whole] of [
+    ['latest', latest],
+    ['oldest', oldest],
+    ['trending', trending],
+  ] as const) {
     for (const limit of [1, 2, 3]) {
-      t.strictSame(ids(await allPages(guest, sort, limit)), ids(whole), `${sort}, pages of ${limit}, add up to the whole`)
+      t.strictSame(
+        ids(await allPages(guest, sort, limit)),
+        ids(whole),
+        `${sort}, pages of ${limit}, add up to the whole`,
+      )
     }
   }
   const first = expectOk(t, await feed(guest, '?limit=7'), 200, FeedReplySchema)
@@ -68,16 +90,31 @@ t.test('sort=latest|oldest|trending, each paginated with limit and cursor', asyn
 
 t.test('the feed follows my follows', async (t) => {
   const me = await signup(api)
-  t.strictSame(expectOk(t, await feed(me.token), 200, FeedReplySchema), { posts: [], nextCursor: null }, 'empty at first')
+  t.strictSame(
+    expectOk(t, await feed(me.token), 200, FeedReplySchema),
+    { posts: [], nextCursor: null },
+    'empty at first',
+  )
   const minimal = { prefer: 'return=minimal' }
-  const created = await api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: 'mine' }, headers: minimal })
+  const created = await api.as(me.token, {
+    method: 'POST',
+    url: '/api/posts',
+    payload: { content: 'mine' },
+    headers: minimal,
+  })
   const mine = (created.json() as { post: Post }).post
   t.strictSame(ids(expectOk(t, await feed(me.token), 200, FeedReplySchema).posts), [mine._id], 'my own post')
 
-  const noah = (await api.as(undefined, { method: 'GET', url: '/api/users/noah_kim' })).json() as { user: { _id: string } }
+  const noah = (await api.as(undefined, { method: 'GET', url: '/api/users/noah_kim' })).json() as {
+    user: { _id: string }
+  }
   t.equal((await api.as(me.token, { method: 'POST', url: `/api/users/follow/${noah.user._id}` })).statusCode, 200)
   const following = expectOk(t, await feed(me.token), 200, FeedReplySchema).posts
-  t.strictSame(following.map((post) => post.username), [me.username, 'noah_kim', 'noah_kim'], "noah's posts join")
+  t.strictSame(
+    following.map((post) => post.username),
+    [me.username, 'noah_kim', 'noah_kim'],
+    "noah's posts join",
+  )
 
   t.equal((await api.as(me.token, { method: 'POST', url: `/api/users/unfollow/${noah.user._id}` })).statusCode, 200)
   t.strictSame(ids(expectOk(t, await feed(me.token), 200, FeedReplySchema).posts), [mine._id], 'and leave on unfollow')
@@ -86,7 +123,13 @@ t.test('the feed follows my follows', async (t) => {
 t.test('feed errors: no token 401, bad sort, limit or cursor 400; an unknown parameter is ignored', async (t) => {
   expectError(t, await feed(undefined), 401, INVALID_TOKEN, 'no token')
   expectError(t, await feed(guest, '?sort=popular'), 400, 'sort must be one of "latest", "oldest", "trending"')
-  expectError(t, await feed(guest, '?sort=LATEST'), 400, 'sort must be one of "latest", "oldest", "trending"', 'case matters')
+  expectError(
+    t,
+    await feed(guest, '?sort=LATEST'),
+    400,
+    'sort must be one of "latest", "oldest", "trending"',
+    'case matters',
+  )
   for (const query of ['?limit=0', '?limit=101', '?limit=ten']) {
     const res = await feed(guest, query)
     t.equal(res.statusCode, 400, query)
@@ -94,6 +137,16 @@ t.test('feed errors: no token 401, bad sort, limit or cursor 400; an unknown par
   }
   expectError(t, await feed(guest, '?limit=2&cursor=AAAA'), 400, 'cursor is invalid')
   const plain = expectOk(t, await feed(guest, '?limit=3'), 200, FeedReplySchema)
-  const paged = expectOk(t, await feed(guest, '?limit=3&page=2&_=1700000000'), 200, FeedReplySchema, 'unknown parameters')
-  t.strictSame(paged.posts.map((post) => post._id), plain.posts.map((post) => post._id), 'answer as if they were absent')
+  const paged = expectOk(
+    t,
+    await feed(guest, '?limit=3&page=2&_=1700000000'),
+    200,
+    FeedReplySchema,
+    'unknown parameters',
+  )
+  t.strictSame(
+    paged.posts.map((post) => post._id),
+    plain.posts.map((post) => post._id),
+    'answer as if they were absent',
+  )
 })

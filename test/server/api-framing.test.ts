@@ -2,7 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { TEXT_NOT_JSON } from '../../server/plugins/body-parsers.js'
-import { BookmarksReplySchema, PostReplySchema, PostWriteReplySchema, PostsReplySchema } from '../../server/schemas/posts.js'
+import {
+  BookmarksReplySchema,
+  PostReplySchema,
+  PostWriteReplySchema,
+  PostsReplySchema,
+} from '../../server/schemas/posts.js'
 import { buildApiApp, expectError, expectOk, signup } from '../helpers/api.js'
 
 /** Lenient framing (DECISIONS §1): trailing slashes, empty JSON bodies and text/plain JSON. */
@@ -11,10 +16,16 @@ const { app } = api
 const author = await signup(api)
 const JSON_TYPE = { 'content-type': 'application/json' }
 const TEXT_TYPE = { 'content-type': 'text/plain;charset=UTF-8' }
-const postCount = async (t: Test) => expectOk(t, await app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema).posts.length
+const postCount = async (t: Test) =>
+  expectOk(t, await app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema).posts.length
 
 async function newPost(t: Test, content: string) {
-  const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload: { content }, headers: { prefer: 'return=minimal' } })
+  const res = await api.as(author.token, {
+    method: 'POST',
+    url: '/api/posts',
+    payload: { content },
+    headers: { prefer: 'return=minimal' },
+  })
   return expectOk(t, res, 201, PostWriteReplySchema).post?._id as string
 }
 
@@ -30,7 +41,13 @@ t.test('every API path answers with or without a trailing slash', async (t) => {
   t.equal((await app.inject({ method: 'GET', url: '/api/health/' })).statusCode, 200, 'GET /health/')
   const docs = await app.inject({ method: 'GET', url: '/api/docs/json/' })
   t.equal(docs.statusCode, 200, 'the OpenAPI document too')
-  expectError(t, await app.inject({ method: 'GET', url: '/api/no/such/route/' }), 404, 'Route not found', 'an unknown path/')
+  expectError(
+    t,
+    await app.inject({ method: 'GET', url: '/api/no/such/route/' }),
+    404,
+    'Route not found',
+    'an unknown path/',
+  )
 })
 
 t.test('the client routes of the built app and its files answer with a trailing slash too', async (t) => {
@@ -57,7 +74,13 @@ t.test('an empty body sent as application/json is no body', async (t) => {
   t.equal(expectOk(t, like, 201, PostWriteReplySchema, 'like').post?.likes.likeCount, 1)
   const del = await api.as(author.token, { method: 'DELETE', url: `/api/posts/${id}`, headers: JSON_TYPE })
   t.equal(del.statusCode, 201, 'DELETE with the header and no body')
-  expectError(t, await app.inject({ method: 'GET', url: `/api/posts/${id}` }), 404, 'Post not found', 'the post is gone')
+  expectError(
+    t,
+    await app.inject({ method: 'GET', url: `/api/posts/${id}` }),
+    404,
+    'Post not found',
+    'the post is gone',
+  )
   const before = await postCount(t)
   const create = await api.as(author.token, { method: 'POST', url: '/api/posts', headers: JSON_TYPE })
   expectError(t, create, 400, 'body must be object', 'a call that needs a body still needs one')
@@ -69,9 +92,19 @@ t.test('a text/plain body holding JSON is read as JSON', async (t) => {
   const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload, headers: TEXT_TYPE })
   const { post } = expectOk(t, res, 201, PostWriteReplySchema, 'create')
   t.equal(post?.content, 'sent by fetch without headers')
-  const like = await api.as(author.token, { method: 'POST', url: `/api/posts/like/${post?._id}`, payload: '', headers: TEXT_TYPE })
+  const like = await api.as(author.token, {
+    method: 'POST',
+    url: `/api/posts/like/${post?._id}`,
+    payload: '',
+    headers: TEXT_TYPE,
+  })
   t.equal(like.statusCode, 201, 'an empty text/plain body is no body')
-  const typed = await api.as(author.token, { method: 'POST', url: '/api/posts', payload: '{"content":5}', headers: TEXT_TYPE })
+  const typed = await api.as(author.token, {
+    method: 'POST',
+    url: '/api/posts',
+    payload: '{"content":5}',
+    headers: TEXT_TYPE,
+  })
   expectError(t, typed, 400, 'content must be string', 'its fields are validated as strictly as JSON ones')
 })
 

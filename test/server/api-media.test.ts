@@ -6,7 +6,14 @@ import { MediaReplySchema } from '../../server/schemas/media.js'
 import { PostWriteReplySchema } from '../../server/schemas/posts.js'
 import { UserReplySchema } from '../../server/schemas/users.js'
 import { buildApiApp, checkSchema, expectError, expectOk, IMAGE_BYTES, multipart } from '../helpers/api.js'
-import { animation, FRAME_DELAYS, hasGpsBlock, jpegWithGps, readImage, sidewaysJpeg } from '../helpers/encoded-images.js'
+import {
+  animation,
+  FRAME_DELAYS,
+  hasGpsBlock,
+  jpegWithGps,
+  readImage,
+  sidewaysJpeg,
+} from '../helpers/encoded-images.js'
 import { jpegSegment, jpegWith } from '../helpers/images.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
@@ -19,8 +26,10 @@ const { app } = api
 const guest = await api.login('guest')
 const mediaDir = path.join(api.dataDir, 'media')
 
-const upload = (data: Buffer, { name = 'photo.png', type = 'image/png', field = 'file', token = guest as string | null } = {}) =>
-  api.as(token ?? undefined, { method: 'POST', url: '/api/media', ...multipart(field, name, type, data) })
+const upload = (
+  data: Buffer,
+  { name = 'photo.png', type = 'image/png', field = 'file', token = guest as string | null } = {},
+) => api.as(token ?? undefined, { method: 'POST', url: '/api/media', ...multipart(field, name, type, data) })
 /** Stored files, leaving out the uploads still being written. */
 const stored = async () => (await readdir(mediaDir)).filter((name) => !name.startsWith('.')).sort()
 /** The file an upload's URL names, as it sits in the media folder. */
@@ -29,30 +38,37 @@ const storedFile = (url: string) => readFile(path.join(mediaDir, path.basename(u
 /** A PNG padded with zeros to exactly `size` bytes: the header is real, the tail is just bytes. */
 const pngOfSize = (size: number) => Buffer.concat([IMAGE_BYTES.png, Buffer.alloc(size - IMAGE_BYTES.png.length)])
 
-t.test('POST /api/media answers 201 { url, width, height }, under /media/, typed by the bytes, and serves the file in its own format', async (t) => {
-  const cases = [
-    ['png', 'image/png', 'png'],
-    ['jpg', 'image/jpeg', 'jpeg'],
-    ['gif', 'image/gif', 'gif'],
-    ['webp', 'image/webp', 'webp'],
-  ] as const
-  for (const [ext, mime, format] of cases) {
-    const res = await upload(IMAGE_BYTES[ext], { name: `picture.${ext}`, type: mime })
-    const { url, width, height } = expectOk(t, res, 201, MediaReplySchema, ext)
-    t.match(url, new RegExp(`^/media/[0-9a-f-]{36}\\.${ext}$`), `${ext}: a server-chosen name under /media/`)
-    const sent = await readImage(IMAGE_BYTES[ext])
-    t.strictSame([width, height], [sent.width, sent.height], `${ext}: its size in pixels`)
-    const served = await app.inject({ method: 'GET', url })
-    t.equal(served.statusCode, 200, `${ext}: served`)
-    t.equal(served.headers['content-type'], mime, `${ext}: with its type`)
-    t.ok(served.rawPayload.equals(await storedFile(url)), `${ext}: the stored file, byte for byte`)
-    t.equal((await readImage(served.rawPayload)).format, format, `${ext}: re-encoded as ${format} again`)
-  }
-  const liar = await upload(IMAGE_BYTES.gif, { name: 'innocent.png', type: 'image/png' })
-  t.match(expectOk(t, liar, 201, MediaReplySchema, 'named png').url, /\.gif$/, "the bytes decide, not the name or the part's type")
-  const octet = await upload(IMAGE_BYTES.jpg, { name: 'blob', type: 'application/octet-stream' })
-  t.match(expectOk(t, octet, 201, MediaReplySchema, 'octet-stream').url, /\.jpg$/)
-})
+t.test(
+  'POST /api/media answers 201 { url, width, height }, under /media/, typed by the bytes, and serves the file in its own format',
+  async (t) => {
+    const cases = [
+      ['png', 'image/png', 'png'],
+      ['jpg', 'image/jpeg', 'jpeg'],
+      ['gif', 'image/gif', 'gif'],
+      ['webp', 'image/webp', 'webp'],
+    ] as const
+    for (const [ext, mime, format] of cases) {
+      const res = await upload(IMAGE_BYTES[ext], { name: `picture.${ext}`, type: mime })
+      const { url, width, height } = expectOk(t, res, 201, MediaReplySchema, ext)
+      t.match(url, new RegExp(`^/media/[0-9a-f-]{36}\\.${ext}$`), `${ext}: a server-chosen name under /media/`)
+      const sent = await readImage(IMAGE_BYTES[ext])
+      t.strictSame([width, height], [sent.width, sent.height], `${ext}: its size in pixels`)
+      const served = await app.inject({ method: 'GET', url })
+      t.equal(served.statusCode, 200, `${ext}: served`)
+      t.equal(served.headers['content-type'], mime, `${ext}: with its type`)
+      t.ok(served.rawPayload.equals(await storedFile(url)), `${ext}: the stored file, byte for byte`)
+      t.equal((await readImage(served.rawPayload)).format, format, `${ext}: re-encoded as ${format} again`)
+    }
+    const liar = await upload(IMAGE_BYTES.gif, { name: 'innocent.png', type: 'image/png' })
+    t.match(
+      expectOk(t, liar, 201, MediaReplySchema, 'named png').url,
+      /\.gif$/,
+      "the bytes decide, not the name or the part's type",
+    )
+    const octet = await upload(IMAGE_BYTES.jpg, { name: 'blob', type: 'application/octet-stream' })
+    t.match(expectOk(t, octet, 201, MediaReplySchema, 'octet-stream').url, /\.jpg$/)
+  },
+)
 
 t.test('a JPEG is stored without its EXIF, so without the GPS position it carried', async (t) => {
   const photo = await jpegWithGps()
@@ -65,7 +81,8 @@ t.test('a JPEG is stored without its EXIF, so without the GPS position it carrie
 })
 
 t.test('XMP metadata, which can carry a GPS position too, is dropped as well', async (t) => {
-  const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+  const xmp =
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
     '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="51,30.0N"/></rdf:RDF></x:xmpmeta>'
   const photo = jpegWith(jpegSegment(0xe1, `http://ns.adobe.com/xap/1.0/\0${xmp}`))
   t.ok((await readImage(photo)).xmp, 'the upload carries XMP')
@@ -88,7 +105,12 @@ t.test('a JPEG turned by its EXIF orientation is stored upright, its width and h
 
 t.test('an animated GIF or WebP stays animated, with its frames, delays and loop count', async (t) => {
   for (const format of ['gif', 'webp'] as const) {
-    const { url, width, height } = expectOk(t, await upload(await animation(format), { name: `anim.${format}`, type: `image/${format}` }), 201, MediaReplySchema)
+    const { url, width, height } = expectOk(
+      t,
+      await upload(await animation(format), { name: `anim.${format}`, type: `image/${format}` }),
+      201,
+      MediaReplySchema,
+    )
     t.match(url, new RegExp(`\\.${format}$`), `${format}: stored as .${format}`)
     t.strictSame([width, height], [10, 10], `${format}: the size of one frame`)
     const kept = await readImage(await storedFile(url))
@@ -102,7 +124,12 @@ t.test('an animated GIF or WebP stays animated, with its frames, delays and loop
 t.test('an uploaded URL is accepted as a post mediaUrl and as an avatarURL', async (t) => {
   const { url } = (await upload(IMAGE_BYTES.png)).json() as { url: string }
   const minimal = { prefer: 'return=minimal' }
-  const post = await api.as(guest, { method: 'POST', url: '/api/posts', payload: { content: '', mediaUrl: url }, headers: minimal })
+  const post = await api.as(guest, {
+    method: 'POST',
+    url: '/api/posts',
+    payload: { content: '', mediaUrl: url },
+    headers: minimal,
+  })
   t.match(expectOk(t, post, 201, PostWriteReplySchema, 'post').post, { mediaUrl: url, type: 'image' })
   const me = await api.as(guest, { method: 'POST', url: '/api/users/edit', payload: { avatarURL: url } })
   t.equal(expectOk(t, me, 201, UserReplySchema, 'avatar').user.avatarURL, url)
@@ -115,7 +142,11 @@ t.test('the size limit is 20971520 bytes: one more is a 413 and leaves no file',
   expectError(t, await upload(pngOfSize(LIMIT + 1)), 413, TOO_LARGE, 'one byte over')
   expectError(t, await upload(pngOfSize(LIMIT + 1024 * 1024)), 413, TOO_LARGE, 'a megabyte over')
   t.strictSame(await stored(), before, 'nothing was kept')
-  t.strictSame((await readdir(mediaDir)).filter((name) => name.startsWith('.upload-')), [], 'no partial upload is left')
+  t.strictSame(
+    (await readdir(mediaDir)).filter((name) => name.startsWith('.upload-')),
+    [],
+    'no partial upload is left',
+  )
 })
 
 t.test('anything but a JPEG, PNG, GIF or WebP is a 415, whatever it claims to be', async (t) => {
@@ -143,7 +174,13 @@ t.test('upload errors: no token 401, no file part 400, not multipart 4xx', async
 })
 
 t.test('/media/ serves uploads only, never the files beside them', async (t) => {
-  for (const url of ['/media/../db.json', '/media/%2e%2e/db.json', '/media/..%2fdb.json', '/media/', '/media/nothing.png']) {
+  for (const url of [
+    '/media/../db.json',
+    '/media/%2e%2e/db.json',
+    '/media/..%2fdb.json',
+    '/media/',
+    '/media/nothing.png',
+  ]) {
     const res = await app.inject({ method: 'GET', url })
     t.not(res.statusCode, 200, `${url} is not served`)
     t.notOk(res.body.includes('passwordHash'), `${url} does not leak the database`)

@@ -56,20 +56,37 @@ t.test('GET /api/health answers 200 { status: "ok", store, guestLogin }', async 
 t.test('GET /api/docs/json is an OpenAPI document of every route, generated from the schemas', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/docs/json' })
   t.equal(res.statusCode, 200)
-  const doc = res.json() as { openapi: string; info: { title: string }; paths: Record<string, Record<string, Operation>> }
+  const doc = res.json() as {
+    openapi: string
+    info: { title: string }
+    paths: Record<string, Record<string, Operation>>
+  }
   t.match(doc.openapi, /^3\./, 'OpenAPI 3')
   t.equal(doc.info.title, 'Chirp API')
   for (const [method, url] of ROUTES) {
     const operation = doc.paths[url]?.[method]
     t.ok(operation, `${method.toUpperCase()} ${url} is documented`)
-    t.ok(Object.keys(operation?.responses ?? {}).some((status) => /^2/.test(status)), `${method.toUpperCase()} ${url} documents its success`)
+    t.ok(
+      Object.keys(operation?.responses ?? {}).some((status) => /^2/.test(status)),
+      `${method.toUpperCase()} ${url} documents its success`,
+    )
   }
   const signup = doc.paths['/api/auth/signup']?.post?.requestBody?.content['application/json']?.schema
-  t.strictSame(signup?.required?.sort(), ['email', 'firstName', 'lastName', 'password', 'username'], 'bodies come from the schemas')
+  t.strictSame(
+    signup?.required?.sort(),
+    ['email', 'firstName', 'lastName', 'password', 'username'],
+    'bodies come from the schemas',
+  )
   const feedParameters = doc.paths['/api/feed']?.get?.parameters?.map((parameter) => parameter.name).sort()
   t.strictSame(feedParameters, ['cursor', 'limit', 'sort'], 'so do query strings')
-  const errors = doc.paths['/api/posts/{postId}']?.get?.responses['4XX'] as { content?: Record<string, { schema?: { required?: string[] } }> }
-  t.strictSame(errors?.content?.['application/json']?.schema?.required, ['errors'], 'errors are documented as { errors }')
+  const errors = doc.paths['/api/posts/{postId}']?.get?.responses['4XX'] as {
+    content?: Record<string, { schema?: { required?: string[] } }>
+  }
+  t.strictSame(
+    errors?.content?.['application/json']?.schema?.required,
+    ['errors'],
+    'errors are documented as { errors }',
+  )
   t.notOk(res.body.includes('scrypt$'), 'no hash in the docs')
 })
 

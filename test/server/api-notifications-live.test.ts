@@ -32,43 +32,72 @@ t.test("a like's notification reaches the author's streams with the unread count
   await write(carol, 'POST', `/api/posts/like/${post._id}`)
   await expectEvent(t, hers, 'post.liked', PostLikedEventSchema)
   const created = await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema)
-  t.match(created, { type: 'like', actor: { _id: carol.user._id }, post: { _id: post._id, content: 'Watch this' }, read: false, unread: 1 })
-  const listed = (await api.as(alice.token, { method: 'GET', url: '/api/notifications' })).json() as { notifications: { _id: string }[] }
+  t.match(created, {
+    type: 'like',
+    actor: { _id: carol.user._id },
+    post: { _id: post._id, content: 'Watch this' },
+    read: false,
+    unread: 1,
+  })
+  const listed = (await api.as(alice.token, { method: 'GET', url: '/api/notifications' })).json() as {
+    notifications: { _id: string }[]
+  }
   t.equal(created._id, listed.notifications[0]?._id, 'the notification the list holds')
   expectNoSecrets(t, hers.text, "the author's stream")
   await expect(t, his, 'post.liked')
   await expectNothingPrivate(t, alice, his)
 })
 
-t.test('notification.read tells the reader\'s streams the new count, after marking read and after an unread one is taken back', async (t) => {
-  const [alice, bob, carol] = [await signup(api), await signup(api), await signup(api)]
-  const post = await newPost(alice, 'Two likes')
-  await write(bob, 'POST', `/api/posts/like/${post._id}`)
-  await write(carol, 'POST', `/api/posts/like/${post._id}`)
-  const hers = await stream(t, alice)
-  const his = await stream(t, bob)
-  await write(bob, 'POST', `/api/posts/dislike/${post._id}`)
-  await expect(t, hers, 'post.liked')
-  t.strictSame(await expectEvent(t, hers, 'notification.read', NotificationReadEventSchema), { unread: 1 }, 'an unlike: one unread left')
-  await api.as(alice.token, { method: 'POST', url: '/api/notifications/read', payload: {} })
-  t.strictSame(await expectEvent(t, hers, 'notification.read', NotificationReadEventSchema), { unread: 0 }, 'marked read: none left')
-  await api.as(alice.token, { method: 'POST', url: '/api/notifications/read', payload: {} })
-  await write(carol, 'POST', `/api/posts/dislike/${post._id}`)
-  await expect(t, hers, 'post.liked')
-  await expect(t, his, 'post.liked')
-  await expect(t, his, 'post.liked')
-  await expectNothingPrivate(t, alice, his)
-  await expect(t, hers, 'post.created')
-  t.equal(hers.text.match(/event: notification\.read/g)?.length, 2, 'no news when nothing changed: marking nothing read, or taking back a read one')
-})
+t.test(
+  "notification.read tells the reader's streams the new count, after marking read and after an unread one is taken back",
+  async (t) => {
+    const [alice, bob, carol] = [await signup(api), await signup(api), await signup(api)]
+    const post = await newPost(alice, 'Two likes')
+    await write(bob, 'POST', `/api/posts/like/${post._id}`)
+    await write(carol, 'POST', `/api/posts/like/${post._id}`)
+    const hers = await stream(t, alice)
+    const his = await stream(t, bob)
+    await write(bob, 'POST', `/api/posts/dislike/${post._id}`)
+    await expect(t, hers, 'post.liked')
+    t.strictSame(
+      await expectEvent(t, hers, 'notification.read', NotificationReadEventSchema),
+      { unread: 1 },
+      'an unlike: one unread left',
+    )
+    await api.as(alice.token, { method: 'POST', url: '/api/notifications/read', payload: {} })
+    t.strictSame(
+      await expectEvent(t, hers, 'notification.read', NotificationReadEventSchema),
+      { unread: 0 },
+      'marked read: none left',
+    )
+    await api.as(alice.token, { method: 'POST', url: '/api/notifications/read', payload: {} })
+    await write(carol, 'POST', `/api/posts/dislike/${post._id}`)
+    await expect(t, hers, 'post.liked')
+    await expect(t, his, 'post.liked')
+    await expect(t, his, 'post.liked')
+    await expectNothingPrivate(t, alice, his)
+    await expect(t, hers, 'post.created')
+    t.equal(
+      hers.text.match(/event: notification\.read/g)?.length,
+      2,
+      'no news when nothing changed: marking nothing read, or taking back a read one',
+    )
+  },
+)
 
 t.test('a follow and a mention notify live too', async (t) => {
   const [alice, bob] = [await signup(api), await signup(api)]
   const hers = await stream(t, alice)
   await write(bob, 'POST', `/api/users/follow/${alice.user._id}`)
   await expect(t, hers, 'user.followed')
-  t.match(await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema), { type: 'follow', unread: 1 })
+  t.match(await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema), {
+    type: 'follow',
+    unread: 1,
+  })
   await newPost(bob, `@${alice.username} hello`)
   await expect(t, hers, 'post.created')
-  t.match(await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema), { type: 'mention', unread: 2 })
+  t.match(await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema), {
+    type: 'mention',
+    unread: 2,
+  })
 })

@@ -1,7 +1,15 @@
 import t, { type Test } from 'tap'
 import { NotificationsReplySchema, UnreadReplySchema, type Notification } from '../../server/schemas/notifications.js'
 import type { Post } from '../../server/schemas/posts.js'
-import { buildApiApp, expectError, expectNoSecrets, expectOk, freshUsername, signup, type SignedUp } from '../helpers/api.js'
+import {
+  buildApiApp,
+  expectError,
+  expectNoSecrets,
+  expectOk,
+  freshUsername,
+  signup,
+  type SignedUp,
+} from '../helpers/api.js'
 
 /** Notifications (DECISIONS §5) through the API: who hears of what, taking back, reading and pages. Live events: api-notifications-live. */
 // A clock a second further on at every reading: notifications made one after another never share an instant,
@@ -24,7 +32,12 @@ async function comment(who: SignedUp, postId: string, text: string): Promise<str
 }
 /** The whole first page of `who`'s notifications, checked against its schema. */
 async function inbox(t: Test, who: SignedUp, query = '') {
-  return expectOk(t, await api.as(who.token, { method: 'GET', url: `/api/notifications${query}` }), 200, NotificationsReplySchema)
+  return expectOk(
+    t,
+    await api.as(who.token, { method: 'GET', url: `/api/notifications${query}` }),
+    200,
+    NotificationsReplySchema,
+  )
 }
 const markRead = (who: SignedUp, payload?: object) =>
   api.as(who.token, { method: 'POST', url: '/api/notifications/read', ...(payload ? { payload } : {}) })
@@ -34,7 +47,12 @@ const kinds = (notifications: readonly Notification[]) => notifications.map((n) 
 
 t.test('both calls need a token', async (t) => {
   expectError(t, await api.app.inject({ method: 'GET', url: '/api/notifications' }), 401, INVALID_TOKEN)
-  expectError(t, await api.app.inject({ method: 'POST', url: '/api/notifications/read', payload: {} }), 401, INVALID_TOKEN)
+  expectError(
+    t,
+    await api.app.inject({ method: 'POST', url: '/api/notifications/read', payload: {} }),
+    401,
+    INVALID_TOKEN,
+  )
 })
 
 t.test('a like, a comment, a mention and a follow each notify the person acted on, newest first', async (t) => {
@@ -52,16 +70,34 @@ t.test('a like, a comment, a mention and a follow each notify the person acted o
   t.strictSame(kinds(body.notifications), ['follow', 'mention', 'comment', 'like'])
   t.equal(body.unread, 4)
   t.equal(body.nextCursor, null)
-  const [follow, mentioned, commented, liked] = body.notifications as [Notification, Notification, Notification, Notification]
-  const actor = { _id: bob.user._id, username: bob.username, firstName: 'Test', lastName: 'User', avatarURL: '/avatars/avatar-1.svg' }
+  const [follow, mentioned, commented, liked] = body.notifications as [
+    Notification,
+    Notification,
+    Notification,
+    Notification,
+  ]
+  const actor = {
+    _id: bob.user._id,
+    username: bob.username,
+    firstName: 'Test',
+    lastName: 'User',
+    avatarURL: '/avatars/avatar-1.svg',
+  }
   t.strictSame(liked.actor, actor, 'the actor as a user summary')
   t.strictSame(liked.post, { _id: post._id, content: 'A picture of the sea', mediaUrl: '' })
   t.notOk('comment' in liked, 'a like names no comment')
   t.strictSame(commented.comment, { _id: commentId, text: 'Lovely!' })
   t.equal(commented.post?._id, post._id)
-  t.strictSame(mentioned.post, { _id: mention._id, content: mention.content, mediaUrl: '' }, 'a mention names the post that mentions')
+  t.strictSame(
+    mentioned.post,
+    { _id: mention._id, content: mention.content, mediaUrl: '' },
+    'a mention names the post that mentions',
+  )
   t.notOk('post' in follow || 'comment' in follow, 'a follow names neither')
-  t.ok(body.notifications.every((n) => n.read === false), 'all unread')
+  t.ok(
+    body.notifications.every((n) => n.read === false),
+    'all unread',
+  )
   t.strictSame(await inbox(t, bob), { notifications: [], nextCursor: null, unread: 0 }, 'the actor hears of none of it')
 })
 
@@ -72,23 +108,31 @@ t.test('your own actions never notify you, and names that match nobody mention n
   await comment(alice, own._id, `a reply to myself @${alice.username}`)
   await newPost(bob, `Mail ${alice.username}@example.com, or write to@${alice.username} or @${alice.username}x`)
   t.strictSame((await inbox(t, alice)).notifications, [], 'no notification at all')
-  const post = ((await api.as(undefined, { method: 'GET', url: `/api/posts/${own._id}` })).json() as { post: Post }).post
+  const post = ((await api.as(undefined, { method: 'GET', url: `/api/posts/${own._id}` })).json() as { post: Post })
+    .post
   t.match(post.content, /@nobody_\d+/, 'an unknown name stays plain text')
 })
 
-t.test('mentions match names without regard to case, in posts and in comments; a comment on your post notifies you once', async (t) => {
-  const [alice, bob, carol] = await people()
-  await newPost(bob, `Shouting for @${alice.username.toUpperCase()}.`)
-  const bobs = await newPost(bob, 'A post of my own')
-  const commentId = await comment(carol, bobs._id, `@${alice.username} you should see this`)
-  const hers = await newPost(alice, 'A post of hers')
-  await comment(carol, hers._id, `Hey @${alice.username}, nice post`)
-  const { notifications } = await inbox(t, alice)
-  t.strictSame(kinds(notifications), ['comment', 'mention', 'mention'], 'the comment on her own post notifies her as a comment only')
-  t.strictSame(notifications[1]?.comment, { _id: commentId, text: `@${alice.username} you should see this` })
-  t.equal(notifications[1]?.post?._id, bobs._id, 'a mention in a comment names its post and the comment')
-  t.equal(notifications[2]?.actor.username, bob.username)
-})
+t.test(
+  'mentions match names without regard to case, in posts and in comments; a comment on your post notifies you once',
+  async (t) => {
+    const [alice, bob, carol] = await people()
+    await newPost(bob, `Shouting for @${alice.username.toUpperCase()}.`)
+    const bobs = await newPost(bob, 'A post of my own')
+    const commentId = await comment(carol, bobs._id, `@${alice.username} you should see this`)
+    const hers = await newPost(alice, 'A post of hers')
+    await comment(carol, hers._id, `Hey @${alice.username}, nice post`)
+    const { notifications } = await inbox(t, alice)
+    t.strictSame(
+      kinds(notifications),
+      ['comment', 'mention', 'mention'],
+      'the comment on her own post notifies her as a comment only',
+    )
+    t.strictSame(notifications[1]?.comment, { _id: commentId, text: `@${alice.username} you should see this` })
+    t.equal(notifications[1]?.post?._id, bobs._id, 'a mention in a comment names its post and the comment')
+    t.equal(notifications[2]?.actor.username, bob.username)
+  },
+)
 
 t.test('undoing an action takes its notification back', async (t) => {
   const [alice, bob] = await people()
@@ -108,9 +152,17 @@ t.test('undoing an action takes its notification back', async (t) => {
   await write(bob, 'POST', `/api/comments/delete/${post._id}/${commentId}`)
   t.notOk(kinds((await inbox(t, alice)).notifications).includes('comment'), 'deleting the comment: gone')
   await write(bob, 'POST', `/api/comments/edit/${elsewhere._id}/${mentionInComment}`, { text: 'cc nobody' })
-  t.strictSame((await inbox(t, alice)).notifications.map((n) => n.post?._id), [mention._id], 'editing the mention out of a comment: gone')
+  t.strictSame(
+    (await inbox(t, alice)).notifications.map((n) => n.post?._id),
+    [mention._id],
+    'editing the mention out of a comment: gone',
+  )
   await write(bob, 'POST', `/api/posts/edit/${mention._id}`, { content: 'Hello everyone' })
-  t.strictSame(await inbox(t, alice), { notifications: [], nextCursor: null, unread: 0 }, 'editing it out of the post: gone')
+  t.strictSame(
+    await inbox(t, alice),
+    { notifications: [], nextCursor: null, unread: 0 },
+    'editing it out of the post: gone',
+  )
   await write(bob, 'POST', `/api/posts/edit/${mention._id}`, { content: `Hello again @${alice.username}` })
   t.strictSame(kinds((await inbox(t, alice)).notifications), ['mention'], 'editing it back in mentions her again')
   await write(bob, 'POST', `/api/posts/edit/${mention._id}`, { content: `Hello again @${alice.username}, edited` })
@@ -121,7 +173,11 @@ t.test('undoing an action takes its notification back', async (t) => {
   t.equal((await inbox(t, alice)).unread, 3)
   await write(alice, 'DELETE', `/api/posts/${post._id}`)
   await write(bob, 'DELETE', `/api/posts/${mention._id}`)
-  t.strictSame(await inbox(t, alice), { notifications: [], nextCursor: null, unread: 0 }, 'deleting the posts takes their likes, comments and mentions')
+  t.strictSame(
+    await inbox(t, alice),
+    { notifications: [], nextCursor: null, unread: 0 },
+    'deleting the posts takes their likes, comments and mentions',
+  )
 })
 
 t.test("a post's content and a comment's text are cut to 140 characters, never inside one", async (t) => {
@@ -143,34 +199,60 @@ async function likedBy(count: number) {
   return alice
 }
 
-t.test('POST /api/notifications/read marks every one, or one and all older, and answers the unread count', async (t) => {
-  const alice = await likedBy(5)
-  const before = (await inbox(t, alice)).notifications
-  const third = before[2] as Notification
-  const marked = expectOk(t, await markRead(alice, { before: third._id }), 200, UnreadReplySchema)
-  t.strictSame(marked, { unread: 2 }, 'the third newest and the two older ones')
-  const after = await inbox(t, alice)
-  t.strictSame(after.notifications.map((n) => n.read), [false, false, true, true, true])
-  t.equal(after.unread, 2)
-  t.strictSame(expectOk(t, await markRead(alice, { before: third._id }), 200, UnreadReplySchema), { unread: 2 }, 'again: nothing more')
-  t.strictSame(expectOk(t, await markRead(alice), 200, UnreadReplySchema), { unread: 0 }, 'no body: all of them')
-  t.ok((await inbox(t, alice)).notifications.every((n) => n.read))
-  t.strictSame(expectOk(t, await markRead(alice, {}), 200, UnreadReplySchema), { unread: 0 }, '{} on nothing unread')
-})
+t.test(
+  'POST /api/notifications/read marks every one, or one and all older, and answers the unread count',
+  async (t) => {
+    const alice = await likedBy(5)
+    const before = (await inbox(t, alice)).notifications
+    const third = before[2] as Notification
+    const marked = expectOk(t, await markRead(alice, { before: third._id }), 200, UnreadReplySchema)
+    t.strictSame(marked, { unread: 2 }, 'the third newest and the two older ones')
+    const after = await inbox(t, alice)
+    t.strictSame(
+      after.notifications.map((n) => n.read),
+      [false, false, true, true, true],
+    )
+    t.equal(after.unread, 2)
+    t.strictSame(
+      expectOk(t, await markRead(alice, { before: third._id }), 200, UnreadReplySchema),
+      { unread: 2 },
+      'again: nothing more',
+    )
+    t.strictSame(expectOk(t, await markRead(alice), 200, UnreadReplySchema), { unread: 0 }, 'no body: all of them')
+    t.ok((await inbox(t, alice)).notifications.every((n) => n.read))
+    t.strictSame(expectOk(t, await markRead(alice, {}), 200, UnreadReplySchema), { unread: 0 }, '{} on nothing unread')
+  },
+)
 
-t.test('marking read refuses what is not the caller\'s, with the 4xx and no change', async (t) => {
+t.test("marking read refuses what is not the caller's, with the 4xx and no change", async (t) => {
   const alice = await likedBy(2)
   const bob = await likedBy(1)
   const bobs = (await inbox(t, bob)).notifications[0] as Notification
-  expectError(t, await markRead(alice, { before: bobs._id }), 404, 'Notification not found', "another user's notification")
+  expectError(
+    t,
+    await markRead(alice, { before: bobs._id }),
+    404,
+    'Notification not found',
+    "another user's notification",
+  )
   expectError(t, await markRead(alice, { before: crypto.randomUUID() }), 404, 'Notification not found', 'an unknown id')
-  expectError(t, await markRead(alice, { before: 'no-such-id' }), 404, 'Notification not found', 'an id of no notification')
+  expectError(
+    t,
+    await markRead(alice, { before: 'no-such-id' }),
+    404,
+    'Notification not found',
+    'an id of no notification',
+  )
   const wrongType = await markRead(alice, { before: 12 })
   t.equal(wrongType.statusCode, 400, 'a number is not coerced to an id')
   t.match(wrongType.json(), { errors: [/before/] }, 'the error names before')
   t.equal((await inbox(t, alice)).unread, 2, 'nothing was marked')
   t.equal((await inbox(t, bob)).unread, 1, "and bob's stays unread")
-  t.strictSame(expectOk(t, await markRead(alice, { everything: true }), 200, UnreadReplySchema), { unread: 0 }, 'an unknown field is ignored')
+  t.strictSame(
+    expectOk(t, await markRead(alice, { everything: true }), 200, UnreadReplySchema),
+    { unread: 0 },
+    'an unknown field is ignored',
+  )
 })
 
 t.test('pages follow nextCursor, newest first, each notification once; limit and cursor are checked', async (t) => {
@@ -189,8 +271,17 @@ t.test('pages follow nextCursor, newest first, each notification once; limit and
   }
   t.strictSame(seen, whole, 'every notification once, in order')
   const times = (await inbox(t, alice)).notifications.map((n) => Date.parse(n.createdAt))
-  t.ok(times.every((time, i) => i === 0 || time <= (times[i - 1] as number)), 'newest first')
-  for (const query of ['?limit=0', '?limit=101', '?limit=two', '?cursor=!!', `?cursor=${Buffer.from('[1]').toString('base64url')}`]) {
+  t.ok(
+    times.every((time, i) => i === 0 || time <= (times[i - 1] as number)),
+    'newest first',
+  )
+  for (const query of [
+    '?limit=0',
+    '?limit=101',
+    '?limit=two',
+    '?cursor=!!',
+    `?cursor=${Buffer.from('[1]').toString('base64url')}`,
+  ]) {
     const res = await api.as(alice.token, { method: 'GET', url: `/api/notifications${query}` })
     t.equal(res.statusCode, 400, `${query} is refused`)
     t.match(res.json(), { errors: [/limit|cursor/] }, `${query}: the error names the field`)

@@ -1,8 +1,24 @@
 import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
-import { BookmarksReplySchema, PostReplySchema, PostsReplySchema, PostWriteReplySchema, type Post } from '../../server/schemas/posts.js'
+import {
+  BookmarksReplySchema,
+  PostReplySchema,
+  PostsReplySchema,
+  PostWriteReplySchema,
+  type Post,
+} from '../../server/schemas/posts.js'
 import { UserReplySchema } from '../../server/schemas/users.js'
-import { buildApiApp, expectError, expectNoSecrets, expectOk, IMAGE_BYTES, multipart, signup, storedText, type SignedUp } from '../helpers/api.js'
+import {
+  buildApiApp,
+  expectError,
+  expectNoSecrets,
+  expectOk,
+  IMAGE_BYTES,
+  multipart,
+  signup,
+  storedText,
+  type SignedUp,
+} from '../helpers/api.js'
 
 const INVALID_TOKEN = 'The token is invalid. Unauthorized access error.'
 const MINIMAL = { prefer: 'return=minimal' }
@@ -11,9 +27,15 @@ const api = await buildApiApp(t)
 const { app } = api
 
 const get = (url: string, token?: string) => api.as(token, { method: 'GET', url })
-const send = (method: 'POST' | 'DELETE', url: string, token?: string, payload?: object, headers: Record<string, string> = {}) =>
-  api.as(token, { method, url, headers, ...(payload ? { payload } : {}) })
-const create = (token: string, payload: object, headers: Record<string, string> = {}) => send('POST', '/api/posts', token, payload, headers)
+const send = (
+  method: 'POST' | 'DELETE',
+  url: string,
+  token?: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+) => api.as(token, { method, url, headers, ...(payload ? { payload } : {}) })
+const create = (token: string, payload: object, headers: Record<string, string> = {}) =>
+  send('POST', '/api/posts', token, payload, headers)
 const ids = (posts: readonly { _id: string }[]) => posts.map((post) => post._id)
 const allPosts = async () => expectOk(t, await get('/api/posts'), 200, PostsReplySchema).posts
 
@@ -25,35 +47,69 @@ async function newPost(author: SignedUp, content = `post by ${author.username}`)
 }
 
 /** likeCount always equals likedBy.length, in the answer and in what is stored. */
-async function expectLikes(t: Test, res: LightMyRequestResponse, likedBy: string[], dislikedBy: string[], step: string) {
+async function expectLikes(
+  t: Test,
+  res: LightMyRequestResponse,
+  likedBy: string[],
+  dislikedBy: string[],
+  step: string,
+) {
   const { post } = expectOk(t, res, 201, PostWriteReplySchema, step)
   const stored = expectOk(t, await get(`/api/posts/${post?._id}`), 200, PostReplySchema).post
-  for (const [where, likes] of [['answer', post?.likes], ['stored', stored.likes]] as const) {
+  for (const [where, likes] of [
+    ['answer', post?.likes],
+    ['stored', stored.likes],
+  ] as const) {
     t.equal(likes?.likeCount, likes?.likedBy.length, `${step}, ${where}: likeCount == likedBy.length`)
-    t.strictSame(likes?.likedBy.map((user) => user.username), likedBy, `${step}, ${where}: likedBy`)
-    t.strictSame(likes?.dislikedBy.map((user) => user.username), dislikedBy, `${step}, ${where}: dislikedBy`)
+    t.strictSame(
+      likes?.likedBy.map((user) => user.username),
+      likedBy,
+      `${step}, ${where}: likedBy`,
+    )
+    t.strictSame(
+      likes?.dislikedBy.map((user) => user.username),
+      dislikedBy,
+      `${step}, ${where}: dislikedBy`,
+    )
   }
 }
 
-t.test('GET /api/posts answers 200 { posts }: the 13 seeded posts, newest first, in the shape of DECISIONS', async (t) => {
-  const res = await get('/api/posts')
-  const { posts } = expectOk(t, res, 200, PostsReplySchema, 'GET /api/posts')
-  expectNoSecrets(t, res, 'GET /api/posts')
-  t.equal(posts.length, 13)
-  t.notOk('nextCursor' in res.json(), 'no nextCursor without limit or cursor')
-  const times = posts.map((post) => Date.parse(post.createdAt))
-  t.strictSame(times, [...times].sort((a, b) => b - a), 'newest first')
-  t.ok(posts.every((post) => post.id === post._id), 'id equals _id')
-  t.ok(posts.every((post) => post.likes.likeCount === post.likes.likedBy.length), 'likeCount == likedBy.length')
-  t.notOk(res.body.includes('mediaURL'), 'the legacy mediaURL spelling is normalised away')
-  const images = posts.filter((post) => post.mediaUrl !== '')
-  t.equal(images.length, 3, 'three seeded posts carry an image')
-  t.ok(images.every((post) => /^\/media\/[0-9a-f-]{36}\.png$/.test(post.mediaUrl) && post.type === 'image'))
-  const sketch = posts.find((post) => post.content.startsWith("Today's sketch"))
-  t.match(sketch, { username: 'lucia.rossi', mediaUrl: /^\/media\//, type: 'image' }, 'the seeded mediaURL post reads as mediaUrl')
-  const media = await app.inject({ method: 'GET', url: sketch?.mediaUrl as string })
-  t.equal(media.statusCode, 200, 'its image is served')
-})
+t.test(
+  'GET /api/posts answers 200 { posts }: the 13 seeded posts, newest first, in the shape of DECISIONS',
+  async (t) => {
+    const res = await get('/api/posts')
+    const { posts } = expectOk(t, res, 200, PostsReplySchema, 'GET /api/posts')
+    expectNoSecrets(t, res, 'GET /api/posts')
+    t.equal(posts.length, 13)
+    t.notOk('nextCursor' in res.json(), 'no nextCursor without limit or cursor')
+    const times = posts.map((post) => Date.parse(post.createdAt))
+    t.strictSame(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first',
+    )
+    t.ok(
+      posts.every((post) => post.id === post._id),
+      'id equals _id',
+    )
+    t.ok(
+      posts.every((post) => post.likes.likeCount === post.likes.likedBy.length),
+      'likeCount == likedBy.length',
+    )
+    t.notOk(res.body.includes('mediaURL'), 'the legacy mediaURL spelling is normalised away')
+    const images = posts.filter((post) => post.mediaUrl !== '')
+    t.equal(images.length, 3, 'three seeded posts carry an image')
+    t.ok(images.every((post) => /^\/media\/[0-9a-f-]{36}\.png$/.test(post.mediaUrl) && post.type === 'image'))
+    const sketch = posts.find((post) => post.content.startsWith("Today's sketch"))
+    t.match(
+      sketch,
+      { username: 'lucia.rossi', mediaUrl: /^\/media\//, type: 'image' },
+      'the seeded mediaURL post reads as mediaUrl',
+    )
+    const media = await app.inject({ method: 'GET', url: sketch?.mediaUrl as string })
+    t.equal(media.statusCode, 200, 'its image is served')
+  },
+)
 
 t.test('GET /api/posts pages with limit and cursor', async (t) => {
   const all = await allPosts()
@@ -61,7 +117,13 @@ t.test('GET /api/posts pages with limit and cursor', async (t) => {
   const sizes: number[] = []
   let cursor: string | null | undefined
   for (let page = 0; page < 10 && cursor !== null; page++) {
-    const body = expectOk(t, await get(`/api/posts?limit=5${cursor ? `&cursor=${cursor}` : ''}`), 200, PostsReplySchema, `page ${page + 1}`)
+    const body = expectOk(
+      t,
+      await get(`/api/posts?limit=5${cursor ? `&cursor=${cursor}` : ''}`),
+      200,
+      PostsReplySchema,
+      `page ${page + 1}`,
+    )
     t.ok('nextCursor' in body, 'nextCursor is present when paging')
     seen.push(...ids(body.posts))
     sizes.push(body.posts.length)
@@ -70,7 +132,8 @@ t.test('GET /api/posts pages with limit and cursor', async (t) => {
   t.strictSame(sizes, [5, 5, 3])
   t.equal(cursor, null, 'null at the end')
   t.strictSame(seen, ids(all), 'the pages are the whole list in order')
-  for (const query of ['limit=0', 'limit=101', 'limit=x']) t.equal((await get(`/api/posts?${query}`)).statusCode, 400, query)
+  for (const query of ['limit=0', 'limit=101', 'limit=x'])
+    t.equal((await get(`/api/posts?${query}`)).statusCode, 400, query)
   expectError(t, await get('/api/posts?limit=5&cursor=nonsense'), 400, 'cursor is invalid')
 })
 
@@ -91,12 +154,21 @@ t.test('GET /api/posts/user/:username answers 200 { posts } by that user, and pa
   t.ok(posts.every((post) => post.username === 'maya.lin' && post.firstName === 'Maya'))
   const first = expectOk(t, await get('/api/posts/user/maya.lin?limit=2'), 200, PostsReplySchema)
   t.strictSame(ids(first.posts), ids(posts).slice(0, 2))
-  const second = expectOk(t, await get(`/api/posts/user/maya.lin?limit=2&cursor=${first.nextCursor}`), 200, PostsReplySchema)
+  const second = expectOk(
+    t,
+    await get(`/api/posts/user/maya.lin?limit=2&cursor=${first.nextCursor}`),
+    200,
+    PostsReplySchema,
+  )
   t.strictSame(ids(second.posts), ids(posts).slice(2))
   t.equal(second.nextCursor, null)
   expectError(t, await get('/api/posts/user/nobody_at_all'), 404, 'User not found')
   const empty = await signup(api)
-  t.strictSame(expectOk(t, await get(`/api/posts/user/${empty.username}`), 200, PostsReplySchema).posts, [], 'no posts yet')
+  t.strictSame(
+    expectOk(t, await get(`/api/posts/user/${empty.username}`), 200, PostsReplySchema).posts,
+    [],
+    'no posts yet',
+  )
 })
 
 t.test('POST /api/posts answers 201 { posts, post }, or { post } with Prefer: return=minimal', async (t) => {
@@ -125,10 +197,21 @@ t.test('POST /api/posts answers 201 { posts, post }, or { post } with Prefer: re
   t.equal(small.post?.content, 'minimal')
   t.equal(minimal.headers['preference-applied'], 'return=minimal')
 
-  const wrapped = await create(me.token, { postData: { content: 'wrapped', firstName: 'Ignored', lastName: 'Names' } }, MINIMAL)
-  t.match(expectOk(t, wrapped, 201, PostWriteReplySchema, 'wrapped').post, { content: 'wrapped', firstName: 'Poster', lastName: 'Person' })
+  const wrapped = await create(
+    me.token,
+    { postData: { content: 'wrapped', firstName: 'Ignored', lastName: 'Names' } },
+    MINIMAL,
+  )
+  t.match(expectOk(t, wrapped, 201, PostWriteReplySchema, 'wrapped').post, {
+    content: 'wrapped',
+    firstName: 'Poster',
+    lastName: 'Person',
+  })
   const image = await create(me.token, { content: '', mediaUrl: 'https://images.example.com/a.jpg' }, MINIMAL)
-  t.match(expectOk(t, image, 201, PostWriteReplySchema, 'media only').post, { mediaUrl: 'https://images.example.com/a.jpg', type: 'image' })
+  t.match(expectOk(t, image, 201, PostWriteReplySchema, 'media only').post, {
+    mediaUrl: 'https://images.example.com/a.jpg',
+    type: 'image',
+  })
   const longest = await create(me.token, { content: 'x'.repeat(500) }, MINIMAL)
   t.equal(longest.statusCode, 201, '500 characters')
 })
@@ -145,7 +228,9 @@ t.test('POST /api/posts refusals: length, emptiness, media URLs, types, no token
   await fieldError({ content: 'x'.repeat(501) }, 'content', '501 characters')
   await fieldError({ content: 123 }, 'content', 'a number as content')
   await fieldError({ content: 'ok', type: 'video' }, 'type', 'an unknown type')
-  t.match((await create(me.token, { content: 'ok', type: 'video' })).json(), { errors: ['type must be one of "image", ""'] })
+  t.match((await create(me.token, { content: 'ok', type: 'video' })).json(), {
+    errors: ['type must be one of "image", ""'],
+  })
   await fieldError({ content: 'ok', image: 42 }, 'image', 'a number as the image alias')
   await fieldError({ content: 'ok', imageUrl: ['a'] }, 'imageUrl', 'an array as the imageUrl alias')
   for (const payload of [{}, { content: '' }, { content: '   \n ' }]) {
@@ -166,43 +251,71 @@ t.test('POST /api/posts refusals: length, emptiness, media URLs, types, no token
   t.equal((await allPosts()).length, before, 'no refused post was stored')
 })
 
-t.test('POST /api/posts ignores the fields the server owns or does not know; image and imageUrl are mediaUrl', async (t) => {
-  const me = await signup(api)
-  const other = await newPost(me, 'an id to claim')
-  const planted = {
-    content: 'hi',
-    _id: other._id,
-    id: 'planted-id',
-    username: 'guest',
-    likes: { likeCount: 99, likedBy: [{ _id: 'x', username: 'guest' }], dislikedBy: [] },
-    comments: [{ _id: 'planted-comment', text: 'planted' }],
-    createdAt: '2000-01-01T00:00:00.000Z',
-    authorId: 'planted-author',
-    bookmarked: true,
-  }
-  const { post } = expectOk(t, await create(me.token, { postData: planted }, MINIMAL), 201, PostWriteReplySchema, 'create with extras')
-  const stored = expectOk(t, await get(`/api/posts/${post?._id}`), 200, PostReplySchema).post
-  t.not(stored._id, other._id, 'a fresh id')
-  t.equal(stored.id, stored._id, 'id is _id')
-  t.equal(stored.username, me.username, 'the author is the caller')
-  t.strictSame(stored.likes, { likeCount: 0, likedBy: [], dislikedBy: [] }, 'no likes')
-  t.strictSame(stored.comments, [], 'no comments')
-  t.not(stored.createdAt, planted.createdAt, 'the server dates it')
-  t.equal(expectOk(t, await get(`/api/posts/${other._id}`), 200, PostReplySchema).post.content, 'an id to claim', 'the other post is untouched')
-  const text = await storedText(api)
-  for (const marker of ['planted-id', 'planted-comment', 'planted-author', 'bookmarked', '2000-01-01']) t.notOk(text.includes(marker), `${marker} not stored`)
+t.test(
+  'POST /api/posts ignores the fields the server owns or does not know; image and imageUrl are mediaUrl',
+  async (t) => {
+    const me = await signup(api)
+    const other = await newPost(me, 'an id to claim')
+    const planted = {
+      content: 'hi',
+      _id: other._id,
+      id: 'planted-id',
+      username: 'guest',
+      likes: { likeCount: 99, likedBy: [{ _id: 'x', username: 'guest' }], dislikedBy: [] },
+      comments: [{ _id: 'planted-comment', text: 'planted' }],
+      createdAt: '2000-01-01T00:00:00.000Z',
+      authorId: 'planted-author',
+      bookmarked: true,
+    }
+    const { post } = expectOk(
+      t,
+      await create(me.token, { postData: planted }, MINIMAL),
+      201,
+      PostWriteReplySchema,
+      'create with extras',
+    )
+    const stored = expectOk(t, await get(`/api/posts/${post?._id}`), 200, PostReplySchema).post
+    t.not(stored._id, other._id, 'a fresh id')
+    t.equal(stored.id, stored._id, 'id is _id')
+    t.equal(stored.username, me.username, 'the author is the caller')
+    t.strictSame(stored.likes, { likeCount: 0, likedBy: [], dislikedBy: [] }, 'no likes')
+    t.strictSame(stored.comments, [], 'no comments')
+    t.not(stored.createdAt, planted.createdAt, 'the server dates it')
+    t.equal(
+      expectOk(t, await get(`/api/posts/${other._id}`), 200, PostReplySchema).post.content,
+      'an id to claim',
+      'the other post is untouched',
+    )
+    const text = await storedText(api)
+    for (const marker of ['planted-id', 'planted-comment', 'planted-author', 'bookmarked', '2000-01-01'])
+      t.notOk(text.includes(marker), `${marker} not stored`)
 
-  const url = 'https://images.example.com/b.jpg'
-  for (const alias of ['image', 'imageUrl']) {
-    const res = await create(me.token, { postData: { content: alias, [alias]: url } }, MINIMAL)
-    t.match(expectOk(t, res, 201, PostWriteReplySchema, alias).post, { mediaUrl: url, type: 'image' }, `${alias} is read as mediaUrl`)
-  }
-  const emptyImage = await create(me.token, { postData: { content: 'no picture', image: '' } }, MINIMAL)
-  t.match(expectOk(t, emptyImage, 201, PostWriteReplySchema).post, { mediaUrl: '', type: '' }, 'an empty image is no media')
-  const both = await create(me.token, { content: 'both', mediaUrl: '', image: url }, MINIMAL)
-  t.equal(expectOk(t, both, 201, PostWriteReplySchema).post?.mediaUrl, '', 'mediaUrl wins over image')
-  expectError(t, await create(me.token, { content: 'x', image: 'javascript:alert(1)' }), 400, 'mediaUrl must be an uploaded /media/ file or an https URL', 'an alias is checked as its field')
-})
+    const url = 'https://images.example.com/b.jpg'
+    for (const alias of ['image', 'imageUrl']) {
+      const res = await create(me.token, { postData: { content: alias, [alias]: url } }, MINIMAL)
+      t.match(
+        expectOk(t, res, 201, PostWriteReplySchema, alias).post,
+        { mediaUrl: url, type: 'image' },
+        `${alias} is read as mediaUrl`,
+      )
+    }
+    const emptyImage = await create(me.token, { postData: { content: 'no picture', image: '' } }, MINIMAL)
+    t.match(
+      expectOk(t, emptyImage, 201, PostWriteReplySchema).post,
+      { mediaUrl: '', type: '' },
+      'an empty image is no media',
+    )
+    const both = await create(me.token, { content: 'both', mediaUrl: '', image: url }, MINIMAL)
+    t.equal(expectOk(t, both, 201, PostWriteReplySchema).post?.mediaUrl, '', 'mediaUrl wins over image')
+    expectError(
+      t,
+      await create(me.token, { content: 'x', image: 'javascript:alert(1)' }),
+      400,
+      'mediaUrl must be an uploaded /media/ file or an https URL',
+      'an alias is checked as its field',
+    )
+  },
+)
 
 t.test('POST /api/posts/edit/:id: the author only', async (t) => {
   const author = await signup(api)
@@ -214,15 +327,37 @@ t.test('POST /api/posts/edit/:id: the author only', async (t) => {
   t.match(body.post, { _id: original._id, content: 'second version', createdAt: original.createdAt })
   t.ok(Date.parse(body.post?.updatedAt ?? '') >= Date.parse(original.updatedAt), 'updatedAt moves on')
   t.equal(body.posts?.find((post) => post._id === original._id)?.content, 'second version', 'posts carries the edit')
-  const minimal = await send('POST', `/api/posts/edit/${original._id}`, author.token, { postData: { content: 'third' } }, MINIMAL)
+  const minimal = await send(
+    'POST',
+    `/api/posts/edit/${original._id}`,
+    author.token,
+    { postData: { content: 'third' } },
+    MINIMAL,
+  )
   t.strictSame(Object.keys(expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal')), ['post'])
 
   const refused = await send('POST', `/api/posts/edit/${original._id}`, other.token, { content: 'hijacked' })
   expectError(t, refused, 400, "Cannot edit a Post doesn't belong to the logged in User.", 'edit by another user')
   t.equal(expectOk(t, await get(`/api/posts/${original._id}`), 200, PostReplySchema).post.content, 'third', 'unchanged')
-  expectError(t, await send('POST', `/api/posts/edit/${crypto.randomUUID()}`, author.token, { content: 'x' }), 404, 'Post not found')
-  expectError(t, await send('POST', `/api/posts/edit/${original._id}`, author.token, { content: ' ' }), 400, 'A post needs content or media')
-  expectError(t, await send('POST', `/api/posts/edit/${original._id}`, undefined, { content: 'x' }), 401, INVALID_TOKEN, 'no token')
+  expectError(
+    t,
+    await send('POST', `/api/posts/edit/${crypto.randomUUID()}`, author.token, { content: 'x' }),
+    404,
+    'Post not found',
+  )
+  expectError(
+    t,
+    await send('POST', `/api/posts/edit/${original._id}`, author.token, { content: ' ' }),
+    400,
+    'A post needs content or media',
+  )
+  expectError(
+    t,
+    await send('POST', `/api/posts/edit/${original._id}`, undefined, { content: 'x' }),
+    401,
+    INVALID_TOKEN,
+    'no token',
+  )
 })
 
 t.test('DELETE /api/posts/:id: the author only; answers { posts } or {} and leaves every bookmark list', async (t) => {
@@ -230,7 +365,11 @@ t.test('DELETE /api/posts/:id: the author only; answers { posts } or {} and leav
   const other = await signup(api)
   const reader = await signup(api)
   const [doomed, minimalDoomed] = [await newPost(author, 'to delete'), await newPost(author, 'to delete quietly')]
-  t.equal((await send('POST', `/api/users/bookmark/${doomed._id}`, reader.token)).statusCode, 200, 'a reader bookmarks it')
+  t.equal(
+    (await send('POST', `/api/users/bookmark/${doomed._id}`, reader.token)).statusCode,
+    200,
+    'a reader bookmarks it',
+  )
   t.equal((await send('POST', `/api/users/bookmark/${doomed._id}`, author.token)).statusCode, 200, 'so does the author')
 
   const refused = await send('DELETE', `/api/posts/${doomed._id}`, other.token)
@@ -276,7 +415,13 @@ t.test('like and dislike: state, errors, and likeCount == likedBy.length after e
   await expectLikes(t, await dislike(c), [], [b.username, c.username], 'c takes the like back')
   expectError(t, await dislike(c), 400, 'Cannot decrement like less than 0.', 'c dislikes at zero')
   await expectLikes(t, await like(b), [b.username], [c.username], 'b likes again: out of dislikedBy')
-  await expectLikes(t, await like(author), [b.username, author.username], [c.username], 'the author may like their own post')
+  await expectLikes(
+    t,
+    await like(author),
+    [b.username, author.username],
+    [c.username],
+    'the author may like their own post',
+  )
 
   const minimal = await like(c, MINIMAL)
   t.strictSame(Object.keys(expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal like')), ['post'])
@@ -290,8 +435,18 @@ t.test('like and dislike: state, errors, and likeCount == likedBy.length after e
   expectError(t, await send('POST', `/api/posts/like/${id}`), 401, INVALID_TOKEN, 'like without a token')
   expectError(t, await send('POST', `/api/posts/dislike/${id}`), 401, INVALID_TOKEN, 'dislike without a token')
   const unliked = await newPost(author, 'liked with a body')
-  const withBody = await send('POST', `/api/posts/like/${unliked._id}`, b.token, { action: 'like', likeCount: 5 }, MINIMAL)
-  t.strictSame(expectOk(t, withBody, 201, PostWriteReplySchema, 'like with a body').post?.likes.likeCount, 1, 'the body is ignored')
+  const withBody = await send(
+    'POST',
+    `/api/posts/like/${unliked._id}`,
+    b.token,
+    { action: 'like', likeCount: 5 },
+    MINIMAL,
+  )
+  t.strictSame(
+    expectOk(t, withBody, 201, PostWriteReplySchema, 'like with a body').post?.likes.likeCount,
+    1,
+    'the body is ignored',
+  )
 })
 
 t.test("a post shows its author's current name and avatar, and so do likes and comments", async (t) => {
@@ -305,35 +460,79 @@ t.test("a post shows its author's current name and avatar, and so do likes and c
   t.equal((await send('POST', '/api/users/edit', author.token, profile)).statusCode, 201)
   t.match(expectOk(t, await get(`/api/posts/${mine._id}`), 200, PostReplySchema).post, profile, 'the post')
   const after = expectOk(t, await get(`/api/posts/${theirs._id}`), 200, PostReplySchema).post
-  t.match(after.likes.likedBy.find((user) => user.username === author.username), profile, 'the like')
-  t.match(after.comments.find((comment) => comment.username === author.username), profile, 'the comment')
+  t.match(
+    after.likes.likedBy.find((user) => user.username === author.username),
+    profile,
+    'the like',
+  )
+  t.match(
+    after.comments.find((comment) => comment.username === author.username),
+    profile,
+    'the comment',
+  )
   const listed = expectOk(t, await get(`/api/posts/user/${author.username}`), 200, PostsReplySchema).posts
   t.match(listed[0], profile, 'the list')
 })
 
 t.test("an image post carries its author's description and the stored image's size", async (t) => {
   const me = await signup(api)
-  const uploaded = await api.as(me.token, { method: 'POST', url: '/api/media', ...multipart('file', 'a.png', 'image/png', IMAGE_BYTES.png) })
+  const uploaded = await api.as(me.token, {
+    method: 'POST',
+    url: '/api/media',
+    ...multipart('file', 'a.png', 'image/png', IMAGE_BYTES.png),
+  })
   const { url, width, height } = uploaded.json() as { url: string; width: number; height: number }
-  const created = expectOk(t, await create(me.token, { content: '', mediaUrl: url, mediaAlt: 'a gradient at dusk' }), 201, PostWriteReplySchema).post as Post
+  const created = expectOk(
+    t,
+    await create(me.token, { content: '', mediaUrl: url, mediaAlt: 'a gradient at dusk' }),
+    201,
+    PostWriteReplySchema,
+  ).post as Post
   t.match(created, { mediaUrl: url, mediaAlt: 'a gradient at dusk', mediaWidth: width, mediaHeight: height })
-  t.match(expectOk(t, await get(`/api/posts/${created._id}`), 200, PostReplySchema).post, { mediaAlt: 'a gradient at dusk', mediaWidth: width })
+  t.match(expectOk(t, await get(`/api/posts/${created._id}`), 200, PostReplySchema).post, {
+    mediaAlt: 'a gradient at dusk',
+    mediaWidth: width,
+  })
 
   const textOnly = await newPost(me, 'no image here')
-  t.notOk('mediaAlt' in textOnly || 'mediaWidth' in textOnly || 'mediaHeight' in textOnly, 'a post without an image has none of them')
-  const https = expectOk(t, await create(me.token, { mediaUrl: 'https://example.com/cat.png', mediaAlt: 'a cat' }), 201, PostWriteReplySchema).post
+  t.notOk(
+    'mediaAlt' in textOnly || 'mediaWidth' in textOnly || 'mediaHeight' in textOnly,
+    'a post without an image has none of them',
+  )
+  const https = expectOk(
+    t,
+    await create(me.token, { mediaUrl: 'https://example.com/cat.png', mediaAlt: 'a cat' }),
+    201,
+    PostWriteReplySchema,
+  ).post
   t.match(https, { mediaAlt: 'a cat' })
   t.notOk(https && ('mediaWidth' in https || 'mediaHeight' in https), 'the size of an image elsewhere is unknown')
 
-  expectError(t, await create(me.token, { content: 'words', mediaAlt: 'nothing to describe' }), 400, 'mediaAlt needs an image: a post without mediaUrl cannot carry it')
-  t.equal((await create(me.token, { mediaUrl: url, mediaAlt: 'x'.repeat(1001) })).statusCode, 400, 'at most 1,000 characters')
+  expectError(
+    t,
+    await create(me.token, { content: 'words', mediaAlt: 'nothing to describe' }),
+    400,
+    'mediaAlt needs an image: a post without mediaUrl cannot carry it',
+  )
+  t.equal(
+    (await create(me.token, { mediaUrl: url, mediaAlt: 'x'.repeat(1001) })).statusCode,
+    400,
+    'at most 1,000 characters',
+  )
   t.equal((await create(me.token, { mediaUrl: url, mediaAlt: 42 })).statusCode, 400, 'text only')
 
   const edit = (payload: object) => send('POST', `/api/posts/edit/${created._id}`, me.token, payload, MINIMAL)
   const kept = expectOk(t, await edit({ content: 'now with words' }), 201, PostWriteReplySchema).post
-  t.match(kept, { mediaAlt: 'a gradient at dusk', mediaWidth: width }, 'an edit of the text keeps the image and its description')
+  t.match(
+    kept,
+    { mediaAlt: 'a gradient at dusk', mediaWidth: width },
+    'an edit of the text keeps the image and its description',
+  )
   const swapped = expectOk(t, await edit({ mediaUrl: 'https://example.com/other.png' }), 201, PostWriteReplySchema).post
-  t.notOk(swapped && ('mediaAlt' in swapped || 'mediaWidth' in swapped), 'a new image starts without the old one\'s description and size')
+  t.notOk(
+    swapped && ('mediaAlt' in swapped || 'mediaWidth' in swapped),
+    "a new image starts without the old one's description and size",
+  )
   const removed = expectOk(t, await edit({ mediaUrl: '', mediaAlt: '' }), 201, PostWriteReplySchema).post
   t.match(removed, { mediaUrl: '', type: '' })
   t.notOk(removed && 'mediaAlt' in removed, 'no image, no description')

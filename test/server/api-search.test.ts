@@ -16,7 +16,12 @@ const chris = await signup(api, { username: `chris_${run}`, firstName: 'Chris', 
 const ada = await signup(api, { username: `ada.${run}`, firstName: 'Ada', lastName: `Lovelace${run}` })
 
 async function newPost(who: SignedUp, content: string): Promise<Post> {
-  const res = await api.as(who.token, { method: 'POST', url: '/api/posts', headers: { prefer: 'return=minimal' }, payload: { content } })
+  const res = await api.as(who.token, {
+    method: 'POST',
+    url: '/api/posts',
+    headers: { prefer: 'return=minimal' },
+    payload: { content },
+  })
   return (res.json() as { post: Post }).post
 }
 const [lait, creme, tea, tagged, thanks] = [
@@ -36,12 +41,20 @@ const usernames = async (t: Test, query: string) => (await found(t, query)).user
 const postIds = async (t: Test, query: string) => (await found(t, query)).posts?.map((post) => post._id)
 
 t.test('people: by the beginning of a username, first or last name, without regard to case or accents', async (t) => {
-  t.strictSame(await usernames(t, `type=users&${q('CHLO')}`), [chloe.username], 'a first name, upper case, without its accent')
+  t.strictSame(
+    await usernames(t, `type=users&${q('CHLO')}`),
+    [chloe.username],
+    'a first name, upper case, without its accent',
+  )
   t.strictSame(await usernames(t, `type=users&${q('chloé')}`), [chloe.username], 'with its accent')
   t.strictSame(await usernames(t, `type=users&${q(`bera`)}`), [chloe.username], 'a last name: Bérard, not Bernard')
   t.strictSame(await usernames(t, `type=users&${q('BÉR')}`), [chloe.username, chris.username], 'both, by username')
   t.strictSame(await usernames(t, `type=users&${q(`ada.${run}`)}`), [ada.username], 'a whole username')
-  t.strictSame(await usernames(t, `type=users&${q(`chris ber`)}`), [chris.username], 'every word must begin one of the names')
+  t.strictSame(
+    await usernames(t, `type=users&${q(`chris ber`)}`),
+    [chris.username],
+    'every word must begin one of the names',
+  )
   t.strictSame(await usernames(t, `type=users&${q(`chloe bernard`)}`), [], 'no one is both')
   t.strictSame(await usernames(t, `type=users&${q('hloe')}`), [], 'a word inside a name is no beginning')
 })
@@ -50,7 +63,11 @@ t.test('people: @ looks at usernames only, and is what a q starting with @ looks
   t.strictSame(await usernames(t, `type=users&${q('@CH')}`), [chloe.username, chris.username])
   t.strictSame(await usernames(t, q(`@chloe_${run}`)), [chloe.username], 'no type: people')
   t.strictSame(await usernames(t, `type=users&${q('@bera')}`), [], 'a last name is no username')
-  t.strictSame(await usernames(t, `type=users&${q('@no such name')}`), [], 'what no username could begin with finds nobody')
+  t.strictSame(
+    await usernames(t, `type=users&${q('@no such name')}`),
+    [],
+    'what no username could begin with finds nobody',
+  )
   t.strictSame(await usernames(t, `type=users&${q('#café')}`), [], 'a tag finds no people')
 })
 
@@ -60,7 +77,14 @@ t.test('people come as summaries with their bio, and nothing private', async (t)
   expectNoSecrets(t, res, 'GET /api/search?type=users')
   const { users } = expectOk(t, res, 200, SearchReplySchema)
   t.strictSame(users, [
-    { _id: chloe.user._id, username: chloe.username, firstName: 'Chloé', lastName: `Bérard${run}`, avatarURL: '/avatars/avatar-1.svg', bio: 'Café owner' },
+    {
+      _id: chloe.user._id,
+      username: chloe.username,
+      firstName: 'Chloé',
+      lastName: `Bérard${run}`,
+      avatarURL: '/avatars/avatar-1.svg',
+      bio: 'Café owner',
+    },
   ])
   t.notOk('posts' in (res.json() as object), 'the posts envelope is not there')
 })
@@ -77,7 +101,7 @@ t.test('posts: every word of q, whole, without regard to case or accents, newest
   t.equal(posts?.[0]?.content, `CAFE crème ${run}`, 'whole posts')
 })
 
-t.test('posts: # finds a tag\'s posts, @ the posts mentioning a name', async (t) => {
+t.test("posts: # finds a tag's posts, @ the posts mentioning a name", async (t) => {
   t.strictSame(await postIds(t, q('#CAFÉ')), [tagged._id], 'the tag, without regard to case')
   t.strictSame(await postIds(t, q('#café du matin')), [], 'a tag is one word')
   t.strictSame(await postIds(t, q('#123')), [], 'digits only are no tag')
@@ -98,11 +122,23 @@ t.test('pages follow nextCursor without repeats; a cursor of another list is ref
   }
   t.strictSame(seen, whole)
   const people = await found(t, `type=users&${q('ber')}&limit=1`)
-  t.strictSame(people.users?.map((user) => user.username), [chloe.username])
+  t.strictSame(
+    people.users?.map((user) => user.username),
+    [chloe.username],
+  )
   const next = await found(t, `type=users&${q('ber')}&limit=1&cursor=${people.nextCursor}`)
-  t.strictSame(next.users?.map((user) => user.username), [chris.username])
+  t.strictSame(
+    next.users?.map((user) => user.username),
+    [chris.username],
+  )
   t.equal(next.nextCursor, null)
-  expectError(t, await search(`${q(run)}&cursor=${people.nextCursor}`), 400, 'cursor is invalid', "a people cursor for posts")
+  expectError(
+    t,
+    await search(`${q(run)}&cursor=${people.nextCursor}`),
+    400,
+    'cursor is invalid',
+    'a people cursor for posts',
+  )
 })
 
 t.test('q must be 1 to 100 characters and not blank, type posts or users: each a 400 naming the field', async (t) => {
@@ -121,6 +157,10 @@ t.test('q must be 1 to 100 characters and not blank, type posts or users: each a
   }
   expectError(t, await search(q('   ')), 400, 'q must not be blank')
   t.equal((await search(q('x'.repeat(100)))).statusCode, 200, '100 characters are fine')
-  t.strictSame(await postIds(t, `${q(`café ${run}`)}&sort=whatever`), [thanks._id, tagged._id, creme._id, lait._id], 'an unknown field is ignored')
+  t.strictSame(
+    await postIds(t, `${q(`café ${run}`)}&sort=whatever`),
+    [thanks._id, tagged._id, creme._id, lait._id],
+    'an unknown field is ignored',
+  )
   t.strictSame(await postIds(t, q('!!!')), [], 'a q with no word finds nothing')
 })

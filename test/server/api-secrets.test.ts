@@ -11,23 +11,44 @@ t.test('no response that carries a user carries a password, a hash or the plaint
   const api = await buildApiApp(t)
   const maya = await api.login('maya.lin')
   const get = (url: string, token?: string) => api.as(token, { method: 'GET', url })
-  const post = (url: string, token?: string, payload?: object) => api.as(token, { method: 'POST', url, ...(payload ? { payload } : {}) })
+  const post = (url: string, token?: string, payload?: object) =>
+    api.as(token, { method: 'POST', url, ...(payload ? { payload } : {}) })
 
   const signupRes = await api.app.inject({
     method: 'POST',
     url: '/api/auth/signup',
-    payload: { username: 'leak_check', password: PASSWORD, firstName: 'Leak', lastName: 'Check', email: 'leak@example.com' },
+    payload: {
+      username: 'leak_check',
+      password: PASSWORD,
+      firstName: 'Leak',
+      lastName: 'Check',
+      email: 'leak@example.com',
+    },
   })
-  const { encodedToken: token, createdUser: me } = signupRes.json() as { encodedToken: string; createdUser: { _id: string } }
+  const { encodedToken: token, createdUser: me } = signupRes.json() as {
+    encodedToken: string
+    createdUser: { _id: string }
+  }
   const mayaId = ((await get('/api/users/maya.lin')).json() as { user: { _id: string } }).user._id
-  const postId = (((await post('/api/posts', token, { content: 'leak test' })).json()) as { post: { _id: string } }).post._id
-  const comment = (await post(`/api/comments/add/${postId}`, maya, { text: 'a reply' })).json() as { post: { comments: { _id: string }[] } }
+  const postId = ((await post('/api/posts', token, { content: 'leak test' })).json() as { post: { _id: string } }).post
+    ._id
+  const comment = (await post(`/api/comments/add/${postId}`, maya, { text: 'a reply' })).json() as {
+    post: { comments: { _id: string }[] }
+  }
   const commentId = comment.post.comments[0]?._id as string
 
   // In this order, one after another: unfollow must follow the follow, whatever the store.
   const responses: [string, () => Promise<Awaited<ReturnType<typeof get>>>][] = [
     ['signup', () => Promise.resolve(signupRes)],
-    ['login', () => api.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'leak_check', password: PASSWORD } })],
+    [
+      'login',
+      () =>
+        api.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'leak_check', password: PASSWORD },
+        }),
+    ],
     ['users list, anonymous', () => get('/api/users')],
     ['users list, signed in', () => get('/api/users', token)],
     ['users list, paged', () => get('/api/users?limit=3', token)],
@@ -58,44 +79,75 @@ t.test('no response that carries a user carries a password, a hash or the plaint
   }
 })
 
-t.test('without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept across restarts', { skip: embeddedOnly }, async (t) => {
-  const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
-  const file = path.join(first.dataDir, 'jwt-secret')
-  const info = await stat(file)
-  t.equal(info.mode & 0o777, 0o600, 'readable by its owner only')
-  const secret = (await readFile(file, 'utf8')).trim()
-  t.ok(Buffer.from(secret, 'base64url').length >= 32, 'at least 256 bits')
-  const token = await first.login('guest')
-  await first.app.close()
+t.test(
+  'without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept across restarts',
+  { skip: embeddedOnly },
+  async (t) => {
+    const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
+    const file = path.join(first.dataDir, 'jwt-secret')
+    const info = await stat(file)
+    t.equal(info.mode & 0o777, 0o600, 'readable by its owner only')
+    const secret = (await readFile(file, 'utf8')).trim()
+    t.ok(Buffer.from(secret, 'base64url').length >= 32, 'at least 256 bits')
+    const token = await first.login('guest')
+    await first.app.close()
 
-  const second = await buildApiApp(t, { dataDir: first.dataDir, config: { jwtSecret: undefined } })
-  t.equal((await readFile(file, 'utf8')).trim(), secret, 'the same secret is reused')
-  t.equal((await second.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'a token from before the restart works')
-  const [, payload] = token.split('.') as [string, string]
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as object
-  const byHand = signJwt({ alg: 'HS256', typ: 'JWT' }, claims, secret)
-  t.equal((await second.as(byHand, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'the file holds the signing secret')
-  const served = await second.app.inject({ method: 'GET', url: '/media/../jwt-secret' })
-  t.not(served.statusCode, 200, 'the secret file is never served')
-  t.notOk(served.body.includes(secret))
+    const second = await buildApiApp(t, { dataDir: first.dataDir, config: { jwtSecret: undefined } })
+    t.equal((await readFile(file, 'utf8')).trim(), secret, 'the same secret is reused')
+    t.equal(
+      (await second.as(token, { method: 'GET', url: '/api/feed' })).statusCode,
+      200,
+      'a token from before the restart works',
+    )
+    const [, payload] = token.split('.') as [string, string]
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as object
+    const byHand = signJwt({ alg: 'HS256', typ: 'JWT' }, claims, secret)
+    t.equal(
+      (await second.as(byHand, { method: 'GET', url: '/api/feed' })).statusCode,
+      200,
+      'the file holds the signing secret',
+    )
+    const served = await second.app.inject({ method: 'GET', url: '/media/../jwt-secret' })
+    t.not(served.statusCode, 200, 'the secret file is never served')
+    t.notOk(served.body.includes(secret))
 
-  const other = await buildApiApp(t, { config: { jwtSecret: undefined } })
-  const otherSecret = (await readFile(path.join(other.dataDir, 'jwt-secret'), 'utf8')).trim()
-  t.not(otherSecret, secret, 'each data directory gets its own secret')
-  t.equal((await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 401, "another directory's token is refused")
-})
+    const other = await buildApiApp(t, { config: { jwtSecret: undefined } })
+    const otherSecret = (await readFile(path.join(other.dataDir, 'jwt-secret'), 'utf8')).trim()
+    t.not(otherSecret, secret, 'each data directory gets its own secret')
+    t.equal(
+      (await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode,
+      401,
+      "another directory's token is refused",
+    )
+  },
+)
 
-t.test('on PostgreSQL, without JWT_SECRET, every instance signs with one secret kept in the database', { skip: postgresOnly }, async (t) => {
-  const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
-  const second = await buildApiApp(t, { config: { jwtSecret: undefined }, sharedSchema: first.schema as string })
-  const token = await first.login('guest')
-  t.equal((await second.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'a token from one instance works on the other')
-  const [row] = await withSql(first.schema as string, (sql) => sql<{ value: string }[]>`select value from app_settings where key = 'jwt_secret'`)
-  t.ok(Buffer.from(row?.value ?? '', 'base64url').length >= 32, 'a 256-bit secret')
-  t.notOk((await readdir(first.dataDir)).includes('jwt-secret'), 'no secret file')
-  const other = await buildApiApp(t, { config: { jwtSecret: undefined } })
-  t.equal((await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 401, "another database's token is refused")
-})
+t.test(
+  'on PostgreSQL, without JWT_SECRET, every instance signs with one secret kept in the database',
+  { skip: postgresOnly },
+  async (t) => {
+    const first = await buildApiApp(t, { config: { jwtSecret: undefined } })
+    const second = await buildApiApp(t, { config: { jwtSecret: undefined }, sharedSchema: first.schema as string })
+    const token = await first.login('guest')
+    t.equal(
+      (await second.as(token, { method: 'GET', url: '/api/feed' })).statusCode,
+      200,
+      'a token from one instance works on the other',
+    )
+    const [row] = await withSql(
+      first.schema as string,
+      (sql) => sql<{ value: string }[]>`select value from app_settings where key = 'jwt_secret'`,
+    )
+    t.ok(Buffer.from(row?.value ?? '', 'base64url').length >= 32, 'a 256-bit secret')
+    t.notOk((await readdir(first.dataDir)).includes('jwt-secret'), 'no secret file')
+    const other = await buildApiApp(t, { config: { jwtSecret: undefined } })
+    t.equal(
+      (await other.as(token, { method: 'GET', url: '/api/feed' })).statusCode,
+      401,
+      "another database's token is refused",
+    )
+  },
+)
 
 t.test('with JWT_SECRET set, no secret file is written', async (t) => {
   const api = await buildApiApp(t)

@@ -22,12 +22,17 @@ t.test('the Chirp service sets only variables the configuration knows, with valu
   const known = new Set([...configSource.matchAll(/env\.([A-Z_]+)/g)].map((match) => match[1]))
   for (const name of Object.keys(env)) t.ok(known.has(name), `${name} is read by parseConfig`)
   // `${JWT_SECRET:-}` is empty unless the operator sets it: then the instances share one in the database.
-  const values = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.startsWith('${') ? '' : value]))
+  const values = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value.startsWith('${') ? '' : value]),
+  )
   const config = parseConfig(values)
   t.match(config.databaseUrl, /^postgres:\/\/.*@postgres:5432\//, 'the database is the postgres service')
   t.match(config.redisUrl, /^redis:\/\/redis:6379/, 'rate limits are shared through the redis service')
   t.equal(config.mediaDir, '/media', 'uploads on the shared volume')
-  t.ok(chirp?.volumes?.some((volume) => volume.endsWith(':/media')), 'which is mounted there')
+  t.ok(
+    chirp?.volumes?.some((volume) => volume.endsWith(':/media')),
+    'which is mounted there',
+  )
   t.equal(config.trustProxy, 1, 'the one proxy in front is believed')
 })
 
@@ -35,6 +40,13 @@ t.test('ports and paths agree with the Dockerfile and nginx', async (t) => {
   t.match(dockerfile, /PORT=3000/, 'the image listens on 3000')
   t.match(dockerfile, /EXPOSE 3000/)
   t.match(nginx, /server chirp:3000;/, 'nginx sends requests there')
-  t.match(nginx, /location = \/api\/events \{[^}]*proxy_buffering off;[^}]*proxy_read_timeout 1h;/, 'the event stream is not buffered, and may stay open')
-  t.ok(compose.services.proxy?.volumes?.some((volume) => volume.startsWith('./deploy/nginx.conf:')), 'nginx uses deploy/nginx.conf')
+  t.match(
+    nginx,
+    /location = \/api\/events \{[^}]*proxy_buffering off;[^}]*proxy_read_timeout 1h;/,
+    'the event stream is not buffered, and may stay open',
+  )
+  t.ok(
+    compose.services.proxy?.volumes?.some((volume) => volume.startsWith('./deploy/nginx.conf:')),
+    'nginx uses deploy/nginx.conf',
+  )
 })

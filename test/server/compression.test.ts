@@ -21,10 +21,18 @@ await writeFile(path.join(clientDir, 'index.html'), html)
 await compressClient(clientDir)
 const api = await buildSeededApp(t, { config: { rateLimit: false, clientDir } })
 
-const varies = (value: unknown) => String(value).toLowerCase().split(/\s*,\s*/).includes('accept-encoding')
+const varies = (value: unknown) =>
+  String(value)
+    .toLowerCase()
+    .split(/\s*,\s*/)
+    .includes('accept-encoding')
 
 t.test("the client's script goes out as its build-time brotli copy when the browser accepts br", async (t) => {
-  const res = await api.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } })
+  const res = await api.app.inject({
+    method: 'GET',
+    url: '/assets/app-abc123.js',
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+  })
   t.equal(res.statusCode, 200)
   t.equal(res.headers['content-encoding'], 'br')
   t.ok(varies(res.headers.vary), 'vary: accept-encoding')
@@ -36,7 +44,11 @@ t.test("the client's script goes out as its build-time brotli copy when the brow
 })
 
 t.test('gzip gets the .gz copy, and a client that accepts neither gets the file itself', async (t) => {
-  const gz = await api.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip' } })
+  const gz = await api.app.inject({
+    method: 'GET',
+    url: '/assets/app-abc123.js',
+    headers: { 'accept-encoding': 'gzip' },
+  })
   t.equal(gz.headers['content-encoding'], 'gzip')
   t.same(gz.rawPayload, await readFile(path.join(clientDir, 'assets', 'app-abc123.js.gz')))
   const plain = await api.app.inject({ method: 'GET', url: '/assets/app-abc123.js' })
@@ -93,7 +105,9 @@ t.test('a gzip request body is not inflated: the API reads JSON bodies as they a
 })
 
 t.test('uploads are never compressed again', async (t) => {
-  const posts = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json<{ posts: Array<{ mediaUrl: string }> }>()
+  const posts = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json<{
+    posts: Array<{ mediaUrl: string }>
+  }>()
   const url = posts.posts.find((post) => post.mediaUrl.startsWith('/media/'))?.mediaUrl
   if (!url) throw new Error('the seed has a post with an uploaded image')
   const res = await api.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } })
@@ -107,15 +121,26 @@ t.test('the event stream is never compressed, and each event arrives while the s
   const port = (api.app.server.address() as AddressInfo).port
   const token = await api.login('guest')
   const { ticket } = (await api.as(token, { method: 'POST', url: '/api/events/ticket' })).json<{ ticket: string }>()
-  const stream = await openSse(port, `/api/events?ticket=${encodeURIComponent(ticket)}`, { 'accept-encoding': 'gzip, deflate, br' })
+  const stream = await openSse(port, `/api/events?ticket=${encodeURIComponent(ticket)}`, {
+    'accept-encoding': 'gzip, deflate, br',
+  })
   t.teardown(() => stream.close())
   t.equal(stream.status, 200)
   t.match(stream.headers['content-type'], /^text\/event-stream/)
   t.equal(stream.headers['content-encoding'], undefined)
   for (const content of ['first live post', 'second live post']) {
-    const write = await api.as(token, { method: 'POST', url: '/api/posts', headers: { prefer: 'return=minimal' }, payload: { content } })
+    const write = await api.as(token, {
+      method: 'POST',
+      url: '/api/posts',
+      headers: { prefer: 'return=minimal' },
+      payload: { content },
+    })
     t.equal(write.statusCode, 201)
     const event = await stream.until((message) => message.event === 'post.created', 3000)
-    t.equal((JSON.parse(event.data ?? '{}') as { post: { content: string } }).post.content, content, `${content}: read as plain text`)
+    t.equal(
+      (JSON.parse(event.data ?? '{}') as { post: { content: string } }).post.content,
+      content,
+      `${content}: read as plain text`,
+    )
   }
 })

@@ -23,7 +23,10 @@ t.test('every bad variable is reported at once', async (t) => {
   t.type(error, ConfigError)
   t.equal(error.problems.length, 5)
   for (const name of ['PORT', 'LOG_LEVEL', 'GUEST_LOGIN', 'JWT_SECRET', 'JWT_EXPIRES_IN']) {
-    t.ok(error.problems.some((problem) => problem.startsWith(name)), `${name} is named`)
+    t.ok(
+      error.problems.some((problem) => problem.startsWith(name)),
+      `${name} is named`,
+    )
   }
 })
 
@@ -63,26 +66,45 @@ t.test('the store: embedded by default, PostgreSQL with DATABASE_URL', async (t)
   t.equal(embedded.databasePoolMax, 10)
   t.equal(embedded.databaseSchema, 'public')
   const shared = parseConfig(
-    { DATABASE_URL: 'postgres://chirp@db:5432/chirp', DATABASE_POOL_MAX: '4', DATABASE_SCHEMA: 'community_b', MEDIA_DIR: '/shared/media' },
+    {
+      DATABASE_URL: 'postgres://chirp@db:5432/chirp',
+      DATABASE_POOL_MAX: '4',
+      DATABASE_SCHEMA: 'community_b',
+      MEDIA_DIR: '/shared/media',
+    },
     '/srv/chirp',
   )
-  t.match(shared, { databaseUrl: 'postgres://chirp@db:5432/chirp', databasePoolMax: 4, databaseSchema: 'community_b', mediaDir: '/shared/media' })
+  t.match(shared, {
+    databaseUrl: 'postgres://chirp@db:5432/chirp',
+    databasePoolMax: 4,
+    databaseSchema: 'community_b',
+    mediaDir: '/shared/media',
+  })
   const error = t.throws(() =>
     parseConfig({ DATABASE_URL: 'mysql://db/chirp', DATABASE_POOL_MAX: '0', DATABASE_SCHEMA: 'Robert"; drop' }),
   ) as ConfigError
   for (const name of ['DATABASE_URL', 'DATABASE_POOL_MAX', 'DATABASE_SCHEMA']) {
-    t.ok(error.problems.some((problem) => problem.startsWith(name)), `${name} is named`)
+    t.ok(
+      error.problems.some((problem) => problem.startsWith(name)),
+      `${name} is named`,
+    )
   }
 })
 
-t.test('REDIS_URL: optional, a redis:// or rediss:// URL, never repeated in an error since it may hold a password', async (t) => {
-  t.equal(parseConfig({}).redisUrl, undefined)
-  t.equal(parseConfig({ REDIS_URL: '' }).redisUrl, undefined)
-  t.equal(parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379')
-  t.equal(parseConfig({ REDIS_URL: 'rediss://:s3cret@cache.internal:6380/2' }).redisUrl, 'rediss://:s3cret@cache.internal:6380/2')
-  for (const bad of ['http://:s3cret@cache.internal', 'cache.internal:6379', 'redis://', 'not a url s3cret']) {
-    const error = t.throws(() => parseConfig({ REDIS_URL: bad }), bad) as ConfigError
-    t.strictSame(error.problems, ['REDIS_URL must be a redis:// or rediss:// URL with a host'], bad)
-    t.notMatch(error.message, /s3cret/, `${bad}: the value is not echoed`)
-  }
-})
+t.test(
+  'REDIS_URL: optional, a redis:// or rediss:// URL, never repeated in an error since it may hold a password',
+  async (t) => {
+    t.equal(parseConfig({}).redisUrl, undefined)
+    t.equal(parseConfig({ REDIS_URL: '' }).redisUrl, undefined)
+    t.equal(parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379')
+    t.equal(
+      parseConfig({ REDIS_URL: 'rediss://:s3cret@cache.internal:6380/2' }).redisUrl,
+      'rediss://:s3cret@cache.internal:6380/2',
+    )
+    for (const bad of ['http://:s3cret@cache.internal', 'cache.internal:6379', 'redis://', 'not a url s3cret']) {
+      const error = t.throws(() => parseConfig({ REDIS_URL: bad }), bad) as ConfigError
+      t.strictSame(error.problems, ['REDIS_URL must be a redis:// or rediss:// URL with a host'], bad)
+      t.notMatch(error.message, /s3cret/, `${bad}: the value is not echoed`)
+    }
+  },
+)

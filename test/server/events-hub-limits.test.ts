@@ -94,7 +94,11 @@ t.test('the replay buffer is bounded in bytes as well as in count; past it a res
   const blob = 'x'.repeat(1000)
   for (let i = 0; i < 10; i++) hub.publish({ name: 'post.liked', data: { post: { blob, i } } } as unknown as ChirpEvent)
   const fromStart = await open('ann', { 'last-event-id': '0' })
-  t.match(await fromStart.until((m) => m.event !== undefined), { event: 'reset', id: '10' }, 'the oldest frames were let go')
+  t.match(
+    await fromStart.until((m) => m.event !== undefined),
+    { event: 'reset', id: '10' },
+    'the oldest frames were let go',
+  )
   const recent = await open('ann', { 'last-event-id': '8' })
   const replayed = await recent.until((m) => m.event !== undefined)
   t.match(replayed, { event: 'post.liked', id: '9' }, 'what still fits is replayed')

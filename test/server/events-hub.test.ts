@@ -52,7 +52,7 @@ t.test('bookmark events reach only the streams of the user in `to`', async (t) =
   t.notMatch(bob.text, /bookmark/)
 })
 
-t.test('Last-Event-ID replays what the user missed, and nobody else\'s private events', async (t) => {
+t.test("Last-Event-ID replays what the user missed, and nobody else's private events", async (t) => {
   const { hub, open } = await serveHub(t)
   hub.publish(liked(1))
   hub.publish(bookmark('bob'))

@@ -35,7 +35,8 @@ async function liveApp(t: Test) {
     t.teardown(() => client.close())
     return client
   }
-  const logout = async (token: string) => t.equal((await api.as(token, { method: 'POST', url: '/api/auth/logout' })).statusCode, 200, 'logged out')
+  const logout = async (token: string) =>
+    t.equal((await api.as(token, { method: 'POST', url: '/api/auth/logout' })).statusCode, 200, 'logged out')
   return { api, me: await signup(api), other: await signup(api), ticket, open, logout }
 }
 
@@ -48,7 +49,11 @@ t.test("logout through the API closes the user's open streams, and only theirs",
   await within(mine.ended, 2000, 'my open stream to end at logout')
 
   // A new session of the same user: its private events reach only streams opened under it.
-  const relogin = await api.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: me.username, password: 'correct horse battery' } })
+  const relogin = await api.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: me.username, password: 'correct horse battery' },
+  })
   const token = (relogin.json() as { encodedToken: string }).encodedToken
   const { posts } = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Post[] }
   const fresh = await open(await ticket(token))
@@ -65,27 +70,45 @@ t.test('a ticket issued before logout no longer opens a stream', async (t) => {
   const unused = await ticket(me.token)
   const theirs = await ticket(other.token)
   await logout(me.token)
-  expectError(t, await api.app.inject({ method: 'GET', url: `/api/events?ticket=${encodeURIComponent(unused)}` }), 401, 'The token is invalid. Unauthorized access error.')
+  expectError(
+    t,
+    await api.app.inject({ method: 'GET', url: `/api/events?ticket=${encodeURIComponent(unused)}` }),
+    401,
+    'The token is invalid. Unauthorized access error.',
+  )
   t.ok(await api.app.events.redeemTicket(theirs), "another user's ticket still works")
 })
 
-t.test('on PostgreSQL, a logout through one instance ends the streams on another', { skip: postgresOnly }, async (t) => {
-  const { api, me, other, ticket, logout } = await liveApp(t)
-  const second = await buildApiApp(t, { sharedSchema: api.schema as string })
-  await second.app.listen({ host: '127.0.0.1', port: 0 })
-  const port = (second.app.server.address() as AddressInfo).port
-  const onSecond = async (token: string) => {
-    const client = await openSse(port, `/api/events?ticket=${encodeURIComponent(await ticket(token))}`)
-    t.teardown(() => client.close())
-    return client
-  }
-  const mine = await onSecond(me.token)
-  const theirs = await onSecond(other.token)
-  const unused = await ticket(me.token)
-  await logout(me.token)
-  await within(mine.ended, 3000, 'my stream on the other instance to end')
-  expectError(t, await second.app.inject({ method: 'GET', url: `/api/events?ticket=${encodeURIComponent(unused)}` }), 401, 'The token is invalid. Unauthorized access error.')
-  await api.as(other.token, { method: 'POST', url: '/api/posts', payload: { content: 'still live there' } })
-  t.equal((await theirs.until((m) => m.event !== undefined)).event, 'post.created', "another user's stream there stays open")
-  t.notMatch(theirs.text, /session\.ended/, 'no client is ever sent the logout itself')
-})
+t.test(
+  'on PostgreSQL, a logout through one instance ends the streams on another',
+  { skip: postgresOnly },
+  async (t) => {
+    const { api, me, other, ticket, logout } = await liveApp(t)
+    const second = await buildApiApp(t, { sharedSchema: api.schema as string })
+    await second.app.listen({ host: '127.0.0.1', port: 0 })
+    const port = (second.app.server.address() as AddressInfo).port
+    const onSecond = async (token: string) => {
+      const client = await openSse(port, `/api/events?ticket=${encodeURIComponent(await ticket(token))}`)
+      t.teardown(() => client.close())
+      return client
+    }
+    const mine = await onSecond(me.token)
+    const theirs = await onSecond(other.token)
+    const unused = await ticket(me.token)
+    await logout(me.token)
+    await within(mine.ended, 3000, 'my stream on the other instance to end')
+    expectError(
+      t,
+      await second.app.inject({ method: 'GET', url: `/api/events?ticket=${encodeURIComponent(unused)}` }),
+      401,
+      'The token is invalid. Unauthorized access error.',
+    )
+    await api.as(other.token, { method: 'POST', url: '/api/posts', payload: { content: 'still live there' } })
+    t.equal(
+      (await theirs.until((m) => m.event !== undefined)).event,
+      'post.created',
+      "another user's stream there stays open",
+    )
+    t.notMatch(theirs.text, /session\.ended/, 'no client is ever sent the logout itself')
+  },
+)

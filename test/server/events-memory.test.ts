@@ -31,17 +31,30 @@ t.test(`${COMMENTS} long comments on one post leave memory bounded`, async (t) =
   const author = await signup(api)
   const others = [await signup(api), await signup(api), await signup(api)]
   const headers = { prefer: 'return=minimal' }
-  const created = await api.as(author.token, { method: 'POST', url: '/api/posts', headers, payload: { content: 'a busy post' } })
+  const created = await api.as(author.token, {
+    method: 'POST',
+    url: '/api/posts',
+    headers,
+    payload: { content: 'a busy post' },
+  })
   const post = (created.json() as { post: Post }).post
   const text = '東京の夜景'.repeat(100)
   const before = retained()
   for (let i = 0; i < COMMENTS; i++) {
     const who = others[i % others.length] as (typeof others)[number]
-    const res = await api.as(who.token, { method: 'POST', url: `/api/comments/add/${post._id}`, headers, payload: { text } })
+    const res = await api.as(who.token, {
+      method: 'POST',
+      url: `/api/comments/add/${post._id}`,
+      headers,
+      payload: { text },
+    })
     if (res.statusCode !== 201) throw new Error(`comment ${i}: ${res.statusCode} ${res.body}`)
   }
   const grown = retained() - before
-  t.ok(grown < GENEROUS_BOUND, `the heap kept ${Math.round(grown / 1048576)} MB more, under ${GENEROUS_BOUND / 1048576} MB`)
+  t.ok(
+    grown < GENEROUS_BOUND,
+    `the heap kept ${Math.round(grown / 1048576)} MB more, under ${GENEROUS_BOUND / 1048576} MB`,
+  )
   const comments = await api.app.inject({ method: 'GET', url: `/api/comments/${post._id}?limit=1` })
   t.equal(comments.statusCode, 200, 'and the post still answers')
 })

@@ -25,7 +25,12 @@ async function open(t: Test, who: SignedUp, query = '', headers: Record<string, 
 }
 
 async function newPost(content: string): Promise<string> {
-  const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload: { content }, headers: { prefer: 'return=minimal' } })
+  const res = await api.as(author.token, {
+    method: 'POST',
+    url: '/api/posts',
+    payload: { content },
+    headers: { prefer: 'return=minimal' },
+  })
   return (res.json() as { post: { _id: string } }).post._id
 }
 

@@ -35,7 +35,10 @@ await onPostgres(async () => {
       await b.write(other, 'POST', `/api/users/bookmark/${post._id}`),
       await a.write(reader, 'POST', `/api/users/bookmark/${post._id}`),
     ]
-    t.ok(missed.every((res) => res.statusCode < 300), 'four writes while away')
+    t.ok(
+      missed.every((res) => res.statusCode < 300),
+      'four writes while away',
+    )
     const res = await b.api.as(reader.token, { method: 'POST', url: '/api/events/ticket' })
     const { ticket } = res.json() as { ticket: string }
     const port = (b.api.app.server.address() as { port: number }).port
@@ -48,18 +51,26 @@ await onPostgres(async () => {
       "the comment, the unlike and the reader's own bookmark, in order; another user's bookmark never",
     )
     const ids = names.map((message) => Number(message.id))
-    t.ok(ids.every((id, i) => i === 0 || id > (ids[i - 1] as number)) && (ids[0] as number) > Number(last), 'ids rise past the last one seen')
+    t.ok(
+      ids.every((id, i) => i === 0 || id > (ids[i - 1] as number)) && (ids[0] as number) > Number(last),
+      'ids rise past the last one seen',
+    )
     t.notMatch(resumed.text, /missed one[\s\S]*missed one/, 'nothing twice')
   })
 
   t.test("killing A's LISTEN connection loses nothing", async (t) => {
     const onA = await a.stream(t, reader)
-    const killed = await withSql(schema, (sql) =>
-      sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike ${`%listen%${channelOf(schema)}%`} and pid <> pg_backend_pid()`,
+    const killed = await withSql(
+      schema,
+      (sql) =>
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike ${`%listen%${channelOf(schema)}%`} and pid <> pg_backend_pid()`,
     )
     t.ok(killed.length >= 1, 'a listening connection was terminated')
     const through = await b.newPost(author, 'while A was not listening')
-    const seen = await onA.until((message) => message.event === 'post.created' && message.data?.includes(through._id) === true, 5000)
+    const seen = await onA.until(
+      (message) => message.event === 'post.created' && message.data?.includes(through._id) === true,
+      5000,
+    )
     t.ok(seen, 'A caught up by itself')
   })
 
@@ -67,7 +78,10 @@ await onPostgres(async () => {
     const onB = await b.stream(t, reader)
     await a.api.app.close()
     const later = await b.newPost(author, 'after A is gone')
-    const seen = await onB.until((message) => message.event === 'post.created' && message.data?.includes(later._id) === true, 5000)
+    const seen = await onB.until(
+      (message) => message.event === 'post.created' && message.data?.includes(later._id) === true,
+      5000,
+    )
     t.ok(seen, 'B sequences and delivers alone')
   })
 })

@@ -28,46 +28,74 @@ async function usedDataDir(t: Test): Promise<string> {
   await posts.like(other?._id as string, mine.post._id)
   const people = createUsersService(deps)
   await people.follow(other?._id as string, guest?._id as string)
-  for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items) await people.addBookmark(guest?._id as string, post._id)
+  for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
+    await people.addBookmark(guest?._id as string, post._id)
   await store.close()
   return dataDir
 }
 
 function output() {
   const lines = { log: [] as string[], error: [] as string[] }
-  return { lines, out: { log: (line: string) => lines.log.push(line), error: (line: string) => lines.error.push(line) } }
+  return {
+    lines,
+    out: { log: (line: string) => lines.log.push(line), error: (line: string) => lines.error.push(line) },
+  }
 }
 
-t.test('db:import copies an embedded database into an empty schema, keeping every id, date and hash', { skip }, async (t) => {
-  const from = await usedDataDir(t)
-  const schema = testSchema(t)
-  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
-  const { lines, out } = output()
-  t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
-  t.match(lines.log.join('\n'), /applied migration 1[\s\S]*Imported 6 users, 14 posts and 2 notifications from .*\n.*set MEDIA_DIR=.*media/)
+t.test(
+  'db:import copies an embedded database into an empty schema, keeping every id, date and hash',
+  { skip },
+  async (t) => {
+    const from = await usedDataDir(t)
+    const schema = testSchema(t)
+    const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
+    const { lines, out } = output()
+    t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
+    t.match(
+      lines.log.join('\n'),
+      /applied migration 1[\s\S]*Imported 6 users, 14 posts and 2 notifications from .*\n.*set MEDIA_DIR=.*media/,
+    )
 
-  const embedded = await readDatabaseFiles(from)
-  const store = await PgStore.open({ url: TEST_DATABASE_URL, poolMax: 2, schema, seed: async () => ({ version: 1, users: [], posts: [] }) })
-  t.teardown(() => store.close())
-  t.strictSame(await store.getUsers(embedded.users.map((u) => u._id)), embedded.users, 'every user, follow and bookmark list as it was')
-  t.strictSame(await store.getPosts(embedded.posts.map((p) => p._id)), embedded.posts, 'every post, like and comment as it was')
-  const guestId = embedded.users.find((u) => u.username === 'guest')?._id as string
-  const newestFirst = (a: { createdAt: string; _id: string }, b: { createdAt: string; _id: string }) =>
-    b.createdAt.localeCompare(a.createdAt) || (b._id < a._id ? -1 : 1)
-  const notifications = embedded.notifications?.filter((n) => n.recipientId === guestId).sort(newestFirst)
-  t.equal(notifications?.length, 2, 'the like and the follow made before the move')
-  t.strictSame((await store.listNotifications(guestId, {})).items, notifications, 'every notification as it was')
-  t.equal(await store.countUnread(guestId), 2, 'and the unread count')
-  const mine = embedded.posts.find((p) => p.content === 'made before the move')?._id
-  t.strictSame((await store.searchPosts(['before', 'move'], {})).items.map((p) => p._id), [mine], 'posts are found by their words')
-  const guest = await store.getUserByUsername('guest')
-  t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
+    const embedded = await readDatabaseFiles(from)
+    const store = await PgStore.open({
+      url: TEST_DATABASE_URL,
+      poolMax: 2,
+      schema,
+      seed: async () => ({ version: 1, users: [], posts: [] }),
+    })
+    t.teardown(() => store.close())
+    t.strictSame(
+      await store.getUsers(embedded.users.map((u) => u._id)),
+      embedded.users,
+      'every user, follow and bookmark list as it was',
+    )
+    t.strictSame(
+      await store.getPosts(embedded.posts.map((p) => p._id)),
+      embedded.posts,
+      'every post, like and comment as it was',
+    )
+    const guestId = embedded.users.find((u) => u.username === 'guest')?._id as string
+    const newestFirst = (a: { createdAt: string; _id: string }, b: { createdAt: string; _id: string }) =>
+      b.createdAt.localeCompare(a.createdAt) || (b._id < a._id ? -1 : 1)
+    const notifications = embedded.notifications?.filter((n) => n.recipientId === guestId).sort(newestFirst)
+    t.equal(notifications?.length, 2, 'the like and the follow made before the move')
+    t.strictSame((await store.listNotifications(guestId, {})).items, notifications, 'every notification as it was')
+    t.equal(await store.countUnread(guestId), 2, 'and the unread count')
+    const mine = embedded.posts.find((p) => p.content === 'made before the move')?._id
+    t.strictSame(
+      (await store.searchPosts(['before', 'move'], {})).items.map((p) => p._id),
+      [mine],
+      'posts are found by their words',
+    )
+    const guest = await store.getUserByUsername('guest')
+    t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
 
-  const again = output()
-  t.equal(await runDbImport(['--from', from], env, again.out), 1, 'a second import is refused')
-  t.match(again.lines.error.join('\n'), /already holds users; it copies only into an empty one/)
-  t.equal((await store.listUsers({})).items.length, 6, 'and changes nothing')
-})
+    const again = output()
+    t.equal(await runDbImport(['--from', from], env, again.out), 1, 'a second import is refused')
+    t.match(again.lines.error.join('\n'), /already holds users; it copies only into an empty one/)
+    t.equal((await store.listUsers({})).items.length, 6, 'and changes nothing')
+  },
+)
 
 t.test('db:import refuses without --from, or from a directory that holds no database', { skip }, async (t) => {
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t) }
@@ -79,17 +107,30 @@ t.test('db:import refuses without --from, or from a directory that holds no data
   t.match(empty.lines.error.join('\n'), /db:import: .* holds no database/)
   const badEnv = output()
   t.equal(await runDbImport(['--from', '.'], { DATABASE_URL: 'mysql://x', DATABASE_SCHEMA: 'Bad-Name' }, badEnv.out), 1)
-  t.match(badEnv.lines.error.join('\n'), /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL[\s\S]*DATABASE_SCHEMA must be/)
+  t.match(
+    badEnv.lines.error.join('\n'),
+    /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL[\s\S]*DATABASE_SCHEMA must be/,
+  )
 })
 
 t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do', { skip }, async (t) => {
-  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t), MEDIA_DIR: path.join(await tempDataDir(t), 'media') }
+  const env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: testSchema(t),
+    MEDIA_DIR: path.join(await tempDataDir(t), 'media'),
+  }
   const first = output()
   t.equal(await runDbMigrate(env, first.out), 0, first.lines.error.join('\n'))
-  t.match(first.lines.log.join('\n'), /applied migration 1 \(initial\)[\s\S]*applied migration 2 \(notifications_search\)[\s\S]*wrote 6 users and 13 posts/)
+  t.match(
+    first.lines.log.join('\n'),
+    /applied migration 1 \(initial\)[\s\S]*applied migration 2 \(notifications_search\)[\s\S]*wrote 6 users and 13 posts/,
+  )
   const second = output()
   t.equal(await runDbMigrate(env, second.out), 0)
-  t.strictSame(second.lines.log, [`PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration 2).`, 'The database already holds users: nothing seeded.'])
+  t.strictSame(second.lines.log, [
+    `PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration 2).`,
+    'The database already holds users: nothing seeded.',
+  ])
 })
 
 t.test('the command runs as a process: exit code 0, then 1 on a database that has users', { skip }, async (t) => {

@@ -23,12 +23,19 @@ const now = () => new Date()
 t.test('50 users liking one post at once through two instances: 50 likes, counted once each', { skip }, async (t) => {
   const { a, b, database, sql } = await twoInstances(t)
   const post = database.posts[0]?._id as string
-  const likers = database.users.map((user) => user._id).filter((id) => !database.posts[0]?.likedBy.includes(id)).slice(0, 50)
+  const likers = database.users
+    .map((user) => user._id)
+    .filter((id) => !database.posts[0]?.likedBy.includes(id))
+    .slice(0, 50)
   t.equal(likers.length, 50)
   const services = [createPostsService({ store: a, now }), createPostsService({ store: b, now })]
   const before = (await a.getPost(post))?.likedBy.length ?? 0
   const results = await Promise.allSettled(likers.map((user, i) => services[i % 2]?.like(user, post)))
-  t.strictSame(results.filter((r) => r.status === 'rejected'), [], 'every like succeeds')
+  t.strictSame(
+    results.filter((r) => r.status === 'rejected'),
+    [],
+    'every like succeeds',
+  )
   const after = await b.getPost(post)
   t.equal(after?.likedBy.length, before + 50, 'every liker is in likedBy')
   t.strictSame(new Set(after?.likedBy), new Set([...(database.posts[0]?.likedBy ?? []), ...likers]))
@@ -36,8 +43,11 @@ t.test('50 users liking one post at once through two instances: 50 likes, counte
   t.equal(row?.like_count, before + 50, 'the kept count agrees with likedBy')
   const counts = await sql`SELECT data FROM event_outbox WHERE name = 'post.liked'`
   t.equal(counts.length, 50, 'one event each')
-  t.strictSame(counts.map((e) => (JSON.parse(e.data as string) as { likeCount: number }).likeCount).sort((x, y) => x - y),
-    Array.from({ length: 50 }, (_, i) => before + i + 1), 'each event saw the count its own like made')
+  t.strictSame(
+    counts.map((e) => (JSON.parse(e.data as string) as { likeCount: number }).likeCount).sort((x, y) => x - y),
+    Array.from({ length: 50 }, (_, i) => before + i + 1),
+    'each event saw the count its own like made',
+  )
 })
 
 t.test('one user liking twice at once: exactly one succeeds', { skip }, async (t) => {
@@ -47,19 +57,28 @@ t.test('one user liking twice at once: exactly one succeeds', { skip }, async (t
   const services = [createPostsService({ store: a, now }), createPostsService({ store: b, now })]
   const results = await Promise.allSettled(services.map((service) => service.like(user, post)))
   t.equal(results.filter((r) => r.status === 'fulfilled').length, 1, 'one like')
-  t.match(results.find((r) => r.status === 'rejected'), { reason: { statusCode: 400, message: 'Cannot like a post that is already liked.' } })
+  t.match(
+    results.find((r) => r.status === 'rejected'),
+    { reason: { statusCode: 400, message: 'Cannot like a post that is already liked.' } },
+  )
 
   // The operation holds on its own, without the service's lock on the post first.
   const other = database.users.find((u) => u._id !== user && !database.posts[1]?.likedBy.includes(u._id))?._id as string
   const second = database.posts[1]?._id as string
-  const answers = await Promise.all([a, b].map((store) => store.transaction((tx) => tx.setReaction(second, other, true, now().toISOString()))))
+  const answers = await Promise.all(
+    [a, b].map((store) => store.transaction((tx) => tx.setReaction(second, other, true, now().toISOString()))),
+  )
   t.strictSame(answers.sort(), [false, true], 'one setReaction changed something')
   t.equal((await a.getPost(second))?.likedBy.filter((id) => id === other).length, 1)
 })
 
 t.test('two signups of one username in different case at once: one wins', { skip }, async (t) => {
   const { a, b, database } = await twoInstances(t, uuidDatabase({ users: 2, posts: 0 }))
-  const record = (username: string): UserRecord => ({ ...(database.users[0] as UserRecord), _id: randomUUID(), username })
+  const record = (username: string): UserRecord => ({
+    ...(database.users[0] as UserRecord),
+    _id: randomUUID(),
+    username,
+  })
   const answers = await Promise.all([
     a.transaction((tx) => tx.createUser(record('Same.Name'))),
     b.transaction((tx) => tx.createUser(record('same.name'))),
@@ -79,7 +98,8 @@ t.test('two users following each other at once both succeed, counts intact', { s
     b.transaction((tx) => tx.follow(y, x, now().toISOString())),
   ])
   t.strictSame(answers, [true, true])
-  const rows = await sql`SELECT u.follower_count, (SELECT count(*)::int FROM follows f WHERE f.followee_id = u.id) AS actual FROM users u`
+  const rows =
+    await sql`SELECT u.follower_count, (SELECT count(*)::int FROM follows f WHERE f.followee_id = u.id) AS actual FROM users u`
   for (const row of rows) t.equal(row.follower_count, row.actual, 'the kept count agrees with the follows')
 })
 
@@ -106,13 +126,19 @@ t.test('a transaction that loses a deadlock is run again, and both writers succe
   t.ok(runs >= 3, `a deadlock victim ran again (${runs} runs for 2 transactions)`)
 })
 
-t.test('ping answers while the database does, and a closed store or an unreachable database rejects', { skip }, async (t) => {
-  const store = await openPgStore(t, uuidDatabase({ users: 1, posts: 0 }))
-  await t.resolves(store.ping())
-  t.equal(store.kind, 'postgres')
-  t.match(store.schema, /^t_[0-9a-f]+$/)
-  await store.close()
-  await t.rejects(store.ping(), 'closed')
-  const url = TEST_DATABASE_URL.replace(/:\d+\//, ':1/')
-  await t.rejects(PgStore.open({ url, poolMax: 1, schema: 'unreachable', seed: async () => uuidDatabase() }), { code: 'ECONNREFUSED' })
-})
+t.test(
+  'ping answers while the database does, and a closed store or an unreachable database rejects',
+  { skip },
+  async (t) => {
+    const store = await openPgStore(t, uuidDatabase({ users: 1, posts: 0 }))
+    await t.resolves(store.ping())
+    t.equal(store.kind, 'postgres')
+    t.match(store.schema, /^t_[0-9a-f]+$/)
+    await store.close()
+    await t.rejects(store.ping(), 'closed')
+    const url = TEST_DATABASE_URL.replace(/:\d+\//, ':1/')
+    await t.rejects(PgStore.open({ url, poolMax: 1, schema: 'unreachable', seed: async () => uuidDatabase() }), {
+      code: 'ECONNREFUSED',
+    })
+  },
+)

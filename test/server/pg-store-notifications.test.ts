@@ -40,67 +40,123 @@ function script(database: ReturnType<typeof uuidDatabase>) {
     ['a follow', (tx) => tx.addNotification(follow), 2],
     ['a comment', (tx) => tx.addNotification(commented), 3],
     ['a mention, to someone else', (tx) => tx.addNotification(mention), 1],
-    ['two at one instant', async (tx) => [await tx.addNotification(tie[0] as NotificationRecord), await tx.addNotification(tie[1] as NotificationRecord)], [4, 5]],
+    [
+      'two at one instant',
+      async (tx) => [
+        await tx.addNotification(tie[0] as NotificationRecord),
+        await tx.addNotification(tie[1] as NotificationRecord),
+      ],
+      [4, 5],
+    ],
     ['an unknown recipient', (tx) => tx.addNotification(note(6, { recipientId: randomUUID() })), undefined],
     ['an unknown post', (tx) => tx.addNotification(note(6, { postId: randomUUID() })), undefined],
-    ['a comment of another post', (tx) => tx.addNotification(note(6, { type: 'comment', postId: other._id, commentId })), undefined],
+    [
+      'a comment of another post',
+      (tx) => tx.addNotification(note(6, { type: 'comment', postId: other._id, commentId })),
+      undefined,
+    ],
     ['an id that is no uuid', (tx) => tx.addNotification(note(6, { actorId: 'u1' })), undefined],
-    ['a transaction reads its own', async (tx) => [await tx.addNotification(note(7, { actorId: a, recipientId: b, postId: other._id })), await tx.countUnread(b)], [2, 2]],
-    ['mark read up to the follow', async (tx) => tx.markNotificationsRead(a, await tx.getNotification(follow._id)), { marked: 2, unread: 3 }],
-    ['again: nothing more', async (tx) => tx.markNotificationsRead(a, await tx.getNotification(follow._id)), { marked: 0, unread: 3 }],
+    [
+      'a transaction reads its own',
+      async (tx) => [
+        await tx.addNotification(note(7, { actorId: a, recipientId: b, postId: other._id })),
+        await tx.countUnread(b),
+      ],
+      [2, 2],
+    ],
+    [
+      'mark read up to the follow',
+      async (tx) => tx.markNotificationsRead(a, await tx.getNotification(follow._id)),
+      { marked: 2, unread: 3 },
+    ],
+    [
+      'again: nothing more',
+      async (tx) => tx.markNotificationsRead(a, await tx.getNotification(follow._id)),
+      { marked: 0, unread: 3 },
+    ],
     ['take back a read one: no count fell', (tx) => tx.removeNotifications({ identity: like }), []],
     ['take back one never made', (tx) => tx.removeNotifications({ identity: { ...like, actorId: c } }), []],
     ['take back the mention', (tx) => tx.removeNotifications({ identity: mention }), [{ recipientId: b, unread: 1 }]],
     ['take back those of a comment', (tx) => tx.removeNotifications({ commentId }), [{ recipientId: a, unread: 2 }]],
-    ['add and take back in one go', async (tx) => [await tx.addNotification(note(8, { actorId: c })), await tx.removeNotifications({ postId: withComment._id })], [3, [{ recipientId: a, unread: 2 }]]],
+    [
+      'add and take back in one go',
+      async (tx) => [
+        await tx.addNotification(note(8, { actorId: c })),
+        await tx.removeNotifications({ postId: withComment._id }),
+      ],
+      [3, [{ recipientId: a, unread: 2 }]],
+    ],
     ['mark all read', (tx) => tx.markNotificationsRead(a, undefined), { marked: 2, unread: 0 }],
-    ['take back those of a post, read ones only', (tx) => tx.removeNotifications({ postId: other._id }), [{ recipientId: b, unread: 0 }]],
+    [
+      'take back those of a post, read ones only',
+      (tx) => tx.removeNotifications({ postId: other._id }),
+      [{ recipientId: b, unread: 0 }],
+    ],
     ['counts of unknown people', (tx) => tx.countUnread(randomUUID()), 0],
   ]
   return { steps, people: [a, b, c] }
 }
 
-t.test('every notification operation answers as the embedded store does, and leaves the same lists', { skip }, async (t) => {
-  const database = uuidDatabase({ users: 4, posts: 6 })
-  const stores = await openBothStores(t, database)
-  const { steps, people } = script(database)
-  for (const { name, store } of stores) {
-    for (const [label, step, expected] of steps) t.strictSame(await store.transaction(step), expected, `${name}: ${label}`)
-  }
-  const [lowdb, pg] = stores.map((opened) => opened.store) as [Store, Store]
-  for (const person of people) {
-    const whole = (await lowdb.listNotifications(person, {})).items
-    t.strictSame((await pg.listNotifications(person, {})).items, whole, 'the same notifications, newest first')
-    t.equal(await pg.countUnread(person), await lowdb.countUnread(person), 'the same count')
-    const paged: NotificationRecord[] = []
-    let cursor: string | undefined
-    do {
-      const page = await pg.listNotifications(person, { limit: 1, ...(cursor ? { cursor } : {}) })
-      paged.push(...page.items)
-      cursor = page.nextCursor ?? undefined
-    } while (cursor)
-    t.strictSame(paged, whole, 'page by page')
-  }
-  t.ok((await lowdb.listNotifications(people[0] as string, {})).items.length > 0, 'some are left to compare')
-})
+t.test(
+  'every notification operation answers as the embedded store does, and leaves the same lists',
+  { skip },
+  async (t) => {
+    const database = uuidDatabase({ users: 4, posts: 6 })
+    const stores = await openBothStores(t, database)
+    const { steps, people } = script(database)
+    for (const { name, store } of stores) {
+      for (const [label, step, expected] of steps)
+        t.strictSame(await store.transaction(step), expected, `${name}: ${label}`)
+    }
+    const [lowdb, pg] = stores.map((opened) => opened.store) as [Store, Store]
+    for (const person of people) {
+      const whole = (await lowdb.listNotifications(person, {})).items
+      t.strictSame((await pg.listNotifications(person, {})).items, whole, 'the same notifications, newest first')
+      t.equal(await pg.countUnread(person), await lowdb.countUnread(person), 'the same count')
+      const paged: NotificationRecord[] = []
+      let cursor: string | undefined
+      do {
+        const page = await pg.listNotifications(person, { limit: 1, ...(cursor ? { cursor } : {}) })
+        paged.push(...page.items)
+        cursor = page.nextCursor ?? undefined
+      } while (cursor)
+      t.strictSame(paged, whole, 'page by page')
+    }
+    t.ok((await lowdb.listNotifications(people[0] as string, {})).items.length > 0, 'some are left to compare')
+  },
+)
 
-t.test('deleting a post or comment with unread notifications through a failed transaction changes nothing', { skip }, async (t) => {
-  const database = uuidDatabase({ users: 3, posts: 2 })
-  const [a, b] = database.users.map((user) => user._id) as [string, string]
-  const postId = database.posts[0]?._id as string
-  for (const { name, store, events } of await openBothStores(t, database)) {
-    await store.transaction((tx) => tx.addNotification({ _id: randomUUID(), type: 'like', recipientId: a, actorId: b, postId, createdAt: at(1), read: false }))
-    const failure = new Error('refused half way')
-    await t.rejects(
-      store.transaction(async (tx) => {
-        await tx.removeNotifications({ postId })
-        await tx.markNotificationsRead(a, undefined)
-        throw failure
-      }),
-      failure,
-    )
-    t.equal(await store.countUnread(a), 1, `${name}: still unread`)
-    t.equal((await store.listNotifications(a, {})).items.length, 1, `${name}: still there`)
-    t.strictSame(await events(), [], `${name}: no event`)
-  }
-})
+t.test(
+  'deleting a post or comment with unread notifications through a failed transaction changes nothing',
+  { skip },
+  async (t) => {
+    const database = uuidDatabase({ users: 3, posts: 2 })
+    const [a, b] = database.users.map((user) => user._id) as [string, string]
+    const postId = database.posts[0]?._id as string
+    for (const { name, store, events } of await openBothStores(t, database)) {
+      await store.transaction((tx) =>
+        tx.addNotification({
+          _id: randomUUID(),
+          type: 'like',
+          recipientId: a,
+          actorId: b,
+          postId,
+          createdAt: at(1),
+          read: false,
+        }),
+      )
+      const failure = new Error('refused half way')
+      await t.rejects(
+        store.transaction(async (tx) => {
+          await tx.removeNotifications({ postId })
+          await tx.markNotificationsRead(a, undefined)
+          throw failure
+        }),
+        failure,
+      )
+      t.equal(await store.countUnread(a), 1, `${name}: still unread`)
+      t.equal((await store.listNotifications(a, {})).items.length, 1, `${name}: still there`)
+      t.strictSame(await events(), [], `${name}: no event`)
+    }
+  },
+)

@@ -26,7 +26,20 @@ async function walk(read: (page: PageRequest) => Promise<Page<{ _id: string }>>,
   throw new Error('more than 100 pages')
 }
 
-const POST_SEARCHES = [['cafe'], ['cafe', 'lait'], ['creme'], ['東'], ['@chloe_b'], ['@ada_l'], ['@ada_l.'], ['tea'], ['fine', 'full'], ['strasse'], ['straße'], ['nothing']]
+const POST_SEARCHES = [
+  ['cafe'],
+  ['cafe', 'lait'],
+  ['creme'],
+  ['東'],
+  ['@chloe_b'],
+  ['@ada_l'],
+  ['@ada_l.'],
+  ['tea'],
+  ['fine', 'full'],
+  ['strasse'],
+  ['straße'],
+  ['nothing'],
+]
 const USER_SEARCHES: UserSearch[] = [
   { prefixes: ['ch'] },
   { prefixes: ['ber'] },
@@ -60,9 +73,23 @@ async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
     t.strictSame(idsOf((await pg.listTaggedPosts(tag, {})).items), whole, `${when}: #${tag}`)
     t.strictSame(await walk((page) => pg.listTaggedPosts(tag, page), 2), whole, `${when}: #${tag}, 2 a page`)
   }
-  for (const since of ['2026-01-01T00:00:00.000Z', '2026-01-14T00:00:00.000Z', '2026-01-16T12:00:00.000Z', '2026-02-15T00:00:00.000Z', '2027-01-01T00:00:00.000Z']) {
-    t.strictSame(await pg.trendingTags(since, 100), await lowdb.trendingTags(since, 100), `${when}: trending since ${since}`)
-    t.strictSame(await pg.trendingTags(since, 2), await lowdb.trendingTags(since, 2), `${when}: the top 2 since ${since}`)
+  for (const since of [
+    '2026-01-01T00:00:00.000Z',
+    '2026-01-14T00:00:00.000Z',
+    '2026-01-16T12:00:00.000Z',
+    '2026-02-15T00:00:00.000Z',
+    '2027-01-01T00:00:00.000Z',
+  ]) {
+    t.strictSame(
+      await pg.trendingTags(since, 100),
+      await lowdb.trendingTags(since, 100),
+      `${when}: trending since ${since}`,
+    )
+    t.strictSame(
+      await pg.trendingTags(since, 2),
+      await lowdb.trendingTags(since, 2),
+      `${when}: the top 2 since ${since}`,
+    )
   }
 }
 
@@ -73,17 +100,35 @@ t.test('search, tags and trending read the same on both stores, before and after
 
   const cafes = (await lowdb.listTaggedPosts('café', {})).items
   t.ok(cafes.length >= 3, 'the database holds tagged posts')
-  t.ok((await lowdb.searchPosts(['cafe', 'lait'], {})).items.every((post) => /café au lait/.test(post.content)), 'every word must be there')
-  t.ok((await lowdb.searchUsers({ prefixes: ['ber'] }, {})).items.every((user) => /^B/.test(user.lastName)), 'names begin with it')
+  t.ok(
+    (await lowdb.searchPosts(['cafe', 'lait'], {})).items.every((post) => /café au lait/.test(post.content)),
+    'every word must be there',
+  )
+  t.ok(
+    (await lowdb.searchUsers({ prefixes: ['ber'] }, {})).items.every((user) => /^B/.test(user.lastName)),
+    'names begin with it',
+  )
 
   const [first, second] = cafes as [(typeof cafes)[number], (typeof cafes)[number]]
   const chris = database.users[1]?._id as string
   const commented = database.posts.find((post) => post.comments.length === 2) as (typeof database.posts)[number]
   const [kept, dropped] = commented.comments.map((comment) => comment._id) as [string, string]
-  const fresh = { _id: randomUUID(), authorId: chris, text: 'late #Trend', upvotedBy: [], downvotedBy: [], createdAt: '2026-03-01T00:00:00.000Z', updatedAt: '2026-03-01T00:00:00.000Z' }
+  const fresh = {
+    _id: randomUUID(),
+    authorId: chris,
+    text: 'late #Trend',
+    upvotedBy: [],
+    downvotedBy: [],
+    createdAt: '2026-03-01T00:00:00.000Z',
+    updatedAt: '2026-03-01T00:00:00.000Z',
+  }
   for (const store of [lowdb, pg]) {
     await store.transaction(async (tx) => {
-      await tx.updatePost(first._id, { content: 'now about #tea_time only, @chris.b', mediaUrl: first.mediaUrl, type: first.type }, '2026-02-01T00:00:00.000Z')
+      await tx.updatePost(
+        first._id,
+        { content: 'now about #tea_time only, @chris.b', mediaUrl: first.mediaUrl, type: first.type },
+        '2026-02-01T00:00:00.000Z',
+      )
       await tx.deletePost(second._id)
       await tx.updateProfile(chris, { firstName: 'Christophe', lastName: 'Żuławski' }, '2026-02-01T00:00:00.000Z')
       await tx.addComment(commented._id, fresh)
@@ -92,8 +137,20 @@ t.test('search, tags and trending read the same on both stores, before and after
     })
   }
   await compare(t, lowdb, pg, 'after edits')
-  t.strictSame(idsOf((await pg.searchUsers({ prefixes: ['christ', 'zuł'] }, {})).items), [chris], 'a new name is found by (ł has no accent to drop)')
+  t.strictSame(
+    idsOf((await pg.searchUsers({ prefixes: ['christ', 'zuł'] }, {})).items),
+    [chris],
+    'a new name is found by (ł has no accent to drop)',
+  )
   t.strictSame(idsOf((await pg.searchUsers({ prefixes: ['bernard'] }, {})).items), [], 'and the old one no more')
-  t.strictSame(idsOf((await pg.listTaggedPosts('trend', {})).items), [commented._id], "a comment's tag puts its post under it")
-  t.strictSame(await pg.trendingTags('2026-02-28T00:00:00.000Z', 10), [{ tag: 'trend', posts: 1 }], 'counted when the comment was written')
+  t.strictSame(
+    idsOf((await pg.listTaggedPosts('trend', {})).items),
+    [commented._id],
+    "a comment's tag puts its post under it",
+  )
+  t.strictSame(
+    await pg.trendingTags('2026-02-28T00:00:00.000Z', 10),
+    [{ tag: 'trend', posts: 1 }],
+    'counted when the comment was written',
+  )
 })

@@ -17,21 +17,58 @@ const at = (n: number) => new Date(Date.UTC(2026, 5, 1, 0, n)).toISOString()
 function script(database: ReturnType<typeof uuidDatabase>) {
   const [a, b, c, d] = database.users.map((user) => user._id) as [string, string, string, string]
   const [p, q] = database.posts.map((post) => post._id) as [string, string]
-  const newcomer: UserRecord = { ...(database.users[0] as UserRecord), _id: randomUUID(), username: 'newcomer', bookmarks: [], following: [], followers: [], tokenVersion: 0, createdAt: at(0), updatedAt: at(0) }
+  const newcomer: UserRecord = {
+    ...(database.users[0] as UserRecord),
+    _id: randomUUID(),
+    username: 'newcomer',
+    bookmarks: [],
+    following: [],
+    followers: [],
+    tokenVersion: 0,
+    createdAt: at(0),
+    updatedAt: at(0),
+  }
   const r = randomUUID()
-  const post: PostRecord = { _id: r, authorId: newcomer._id, content: 'fresh', mediaUrl: '', type: '', createdAt: at(1), updatedAt: at(1), likedBy: [], dislikedBy: [], comments: [] }
-  const comment = (id: string, authorId: string, text: string): CommentRecord => ({ _id: id, authorId, text, upvotedBy: [], downvotedBy: [], createdAt: at(2), updatedAt: at(2) })
+  const post: PostRecord = {
+    _id: r,
+    authorId: newcomer._id,
+    content: 'fresh',
+    mediaUrl: '',
+    type: '',
+    createdAt: at(1),
+    updatedAt: at(1),
+    likedBy: [],
+    dislikedBy: [],
+    comments: [],
+  }
+  const comment = (id: string, authorId: string, text: string): CommentRecord => ({
+    _id: id,
+    authorId,
+    text,
+    upvotedBy: [],
+    downvotedBy: [],
+    createdAt: at(2),
+    updatedAt: at(2),
+  })
   const [x, y] = [randomUUID(), randomUUID()]
   const steps: [string, (tx: StoreTx) => Promise<unknown>, unknown][] = [
     ['create a user', (tx) => tx.createUser(newcomer), true],
-    ['the same name in another case', (tx) => tx.createUser({ ...newcomer, _id: randomUUID(), username: 'NEWCOMER' }), false],
+    [
+      'the same name in another case',
+      (tx) => tx.createUser({ ...newcomer, _id: randomUUID(), username: 'NEWCOMER' }),
+      false,
+    ],
     ['follow', (tx) => tx.follow(a, newcomer._id, at(3)), true],
     ['follow again', (tx) => tx.follow(a, newcomer._id, at(4)), false],
     ['follow nobody', (tx) => tx.follow(a, randomUUID(), at(4)), false],
     ['unfollow', (tx) => tx.unfollow(a, newcomer._id, at(5)), true],
     ['unfollow again', (tx) => tx.unfollow(a, newcomer._id, at(6)), false],
     ['follow back later', (tx) => tx.follow(newcomer._id, a, at(7)), true],
-    ['a read sees its own transaction', async (tx) => (await tx.follow(d, c, at(8))) && (await tx.getUser(d))?.following.at(-1), c],
+    [
+      'a read sees its own transaction',
+      async (tx) => (await tx.follow(d, c, at(8))) && (await tx.getUser(d))?.following.at(-1),
+      c,
+    ],
     ['bookmark', (tx) => tx.addBookmark(c, p, at(9)), true],
     ['bookmark again', (tx) => tx.addBookmark(c, p, at(10)), false],
     ['unbookmark one never kept', (tx) => tx.removeBookmark(c, q, at(10)), false],
@@ -46,7 +83,11 @@ function script(database: ReturnType<typeof uuidDatabase>) {
     ['unlike a post never liked', (tx) => tx.setReaction(r, c, false, at(17)), false],
     ['like once more, last in line', (tx) => tx.setReaction(r, a, true, at(18)), true],
     ['like a post that is gone', (tx) => tx.setReaction(randomUUID(), a, true, at(18)), false],
-    ['comment', async (tx) => (await tx.addComment(r, comment(x, b, 'first')), (await tx.getPost(r))?.comments.length), 1],
+    [
+      'comment',
+      async (tx) => (await tx.addComment(r, comment(x, b, 'first')), (await tx.getPost(r))?.comments.length),
+      1,
+    ],
     ['upvote', (tx) => tx.setVote(r, x, a, true, at(19)), true],
     ['upvote again', (tx) => tx.setVote(r, x, a, true, at(20)), false],
     ['downvote by another', (tx) => tx.setVote(r, x, c, false, at(21)), true],
@@ -55,14 +96,45 @@ function script(database: ReturnType<typeof uuidDatabase>) {
     ['edit the comment', (tx) => tx.updateComment(r, x, 'edited', at(23)), undefined],
     ['a second comment', (tx) => tx.addComment(r, comment(y, c, 'second')), undefined],
     ['delete it', (tx) => tx.deleteComment(r, y), undefined],
-    ['edit a profile', async (tx) => (await tx.updateProfile(a, { bio: 'new bio', website: 'https://a.example' }, at(24)))?.bio, 'new bio'],
+    [
+      'edit a profile',
+      async (tx) => (await tx.updateProfile(a, { bio: 'new bio', website: 'https://a.example' }, at(24)))?.bio,
+      'new bio',
+    ],
     ['edit nobody', (tx) => tx.updateProfile(randomUUID(), { bio: 'x' }, at(24)), undefined],
-    ['revoke tokens', async (tx) => (await tx.revokeTokens(a), (await tx.getUser(a))?.tokenVersion), (database.users[0]?.tokenVersion ?? 0) + 1],
-    ['add an image and its description', (tx) => tx.updatePost(r, { content: 'with image', mediaUrl: '/media/x.png', type: 'image', mediaAlt: 'a cat' }, at(25)), undefined],
-    ['edit the text only: the description stays', async (tx) => (await tx.updatePost(r, { content: 'text', mediaUrl: '/media/x.png', type: 'image' }, at(26)), (await tx.getPost(r))?.mediaAlt), 'a cat'],
-    ['a description set to undefined is cleared', async (tx) => (await tx.updatePost(r, { content: 'text', mediaUrl: '', type: '', mediaAlt: undefined }, at(27)), 'mediaAlt' in ((await tx.getPost(r)) ?? {})), false],
+    [
+      'revoke tokens',
+      async (tx) => (await tx.revokeTokens(a), (await tx.getUser(a))?.tokenVersion),
+      (database.users[0]?.tokenVersion ?? 0) + 1,
+    ],
+    [
+      'add an image and its description',
+      (tx) =>
+        tx.updatePost(r, { content: 'with image', mediaUrl: '/media/x.png', type: 'image', mediaAlt: 'a cat' }, at(25)),
+      undefined,
+    ],
+    [
+      'edit the text only: the description stays',
+      async (tx) => (
+        await tx.updatePost(r, { content: 'text', mediaUrl: '/media/x.png', type: 'image' }, at(26)),
+        (await tx.getPost(r))?.mediaAlt
+      ),
+      'a cat',
+    ],
+    [
+      'a description set to undefined is cleared',
+      async (tx) => (
+        await tx.updatePost(r, { content: 'text', mediaUrl: '', type: '', mediaAlt: undefined }, at(27)),
+        'mediaAlt' in ((await tx.getPost(r)) ?? {})
+      ),
+      false,
+    ],
     ['bookmark the post to delete', (tx) => tx.addBookmark(d, p, at(28)), true],
-    ['delete a post, with its bookmarks', async (tx) => (await tx.deletePost(p), (await tx.getUser(b))?.bookmarks.includes(p)), false],
+    [
+      'delete a post, with its bookmarks',
+      async (tx) => (await tx.deletePost(p), (await tx.getUser(b))?.bookmarks.includes(p)),
+      false,
+    ],
     ['lock a post that is gone', async (tx) => tx.lockPost(p), undefined],
     ['lock an id that is no uuid', async (tx) => tx.lockPost('p1'), undefined],
   ]
@@ -74,7 +146,8 @@ t.test('every operation answers as the embedded store does, and leaves the same 
   const stores = await openBothStores(t, database)
   const steps = script(database)
   for (const { name, store } of stores) {
-    for (const [label, step, expected] of steps) t.strictSame(await store.transaction(step), expected, `${name}: ${label}`)
+    for (const [label, step, expected] of steps)
+      t.strictSame(await store.transaction(step), expected, `${name}: ${label}`)
   }
   const [lowdb, pg] = stores.map((opened) => opened.store) as [Store, Store]
   const all = async (store: Store) => ({

@@ -22,7 +22,11 @@ async function compareReads(t: Test, database: Database) {
   const userIds = database.users.map((user) => user._id)
   const postIds = database.posts.map((post) => post._id)
   const asked = [...userIds, userIds[0] as string, randomUUID(), 'not-a-uuid', ...[...userIds].reverse()]
-  t.strictSame(await pg.getUsers(asked), await lowdb.getUsers(asked), 'users, in the order asked, repeats kept, unknown skipped')
+  t.strictSame(
+    await pg.getUsers(asked),
+    await lowdb.getUsers(asked),
+    'users, in the order asked, repeats kept, unknown skipped',
+  )
   t.strictSame(await pg.getUsers(userIds), database.users, 'the very records the database holds')
   const askedPosts = [...postIds, randomUUID(), postIds[2] as string, 'x']
   t.strictSame(await pg.getPosts(askedPosts), await lowdb.getPosts(askedPosts), 'posts likewise')
@@ -48,7 +52,9 @@ t.test('reads rebuild every order of a database with ties, dislikes, votes and b
 })
 
 /** Every page of a list, following cursors, as one list of ids. */
-async function walk(read: (cursor: string | undefined) => Promise<{ items: { _id: string }[]; nextCursor: string | null }>) {
+async function walk(
+  read: (cursor: string | undefined) => Promise<{ items: { _id: string }[]; nextCursor: string | null }>,
+) {
   const ids: string[] = []
   let cursor: string | undefined
   for (let pages = 0; pages < 100; pages++) {
@@ -90,7 +96,11 @@ t.test('pages follow the same keysets as the embedded store, with no repeats and
   const last = await pg.listPosts({ sort: 'latest', limit: database.posts.length })
   t.equal(last.nextCursor, null, 'a page that holds the rest has no next cursor')
   const first = await pg.listPosts({ sort: 'latest', limit: 2 })
-  t.strictSame(first.nextCursor, (await lowdb.listPosts({ sort: 'latest', limit: 2 })).nextCursor, 'cursors look alike on both stores')
+  t.strictSame(
+    first.nextCursor,
+    (await lowdb.listPosts({ sort: 'latest', limit: 2 })).nextCursor,
+    'cursors look alike on both stores',
+  )
 })
 
 t.test('a malformed cursor is a 400 that names the cursor, never a failed query', { skip }, async (t) => {
@@ -98,14 +108,31 @@ t.test('a malformed cursor is a 400 that names the cursor, never a failed query'
   const user = (await pg.listUsers({})).items[0]?._id as string
   const bad: [string, () => Promise<unknown>][] = [
     ['not base64 JSON', () => pg.listPosts({ sort: 'latest', limit: 2, cursor: 'nonsense' })],
-    ['a date that is none', () => pg.listPosts({ sort: 'latest', limit: 2, cursor: encodeCursor(['yesterday', randomUUID()]) })],
-    ['an id that is no uuid', () => pg.listPosts({ sort: 'oldest', limit: 2, cursor: encodeCursor([new Date().toISOString(), 'p1']) })],
-    ['a time key for trending', () => pg.listPosts({ sort: 'trending', limit: 2, cursor: encodeCursor([new Date().toISOString(), randomUUID()]) })],
-    ['a like count past int', () => pg.listPosts({ sort: 'trending', cursor: encodeCursor([2 ** 40, new Date().toISOString(), randomUUID()]) })],
-    ['a fractional like count', () => pg.listPosts({ sort: 'trending', cursor: encodeCursor([1.5, new Date().toISOString(), randomUUID()]) })],
+    [
+      'a date that is none',
+      () => pg.listPosts({ sort: 'latest', limit: 2, cursor: encodeCursor(['yesterday', randomUUID()]) }),
+    ],
+    [
+      'an id that is no uuid',
+      () => pg.listPosts({ sort: 'oldest', limit: 2, cursor: encodeCursor([new Date().toISOString(), 'p1']) }),
+    ],
+    [
+      'a time key for trending',
+      () =>
+        pg.listPosts({ sort: 'trending', limit: 2, cursor: encodeCursor([new Date().toISOString(), randomUUID()]) }),
+    ],
+    [
+      'a like count past int',
+      () => pg.listPosts({ sort: 'trending', cursor: encodeCursor([2 ** 40, new Date().toISOString(), randomUUID()]) }),
+    ],
+    [
+      'a fractional like count',
+      () => pg.listPosts({ sort: 'trending', cursor: encodeCursor([1.5, new Date().toISOString(), randomUUID()]) }),
+    ],
     ['a user key of numbers', () => pg.listUsers({ limit: 1, cursor: encodeCursor([1, 2]) })],
     ['a negative bookmark place', () => pg.listBookmarks(user, { limit: 1, cursor: encodeCursor([-1]) })],
     ['a bookmark place that is text', () => pg.listBookmarks(user, { limit: 1, cursor: encodeCursor(['7']) })],
   ]
-  for (const [label, read] of bad) await t.rejects(read(), { name: 'AppError', statusCode: 400, message: 'cursor is invalid' }, label)
+  for (const [label, read] of bad)
+    await t.rejects(read(), { name: 'AppError', statusCode: 400, message: 'cursor is invalid' }, label)
 })

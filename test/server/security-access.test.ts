@@ -29,19 +29,31 @@ function tokenOfDeletedUser(): string {
 type Role = 'owner' | 'other' | 'anonymous' | 'deleted'
 const ROLES: Role[] = ['anonymous', 'deleted', 'other', 'owner']
 const tokens: Record<Role, string | undefined> = { owner, other, anonymous: undefined, deleted: tokenOfDeletedUser() }
-const idOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()) as { _id: string })._id
+const idOf = (token: string) =>
+  (JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()) as { _id: string })._id
 
 const minimal = { prefer: 'return=minimal' }
 async function newPost(token: string): Promise<string> {
-  const res = await api.as(token, { method: 'POST', url: '/api/posts', payload: { content: `grid ${randomUUID()}` }, headers: minimal })
+  const res = await api.as(token, {
+    method: 'POST',
+    url: '/api/posts',
+    payload: { content: `grid ${randomUUID()}` },
+    headers: minimal,
+  })
   return (res.json() as { post: { _id: string } }).post._id
 }
 async function newComment(token: string, postId: string): Promise<string> {
-  const res = await api.as(token, { method: 'POST', url: `/api/comments/add/${postId}`, payload: { text: 'grid comment' }, headers: minimal })
+  const res = await api.as(token, {
+    method: 'POST',
+    url: `/api/comments/add/${postId}`,
+    payload: { text: 'grid comment' },
+    headers: minimal,
+  })
   const comments = (res.json() as { post: { comments: Array<{ _id: string }> } }).post.comments
   return (comments[comments.length - 1] as { _id: string })._id
 }
-const call = (token: string | undefined, request: InjectOptions) => api.as(token, { ...request, headers: { ...minimal, ...(request.headers ?? {}) } })
+const call = (token: string | undefined, request: InjectOptions) =>
+  api.as(token, { ...request, headers: { ...minimal, ...(request.headers ?? {}) } })
 
 interface Row {
   route: string
@@ -57,7 +69,12 @@ const GONE = 404
 const refusedOutside = { anonymous: NO_TOKEN, deleted: GONE }
 
 /** A row acting on a fresh post of the owner's; `prepare` runs first (likes before a dislike, say). */
-function postRow(route: string, request: (id: string) => InjectOptions, expect: { owner: number; other: number }, prepare?: (id: string) => Promise<unknown>): Row {
+function postRow(
+  route: string,
+  request: (id: string) => InjectOptions,
+  expect: { owner: number; other: number },
+  prepare?: (id: string) => Promise<unknown>,
+): Row {
   return {
     route,
     setup: async () => {
@@ -70,7 +87,13 @@ function postRow(route: string, request: (id: string) => InjectOptions, expect: 
 }
 
 /** A row acting on a fresh comment by `commentBy` on a fresh post by `postBy`. */
-function commentRow(route: string, postBy: string, commentBy: string, request: (ids: string) => InjectOptions, expect: { owner: number; other: number }): Row {
+function commentRow(
+  route: string,
+  postBy: string,
+  commentBy: string,
+  request: (ids: string) => InjectOptions,
+  expect: { owner: number; other: number },
+): Row {
   return {
     route,
     setup: async () => {
@@ -82,30 +105,94 @@ function commentRow(route: string, postBy: string, commentBy: string, request: (
   }
 }
 
-const likedByBoth = (id: string) => Promise.all([owner, other].map((token) => call(token, { method: 'POST', url: `/api/posts/like/${id}` })))
-const bookmarkedByBoth = (id: string) => Promise.all([owner, other].map((token) => call(token, { method: 'POST', url: `/api/users/bookmark/${id}` })))
+const likedByBoth = (id: string) =>
+  Promise.all([owner, other].map((token) => call(token, { method: 'POST', url: `/api/posts/like/${id}` })))
+const bookmarkedByBoth = (id: string) =>
+  Promise.all([owner, other].map((token) => call(token, { method: 'POST', url: `/api/users/bookmark/${id}` })))
 
 const rows: Row[] = [
-  { route: 'POST /api/posts', setup: async () => () => ({ method: 'POST', url: '/api/posts', payload: { content: 'hello' } }), expect: { owner: 201, other: 201, ...refusedOutside } },
-  postRow('POST /api/posts/edit/:id', (id) => ({ method: 'POST', url: `/api/posts/edit/${id}`, payload: { content: 'edited' } }), { owner: 201, other: 400 }),
+  {
+    route: 'POST /api/posts',
+    setup: async () => () => ({ method: 'POST', url: '/api/posts', payload: { content: 'hello' } }),
+    expect: { owner: 201, other: 201, ...refusedOutside },
+  },
+  postRow(
+    'POST /api/posts/edit/:id',
+    (id) => ({ method: 'POST', url: `/api/posts/edit/${id}`, payload: { content: 'edited' } }),
+    { owner: 201, other: 400 },
+  ),
   postRow('DELETE /api/posts/:id', (id) => ({ method: 'DELETE', url: `/api/posts/${id}` }), { owner: 201, other: 400 }),
-  postRow('POST /api/posts/like/:id', (id) => ({ method: 'POST', url: `/api/posts/like/${id}` }), { owner: 201, other: 201 }),
-  postRow('POST /api/posts/dislike/:id', (id) => ({ method: 'POST', url: `/api/posts/dislike/${id}` }), { owner: 201, other: 201 }, likedByBoth),
-  postRow('POST /api/comments/add/:postId', (id) => ({ method: 'POST', url: `/api/comments/add/${id}`, payload: { text: 'hi' } }), { owner: 201, other: 201 }),
-  postRow('POST /api/users/bookmark/:id', (id) => ({ method: 'POST', url: `/api/users/bookmark/${id}` }), { owner: 200, other: 200 }),
-  postRow('POST /api/users/remove-bookmark/:id', (id) => ({ method: 'POST', url: `/api/users/remove-bookmark/${id}` }), { owner: 200, other: 200 }, bookmarkedByBoth),
-  commentRow("POST /api/comments/edit/:postId/:commentId (the owner's comment on a third user's post)", third, owner, (ids) => ({ method: 'POST', url: `/api/comments/edit/${ids}`, payload: { text: 'edited' } }), { owner: 201, other: 400 }),
-  commentRow("POST /api/comments/edit/:postId/:commentId (the post's owner editing another's comment)", owner, third, (ids) => ({ method: 'POST', url: `/api/comments/edit/${ids}`, payload: { text: 'edited' } }), { owner: 400, other: 400 }),
+  postRow('POST /api/posts/like/:id', (id) => ({ method: 'POST', url: `/api/posts/like/${id}` }), {
+    owner: 201,
+    other: 201,
+  }),
+  postRow(
+    'POST /api/posts/dislike/:id',
+    (id) => ({ method: 'POST', url: `/api/posts/dislike/${id}` }),
+    { owner: 201, other: 201 },
+    likedByBoth,
+  ),
+  postRow(
+    'POST /api/comments/add/:postId',
+    (id) => ({ method: 'POST', url: `/api/comments/add/${id}`, payload: { text: 'hi' } }),
+    { owner: 201, other: 201 },
+  ),
+  postRow('POST /api/users/bookmark/:id', (id) => ({ method: 'POST', url: `/api/users/bookmark/${id}` }), {
+    owner: 200,
+    other: 200,
+  }),
+  postRow(
+    'POST /api/users/remove-bookmark/:id',
+    (id) => ({ method: 'POST', url: `/api/users/remove-bookmark/${id}` }),
+    { owner: 200, other: 200 },
+    bookmarkedByBoth,
+  ),
+  commentRow(
+    "POST /api/comments/edit/:postId/:commentId (the owner's comment on a third user's post)",
+    third,
+    owner,
+    (ids) => ({ method: 'POST', url: `/api/comments/edit/${ids}`, payload: { text: 'edited' } }),
+    { owner: 201, other: 400 },
+  ),
+  commentRow(
+    "POST /api/comments/edit/:postId/:commentId (the post's owner editing another's comment)",
+    owner,
+    third,
+    (ids) => ({ method: 'POST', url: `/api/comments/edit/${ids}`, payload: { text: 'edited' } }),
+    { owner: 400, other: 400 },
+  ),
   ...(['POST', 'DELETE'] as const).flatMap((method) => [
-    commentRow(`${method} /api/comments/delete/:postId/:commentId (the owner's comment on a third user's post)`, third, owner, (ids) => ({ method, url: `/api/comments/delete/${ids}` }), { owner: 201, other: 400 }),
-    commentRow(`${method} /api/comments/delete/:postId/:commentId (a third user's comment on the owner's post)`, owner, third, (ids) => ({ method, url: `/api/comments/delete/${ids}` }), { owner: 201, other: 400 }),
+    commentRow(
+      `${method} /api/comments/delete/:postId/:commentId (the owner's comment on a third user's post)`,
+      third,
+      owner,
+      (ids) => ({ method, url: `/api/comments/delete/${ids}` }),
+      { owner: 201, other: 400 },
+    ),
+    commentRow(
+      `${method} /api/comments/delete/:postId/:commentId (a third user's comment on the owner's post)`,
+      owner,
+      third,
+      (ids) => ({ method, url: `/api/comments/delete/${ids}` }),
+      { owner: 201, other: 400 },
+    ),
   ]),
   ...(['upvote', 'downvote'] as const).map((verb) =>
-    commentRow(`POST /api/comments/${verb}/:postId/:commentId`, owner, owner, (ids) => ({ method: 'POST', url: `/api/comments/${verb}/${ids}` }), { owner: 201, other: 201 }),
+    commentRow(
+      `POST /api/comments/${verb}/:postId/:commentId`,
+      owner,
+      owner,
+      (ids) => ({ method: 'POST', url: `/api/comments/${verb}/${ids}` }),
+      { owner: 201, other: 201 },
+    ),
   ),
   {
     route: "POST /api/users/edit (another user naming the owner's username)",
-    setup: async () => (role) => ({ method: 'POST', url: '/api/users/edit', payload: role === 'other' ? { username: 'maya.lin', bio: 'taken over' } : { bio: 'my new bio' } }),
+    setup: async () => (role) => ({
+      method: 'POST',
+      url: '/api/users/edit',
+      payload: role === 'other' ? { username: 'maya.lin', bio: 'taken over' } : { bio: 'my new bio' },
+    }),
     expect: { owner: 201, other: 404, ...refusedOutside },
   },
   {
@@ -138,13 +225,20 @@ const rows: Row[] = [
     route: "POST /api/notifications/read (up to the owner's notification)",
     setup: async () => {
       await call(other, { method: 'POST', url: `/api/posts/like/${await newPost(owner)}` })
-      const mine = (await call(owner, { method: 'GET', url: '/api/notifications?limit=1' })).json() as { notifications: { _id: string }[] }
+      const mine = (await call(owner, { method: 'GET', url: '/api/notifications?limit=1' })).json() as {
+        notifications: { _id: string }[]
+      }
       const before = mine.notifications[0]?._id
       return () => ({ method: 'POST', url: '/api/notifications/read', payload: { before } })
     },
     expect: { owner: 200, other: 404, ...refusedOutside },
   },
-  { route: 'POST /api/media', setup: async () => () => ({ method: 'POST', url: '/api/media', ...fileUpload(PNG) }), expect: { owner: 201, other: 201, ...refusedOutside }, changes: 'media' },
+  {
+    route: 'POST /api/media',
+    setup: async () => () => ({ method: 'POST', url: '/api/media', ...fileUpload(PNG) }),
+    expect: { owner: 201, other: 201, ...refusedOutside },
+    changes: 'media',
+  },
   {
     route: 'POST /api/events/ticket',
     setup: async () => () => ({ method: 'POST', url: '/api/events/ticket' }),
@@ -163,7 +257,11 @@ for (const row of rows) {
       const mediaBefore = await listMedia(api)
       const res = await call(tokens[role], requestOf(role))
       cells++
-      t.equal(res.statusCode, expected, `${role}: ${expected}${res.statusCode === expected ? '' : ` (${res.body.slice(0, 120)})`}`)
+      t.equal(
+        res.statusCode,
+        expected,
+        `${role}: ${expected}${res.statusCode === expected ? '' : ` (${res.body.slice(0, 120)})`}`,
+      )
       const dbChanged = JSON.stringify(await snapshotDb(api)) !== JSON.stringify(dbBefore)
       const mediaChanged = JSON.stringify(await listMedia(api)) !== JSON.stringify(mediaBefore)
       if (expected >= 400) {
@@ -171,17 +269,29 @@ for (const row of rows) {
         t.notOk(dbChanged, `${role}: the database is unchanged`)
         t.notOk(mediaChanged, `${role}: the media folder is unchanged`)
       } else {
-        t.equal(dbChanged, row.changes === undefined, `${role}: the database ${row.changes === undefined ? 'changed' : 'is unchanged'}`)
-        t.equal(mediaChanged, row.changes === 'media', `${role}: the media folder ${row.changes === 'media' ? 'changed' : 'is unchanged'}`)
+        t.equal(
+          dbChanged,
+          row.changes === undefined,
+          `${role}: the database ${row.changes === undefined ? 'changed' : 'is unchanged'}`,
+        )
+        t.equal(
+          mediaChanged,
+          row.changes === 'media',
+          `${role}: the media folder ${row.changes === 'media' ? 'changed' : 'is unchanged'}`,
+        )
       }
     }
   })
 }
 
-t.test('logout ends only the caller\'s own sessions', async (t) => {
+t.test("logout ends only the caller's own sessions", async (t) => {
   const mine = await api.login('lucia.rossi')
   const theirs = await api.login('noah_kim')
-  t.equal((await api.as(tokens.anonymous, { method: 'POST', url: '/api/auth/logout' })).statusCode, 401, 'anonymous: 401')
+  t.equal(
+    (await api.as(tokens.anonymous, { method: 'POST', url: '/api/auth/logout' })).statusCode,
+    401,
+    'anonymous: 401',
+  )
   t.equal((await api.as(tokens.deleted, { method: 'POST', url: '/api/auth/logout' })).statusCode, 404, 'deleted: 404')
   t.equal((await api.as(theirs, { method: 'POST', url: '/api/auth/logout' })).statusCode, 200, 'another user logs out')
   t.equal((await api.as(mine, { method: 'GET', url: '/api/feed' })).statusCode, 200, "the owner's session goes on")

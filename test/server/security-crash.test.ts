@@ -31,16 +31,33 @@ interface Server {
 }
 
 const serverEnv = (dataDir: string) =>
-  childEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, RATE_LIMIT: 'false', LOG_LEVEL: 'info', JWT_SECRET: TEST_SECRET, CLIENT_DIR: path.join(dataDir, 'none') })
+  childEnv({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    RATE_LIMIT: 'false',
+    LOG_LEVEL: 'info',
+    JWT_SECRET: TEST_SECRET,
+    CLIENT_DIR: path.join(dataDir, 'none'),
+  })
 
 /** Starts the server and resolves once it listens, with its address read from its own log line. */
 function start(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env: serverEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env: serverEnv(dataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   running.add(child)
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => (running.delete(child), resolve(code))))
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => (running.delete(child), resolve(code))),
+  )
   return new Promise((resolve, reject) => {
     let output = ''
-    const timer = setTimeout(() => reject(new Error(`no listening line within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS)
+    const timer = setTimeout(
+      () => reject(new Error(`no listening line within ${START_TIMEOUT_MS} ms:\n${output}`)),
+      START_TIMEOUT_MS,
+    )
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
@@ -62,7 +79,11 @@ async function request(base: string, method: string, url: string, token?: string
   const headers: Record<string, string> = { prefer: 'return=minimal' }
   if (token) headers.authorization = token
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 
@@ -78,10 +99,14 @@ t.test('repeated kill -9 under write load loses no acknowledged write', async (t
   const parses: boolean[] = []
 
   async function verify(base: string, when: string) {
-    const { posts } = (await request(base, 'GET', '/api/posts')).body as { posts: Array<{ _id: string; content: string; comments: Array<{ _id: string }> }> }
+    const { posts } = (await request(base, 'GET', '/api/posts')).body as {
+      posts: Array<{ _id: string; content: string; comments: Array<{ _id: string }> }>
+    }
     const contents = new Set(posts.map((p) => p.content))
     const lostPosts = [...ackedPosts].filter((content) => !contents.has(content))
-    const lostComments = [...ackedComments].filter(([id, postId]) => !posts.find((p) => p._id === postId)?.comments.some((c) => c._id === id))
+    const lostComments = [...ackedComments].filter(
+      ([id, postId]) => !posts.find((p) => p._id === postId)?.comments.some((c) => c._id === id),
+    )
     t.strictSame(lostPosts, [], `${when}: every acknowledged post is there (${ackedPosts.size})`)
     t.strictSame(lostComments, [], `${when}: every acknowledged comment is there (${ackedComments.size})`)
     return lostPosts.length + lostComments.length
@@ -95,7 +120,8 @@ t.test('repeated kill -9 under write load loses no acknowledged write', async (t
         if (myPost && i % 3 === 2) {
           const res = await request(base, 'POST', `/api/comments/add/${myPost}`, token, { text: `c${cycle}w${n}i${i}` })
           const comments = (res.body.post as { comments: Array<{ _id: string }> } | undefined)?.comments
-          if (res.status === 201 && comments) ackedComments.set((comments[comments.length - 1] as { _id: string })._id, myPost)
+          if (res.status === 201 && comments)
+            ackedComments.set((comments[comments.length - 1] as { _id: string })._id, myPost)
         } else {
           const content = `crash c${cycle} w${n} i${i}`
           const res = await request(base, 'POST', '/api/posts', token, { content })
@@ -114,7 +140,10 @@ t.test('repeated kill -9 under write load loses no acknowledged write', async (t
   for (let cycle = 1; cycle <= CYCLES; cycle++) {
     const server = await start(dataDir)
     if (cycle === 1) {
-      const login = await request(server.base, 'POST', '/api/auth/login', undefined, { username: 'guest', password: 'guestpassword' })
+      const login = await request(server.base, 'POST', '/api/auth/login', undefined, {
+        username: 'guest',
+        password: 'guestpassword',
+      })
       token = login.body.encodedToken as string
       // A second process on the same data directory must refuse to start, rather than overwrite the first.
       const second = await start(dataDir).then(
@@ -151,6 +180,8 @@ t.test('repeated kill -9 under write load loses no acknowledged write', async (t
   t.equal(await last.exited, 0, 'a graceful stop at the end')
   t.strictSame(parses, Array(CYCLES).fill(true), 'db.json parsed after every kill')
   t.ok(ackedPosts.size > CYCLES, 'writes were acknowledged in the cycles')
-  t.comment(`kill -9 cycles: ${CYCLES}; writes attempted: ${attempted}; acknowledged: ${ackedPosts.size + ackedComments.size}; lost: ${lost}`)
+  t.comment(
+    `kill -9 cycles: ${CYCLES}; writes attempted: ${attempted}; acknowledged: ${ackedPosts.size + ackedComments.size}; lost: ${lost}`,
+  )
   t.equal(lost, 0, 'no acknowledged write lost')
 })

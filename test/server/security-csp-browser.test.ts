@@ -28,7 +28,9 @@ if (browserAvailable(t)) {
     await page.exposeFunction('reportViolation', (text: string) => violations.push(text))
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
-        void (window as unknown as { reportViolation(text: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`)
+        void (window as unknown as { reportViolation(text: string): void }).reportViolation(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        )
       })
     })
     page.on('console', (message) => {

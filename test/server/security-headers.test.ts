@@ -38,7 +38,10 @@ t.test('every answer carries a strict policy, nosniff, no framing and no referre
 })
 
 t.test('errors from the rate limiter and the router carry the headers too', async (t) => {
-  const limited = await buildSeededApp(t, { config: { rateLimit: true }, options: { rateLimits: { general: { max: 1, windowMs: 60_000 } } } })
+  const limited = await buildSeededApp(t, {
+    config: { rateLimit: true },
+    options: { rateLimits: { general: { max: 1, windowMs: 60_000 } } },
+  })
   await limited.app.inject({ method: 'GET', url: '/api/health' })
   const res = await limited.app.inject({ method: 'GET', url: '/api/health' })
   t.equal(res.statusCode, 429)
@@ -47,7 +50,9 @@ t.test('errors from the rate limiter and the router carry the headers too', asyn
 })
 
 t.test("/media/ keeps its own sandboxing policy, which Helmet's never replaces", async (t) => {
-  const posts = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Array<{ mediaUrl: string }> }
+  const posts = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as {
+    posts: Array<{ mediaUrl: string }>
+  }
   const url = posts.posts.find((post) => post.mediaUrl.startsWith('/media/'))?.mediaUrl
   if (!url) throw new Error('the seed has a post with an uploaded image')
   const res = await api.app.inject({ method: 'GET', url })
@@ -73,7 +78,8 @@ t.test('the Swagger UI page loads only files, and its policy differs only by one
 t.test('the client page gets the policy, and its HTML needs no inline script', async (t) => {
   const clientDir = path.join(api.dataDir, 'client')
   await mkdir(clientDir, { recursive: true })
-  const html = '<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>'
+  const html =
+    '<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>'
   await writeFile(path.join(clientDir, 'index.html'), html)
   const app = await buildSeededApp(t, { config: { rateLimit: false, clientDir } })
   for (const url of ['/', '/login', '/profile/guest']) {

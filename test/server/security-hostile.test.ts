@@ -3,7 +3,14 @@ import t from 'tap'
 import { storedText } from '../helpers/api.js'
 import type { TestApp } from '../helpers/app.js'
 import { bodyCases, type HostileCase, type Targets } from '../helpers/hostile-bodies.js'
-import { EXTRA_CONTENT, extraFieldCases, NEWCOMERS, PLANTED, PLANTED_KEYS, PLANTED_NUMBER } from '../helpers/hostile-extras.js'
+import {
+  EXTRA_CONTENT,
+  extraFieldCases,
+  NEWCOMERS,
+  PLANTED,
+  PLANTED_KEYS,
+  PLANTED_NUMBER,
+} from '../helpers/hostile-extras.js'
 import { requestCases } from '../helpers/hostile-requests.js'
 import { buildSeededApp, listMedia, snapshotDb } from '../helpers/seeded.js'
 
@@ -36,24 +43,42 @@ const { posts } = (await api.app.inject({ method: 'GET', url: '/api/posts' })).j
 const { user: guest } = (await api.as(token, { method: 'GET', url: '/api/users/guest' })).json() as {
   user: { _id: string; following: Array<{ _id: string }> }
 }
-const { users } = (await api.app.inject({ method: 'GET', url: '/api/users' })).json() as { users: Array<{ _id: string }> }
+const { users } = (await api.app.inject({ method: 'GET', url: '/api/users' })).json() as {
+  users: Array<{ _id: string }>
+}
 
 function pick<T>(items: T[], test: (item: T) => boolean, what: string): T {
   const found = items.find(test)
   if (found === undefined) throw new Error(`the seed has no ${what}`)
   return found
 }
-const ownPost = pick(posts, (p) => p.username === 'guest' && p.comments.some((c) => c.username !== 'guest'), "guest's post with another's comment")
-const otherPost = pick(posts, (p) => p.username !== 'guest' && p.comments.some((c) => c.username !== 'guest'), "another's post with another's comment")
+const ownPost = pick(
+  posts,
+  (p) => p.username === 'guest' && p.comments.some((c) => c.username !== 'guest'),
+  "guest's post with another's comment",
+)
+const otherPost = pick(
+  posts,
+  (p) => p.username !== 'guest' && p.comments.some((c) => c.username !== 'guest'),
+  "another's post with another's comment",
+)
 const targets: Targets = {
   guestId: guest._id,
   ownPost: ownPost._id,
   otherComment: pick(ownPost.comments, (c) => c.username !== 'guest', 'comment')._id,
-  unlikedPost: pick(posts, (p) => p.username !== 'guest' && !p.likes.likedBy.some((u) => u.username === 'guest'), 'unliked post')._id,
+  unlikedPost: pick(
+    posts,
+    (p) => p.username !== 'guest' && !p.likes.likedBy.some((u) => u.username === 'guest'),
+    'unliked post',
+  )._id,
   otherPost: otherPost._id,
   otherPostComment: pick(otherPost.comments, (c) => c.username !== 'guest', 'comment')._id,
   followed: pick(guest.following, () => true, 'followed user')._id,
-  notFollowed: pick(users, (u) => u._id !== guest._id && !guest.following.some((f) => f._id === u._id), 'unfollowed user')._id,
+  notFollowed: pick(
+    users,
+    (u) => u._id !== guest._id && !guest.following.some((f) => f._id === u._id),
+    'unfollowed user',
+  )._id,
 }
 
 const cases = [...bodyCases(targets), ...requestCases(targets)]
@@ -64,7 +89,11 @@ const read = async <T>(app: TestApp, url: string, as?: string) => (await app.as(
 const guestBefore = (await read<{ user: SeedUser }>(extrasApi, '/api/users/guest', extrasToken)).user
 const otherPostBefore = (await read<{ post: SeedPost }>(extrasApi, `/api/posts/${targets.otherPost}`)).post
 // Assertions start only after the last top-level await: tap ends a root test that sits idle after asserting.
-t.equal(new Set([...cases, ...extras].map((c) => c.name)).size, cases.length + extras.length, 'every case has its own name')
+t.equal(
+  new Set([...cases, ...extras].map((c) => c.name)).size,
+  cases.length + extras.length,
+  'every case has its own name',
+)
 t.ok(cases.length >= 150, `${cases.length} cases`)
 const statuses = new Map<number, number>()
 let serverErrors = 0
@@ -109,12 +138,20 @@ for (const hostile of extras) {
 
 t.test('afterwards: nothing an extra field planted was stored', async (t) => {
   const stored = await storedText(extrasApi)
-  for (const planted of [PLANTED, String(PLANTED_NUMBER), ...PLANTED_KEYS]) t.notOk(stored.includes(planted), `no "${planted}" on disk`)
+  for (const planted of [PLANTED, String(PLANTED_NUMBER), ...PLANTED_KEYS])
+    t.notOk(stored.includes(planted), `no "${planted}" on disk`)
   const relogin = await extrasApi.login('guest', 'guestpassword')
   const guest = (await read<{ user: SeedUser }>(extrasApi, '/api/users/guest', relogin)).user
   t.strictSame(
     [guest._id, guest.email, guest.bookmarks, guest.followers, guest.following, guest.createdAt],
-    [guestBefore._id, guestBefore.email, guestBefore.bookmarks, guestBefore.followers, guestBefore.following, guestBefore.createdAt],
+    [
+      guestBefore._id,
+      guestBefore.email,
+      guestBefore.bookmarks,
+      guestBefore.followers,
+      guestBefore.following,
+      guestBefore.createdAt,
+    ],
     "the guest's id, email, bookmarks, follows and dates are as they were",
   )
   for (const username of NEWCOMERS) {
@@ -123,13 +160,24 @@ t.test('afterwards: nothing an extra field planted was stored', async (t) => {
     t.strictSame([newcomer.followers, newcomer.following], [[], []], `${username} follows and is followed by no one`)
   }
   const otherPost = (await read<{ post: SeedPost }>(extrasApi, `/api/posts/${targets.otherPost}`)).post
-  t.strictSame([otherPost.username, otherPost.content, otherPost.comments], [otherPostBefore.username, otherPostBefore.content, otherPostBefore.comments], "another's post keeps its author, text and comments")
+  t.strictSame(
+    [otherPost.username, otherPost.content, otherPost.comments],
+    [otherPostBefore.username, otherPostBefore.content, otherPostBefore.comments],
+    "another's post keeps its author, text and comments",
+  )
   const { posts } = await read<{ posts: SeedPost[] }>(extrasApi, '/api/posts')
   const created = posts.filter((p) => p.content.startsWith(EXTRA_CONTENT) && p._id !== targets.ownPost)
   t.ok(created.length > 0, 'the posts with extra fields were made')
-  t.ok(created.every((p) => p.username === 'guest' && p.likes.likedBy.length === 0 && p.comments.length === 0), 'all by the guest, with no likes or comments')
+  t.ok(
+    created.every((p) => p.username === 'guest' && p.likes.likedBy.length === 0 && p.comments.length === 0),
+    'all by the guest, with no likes or comments',
+  )
   const liked = posts.find((p) => p._id === targets.unlikedPost)
-  t.equal(liked?.likes.likedBy.filter((u) => u.username === 'guest').length, 1, 'a like with a body likes once; no override deletes')
+  t.equal(
+    liked?.likes.likedBy.filter((u) => u.username === 'guest').length,
+    1,
+    'a like with a body likes once; no override deletes',
+  )
   t.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype is clean')
 })
 
@@ -138,6 +186,8 @@ t.test('afterwards: the database is byte-identical, no file was added, no protot
   t.strictSame(await listMedia(api), mediaBefore, 'media folder unchanged')
   t.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype is clean')
   t.equal((await api.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'the guest is still signed in')
-  t.comment(`hostile cases: ${cases.length}; 5xx seen: ${serverErrors}; statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
+  t.comment(
+    `hostile cases: ${cases.length}; 5xx seen: ${serverErrors}; statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+  )
   t.equal(serverErrors, 0, 'no 5xx')
 })

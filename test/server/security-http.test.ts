@@ -35,12 +35,28 @@ const parse = (answer: string) => {
 }
 
 const malformed: Array<[string, string | Buffer, number]> = [
-  ['Content-Length and Transfer-Encoding together (smuggling)', 'POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
-  ['two different Content-Lengths', 'POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde', 400],
-  ['a bad chunk size', 'POST /api/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
+  [
+    'Content-Length and Transfer-Encoding together (smuggling)',
+    'POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    400,
+  ],
+  [
+    'two different Content-Lengths',
+    'POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde',
+    400,
+  ],
+  [
+    'a bad chunk size',
+    'POST /api/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    400,
+  ],
   ['a garbage request line', 'HELLO THERE\r\n\r\n', 400],
   ['a header with a bare newline in its value', 'GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: a\nb\r\n\r\n', 400],
-  ['a NUL byte in a header', Buffer.from('GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n', 'latin1'), 400],
+  [
+    'a NUL byte in a header',
+    Buffer.from('GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n', 'latin1'),
+    400,
+  ],
   ['20 KiB of headers', `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431],
 ]
 
@@ -60,14 +76,21 @@ t.test('the server still answers after all of that', async (t) => {
 function streamUpload(head: Buffer, total: number): Promise<{ status: number; body: string; sent: number }> {
   return new Promise((resolve, reject) => {
     const boundary = 'chirpboundary'
-    const preamble = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`)
+    const preamble = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    )
     const req = http.request({
       host: '127.0.0.1',
       port,
       method: 'POST',
       path: '/api/media',
       agent: false,
-      headers: { connection: 'close', authorization: token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+      headers: {
+        connection: 'close',
+        authorization: token,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'transfer-encoding': 'chunked',
+      },
     })
     let sent = 0
     let answered = false
@@ -99,14 +122,20 @@ t.test('an upload over 20 MiB gets 413 over a real socket, and leaves nothing be
   t.strictSame(await listMedia(api), before)
 })
 
-t.test('a file that is no image by its first bytes is refused as they arrive, long before the end of a large upload', async (t) => {
-  const before = await listMedia(api)
-  const res = await streamUpload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>'), 18 * 1024 * 1024)
-  t.equal(res.status, 415)
-  t.ok(res.sent < 18 * 1024 * 1024, `answered after ${(res.sent / 1024 / 1024).toFixed(1)} MiB of 18`)
-  t.strictSame(await listMedia(api), before)
-  t.equal((await api.app.inject({ method: 'GET', url: '/api/health' })).statusCode, 200)
-})
+t.test(
+  'a file that is no image by its first bytes is refused as they arrive, long before the end of a large upload',
+  async (t) => {
+    const before = await listMedia(api)
+    const res = await streamUpload(
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>'),
+      18 * 1024 * 1024,
+    )
+    t.equal(res.status, 415)
+    t.ok(res.sent < 18 * 1024 * 1024, `answered after ${(res.sent / 1024 / 1024).toFixed(1)} MiB of 18`)
+    t.strictSame(await listMedia(api), before)
+    t.equal((await api.app.inject({ method: 'GET', url: '/api/health' })).statusCode, 200)
+  },
+)
 
 t.test('a slow request cannot hold its socket for ever', async (t) => {
   t.equal(api.app.server.requestTimeout, 300_000)

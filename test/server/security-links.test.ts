@@ -90,20 +90,39 @@ t.test('the API refuses them with 400 and stores nothing', async (t) => {
   const before = await snapshotDb(api)
   let i = 0
   for (const link of HOSTILE) {
-    const website = await api.as(token, { method: 'POST', url: '/api/users/edit', payload: { userData: { website: link } } })
+    const website = await api.as(token, {
+      method: 'POST',
+      url: '/api/users/edit',
+      payload: { userData: { website: link } },
+    })
     t.equal(website.statusCode, 400, `website ${JSON.stringify(link.slice(0, 40))}`)
-    const media = await api.as(token, { method: 'POST', url: '/api/posts', payload: { postData: { content: 'x', mediaUrl: link } } })
+    const media = await api.as(token, {
+      method: 'POST',
+      url: '/api/posts',
+      payload: { postData: { content: 'x', mediaUrl: link } },
+    })
     t.equal(media.statusCode, 400, `mediaUrl ${JSON.stringify(link.slice(0, 40))}`)
     const avatar = await api.as(token, { method: 'POST', url: '/api/users/edit', payload: { avatarURL: link } })
     t.equal(avatar.statusCode, 400, `avatarURL ${JSON.stringify(link.slice(0, 40))}`)
     const signup = await api.app.inject({
       method: 'POST',
       url: '/api/auth/signup',
-      payload: { username: `linker_${i++}`, password: 'password123', firstName: 'L', lastName: 'K', email: 'l@example.com', avatarURL: link },
+      payload: {
+        username: `linker_${i++}`,
+        password: 'password123',
+        firstName: 'L',
+        lastName: 'K',
+        email: 'l@example.com',
+        avatarURL: link,
+      },
     })
     t.equal(signup.statusCode, 400, `signup avatarURL ${JSON.stringify(link.slice(0, 40))}`)
   }
-  const website = await api.as(token, { method: 'POST', url: '/api/users/edit', payload: { website: 'javascript:alert(1)' } })
+  const website = await api.as(token, {
+    method: 'POST',
+    url: '/api/users/edit',
+    payload: { website: 'javascript:alert(1)' },
+  })
   t.strictSame(website.json(), { errors: [MSG.badWebsite] })
   t.strictSame(await snapshotDb(api), before, 'the database files are unchanged')
 })

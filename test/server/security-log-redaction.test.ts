@@ -2,14 +2,31 @@ import t from 'tap'
 import { redactUrl } from '../../server/plugins/redact-url.js'
 import { buildSeededApp } from '../helpers/seeded.js'
 
-const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJfaWQiOiJhIiwidXNlcm5hbWUiOiJndWVzdCIsInR2IjowfQ.c2lnbmF0dXJlLWJ5dGVz'
+const JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJfaWQiOiJhIiwidXNlcm5hbWUiOiJndWVzdCIsInR2IjowfQ.c2lnbmF0dXJlLWJ5dGVz'
 
 t.test('redactUrl hides tickets, tokens and anything that looks like a JWT, and nothing else', async (t) => {
   t.equal(redactUrl('/api/events?ticket=abc123'), '/api/events?ticket=[redacted]')
   t.equal(redactUrl('/api/events?x=1&ticket=abc&y=2'), '/api/events?x=1&ticket=[redacted]&y=2')
   t.equal(redactUrl('/api/events?%74icket=abc'), '/api/events?%74icket=[redacted]', 'an encoded name')
   t.equal(redactUrl('/api/events?%E0%A4%A=abc'), '/api/events?%E0%A4%A=[redacted]', 'an undecodable name')
-  for (const name of ['token', 'Token', 'access_token', 'accessToken', 'id_token', 'refresh_token', 'jwt', 'auth', 'authorization', 'password', 'api_key', 'apiKey', 'client_secret', 'code', 'sessionId']) {
+  for (const name of [
+    'token',
+    'Token',
+    'access_token',
+    'accessToken',
+    'id_token',
+    'refresh_token',
+    'jwt',
+    'auth',
+    'authorization',
+    'password',
+    'api_key',
+    'apiKey',
+    'client_secret',
+    'code',
+    'sessionId',
+  ]) {
     t.equal(redactUrl(`/api/posts?${name}=s3cr3t&limit=10`), `/api/posts?${name}=[redacted]&limit=10`, name)
   }
   t.equal(redactUrl(`/api/posts?q=${JWT}`), '/api/posts?q=[redacted]', 'a JWT under any name')
@@ -17,14 +34,20 @@ t.test('redactUrl hides tickets, tokens and anything that looks like a JWT, and 
   t.equal(redactUrl(`/api/posts?q=%65%79%4A${JWT.slice(3)}`), '/api/posts?q=[redacted]', 'a JWT spelled with %-escapes')
   t.equal(redactUrl(`/api/posts?${JWT}`), '/api/posts?[redacted]', 'a JWT as a bare name')
   t.equal(redactUrl(`/api/users/${JWT}/x`), '/api/users/[redacted]/x', 'a JWT in the path')
-  t.equal(redactUrl('/api/posts?limit=10&cursor=abc&sort=latest&q=hello'), '/api/posts?limit=10&cursor=abc&sort=latest&q=hello')
+  t.equal(
+    redactUrl('/api/posts?limit=10&cursor=abc&sort=latest&q=hello'),
+    '/api/posts?limit=10&cursor=abc&sort=latest&q=hello',
+  )
   t.equal(redactUrl('/api/events?ticket'), '/api/events?ticket', 'a name without a value has nothing to hide')
   t.equal(redactUrl('/api/posts'), '/api/posts')
 })
 
 t.test('the request log of the app never holds a credential from the URL, wherever the request goes', async (t) => {
   const lines: string[] = []
-  const api = await buildSeededApp(t, { config: { logLevel: 'info', rateLimit: false }, options: { logStream: { write: (line) => void lines.push(line) } } })
+  const api = await buildSeededApp(t, {
+    config: { logLevel: 'info', rateLimit: false },
+    options: { logStream: { write: (line) => void lines.push(line) } },
+  })
   const urls = [
     `/api/posts?token=${JWT}`,
     `/api/posts?access_token=plain-secret-1`,

@@ -20,8 +20,20 @@ import { buildSeededApp } from '../helpers/seeded.js'
 const USERS = 4
 const seed = async () => smallDatabase(USERS, 3)
 
-type Kind = 'like' | 'dislike' | 'follow' | 'unfollow' | 'bookmark' | 'unbookmark' | 'comment' | 'uncomment' | 'post' | 'unpost'
-const KINDS: Kind[] = ['like', 'dislike', 'follow', 'unfollow', 'bookmark', 'unbookmark', 'comment', 'uncomment', 'post', 'unpost']
+type Kind =
+  'like' | 'dislike' | 'follow' | 'unfollow' | 'bookmark' | 'unbookmark' | 'comment' | 'uncomment' | 'post' | 'unpost'
+const KINDS: Kind[] = [
+  'like',
+  'dislike',
+  'follow',
+  'unfollow',
+  'bookmark',
+  'unbookmark',
+  'comment',
+  'uncomment',
+  'post',
+  'unpost',
+]
 interface Action {
   kind: Kind
   actor: number
@@ -38,19 +50,25 @@ async function everything(store: LowdbStore) {
 
 const unique = (ids: readonly string[]) => new Set(ids).size === ids.length
 
-async function checkInvariants(store: LowdbStore, posts: ReturnType<typeof createPostsService>): Promise<string | undefined> {
+async function checkInvariants(
+  store: LowdbStore,
+  posts: ReturnType<typeof createPostsService>,
+): Promise<string | undefined> {
   const db = await everything(store)
   const userIds = new Set(db.users.map((u) => u._id))
   const postIds = new Set(db.posts.map((p) => p._id))
   for (const p of db.posts) {
     const view = (await posts.get(p._id)).post
-    if (view.likes.likeCount !== view.likes.likedBy.length) return `likeCount ${view.likes.likeCount} != likedBy ${view.likes.likedBy.length} on ${p._id}`
+    if (view.likes.likeCount !== view.likes.likedBy.length)
+      return `likeCount ${view.likes.likeCount} != likedBy ${view.likes.likedBy.length} on ${p._id}`
     if (!unique(p.likedBy)) return `a user likes ${p._id} twice`
     if (p.likedBy.some((id) => p.dislikedBy.includes(id))) return `a user both likes and dislikes ${p._id}`
-    if (![...p.likedBy, ...p.dislikedBy].every((id) => userIds.has(id))) return `an unknown user in the likes of ${p._id}`
+    if (![...p.likedBy, ...p.dislikedBy].every((id) => userIds.has(id)))
+      return `an unknown user in the likes of ${p._id}`
     for (const c of p.comments) {
       if (!userIds.has(c.authorId)) return `comment ${c._id} by an unknown user`
-      if (c.upvotedBy.some((id) => c.downvotedBy.includes(id))) return `comment ${c._id} both up- and downvoted by one user`
+      if (c.upvotedBy.some((id) => c.downvotedBy.includes(id)))
+        return `comment ${c._id} both up- and downvoted by one user`
     }
     if (!unique(p.comments.map((c) => c._id))) return `a comment id twice on ${p._id}`
     if (!userIds.has(p.authorId)) return `post ${p._id} by an unknown user`
@@ -59,10 +77,12 @@ async function checkInvariants(store: LowdbStore, posts: ReturnType<typeof creat
     if (!unique(u.following) || !unique(u.followers) || !unique(u.bookmarks)) return `duplicates in ${u._id}'s lists`
     if (u.following.includes(u._id)) return `${u._id} follows themself`
     for (const other of u.following) {
-      if (!db.users.find((v) => v._id === other)?.followers.includes(u._id)) return `${u._id} follows ${other}, who does not list them`
+      if (!db.users.find((v) => v._id === other)?.followers.includes(u._id))
+        return `${u._id} follows ${other}, who does not list them`
     }
     for (const other of u.followers) {
-      if (!db.users.find((v) => v._id === other)?.following.includes(u._id)) return `${other} is listed as following ${u._id} but does not`
+      if (!db.users.find((v) => v._id === other)?.following.includes(u._id))
+        return `${other} is listed as following ${u._id} but does not`
     }
     if (!u.bookmarks.every((id) => postIds.has(id))) return `${u._id} bookmarks a post that no longer exists`
   }
@@ -102,7 +122,11 @@ t.test('random sequences of actions keep every invariant, and disk matches memor
             unbookmark: () => users.removeBookmark(me, somePost),
             comment: () => comments.add(me, somePost, `comment by ${me}`),
             uncomment: () =>
-              comments.remove(me, commented?._id ?? 'none', commented?.comments[target % commented.comments.length]?._id ?? 'none'),
+              comments.remove(
+                me,
+                commented?._id ?? 'none',
+                commented?.comments[target % commented.comments.length]?._id ?? 'none',
+              ),
             post: () => posts.create(me, { content: `new post by ${me}` }),
             unpost: () => posts.remove(me, somePost),
           }
@@ -130,7 +154,11 @@ t.test('random sequences of actions keep every invariant, and disk matches memor
       }
     }),
     // FC_SEED replays a failure that fast-check reported.
-    { numRuns: 30, interruptAfterTimeLimit: 15_000, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
+    {
+      numRuns: 30,
+      interruptAfterTimeLimit: 15_000,
+      ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+    },
   )
   t.comment(`property runs: ${runs}, actions: ${steps}, refused as client errors: ${refused}`)
   t.ok(runs > 0)
@@ -162,20 +190,36 @@ t.test('random JSON bodies and path segments on every route: never a 5xx, every 
   await fc.assert(
     fc.asyncProperty(
       fc.nat(routes.length - 1),
-      fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.uuid(), fc.constantFrom('..', '%2e%2e', '__proto__', 'constructor')),
+      fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.uuid(),
+        fc.constantFrom('..', '%2e%2e', '__proto__', 'constructor'),
+      ),
       fc.option(fc.jsonValue({ maxDepth: 4 }), { nil: undefined }),
       fc.boolean(),
       async (index, segment, body, signedIn) => {
         const [method, url] = routes[index] as (typeof routes)[number]
-        const payload = method === 'GET' || body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-        const res = await api.as(signedIn ? token : undefined, { method, url: url(encodeURIComponent(segment)), ...payload })
+        const payload =
+          method === 'GET' || body === undefined
+            ? {}
+            : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+        const res = await api.as(signedIn ? token : undefined, {
+          method,
+          url: url(encodeURIComponent(segment)),
+          ...payload,
+        })
         requests++
         if (res.statusCode >= 500) serverErrors++
         if (res.statusCode >= 500) throw new Error(`${method} ${url(segment)} answered ${res.statusCode}: ${res.body}`)
-        if (res.statusCode >= 400 && !Array.isArray((res.json() as { errors?: unknown }).errors)) throw new Error(`not { errors }: ${res.body}`)
+        if (res.statusCode >= 400 && !Array.isArray((res.json() as { errors?: unknown }).errors))
+          throw new Error(`not { errors }: ${res.body}`)
       },
     ),
-    { numRuns: 300, interruptAfterTimeLimit: 10_000, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
+    {
+      numRuns: 300,
+      interruptAfterTimeLimit: 10_000,
+      ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+    },
   )
   t.comment(`random requests: ${requests}, 5xx seen: ${serverErrors}`)
   t.equal(serverErrors, 0)

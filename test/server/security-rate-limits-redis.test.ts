@@ -12,7 +12,12 @@ import { badLogin, expect429, loose } from '../helpers/rate-limits.js'
  */
 const REDIS_URL = 'redis://127.0.0.1:6379'
 const prefix = `chirp-test:${randomUUID()}:`
-const redis = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null })
+const redis = new Redis(REDIS_URL, {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  retryStrategy: () => null,
+})
 redis.on('error', () => {})
 const reachable = await redis.connect().then(
   () => true,
@@ -54,31 +59,51 @@ if (!reachable && !process.env.CI) {
     t.equal((await b.app.inject(badLogin('guest'))).statusCode, 401)
     t.equal((await a.app.inject(badLogin('guest'))).statusCode, 401)
     expect429(t, await b.app.inject(badLogin('guest')), 'the fourth guess, on the other instance')
-    t.ok((await ownKeys()).some((key) => key.includes('login-address-account:')), 'the count is in Redis, under the prefix')
+    t.ok(
+      (await ownKeys()).some((key) => key.includes('login-address-account:')),
+      'the count is in Redis, under the prefix',
+    )
   })
 
   t.test('limiters keyed alike keep apart: writes and uploads, both by user id, count separately', async (t) => {
     await removeOwnKeys()
-    const api = await buildSeededApp(t, withRedis({ writesPerUser: { max: 5, windowMs: 60_000 }, uploadsPerUser: { max: 5, windowMs: 60_000 } }))
+    const api = await buildSeededApp(
+      t,
+      withRedis({ writesPerUser: { max: 5, windowMs: 60_000 }, uploadsPerUser: { max: 5, windowMs: 60_000 } }),
+    )
     const token = await api.login('guest')
     // Each upload is a write and an upload: one shared counter would reach 6 on the third.
-    for (let i = 1; i <= 3; i++) t.equal((await api.as(token, { method: 'POST', url: '/api/media', ...fileUpload(PNG) })).statusCode, 201, `upload ${i}`)
+    for (let i = 1; i <= 3; i++)
+      t.equal(
+        (await api.as(token, { method: 'POST', url: '/api/media', ...fileUpload(PNG) })).statusCode,
+        201,
+        `upload ${i}`,
+      )
     const post = () => api.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'counted once' } })
     t.equal((await post()).statusCode, 201, 'write 4')
     t.equal((await post()).statusCode, 201, 'write 5')
     expect429(t, await post(), 'write 6')
     const keys = await ownKeys()
-    t.ok(keys.some((key) => /writes:/.test(key)) && keys.some((key) => /uploads:/.test(key)), 'one key per limiter', { keys })
-    t.notOk(keys.some((key) => !key.startsWith(prefix)), 'every key under the prefix')
+    t.ok(keys.some((key) => /writes:/.test(key)) && keys.some((key) => /uploads:/.test(key)), 'one key per limiter', {
+      keys,
+    })
+    t.notOk(
+      keys.some((key) => !key.startsWith(prefix)),
+      'every key under the prefix',
+    )
   })
 
   t.test('an unreachable Redis fails open with a warning, and never stops the app', async (t) => {
     const lines: string[] = []
     const api = await buildSeededApp(t, {
       config: { rateLimit: true, redisUrl: 'redis://127.0.0.1:1', logLevel: 'warn' },
-      options: { rateLimits: loose({ loginFailuresPerAddressAndAccount: { max: 1, windowMs: 60_000 } }), logStream: { write: (line) => void lines.push(line) } },
+      options: {
+        rateLimits: loose({ loginFailuresPerAddressAndAccount: { max: 1, windowMs: 60_000 } }),
+        logStream: { write: (line) => void lines.push(line) },
+      },
     })
-    for (let i = 1; i <= 3; i++) t.equal((await api.app.inject(badLogin('guest'))).statusCode, 401, `login ${i} is judged`)
+    for (let i = 1; i <= 3; i++)
+      t.equal((await api.app.inject(badLogin('guest'))).statusCode, 401, `login ${i} is judged`)
     t.equal((await api.app.inject({ method: 'GET', url: '/api/posts' })).statusCode, 200)
     const warnings = lines.filter((line) => line.includes('Redis is unreachable'))
     t.equal(warnings.length, 1, 'one warning for the outage, not one per retry or request')

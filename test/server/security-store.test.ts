@@ -63,9 +63,12 @@ function recordingFs(t: Test) {
 
 t.test('a write is synced to its own file before it replaces db.json, and the directory after', async (t) => {
   const { fs, calls, state } = recordingFs(t)
-  const { writeFileDurably } = await t.mockImport<typeof import('../../server/store/durable-file.js')>('../../server/store/durable-file.js', {
-    'node:fs/promises': fs,
-  })
+  const { writeFileDurably } = await t.mockImport<typeof import('../../server/store/durable-file.js')>(
+    '../../server/store/durable-file.js',
+    {
+      'node:fs/promises': fs,
+    },
+  )
   const dir = await tempDataDir(t)
   await writeFile(path.join(dir, 'db.json'), '{"old":true}')
   await writeFileDurably(path.join(dir, 'db.json'), '{"new":true}')
@@ -80,7 +83,11 @@ t.test('a write is synced to its own file before it replaces db.json, and the di
   t.strictSame(await readdir(dir), ['db.json'], 'no temporary file left')
 
   state.failing = true
-  await t.rejects(writeFileDurably(path.join(dir, 'db.json'), '{"newer":true}'), { code: 'ENOSPC' }, 'a write whose rename fails')
+  await t.rejects(
+    writeFileDurably(path.join(dir, 'db.json'), '{"newer":true}'),
+    { code: 'ENOSPC' },
+    'a write whose rename fails',
+  )
   t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), '{"new":true}', 'leaves the last file whole')
   t.strictSame(await readdir(dir), ['db.json'], 'and no temporary file')
 })
@@ -88,7 +95,11 @@ t.test('a write is synced to its own file before it replaces db.json, and the di
 t.test('the data directory is locked: a second store refuses, a stale lock is taken over', async (t) => {
   const dataDir = await tempDataDir(t)
   const store = await LowdbStore.open({ dataDir, seed })
-  await t.rejects(LowdbStore.open({ dataDir, seed }), /in use by another Chirp process/, 'a second store on the same directory')
+  await t.rejects(
+    LowdbStore.open({ dataDir, seed }),
+    /in use by another Chirp process/,
+    'a second store on the same directory',
+  )
   t.throws(() => lockDataDir(dataDir), /in use by another Chirp process/)
   await store.close()
   const again = await LowdbStore.open({ dataDir, seed })
@@ -106,9 +117,12 @@ t.test('the data directory is locked: a second store refuses, a stale lock is ta
 
 t.test('a failed flush fails its writes, and memory goes back to what the disk holds', async (t) => {
   const { fs, state } = recordingFs(t)
-  const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>('../../server/store/lowdb-store.js', {
-    'node:fs/promises': fs,
-  })
+  const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
+    '../../server/store/lowdb-store.js',
+    {
+      'node:fs/promises': fs,
+    },
+  )
   const dataDir = await tempDataDir(t)
   const store = await Store.open({ dataDir, seed })
   await setBio(store, 'u0', 'saved')
@@ -116,7 +130,11 @@ t.test('a failed flush fails its writes, and memory goes back to what the disk h
 
   state.failing = true
   const results = await Promise.allSettled([setBio(store, 'u0', 'lost'), setBio(store, 'u1', 'lost too')])
-  t.strictSame(results.map((r) => r.status), ['rejected', 'rejected'], 'both writes of the failed flush are refused')
+  t.strictSame(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+    'both writes of the failed flush are refused',
+  )
   t.equal(await bio(store, 'u0'), 'saved', 'memory is back to the last durable state')
   t.equal(await bio(store, 'u1'), '', 'including the other write of the batch')
   t.strictSame(await snapshotDb({ dataDir }), disk, 'the database files are as they were')
@@ -131,47 +149,63 @@ t.test('a failed flush fails its writes, and memory goes back to what the disk h
   await reopened.close()
 })
 
-t.test('a flush that fails after db.json was replaced (at the directory fsync) deletes nothing db.json names', async (t) => {
-  const { fs, state } = recordingFs(t)
-  const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>('../../server/store/lowdb-store.js', {
-    'node:fs/promises': fs,
-  })
-  const dataDir = await tempDataDir(t)
-  const broken: unknown[] = []
-  const store = await Store.open({ dataDir, seed, onBroken: (error) => broken.push(error) })
-  await setBio(store, 'u0', 'acknowledged')
+t.test(
+  'a flush that fails after db.json was replaced (at the directory fsync) deletes nothing db.json names',
+  async (t) => {
+    const { fs, state } = recordingFs(t)
+    const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
+      '../../server/store/lowdb-store.js',
+      {
+        'node:fs/promises': fs,
+      },
+    )
+    const dataDir = await tempDataDir(t)
+    const broken: unknown[] = []
+    const store = await Store.open({ dataDir, seed, onBroken: (error) => broken.push(error) })
+    await setBio(store, 'u0', 'acknowledged')
 
-  // db.json's rename lands, then syncing the directory that holds it fails: the commit point may have moved.
-  state.failSyncOf = path.resolve(dataDir)
-  await t.rejects(setBio(store, 'u1', 'renamed into place, never acknowledged'))
-  state.failSyncOf = undefined
-  t.strictSame(broken, [], 'memory could be read back from the disk: every segment db.json names is there')
-  t.equal((await readDatabaseFiles(dataDir)).users.find((user) => user._id === 'u1')?.bio, await bio(store, 'u1'), 'memory and disk agree')
-  await store.close()
+    // db.json's rename lands, then syncing the directory that holds it fails: the commit point may have moved.
+    state.failSyncOf = path.resolve(dataDir)
+    await t.rejects(setBio(store, 'u1', 'renamed into place, never acknowledged'))
+    state.failSyncOf = undefined
+    t.strictSame(broken, [], 'memory could be read back from the disk: every segment db.json names is there')
+    t.equal(
+      (await readDatabaseFiles(dataDir)).users.find((user) => user._id === 'u1')?.bio,
+      await bio(store, 'u1'),
+      'memory and disk agree',
+    )
+    await store.close()
 
-  const reopened = await LowdbStore.open({ dataDir, seed })
-  t.equal(await bio(reopened, 'u0'), 'acknowledged', 'the data directory opens, with every acknowledged write')
-  await setBio(reopened, 'u1', 'after the fault')
-  t.equal(await bio(reopened, 'u1'), 'after the fault', 'and takes writes again')
-  await reopened.close()
-})
+    const reopened = await LowdbStore.open({ dataDir, seed })
+    t.equal(await bio(reopened, 'u0'), 'acknowledged', 'the data directory opens, with every acknowledged write')
+    await setBio(reopened, 'u1', 'after the fault')
+    t.equal(await bio(reopened, 'u1'), 'after the fault', 'and takes writes again')
+    await reopened.close()
+  },
+)
 
 t.test('over HTTP: a write whose flush fails is a 500, and nothing of it remains', async (t) => {
   const { fs, state } = recordingFs(t)
-  const { buildApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', { 'node:fs/promises': fs })
+  const { buildApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', {
+    'node:fs/promises': fs,
+  })
   const api = await buildSeededApp(t, { config: { rateLimit: false } })
   const token = await api.login('guest')
   await api.app.close()
   const app = await buildApp(testConfig(api.dataDir))
   t.teardown(() => app.close())
-  const post = (content: string) => app.inject({ method: 'POST', url: '/api/posts', headers: { authorization: token }, payload: { content } })
+  const post = (content: string) =>
+    app.inject({ method: 'POST', url: '/api/posts', headers: { authorization: token }, payload: { content } })
   const before = await snapshotDb(api)
   state.failing = true
   const failed = await post('never stored')
   t.equal(failed.statusCode, 500)
   t.strictSame(failed.json(), { errors: ['Internal server error'] }, 'no internals in the answer')
   const list = (await app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Array<{ content: string }> }
-  t.notOk(list.posts.some((p) => p.content === 'never stored'), 'memory does not show the failed write')
+  t.notOk(
+    list.posts.some((p) => p.content === 'never stored'),
+    'memory does not show the failed write',
+  )
   t.strictSame(await snapshotDb(api), before, 'nor does the disk')
   state.failing = false
   t.equal((await post('stored')).statusCode, 201, 'the next write succeeds')
@@ -195,7 +229,11 @@ for (const [what, contents] of damaged) {
       (e: unknown) => e,
     )
     t.ok(error instanceof StartupError, 'a startup error, shown without a stack')
-    t.match((error as Error).message, /db\.json could not be read .*left the file untouched/s, 'the message says what and what to do')
+    t.match(
+      (error as Error).message,
+      /db\.json could not be read .*left the file untouched/s,
+      'the message says what and what to do',
+    )
     t.equal(await readFile(path.join(dataDir, 'db.json'), 'utf8'), contents, 'the file is byte for byte what it was')
     t.notOk((await readdir(dataDir)).includes('db.lock'), 'and the lock is released')
   })

@@ -39,9 +39,22 @@ t.test('names: one line, no spoofing, something visible', async (t) => {
   for (const [what, mark] of Object.entries(breaks)) {
     t.equal(nameProblem('firstName', `Ma${mark}ya`), 'firstName must be one line, without tabs or line breaks', what)
   }
-  const spoofing = { LRM: '\u200e', RLM: '\u200f', ALM: '\u061c', RLO: '\u202e', isolate: '\u2067', 'soft hyphen': '\u00ad', 'Hangul filler': '\u3164', 'Braille blank': '\u2800' }
+  const spoofing = {
+    LRM: '\u200e',
+    RLM: '\u200f',
+    ALM: '\u061c',
+    RLO: '\u202e',
+    isolate: '\u2067',
+    'soft hyphen': '\u00ad',
+    'Hangul filler': '\u3164',
+    'Braille blank': '\u2800',
+  }
   for (const [what, mark] of Object.entries(spoofing)) {
-    t.equal(nameProblem('lastName', `Lin${mark}`), 'lastName must not contain invisible or direction-changing characters', what)
+    t.equal(
+      nameProblem('lastName', `Lin${mark}`),
+      'lastName must not contain invisible or direction-changing characters',
+      what,
+    )
   }
   t.equal(nameProblem('firstName', '   '), 'firstName must contain visible text')
   t.equal(nameProblem('firstName', '\ufe0f\u0301'), 'firstName must contain visible text')
@@ -54,21 +67,56 @@ t.test('the API refuses invisible names, posts, comments and image descriptions,
     api.app.inject({
       method: 'POST',
       url: '/api/auth/signup',
-      payload: { username: 'blank_name', password: 'password123', firstName: 'A', lastName: 'B', email: 'b@example.com', ...fields },
+      payload: {
+        username: 'blank_name',
+        password: 'password123',
+        firstName: 'A',
+        lastName: 'B',
+        email: 'b@example.com',
+        ...fields,
+      },
     })
-  const edit = (fields: Record<string, string>) => api.as(me.token, { method: 'POST', url: '/api/users/edit', payload: { userData: fields } })
-  const { posts } = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Array<{ _id: string }> }
+  const edit = (fields: Record<string, string>) =>
+    api.as(me.token, { method: 'POST', url: '/api/users/edit', payload: { userData: fields } })
+  const { posts } = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as {
+    posts: Array<{ _id: string }>
+  }
   const postId = posts[0]?._id ?? ''
   const before = await snapshotDb(api)
 
-  expectError(t, await signupAs({ firstName: '\u3164' }), 400, 'firstName must not contain invisible or direction-changing characters')
-  expectError(t, await signupAs({ lastName: '\u2800\u2800' }), 400, 'lastName must not contain invisible or direction-changing characters')
+  expectError(
+    t,
+    await signupAs({ firstName: '\u3164' }),
+    400,
+    'firstName must not contain invisible or direction-changing characters',
+  )
+  expectError(
+    t,
+    await signupAs({ lastName: '\u2800\u2800' }),
+    400,
+    'lastName must not contain invisible or direction-changing characters',
+  )
   expectError(t, await signupAs({ firstName: '\ufe0f' }), 400, 'firstName must contain visible text')
   expectError(t, await signupAs({ firstName: ' ' }), 400, 'firstName must contain visible text')
-  expectError(t, await signupAs({ lastName: 'Lin\u200f' }), 400, 'lastName must not contain invisible or direction-changing characters')
-  expectError(t, await signupAs({ firstName: 'Ma\nya' }), 400, 'firstName must be one line, without tabs or line breaks')
+  expectError(
+    t,
+    await signupAs({ lastName: 'Lin\u200f' }),
+    400,
+    'lastName must not contain invisible or direction-changing characters',
+  )
+  expectError(
+    t,
+    await signupAs({ firstName: 'Ma\nya' }),
+    400,
+    'firstName must be one line, without tabs or line breaks',
+  )
   // Text is judged once the { userData } wrapper is read, so a message names the field as the schema's do.
-  expectError(t, await edit({ firstName: '\u00ad' }), 400, 'firstName must not contain invisible or direction-changing characters')
+  expectError(
+    t,
+    await edit({ firstName: '\u00ad' }),
+    400,
+    'firstName must not contain invisible or direction-changing characters',
+  )
   expectError(t, await edit({ lastName: 'Lin\t' }), 400, 'lastName must be one line, without tabs or line breaks')
 
   for (const [name, text] of Object.entries(INVISIBLE)) {
@@ -77,9 +125,18 @@ t.test('the API refuses invisible names, posts, comments and image descriptions,
     const comment = await api.as(me.token, { method: 'POST', url: `/api/comments/add/${postId}`, payload: { text } })
     expectError(t, comment, 400, MSG.emptyComment, `a comment of a ${name}`)
   }
-  expectError(t, await api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: ALL_INVISIBLE } }), 400, MSG.emptyPost)
+  expectError(
+    t,
+    await api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: ALL_INVISIBLE } }),
+    400,
+    MSG.emptyPost,
+  )
   const withImage = (mediaAlt: string) =>
-    api.as(me.token, { method: 'POST', url: '/api/posts', payload: { content: '', mediaUrl: 'https://images.example/cat.png', mediaAlt } })
+    api.as(me.token, {
+      method: 'POST',
+      url: '/api/posts',
+      payload: { content: '', mediaUrl: 'https://images.example/cat.png', mediaAlt },
+    })
   expectError(t, await withImage('\u200b\u2800'), 400, 'mediaAlt must contain visible text')
   expectError(t, await withImage('  '), 400, 'mediaAlt must contain visible text')
   t.strictSame(await snapshotDb(api), before, 'nothing was written')

@@ -8,11 +8,18 @@ const api = await buildSeededApp(t, { config: { rateLimit: false } })
 const token = await api.login('guest')
 const maya = await api.login('maya.lin')
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
-const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString()) as Record<string, unknown>
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
+const payloadOf = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString()) as Record<string, unknown>
 
 /** A JWT signed (or not) however the test likes. */
-function jwt(header: Record<string, unknown>, payload: unknown, secret: string | null = TEST_SECRET, algorithm = 'sha256'): string {
+function jwt(
+  header: Record<string, unknown>,
+  payload: unknown,
+  secret: string | null = TEST_SECRET,
+  algorithm = 'sha256',
+): string {
   const head = `${b64(header)}.${b64(payload)}`
   return secret === null ? `${head}.` : `${head}.${createHmac(algorithm, secret).update(head).digest('base64url')}`
 }
@@ -28,13 +35,19 @@ const refused: Array<[string, string]> = [
   ['alg none, unsigned', jwt({ alg: 'none', typ: 'JWT' }, valid, null)],
   ['alg None, unsigned', jwt({ alg: 'None' }, valid, null)],
   ['alg none with a signature', jwt({ alg: 'none' }, valid)],
-  ['HS512 with the right secret (algorithm not pinned)', jwt({ alg: 'HS512', typ: 'JWT' }, valid, TEST_SECRET, 'sha512')],
+  [
+    'HS512 with the right secret (algorithm not pinned)',
+    jwt({ alg: 'HS512', typ: 'JWT' }, valid, TEST_SECRET, 'sha512'),
+  ],
   ['HS384 with the right secret', jwt({ alg: 'HS384' }, valid, TEST_SECRET, 'sha384')],
   ['RS256 in the header over an HMAC signature', jwt({ alg: 'RS256' }, valid)],
   ['no alg at all', jwt({ typ: 'JWT' }, valid)],
   ['signed with the wrong key', jwt(HS256, valid, 'another-secret-that-is-long-enough-for-hs256!')],
   ['signed with an empty key', jwt(HS256, valid, '')],
-  ['payload swapped for another user, old signature', `${head}.${b64({ ...guest, _id: payloadOf(maya)._id, username: 'maya.lin' })}.${signature}`],
+  [
+    'payload swapped for another user, old signature',
+    `${head}.${b64({ ...guest, _id: payloadOf(maya)._id, username: 'maya.lin' })}.${signature}`,
+  ],
   ['payload with a raised token version, old signature', `${head}.${b64({ ...guest, tv: 99 })}.${signature}`],
   ['a flipped signature character', `${head}.${body}.${flip(signature, 5)}`],
   ['a flipped payload character', `${head}.${flip(body, 10)}.${signature}`],
@@ -43,12 +56,20 @@ const refused: Array<[string, string]> = [
   ['expired an hour ago', jwt(HS256, { ...guest, iat: now - 7200, exp: now - 3600 })],
   ['expired a second ago', jwt(HS256, { ...guest, iat: now - 7200, exp: now - 1 })],
   ['not valid before tomorrow', jwt(HS256, { ...valid, nbf: now + 86_400 })],
-  ['no token version in the payload', jwt(HS256, { _id: guest._id, username: guest.username, iat: now, exp: now + 60 })],
+  [
+    'no token version in the payload',
+    jwt(HS256, { _id: guest._id, username: guest.username, iat: now, exp: now + 60 }),
+  ],
   ['a token version that is text', jwt(HS256, { ...valid, tv: '0' })],
   ['an _id that is a number', jwt(HS256, { ...valid, _id: 1 })],
   ['a payload that is an array', jwt(HS256, [valid])],
   ['a payload that is a string', jwt(HS256, 'guest')],
-  ['a payload that is not JSON', `${b64(HS256)}.${b64('{"_id":')}.${createHmac('sha256', TEST_SECRET).update(`${b64(HS256)}.${b64('{"_id":')}`).digest('base64url')}`],
+  [
+    'a payload that is not JSON',
+    `${b64(HS256)}.${b64('{"_id":')}.${createHmac('sha256', TEST_SECRET)
+      .update(`${b64(HS256)}.${b64('{"_id":')}`)
+      .digest('base64url')}`,
+  ],
   ['a header that is not JSON', `${b64('{alg:HS256')}.${body}.${signature}`],
   ['oversized: 2 KiB of padding in the payload', jwt(HS256, { ...valid, pad: 'x'.repeat(2048) })],
   ['oversized: 100 KiB', 'a'.repeat(100 * 1024)],
@@ -66,7 +87,11 @@ const refused: Array<[string, string]> = [
 t.test('a good token works raw and as Bearer (the baseline the refusals are measured against)', async (t) => {
   t.equal((await api.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200)
   t.equal((await api.as(`Bearer ${token}`, { method: 'GET', url: '/api/feed' })).statusCode, 200)
-  t.equal((await api.as(jwt(HS256, valid), { method: 'GET', url: '/api/feed' })).statusCode, 200, 'one made here with the test secret')
+  t.equal(
+    (await api.as(jwt(HS256, valid), { method: 'GET', url: '/api/feed' })).statusCode,
+    200,
+    'one made here with the test secret',
+  )
 })
 
 for (const [name, bad] of refused) {
@@ -99,7 +124,11 @@ t.test('a token issued before logout stops working; a new login works', async (t
     t.equal(res.statusCode, 401, 'every session of that user ended')
     t.strictSame(res.json(), { errors: [MSG.invalidToken] })
   }
-  t.equal((await api.as(session, { method: 'POST', url: '/api/auth/logout' })).statusCode, 401, 'logging out twice is refused')
+  t.equal(
+    (await api.as(session, { method: 'POST', url: '/api/auth/logout' })).statusCode,
+    401,
+    'logging out twice is refused',
+  )
   t.equal((await api.as(await api.login('noah_kim'), { method: 'GET', url: '/api/feed' })).statusCode, 200)
   t.equal((await api.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, "other users' sessions go on")
 })

@@ -23,7 +23,8 @@ const database = (users: number, posts: number): Database => ({
 })
 
 const manifestOf = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'db.json'), 'utf8')) as Manifest
-const segmentsIn = async (dir: string) => (await readdir(path.join(dir, 'db'))).filter((name) => name.startsWith('segment-')).sort()
+const segmentsIn = async (dir: string) =>
+  (await readdir(path.join(dir, 'db'))).filter((name) => name.startsWith('segment-')).sort()
 
 async function open(t: Test, dir: string, data: Database, options: Partial<LowdbStoreOptions> = {}) {
   const store = await LowdbStore.open({ dataDir: dir, seed: async () => structuredClone(data), ...options })
@@ -44,7 +45,11 @@ t.test('a new directory is seeded as a manifest in db.json and one segment', asy
   t.equal(manifest.version, 3)
   t.equal(manifest.posts.length, 16, 'the smallest layout')
   t.equal(manifest.notifications.length, 16, 'notifications have shards of their own, even before there are any')
-  t.ok([...manifest.users, ...manifest.posts, ...manifest.notifications].every((generation) => generation === manifest.generation))
+  t.ok(
+    [...manifest.users, ...manifest.posts, ...manifest.notifications].every(
+      (generation) => generation === manifest.generation,
+    ),
+  )
   t.strictSame(await segmentsIn(dir), ['segment-000001.json'])
   const back = await readDatabaseFiles(dir)
   t.strictSame(back.posts.map((p) => p._id).sort(), ['p0', 'p1', 'p2', 'p3', 'p4'])
@@ -56,12 +61,18 @@ t.test('a write serialises only the shard it touched, and the old copy is remove
   const store = await open(t, dir, database(2, 40))
   await edit(store, 'p7', 'edited')
   const manifest = await manifestOf(dir)
-  const segment = JSON.parse(await readFile(path.join(dir, 'db', 'segment-000002.json'), 'utf8')) as { shards: Record<string, PostRecord[]> }
+  const segment = JSON.parse(await readFile(path.join(dir, 'db', 'segment-000002.json'), 'utf8')) as {
+    shards: Record<string, PostRecord[]>
+  }
   const shard = shardOf('p7', manifest.posts.length)
   t.strictSame(Object.keys(segment.shards), [`posts/${shard}`], 'one shard')
   t.ok(segment.shards[`posts/${shard}`]?.some((p) => p._id === 'p7' && p.content === 'edited'))
   t.equal(manifest.posts[shard], 2, 'the manifest points the shard at the new segment')
-  t.equal(manifest.posts.filter((generation) => generation === 1).length, manifest.posts.length - 1, 'the others stay put')
+  t.equal(
+    manifest.posts.filter((generation) => generation === 1).length,
+    manifest.posts.length - 1,
+    'the others stay put',
+  )
 })
 
 t.test('writes that arrive together share one segment; per-write mode gives each its own', async (t) => {
@@ -73,7 +84,11 @@ t.test('writes that arrive together share one segment; per-write mode gives each
     if (flush === 'shared') t.ok(generation <= 3, `shared: ${generation - 1} flushes for 10 writes`)
     else t.equal(generation, 11, 'per-write: one flush each')
     const back = await readDatabaseFiles(dir)
-    t.ok(Array.from({ length: 10 }, (_, i) => `p${i}`).every((id) => back.posts.find((p) => p._id === id)?.content.startsWith('burst')))
+    t.ok(
+      Array.from({ length: 10 }, (_, i) => `p${i}`).every((id) =>
+        back.posts.find((p) => p._id === id)?.content.startsWith('burst'),
+      ),
+    )
   }
 })
 

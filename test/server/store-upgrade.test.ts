@@ -21,33 +21,60 @@ const noSeed = async () => {
   throw new Error('an existing database is never seeded')
 }
 
-t.test('a data directory of the previous release opens with nothing lost, and moves to the current layout on its first write', async (t) => {
-  const dataDir = await tempDataDir(t)
-  await cp(FIXTURE, dataDir, { recursive: true })
-  const before = await readDatabaseFiles(dataDir)
-  t.equal(JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')).version, 2, 'the fixture is the previous format')
+t.test(
+  'a data directory of the previous release opens with nothing lost, and moves to the current layout on its first write',
+  async (t) => {
+    const dataDir = await tempDataDir(t)
+    await cp(FIXTURE, dataDir, { recursive: true })
+    const before = await readDatabaseFiles(dataDir)
+    t.equal(
+      JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')).version,
+      2,
+      'the fixture is the previous format',
+    )
 
-  const store = await LowdbStore.open({ dataDir, seed: noSeed })
-  t.strictSame(await store.getUsers(before.users.map((user) => user._id)), before.users, 'every user as it was')
-  t.strictSame(await store.getPosts(before.posts.map((post) => post._id)), before.posts, 'every post, like and comment as it was')
-  t.equal((await store.getPost(POST))?.comments[0]?.text, 'Bravo @ada.l!')
-  t.strictSame((await store.listNotifications(ADA, {})).items, [], 'no notifications yet')
-  t.strictSame((await store.listTaggedPosts('café', {})).items.map((post) => post._id).length, 2, 'old posts are found by their tags')
-  t.strictSame((await store.searchPosts(['cafe', 'lait'], {})).items.length, 1, 'and by their words')
-  t.strictSame((await store.searchUsers({ prefixes: ['chloe'] }, {})).items.map((user) => user._id), [CHLOE], 'people by their names')
+    const store = await LowdbStore.open({ dataDir, seed: noSeed })
+    t.strictSame(await store.getUsers(before.users.map((user) => user._id)), before.users, 'every user as it was')
+    t.strictSame(
+      await store.getPosts(before.posts.map((post) => post._id)),
+      before.posts,
+      'every post, like and comment as it was',
+    )
+    t.equal((await store.getPost(POST))?.comments[0]?.text, 'Bravo @ada.l!')
+    t.strictSame((await store.listNotifications(ADA, {})).items, [], 'no notifications yet')
+    t.strictSame(
+      (await store.listTaggedPosts('café', {})).items.map((post) => post._id).length,
+      2,
+      'old posts are found by their tags',
+    )
+    t.strictSame((await store.searchPosts(['cafe', 'lait'], {})).items.length, 1, 'and by their words')
+    t.strictSame(
+      (await store.searchUsers({ prefixes: ['chloe'] }, {})).items.map((user) => user._id),
+      [CHLOE],
+      'people by their names',
+    )
 
-  const like = { _id: randomUUID(), type: 'like', recipientId: ADA, actorId: CHLOE, postId: POST, createdAt: '2026-02-01T00:00:00.000Z', read: false } as const
-  t.equal(await store.transaction((tx) => tx.addNotification(like)), 1, 'its first notification')
-  await store.close()
-  const manifest = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'))
-  t.equal(manifest.version, 3, 'the first write wrote the current manifest')
-  t.equal(manifest.notifications.length, 16, 'with notification shards')
+    const like = {
+      _id: randomUUID(),
+      type: 'like',
+      recipientId: ADA,
+      actorId: CHLOE,
+      postId: POST,
+      createdAt: '2026-02-01T00:00:00.000Z',
+      read: false,
+    } as const
+    t.equal(await store.transaction((tx) => tx.addNotification(like)), 1, 'its first notification')
+    await store.close()
+    const manifest = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'))
+    t.equal(manifest.version, 3, 'the first write wrote the current manifest')
+    t.equal(manifest.notifications.length, 16, 'with notification shards')
 
-  const reopened = await LowdbStore.open({ dataDir, seed: noSeed })
-  t.teardown(() => reopened.close())
-  t.strictSame((await reopened.listNotifications(ADA, {})).items, [like], 'the notification is on disk')
-  t.equal(await reopened.countUnread(ADA), 1)
-  const after = await readDatabaseFiles(dataDir)
-  t.strictSame(after.users, before.users, 'users untouched')
-  t.strictSame(after.posts, before.posts, 'posts untouched')
-})
+    const reopened = await LowdbStore.open({ dataDir, seed: noSeed })
+    t.teardown(() => reopened.close())
+    t.strictSame((await reopened.listNotifications(ADA, {})).items, [like], 'the notification is on disk')
+    t.equal(await reopened.countUnread(ADA), 1)
+    const after = await readDatabaseFiles(dataDir)
+    t.strictSame(after.users, before.users, 'users untouched')
+    t.strictSame(after.posts, before.posts, 'posts untouched')
+  },
+)

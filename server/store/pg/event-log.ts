@@ -87,7 +87,9 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
     const [waiting] = await sql`select 1 from event_outbox limit 1`
     if (!waiting) return
     await sql.begin(async (tx) => {
-      const [lock] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${sequencerLock})) as locked`
+      const [lock] = await tx<
+        { locked: boolean }[]
+      >`select pg_try_advisory_xact_lock(hashtext(${sequencerLock})) as locked`
       if (!lock?.locked) return
       // Ids start from the clock in ms × 1000, as a lone process's do, so they keep rising across restores.
       const rows = await tx<{ seq: string }[]>`

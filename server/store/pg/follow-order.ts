@@ -30,7 +30,8 @@ export function followOrder(users: readonly UserRecord[]): FollowEdge[] {
     return at
   }
   const lists: number[][] = []
-  const listOf = (ids: readonly (number | undefined)[]) => lists.push([...new Set(ids.filter((id) => id !== undefined))])
+  const listOf = (ids: readonly (number | undefined)[]) =>
+    lists.push([...new Set(ids.filter((id) => id !== undefined))])
   for (const user of users) listOf(user.following.map((followee) => edgeOf(user._id, followee)))
   for (const user of users) listOf(user.followers.map((follower) => edgeOf(follower, user._id)))
 

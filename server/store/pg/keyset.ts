@@ -29,7 +29,8 @@ export function textOf(part: CursorKey[number] | undefined): string {
 }
 
 /** `LIMIT n + 1`, so a page knows whether another follows; nothing without a limit. */
-export const limitOf = (sql: Queryable, limit: number | undefined) => (limit === undefined ? sql`` : sql`LIMIT ${limit + 1}`)
+export const limitOf = (sql: Queryable, limit: number | undefined) =>
+  limit === undefined ? sql`` : sql`LIMIT ${limit + 1}`
 
 /** A count (at most `max`, as an int column holds) or a sequence number, which a JS number keeps exactly. */
 export function countOf(part: CursorKey[number] | undefined, max = Number.MAX_SAFE_INTEGER): number {
@@ -41,7 +42,12 @@ export function countOf(part: CursorKey[number] | undefined, max = Number.MAX_SA
  * A page from rows read with `LIMIT limit + 1`: the extra row only says that another page follows,
  * and the cursor is the key of the last row kept.
  */
-export function pageFrom<R, T>(rows: readonly R[], limit: number | undefined, keyOf: (row: R) => CursorKey, toItem: (row: R) => T): Page<T> {
+export function pageFrom<R, T>(
+  rows: readonly R[],
+  limit: number | undefined,
+  keyOf: (row: R) => CursorKey,
+  toItem: (row: R) => T,
+): Page<T> {
   const more = limit !== undefined && rows.length > limit
   const kept = more ? rows.slice(0, limit) : rows
   const last = kept[kept.length - 1]

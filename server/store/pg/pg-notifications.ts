@@ -1,5 +1,12 @@
 import { decodeCursor } from '../cursor.js'
-import type { NotificationMatch, NotificationRecord, NotificationType, Page, PageRequest, UnreadCount } from '../types.js'
+import type {
+  NotificationMatch,
+  NotificationRecord,
+  NotificationType,
+  Page,
+  PageRequest,
+  UnreadCount,
+} from '../types.js'
 import type { Queryable } from './connect.js'
 import { idOf, limitOf, pageFrom, timeOf } from './keyset.js'
 import { isUuid } from './records.js'
@@ -15,7 +22,8 @@ interface NotificationRow {
   read: boolean
 }
 
-const columns = (sql: Queryable) => sql`n.id, n.recipient_id, n.type, n.actor_id, n.post_id, n.comment_id, n.created_at, n.read`
+const columns = (sql: Queryable) =>
+  sql`n.id, n.recipient_id, n.type, n.actor_id, n.post_id, n.comment_id, n.created_at, n.read`
 
 /** Optional fields are left out when NULL, as the embedded store never holds `undefined`. */
 const toNotificationRecord = (row: NotificationRow): NotificationRecord => ({
@@ -51,7 +59,11 @@ export async function getNotification(sql: Queryable, id: string): Promise<Notif
 }
 
 /** Newest first, by the notifications_page index. */
-export async function listNotifications(sql: Queryable, userId: string, page: PageRequest): Promise<Page<NotificationRecord>> {
+export async function listNotifications(
+  sql: Queryable,
+  userId: string,
+  page: PageRequest,
+): Promise<Page<NotificationRecord>> {
   if (!isUuid(userId)) return { items: [], nextCursor: null }
   let after = sql``
   if (page.cursor !== undefined) {

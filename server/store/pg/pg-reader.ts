@@ -1,6 +1,15 @@
 import type postgres from 'postgres'
 import { decodeCursor } from '../cursor.js'
-import type { Page, PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch, UserSummaryRecord } from '../types.js'
+import type {
+  Page,
+  PageRequest,
+  PostQuery,
+  PostRecord,
+  StoreReader,
+  UserRecord,
+  UserSearch,
+  UserSummaryRecord,
+} from '../types.js'
 import type { Queryable } from './connect.js'
 import { countOf, idOf, limitOf, pageFrom, timeOf } from './keyset.js'
 import * as notifications from './pg-notifications.js'
@@ -27,7 +36,9 @@ export class PgReader implements StoreReader {
 
   async getUserByUsername(username: string): Promise<UserRecord | undefined> {
     const sql = this.sql
-    const [row] = await sql<UserRow[]>`SELECT ${userColumns(sql)} FROM users u WHERE lower(u.username) = lower(${username})`
+    const [row] = await sql<
+      UserRow[]
+    >`SELECT ${userColumns(sql)} FROM users u WHERE lower(u.username) = lower(${username})`
     return row && toUserRecord(row)
   }
 
@@ -37,7 +48,12 @@ export class PgReader implements StoreReader {
   }
 
   async getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
-    const rows = await this.#inOrder<SummaryRow>(ids, 'users', 'u', (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.avatar_url`)
+    const rows = await this.#inOrder<SummaryRow>(
+      ids,
+      'users',
+      'u',
+      (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.avatar_url`,
+    )
     return rows.map((row) => ({
       _id: row.id,
       username: row.username,

@@ -36,7 +36,11 @@ export async function trendingTags(sql: Queryable, since: string, limit: number)
 }
 
 /** Posts holding every term, by the GIN index on search_words, newest first. */
-export async function searchPosts(sql: Queryable, terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>> {
+export async function searchPosts(
+  sql: Queryable,
+  terms: readonly string[],
+  page: PageRequest,
+): Promise<Page<PostRecord>> {
   const rows = await sql<PostRow[]>`
     SELECT ${postColumns(sql)}
     FROM (SELECT * FROM posts p WHERE p.search_words @> ${[...terms]}::text[] ${before(sql, page.cursor, 'p.created_at', 'p.id')}
@@ -56,7 +60,8 @@ export async function searchUsers(sql: Queryable, search: UserSearch, page: Page
     search.username !== undefined
       ? sql`${name} LIKE ${likePrefix(search.username)}`
       : search.prefixes.reduce(
-          (all, prefix) => sql`${all} AND u.id IN (SELECT w.user_id FROM user_search_words w WHERE w.word LIKE ${likePrefix(prefix)})`,
+          (all, prefix) =>
+            sql`${all} AND u.id IN (SELECT w.user_id FROM user_search_words w WHERE w.word LIKE ${likePrefix(prefix)})`,
           sql`true`,
         )
   const rows = await sql<(UserRow & { name: string })[]>`

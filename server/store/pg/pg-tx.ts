@@ -1,6 +1,15 @@
 import type postgres from 'postgres'
 import type { ChirpEvent } from '../../schemas/events.js'
-import type { CommentRecord, NotificationMatch, NotificationRecord, PostChanges, PostRecord, ProfileChanges, StoreTx, UserRecord } from '../types.js'
+import type {
+  CommentRecord,
+  NotificationMatch,
+  NotificationRecord,
+  PostChanges,
+  PostRecord,
+  ProfileChanges,
+  StoreTx,
+  UserRecord,
+} from '../types.js'
 import type { Queryable } from './connect.js'
 import * as notifications from './pg-notifications.js'
 import { PgReader } from './pg-reader.js'
@@ -8,7 +17,13 @@ import { isUuid } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
 import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
 
-const PROFILE_COLUMNS = { firstName: 'first_name', lastName: 'last_name', avatarURL: 'avatar_url', bio: 'bio', website: 'website' } as const
+const PROFILE_COLUMNS = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  avatarURL: 'avatar_url',
+  bio: 'bio',
+  website: 'website',
+} as const
 const MEDIA_COLUMNS = { mediaAlt: 'media_alt', mediaWidth: 'media_width', mediaHeight: 'media_height' } as const
 
 /**
@@ -66,20 +81,38 @@ export class PgTx extends PgReader implements StoreTx {
 
   follow(followerId: string, followeeId: string, at: string): Promise<boolean> {
     const sql = this.sql
-    return this.#changeFollow(followerId, followeeId, at, 1, () => sql`
+    return this.#changeFollow(
+      followerId,
+      followeeId,
+      at,
+      1,
+      () => sql`
       INSERT INTO follows (follower_id, followee_id)
       SELECT a.id, b.id FROM users a, users b WHERE a.id = ${followerId} AND b.id = ${followeeId} AND a.id <> b.id
-      ON CONFLICT DO NOTHING RETURNING 1`)
+      ON CONFLICT DO NOTHING RETURNING 1`,
+    )
   }
 
   unfollow(followerId: string, followeeId: string, at: string): Promise<boolean> {
     const sql = this.sql
-    return this.#changeFollow(followerId, followeeId, at, -1, () => sql`
-      DELETE FROM follows WHERE follower_id = ${followerId} AND followee_id = ${followeeId} RETURNING 1`)
+    return this.#changeFollow(
+      followerId,
+      followeeId,
+      at,
+      -1,
+      () => sql`
+      DELETE FROM follows WHERE follower_id = ${followerId} AND followee_id = ${followeeId} RETURNING 1`,
+    )
   }
 
   /** The follow and the followee's count change together, or neither does (a follow that exists already, or not). */
-  async #changeFollow(followerId: string, followeeId: string, at: string, delta: 1 | -1, change: () => postgres.PendingQuery<postgres.Row[]>) {
+  async #changeFollow(
+    followerId: string,
+    followeeId: string,
+    at: string,
+    delta: 1 | -1,
+    change: () => postgres.PendingQuery<postgres.Row[]>,
+  ) {
     if (!isUuid(followerId) || !isUuid(followeeId)) return false
     const rows = await this.sql`
       WITH changed AS (${change()})
@@ -91,19 +124,34 @@ export class PgTx extends PgReader implements StoreTx {
 
   addBookmark(userId: string, postId: string, at: string): Promise<boolean> {
     const sql = this.sql
-    return this.#changeBookmark(userId, postId, at, () => sql`
+    return this.#changeBookmark(
+      userId,
+      postId,
+      at,
+      () => sql`
       INSERT INTO bookmarks (user_id, post_id)
       SELECT u.id, p.id FROM users u, posts p WHERE u.id = ${userId} AND p.id = ${postId}
-      ON CONFLICT DO NOTHING RETURNING 1`)
+      ON CONFLICT DO NOTHING RETURNING 1`,
+    )
   }
 
   removeBookmark(userId: string, postId: string, at: string): Promise<boolean> {
     const sql = this.sql
-    return this.#changeBookmark(userId, postId, at, () => sql`
-      DELETE FROM bookmarks WHERE user_id = ${userId} AND post_id = ${postId} RETURNING 1`)
+    return this.#changeBookmark(
+      userId,
+      postId,
+      at,
+      () => sql`
+      DELETE FROM bookmarks WHERE user_id = ${userId} AND post_id = ${postId} RETURNING 1`,
+    )
   }
 
-  async #changeBookmark(userId: string, postId: string, at: string, change: () => postgres.PendingQuery<postgres.Row[]>) {
+  async #changeBookmark(
+    userId: string,
+    postId: string,
+    at: string,
+    change: () => postgres.PendingQuery<postgres.Row[]>,
+  ) {
     if (!isUuid(userId) || !isUuid(postId)) return false
     const rows = await this.sql`
       WITH changed AS (${change()})
@@ -192,7 +240,8 @@ export class PgTx extends PgReader implements StoreTx {
 
   async updateComment(postId: string, commentId: string, text: string, at: string): Promise<void> {
     if (!isUuid(postId) || !isUuid(commentId)) return
-    await this.sql`UPDATE comments SET text = ${text}, updated_at = ${at} WHERE id = ${commentId} AND post_id = ${postId}`
+    await this
+      .sql`UPDATE comments SET text = ${text}, updated_at = ${at} WHERE id = ${commentId} AND post_id = ${postId}`
     await retagPost(this.sql, postId)
   }
 
@@ -238,7 +287,11 @@ export class PgTx extends PgReader implements StoreTx {
 
   /** The events, in the order emitted, as outbox rows of this transaction. */
   async writeEvents(): Promise<void> {
-    const rows = this.events.map((event) => ({ name: event.name, recipient: event.to ?? null, data: JSON.stringify(event.data) }))
+    const rows = this.events.map((event) => ({
+      name: event.name,
+      recipient: event.to ?? null,
+      data: JSON.stringify(event.data),
+    }))
     await insertRows(this.sql, 'event_outbox', rows)
   }
 }

@@ -5,9 +5,13 @@ import { postTagRows, userWordRows } from './term-rows.js'
 
 /** The post's tags after its content or one of its comments changed: rows of tags it no longer carries go, the others are set. */
 export async function retagPost(sql: Queryable, id: string): Promise<void> {
-  const [post] = await sql<{ content: string; created_at: Date }[]>`SELECT content, created_at FROM posts WHERE id = ${id}`
+  const [post] = await sql<
+    { content: string; created_at: Date }[]
+  >`SELECT content, created_at FROM posts WHERE id = ${id}`
   if (!post) return
-  const comments = await sql<{ text: string; created_at: Date }[]>`SELECT text, created_at FROM comments WHERE post_id = ${id}`
+  const comments = await sql<
+    { text: string; created_at: Date }[]
+  >`SELECT text, created_at FROM comments WHERE post_id = ${id}`
   const rows = postTagRows({
     _id: id,
     content: post.content,
@@ -29,7 +33,11 @@ export async function reindexPost(sql: Queryable, id: string, content: string): 
 }
 
 /** After a user's names changed (or they joined): the words they are found by, replaced. */
-export async function reindexUser(sql: Queryable, userId: string, names: { username: string; firstName: string; lastName: string }) {
+export async function reindexUser(
+  sql: Queryable,
+  userId: string,
+  names: { username: string; firstName: string; lastName: string },
+) {
   await sql`DELETE FROM user_search_words WHERE user_id = ${userId}`
   await insertRows(sql, 'user_search_words', userWordRows(userId, names))
 }

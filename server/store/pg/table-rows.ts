@@ -52,7 +52,12 @@ export interface ChildRows {
 }
 
 /** Ids in order, without repeats or ids `known` does not hold, counting what was left out. */
-function keep(ids: readonly string[], known: (id: string) => boolean, taken: Set<string>, counter: { skipped: number }): string[] {
+function keep(
+  ids: readonly string[],
+  known: (id: string) => boolean,
+  taken: Set<string>,
+  counter: { skipped: number },
+): string[] {
   const kept: string[] = []
   for (const id of ids) {
     if (known(id) && !taken.has(id)) {
@@ -71,13 +76,19 @@ export function postChildRows(post: PostRecord, knownUser: (id: string) => boole
   const reacted = new Set<string>()
   const liked = keep(post.likedBy, knownUser, reacted, rows)
   for (const user_id of liked) rows.reactions.push({ post_id: post._id, user_id, liked: true })
-  for (const user_id of keep(post.dislikedBy, knownUser, reacted, rows)) rows.reactions.push({ post_id: post._id, user_id, liked: false })
+  for (const user_id of keep(post.dislikedBy, knownUser, reacted, rows))
+    rows.reactions.push({ post_id: post._id, user_id, liked: false })
   for (const comment of post.comments) commentRows(post._id, comment, knownUser, rows)
   return liked.length
 }
 
 /** A comment and its votes, each list in its order; nothing when its author is unknown. */
-export function commentRows(postId: string, comment: CommentRecord, knownUser: (id: string) => boolean, rows: ChildRows): void {
+export function commentRows(
+  postId: string,
+  comment: CommentRecord,
+  knownUser: (id: string) => boolean,
+  rows: ChildRows,
+): void {
   if (!knownUser(comment.authorId)) {
     rows.skipped++
     return
@@ -91,8 +102,10 @@ export function commentRows(postId: string, comment: CommentRecord, knownUser: (
     updated_at: comment.updatedAt,
   })
   const voted = new Set<string>()
-  for (const user_id of keep(comment.upvotedBy, knownUser, voted, rows)) rows.votes.push({ comment_id: comment._id, user_id, up: true })
-  for (const user_id of keep(comment.downvotedBy, knownUser, voted, rows)) rows.votes.push({ comment_id: comment._id, user_id, up: false })
+  for (const user_id of keep(comment.upvotedBy, knownUser, voted, rows))
+    rows.votes.push({ comment_id: comment._id, user_id, up: true })
+  for (const user_id of keep(comment.downvotedBy, knownUser, voted, rows))
+    rows.votes.push({ comment_id: comment._id, user_id, up: false })
 }
 
 export const emptyChildRows = (): ChildRows => ({ tags: [], reactions: [], comments: [], votes: [], skipped: 0 })

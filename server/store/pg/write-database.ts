@@ -70,11 +70,23 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   let seq = Number(first?.seq)
   const numbered = <R extends object>(rows: R[]) => rows.map((row) => ({ ...row, seq: seq++ }))
 
-  await insertRows(sql, 'users', database.users.map((user) => userRow(user, followers.get(user._id) ?? 0, unread.get(user._id))))
-  await insertRows(sql, 'user_search_words', database.users.flatMap((user) => userWordRows(user._id, user)))
+  await insertRows(
+    sql,
+    'users',
+    database.users.map((user) => userRow(user, followers.get(user._id) ?? 0, unread.get(user._id))),
+  )
+  await insertRows(
+    sql,
+    'user_search_words',
+    database.users.flatMap((user) => userWordRows(user._id, user)),
+  )
   await insertRows(sql, 'posts', postRows)
   await insertRows(sql, 'post_tags', children.tags)
-  await insertRows(sql, 'follows', numbered(follows.map(({ follower, followee }) => ({ follower_id: follower, followee_id: followee }))))
+  await insertRows(
+    sql,
+    'follows',
+    numbered(follows.map(({ follower, followee }) => ({ follower_id: follower, followee_id: followee }))),
+  )
   await insertRows(sql, 'post_reactions', numbered(children.reactions))
   await insertRows(sql, 'comments', numbered(children.comments))
   await insertRows(sql, 'comment_votes', numbered(children.votes))
@@ -82,5 +94,10 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   await insertRows(sql, 'notifications', notifications.map(notificationRow))
   // The next live append goes after everything written here.
   await sql`SELECT setval('activity_seq', ${seq})`
-  return { users: database.users.length, posts: posts.length, notifications: notifications.length, skipped: children.skipped }
+  return {
+    users: database.users.length,
+    posts: posts.length,
+    notifications: notifications.length,
+    skipped: children.skipped,
+  }
 }

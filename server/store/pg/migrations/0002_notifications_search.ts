@@ -71,14 +71,20 @@ const FIRST = '00000000-0000-0000-0000-000000000000'
  * of the migration is code. It runs once, with the SQL, in the migration's transaction.
  */
 export async function backfill(sql: Queryable): Promise<void> {
-  for (let after = FIRST; ; ) {
+  for (let after = FIRST; ;) {
     const users = await sql<{ id: string; username: string; first_name: string; last_name: string }[]>`
       SELECT id, username, first_name, last_name FROM users WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`
     if (users.length === 0) break
-    await insertRows(sql, 'user_search_words', users.flatMap((user) => userWordRows(user.id, { username: user.username, firstName: user.first_name, lastName: user.last_name })))
+    await insertRows(
+      sql,
+      'user_search_words',
+      users.flatMap((user) =>
+        userWordRows(user.id, { username: user.username, firstName: user.first_name, lastName: user.last_name }),
+      ),
+    )
     after = (users.at(-1) as { id: string }).id
   }
-  for (let after = FIRST; ; ) {
+  for (let after = FIRST; ;) {
     const posts = await sql<{ id: string; content: string; created_at: Date }[]>`
       SELECT id, content, created_at FROM posts WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`
     if (posts.length === 0) break
