@@ -7,6 +7,7 @@ import { lockDataDir } from '../server/store/lock.js'
 import { writeDatabaseFiles } from '../server/store/database-files.js'
 import type { Database } from '../server/store/types.js'
 import { BENCH_PASSWORD, NAMED_ACCOUNTS, generatePeople, toUserRecord, type People } from './seed-large/people.js'
+import { NotificationMaker } from './seed-large/notifications.js'
 import { generatePosts } from './seed-large/posts.js'
 import { loadPostgres, loaderSql, prepareSchema } from './seed-large/postgres.js'
 import { ProgressBar } from './seed-large/progress.js'
@@ -20,8 +21,8 @@ const DEFAULTS = {
 
 const USAGE = `Usage: npm run seed:large -- [--users N] [--posts M] [--seed S] [--force]
 
-Generates N users in a power-law follow graph and M posts with likes, comments and bookmarks; the same
---seed gives the same data.
+Generates N users in a power-law follow graph and M posts with likes, comments, mentions and bookmarks,
+and the notifications they made for the named accounts; the same --seed gives the same data.
 - Without DATABASE_URL: into the embedded store in DATA_DIR (default ./data); by default
   ${DEFAULTS.embedded.users} users and ${DEFAULTS.embedded.posts} posts. An existing database is left alone unless --force is given.
 - With DATABASE_URL: into the PostgreSQL schema DATABASE_SCHEMA (default public), migrated first and not
@@ -80,7 +81,10 @@ async function intoDataDir(options: Options, progress: ProgressBar): Promise<str
     const now = Date.now()
     const people = generatePeople(random, options.users, now, progress)
     const posts = generatePosts(random, people, options.posts, now, progress)
-    const database: Database = { version: 1, users: userRecords(people, await passwordHashes(progress)), posts }
+    const told = new NotificationMaker(options.seed, people.users, now)
+    const notifications = [...told.ofFollows(people.users), ...posts.flatMap((post) => told.ofPost(post))]
+    const users = userRecords(people, await passwordHashes(progress))
+    const database: Database = { version: 1, users, posts, notifications }
     progress.start('writing', 1)
     await writeDatabaseFiles(dataDir, database)
     progress.finish()
@@ -100,7 +104,8 @@ async function intoPostgres(options: Options, progress: ProgressBar): Promise<st
     const now = Date.now()
     const people = generatePeople(random, options.users, now, progress)
     const users = userRecords(people, await passwordHashes(progress))
-    await loadPostgres(sql, schema, { random, people, users, posts: options.posts, now }, progress)
+    const told = new NotificationMaker(options.seed, people.users, now)
+    await loadPostgres(sql, schema, { random, people, users, posts: options.posts, now, told }, progress)
     return `the PostgreSQL schema "${schema}"`
   } finally {
     await sql.end({ timeout: 5 })

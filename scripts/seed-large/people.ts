@@ -1,7 +1,16 @@
 import { PRESET_AVATARS } from '../../server/schemas/media.js'
 import type { UserRecord } from '../../server/store/types.js'
 import type { ProgressBar } from './progress.js'
-import { WeightedSampler, distinctSample, longTail, pick, seededUuid, zipfWeights, type Random } from './random.js'
+import {
+  WeightedSampler,
+  distinctSample,
+  longTail,
+  pick,
+  placeAt,
+  seededUuid,
+  zipfWeights,
+  type Random,
+} from './random.js'
 import { FIRST_NAMES, LAST_NAMES, sentence } from './words.js'
 
 /** A user while the graph is built: plain arrays that are filled in, frozen into records at the end. */
@@ -20,14 +29,36 @@ export interface DraftUser {
 /** Every generated account's password; `guest` keeps the demo password. */
 export const BENCH_PASSWORD = 'chirp-bench-password'
 
-/** Accounts the benchmark logs into, with how many accounts each follows. */
-export const NAMED_ACCOUNTS = [
+/** An account the benchmark logs into. */
+interface NamedAccount {
+  username: string
+  /** How many accounts it follows. */
+  follows: number
+  /**
+   * Its place among everyone by how many follow it and how much it posts (0 the first); where absent, the
+   * draw decides, as for the generated accounts.
+   */
+  rank?: number
+}
+
+export const NAMED_ACCOUNTS: readonly NamedAccount[] = [
   { username: 'guest', follows: 40 },
   { username: 'bench_many', follows: 1000 },
   { username: 'bench_typical', follows: 100 },
   { username: 'bench_few', follows: 10 },
   { username: 'bench_writer', follows: 50 },
-] as const
+  // A popular account: its posts draw likes, comments and mentions, so it has pages of notifications.
+  { username: 'bench_popular', follows: 100, rank: 10 },
+]
+
+/** Zipf weights over everyone, with each named account that has a rank put in that place. */
+export function rankedWeights(random: Random, count: number, exponent: number): number[] {
+  const weights = zipfWeights(random, count, exponent)
+  NAMED_ACCOUNTS.forEach((named, i) => {
+    if (named.rank !== undefined) placeAt(weights, i, named.rank)
+  })
+  return weights
+}
 
 export interface People {
   users: DraftUser[]
@@ -61,7 +92,7 @@ export function generatePeople(random: Random, count: number, now: number, progr
   }
   progress.finish()
 
-  const popularity = new WeightedSampler(zipfWeights(random, count, 1.1))
+  const popularity = new WeightedSampler(rankedWeights(random, count, 1.1))
   progress.start('follows', count)
   users.forEach((user, i) => {
     const named = NAMED_ACCOUNTS[i]

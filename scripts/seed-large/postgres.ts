@@ -1,12 +1,14 @@
 import postgres from 'postgres'
 import type { Queryable } from '../../server/store/pg/connect.js'
 import { lockSchema, migrate } from '../../server/store/pg/migrate.js'
+import { notificationRow } from '../../server/store/pg/pg-notifications.js'
 import { emptyChildRows, postChildRows, postRow, userRow } from '../../server/store/pg/table-rows.js'
 import { userWordRows } from '../../server/store/pg/term-rows.js'
 import type { UserRecord } from '../../server/store/types.js'
 import { BulkInserter, type Row } from './bulk-insert.js'
 import { dropKeys, restoreKeys } from './deferred-keys.js'
 import type { People } from './people.js'
+import type { NotificationMaker } from './notifications.js'
 import { addBookmarks, postStream } from './posts.js'
 import type { ProgressBar } from './progress.js'
 import type { Random } from './random.js'
@@ -22,6 +24,7 @@ const TABLES = [
   'comments',
   'comment_votes',
   'bookmarks',
+  'notifications',
 ]
 /** Posts generated between two yields to the event loop, which lets the pipelined statements reach the socket. */
 const POSTS_PER_STEP = 500
@@ -68,6 +71,8 @@ export interface Generated {
   users: UserRecord[]
   posts: number
   now: number
+  /** Makes the named accounts' notifications of the follows and of each post as it is written. */
+  told: NotificationMaker
 }
 
 /**
@@ -121,6 +126,7 @@ export async function loadPostgres(
       )
       progress.tick(slice.length)
     }
+    await rows.add('notifications', data.told.ofFollows(data.people.users).map(notificationRow))
     progress.finish()
 
     const known = new Set(data.users.map((user) => user._id))
@@ -130,6 +136,7 @@ export async function loadPostgres(
     const stream = postStream(data.random, data.people, data.posts, data.now)
     for (let done = false; !done;) {
       const posts: Row[] = []
+      const notifications: Row[] = []
       const children = emptyChildRows()
       for (let i = 0; i < POSTS_PER_STEP; i++) {
         const next = stream.next()
@@ -139,12 +146,14 @@ export async function loadPostgres(
         }
         postIds.push(next.value._id)
         posts.push(postRow(next.value, postChildRows(next.value, knownUser, children)))
+        notifications.push(...data.told.ofPost(next.value).map(notificationRow))
       }
       await rows.add('posts', posts)
       await rows.add('post_tags', children.tags)
       await rows.add('post_reactions', numbered(children.reactions))
       await rows.add('comments', numbered(children.comments))
       await rows.add('comment_votes', numbered(children.votes))
+      await rows.add('notifications', notifications)
       progress.tick(posts.length)
       await new Promise((resolve) => setImmediate(resolve))
     }
@@ -155,6 +164,9 @@ export async function loadPostgres(
     await rows.add('bookmarks', numbered(bookmarks))
     await rows.finish()
     progress.finish()
+    // Each recipient's count, which the server keeps beside its notifications, as the rows now stand.
+    for (const [id, unread] of data.told.unread)
+      await tx`UPDATE users SET unread_notifications = ${unread} WHERE id = ${id}`
 
     // The next live append goes after everything written here.
     await tx`SELECT setval('activity_seq', ${seq})`

@@ -1,11 +1,20 @@
 import type { CommentRecord, PostRecord } from '../../server/store/types.js'
-import type { DraftUser, People } from './people.js'
+import { rankedWeights, type DraftUser, type People } from './people.js'
 import type { ProgressBar } from './progress.js'
-import { WeightedSampler, longTail, pick, randomInt, seededUuid, zipfWeights, type Random } from './random.js'
+import { WeightedSampler, longTail, pick, randomInt, seededUuid, type Random } from './random.js'
 import { postText, sentence } from './words.js'
 
 const DAY = 86_400_000
 const MINUTE = 60_000
+/** The share of posts, and of comments, that mention someone their writer follows. */
+const MENTIONS = 0.1
+
+/** Now and then `@someone` the writer follows, before the text, as a reply or a shout-out is written. */
+function mentioning(random: Random, writer: DraftUser, byId: Map<string, DraftUser>, text: string): string {
+  if (writer.following.length === 0 || random() >= MENTIONS) return text
+  const someone = byId.get(pick(random, writer.following)) as DraftUser
+  return `@${someone.username} ${text}`
+}
 
 /** Someone who reacts to a post: mostly the author's followers, sometimes anyone. */
 function reactor(
@@ -45,10 +54,11 @@ function commentsOf(
     const votes = distinctReactors(random, Math.min(10, longTail(random, 0.6)), author, users, byId)
     const up = votes.filter(() => random() < 0.85)
     const iso = new Date(at).toISOString()
+    const writer = reactor(random, author, users, byId)
     return {
       _id: seededUuid(random),
-      authorId: reactor(random, author, users, byId)._id,
-      text: sentence(random, 2, 12),
+      authorId: writer._id,
+      text: mentioning(random, writer, byId, sentence(random, 2, 12)),
       upvotedBy: up,
       downvotedBy: votes.filter((id) => !up.includes(id)),
       createdAt: iso,
@@ -65,7 +75,7 @@ function commentsOf(
 export function* postStream(random: Random, people: People, count: number, now: number): Generator<PostRecord> {
   const { users } = people
   const byId = new Map(users.map((user) => [user._id, user]))
-  const activity = new WeightedSampler(zipfWeights(random, users.length, 0.8))
+  const activity = new WeightedSampler(rankedWeights(random, users.length, 0.8))
   const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort(
     (a, b) => a - b,
   )
@@ -80,7 +90,7 @@ export function* postStream(random: Random, people: People, count: number, now: 
     yield {
       _id: seededUuid(random),
       authorId: author._id,
-      content: postText(random),
+      content: mentioning(random, author, byId, postText(random)).slice(0, 500),
       mediaUrl: '',
       type: '',
       createdAt: new Date(created).toISOString(),

@@ -69,6 +69,18 @@ export function zipfWeights(random: Random, count: number, exponent: number): nu
 }
 
 /**
+ * The weights with `index` in the `rank`-th heaviest place (0 the heaviest), trading places with the index
+ * that held it: a chosen account gets a known share of what the weights hand out, and only that one other moves.
+ */
+export function placeAt(weights: number[], index: number, rank: number): number[] {
+  const heavier = [...weights].sort((a, b) => b - a)
+  const holder = weights.indexOf(heavier[Math.min(rank, heavier.length - 1)] as number)
+  if (holder < 0 || index >= weights.length) return weights
+  ;[weights[index], weights[holder]] = [weights[holder] as number, weights[index] as number]
+  return weights
+}
+
+/**
  * `count` distinct indexes below `size`, drawn by weight and never `exclude`. Weighted draws stop paying
  * once the heavy indexes are taken, so after a bounded number of tries the rest is filled uniformly.
  */
