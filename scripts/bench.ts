@@ -6,9 +6,10 @@ import { bundleWeight } from './bench/bundle.js'
 import type { BenchBase, Settings } from './bench/context.js'
 import { Scratch } from './bench/dataset.js'
 import { startEmbedded } from './bench/embedded.js'
+import { FINDING_MS, findingLeg } from './bench/finding.js'
 import { runServerLegs, type Report } from './bench/legs.js'
 import { lighthouseLeg } from './bench/lighthouse.js'
-import { runPgLegs } from './bench/pg-legs.js'
+import { runPgLegs, size } from './bench/pg-legs.js'
 import { BenchSchemas, PG_STREAMS, checkBenchDatabase, preparePostgres } from './bench/pg.js'
 import type { Running } from './bench/processes.js'
 import { atMost, kb, machine, times } from './bench/report.js'
@@ -19,6 +20,8 @@ const DEADLINE_MS = 300_000
 /** What the PostgreSQL legs add to it, most of it loading a million posts on a busy 2-core machine. */
 const PG_DEADLINE_MS = 600_000
 const log = (line: string) => process.stderr.write(`${line}\n`)
+/** The legs that measure PostgreSQL, and need DATABASE_URL. */
+const PG_LEGS = [7, 8, 9, 12]
 
 function settingsFromArgs(): Settings {
   const databaseUrl = process.env.DATABASE_URL || undefined
@@ -35,7 +38,7 @@ function settingsFromArgs(): Settings {
       events: { type: 'string', default: '20' },
       'pg-users': { type: 'string', default: '20000' },
       'pg-posts': { type: 'string', default: '1000000' },
-      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,6,10,7,8,9' : '1,2,3,4,5,6,10' },
+      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,6,10,11,7,8,9,12' : '1,2,3,4,5,6,10,11' },
     },
   })
   const number = (name: keyof typeof values) => {
@@ -44,8 +47,9 @@ function settingsFromArgs(): Settings {
     return value
   }
   const only = new Set(String(values.only).split(',').map(Number))
-  if ([7, 8, 9].some((leg) => only.has(leg))) {
-    if (!databaseUrl) throw new Error('legs 7 to 9 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
+  if (PG_LEGS.some((leg) => only.has(leg))) {
+    if (!databaseUrl)
+      throw new Error('legs 7 to 9 and 12 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
     checkBenchDatabase(databaseUrl)
   }
   if (only.has(9) && !only.has(3)) {
@@ -93,7 +97,7 @@ function ensureOpenFiles(needed: number): number | undefined {
 
 async function main(): Promise<void> {
   const settings = settingsFromArgs()
-  const pgLegs = [7, 8, 9].some((leg) => settings.only.has(leg))
+  const pgLegs = PG_LEGS.some((leg) => settings.only.has(leg))
   const openFiles = Math.max(...settings.fanout, pgLegs ? PG_STREAMS : 0) + 1024
   if (ensureOpenFiles(openFiles) === undefined) return
   const started = performance.now()
@@ -107,7 +111,8 @@ async function main(): Promise<void> {
     await stopServers()
     await Promise.allSettled([schemas?.drop(), scratch.clear()])
   }
-  const deadline = DEADLINE_MS + (pgLegs ? PG_DEADLINE_MS : 0)
+  const deadline =
+    DEADLINE_MS + (pgLegs ? PG_DEADLINE_MS : 0) + [11, 12].filter((leg) => settings.only.has(leg)).length * FINDING_MS
   const watchdog = setTimeout(() => {
     log(`bench: past ${deadline / 1000} s, stopping`)
     void stopAll().finally(() => process.exit(1))
@@ -145,9 +150,11 @@ async function main(): Promise<void> {
 
     if (settings.only.has(10)) await lighthouseLeg(reports.embedded, { scratch, running, log })
 
-    if ([1, 2, 3, 4, 5].some((leg) => settings.only.has(leg))) {
+    if ([1, 2, 3, 4, 5, 11].some((leg) => settings.only.has(leg))) {
       const { bench, hello } = await startEmbedded(base, running)
       await runServerLegs(bench, hello, reports.embedded)
+      if (settings.only.has(11))
+        await findingLeg(bench, 11, bench.chirp.url, `${size(settings.posts)} posts`, reports.embedded)
       // Idle or not, they would share the two cores with what the PostgreSQL legs measure.
       await stopServers()
     }
@@ -157,6 +164,9 @@ async function main(): Promise<void> {
       reports.postgres.results.postgres = pg.version
       const writes = reports.embedded.results.writes as { medians: { shared: { rps: number } } } | undefined
       await runPgLegs(base, pg, writes?.medians.shared.rps, reports.postgres)
+      // On the large schema's server: the figure that matters is the one at a million posts.
+      if (settings.only.has(12))
+        await findingLeg(base, 12, pg.large.few.base, `${size(settings.pgPosts)} posts`, reports.postgres)
     }
 
     const seconds = (performance.now() - started) / 1000

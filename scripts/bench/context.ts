@@ -19,9 +19,9 @@ export interface Settings {
   /** Event-stream clients of the fan-out leg. */
   fanout: number[]
   fanoutEvents: number
-  /** Which legs run (1 to 9); 1 to 6 by default, and 7 to 9 too when DATABASE_URL is set. */
+  /** Which legs run (1 to 12); 1 to 6, 10 and 11 by default, and 7 to 9 and 12 too when DATABASE_URL is set. */
   only: ReadonlySet<number>
-  /** Where the PostgreSQL legs (7 to 9) make their schemas: a database on 127.0.0.1. */
+  /** Where the PostgreSQL legs (7 to 9 and 12) make their schemas: a database on 127.0.0.1. */
   databaseUrl: string | undefined
   /** Users of both PostgreSQL schemas, and posts of the large one; the small one has `posts`. */
   pgUsers: number

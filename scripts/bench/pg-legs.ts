@@ -9,7 +9,7 @@ import { likeUnlikeRun } from './writes.js'
 
 const rps = (value: number) => value.toFixed(0)
 /** 1000000 → 1M, 10000 → 10k: how the table names the two schemas' sizes. */
-const size = (count: number) =>
+export const size = (count: number) =>
   count >= 1e6 && count % 1e5 === 0
     ? `${count / 1e6}M`
     : count >= 1e3 && count % 100 === 0

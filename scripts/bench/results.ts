@@ -9,8 +9,8 @@ import type { Check, Machine } from './report.js'
  * as they were. A run of only some of a group's legs is printed, never saved.
  */
 export const GROUPS = [
-  { name: 'embedded', title: 'Embedded store', legs: [1, 2, 3, 4, 5, 6, 10] },
-  { name: 'postgres', title: 'PostgreSQL', legs: [7, 8, 9] },
+  { name: 'embedded', title: 'Embedded store', legs: [1, 2, 3, 4, 5, 6, 10, 11] },
+  { name: 'postgres', title: 'PostgreSQL', legs: [7, 8, 9, 12] },
 ] as const
 export type GroupName = (typeof GROUPS)[number]['name']
 
@@ -38,13 +38,14 @@ function summary(name: GroupName, { settings, postgres }: GroupResults): string[
   ]
 }
 
-/** [1, 2, 3, 4, 5, 6, 10] → "legs 1 to 6 and 10". */
+/** [1, 2, 3, 4, 5, 6, 10, 11] → "legs 1 to 6, 10 and 11": runs of three or more as spans. */
 function legsOf(legs: readonly number[]): string {
   const spans: string[] = []
   for (let i = 0; i < legs.length;) {
     let j = i
     while (j + 1 < legs.length && (legs[j + 1] as number) === (legs[j] as number) + 1) j++
-    spans.push(j > i ? `${legs[i]} to ${legs[j]}` : String(legs[i]))
+    if (j - i >= 2) spans.push(`${legs[i]} to ${legs[j]}`)
+    else spans.push(...legs.slice(i, j + 1).map(String))
     i = j + 1
   }
   return `${spans.length > 1 || legs.length > 1 ? 'legs' : 'leg'} ${spans.slice(0, -1).join(', ')}${spans.length > 1 ? ' and ' : ''}${spans.at(-1) ?? ''}`
