@@ -58,7 +58,7 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
             <RichText text={comment.text} />
           </p>
         ) : (
-          <form className="reply-form" onSubmit={update}>
+          <form className="reply-form" onSubmit={(event) => void update(event)}>
             <label htmlFor={editId} className="visually-hidden">
               Edit comment
             </label>

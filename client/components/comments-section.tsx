@@ -37,7 +37,7 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
 
   return (
     <section className="comments" aria-label="Comments">
-      <form className="reply-form" onSubmit={submit}>
+      <form className="reply-form" onSubmit={(event) => void submit(event)}>
         <label htmlFor={replyId} className="visually-hidden">
           Reply
         </label>

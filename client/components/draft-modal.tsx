@@ -2,8 +2,8 @@ import { useState, type ReactNode } from 'react'
 import { ConfirmDialog } from './confirm-dialog.js'
 import { Modal } from './modal.js'
 
-export const DISCARD_TITLE = 'Discard post?'
-export const DISCARD_TEXT = "This can't be undone and you'll lose your draft."
+const DISCARD_TITLE = 'Discard post?'
+const DISCARD_TEXT = "This can't be undone and you'll lose your draft."
 
 /** "Discard post?": asked before an unsent text is thrown away. */
 export function DiscardDialog({ onDiscard, onCancel }: { onDiscard: () => void; onCancel: () => void }) {

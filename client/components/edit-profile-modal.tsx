@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import type { UserView } from '../lib/model.js'
 import { Modal } from './modal.js'
 
-export type ProfileEdit = { avatarURL: string; bio: string; website: string }
+type ProfileEdit = { avatarURL: string; bio: string; website: string }
 
 type EditProfileModalProps = {
   user: UserView
@@ -30,7 +30,7 @@ export function EditProfileModal({ user, avatars, onSave, onClose }: EditProfile
 
   return (
     <Modal title="Edit Profile" onClose={onClose}>
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" onSubmit={(event) => void submit(event)}>
         <fieldset className="avatar-choices">
           <legend>Avatar</legend>
           {avatars.map((url, index) => (

@@ -43,11 +43,6 @@ export const ProfileIcon = () => (
     <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
   </Icon>
 )
-export const LogoutIcon = () => (
-  <Icon>
-    <path d="M15 4h4a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1h-4M10 17l5-5-5-5M15 12H3" />
-  </Icon>
-)
 export const HeartIcon = ({ filled = false }: { filled?: boolean }) => (
   <Icon filled={filled}>
     <path d="M12 20s-7.5-4.6-9.2-9.3C1.7 7.4 4 4 7.4 4c2 0 3.5 1.1 4.6 2.7C13.1 5.1 14.6 4 16.6 4 20 4 22.3 7.4 21.2 10.7 19.5 15.4 12 20 12 20z" />
@@ -124,10 +119,5 @@ export const SearchIcon = () => (
   <Icon>
     <circle cx="11" cy="11" r="7" />
     <path d="m20 20-4-4" />
-  </Icon>
-)
-export const HashIcon = () => (
-  <Icon>
-    <path d="M5 9h15M4 15h15M10 3 8 21M16 3l-2 18" />
   </Icon>
 )

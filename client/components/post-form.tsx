@@ -9,10 +9,10 @@ import { MediaPreview } from './media-preview.js'
 export type PostDraft = { content: string; mediaUrl: string; mediaAlt: string }
 
 /** DECISIONS §1: the server takes at most 500 characters of content. */
-export const MAX_CONTENT = 500
+const MAX_CONTENT = 500
 
 /** One text for every composer, as SPEC's edit modal words it. */
-export const COMPOSER_PLACEHOLDER = 'What is happening?!'
+const COMPOSER_PLACEHOLDER = 'What is happening?!'
 
 type PostFormProps = {
   placeholder?: string
@@ -67,7 +67,9 @@ export function PostForm(props: PostFormProps) {
   const sending = busy === 'sending'
 
   const onChange = useRef(props.onChange)
-  onChange.current = props.onChange
+  useLayoutEffect(() => {
+    onChange.current = props.onChange
+  })
   useEffect(() => {
     onChange.current?.({ content, mediaUrl, mediaAlt })
   }, [content, mediaUrl, mediaAlt])
@@ -140,7 +142,7 @@ export function PostForm(props: PostFormProps) {
           </p>
         )}
         <div className="post-form-bar">
-          <ImagePicker disabled={busy !== 'idle'} onFile={upload} onError={props.onFileError} />
+          <ImagePicker disabled={busy !== 'idle'} onFile={(file) => void upload(file)} onError={props.onFileError} />
           <EmojiPicker onPick={(emoji) => !sending && setContent((text) => (text + emoji).slice(0, MAX_CONTENT))} />
           <CharRing used={content.length} max={MAX_CONTENT} id={countId} />
           <button type="submit" className="button primary" disabled={isEmpty || busy !== 'idle'}>

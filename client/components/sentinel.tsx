@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
 
 /**
  * An empty marker at the end of a list; each time it scrolls into view `onVisible` asks for more.
@@ -8,7 +8,9 @@ import { useEffect, useRef } from 'react'
 export function Sentinel({ active, onVisible }: { active: boolean; onVisible: () => void }) {
   const ref = useRef<HTMLDivElement>(null)
   const callback = useRef(onVisible)
-  callback.current = onVisible
+  useLayoutEffect(() => {
+    callback.current = onVisible
+  })
 
   useEffect(() => {
     const element = ref.current

@@ -1,6 +1,6 @@
 import { CloseIcon } from './icons.js'
 
-export type ToastItem = {
+type ToastItem = {
   id: number
   kind: 'success' | 'error' | 'info'
   text: string

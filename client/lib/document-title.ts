@@ -4,7 +4,7 @@ import { useEffect } from 'react'
 const title = { page: null as string | null, unread: 0 }
 
 /** '(3) Explore / Chirp': the unread count first, as other social apps do, then the page, so tabs and history tell pages apart. */
-export function formatTitle(page: string | null, unread = 0): string {
+function formatTitle(page: string | null, unread = 0): string {
   const base = page ? `${page} / Chirp` : 'Chirp'
   return unread > 0 ? `(${unread}) ${base}` : base
 }

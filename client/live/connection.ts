@@ -21,7 +21,7 @@ export interface ConnectionOptions {
 }
 
 /** The first retry waits 0.5–1 s; each failure in a row doubles that, up to 15–30 s. */
-export const BASE_DELAY_MS = 1000
+const BASE_DELAY_MS = 1000
 export const MAX_DELAY_MS = 30_000
 
 /** How long to wait before retry number `failures` (0 for the first): doubling, bounded, half of it random. */

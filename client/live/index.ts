@@ -18,7 +18,7 @@ export interface LiveEnvironment {
   connection?: Partial<ConnectionOptions>
 }
 
-export function browserEnvironment(): LiveEnvironment {
+function browserEnvironment(): LiveEnvironment {
   return {
     openSource: (url) => new EventSource(url),
     // Web Locks exist only in secure contexts (https, or localhost); elsewhere each tab streams for itself.

@@ -1,15 +1,15 @@
 import type { LiveConnection, RawMessage } from './messages.js'
 
 /** The Web Lock held by the tab that owns the stream, and the channel it relays events on. */
-export const LIVE_LOCK = 'chirp-live'
-export const LIVE_CHANNEL = 'chirp-live'
+const LIVE_LOCK = 'chirp-live'
+const LIVE_CHANNEL = 'chirp-live'
 
 /** The parts of the Web Locks API used here, so tests can stand in for it. */
 export interface LocksLike {
   request(
     name: string,
     options: { ifAvailable?: boolean; signal?: AbortSignal },
-    callback: (lock: unknown) => Promise<unknown> | unknown,
+    callback: (lock: unknown) => unknown,
   ): Promise<unknown>
 }
 
@@ -46,7 +46,7 @@ function isRelay(value: unknown): value is Relay {
  * browser frees the lock and a waiting tab takes over, resuming from the last id it was relayed.
  * Without those APIs, each tab keeps a stream of its own.
  */
-export function shareConnection(options: ShareOptions): { stop(): void } {
+export function shareConnection(options: ShareOptions): { stop: () => void } {
   const { locks, openChannel } = options
   if (!locks || !openChannel) {
     const connection = options.connect({ lastEventId: undefined, resumes: false, onMessage: options.apply })

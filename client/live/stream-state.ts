@@ -5,7 +5,7 @@ import type { EventSourceLike, RawMessage } from './messages.js'
  * How the tab that holds the browser's stream tells every tab, itself included, whether the stream is
  * open: a message of its own among the relayed events, under a name no server event has.
  */
-export const STREAM_STATE = 'chirp.stream-state'
+const STREAM_STATE = 'chirp.stream-state'
 
 export function streamStateMessage(state: StreamState): RawMessage {
   return { name: STREAM_STATE, data: state, id: undefined }

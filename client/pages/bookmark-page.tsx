@@ -3,7 +3,7 @@ import { useDocumentTitle } from '../lib/document-title.js'
 import { loadBookmarks } from '../state/lists.js'
 import { PostList } from './post-list.js'
 
-export const BOOKMARK_EMPTY = 'You have not added any Bookmarks!'
+const BOOKMARK_EMPTY = 'You have not added any Bookmarks!'
 
 export function BookmarkPage() {
   useDocumentTitle('Bookmarks')

@@ -3,8 +3,8 @@ import { useDocumentTitle } from '../lib/document-title.js'
 import { loadExplore } from '../state/lists.js'
 import { PostList } from './post-list.js'
 
-export const EXPLORE_END = "You're all caught up"
-export const EXPLORE_EMPTY = 'Nobody has posted yet.'
+const EXPLORE_END = "You're all caught up"
+const EXPLORE_EMPTY = 'Nobody has posted yet.'
 
 /** Every post, newest first, a page of 10 more each time the end of the list comes into view. */
 export function ExplorePage() {

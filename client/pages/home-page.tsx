@@ -15,7 +15,7 @@ import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
 import { useSuggestions } from './use-suggestions.js'
 
-export const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
+const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
 
 /** The home timeline: my posts and those of people I follow, in the chosen order. */
 export function HomePage() {

@@ -1,16 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import { useSnapshot } from 'valtio'
-import { Link, Redirect, useLocation, useSearch } from 'wouter'
+import { Link, Redirect, useLocation } from 'wouter'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { paths, returnPath } from '../paths.js'
 import { login, loginAsGuest, session } from '../state/session.js'
-
-/** Where the auth guard sent the visitor from, as `?from=`. */
-export function useFrom(): string | null {
-  return new URLSearchParams(useSearch()).get('from')
-}
+import { useFrom } from './use-from.js'
 
 export function LoginPage() {
   const { token, guestLogin } = useSnapshot(session)

@@ -11,8 +11,8 @@ import { groupNotifications } from '../lib/notification-groups.js'
 import { useNow } from '../lib/use-now.js'
 import { loadNotifications, markNotificationsRead, notifications } from '../state/notifications.js'
 
-export const NOTIFICATIONS_EMPTY = 'Nothing yet. Likes, replies, mentions and new followers will show up here.'
-export const NOTIFICATIONS_END = "That's every notification."
+const NOTIFICATIONS_EMPTY = 'Nothing yet. Likes, replies, mentions and new followers will show up here.'
+const NOTIFICATIONS_END = "That's every notification."
 
 /**
  * My notifications, newest first, more as the end comes into view. Being here is seeing them: each

@@ -13,7 +13,7 @@ import { session } from '../state/session.js'
 import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
 import { PostList } from './post-list.js'
 
-export const PROFILE_EMPTY = 'You have not added any posts!'
+const PROFILE_EMPTY = 'You have not added any posts!'
 const othersEmpty = (username: string) => `@${username} hasn't posted yet.`
 
 type Dialog = 'none' | 'edit' | 'following' | 'followers'
@@ -26,6 +26,7 @@ export function ProfilePage({ username }: { username: string }) {
   const [dialog, setDialog] = useState<Dialog>('none')
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- another profile closes the last one's dialog as its loads start
     setDialog('none')
     void loadProfile(username)
     void loadProfilePosts(username)

@@ -23,9 +23,9 @@ const TABS = [
   { value: 'users', label: 'People' },
 ] as const satisfies readonly { value: SearchTab; label: string }[]
 
-export const SEARCH_HINT = 'Search for people, posts and #tags.'
-export const noPosts = (q: string) => `No posts match “${q}”.`
-export const noPeople = (q: string) => `Nobody matches “${q}”.`
+const SEARCH_HINT = 'Search for people, posts and #tags.'
+const noPosts = (q: string) => `No posts match “${q}”.`
+const noPeople = (q: string) => `Nobody matches “${q}”.`
 
 /**
  * `/search?q=&type=`: what the address says is what is shown, so a search can be shared, reloaded and

@@ -7,7 +7,7 @@ import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { paths, returnPath } from '../paths.js'
 import { session, signup } from '../state/session.js'
-import { useFrom } from './login-page.js'
+import { useFrom } from './use-from.js'
 
 const EMPTY = { firstName: '', lastName: '', email: '', username: '', password: '' }
 

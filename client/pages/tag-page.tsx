@@ -5,8 +5,8 @@ import { isTag } from '../lib/rich-text.js'
 import { loadTagPosts } from '../state/lists.js'
 import { PostList } from './post-list.js'
 
-export const tagEmpty = (tag: string) => `No posts with #${tag} yet.`
-export const notATag = (tag: string) =>
+const tagEmpty = (tag: string) => `No posts with #${tag} yet.`
+const notATag = (tag: string) =>
   `“#${tag}” is not a hashtag: tags are 1 to 50 letters, digits or _, and not only digits.`
 
 /** `/tag/{tag}`: the tag's posts, newest first, a page more each time the end comes into view. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
 import { createShortcutMatcher, isTypingTarget, type ShortcutAction } from '../lib/shortcuts.js'
@@ -51,30 +51,32 @@ type Options = { username: string; onCompose: () => void; onHelp: () => void }
 export function useKeyboardShortcuts({ username, onCompose, onHelp }: Options): void {
   const [, navigate] = useLocation()
   const run = useRef<Record<ShortcutAction, () => void>>(null)
-  run.current = {
-    next: () => move(1),
-    previous: () => move(-1),
-    open: () => {
-      const post = currentPost()
-      if (post && post === document.activeElement) post.click()
-    },
-    like: () => press('.like-action'),
-    bookmark: () => press('.bookmark-action'),
-    reply,
-    compose: onCompose,
-    goHome: () => leaveTo(paths.home.href(), navigate),
-    goExplore: () => leaveTo(paths.explore.href(), navigate),
-    goNotifications: () => leaveTo(paths.notifications.href(), navigate),
-    goProfile: () => leaveTo(paths.profile.href(username), navigate),
-    search: () => {
-      const box = visibleSearchBox()
-      if (box) return box.focus()
-      // No box on this page of a phone: the search page has one, which appears with the next render.
-      leaveTo(paths.search.href(), navigate)
-      requestAnimationFrame(() => visibleSearchBox()?.focus())
-    },
-    help: onHelp,
-  }
+  useLayoutEffect(() => {
+    run.current = {
+      next: () => move(1),
+      previous: () => move(-1),
+      open: () => {
+        const post = currentPost()
+        if (post && post === document.activeElement) post.click()
+      },
+      like: () => press('.like-action'),
+      bookmark: () => press('.bookmark-action'),
+      reply,
+      compose: onCompose,
+      goHome: () => leaveTo(paths.home.href(), navigate),
+      goExplore: () => leaveTo(paths.explore.href(), navigate),
+      goNotifications: () => leaveTo(paths.notifications.href(), navigate),
+      goProfile: () => leaveTo(paths.profile.href(username), navigate),
+      search: () => {
+        const box = visibleSearchBox()
+        if (box) return box.focus()
+        // No box on this page of a phone: the search page has one, which appears with the next render.
+        leaveTo(paths.search.href(), navigate)
+        requestAnimationFrame(() => visibleSearchBox()?.focus())
+      },
+      help: onHelp,
+    }
+  })
 
   useEffect(() => {
     const match = createShortcutMatcher()

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { paths, type SearchTab } from '../paths.js'
 
 /** How long typing must pause before the results follow: a search for each key would be wasted. */
-export const SEARCH_DEBOUNCE_MS = 300
+const SEARCH_DEBOUNCE_MS = 300
 
 /** The query and tab of `/search?q=&type=`, as the address says them. */
 export function readSearch(search: string): { q: string; tab: SearchTab } {
@@ -20,12 +20,15 @@ export function readSearch(search: string): { q: string; tab: SearchTab } {
 export function useSearchBox() {
   const [location, navigate] = useLocation()
   const here = useRef(location)
-  here.current = location
   const onSearchPage = location === paths.search.path
   const addressed = readSearch(useSearch())
   const q = onSearchPage ? addressed.q : ''
   const tab = useRef(addressed.tab)
-  tab.current = onSearchPage ? addressed.tab : 'posts'
+  // Read by the debounced search, which runs after this render has been committed.
+  useLayoutEffect(() => {
+    here.current = location
+    tab.current = onSearchPage ? addressed.tab : 'posts'
+  })
 
   const [text, setText] = useState(q)
   const sent = useRef(q)

@@ -62,7 +62,7 @@ export function deletePost(postId: string): Promise<boolean> {
   })
 }
 
-export function isLikedByMe(post: Post): boolean {
+function isLikedByMe(post: Post): boolean {
   return post.likes.likedBy.some((u) => u.username === session.username)
 }
 
@@ -96,10 +96,6 @@ export async function toggleLike(postId: string): Promise<void> {
     if (current) current.likes = before
     showError(error, () => void toggleLike(postId))
   }
-}
-
-export function isBookmarked(postId: string): boolean {
-  return session.user?.bookmarks.includes(postId) ?? false
 }
 
 /** Bookmarks or un-bookmarks at once; the server's list then replaces ours, or the old one returns. */

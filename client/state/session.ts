@@ -9,7 +9,7 @@ import { clearSession, readSession, writeSession } from '../lib/storage.js'
 import { showError } from './toasts.js'
 
 /** DECISIONS §2: the seeded demo account behind 'Login as a Guest'. */
-export const GUEST = { username: 'guest', password: 'guestpassword' } as const
+const GUEST = { username: 'guest', password: 'guestpassword' } as const
 
 /**
  * The signed-in user's record as the tab keeps it: the server sends the bookmarks as whole posts (or, as
@@ -28,10 +28,6 @@ const initial = () => ({
 })
 
 export const session = proxy(initial())
-
-export function isSignedIn(): boolean {
-  return Boolean(session.token && session.username)
-}
 
 function signIn(token: string, user: User): void {
   writeSession(token, user.username)

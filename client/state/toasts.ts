@@ -7,7 +7,7 @@ export type Toast = { id: number; kind: ToastKind; text: string; dismissed: bool
 
 /** SPEC §9: at most 20 kept, a dismissed one removed 1 second later (time for its exit animation). */
 export const MAX_TOASTS = 20
-export const REMOVE_AFTER_MS = 1000
+const REMOVE_AFTER_MS = 1000
 const AUTO_DISMISS_MS = 5000
 
 export const toasts = proxy({ items: [] as Toast[] })

@@ -24,7 +24,7 @@ const initial = () => ({
 export const users = proxy(initial())
 
 /** Takes a user's current record everywhere it shows. */
-export function applyUser(user: User): void {
+function applyUser(user: User): void {
   // A profile never shows bookmarks, and my own are kept in the session: no second copy of up to 1,000 posts.
   const profile = { ...user, bookmarks: [] }
   users.byUsername[user.username] = profile

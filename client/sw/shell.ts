@@ -9,9 +9,9 @@ export interface Shell {
   files: string[]
 }
 
-export const CACHE_PREFIX = 'chirp-shell-'
+const CACHE_PREFIX = 'chirp-shell-'
 /** Every app route is this one page; the client's router draws the rest. */
-export const PAGE = '/index.html'
+const PAGE = '/index.html'
 
 export const cacheName = (shell: Shell) => `${CACHE_PREFIX}${shell.version}`
 

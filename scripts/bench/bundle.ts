@@ -18,7 +18,7 @@ const STATIC_IMPORT = /\bfrom\s*["'](\.\/[^"']+\.js)["']|\bimport\s*["'](\.\/[^"
  * transitively, every chunk it imports statically. Chunks loaded by import() come later, so they do not
  * count. Each file is gzipped on its own, as a server would send it.
  */
-export async function initialJs(outDir: string): Promise<InitialJs> {
+async function initialJs(outDir: string): Promise<InitialJs> {
   const html = await readFile(path.join(outDir, 'index.html'), 'utf8')
   const entry = /<script[^>]+type="module"[^>]+src="\/?([^"]+\.js)"/.exec(html)?.[1]
   if (!entry) throw new Error(`${outDir}/index.html names no module script`)

@@ -34,7 +34,7 @@ export interface BenchBase {
   jwtSecret: string
   openFiles: number
   scratch: Scratch
-  log(line: string): void
+  log: (line: string) => void
 }
 
 /** The embedded store's legs (1 to 5): its server, logged-in sessions and data set. */
@@ -42,7 +42,7 @@ export interface Bench extends BenchBase {
   chirp: Running
   sessions: Record<'typical' | 'many' | 'few' | 'writer', Session>
   /** Posts the writer has not liked, handed out in disjoint slices so every write run starts clean. */
-  takePosts(count: number): string[]
+  takePosts: (count: number) => string[]
   /** Extra servers are started from copies of this data set. */
   dataSetDir: string
 }

@@ -10,8 +10,8 @@ import { freePort, startChirp, type Running } from './processes.js'
 import { atLeast, ms } from './report.js'
 
 /** Lighthouse's own advice: the median of several runs, since one run's score moves with the machine. */
-export const LIGHTHOUSE_RUNS = 3
-export const LIGHTHOUSE_LEG = 10
+const LIGHTHOUSE_RUNS = 3
+const LIGHTHOUSE_LEG = 10
 
 /** The metrics behind the performance score, in milliseconds but for CLS. */
 const METRICS = [
@@ -131,7 +131,7 @@ async function auditPage(
  */
 export async function lighthouseLeg(
   report: Report,
-  options: { scratch: Scratch; running: Running[]; log(line: string): void },
+  options: { scratch: Scratch; running: Running[]; log: (line: string) => void },
 ) {
   const { scratch, log } = options
   if (!existsSync(CHROMIUM_PATH)) {

@@ -20,7 +20,7 @@ export interface PgBench {
   /** A second instance on the small schema: the one cross-instance writes go through. */
   second: { writer: Session }
   /** Posts of the small schema the writer has not liked, as Bench.takePosts. */
-  takePosts(count: number): string[]
+  takePosts: (count: number) => string[]
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])

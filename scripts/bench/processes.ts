@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:net'
 import path from 'node:path'
 
-export const HOST = '127.0.0.1'
+const HOST = '127.0.0.1'
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
 export interface Running {
@@ -42,7 +42,7 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
  * Starts `node <args>` under a raised open-files limit (streams of the fan-out leg are file descriptors)
  * and waits until `healthPath` answers. Its output is kept for the error message if it dies.
  */
-export async function startProcess(
+async function startProcess(
   args: string[],
   env: Record<string, string>,
   healthPath: string,

@@ -15,7 +15,7 @@ export const GROUPS = [
 export type GroupName = (typeof GROUPS)[number]['name']
 
 /** What results.json keeps of a group: the table, its details and the raw runs of each leg. */
-export interface GroupResults {
+interface GroupResults {
   machine: Machine
   settings: Record<string, unknown>
   checks: Check[]

@@ -6,7 +6,7 @@ import base from '../../vite.config'
  * so that leg 6 weighs the same app on both runtimes. Kept apart from vite.config.ts so that nothing in
  * the real build can switch preact off by accident.
  */
-export default defineConfig(async (env: ConfigEnv) => {
-  const config: UserConfig = typeof base === 'function' ? await base(env) : await base
+export default defineConfig((env: ConfigEnv) => {
+  const config: UserConfig = base(env)
   return { ...config, resolve: { ...config.resolve, alias: [] } }
 })

@@ -3,7 +3,7 @@ import { login, writeHeaders, type Session } from './api.js'
 import { compare, type Bench, type BenchBase } from './context.js'
 import { copyDataSet } from './dataset.js'
 import { load, pairedRatio, type LoadResult } from './load.js'
-import { startChirp, type Running } from './processes.js'
+import { startChirp } from './processes.js'
 
 /** Each connection likes and unlikes posts of its own, so no request is refused as a repeat. */
 const POSTS_PER_CONNECTION = 8
@@ -11,7 +11,7 @@ const POSTS_PER_CONNECTION = 8
 /** Whose likes go where: a session on one server, and posts of that server's data the session has not liked. */
 export interface LikeTarget {
   session: Session
-  takePosts(count: number): string[]
+  takePosts: (count: number) => string[]
 }
 
 export function likeUnlikeRun(bench: BenchBase, target: LikeTarget, connections = bench.settings.writeConnections) {

@@ -17,7 +17,7 @@ export const MIN_BYTES = 1024
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 
-export const ENCODINGS = {
+const ENCODINGS = {
   '.br': (data: Buffer) =>
     brotli(data, {
       params: {
@@ -32,7 +32,7 @@ export const ENCODINGS = {
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true })
   const nested = await Promise.all(
-    entries.map((entry) =>
+    entries.map(async (entry) =>
       entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
     ),
   )

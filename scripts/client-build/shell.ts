@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Shell } from '../../client/sw/shell.js'
 
 /** The service worker as Vite writes it, and the string in it that stands for this build's shell. */
-export const WORKER_FILE = 'sw.js'
+const WORKER_FILE = 'sw.js'
 const PLACEHOLDER = /(["'`])__CHIRP_SHELL__\1/g
 
 /** Not part of the shell: the worker itself, source maps, compressed copies and dotfiles (.vite/). */
@@ -14,7 +14,7 @@ const leftOut = (file: string) =>
 async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(path.join(dir, prefix), { withFileTypes: true })
   const nested = await Promise.all(
-    entries.map((entry) => {
+    entries.map(async (entry) => {
       const relative = path.posix.join(prefix, entry.name)
       return entry.isDirectory() ? filesUnder(dir, relative) : [relative]
     }),

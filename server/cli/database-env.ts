@@ -16,8 +16,8 @@ export function readDatabaseEnv(env: Record<string, string | undefined>, cwd = p
 }
 
 export interface Output {
-  log(line: string): void
-  error(line: string): void
+  log: (line: string) => void
+  error: (line: string) => void
 }
 
 /** Runs a command as a process: its exit code, and any failure as one line (an operator's problem needs no stack). */

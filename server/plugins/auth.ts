@@ -66,7 +66,7 @@ function isPayload(value: unknown): value is TokenPayload {
   )
 }
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   secret: string
   expiresIn: number
   auth: AuthService

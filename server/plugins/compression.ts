@@ -2,7 +2,7 @@ import fastifyCompress from '@fastify/compress'
 import type { FastifyInstance } from 'fastify'
 
 /** Below this a reply fits in a packet or two, where compressing costs more time than it saves. */
-export const COMPRESS_THRESHOLD_BYTES = 1024
+const COMPRESS_THRESHOLD_BYTES = 1024
 
 /**
  * Compresses the API's replies for clients that ask (`accept-encoding`), registered inside the /api scope

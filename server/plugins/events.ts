@@ -41,9 +41,7 @@ export interface EventsHubOptions {
   history?: (after: number, upTo: number, userId: string) => Promise<LoggedEvent[] | undefined>
 }
 
-export type { LoggedEvent }
-
-export interface StreamOptions {
+interface StreamOptions {
   userId: string
   /** The Last-Event-ID header as sent, if any. */
   lastEventId?: string | undefined
@@ -82,7 +80,7 @@ declare module 'fastify' {
 
 const SESSION_ENDED: EventName = 'session.ended'
 
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-store',
   Connection: 'keep-alive',

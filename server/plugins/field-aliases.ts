@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv'
  * are tried. An alias is read only by a body whose schema has the field it stands for, and only when
  * the Chirp name itself is absent: when both are sent, the Chirp name wins and the alias is ignored.
  */
-export const FIELD_ALIASES: Readonly<Record<string, readonly string[]>> = {
+const FIELD_ALIASES: Readonly<Record<string, readonly string[]>> = {
   mediaUrl: ['image', 'imageUrl'],
   website: ['portfolio'],
   avatarURL: ['avatar'],

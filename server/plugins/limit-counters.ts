@@ -14,7 +14,7 @@ export type KeyOf = (request: FastifyRequest) => string | undefined
 export const address = (request: FastifyRequest) => normalizeIP(request.ip, 64)
 export const route = (request: FastifyRequest) => request.routeOptions.url ?? ''
 
-export interface Hit {
+interface Hit {
   /** The count so far, told only up to the limit's max. */
   current: number
   /** Past the max. */

@@ -10,7 +10,7 @@ import { installTextHygiene } from './text-hygiene.js'
  * Spelled out in full, without Helmet's defaults, which add upgrade-insecure-requests and so break the
  * app when it is served over plain http on a LAN address. /media/ answers with its own, stricter policy.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
   'script-src': ["'self'"],
   'script-src-attr': ["'none'"],
@@ -33,7 +33,7 @@ export const swaggerUiCsp = {
   transformStaticCSP: (header: string) => header.replace("style-src 'self'", `style-src 'self' ${SWAGGER_LOGO_STYLE}`),
 }
 
-export interface SecurityOptions extends RateLimitOptions {
+interface SecurityOptions extends RateLimitOptions {
   /** False only for local load tests. */
   rateLimit: boolean
   /** Overrides of the default limits, for tests. */

@@ -3,6 +3,7 @@ import { badRequest } from '../errors.js'
 import { hasVisibleText, nameProblem } from '../schemas/text.js'
 
 /** Controls no text field needs; tab, line feed and carriage return stay allowed for posts and comments. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this matches
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 /** A high surrogate without its low half, or a low one without its high half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/

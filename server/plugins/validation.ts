@@ -84,7 +84,7 @@ export function describeAll(problems: FastifySchemaValidationError[], context: s
 }
 
 /** One readable sentence for one problem, naming the field. */
-export function describe(problem: FastifySchemaValidationError, context: string): { field: string; message: string } {
+function describe(problem: FastifySchemaValidationError, context: string): { field: string; message: string } {
   const params = problem.params as Record<string, unknown>
   const base = problem.instancePath.replace(/^\//, '').replaceAll('/', '.')
   const child = (name: string) => (base ? `${base}.${name}` : name)

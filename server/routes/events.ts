@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import { redactUrl, type EventsHub } from '../plugins/events.js'
 import { ErrorsSchema, EventsQuerySchema, TicketReplySchema } from '../schemas/index.js'
 
-export interface EventsRoutesOptions {
+interface EventsRoutesOptions {
   /** Defaults to the hub the app decorated itself with. */
   events?: EventsHub
 }
@@ -21,7 +21,7 @@ function requestWithoutTicket(request: FastifyRequest) {
 }
 
 /** Live updates (DECISIONS §3): trade a token for a ticket, then open a text/event-stream with it. */
-export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, opts) => {
+const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, opts) => {
   const events = opts.events ?? app.events
   // Fastify closes the HTTP server, which waits for every open connection, before any onClose hook runs;
   // streams never end by themselves, so they must be ended earlier, in preClose, or close() never returns.

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { MSG } from '../errors.js'
 import { ErrorsSchema } from '../schemas/common.js'
-import type { Store } from '../store/types.js'
 
 const HealthReplySchema = Type.Object({
   status: Type.Literal('ok'),
@@ -12,7 +11,16 @@ const HealthReplySchema = Type.Object({
   guestLogin: Type.Boolean(),
 })
 
-const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; store: Store }> = async (app, { guestLogin, store }) => {
+/** What the check asks of the store: which one it is, and whether it answers. */
+interface Pingable {
+  kind: 'lowdb' | 'postgres'
+  ping(): Promise<void>
+}
+
+const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; store: Pingable }> = async (
+  app,
+  { guestLogin, store },
+) => {
   app.get(
     '/health',
     { schema: { tags: ['health'], response: { 200: HealthReplySchema, 503: ErrorsSchema } } },

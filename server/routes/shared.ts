@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { ErrorsSchema } from '../schemas/common.js'
 import type { AuthService } from '../services/auth.js'
 import type { CommentsService } from '../services/comments.js'
@@ -40,7 +40,7 @@ export function viewer(request: FastifyRequest): string | undefined {
  * carries the wrapper is read as the wrapper's content before validation, so both forms are accepted.
  * Anything beside the wrapper is unknown to that form, and ignored like any unknown field.
  */
-export function unwrap(key: string): preValidationHookHandler {
+export function unwrap(key: string): preValidationAsyncHookHandler {
   return async (request) => {
     const body = request.body as Record<string, unknown> | null | undefined
     if (body && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, key)) request.body = body[key]
@@ -48,12 +48,12 @@ export function unwrap(key: string): preValidationHookHandler {
 }
 
 /** Calls whose payload is empty: no body at all is the same as `{}`. */
-export const emptyBody: preValidationHookHandler = async (request) => {
+export const emptyBody: preValidationAsyncHookHandler = async (request) => {
   if (request.body === undefined || request.body === null) request.body = {}
 }
 
 /** RFC 7240: with `Prefer: return=minimal`, a write answers with the changed post only. */
-export function wantsMinimal(request: FastifyRequest): boolean {
+function wantsMinimal(request: FastifyRequest): boolean {
   const prefer = request.headers.prefer
   return typeof prefer === 'string' && /(^|[,;\s])return=minimal($|[,;\s])/i.test(prefer)
 }

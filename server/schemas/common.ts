@@ -1,11 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /** Every error leaves the server in this shape (DECISIONS §1). */
 export const ErrorsSchema = Type.Object(
   { errors: Type.Array(Type.String()) },
   { title: 'Errors', description: 'One message per problem' },
 )
-export type Errors = Static<typeof ErrorsSchema>
 
 /** Ids are uuids, but routes accept any short id-like string and answer 404 when it is unknown. */
 export const IdSchema = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
@@ -19,7 +18,6 @@ export const LimitSchema = Type.Integer({ minimum: 1, maximum: 100 })
 export const CursorSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })
 
 export const PageQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) })
-export type PageQuery = Static<typeof PageQuerySchema>
 
 /** Present only when the request paginated (sent limit or cursor); null at the end. */
 export const NextCursorSchema = Type.Optional(Type.Union([Type.String(), Type.Null()]))

@@ -101,24 +101,6 @@ export interface NotificationEventPayloads {
 /** Every event the server sends. */
 export type AllEventPayloads = EventPayloads & NotificationEventPayloads
 
-export const EVENT_NAMES = [
-  'post.created',
-  'post.updated',
-  'post.deleted',
-  'post.liked',
-  'comment.added',
-  'comment.updated',
-  'comment.deleted',
-  'comment.voted',
-  'user.followed',
-  'user.unfollowed',
-  'user.updated',
-  'bookmark.added',
-  'bookmark.removed',
-  'notification.created',
-  'notification.read',
-] as const satisfies readonly (keyof AllEventPayloads)[]
-
 /** What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams. */
 export type ChirpEvent = {
   [K in keyof AllEventPayloads]: { name: K; data: AllEventPayloads[K]; to?: string }

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { CursorSchema, DateTimeSchema, IdSchema, LimitSchema } from './common.js'
 import { UserSummarySchema } from './user-summary.js'
 
-export const NotificationTypeSchema = Type.Union([
+const NotificationTypeSchema = Type.Union([
   Type.Literal('like'),
   Type.Literal('comment'),
   Type.Literal('mention'),
@@ -47,6 +47,5 @@ export const NotificationsReplySchema = Type.Object({
 
 /** `{}` marks every notification read; `before` marks that one and every older one. Unknown fields are ignored. */
 export const MarkReadBodySchema = Type.Object({ before: Type.Optional(IdSchema) })
-export type MarkReadBody = Static<typeof MarkReadBodySchema>
 
 export const UnreadReplySchema = Type.Object({ unread: UnreadSchema })

@@ -53,11 +53,11 @@ export const PostSchema = Type.Object(
 )
 export type Post = Static<typeof PostSchema>
 
-export const ContentSchema = Type.String({ maxLength: 500 })
+const ContentSchema = Type.String({ maxLength: 500 })
 /** '' or a /media/ path of this server or an absolute https URL; the service checks which. */
-export const MediaUrlSchema = Type.String({ maxLength: 500 })
-export const MediaAltSchema = Type.String({ maxLength: 1000 })
-export const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
+const MediaUrlSchema = Type.String({ maxLength: 500 })
+const MediaAltSchema = Type.String({ maxLength: 1000 })
+const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
 
 /**
  * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap the
@@ -75,7 +75,6 @@ export const PostDataSchema = Type.Object({
 export type PostData = Static<typeof PostDataSchema>
 
 export const CommentDataSchema = Type.Object({ text: CommentTextSchema })
-export type CommentData = Static<typeof CommentDataSchema>
 
 export const PostIdParamsSchema = Type.Object({ postId: IdSchema }, { additionalProperties: false })
 export const IdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })
@@ -84,7 +83,7 @@ export const CommentParamsSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'), Type.Literal('trending')])
+const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'), Type.Literal('trending')])
 export type FeedSort = Static<typeof FeedSortSchema>
 export const FeedQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })])
 export type FeedQuery = Static<typeof FeedQuerySchema>

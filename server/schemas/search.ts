@@ -3,8 +3,7 @@ import { CursorSchema, LimitSchema } from './common.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
-export const SearchTypeSchema = Type.Union([Type.Literal('posts'), Type.Literal('users')])
-export type SearchType = Static<typeof SearchTypeSchema>
+const SearchTypeSchema = Type.Union([Type.Literal('posts'), Type.Literal('users')])
 
 /** Unknown query fields are ignored (DECISIONS §1). */
 export const SearchQuerySchema = Type.Object({
@@ -16,7 +15,7 @@ export const SearchQuerySchema = Type.Object({
 export type SearchQuery = Static<typeof SearchQuerySchema>
 
 /** A person found: their summary and bio. */
-export const UserResultSchema = Type.Composite([UserSummarySchema, Type.Object({ bio: Type.String() })], {
+const UserResultSchema = Type.Composite([UserSummarySchema, Type.Object({ bio: Type.String() })], {
   title: 'UserResult',
 })
 export type UserResult = Static<typeof UserResultSchema>

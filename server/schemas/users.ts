@@ -3,9 +3,9 @@ import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './co
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
-export { UserSummarySchema, type UserSummary } from './user-summary.js'
+export type { UserSummary } from './user-summary.js'
 
-export const UserSchema = Type.Object(
+const UserSchema = Type.Object(
   {
     _id: Type.String(),
     username: Type.String(),
@@ -31,12 +31,12 @@ export const UserSchema = Type.Object(
 export type User = Static<typeof UserSchema>
 
 const NameSchema = Type.String({ minLength: 1, maxLength: 50 })
-export const PasswordSchema = Type.String({ minLength: 8, maxLength: 128 })
-export const BioSchema = Type.String({ maxLength: 160 })
+const PasswordSchema = Type.String({ minLength: 8, maxLength: 128 })
+const BioSchema = Type.String({ maxLength: 160 })
 /** Empty, or an absolute http(s) URL; the service checks the URL itself. */
-export const WebsiteSchema = Type.String({ maxLength: 200 })
+const WebsiteSchema = Type.String({ maxLength: 200 })
 /** A preset avatar path, an uploaded /media/ path or an https URL; the service checks which. */
-export const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
+const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
 
 export const SignupBodySchema = Type.Object({
   username: UsernameSchema,

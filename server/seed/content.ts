@@ -12,7 +12,7 @@ export interface SeedUser {
   follows: string[]
 }
 
-export interface SeedComment {
+interface SeedComment {
   by: string
   text: string
   minutesAfter: number

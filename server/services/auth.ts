@@ -20,13 +20,13 @@ export interface AuthDeps extends ServiceDeps {
   guestLogin: boolean
 }
 
-export const GUEST_USERNAME = 'guest'
+const GUEST_USERNAME = 'guest'
 
 /**
  * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
  * a user with one of them could never be looked up, so they count as taken, without regard to case.
  */
-export const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['bookmark', 'suggestions'])
+const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['bookmark', 'suggestions'])
 
 /** A password that no one has, checked against when the username is unknown so both paths cost the same. */
 let dummyHash: Promise<string> | undefined

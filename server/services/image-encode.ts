@@ -3,9 +3,9 @@ import { AppError, MSG } from '../errors.js'
 import type { ImageType } from './image-type.js'
 
 /** Larger images cost a browser (and the re-encoding here) too much memory to decode. */
-export const MAX_IMAGE_SIDE = 16_384
+const MAX_IMAGE_SIDE = 16_384
 /** Counted over every frame of an animation: that is what a decoder holds. */
-export const MAX_IMAGE_PIXELS = 50_000_000
+const MAX_IMAGE_PIXELS = 50_000_000
 
 export interface EncodedImage {
   data: Buffer

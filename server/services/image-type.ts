@@ -16,10 +16,3 @@ export function sniffImageType(head: Uint8Array): ImageType | undefined {
   if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'webp'
   return undefined
 }
-
-export const MIME_TYPES: Record<ImageType, string> = {
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-}

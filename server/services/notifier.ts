@@ -53,7 +53,7 @@ export async function retract(tx: StoreTx, match: NotificationMatch) {
 }
 
 /** The people a text mentions, by id: each `@name` is the first of its readings that names someone. */
-export async function mentionedIn(store: StoreReader, text: string): Promise<Map<string, UserRecord>> {
+async function mentionedIn(store: StoreReader, text: string): Promise<Map<string, UserRecord>> {
   const found = new Map<string, UserRecord | undefined>()
   const lookup = async (name: string) => {
     if (!found.has(name)) found.set(name, await store.getUserByUsername(name))

@@ -81,7 +81,7 @@ export function pageOf<T>(
   const start = startOf(ascending, key, direction, request.cursor)
   const remaining = direction === 1 ? ascending.length - start : start + 1
   const count = Math.max(0, request.limit === undefined ? remaining : Math.min(remaining, request.limit))
-  const items: T[] = new Array(count)
+  const items = new Array<T>(count)
   for (let i = 0; i < count; i++) items[i] = ascending[start + i * direction] as T
   const last = items[count - 1]
   return { items, nextCursor: count < remaining && last !== undefined ? encodeCursor(key.of(last)) : null }

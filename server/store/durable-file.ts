@@ -65,6 +65,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
  * Replaces `file` atomically and durably: the contents go to a temporary file, which is fsync'd and
  * renamed over the old one, and the directory is fsync'd so that the rename itself survives a crash.
  * A failure after the rename is an UnsyncedReplaceError, so a caller can tell that the new file is in place.
+ * @public test/server/security-store.test.ts imports it with its file system swapped (t.mockImport).
  */
 export async function writeFileDurably(file: string, contents: string | Uint8Array): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`

@@ -32,7 +32,7 @@ export interface Manifest {
 }
 
 /** The manifest of the release before notifications. */
-export type ManifestV2 = Omit<Manifest, 'version' | 'notifications'> & { version: 2 }
+type ManifestV2 = Omit<Manifest, 'version' | 'notifications'> & { version: 2 }
 
 export interface Segment {
   version: 2

@@ -2,7 +2,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { StartupError } from '../errors.js'
 
-export class DataDirLockedError extends StartupError {
+class DataDirLockedError extends StartupError {
   constructor(dir: string, pid: number) {
     super(`${dir} is in use by another Chirp process (pid ${pid}). Stop it first, or give this one its own DATA_DIR.`)
   }

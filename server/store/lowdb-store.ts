@@ -53,7 +53,7 @@ export class LowdbStore extends LowdbReader implements Store {
   readonly #perWrite: boolean
   #pending: Waiter[] = []
   #flushing: Promise<void> | undefined
-  #broken: unknown
+  #broken: { error: unknown } | undefined
   readonly #onBroken: (error: unknown) => void
   readonly #publish: (event: ChirpEvent) => void
 
@@ -87,7 +87,7 @@ export class LowdbStore extends LowdbReader implements Store {
   }
 
   async ping() {
-    if (this.#broken) throw this.#broken
+    if (this.#broken) throw this.#broken.error
   }
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -96,7 +96,7 @@ export class LowdbStore extends LowdbReader implements Store {
     let durable: Promise<void> | undefined
     let events: ChirpEvent[] = []
     try {
-      if (this.#broken) throw this.#broken
+      if (this.#broken) throw this.#broken.error
       const tx = new Transaction(this, this.index.notifications)
       result = await work(tx)
       events = tx.events
@@ -189,7 +189,7 @@ export class LowdbStore extends LowdbReader implements Store {
         const data = await this.#files.read()
         if (data) this.#load(data)
       } catch (readError) {
-        this.#broken = readError
+        this.#broken = { error: readError }
         this.#onBroken(readError)
       }
       for (const waiter of failed) waiter.reject(error)

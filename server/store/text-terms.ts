@@ -30,7 +30,7 @@ const withoutLinks = (text: string) => text.replace(LINK, ' ')
  * Text as search compares it: lower case, compatibility forms unified (`ﬁ`, full-width letters) and
  * accents and other marks dropped, so `Café`, `CAFE` and `café` are one word.
  */
-export function fold(text: string): string {
+function fold(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC')
 }
 
@@ -48,7 +48,7 @@ export function tagOf(raw: string): string | undefined {
 }
 
 /** The distinct hashtags of a post or comment, lower case, in order of first use. */
-export function tagsOf(text: string): string[] {
+function tagsOf(text: string): string[] {
   const tags = new Set<string>()
   for (const match of withoutLinks(text.normalize('NFC')).matchAll(TAG)) {
     const tag = tagOf(match[1] as string)

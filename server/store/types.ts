@@ -189,7 +189,7 @@ export interface StoreTx extends StoreReader {
   emit(event: ChirpEvent): void
 }
 
-export type StoreKind = 'lowdb' | 'postgres'
+type StoreKind = 'lowdb' | 'postgres'
 
 /**
  * Persistence behind one narrow async interface. A transaction applies all of its writes or none,

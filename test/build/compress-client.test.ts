@@ -6,7 +6,7 @@ import t from 'tap'
 import { compressClient, MIN_BYTES } from '../../scripts/client-build/compress.js'
 import { tempDataDir } from '../helpers/app.js'
 
-t.test('text files past the minimum get a .br and a .gz copy that inflate to the file', async (t) => {
+await t.test('text files past the minimum get a .br and a .gz copy that inflate to the file', async (t) => {
   const dir = await tempDataDir(t)
   await mkdir(path.join(dir, 'assets'))
   const css = `.post { color: red; }\n`.repeat(200)
@@ -23,7 +23,7 @@ t.test('text files past the minimum get a .br and a .gz copy that inflate to the
   )
 })
 
-t.test('images, tiny files and files that would not shrink are left alone', async (t) => {
+await t.test('images, tiny files and files that would not shrink are left alone', async (t) => {
   const dir = await tempDataDir(t)
   await writeFile(path.join(dir, 'icon-192.png'), Buffer.alloc(4096, 1))
   await writeFile(path.join(dir, 'tiny.js'), 'export {}\n'.padEnd(MIN_BYTES - 1, ' '))

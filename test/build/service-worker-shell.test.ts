@@ -36,7 +36,7 @@ const embedded = async (dir: string): Promise<Shell> => {
   return JSON.parse(JSON.parse(literal) as string) as Shell
 }
 
-t.test('the built worker gets the list of every file the app loads, and nothing else', async (t) => {
+await t.test('the built worker gets the list of every file the app loads, and nothing else', async (t) => {
   const dir = await build(t)
   const shell = await writeShell(dir)
   t.same(shell.files, [
@@ -50,7 +50,7 @@ t.test('the built worker gets the list of every file the app loads, and nothing 
   t.same(await embedded(dir), shell, 'written into sw.js as a string the worker parses')
 })
 
-t.test('any changed file makes a new version; the same build makes the same one', async (t) => {
+await t.test('any changed file makes a new version; the same build makes the same one', async (t) => {
   const one = await writeShell(await build(t))
   const same = await writeShell(await build(t, "'"))
   const changedDir = await build(t)
@@ -62,7 +62,7 @@ t.test('any changed file makes a new version; the same build makes the same one'
   t.equal((await writeShell(await build(t))).version, one.version, 'reproducible')
 })
 
-t.test('a worker without its placeholder stops the build', async (t) => {
+await t.test('a worker without its placeholder stops the build', async (t) => {
   const dir = await build(t)
   await writeShell(dir)
   await t.rejects(writeShell(dir), /must hold the shell placeholder once; found 0/, 'not twice over the same build')

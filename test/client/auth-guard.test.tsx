@@ -23,7 +23,7 @@ const signedInApi = {
 
 const last = (history: string[] | undefined) => history?.[history.length - 1]
 
-t.test('a visitor is sent to /login, and returns to the page they asked for after login', async (t) => {
+await t.test('a visitor is sent to /login, and returns to the page they asked for after login', async (t) => {
   const api = stubApi({
     ...signedInApi,
     'POST /api/auth/login': (req) => {
@@ -57,7 +57,7 @@ t.test('a visitor is sent to /login, and returns to the page they asked for afte
   t.equal(explore?.headers.get('authorization'), 'Bearer tok-1', 'later calls carry the token')
 })
 
-t.test('without a remembered page, login leads to /', async (t) => {
+await t.test('without a remembered page, login leads to /', async (t) => {
   const api = stubApi({ ...signedInApi, 'POST /api/auth/login': () => ok({ foundUser: guest, encodedToken: 'tok' }) })
   t.teardown(api.restore)
   const { location } = renderAt('/login', <App />)
@@ -68,7 +68,7 @@ t.test('without a remembered page, login leads to /', async (t) => {
   t.equal(last(location.history), '/')
 })
 
-t.test('signup returns to the remembered page and uses the first preset avatar', async (t) => {
+await t.test('signup returns to the remembered page and uses the first preset avatar', async (t) => {
   const api = stubApi({
     ...signedInApi,
     'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, encodedToken: 'tok' } }),
@@ -98,7 +98,7 @@ t.test('signup returns to the remembered page and uses the first preset avatar',
   })
 })
 
-t.test('Login as a Guest shows only when the server allows it, and logs in as guest', async (t) => {
+await t.test('Login as a Guest shows only when the server allows it, and logs in as guest', async (t) => {
   let allowed = false
   const api = stubApi({
     ...signedInApi,
@@ -116,7 +116,7 @@ t.test('Login as a Guest shows only when the server allows it, and logs in as gu
   t.same(api.calls.find((c) => c.path === '/api/auth/login')?.body, { username: 'guest', password: 'guestpassword' })
 })
 
-t.test('on start a stored session fetches its user; a rejected token ends it', async (t) => {
+await t.test('on start a stored session fetches its user; a rejected token ends it', async (t) => {
   localStorage.setItem('token', 'stored')
   localStorage.setItem('username', 'guest')
   let valid = true
@@ -137,7 +137,7 @@ t.test('on start a stored session fetches its user; a rejected token ends it', a
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })
 
-t.test(
+await t.test(
   'logout lives in the account menu with the profile; it clears the session, tells the server, and goes to /login',
   async (t) => {
     signInAs(guest)
@@ -175,14 +175,14 @@ t.test(
   },
 )
 
-t.test('an unknown path shows the 404 page', async (t) => {
+await t.test('an unknown path shows the 404 page', async (t) => {
   renderAt('/no/such/page', <App />)
   t.ok(await screen.findByRole('heading', { name: 'Error 404' }))
   t.ok(screen.getByText('The page you are searching for does not exist'))
   t.equal(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/')
 })
 
-t.test('while the session ends, the frame sends no call without a token', async (t) => {
+await t.test('while the session ends, the frame sends no call without a token', async (t) => {
   signInAs(guest)
   const api = stubApi({
     ...signedInApi,

@@ -39,7 +39,7 @@ function sized(file: File, size: number): File {
   return file
 }
 
-t.test('Post is disabled while both content and media are empty', async (t) => {
+await t.test('Post is disabled while both content and media are empty', async (t) => {
   const { text, tweet } = renderComposer()
   t.ok(tweet.disabled, 'empty form')
   fireEvent.change(text, { target: { value: '   ' } })
@@ -50,7 +50,7 @@ t.test('Post is disabled while both content and media are empty', async (t) => {
   t.ok(tweet.disabled, 'disabled again once cleared')
 })
 
-t.test('an image alone enables Post, and the form resets after a post', async (t) => {
+await t.test('an image alone enables Post, and the form resets after a post', async (t) => {
   const { onSubmit, onUpload, text, tweet, picker } = renderComposer()
   pick(picker, new File(['png'], 'photo.png', { type: 'image/png' }))
   await screen.findByAltText('Image to be posted')
@@ -66,14 +66,14 @@ t.test('an image alone enables Post, and the form resets after a post', async (t
   t.ok(tweet.disabled)
 })
 
-t.test('a non-image is refused before upload with the spec message', async (t) => {
+await t.test('a non-image is refused before upload with the spec message', async (t) => {
   const { onUpload, onFileError, picker } = renderComposer()
   pick(picker, new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }))
   t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])
   t.equal(onUpload.calls.length, 0)
 })
 
-t.test('a file of 20 MB or more is refused before upload', async (t) => {
+await t.test('a file of 20 MB or more is refused before upload', async (t) => {
   const { onUpload, onFileError, picker } = renderComposer()
   pick(picker, sized(new File(['x'], 'big.png', { type: 'image/png' }), 20971520))
   t.same(onFileError.calls, [['file must be less than 20mb']])
@@ -83,7 +83,7 @@ t.test('a file of 20 MB or more is refused before upload', async (t) => {
   t.equal(onUpload.calls.length, 1)
 })
 
-t.test('the emoji picker offers 23 emojis and appends the chosen one', async (t) => {
+await t.test('the emoji picker offers 23 emojis and appends the chosen one', async (t) => {
   const { text, tweet } = renderComposer()
   fireEvent.change(text, { target: { value: 'Nice' } })
   const opener = screen.getByRole('button', { name: 'Add emoji' })
@@ -99,7 +99,7 @@ t.test('the emoji picker offers 23 emojis and appends the chosen one', async (t)
   t.notOk(tweet.disabled)
 })
 
-t.test('an emoji alone makes the post non-empty; Escape closes the grid', async (t) => {
+await t.test('an emoji alone makes the post non-empty; Escape closes the grid', async (t) => {
   const { text, tweet } = renderComposer()
   fireEvent.click(screen.getByRole('button', { name: 'Add emoji' }))
   fireEvent.keyDown(screen.getByRole('button', { name: 'grinning face' }), { key: 'Escape' })
@@ -110,7 +110,7 @@ t.test('an emoji alone makes the post non-empty; Escape closes the grid', async 
   t.notOk(tweet.disabled)
 })
 
-t.test('the Edit Post modal starts from the post, closes after Update, and checks files too', async (t) => {
+await t.test('the Edit Post modal starts from the post, closes after Update, and checks files too', async (t) => {
   const onSubmit = spy(async (_draft: PostDraft) => true)
   const onClose = spy(() => {})
   const onFileError = spy((_message: string) => {})
@@ -148,7 +148,7 @@ t.test('the Edit Post modal starts from the post, closes after Update, and check
   t.same(onSubmit.calls[0]?.[0], { content: 'New text', mediaUrl: '', mediaAlt: '' })
 })
 
-t.test('the ring shows the characters left from the start, and the count describes the text box', async (t) => {
+await t.test('the ring shows the characters left from the start, and the count describes the text box', async (t) => {
   const { text } = renderComposer()
   const form = text.closest('form')!
   const left = () => form.querySelector('.char-left')?.textContent
@@ -161,7 +161,7 @@ t.test('the ring shows the characters left from the start, and the count describ
   t.equal(screen.getByText('10 left').getAttribute('aria-live'), 'polite', 'and says so aloud')
 })
 
-t.test('the text box grows with its text', async (t) => {
+await t.test('the text box grows with its text', async (t) => {
   const { text } = renderComposer()
   Object.defineProperty(text, 'scrollHeight', {
     configurable: true,
@@ -173,7 +173,7 @@ t.test('the text box grows with its text', async (t) => {
   t.equal(text.style.height, '60px', 'and shrinks back')
 })
 
-t.test('while posting the button says so and the text is locked; Ctrl+Enter and Cmd+Enter send', async (t) => {
+await t.test('while posting the button says so and the text is locked; Ctrl+Enter and Cmd+Enter send', async (t) => {
   let finish: (ok: boolean) => void = () => {}
   const sent: PostDraft[] = []
   render(
@@ -208,7 +208,7 @@ t.test('while posting the button says so and the text is locked; Ctrl+Enter and 
   t.equal(sent.length, 2)
 })
 
-t.test('an image carries the description its author writes; the picker is a real button', async (t) => {
+await t.test('an image carries the description its author writes; the picker is a real button', async (t) => {
   const { onSubmit, picker, tweet } = renderComposer()
   const button = screen.getByRole('button', { name: 'Add image' })
   let opened = 0

@@ -18,7 +18,7 @@ const quiet = {
 }
 const last = (history: string[] | undefined) => history?.[history.length - 1]
 
-t.test('deleting a post asks first; Cancel keeps it, Delete removes it and says so', async (t) => {
+await t.test('deleting a post asks first; Cancel keeps it, Delete removes it and says so', async (t) => {
   signInAs(me)
   const mine = makePost({ _id: 'm1', id: 'm1', username: 'guest', content: 'Soon to go' })
   const api = stubApi({
@@ -50,7 +50,7 @@ t.test('deleting a post asks first; Cancel keeps it, Delete removes it and says 
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/posts/m1'))
 })
 
-t.test('deleting a comment asks first and says when it is done', async (t) => {
+await t.test('deleting a comment asks first and says when it is done', async (t) => {
   signInAs(me)
   const comment = {
     ...summary(me),
@@ -80,7 +80,7 @@ t.test('deleting a comment asks first and says when it is done', async (t) => {
   await until(() => screen.queryByText('A regrettable comment') === null)
 })
 
-t.test('closing the composer modal with a draft asks "Discard post?"; an empty one closes at once', async (t) => {
+await t.test('closing the composer modal with a draft asks "Discard post?"; an empty one closes at once', async (t) => {
   signInAs(me)
   const api = stubApi(quiet)
   t.teardown(api.restore)
@@ -111,7 +111,7 @@ t.test('closing the composer modal with a draft asks "Discard post?"; an empty o
   t.notOk(document.body.classList.contains('has-modal'))
 })
 
-t.test('leaving a page with an unsent reply asks "Discard post?"', async (t) => {
+await t.test('leaving a page with an unsent reply asks "Discard post?"', async (t) => {
   signInAs(me)
   const api = stubApi({
     ...quiet,
@@ -148,7 +148,7 @@ t.test('leaving a page with an unsent reply asks "Discard post?"', async (t) => 
   t.equal(screen.queryByRole('alertdialog'), null, 'with no draft, links just go')
 })
 
-t.test('the home composer keeps its draft across visits until it is sent', async (t) => {
+await t.test('the home composer keeps its draft across visits until it is sent', async (t) => {
   signInAs(me)
   const api = stubApi({
     ...quiet,

@@ -19,7 +19,7 @@ const noop = () => {}
 const card = (overrides: Partial<PostCardProps>) =>
   cardProps({ post: makePost({ mediaUrl: '/media/a.png' }), ...overrides })
 
-t.test('the first image of a list is fetched eagerly and before the rest', async (t) => {
+await t.test('the first image of a list is fetched eagerly and before the rest', async (t) => {
   renderAt('/', <PostCard {...card({ eagerMedia: true })} />)
   const first = screen.getByRole('img', { name: /Image posted by/ })
   t.equal(first.getAttribute('loading'), 'eager')
@@ -31,7 +31,7 @@ t.test('the first image of a list is fetched eagerly and before the rest', async
   t.equal(later.getAttribute('fetchpriority'), 'auto')
 })
 
-t.test('an image of unknown size has a box before it loads, so the page does not move', async (t) => {
+await t.test('an image of unknown size has a box before it loads, so the page does not move', async (t) => {
   const css = (await readFile(new URL('../../client/styles/posts.css', import.meta.url), 'utf8')).replace(
     /\/\*[\s\S]*?\*\//g,
     '',
@@ -46,7 +46,7 @@ t.test('an image of unknown size has a box before it loads, so the page does not
   t.equal(sized.getAttribute('height'), '600')
 })
 
-t.test('an empty composer keeps its styled height, never measured (a layout of the whole page)', async (t) => {
+await t.test('an empty composer keeps its styled height, never measured (a layout of the whole page)', async (t) => {
   render(<PostForm onSubmit={async () => true} onUpload={async () => null} onFileError={noop} />)
   const box = screen.getByRole('textbox')
   t.equal(box.style.height, '', 'nothing set on the first render')
@@ -56,17 +56,20 @@ t.test('an empty composer keeps its styled height, never measured (a layout of t
   t.equal(box.style.height, '', 'emptied, back to its styled height')
 })
 
-t.test("while a page's code loads, the frame stays on screen with a placeholder where the page goes", async (t) => {
-  signInAs(makeUser({ username: 'guest' }))
-  const api = stubApi({ 'GET /api/users/suggestions': () => ok({ users: [] }) })
-  t.teardown(api.restore)
-  const Loading = lazy(() => new Promise<never>(() => {}))
-  renderAt(
-    '/',
-    <AppShell>
-      <Loading />
-    </AppShell>,
-  )
-  t.ok(screen.getByRole('navigation', { name: 'Main' }), 'the navigation is drawn')
-  t.ok(screen.getByText('Loading'), 'and a placeholder saying the page is loading')
-})
+await t.test(
+  "while a page's code loads, the frame stays on screen with a placeholder where the page goes",
+  async (t) => {
+    signInAs(makeUser({ username: 'guest' }))
+    const api = stubApi({ 'GET /api/users/suggestions': () => ok({ users: [] }) })
+    t.teardown(api.restore)
+    const Loading = lazy(() => new Promise<never>(() => {}))
+    renderAt(
+      '/',
+      <AppShell>
+        <Loading />
+      </AppShell>,
+    )
+    t.ok(screen.getByRole('navigation', { name: 'Main' }), 'the navigation is drawn')
+    t.ok(screen.getByText('Loading'), 'and a placeholder saying the page is loading')
+  },
+)

@@ -29,10 +29,10 @@ export function stubApi(routes: Record<string, Handler>) {
   const calls: ApiRequest[] = []
   const original = globalThis.fetch
   globalThis.fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://localhost:3000')
+    const url = new URL(input instanceof Request ? input.url : input, 'http://localhost:3000')
     const method = (init.method ?? 'GET').toUpperCase()
     const raw = init.body
-    const body = typeof raw === 'string' ? JSON.parse(raw) : raw
+    const body: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw
     const request = { method, path: url.pathname, query: url.searchParams, body, headers: new Headers(init.headers) }
     calls.push(request)
     const handler = routes[`${method} ${url.pathname}`]

@@ -26,7 +26,7 @@ function rules(css: string): { selector: string; within: string[] }[] {
   return found
 }
 
-t.test('hover styles apply only where a pointer can hover, so a tap never leaves one stuck on', async (t) => {
+await t.test('hover styles apply only where a pointer can hover, so a tap never leaves one stuck on', async (t) => {
   const files = (await readdir(STYLES)).filter((name) => name.endsWith('.css'))
   let hoverRules = 0
   for (const file of files) {
@@ -42,7 +42,7 @@ t.test('hover styles apply only where a pointer can hover, so a tap never leaves
   t.ok(hoverRules > 10, `the scan found the hover rules (${hoverRules})`)
 })
 
-t.test('the scan itself tells a bare hover rule from one inside @media (hover: hover)', async (t) => {
+await t.test('the scan itself tells a bare hover rule from one inside @media (hover: hover)', async (t) => {
   const found = rules('.a:hover { color: red } @media (hover: hover) { .b:hover { color: blue } }')
   t.same(found, [
     { selector: '.a:hover', within: [] },

@@ -29,7 +29,7 @@ async function openPost(t: Parameters<typeof liveApp>[0], comments: Comment[], r
 
 const comments = () => postCache.byId.p1?.comments ?? []
 
-t.test('comment.added, .updated and .deleted change the comments of an open post', async (t) => {
+await t.test('comment.added, .updated and .deleted change the comments of an open post', async (t) => {
   const { send, region } = await openPost(t, [])
   send('comment.added', { postId: 'p1', comment: first })
   t.ok(await within(region).findByText('First from Maya'))
@@ -42,7 +42,7 @@ t.test('comment.added, .updated and .deleted change the comments of an open post
   t.ok(screen.getByRole('button', { name: 'Comments, 0 comments' }))
 })
 
-t.test('my own comment, answered by the server and then announced, shows once', async (t) => {
+await t.test('my own comment, answered by the server and then announced, shows once', async (t) => {
   const mine = makeComment('Mine', { username: 'guest', firstName: 'Guest', lastName: 'User' })
   const { send, region } = await openPost(t, [], {
     'POST /api/comments/add/p1': () => ({ status: 201, body: { post: { ...p1, comments: [mine] } } }),
@@ -55,7 +55,7 @@ t.test('my own comment, answered by the server and then announced, shows once', 
   t.ok(screen.getByRole('button', { name: 'Comments, 1 comment' }))
 })
 
-t.test("comment.voted: a vote one way takes back the same person's vote the other way", async (t) => {
+await t.test("comment.voted: a vote one way takes back the same person's vote the other way", async (t) => {
   const { send } = await openPost(t, [first])
   const vote = (up: boolean) =>
     send('comment.voted', { postId: 'p1', commentId: first._id, user: summary(theo), up, updatedAt: LATER })
@@ -70,7 +70,7 @@ t.test("comment.voted: a vote one way takes back the same person's vote the othe
   t.same(comments()[0]?.votes, { upvotedBy: [summary(theo)], downvotedBy: [] })
 })
 
-t.test('an edit or a vote on a comment the tab does not hold changes nothing', async (t) => {
+await t.test('an edit or a vote on a comment the tab does not hold changes nothing', async (t) => {
   const { send, region } = await openPost(t, [first])
   send('comment.updated', { postId: 'p1', commentId: 'c-unseen', text: 'Unseen', updatedAt: LATER })
   send('comment.voted', { postId: 'p1', commentId: 'c-unseen', user: summary(theo), up: true, updatedAt: LATER })

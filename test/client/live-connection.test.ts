@@ -35,7 +35,7 @@ function setup(options: Partial<ConnectionOptions> = {}, ticketFailures = 0) {
   return { connection, streams, timers, received }
 }
 
-t.test('retryDelay doubles from 0.5–1 s up to 15–30 s, with half of it random', async (t) => {
+await t.test('retryDelay doubles from 0.5–1 s up to 15–30 s, with half of it random', async (t) => {
   t.same(
     [0, 1, 2].map((n) => retryDelay(n, () => 0)),
     [500, 1000, 2000],
@@ -58,7 +58,7 @@ t.test('retryDelay doubles from 0.5–1 s up to 15–30 s, with half of it rando
   )
 })
 
-t.test('opens with a ticket, hands on each event with its id and parsed data', async (t) => {
+await t.test('opens with a ticket, hands on each event with its id and parsed data', async (t) => {
   const { streams, received } = setup()
   await settle()
   t.equal(streams.last.url, '/api/events?ticket=T1', 'no lastEventId on the first connection')
@@ -67,7 +67,7 @@ t.test('opens with a ticket, hands on each event with its id and parsed data', a
   t.same(received, [{ name: 'post.liked', data: { postId: 'p1', liked: true, likeCount: 1 }, id: '101' }])
 })
 
-t.test('on error: the spent EventSource is closed, and a fresh ticket resumes after the last id', async (t) => {
+await t.test('on error: the spent EventSource is closed, and a fresh ticket resumes after the last id', async (t) => {
   const { connection, streams, timers } = setup()
   await settle()
   const first = streams.last
@@ -84,7 +84,7 @@ t.test('on error: the spent EventSource is closed, and a fresh ticket resumes af
   t.equal(connection.lastEventId, '102')
 })
 
-t.test('repeated failures back off further each time; an open starts over', async (t) => {
+await t.test('repeated failures back off further each time; an open starts over', async (t) => {
   const { streams, timers } = setup()
   await settle()
   const delays: number[] = []
@@ -100,7 +100,7 @@ t.test('repeated failures back off further each time; an open starts over', asyn
   t.same(timers.pending(), [750], 'a stream that opened resets the back-off')
 })
 
-t.test('a ticket that cannot be had is retried with the same back-off', async (t) => {
+await t.test('a ticket that cannot be had is retried with the same back-off', async (t) => {
   const { streams, timers } = setup({}, 2)
   await settle()
   t.equal(streams.opened.length, 0)
@@ -113,7 +113,7 @@ t.test('a ticket that cannot be had is retried with the same back-off', async (t
   t.equal(streams.last.url, '/api/events?ticket=T1')
 })
 
-t.test("the server's reset passes through and moves the last id", async (t) => {
+await t.test("the server's reset passes through and moves the last id", async (t) => {
   const { connection, streams, received } = setup()
   await settle()
   streams.last.open()
@@ -122,7 +122,7 @@ t.test("the server's reset passes through and moves the last id", async (t) => {
   t.equal(connection.lastEventId, '900')
 })
 
-t.test('a reconnect that knows no id cannot ask for a replay, so it counts as a reset', async (t) => {
+await t.test('a reconnect that knows no id cannot ask for a replay, so it counts as a reset', async (t) => {
   const { streams, timers, received } = setup()
   await settle()
   streams.last.open()
@@ -135,7 +135,7 @@ t.test('a reconnect that knows no id cannot ask for a replay, so it counts as a 
   t.same(received, [{ name: 'reset', data: {}, id: undefined }])
 })
 
-t.test('taking over with a known id resumes; without one it resets on open', async (t) => {
+await t.test('taking over with a known id resumes; without one it resets on open', async (t) => {
   const known = setup({ lastEventId: '55', resumes: true })
   await settle()
   t.equal(known.streams.last.url, '/api/events?ticket=T1&lastEventId=55')
@@ -147,7 +147,7 @@ t.test('taking over with a known id resumes; without one it resets on open', asy
   t.same(unknown.received, [{ name: 'reset', data: {}, id: undefined }])
 })
 
-t.test('offline drops the stream and waits; online reconnects at once with a fresh ticket', async (t) => {
+await t.test('offline drops the stream and waits; online reconnects at once with a fresh ticket', async (t) => {
   const { connection, streams, timers } = setup()
   await settle()
   streams.last.open()
@@ -162,7 +162,7 @@ t.test('offline drops the stream and waits; online reconnects at once with a fre
   t.same(timers.pending(), [])
 })
 
-t.test('online during a back-off skips the wait', async (t) => {
+await t.test('online during a back-off skips the wait', async (t) => {
   const { connection, streams, timers } = setup()
   await settle()
   streams.last.fail()
@@ -173,7 +173,7 @@ t.test('online during a back-off skips the wait', async (t) => {
   t.equal(streams.opened.length, 2)
 })
 
-t.test('close stops everything, even a ticket already on its way', async (t) => {
+await t.test('close stops everything, even a ticket already on its way', async (t) => {
   const { connection, streams, timers } = setup()
   connection.close()
   await settle()
@@ -186,7 +186,7 @@ t.test('close stops everything, even a ticket already on its way', async (t) => 
   t.same(timers.pending(), [])
 })
 
-t.test('bad JSON is skipped, and a handler that throws does not stop the events after it', async (t) => {
+await t.test('bad JSON is skipped, and a handler that throws does not stop the events after it', async (t) => {
   let calls = 0
   const errors: unknown[] = []
   const original = console.error

@@ -23,7 +23,7 @@ t.beforeEach(() => {
 
 const contents = () => screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)
 
-t.test('my own record lists bookmarks as posts: the tab keeps their ids and marks those posts', async (t) => {
+await t.test('my own record lists bookmarks as posts: the tab keeps their ids and marks those posts', async (t) => {
   await liveApp(t, me, '/explore', { 'GET /api/posts': () => ok({ posts: [p1, p2], nextCursor: null }) })
   await screen.findByText('A post to watch')
   t.same(session.user?.bookmarks, ['p1'])
@@ -33,7 +33,7 @@ t.test('my own record lists bookmarks as posts: the tab keeps their ids and mark
   )
 })
 
-t.test('bookmark.added and .removed change the bookmark list, its order and the Bookmark buttons', async (t) => {
+await t.test('bookmark.added and .removed change the bookmark list, its order and the Bookmark buttons', async (t) => {
   const { api, send } = await liveApp(t, me, '/bookmark', {
     'GET /api/users/bookmark': () => ok({ bookmarks: [p1], nextCursor: null }),
     'GET /api/posts/p2': () => ok({ post: p2 }),
@@ -58,7 +58,7 @@ t.test('bookmark.added and .removed change the bookmark list, its order and the 
   t.same(session.user?.bookmarks, ['p2'])
 })
 
-t.test('a bookmark made elsewhere presses the Bookmark button of a post shown on another list', async (t) => {
+await t.test('a bookmark made elsewhere presses the Bookmark button of a post shown on another list', async (t) => {
   const { api, send } = await liveApp(t, { ...me, bookmarks: [] }, '/explore', {
     'GET /api/posts': () => ok({ posts: [p1], nextCursor: null }),
   })
@@ -75,7 +75,7 @@ t.test('a bookmark made elsewhere presses the Bookmark button of a post shown on
   )
 })
 
-t.test('post.deleted takes the post off the list and out of my bookmarks', async (t) => {
+await t.test('post.deleted takes the post off the list and out of my bookmarks', async (t) => {
   const { send } = await liveApp(t, me, '/explore', { 'GET /api/posts': () => ok({ posts: [p1], nextCursor: null }) })
   await screen.findByText('A post to watch')
   send('post.deleted', { postId: 'p1' })
@@ -84,7 +84,7 @@ t.test('post.deleted takes the post off the list and out of my bookmarks', async
   t.same(session.user?.bookmarks, [])
 })
 
-t.test('reset refetches what is loaded, my own record with it', async (t) => {
+await t.test('reset refetches what is loaded, my own record with it', async (t) => {
   let version = 0
   const { api, send } = await liveApp(t, { ...me, bookmarks: [] }, '/explore', {
     'GET /api/posts': () => ok({ posts: [{ ...p1, content: `version ${++version}` }], nextCursor: null }),
@@ -100,7 +100,7 @@ t.test('reset refetches what is loaded, my own record with it', async (t) => {
   t.ok(await screen.findByRole('button', { name: 'Remove bookmark' }), 'whose bookmarks the tab takes')
 })
 
-t.test('live updates start on login and stop on logout', async (t) => {
+await t.test('live updates start on login and stop on logout', async (t) => {
   const api = stubApi({
     'POST /api/events/ticket': () => ok({ ticket: 'ticket-1' }),
     'POST /api/auth/logout': () => ok({}),

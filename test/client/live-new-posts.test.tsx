@@ -43,7 +43,7 @@ async function live(t: Test, path: string, feed: Post[], options: { sort?: SortL
 
 const contents = () => screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)
 
-t.test("home: a followed user's new posts wait behind 'N new posts'; a click shows them on top", async (t) => {
+await t.test("home: a followed user's new posts wait behind 'N new posts'; a click shows them on top", async (t) => {
   const { created } = await live(t, '/', [byMaya('Already here', 'old')])
   await screen.findByText('Already here')
   created(byMaya('Fresh one', 'n1'))
@@ -58,7 +58,7 @@ t.test("home: a followed user's new posts wait behind 'N new posts'; a click sho
   t.match(scrolls.at(-1), { top: 0 }, 'and the page went to the top to show them')
 })
 
-t.test('home: my own new post (from another tab) appears at once', async (t) => {
+await t.test('home: my own new post (from another tab) appears at once', async (t) => {
   const { created } = await live(t, '/', [byMaya('Already here', 'old')])
   await screen.findByText('Already here')
   created(byMe('Mine from the other tab', 'm1'))
@@ -67,7 +67,7 @@ t.test('home: my own new post (from another tab) appears at once', async (t) => 
   t.equal(screen.queryByRole('button', { name: /new posts?$/ }), null)
 })
 
-t.test('home: a post by someone I do not follow stays out; explore offers it behind the button', async (t) => {
+await t.test('home: a post by someone I do not follow stays out; explore offers it behind the button', async (t) => {
   const { created } = await live(t, '/', [byMaya('Already here', 'old')])
   await screen.findByText('Already here')
   created(byTheo('Theo speaks', 't1'))
@@ -82,7 +82,7 @@ t.test('home: a post by someone I do not follow stays out; explore offers it beh
   t.same(contents(), ['Theo again', 'Already here'])
 })
 
-t.test('home sorted Oldest: a new post belongs at the end, so it is added there, with no button', async (t) => {
+await t.test('home sorted Oldest: a new post belongs at the end, so it is added there, with no button', async (t) => {
   const { created } = await live(t, '/', [byMaya('Oldest post', 'old')], { sort: 'Oldest' })
   await screen.findByText('Oldest post')
   created(byMaya('Newest post', 'n1'))
@@ -91,7 +91,7 @@ t.test('home sorted Oldest: a new post belongs at the end, so it is added there,
   t.equal(screen.queryByRole('button', { name: /new posts?$/ }), null)
 })
 
-t.test('an empty home feed shows the button instead of the empty text', async (t) => {
+await t.test('an empty home feed shows the button instead of the empty text', async (t) => {
   const { created } = await live(t, '/', [])
   await screen.findByText('No posts to show yet. Follow people to see their posts here.')
   created(byMaya('First ever', 'n1'))
@@ -102,7 +102,7 @@ t.test('an empty home feed shows the button instead of the empty text', async (t
   t.equal(screen.queryByText(/No posts to show yet/), null)
 })
 
-t.test('a waiting post that is deleted no longer counts', async (t) => {
+await t.test('a waiting post that is deleted no longer counts', async (t) => {
   const { created, send } = await live(t, '/', [byMaya('Already here', 'old')])
   await screen.findByText('Already here')
   created(byMaya('Here and gone', 'n1'))

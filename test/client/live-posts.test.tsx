@@ -25,37 +25,47 @@ const like = (user: User, liked: boolean, likeCount: number, postId = 'p1') => (
   updatedAt: LATER,
 })
 
-t.test('post.liked: likes and unlikes change the count, and move the person from likedBy to dislikedBy', async (t) => {
-  const { send } = await liveApp(t, me, '/explore', onExplore(p1))
-  await screen.findByText('A post to watch')
-  send('post.liked', like(maya, true, 1))
-  t.ok(await screen.findByRole('button', { name: 'Like, 1 like' }))
-  t.same(postCache.byId.p1?.likes, { likeCount: 1, likedBy: [summary(maya)], dislikedBy: [] })
-  t.equal(postCache.byId.p1?.updatedAt, LATER)
+await t.test(
+  'post.liked: likes and unlikes change the count, and move the person from likedBy to dislikedBy',
+  async (t) => {
+    const { send } = await liveApp(t, me, '/explore', onExplore(p1))
+    await screen.findByText('A post to watch')
+    send('post.liked', like(maya, true, 1))
+    t.ok(await screen.findByRole('button', { name: 'Like, 1 like' }))
+    t.same(postCache.byId.p1?.likes, { likeCount: 1, likedBy: [summary(maya)], dislikedBy: [] })
+    t.equal(postCache.byId.p1?.updatedAt, LATER)
 
-  send('post.liked', like(me, true, 2))
-  t.ok(await screen.findByRole('button', { name: 'Unlike, 2 likes' }), 'my like from another tab shows as mine')
-  send('post.liked', like(maya, false, 1))
-  t.ok(await screen.findByRole('button', { name: 'Unlike, 1 like' }))
-  t.same(postCache.byId.p1?.likes, { likeCount: 1, likedBy: [summary(me)], dislikedBy: [summary(maya)] })
-  send('post.liked', like(me, false, 0))
-  t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }))
-  t.same(postCache.byId.p1?.likes.dislikedBy, [summary(maya), summary(me)], 'newcomers last, as the server lists them')
-})
+    send('post.liked', like(me, true, 2))
+    t.ok(await screen.findByRole('button', { name: 'Unlike, 2 likes' }), 'my like from another tab shows as mine')
+    send('post.liked', like(maya, false, 1))
+    t.ok(await screen.findByRole('button', { name: 'Unlike, 1 like' }))
+    t.same(postCache.byId.p1?.likes, { likeCount: 1, likedBy: [summary(me)], dislikedBy: [summary(maya)] })
+    send('post.liked', like(me, false, 0))
+    t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }))
+    t.same(
+      postCache.byId.p1?.likes.dislikedBy,
+      [summary(maya), summary(me)],
+      'newcomers last, as the server lists them',
+    )
+  },
+)
 
-t.test("post.liked: a like seen twice counts once; the count is the server's when the lists disagree", async (t) => {
-  // Shown with fewer likers than its count, as after a like this tab never saw.
-  const partial = { ...p1, likes: { likeCount: 3, likedBy: [summary(maya)], dislikedBy: [summary(theo)] } }
-  const { send } = await liveApp(t, me, '/explore', onExplore(partial))
-  await screen.findByRole('button', { name: 'Like, 3 likes' })
-  send('post.liked', like(maya, true, 3))
-  t.same(postCache.byId.p1?.likes.likedBy, [summary(maya)], 'Maya once')
-  send('post.liked', like(theo, true, 4))
-  t.ok(await screen.findByRole('button', { name: 'Like, 4 likes' }))
-  t.same(postCache.byId.p1?.likes, { likeCount: 4, likedBy: [summary(maya), summary(theo)], dislikedBy: [] })
-})
+await t.test(
+  "post.liked: a like seen twice counts once; the count is the server's when the lists disagree",
+  async (t) => {
+    // Shown with fewer likers than its count, as after a like this tab never saw.
+    const partial = { ...p1, likes: { likeCount: 3, likedBy: [summary(maya)], dislikedBy: [summary(theo)] } }
+    const { send } = await liveApp(t, me, '/explore', onExplore(partial))
+    await screen.findByRole('button', { name: 'Like, 3 likes' })
+    send('post.liked', like(maya, true, 3))
+    t.same(postCache.byId.p1?.likes.likedBy, [summary(maya)], 'Maya once')
+    send('post.liked', like(theo, true, 4))
+    t.ok(await screen.findByRole('button', { name: 'Like, 4 likes' }))
+    t.same(postCache.byId.p1?.likes, { likeCount: 4, likedBy: [summary(maya), summary(theo)], dislikedBy: [] })
+  },
+)
 
-t.test('post.updated: the text and the image change; the description and size follow the image', async (t) => {
+await t.test('post.updated: the text and the image change; the description and size follow the image', async (t) => {
   const pictured = {
     ...p1,
     mediaUrl: '/media/a.png',
@@ -92,7 +102,7 @@ t.test('post.updated: the text and the image change; the description and size fo
   t.notOk('mediaWidth' in (postCache.byId.p1 ?? {}))
 })
 
-t.test('a delta about a post the tab does not show changes nothing and fetches nothing', async (t) => {
+await t.test('a delta about a post the tab does not show changes nothing and fetches nothing', async (t) => {
   const { api, send } = await liveApp(t, me, '/explore', onExplore(p1))
   await screen.findByText('A post to watch')
   const before = api.calls.length

@@ -33,7 +33,7 @@ function browser(apis: { locks?: LocksLike | undefined; channels?: boolean } = {
 
 const liked = (id: string): RawMessage => ({ name: 'post.liked', data: { postId: 'p1' }, id })
 
-t.test('the first tab leads and streams; the second follows and is relayed every event', async (t) => {
+await t.test('the first tab leads and streams; the second follows and is relayed every event', async (t) => {
   const b = browser()
   const one = b.open('one')
   await settle()
@@ -51,42 +51,45 @@ t.test('the first tab leads and streams; the second follows and is relayed every
   t.same(two.applied, [liked('10')], 'the follower gets the same event over the channel')
 })
 
-t.test('when the leading tab goes, a waiting tab takes the lock and resumes after the last relayed id', async (t) => {
-  const b = browser()
-  const one = b.open('one')
-  await settle()
-  const two = b.open('two')
-  const three = b.open('three')
-  await settle()
-  b.live()[0]?.emit(liked('10'))
-  b.live()[0]?.emit(liked('11'))
-  one.stop()
-  await settle()
-  t.same(
-    b.live().map((c) => c.tab),
-    ['two'],
-    'the next tab in line leads, and only it',
-  )
-  t.match(b.live()[0], { lastEventId: '11', resumes: true })
+await t.test(
+  'when the leading tab goes, a waiting tab takes the lock and resumes after the last relayed id',
+  async (t) => {
+    const b = browser()
+    const one = b.open('one')
+    await settle()
+    const two = b.open('two')
+    const three = b.open('three')
+    await settle()
+    b.live()[0]?.emit(liked('10'))
+    b.live()[0]?.emit(liked('11'))
+    one.stop()
+    await settle()
+    t.same(
+      b.live().map((c) => c.tab),
+      ['two'],
+      'the next tab in line leads, and only it',
+    )
+    t.match(b.live()[0], { lastEventId: '11', resumes: true })
 
-  b.live()[0]?.emit(liked('12'))
-  t.same(
-    two.applied.map((m) => m.id),
-    ['10', '11', '12'],
-  )
-  t.same(
-    three.applied.map((m) => m.id),
-    ['10', '11', '12'],
-    'the third tab now hears from the second',
-  )
-  t.same(
-    one.applied.map((m) => m.id),
-    ['10', '11'],
-    'the closed tab hears nothing more',
-  )
-})
+    b.live()[0]?.emit(liked('12'))
+    t.same(
+      two.applied.map((m) => m.id),
+      ['10', '11', '12'],
+    )
+    t.same(
+      three.applied.map((m) => m.id),
+      ['10', '11', '12'],
+      'the third tab now hears from the second',
+    )
+    t.same(
+      one.applied.map((m) => m.id),
+      ['10', '11'],
+      'the closed tab hears nothing more',
+    )
+  },
+)
 
-t.test('a follower that was relayed nothing takes over as a resume with no id (a reset on open)', async (t) => {
+await t.test('a follower that was relayed nothing takes over as a resume with no id (a reset on open)', async (t) => {
   const b = browser()
   const one = b.open('one')
   await settle()
@@ -97,7 +100,7 @@ t.test('a follower that was relayed nothing takes over as a resume with no id (a
   t.match(b.live()[0], { tab: 'two', lastEventId: undefined, resumes: true })
 })
 
-t.test("a tab still showing another user ignores that user's relayed events", async (t) => {
+await t.test("a tab still showing another user ignores that user's relayed events", async (t) => {
   const b = browser()
   b.open('one', 'guest')
   await settle()
@@ -107,7 +110,7 @@ t.test("a tab still showing another user ignores that user's relayed events", as
   t.same(stale.applied, [], "another user's private events never apply")
 })
 
-t.test('a tab that logs out while waiting for the lock never streams', async (t) => {
+await t.test('a tab that logs out while waiting for the lock never streams', async (t) => {
   const b = browser()
   const one = b.open('one')
   await settle()
@@ -128,7 +131,7 @@ t.test('a tab that logs out while waiting for the lock never streams', async (t)
   three.stop()
 })
 
-t.test('without Web Locks or BroadcastChannel each tab streams for itself', async (t) => {
+await t.test('without Web Locks or BroadcastChannel each tab streams for itself', async (t) => {
   for (const apis of [{ locks: undefined }, { channels: false }]) {
     const b = browser(apis)
     const one = b.open('one')

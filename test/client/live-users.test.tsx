@@ -28,53 +28,59 @@ const edited = (user: User, changes: Partial<User>) => {
 }
 const dialog = (name: string) => screen.getByRole('dialog', { name })
 
-t.test("user.followed and .unfollowed change a shown profile's counts, its lists and my Follow button", async (t) => {
-  const { send } = await liveApp(t, me, '/profile/maya', profileOf(maya))
-  fireEvent.click(await screen.findByRole('button', { name: '0 Followers' }))
-  send('user.followed', follows(theo, maya))
-  t.ok(await screen.findByRole('button', { name: '1 Follower' }), 'someone else followed Maya')
-  t.ok(within(dialog('Followers')).getByText('Theo Park'), 'and shows in her open Followers list')
+await t.test(
+  "user.followed and .unfollowed change a shown profile's counts, its lists and my Follow button",
+  async (t) => {
+    const { send } = await liveApp(t, me, '/profile/maya', profileOf(maya))
+    fireEvent.click(await screen.findByRole('button', { name: '0 Followers' }))
+    send('user.followed', follows(theo, maya))
+    t.ok(await screen.findByRole('button', { name: '1 Follower' }), 'someone else followed Maya')
+    t.ok(within(dialog('Followers')).getByText('Theo Park'), 'and shows in her open Followers list')
 
-  send('user.followed', follows(me, maya))
-  t.ok(await screen.findByRole('button', { name: 'Following Maya Lin' }), 'my follow from another tab')
-  t.ok(screen.getByRole('button', { name: '2 Followers' }))
-  t.same(
-    within(dialog('Followers'))
-      .getAllByRole('link')
-      .map((a) => a.textContent),
-    ['Theo Park@theo', 'Guest User@guest'],
-  )
-  t.same(session.user?.following, [summary(maya)], 'my own record follows her')
-  t.same(session.user?.bookmarks, ['p1'], 'and keeps my bookmarks')
-  t.equal(session.user?.email, 'guest@example.com')
+    send('user.followed', follows(me, maya))
+    t.ok(await screen.findByRole('button', { name: 'Following Maya Lin' }), 'my follow from another tab')
+    t.ok(screen.getByRole('button', { name: '2 Followers' }))
+    t.same(
+      within(dialog('Followers'))
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+      ['Theo Park@theo', 'Guest User@guest'],
+    )
+    t.same(session.user?.following, [summary(maya)], 'my own record follows her')
+    t.same(session.user?.bookmarks, ['p1'], 'and keeps my bookmarks')
+    t.equal(session.user?.email, 'guest@example.com')
 
-  send('user.followed', follows(maya, theo))
-  t.ok(await screen.findByRole('button', { name: '1 Following' }), 'whom she follows counts too')
-  send('user.unfollowed', follows(me, maya))
-  t.ok(await screen.findByRole('button', { name: 'Follow Maya Lin' }))
-  t.ok(screen.getByRole('button', { name: '1 Follower' }))
-  t.equal(within(dialog('Followers')).queryByText('Guest User'), null)
-  send('user.unfollowed', follows(me, maya))
-  t.ok(screen.getByRole('button', { name: '1 Follower' }), 'an unfollow seen twice takes one away')
-  t.same(session.user?.following, [])
-})
+    send('user.followed', follows(maya, theo))
+    t.ok(await screen.findByRole('button', { name: '1 Following' }), 'whom she follows counts too')
+    send('user.unfollowed', follows(me, maya))
+    t.ok(await screen.findByRole('button', { name: 'Follow Maya Lin' }))
+    t.ok(screen.getByRole('button', { name: '1 Follower' }))
+    t.equal(within(dialog('Followers')).queryByText('Guest User'), null)
+    send('user.unfollowed', follows(me, maya))
+    t.ok(screen.getByRole('button', { name: '1 Follower' }), 'an unfollow seen twice takes one away')
+    t.same(session.user?.following, [])
+  },
+)
 
-t.test('a follow made in another tab takes the person out of Who to follow and refreshes the home feed', async (t) => {
-  const { api, send } = await liveApp(t, me, '/', {
-    'GET /api/users/suggestions': () => ok({ users: [theo] }),
-    'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
-  })
-  await screen.findByRole('button', { name: 'Follow Theo Park' })
-  const feeds = () => api.calls.filter((c) => c.path === '/api/feed').length
-  const before = feeds()
-  send('user.followed', follows(me, theo))
-  await until(() => screen.queryByRole('button', { name: 'Follow Theo Park' }) === null)
-  t.pass('Theo is no longer suggested')
-  await until(() => feeds() === before + 1)
-  t.pass('the feed was fetched again, now with his posts in scope')
-})
+await t.test(
+  'a follow made in another tab takes the person out of Who to follow and refreshes the home feed',
+  async (t) => {
+    const { api, send } = await liveApp(t, me, '/', {
+      'GET /api/users/suggestions': () => ok({ users: [theo] }),
+      'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
+    })
+    await screen.findByRole('button', { name: 'Follow Theo Park' })
+    const feeds = () => api.calls.filter((c) => c.path === '/api/feed').length
+    const before = feeds()
+    send('user.followed', follows(me, theo))
+    await until(() => screen.queryByRole('button', { name: 'Follow Theo Park' }) === null)
+    t.pass('Theo is no longer suggested')
+    await until(() => feeds() === before + 1)
+    t.pass('the feed was fetched again, now with his posts in scope')
+  },
+)
 
-t.test('user.updated renames the person on posts, comments and in Who to follow', async (t) => {
+await t.test('user.updated renames the person on posts, comments and in Who to follow', async (t) => {
   const withComment = { ...p1, comments: [makeComment('Nice one')] }
   const { send } = await liveApp(t, me, '/post-detail/p1', {
     'GET /api/posts/p1': () => ok({ post: withComment }),
@@ -89,7 +95,7 @@ t.test('user.updated renames the person on posts, comments and in Who to follow'
   t.equal(postCache.byId.p1?.comments[0]?.avatarURL, '/avatars/avatar-3.svg')
 })
 
-t.test("user.updated changes a shown profile's header, and the person's name in its follow lists", async (t) => {
+await t.test("user.updated changes a shown profile's header, and the person's name in its follow lists", async (t) => {
   const { send } = await liveApp(t, me, '/profile/theo', profileOf({ ...theo, followers: [summary(maya)] }))
   await screen.findByRole('heading', { name: 'Theo Park' })
   send('user.updated', edited(theo, { firstName: 'Theodore', bio: 'Sky watcher', website: 'https://theo.example' }))
@@ -103,7 +109,7 @@ t.test("user.updated changes a shown profile's header, and the person's name in 
   t.ok(await within(dialog('Followers')).findByText('Maya Lin-Park'))
 })
 
-t.test('user.updated of my own profile, from another tab, keeps my email and bookmarks', async (t) => {
+await t.test('user.updated of my own profile, from another tab, keeps my email and bookmarks', async (t) => {
   const { send } = await liveApp(t, me, '/explore', { 'GET /api/posts': () => ok({ posts: [], nextCursor: null }) })
   await screen.findByText('Nobody has posted yet.')
   send('user.updated', edited(me, { firstName: 'Guesty', bio: 'Just visiting' }))

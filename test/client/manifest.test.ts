@@ -4,7 +4,7 @@ import t from 'tap'
 
 const CLIENT = new URL('../../client/', import.meta.url)
 
-t.test('the web app manifest names the app, is linked from the page, and its icons exist', async (t) => {
+await t.test('the web app manifest names the app, is linked from the page, and its icons exist', async (t) => {
   const manifest = JSON.parse(await readFile(new URL('public/manifest.webmanifest', CLIENT), 'utf8')) as {
     name: string
     short_name: string

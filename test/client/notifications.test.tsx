@@ -46,7 +46,7 @@ const bell = () => within(nav()).getByRole('link', { name: /^Notifications/ })
 const bellNamed = async (name: string) =>
   within(await screen.findByRole('navigation', { name: 'Main' })).findByRole('link', { name })
 
-t.test('likes of one post and follows join one row; mentions and replies stand alone', async (t) => {
+await t.test('likes of one post and follows join one row; mentions and replies stand alone', async (t) => {
   const rows = groupNotifications([
     note('like', maya, 1, { post }),
     note('mention', theo, 2, { post: other }),
@@ -78,7 +78,7 @@ t.test('likes of one post and follows join one row; mentions and replies stand a
   t.equal(apart.length, 2, 'a like from more than a day before the newest is news of its own')
 })
 
-t.test(
+await t.test(
   'the page: grouped rows newest first, each opening its post or profile; opening it marks them read',
   async (t) => {
     const observers = fakeIntersectionObserver(t)
@@ -159,7 +159,7 @@ t.test(
   },
 )
 
-t.test('the badge and the tab title follow notification events live', async (t) => {
+await t.test('the badge and the tab title follow notification events live', async (t) => {
   const { send, api } = await liveApp(t, me, '/explore', {
     'GET /api/posts': () => ok({ posts: [], nextCursor: null }),
     'GET /api/notifications': () => ok({ notifications: [], nextCursor: null, unread: 0 }),
@@ -193,7 +193,7 @@ t.test('the badge and the tab title follow notification events live', async (t) 
   )
 })
 
-t.test('a count asked for before the page marked everything read does not bring the badge back', async (t) => {
+await t.test('a count asked for before the page marked everything read does not bring the badge back', async (t) => {
   let answerCount: () => void = () => {}
   const held = new Promise<void>((resolve) => (answerCount = resolve))
   const list = [note('follow', theo, 1)]

@@ -31,7 +31,7 @@ function unreachableWhileDown(reply: ApiReply) {
 const OFFLINE = "You're offline. Chirp will catch up when you're back."
 const UNREACHABLE = "Chirp can't be reached right now. Trying again…"
 
-t.test('offline is the browser saying so, or the server answering neither the stream nor calls', async (t) => {
+await t.test('offline is the browser saying so, or the server answering neither the stream nor calls', async (t) => {
   const cases = [
     [{ browserOnline: false, apiReachable: true, stream: 'open' }, 'offline'],
     [{ browserOnline: true, apiReachable: false, stream: 'down' }, 'unreachable'],
@@ -43,7 +43,7 @@ t.test('offline is the browser saying so, or the server answering neither the st
   for (const [state, reason] of cases) t.equal(offlineReason(state), reason, JSON.stringify(state))
 })
 
-t.test("the browser's online and offline events, and each call's outcome, are followed", async (t) => {
+await t.test("the browser's online and offline events, and each call's outcome, are followed", async (t) => {
   const health = unreachableWhileDown(ok({ status: 'ok' }))
   const api = stubApi({ 'GET /api/health': health.route })
   t.teardown(api.restore)
@@ -67,7 +67,7 @@ t.test("the browser's online and offline events, and each call's outcome, are fo
   t.equal(network.apiReachable, true, 'back online, the server is presumed reachable until a call says not')
 })
 
-t.test("a proxy's 502 or 504 means the server was not reached; its own errors mean it was", async (t) => {
+await t.test("a proxy's 502 or 504 means the server was not reached; its own errors mean it was", async (t) => {
   let status = 502
   const api = stubApi({ 'GET /api/health': () => ({ status, body: { errors: ['x'] } }) })
   t.teardown(api.restore)
@@ -82,7 +82,7 @@ t.test("a proxy's 502 or 504 means the server was not reached; its own errors me
   t.equal(network.apiReachable, false, '504')
 })
 
-t.test(
+await t.test(
   "the stream's state: down while no ticket can be had, open, down on an error, unknown once signed out",
   async (t) => {
     const ticket = unreachableWhileDown(ok({ ticket: 'tk' }))
@@ -109,7 +109,7 @@ t.test(
   },
 )
 
-t.test("a tab that follows another's stream learns its state with the events", async (t) => {
+await t.test("a tab that follows another's stream learns its state with the events", async (t) => {
   const locks = fakeLocks()
   const channels = fakeChannels()
   const emitters: ((message: RawMessage) => void)[] = []
@@ -134,7 +134,7 @@ t.test("a tab that follows another's stream learns its state with the events", a
   t.same(follower.map(streamStateOf), ['down'])
 })
 
-t.test('the layout shows the banner while offline, and says which kind', async (t) => {
+await t.test('the layout shows the banner while offline, and says which kind', async (t) => {
   const health = unreachableWhileDown(ok({ status: 'ok' }))
   const api = stubApi({
     'GET /api/health': health.route,

@@ -40,14 +40,14 @@ function start(path: string, extra: Parameters<typeof stubApi>[0] = {}) {
   return { api, ...renderAt(path, <App />) }
 }
 
-t.test('home: the empty text, and Who to follow has no more suggestions', async (t) => {
+await t.test('home: the empty text, and Who to follow has no more suggestions', async (t) => {
   const { api } = start('/')
   t.teardown(api.restore)
   t.ok(await screen.findByText('No posts to show yet. Follow people to see their posts here.'))
   t.ok(await screen.findByText('No more suggestions!'))
 })
 
-t.test('an empty home offers people to follow and the way to Explore, in the page itself', async (t) => {
+await t.test('an empty home offers people to follow and the way to Explore, in the page itself', async (t) => {
   const { api } = start('/', {
     'GET /api/users/suggestions': () => ok({ users: [maya] }),
     'POST /api/users/follow/id-maya': () => ok({ user: { ...me, following: [summary(maya)] }, followUser: maya }),
@@ -62,13 +62,13 @@ t.test('an empty home offers people to follow and the way to Explore, in the pag
   t.pass('a followed person leaves the suggestions')
 })
 
-t.test('bookmark: the empty text', async (t) => {
+await t.test('bookmark: the empty text', async (t) => {
   const { api } = start('/bookmark')
   t.teardown(api.restore)
   t.ok(await screen.findByText('You have not added any Bookmarks!'))
 })
 
-t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the end text', async (t) => {
+await t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the end text', async (t) => {
   const observers = fakeIntersectionObserver(t)
   const firstPage = Array.from({ length: 10 }, (_, i) => makePost({ content: `first page ${i}` }))
   let release: () => void = () => {}
@@ -106,7 +106,7 @@ t.test('explore: placeholders, then pages of 10 as the sentinel shows, then the 
   t.equal(screen.getAllByRole('article').length, 11, 'the second page is appended')
 })
 
-t.test('own profile: details, empty posts, empty follow lists, Edit Profile', async (t) => {
+await t.test('own profile: details, empty posts, empty follow lists, Edit Profile', async (t) => {
   const { api } = start('/profile/guest')
   t.teardown(api.restore)
   await screen.findByRole('heading', { name: 'Guest User' })
@@ -121,7 +121,7 @@ t.test('own profile: details, empty posts, empty follow lists, Edit Profile', as
   t.ok(within(screen.getByRole('dialog', { name: 'Followers' })).getByText('No followers'))
 })
 
-t.test("another user's profile: Follow turns into Following", async (t) => {
+await t.test("another user's profile: Follow turns into Following", async (t) => {
   const followed = { ...me, following: [summary(maya)] }
   const { api } = start('/profile/maya', {
     'GET /api/users/maya': () => ok({ user: { ...maya, bio: 'Designer', website: 'https://maya.example' } }),
@@ -138,7 +138,7 @@ t.test("another user's profile: Follow turns into Following", async (t) => {
   t.ok(screen.getByRole('button', { name: '1 Follower' }))
 })
 
-t.test('post detail: the post with its comments open, or the server message', async (t) => {
+await t.test('post detail: the post with its comments open, or the server message', async (t) => {
   const { api } = start('/post-detail/p1', {
     'GET /api/posts/p1': () => ok({ post: makePost({ _id: 'p1', id: 'p1', content: 'Detailed post' }) }),
     'GET /api/posts/gone': () => fail(404, 'Post not found'),
@@ -161,7 +161,7 @@ t.test('post detail: the post with its comments open, or the server message', as
   t.equal(screen.queryAllByText(/doesn't exist/).length, 1, 'said once, not again in a toast')
 })
 
-t.test('the error boundary shows the heading and the error text', async (t) => {
+await t.test('the error boundary shows the heading and the error text', async (t) => {
   const Broken = () => {
     throw new Error('Something broke in render')
   }
@@ -178,7 +178,7 @@ t.test('the error boundary shows the heading and the error text', async (t) => {
   t.ok(screen.getByText('Something broke in render'))
 })
 
-t.test('the Post button opens the create-post modal; Escape closes it and focus returns', async (t) => {
+await t.test('the Post button opens the create-post modal; Escape closes it and focus returns', async (t) => {
   const { api } = start('/')
   t.teardown(api.restore)
   const nav = await screen.findByRole('navigation', { name: 'Main' })
@@ -192,7 +192,7 @@ t.test('the Post button opens the create-post modal; Escape closes it and focus 
   t.equal(document.activeElement, tweet)
 })
 
-t.test('a list that fails to load says so once, in plain words, and Try again loads it', async (t) => {
+await t.test('a list that fails to load says so once, in plain words, and Try again loads it', async (t) => {
   let failing = true
   const { api } = start('/explore', {
     'GET /api/posts': () =>
@@ -208,7 +208,7 @@ t.test('a list that fails to load says so once, in plain words, and Try again lo
   t.ok(await screen.findByText('Back again'))
 })
 
-t.test('in a list, the first image loads at once and the rest lazily', async (t) => {
+await t.test('in a list, the first image loads at once and the rest lazily', async (t) => {
   const posts = [
     makePost({ content: 'words only' }),
     makePost({ content: 'first picture', mediaUrl: '/media/1.png', type: 'image' }),

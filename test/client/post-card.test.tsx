@@ -1,5 +1,5 @@
 import './dom.js'
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { PostCard } from '../../client/components/post-card.js'
 import { PostItem } from '../../client/pages/post-item.js'
@@ -25,14 +25,14 @@ t.afterEach(() => {
   resetAll()
 })
 
-t.test('a post by someone else has no owner menu', async (t) => {
+await t.test('a post by someone else has no owner menu', async (t) => {
   renderAt('/', <PostCard {...cardProps()} />)
   t.ok(screen.getByText('Hello from Maya'))
   t.ok(screen.getByText('@maya'))
   t.equal(screen.queryByRole('button', { name: 'Post options' }), null)
 })
 
-t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t) => {
+await t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t) => {
   const chosen: string[] = []
   renderAt(
     '/',
@@ -59,23 +59,26 @@ t.test("the owner's three-dots menu offers Edit Post and Delete Post", async (t)
   t.same(chosen, ['delete'])
 })
 
-t.test('a click on the image shows it large in a lightbox that Escape closes; names link to the profile', async (t) => {
-  const post = makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' })
-  signInAs(makeUser({ username: 'guest' }))
-  postCache.byId[post._id] = post
-  const { location } = renderAt('/', <PostItem postId="p9" />)
-  const image = screen.getByRole('link', { name: 'Image posted by Maya Lin' })
-  t.equal(image.getAttribute('href'), '/media/x.png', 'a real link to the file, for a new tab')
-  fireEvent.click(image)
-  const lightbox = screen.getByRole('dialog', { name: 'Image' })
-  t.equal(within(lightbox).getByRole('img').getAttribute('src'), '/media/x.png')
-  t.same(location.history, ['/'], 'the feed stays where it was')
-  fireEvent.keyDown(lightbox, { key: 'Escape' })
-  t.equal(screen.queryByRole('dialog'), null, 'Escape closes it')
-  t.equal(screen.getByRole('link', { name: "Maya Lin's profile" }).getAttribute('href'), '/profile/maya')
-})
+await t.test(
+  'a click on the image shows it large in a lightbox that Escape closes; names link to the profile',
+  async (t) => {
+    const post = makePost({ _id: 'p9', id: 'p9', mediaUrl: '/media/x.png', type: 'image' })
+    signInAs(makeUser({ username: 'guest' }))
+    postCache.byId[post._id] = post
+    const { location } = renderAt('/', <PostItem postId="p9" />)
+    const image = screen.getByRole('link', { name: 'Image posted by Maya Lin' })
+    t.equal(image.getAttribute('href'), '/media/x.png', 'a real link to the file, for a new tab')
+    fireEvent.click(image)
+    const lightbox = screen.getByRole('dialog', { name: 'Image' })
+    t.equal(within(lightbox).getByRole('img').getAttribute('src'), '/media/x.png')
+    t.same(location.history, ['/'], 'the feed stays where it was')
+    fireEvent.keyDown(lightbox, { key: 'Escape' })
+    t.equal(screen.queryByRole('dialog'), null, 'Escape closes it')
+    t.equal(screen.getByRole('link', { name: "Maya Lin's profile" }).getAttribute('href'), '/profile/maya')
+  },
+)
 
-t.test('a click on the card opens its page; its buttons, links and a text selection do not', async (t) => {
+await t.test('a click on the card opens its page; its buttons, links and a text selection do not', async (t) => {
   const post = makePost({ _id: 'p7', id: 'p7', content: 'Just words, no image' })
   const liked: string[] = []
   const { location } = renderAt('/', <PostCard {...cardProps({ post, onToggleLike: () => liked.push('like') })} />)
@@ -99,7 +102,7 @@ t.test('a click on the card opens its page; its buttons, links and a text select
   t.equal(location.history?.at(-1), '/post-detail/p7', 'so does a click on the card itself')
 })
 
-t.test('the timestamp is a link to the post with the full date on hover', async (t) => {
+await t.test('the timestamp is a link to the post with the full date on hover', async (t) => {
   renderAt(
     '/',
     <PostCard {...cardProps({ post: makePost({ _id: 'p8', id: 'p8', createdAt: '2026-01-10T12:00:00.000Z' }) })} />,
@@ -125,7 +128,7 @@ function renderItem(post = makePost({ _id: 'p1', id: 'p1', username: 'maya' })) 
   return { me, post }
 }
 
-t.test('like is optimistic and confirmed by the server', async (t) => {
+await t.test('like is optimistic and confirmed by the server', async (t) => {
   const { me } = renderItem()
   let release: () => void = () => {}
   const api = stubApi({
@@ -150,7 +153,7 @@ t.test('like is optimistic and confirmed by the server', async (t) => {
   await until(() => screen.queryByRole('button', { name: 'Unlike, 1 like' }) !== null)
 })
 
-t.test('unlike sends dislike; a failure rolls the like back and shows the server message', async (t) => {
+await t.test('unlike sends dislike; a failure rolls the like back and shows the server message', async (t) => {
   const me = makeUser({ username: 'guest' })
   renderItem(makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } }))
   let release: () => void = () => {}
@@ -171,7 +174,7 @@ t.test('unlike sends dislike; a failure rolls the like back and shows the server
   t.equal(api.calls[0]?.path, '/api/posts/dislike/p1')
 })
 
-t.test('share copies the post link and says so', async (t) => {
+await t.test('share copies the post link and says so', async (t) => {
   renderItem()
   const copied: string[] = []
   Object.defineProperty(navigator, 'clipboard', {
@@ -184,7 +187,7 @@ t.test('share copies the post link and says so', async (t) => {
   t.same(copied, ['http://localhost:3000/post-detail/p1'])
 })
 
-t.test('the comment count toggles the comments; Reply is disabled when empty', async (t) => {
+await t.test('the comment count toggles the comments; Reply is disabled when empty', async (t) => {
   const other = makeUser({ username: 'theo', firstName: 'Theo', lastName: 'Park' })
   renderItem(
     makePost({
@@ -240,22 +243,25 @@ t.test('the comment count toggles the comments; Reply is disabled when empty', a
   t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closes again')
 })
 
-t.test("an image shows its author's description, its size, and only the first of a list loads at once", async (t) => {
-  const described = makePost({
-    mediaUrl: '/media/a.png',
-    type: 'image',
-    mediaAlt: 'Two herons at dawn',
-    mediaWidth: 1200,
-    mediaHeight: 800,
-  })
-  renderAt('/', <PostCard {...cardProps({ post: described, eagerMedia: true })} />)
-  const image = screen.getByAltText('Two herons at dawn')
-  t.equal(image.getAttribute('width'), '1200')
-  t.equal(image.getAttribute('height'), '800')
-  t.equal(image.getAttribute('loading'), 'eager')
-  cleanup()
-  renderAt('/', <PostCard {...cardProps({ post: makePost({ mediaUrl: '/media/b.png', type: 'image' }) })} />)
-  const plain = screen.getByAltText('Image posted by Maya Lin')
-  t.equal(plain.getAttribute('loading'), 'lazy')
-  t.equal(plain.getAttribute('width'), null, 'no size when the post does not know it')
-})
+await t.test(
+  "an image shows its author's description, its size, and only the first of a list loads at once",
+  async (t) => {
+    const described = makePost({
+      mediaUrl: '/media/a.png',
+      type: 'image',
+      mediaAlt: 'Two herons at dawn',
+      mediaWidth: 1200,
+      mediaHeight: 800,
+    })
+    renderAt('/', <PostCard {...cardProps({ post: described, eagerMedia: true })} />)
+    const image = screen.getByAltText('Two herons at dawn')
+    t.equal(image.getAttribute('width'), '1200')
+    t.equal(image.getAttribute('height'), '800')
+    t.equal(image.getAttribute('loading'), 'eager')
+    cleanup()
+    renderAt('/', <PostCard {...cardProps({ post: makePost({ mediaUrl: '/media/b.png', type: 'image' }) })} />)
+    const plain = screen.getByAltText('Image posted by Maya Lin')
+    t.equal(plain.getAttribute('loading'), 'lazy')
+    t.equal(plain.getAttribute('width'), null, 'no size when the post does not know it')
+  },
+)

@@ -23,15 +23,18 @@ function renderWebsite(website: string) {
   )
 }
 
-t.test('an http(s) website is a link that opens apart, without referrer, and shows the parsed address', async (t) => {
-  renderWebsite('https://example.com/maya')
-  const link = screen.getByRole('link', { name: /example\.com\/maya/ })
-  t.equal(link.getAttribute('href'), 'https://example.com/maya')
-  t.equal(link.getAttribute('rel'), 'noopener noreferrer nofollow')
-  t.equal(link.getAttribute('target'), '_blank')
-})
+await t.test(
+  'an http(s) website is a link that opens apart, without referrer, and shows the parsed address',
+  async (t) => {
+    renderWebsite('https://example.com/maya')
+    const link = screen.getByRole('link', { name: /example\.com\/maya/ })
+    t.equal(link.getAttribute('href'), 'https://example.com/maya')
+    t.equal(link.getAttribute('rel'), 'noopener noreferrer nofollow')
+    t.equal(link.getAttribute('target'), '_blank')
+  },
+)
 
-t.test('a look-alike Unicode host is shown in its punycode form', async (t) => {
+await t.test('a look-alike Unicode host is shown in its punycode form', async (t) => {
   renderWebsite('https://exаmple.com/')
   const link = screen.getByRole('link', { name: /xn--/ })
   t.match(link.textContent ?? '', /^xn--.*\.com$/)
@@ -44,7 +47,7 @@ for (const website of [
   '//example.com',
   'vbscript:msgbox',
 ]) {
-  t.test(`${website} is never rendered as a link`, async (t) => {
+  await t.test(`${website} is never rendered as a link`, async (t) => {
     renderWebsite(website)
     t.equal(screen.queryAllByRole('link').length, 0)
   })

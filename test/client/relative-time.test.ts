@@ -10,7 +10,7 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 const at = (msAgo: number) => relativeTime(new Date(NOW - msAgo).toISOString(), NOW)
 
-t.test('relative time at every threshold of SPEC §9', async (t) => {
+await t.test('relative time at every threshold of SPEC §9', async (t) => {
   const cases: [number, string][] = [
     [0, '0 seconds ago'],
     [1 * SECOND, '1 second ago'],
@@ -30,17 +30,17 @@ t.test('relative time at every threshold of SPEC §9', async (t) => {
   for (const [ago, expected] of cases) t.equal(at(ago), expected, `${ago} ms ago`)
 })
 
-t.test('beyond 11 months a short date is shown', async (t) => {
+await t.test('beyond 11 months a short date is shown', async (t) => {
   const iso = new Date(NOW - 12 * 30 * DAY).toISOString()
   t.equal(relativeTime(iso, NOW), formatShortDate(iso))
   t.equal(relativeTime('2024-03-05T10:00:00.000Z', NOW), 'Mar 5, 2024')
 })
 
-t.test('a time slightly in the future reads as just now', async (t) => {
+await t.test('a time slightly in the future reads as just now', async (t) => {
   t.equal(relativeTime(new Date(NOW + 5 * SECOND).toISOString(), NOW), '0 seconds ago')
 })
 
-t.test('image checks of SPEC §5', async (t) => {
+await t.test('image checks of SPEC §5', async (t) => {
   t.equal(checkImageFile({ type: 'image/png', size: 1000 }), null)
   t.equal(checkImageFile({ type: 'image/jpeg', size: MAX_IMAGE_BYTES - 1 }), null)
   t.equal(checkImageFile({ type: 'image/png', size: MAX_IMAGE_BYTES }), FILE_TOO_LARGE)
@@ -50,7 +50,7 @@ t.test('image checks of SPEC §5', async (t) => {
   t.equal(FILE_NOT_IMAGE, 'file must be or an Image (JPEG/PNG)')
 })
 
-t.test('paths: href builders and the return path after login', async (t) => {
+await t.test('paths: href builders and the return path after login', async (t) => {
   const SITE = 'https://chirp.example'
   t.equal(paths.profile.href('maya.lin'), '/profile/maya.lin')
   t.equal(paths.postDetail.href('a b'), '/post-detail/a%20b')

@@ -13,7 +13,7 @@ t.afterEach(() => {
 
 const TOO_MANY = 'Too many requests, please try again later.'
 
-t.test('Retry-After is read as whole seconds or as an HTTP date', async (t) => {
+await t.test('Retry-After is read as whole seconds or as an HTTP date', async (t) => {
   const now = Date.parse('2026-01-10T12:00:00.000Z')
   t.equal(retryAfterSeconds('120', now), 120)
   t.equal(retryAfterSeconds(' 7 ', now), 7)
@@ -42,7 +42,7 @@ const cases: Array<[string, string]> = [
   ['1', 'Too many attempts. Try again in 1 second.'],
 ]
 for (const [header, message] of cases) {
-  t.test(`a 429 with Retry-After: ${header} tells how long to wait`, async (t) => {
+  await t.test(`a 429 with Retry-After: ${header} tells how long to wait`, async (t) => {
     const api = await tryLogin({ ...fail(429, TOO_MANY), headers: { 'retry-after': header } })
     t.teardown(api.restore)
     t.ok(await screen.findByText(message))
@@ -50,13 +50,13 @@ for (const [header, message] of cases) {
   })
 }
 
-t.test('a 429 without Retry-After shows the server message, in plain words', async (t) => {
+await t.test('a 429 without Retry-After shows the server message, in plain words', async (t) => {
   const api = await tryLogin(fail(429, TOO_MANY))
   t.teardown(api.restore)
   t.ok(await screen.findByText("You're doing that too often. Wait a moment and try again."))
 })
 
-t.test('other failures keep the server message (in plain words), whatever their headers', async (t) => {
+await t.test('other failures keep the server message (in plain words), whatever their headers', async (t) => {
   const api = await tryLogin({
     ...fail(401, 'The credentials you entered are invalid. Unauthorized access error.'),
     headers: { 'retry-after': '30' },

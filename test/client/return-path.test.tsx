@@ -56,7 +56,7 @@ const OFF_SITE = [
   'https%3A%2F%2Fevil.example%2F',
 ]
 for (const from of OFF_SITE) {
-  t.test(`after login, ?from=${from} leads home instead of off the site`, async (t) => {
+  await t.test(`after login, ?from=${from} leads home instead of off the site`, async (t) => {
     const stub = stubApi(api)
     t.teardown(stub.restore)
     await loginFrom(from)
@@ -66,7 +66,7 @@ for (const from of OFF_SITE) {
   })
 }
 
-t.test('a page on this site is still where login returns', async (t) => {
+await t.test('a page on this site is still where login returns', async (t) => {
   const stub = stubApi(api)
   t.teardown(stub.restore)
   await loginFrom('%2Fexplore%3Fq%3D1%23top')

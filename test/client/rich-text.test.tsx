@@ -15,7 +15,7 @@ function links(container: HTMLElement) {
   return [...container.querySelectorAll('a')].map((a) => ({ text: a.textContent, href: a.getAttribute('href') }))
 }
 
-t.test('mentions, tags and web addresses become links; the rest stays as typed', async (t) => {
+await t.test('mentions, tags and web addresses become links; the rest stays as typed', async (t) => {
   const text = 'Hi @maya.lin, see #Café and https://example.com/a?b=1 now'
   const { container } = renderAt(
     '/',
@@ -35,7 +35,7 @@ t.test('mentions, tags and web addresses become links; the rest stays as typed',
   t.equal(screen.getByRole('link', { name: '@maya.lin' }).getAttribute('target'), null, 'in-app links stay in the tab')
 })
 
-t.test('a mention follows the username rule', async (t) => {
+await t.test('a mention follows the username rule', async (t) => {
   const kinds = (text: string) => parseRichText(text).filter((s) => s.kind !== 'text')
   t.same(kinds('@ab is too short'), [])
   t.same(kinds('@abc'), [{ kind: 'mention', text: '@abc', username: 'abc' }])
@@ -51,7 +51,7 @@ t.test('a mention follows the username rule', async (t) => {
   t.same(kinds('@Ünal'), [], 'letters outside A-Z are not in usernames')
 })
 
-t.test('a tag is 1 to 50 letters of any script, digits or _, not only digits', async (t) => {
+await t.test('a tag is 1 to 50 letters of any script, digits or _, not only digits', async (t) => {
   const tags = (text: string) => parseRichText(text).flatMap((s) => (s.kind === 'tag' ? [s.tag] : []))
   t.same(tags('#a #日本語 #Ελλάδα #snake_case #2026 #v2'), ['a', '日本語', 'ελλάδα', 'snake_case', 'v2'])
   t.same(tags(`#${'x'.repeat(50)}`), ['x'.repeat(50)])
@@ -62,7 +62,7 @@ t.test('a tag is 1 to 50 letters of any script, digits or _, not only digits', a
   t.same(tags('https://example.com/@ada'), [])
 })
 
-t.test('hostile text shows as text and links only to http and https', async (t) => {
+await t.test('hostile text shows as text and links only to http and https', async (t) => {
   const text =
     'javascript:alert(1) <img src=x onerror=alert(1)> <a href="javascript:x">y</a> data:text/html,<b>hi</b> http://'
   const { container } = render(
@@ -86,7 +86,7 @@ t.test('hostile text shows as text and links only to http and https', async (t) 
   t.ok(hrefs.every((href) => href?.startsWith('https://')))
 })
 
-t.test('punctuation after a web address is not part of it, but brackets it opened are', async (t) => {
+await t.test('punctuation after a web address is not part of it, but brackets it opened are', async (t) => {
   const linked = (text: string) => parseRichText(text).flatMap((s) => (s.kind === 'link' ? [s.text] : []))
   t.same(linked('Read https://example.com/a.'), ['https://example.com/a'])
   t.same(linked('(see https://example.com/x), then'), ['https://example.com/x'])
@@ -102,7 +102,7 @@ t.test('punctuation after a web address is not part of it, but brackets it opene
   t.equal(container.textContent, 'Read https://example.com/a.', 'the full stop is still shown, after the link')
 })
 
-t.test('a very long word wraps inside the post instead of widening the page', async (t) => {
+await t.test('a very long word wraps inside the post instead of widening the page', async (t) => {
   const long = 'a'.repeat(400)
   const { container } = renderAt(
     '/',
@@ -124,7 +124,7 @@ t.test('a very long word wraps inside the post instead of widening the page', as
   t.match(rule, /overflow-wrap:\s*anywhere/, 'post and comment text break anywhere when a word is too long')
 })
 
-t.test('clicking a mention in a comment goes to the profile in the app', async (t) => {
+await t.test('clicking a mention in a comment goes to the profile in the app', async (t) => {
   const { location } = renderAt(
     '/post-detail/p1',
     <ul>

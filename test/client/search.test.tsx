@@ -69,44 +69,47 @@ const sideBox = () =>
   within(document.querySelector('.app-aside') as HTMLElement).getByRole('searchbox', { name: 'Search Chirp' })
 const type = (box: HTMLElement, value: string) => fireEvent.change(box, { target: { value } })
 
-t.test('typing in the side column searches as the typing pauses, and the address follows with replace', async (t) => {
-  const { api, location } = start(t, '/explore')
-  await screen.findByText('Explore post')
-  const box = sideBox()
-  box.focus()
-  for (const text of ['m', 'ma', 'may', 'maya']) type(box, text)
-  await until(() => location.history?.at(-1) === '/search?q=maya')
-  t.same(location.history, ['/explore', '/search?q=maya'], 'one new entry for the search, so Back returns to Explore')
-  t.ok(await screen.findByText('Tea with maya'), 'the posts found')
-  t.same(searches(api.calls), ['posts:maya'], 'one search, for what was typed when the typing paused')
-  t.equal(document.activeElement, box, 'the caret stays in the box')
+await t.test(
+  'typing in the side column searches as the typing pauses, and the address follows with replace',
+  async (t) => {
+    const { api, location } = start(t, '/explore')
+    await screen.findByText('Explore post')
+    const box = sideBox()
+    box.focus()
+    for (const text of ['m', 'ma', 'may', 'maya']) type(box, text)
+    await until(() => location.history?.at(-1) === '/search?q=maya')
+    t.same(location.history, ['/explore', '/search?q=maya'], 'one new entry for the search, so Back returns to Explore')
+    t.ok(await screen.findByText('Tea with maya'), 'the posts found')
+    t.same(searches(api.calls), ['posts:maya'], 'one search, for what was typed when the typing paused')
+    t.equal(document.activeElement, box, 'the caret stays in the box')
 
-  type(box, 'maya tea')
-  await until(() => location.history?.at(-1) === '/search?q=maya+tea')
-  t.equal(location.history?.length, 2, 'later searches replace it')
-  t.equal(document.title, 'maya tea - Search / Chirp')
+    type(box, 'maya tea')
+    await until(() => location.history?.at(-1) === '/search?q=maya+tea')
+    t.equal(location.history?.length, 2, 'later searches replace it')
+    t.equal(document.title, 'maya tea - Search / Chirp')
 
-  fireEvent.click(screen.getByRole('tab', { name: 'People' }))
-  await until(() => location.history?.at(-1) === '/search?q=maya+tea&type=users')
-  t.ok(await screen.findByText('Nobody matches “maya tea”.'), 'the no-result state')
-  type(box, 'maya')
-  await until(() => location.history?.at(-1) === '/search?q=maya&type=users')
-  const people = await screen.findByRole('list', { name: 'People found' })
-  t.ok(within(people).getByText('Ink and paper'), 'a person with their bio')
-  fireEvent.click(within(people).getByRole('button', { name: 'Follow Maya Lin' }))
-  await until(() => api.calls.some((c) => c.path === '/api/users/follow/id-maya'))
-  t.ok(await within(people).findByRole('button', { name: 'Following Maya Lin' }))
+    fireEvent.click(screen.getByRole('tab', { name: 'People' }))
+    await until(() => location.history?.at(-1) === '/search?q=maya+tea&type=users')
+    t.ok(await screen.findByText('Nobody matches “maya tea”.'), 'the no-result state')
+    type(box, 'maya')
+    await until(() => location.history?.at(-1) === '/search?q=maya&type=users')
+    const people = await screen.findByRole('list', { name: 'People found' })
+    t.ok(within(people).getByText('Ink and paper'), 'a person with their bio')
+    fireEvent.click(within(people).getByRole('button', { name: 'Follow Maya Lin' }))
+    await until(() => api.calls.some((c) => c.path === '/api/users/follow/id-maya'))
+    t.ok(await within(people).findByRole('button', { name: 'Following Maya Lin' }))
 
-  fireEvent.keyDown(screen.getByRole('tab', { name: 'People' }), { key: 'ArrowLeft' })
-  await until(() => location.history?.at(-1) === '/search?q=maya')
-  t.equal(
-    screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected'),
-    'true',
-    'arrow keys move between the tabs',
-  )
-})
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'People' }), { key: 'ArrowLeft' })
+    await until(() => location.history?.at(-1) === '/search?q=maya')
+    t.equal(
+      screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected'),
+      'true',
+      'arrow keys move between the tabs',
+    )
+  },
+)
 
-t.test('a search address opens as it says, with the box filled in; an empty query asks for one', async (t) => {
+await t.test('a search address opens as it says, with the box filled in; an empty query asks for one', async (t) => {
   const { api, location } = start(t, '/search?q=maya&type=users')
   t.ok(await screen.findByRole('link', { name: /Maya Lin/ }))
   t.equal(screen.getByRole('tab', { name: 'People' }).getAttribute('aria-selected'), 'true')
@@ -119,7 +122,7 @@ t.test('a search address opens as it says, with the box filled in; an empty quer
   t.same(searches(api.calls), ['users:maya'], 'no search for nothing')
 })
 
-t.test('from another page, @name looks for a person; Enter searches at once', async (t) => {
+await t.test('from another page, @name looks for a person; Enter searches at once', async (t) => {
   const { location } = start(t, '/explore')
   await screen.findByText('Explore post')
   type(sideBox(), '@may')
@@ -128,7 +131,7 @@ t.test('from another page, @name looks for a person; Enter searches at once', as
   t.ok(await screen.findByText('@mayan'))
 })
 
-t.test('on a phone the box at the top of Explore stays, with its text, while the results come', async (t) => {
+await t.test('on a phone the box at the top of Explore stays, with its text, while the results come', async (t) => {
   const { location } = start(t, '/explore')
   await screen.findByText('Explore post')
   const top = within(document.querySelector('.top-bar') as HTMLElement).getByRole('searchbox')
@@ -140,7 +143,7 @@ t.test('on a phone the box at the top of Explore stays, with its text, while the
   t.equal((top as HTMLInputElement).value, 'tea')
 })
 
-t.test('/ focuses the search box and g n goes to notifications', async (t) => {
+await t.test('/ focuses the search box and g n goes to notifications', async (t) => {
   const { location } = start(t, '/explore')
   await screen.findByText('Explore post')
   fireEvent.keyDown(document.body, { key: '/' })
@@ -154,41 +157,44 @@ t.test('/ focuses the search box and g n goes to notifications', async (t) => {
   await until(() => location.history?.at(-1) === '/notifications')
 })
 
-t.test('trending tags link to their pages; a tag page lists its posts, whatever the case of the link', async (t) => {
-  const { api, location } = start(t, '/explore')
-  const trending = await screen.findByRole('region', { name: 'Trending' })
-  await within(trending).findByText('#tea')
-  t.same(
-    within(trending)
-      .getAllByRole('link')
-      .map((a) => [a.textContent, a.getAttribute('href')]),
-    [
-      ['#tea3 posts', '/tag/tea'],
-      ['#café1 post', '/tag/caf%C3%A9'],
-    ],
-  )
-  fireEvent.click(within(trending).getByRole('link', { name: /#tea/ }))
-  t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }))
-  t.ok(await screen.findByText('Tea with maya'))
-  t.equal(document.title, '#tea / Chirp')
-  t.equal(location.history?.at(-1), '/tag/tea')
+await t.test(
+  'trending tags link to their pages; a tag page lists its posts, whatever the case of the link',
+  async (t) => {
+    const { api, location } = start(t, '/explore')
+    const trending = await screen.findByRole('region', { name: 'Trending' })
+    await within(trending).findByText('#tea')
+    t.same(
+      within(trending)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+      [
+        ['#tea3 posts', '/tag/tea'],
+        ['#café1 post', '/tag/caf%C3%A9'],
+      ],
+    )
+    fireEvent.click(within(trending).getByRole('link', { name: /#tea/ }))
+    t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }))
+    t.ok(await screen.findByText('Tea with maya'))
+    t.equal(document.title, '#tea / Chirp')
+    t.equal(location.history?.at(-1), '/tag/tea')
 
-  t.equal(
-    screen.getByRole('link', { name: '#Tea' }).getAttribute('href'),
-    '/tag/tea',
-    'the tag as written links to the same page',
-  )
-  cleanup()
-  api.calls.length = 0
-  renderAt('/tag/TEA', <App />)
-  t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }), 'a link in capitals shows the same tag')
-  t.same(
-    api.calls.filter((c) => c.path.startsWith('/api/posts/tag/')).map((c) => c.path),
-    ['/api/posts/tag/tea'],
-  )
-})
+    t.equal(
+      screen.getByRole('link', { name: '#Tea' }).getAttribute('href'),
+      '/tag/tea',
+      'the tag as written links to the same page',
+    )
+    cleanup()
+    api.calls.length = 0
+    renderAt('/tag/TEA', <App />)
+    t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }), 'a link in capitals shows the same tag')
+    t.same(
+      api.calls.filter((c) => c.path.startsWith('/api/posts/tag/')).map((c) => c.path),
+      ['/api/posts/tag/tea'],
+    )
+  },
+)
 
-t.test('a tag page for what cannot be a tag says so without asking the server', async (t) => {
+await t.test('a tag page for what cannot be a tag says so without asking the server', async (t) => {
   const { api } = start(t, '/tag/2026')
   t.ok(await screen.findByText(/is not a hashtag/))
   t.notOk(api.calls.some((c) => c.path.startsWith('/api/posts/tag/')))

@@ -52,7 +52,7 @@ const request = (path: string, init: { method?: string; mode?: string } = {}) =>
   ...init,
 })
 
-t.test('the API, its stream, uploads, writes and other sites are left to the network', async (t) => {
+await t.test('the API, its stream, uploads, writes and other sites are left to the network', async (t) => {
   for (const path of ['/api/posts', '/api', '/api/events?ticket=x', '/media/a.png', '/assets/unknown-123.js']) {
     t.equal(planFor(request(path) as Request, ORIGIN, files), 'network', path)
   }
@@ -69,35 +69,38 @@ t.test('the API, its stream, uploads, writes and other sites are left to the net
   )
 })
 
-t.test('a navigation is a page, and a file of this build comes from the shell', async (t) => {
+await t.test('a navigation is a page, and a file of this build comes from the shell', async (t) => {
   for (const path of ['/', '/profile/guest', '/post-detail/p1'])
     t.equal(planFor(request(path, { mode: 'navigate' }) as Request, ORIGIN, files), 'page', path)
   t.equal(planFor(request('/assets/index-abc.js') as Request, ORIGIN, files), 'shell')
   t.equal(planFor(request('/icon-192.png') as Request, ORIGIN, files), 'shell')
 })
 
-t.test("install stores every file of the build under the build's cache name, asking the server again", async (t) => {
-  const { caches, stores, requested } = fakeCaches(network('v2'))
-  await precache(caches, shell, ORIGIN)
-  t.same([...stores.keys()], ['chirp-shell-v2'])
-  t.same(
-    [...(stores.get(cacheName(shell))?.keys() ?? [])],
-    shell.files.map((file) => `${ORIGIN}${file}`),
-  )
-  t.ok(
-    requested.every((r) => r.cache === 'no-cache'),
-    'never an older build from the HTTP cache',
-  )
-})
+await t.test(
+  "install stores every file of the build under the build's cache name, asking the server again",
+  async (t) => {
+    const { caches, stores, requested } = fakeCaches(network('v2'))
+    await precache(caches, shell, ORIGIN)
+    t.same([...stores.keys()], ['chirp-shell-v2'])
+    t.same(
+      [...(stores.get(cacheName(shell))?.keys() ?? [])],
+      shell.files.map((file) => `${ORIGIN}${file}`),
+    )
+    t.ok(
+      requested.every((r) => r.cache === 'no-cache'),
+      'never an older build from the HTTP cache',
+    )
+  },
+)
 
-t.test("activation drops earlier builds' shells and nothing else", async (t) => {
+await t.test("activation drops earlier builds' shells and nothing else", async (t) => {
   const { caches, stores } = fakeCaches(network('x'))
   for (const name of ['chirp-shell-v1', 'chirp-shell-v0', 'chirp-shell-v2', 'someone-else']) await caches.open(name)
   t.same((await dropOldShells(caches, shell)).sort(), ['chirp-shell-v0', 'chirp-shell-v1'])
   t.same([...stores.keys()].sort(), ['chirp-shell-v2', 'someone-else'])
 })
 
-t.test('a page comes from the network while it answers, and from the shell when it does not', async (t) => {
+await t.test('a page comes from the network while it answers, and from the shell when it does not', async (t) => {
   const { caches } = fakeCaches(network('cached'))
   await precache(caches, shell, ORIGIN)
   const navigate = new Request(`${ORIGIN}/profile/guest`)
@@ -111,7 +114,7 @@ t.test('a page comes from the network while it answers, and from the shell when 
   await t.rejects(pageFor(navigate, empty.caches, shell, offline), TypeError, 'no shell yet: the failure as it was')
 })
 
-t.test('a shell file comes from the cache, else from the network', async (t) => {
+await t.test('a shell file comes from the cache, else from the network', async (t) => {
   const { caches } = fakeCaches(network('cached'))
   await precache(caches, shell, ORIGIN)
   const script = new Request(`${ORIGIN}/assets/index-abc.js`)

@@ -43,7 +43,7 @@ function renderPost() {
   )
 }
 
-t.test("with a share sheet, Share hands it the post's link and copies nothing", async (t) => {
+await t.test("with a share sheet, Share hands it the post's link and copies nothing", async (t) => {
   withShareSheet(async (data) => void shared.push(data))
   renderPost()
   fireEvent.click(screen.getByRole('button', { name: 'Share' }))
@@ -54,7 +54,7 @@ t.test("with a share sheet, Share hands it the post's link and copies nothing", 
   t.equal(screen.queryByText('Link successfully copied'), null, 'the sheet itself is the feedback')
 })
 
-t.test('closing the share sheet does nothing more', async (t) => {
+await t.test('closing the share sheet does nothing more', async (t) => {
   let closed = false
   withShareSheet(async () => {
     closed = true
@@ -68,7 +68,7 @@ t.test('closing the share sheet does nothing more', async (t) => {
   t.equal(screen.queryByRole('status'), null, 'no toast')
 })
 
-t.test('a share sheet that refuses falls back to copying the link', async (t) => {
+await t.test('a share sheet that refuses falls back to copying the link', async (t) => {
   withShareSheet(async () => {
     throw new DOMException('Must be handling a user gesture', 'NotAllowedError')
   })
@@ -78,7 +78,7 @@ t.test('a share sheet that refuses falls back to copying the link', async (t) =>
   t.same(copied, ['http://localhost:3000/post-detail/p1'])
 })
 
-t.test('without a share sheet, Share says it copies, and does', async (t) => {
+await t.test('without a share sheet, Share says it copies, and does', async (t) => {
   renderPost()
   fireEvent.click(screen.getByRole('button', { name: 'Share: copy link' }))
   t.ok(await screen.findByText('Link successfully copied'))

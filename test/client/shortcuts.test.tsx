@@ -16,7 +16,7 @@ const last = (history: string[] | undefined) => history?.[history.length - 1]
 /** A key pressed wherever the focus is, as the browser would send it. */
 const press = (key: string) => fireEvent.keyDown(document.activeElement ?? document.body, { key })
 
-t.test('the matcher completes single keys and sequences, and starts over on a stray key', async (t) => {
+await t.test('the matcher completes single keys and sequences, and starts over on a stray key', async (t) => {
   const match = createShortcutMatcher()
   t.equal(match('j'), 'next')
   t.equal(match('g'), null, 'g waits for the next key')
@@ -58,7 +58,7 @@ function startExplore(t: Test) {
   return { api, ...renderAt('/explore', <App />) }
 }
 
-t.test('j and k move between posts; l, b and r act on the one in focus; o opens it', async (t) => {
+await t.test('j and k move between posts; l, b and r act on the one in focus; o opens it', async (t) => {
   const { api, location } = startExplore(t)
   await screen.findByText('Third post')
   const articles = () => screen.getAllByRole('article')
@@ -87,7 +87,7 @@ t.test('j and k move between posts; l, b and r act on the one in focus; o opens 
   await until(() => last(location.history) === '/post-detail/p1')
 })
 
-t.test('g h, g e and g p go places; n opens the composer; ? lists the shortcuts', async (t) => {
+await t.test('g h, g e and g p go places; n opens the composer; ? lists the shortcuts', async (t) => {
   const { location } = startExplore(t)
   await screen.findByText('Third post')
   press('g')

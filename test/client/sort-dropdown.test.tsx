@@ -12,7 +12,7 @@ t.afterEach(() => {
   resetAll()
 })
 
-t.test('the dropdown offers Trending, Oldest and Latest and reports the choice', async (t) => {
+await t.test('the dropdown offers Trending, Oldest and Latest and reports the choice', async (t) => {
   const chosen: string[] = []
   renderAt(
     '/',
@@ -32,7 +32,7 @@ t.test('the dropdown offers Trending, Oldest and Latest and reports the choice',
   t.same(chosen, ['Oldest'])
 })
 
-t.test('home defaults to Latest, asks the feed in the chosen order, and remembers it', async (t) => {
+await t.test('home defaults to Latest, asks the feed in the chosen order, and remembers it', async (t) => {
   signInAs(makeUser())
   const api = stubApi({
     'GET /api/feed': (req) =>
@@ -57,7 +57,7 @@ t.test('home defaults to Latest, asks the feed in the chosen order, and remember
   await until(() => api.calls.at(-1)?.query.get('sort') === 'trending')
 })
 
-t.test('an unknown stored sort falls back to Latest', async (t) => {
+await t.test('an unknown stored sort falls back to Latest', async (t) => {
   localStorage.setItem('feedSort', 'Random')
   resetLists()
   signInAs(makeUser())

@@ -29,7 +29,7 @@ function start(path: string) {
 
 const live = () => document.querySelector('[role="status"][aria-live="polite"][aria-atomic="true"]')
 
-t.test('each page names itself in the tab title', async (t) => {
+await t.test('each page names itself in the tab title', async (t) => {
   const { api } = start('/explore')
   t.teardown(api.restore)
   await screen.findByText('Ink, paper, tea')
@@ -48,7 +48,7 @@ t.test('each page names itself in the tab title', async (t) => {
   t.pass('home, explore, bookmarks, profile and post titles')
 })
 
-t.test(
+await t.test(
   'after a navigation the focus is on the new heading and the page is announced; not on the first page',
   async (t) => {
     const { api } = start('/')

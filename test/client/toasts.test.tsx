@@ -13,7 +13,7 @@ t.afterEach(() => {
   resetAll()
 })
 
-t.test('at most 20 toasts are kept, the oldest dropped first', async (t) => {
+await t.test('at most 20 toasts are kept, the oldest dropped first', async (t) => {
   for (let i = 1; i <= 25; i++) showToast(`toast ${i}`)
   t.equal(MAX_TOASTS, 20)
   t.equal(toasts.items.length, 20)
@@ -21,7 +21,7 @@ t.test('at most 20 toasts are kept, the oldest dropped first', async (t) => {
   t.equal(toasts.items[19]?.text, 'toast 25')
 })
 
-t.test('a dismissed toast fades, then is removed 1 second later', async (t) => {
+await t.test('a dismissed toast fades, then is removed 1 second later', async (t) => {
   renderAt('/', <ToastHost />)
   showToast('Link successfully copied', 'success')
   const toast = await screen.findByText('Link successfully copied')
@@ -33,7 +33,7 @@ t.test('a dismissed toast fades, then is removed 1 second later', async (t) => {
   t.ok(Date.now() - dismissedAt >= 900, 'removed about a second after dismissal')
 })
 
-t.test('a failed call shows the server message; non-server errors get a readable one', async (t) => {
+await t.test('a failed call shows the server message; non-server errors get a readable one', async (t) => {
   showError(new Error('Network down'))
   t.equal(toasts.items[0]?.text, 'Network down')
   t.equal(toasts.items[0]?.kind, 'error')
@@ -41,7 +41,7 @@ t.test('a failed call shows the server message; non-server errors get a readable
   t.equal(toasts.items[0]?.dismissed, true)
 })
 
-t.test('server words become plain words', async (t) => {
+await t.test('server words become plain words', async (t) => {
   const failure = async (status: number, errors: string[]) => {
     const api = stubApi({ 'GET /api/x': () => ({ status, body: { errors } }) })
     try {
@@ -75,7 +75,7 @@ t.test('server words become plain words', async (t) => {
   t.equal(await failure(400, ['A post needs content or media']), 'A post needs content or media', 'plain already')
 })
 
-t.test('a failure that may pass offers Try again, which runs the action once more', async (t) => {
+await t.test('a failure that may pass offers Try again, which runs the action once more', async (t) => {
   renderAt('/', <ToastHost />)
   let tries = 0
   const api = stubApi({ 'POST /api/x': () => ({ status: 503, body: { errors: ['Internal server error'] } }) })
@@ -93,7 +93,7 @@ t.test('a failure that may pass offers Try again, which runs the action once mor
   t.ok(toasts.items.at(-1)?.action, 'no connection is worth a retry')
 })
 
-t.test('a description of invisible characters is refused in words about the form', async (t) => {
+await t.test('a description of invisible characters is refused in words about the form', async (t) => {
   const api = stubApi({
     'POST /api/posts': () => ({ status: 400, body: { errors: ['mediaAlt must contain visible text'] } }),
   })

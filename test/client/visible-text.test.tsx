@@ -17,7 +17,7 @@ const INVISIBLE = ['\u200b', '\u2060', '\u2800', '\u3164', '\u00ad\ufe0f', ' \u3
 
 const type = (element: HTMLElement, value: string) => fireEvent.change(element, { target: { value } })
 
-t.test('the composer keeps Post disabled for text made only of invisible characters', async (t) => {
+await t.test('the composer keeps Post disabled for text made only of invisible characters', async (t) => {
   const noUpload = async () => null
   render(<PostForm onSubmit={async () => true} onUpload={noUpload} onFileError={() => {}} />)
   const text = screen.getByPlaceholderText('What is happening?!')
@@ -30,7 +30,7 @@ t.test('the composer keeps Post disabled for text made only of invisible charact
   t.notOk(tweet.disabled, 'visible text among invisible characters is a post')
 })
 
-t.test('Reply and Update stay disabled for invisible text, and nothing is sent', async (t) => {
+await t.test('Reply and Update stay disabled for invisible text, and nothing is sent', async (t) => {
   const mine = makeUser({ username: 'guest' })
   const added: string[] = []
   const edited: string[] = []
@@ -76,7 +76,7 @@ t.test('Reply and Update stay disabled for invisible text, and nothing is sent',
   t.notOk(reply.disabled)
 })
 
-t.test('signup tells what is wrong with a name and does not send it', async (t) => {
+await t.test('signup tells what is wrong with a name and does not send it', async (t) => {
   const api = stubApi({ 'GET /api/health': () => ok({ status: 'ok', guestLogin: true }) })
   t.teardown(api.restore)
   renderAt('/signup', <App />)

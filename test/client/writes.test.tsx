@@ -14,7 +14,7 @@ t.afterEach(() => {
 const me = makeUser({ username: 'guest' })
 const quiet = { 'GET /api/users/suggestions': () => ok({ users: [] }) }
 
-t.test('the composer uploads an image, posts with return=minimal, and the post tops the feed', async (t) => {
+await t.test('the composer uploads an image, posts with return=minimal, and the post tops the feed', async (t) => {
   signInAs(me)
   const older = makePost({ content: 'An older post' })
   const api = stubApi({
@@ -66,7 +66,7 @@ t.test('the composer uploads an image, posts with return=minimal, and the post t
   t.equal(within(form).queryByAltText('Image to be posted'), null, 'composer reset')
 })
 
-t.test('edit and delete from the three-dots menu', async (t) => {
+await t.test('edit and delete from the three-dots menu', async (t) => {
   signInAs(me)
   const mine = makePost({
     _id: 'm1',
@@ -109,7 +109,7 @@ t.test('edit and delete from the three-dots menu', async (t) => {
   t.ok(await screen.findByText('Nobody has posted yet.'))
 })
 
-t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
+await t.test('removing a bookmark on the Bookmark page takes the post off the list', async (t) => {
   const saved = makePost({ _id: 'b1', id: 'b1', content: 'Saved for later' })
   signInAs({ ...me, bookmarks: [saved] })
   const api = stubApi({
@@ -127,7 +127,7 @@ t.test('removing a bookmark on the Bookmark page takes the post off the list', a
   t.same(session.user?.bookmarks, [])
 })
 
-t.test('an image description goes with the image, and an empty one clears what the post had', async (t) => {
+await t.test('an image description goes with the image, and an empty one clears what the post had', async (t) => {
   signInAs(me)
   const pictured = makePost({
     _id: 'm2',

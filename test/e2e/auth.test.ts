@@ -5,7 +5,7 @@ import { GUEST, login, navLink, postIdByContent, uniqueUsername, waitForPath } f
 const e2e = await startE2E(t)
 const asGuest = { session: (e2e: E2E) => login(e2e, GUEST.username, GUEST.password) }
 
-await journey(t, e2e, 'sign up and land on the page that sent you to login', {}, async (page, t, e2e) => {
+await journey(t, e2e, 'sign up and land on the page that sent you to login', {}, async (page, t) => {
   await page.goto('/bookmark')
   await waitForPath(page, '/login?from=%2Fbookmark')
   await page.getByRole('link', { name: 'Sign up' }).click()
@@ -28,7 +28,7 @@ await journey(t, e2e, 'sign up and land on the page that sent you to login', {},
   t.pass('signed up and landed on /bookmark')
 })
 
-await journey(t, e2e, "a wrong password shows the server's message", {}, async (page, t, e2e) => {
+await journey(t, e2e, "a wrong password shows the server's message", {}, async (page, t) => {
   await page.goto('/login')
   await page.getByLabel('Username').fill(GUEST.username)
   await page.getByLabel('Password').fill('not-the-password')
@@ -37,7 +37,7 @@ await journey(t, e2e, "a wrong password shows the server's message", {}, async (
   t.equal(new URL(page.url()).pathname, '/login', 'still on the login page')
 })
 
-await journey(t, e2e, 'login as guest', {}, async (page, t, e2e) => {
+await journey(t, e2e, 'login as guest', {}, async (page, t) => {
   await page.goto('/')
   await waitForPath(page, '/login')
   await page.getByRole('button', { name: 'Login as a Guest' }).click()
@@ -46,7 +46,7 @@ await journey(t, e2e, 'login as guest', {}, async (page, t, e2e) => {
   t.equal(await navLink(page, 'Profile').getAttribute('href'), '/profile/guest', 'signed in as guest')
 })
 
-await journey(t, e2e, 'logout sends to /login', asGuest, async (page, t, e2e) => {
+await journey(t, e2e, 'logout sends to /login', asGuest, async (page, t) => {
   await page.goto('/')
   await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()
   await page.getByRole('button', { name: 'Account menu' }).click()
@@ -59,7 +59,7 @@ await journey(t, e2e, 'logout sends to /login', asGuest, async (page, t, e2e) =>
   t.pass('a guarded page sends the logged-out visitor to /login')
 })
 
-await journey(t, e2e, 'an unknown path shows the 404 page', asGuest, async (page, t, e2e) => {
+await journey(t, e2e, 'an unknown path shows the 404 page', asGuest, async (page, t) => {
   await page.goto('/no/such/page')
   await page.getByRole('heading', { name: 'Error 404' }).waitFor()
   await page.getByText('The page you are searching for does not exist').waitFor()

@@ -11,7 +11,7 @@ import { ROOT, startServer, type RunningServer } from './server-process.js'
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 
 /** Where a failing journey leaves its screenshot (git-ignored). */
-export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'e2e')
+const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'e2e')
 
 /** How long a single wait for the page may take before the step counts as failed. */
 const STEP_TIMEOUT_MS = 10_000

@@ -95,7 +95,7 @@ function reordered(page: Page, first: string | undefined, count: number) {
   )
 }
 
-await journey(t, e2e, 'sort the home feed', asGuest, async (page, t, e2e) => {
+await journey(t, e2e, 'sort the home feed', asGuest, async (page, t) => {
   await page.goto('/')
   await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()
   await page.getByRole('article').first().waitFor()
@@ -124,7 +124,7 @@ await journey(t, e2e, 'sort the home feed', asGuest, async (page, t, e2e) => {
   t.pass('the chosen sort survives a reload')
 })
 
-await journey(t, e2e, 'like and unlike', asGuest, async (page, t, e2e) => {
+await journey(t, e2e, 'like and unlike', asGuest, async (page, t) => {
   await page.goto('/explore')
   const card = postCard(page, 'Saturn was crisp')
   await card.getByRole('button', { name: 'Like, 1 like', exact: true }).click()
@@ -173,7 +173,7 @@ await journey(
   e2e,
   'bookmark and see it on /bookmark',
   { session: (e2e: E2E) => signupUser(e2e, 'saver') },
-  async (page, t, e2e) => {
+  async (page, t) => {
     await page.goto('/explore')
     const card = postCard(page, 'Ink, paper, tea')
     await card.getByRole('button', { name: 'Bookmark', exact: true }).click()

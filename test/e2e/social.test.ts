@@ -10,7 +10,7 @@ await journey(
   e2e,
   'follow from Who to follow and see the home feed change',
   { session: (e2e: E2E) => signupUser(e2e, 'follower') },
-  async (page, t, e2e) => {
+  async (page, t) => {
     await page.goto('/')
     await page.getByText(HOME_EMPTY).waitFor()
 
@@ -52,7 +52,7 @@ await journey(
   e2e,
   'edit the profile (avatar, bio, website) and see it',
   { session: (e2e: E2E) => signupUser(e2e, 'editor') },
-  async (page, t, e2e) => {
+  async (page, t) => {
     await page.goto('/')
     await navLink(page, 'Profile').click()
     const header = page.getByRole('region', { name: 'Profile' })

@@ -8,7 +8,7 @@ export interface OpenedStore {
   name: 'lowdb' | 'postgres'
   store: Store
   /** The events committed so far, as the store hands them on: names and data, in order. */
-  events(): Promise<{ name: string; to: string | null; data: unknown }[]>
+  events: () => Promise<{ name: string; to: string | null; data: unknown }[]>
 }
 
 /** A PgStore on a fresh schema seeded with `database`, closed when the test ends. */

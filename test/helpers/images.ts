@@ -22,7 +22,7 @@ export const GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEA
 export const PNG = gradientPng(4, 3, [29, 155, 240], [255, 255, 255], 1)
 
 /** A RIFF/WEBP file holding one chunk. */
-export function webp(fourcc: string, data: Buffer): Buffer {
+function webp(fourcc: string, data: Buffer): Buffer {
   const header = Buffer.alloc(8)
   header.write(fourcc, 0, 'latin1')
   header.writeUInt32LE(data.length, 4)

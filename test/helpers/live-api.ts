@@ -12,19 +12,19 @@ import { openSse, type SseClient, type SseMessage } from './sse.js'
 export interface LiveApi {
   api: TestApp
   /** A write with `Prefer: return=minimal`. */
-  write(who: SignedUp, method: 'POST' | 'DELETE', url: string, payload?: object): ReturnType<TestApp['as']>
-  newPost(who: SignedUp, content: string): Promise<Post>
+  write: (who: SignedUp, method: 'POST' | 'DELETE', url: string, payload?: object) => ReturnType<TestApp['as']>
+  newPost: (who: SignedUp, content: string) => Promise<Post>
   /** Opens one stream for `who`: a ticket from the API, then GET /api/events. Closed when the test ends. */
-  stream(t: Test, who: SignedUp): Promise<SseClient>
+  stream: (t: Test, who: SignedUp) => Promise<SseClient>
   /** The next named event on the stream, skipping comments, heartbeats and id-only messages. */
-  nextEvent(client: SseClient): Promise<SseMessage>
+  nextEvent: (client: SseClient) => Promise<SseMessage>
   /** The next event must be `name`, with an id and data matching `schema`; returns the data. */
-  expectEvent<K extends keyof AllEventPayloads>(
+  expectEvent: <K extends keyof AllEventPayloads>(
     t: Test,
     client: SseClient,
     name: K,
     schema: TSchema,
-  ): Promise<AllEventPayloads[K]>
+  ) => Promise<AllEventPayloads[K]>
 }
 
 export async function buildLiveApi(t: TestContext, options: Parameters<typeof buildApiApp>[1] = {}): Promise<LiveApi> {

@@ -25,7 +25,7 @@ export interface SseClient {
   close(): void
 }
 
-export function parseBlock(block: string): SseMessage {
+function parseBlock(block: string): SseMessage {
   const message: SseMessage = { comments: [] }
   for (const line of block.split('\n')) {
     if (line.startsWith(':')) {

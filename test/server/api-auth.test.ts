@@ -44,7 +44,7 @@ function expectFieldError(t: Test, res: Awaited<ReturnType<typeof postSignup>>, 
   t.match(errors[0], new RegExp(`^${field.replace('.', '\\.')}\\b`), `${what}: the message names ${field}`)
 }
 
-t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } and stores only a hash', async (t) => {
+await t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } and stores only a hash', async (t) => {
   const hashesBefore = hashes(await storedText(api))
   const body = signupBody({ email: 'grace@example.com' })
   const res = await postSignup(body)
@@ -72,7 +72,7 @@ t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } and stor
   t.equal(hashes(stored).size, hashesBefore.size + 1, 'one new scrypt hash is stored')
 })
 
-t.test('signup accepts a preset avatar and refuses a hostile one', async (t) => {
+await t.test('signup accepts a preset avatar and refuses a hostile one', async (t) => {
   const ok = await postSignup(signupBody({ avatarURL: '/avatars/avatar-2.svg' }))
   t.equal(expectOk(t, ok, 201, AuthSignupReplySchema).createdUser.avatarURL, '/avatars/avatar-2.svg')
   for (const avatarURL of [
@@ -91,7 +91,7 @@ t.test('signup accepts a preset avatar and refuses a hostile one', async (t) => 
   }
 })
 
-t.test('signup usernames: 3 to 30 of A-Z a-z 0-9 _ .', async (t) => {
+await t.test('signup usernames: 3 to 30 of A-Z a-z 0-9 _ .', async (t) => {
   const suffix = Date.now().toString(36).slice(-4)
   for (const username of [`a${suffix.slice(0, 2)}`, `A.b_9${suffix}`, `${'z'.repeat(26)}${suffix}`]) {
     const res = await postSignup(signupBody({ username }))
@@ -102,7 +102,7 @@ t.test('signup usernames: 3 to 30 of A-Z a-z 0-9 _ .', async (t) => {
     expectFieldError(t, await postSignup(signupBody({ username })), 'username', `"${username}"`)
 })
 
-t.test('signup usernames are unique without regard to case: 422', async (t) => {
+await t.test('signup usernames are unique without regard to case: 422', async (t) => {
   const taken = 'Unprocessable Entity. Username Already Exists.'
   for (const username of ['guest', 'GUEST', 'Maya.Lin', 'THEO_PARK']) {
     expectError(t, await postSignup(signupBody({ username })), 422, taken, username)
@@ -113,7 +113,7 @@ t.test('signup usernames are unique without regard to case: 422', async (t) => {
   expectError(t, await postSignup(signupBody({ username: mine.toUpperCase() })), 422, taken, 'upper-cased again')
 })
 
-t.test('names that GET /api/users/<name> answers as other calls count as taken', async (t) => {
+await t.test('names that GET /api/users/<name> answers as other calls count as taken', async (t) => {
   for (const username of ['bookmark', 'suggestions', 'Bookmark', 'SUGGESTIONS']) {
     expectError(
       t,
@@ -133,14 +133,14 @@ t.test('names that GET /api/users/<name> answers as other calls count as taken',
   )
 })
 
-t.test('signup passwords: 8 to 128 characters', async (t) => {
+await t.test('signup passwords: 8 to 128 characters', async (t) => {
   t.equal((await postSignup(signupBody({ password: '12345678' }))).statusCode, 201, '8 characters')
   t.equal((await postSignup(signupBody({ password: 'p'.repeat(128) }))).statusCode, 201, '128 characters')
   expectFieldError(t, await postSignup(signupBody({ password: '1234567' })), 'password', '7 characters')
   expectFieldError(t, await postSignup(signupBody({ password: 'p'.repeat(129) })), 'password', '129 characters')
 })
 
-t.test('signup email must be a valid address; names 1 to 50 characters', async (t) => {
+await t.test('signup email must be a valid address; names 1 to 50 characters', async (t) => {
   for (const email of ['nope', 'a@', '@b.co', 'a b@c.de', '']) {
     expectFieldError(t, await postSignup(signupBody({ email })), 'email', `email "${email}"`)
   }
@@ -151,7 +151,7 @@ t.test('signup email must be a valid address; names 1 to 50 characters', async (
   }
 })
 
-t.test('signup bodies are not coerced, and missing fields are refused', async (t) => {
+await t.test('signup bodies are not coerced, and missing fields are refused', async (t) => {
   expectFieldError(t, await postSignup(signupBody({ username: 12345 })), 'username', 'a number as username')
   expectFieldError(t, await postSignup(signupBody({ password: 12345678 })), 'password', 'a number as password')
   expectFieldError(t, await postSignup(signupBody({ avatar: 7 })), 'avatar', 'a number as the avatar alias')
@@ -169,7 +169,7 @@ t.test('signup bodies are not coerced, and missing fields are refused', async (t
   expectError(t, broken, 400, 'Body is not valid JSON', 'broken JSON')
 })
 
-t.test('POST /api/auth/login answers 200 { foundUser, encodedToken } with the own email', async (t) => {
+await t.test('POST /api/auth/login answers 200 { foundUser, encodedToken } with the own email', async (t) => {
   const res = await postLogin({ username: 'maya.lin', password: 'mayapassword' })
   const { foundUser, encodedToken } = expectOk(t, res, 200, AuthLoginReplySchema, 'login')
   expectNoSecrets(t, res, 'login')
@@ -178,7 +178,7 @@ t.test('POST /api/auth/login answers 200 { foundUser, encodedToken } with the ow
   t.equal((await api.as(encodedToken, { method: 'GET', url: '/api/feed' })).statusCode, 200)
 })
 
-t.test('login errors: unknown user 404, wrong password 401, bad bodies 400', async (t) => {
+await t.test('login errors: unknown user 404, wrong password 401, bad bodies 400', async (t) => {
   expectError(
     t,
     await postLogin({ username: 'nobody_here', password: 'whatever1' }),
@@ -197,7 +197,7 @@ t.test('login errors: unknown user 404, wrong password 401, bad bodies 400', asy
   expectError(t, await postLogin({ username: 'guest', password: 12345678 }), 400, 'password must be string')
 })
 
-t.test('signup ignores fields it does not know and never stores them; avatar is read as avatarURL', async (t) => {
+await t.test('signup ignores fields it does not know and never stores them; avatar is read as avatarURL', async (t) => {
   const guestId = expectOk(
     t,
     await postLogin({ username: 'guest', password: 'guestpassword' }),
@@ -250,12 +250,12 @@ t.test('signup ignores fields it does not know and never stores them; avatar is 
   )
 })
 
-t.test('login ignores fields it does not know', async (t) => {
+await t.test('login ignores fields it does not know', async (t) => {
   const res = await postLogin({ username: 'guest', password: 'guestpassword', remember: true, confirmPassword: 'x' })
   t.equal(expectOk(t, res, 200, AuthLoginReplySchema).foundUser.username, 'guest')
 })
 
-t.test('a protected call takes the raw token or "Bearer <token>"', async (t) => {
+await t.test('a protected call takes the raw token or "Bearer <token>"', async (t) => {
   const token = await api.login('guest')
   for (const header of [token, `Bearer ${token}`, `bearer ${token}`]) {
     const res = await app.inject({ method: 'GET', url: '/api/feed', headers: { authorization: header } })
@@ -263,7 +263,7 @@ t.test('a protected call takes the raw token or "Bearer <token>"', async (t) => 
   }
 })
 
-t.test('every missing, malformed or hostile token is a 401, never a 500', async (t) => {
+await t.test('every missing, malformed or hostile token is a 401, never a 500', async (t) => {
   const token = await api.login('guest')
   const [head, payload, signature] = token.split('.') as [string, string, string]
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
@@ -325,7 +325,7 @@ t.test('every missing, malformed or hostile token is a 401, never a 500', async 
   }
 })
 
-t.test('POST /api/auth/logout answers 200 {} and ends every earlier token', async (t) => {
+await t.test('POST /api/auth/logout answers 200 {} and ends every earlier token', async (t) => {
   const { token: first, username, password } = await signup(api)
   const second = await api.login(username, password)
   const res = await api.as(first, { method: 'POST', url: '/api/auth/logout' })
@@ -348,7 +348,7 @@ t.test('POST /api/auth/logout answers 200 {} and ends every earlier token', asyn
   )
 })
 
-t.test('a valid token whose user no longer exists is a 404', async (t) => {
+await t.test('a valid token whose user no longer exists is a 404', async (t) => {
   // Another data directory, same secret: the token verifies, but its user was never there.
   const elsewhere = await buildApiApp(t)
   const { token } = await signup(elsewhere)
@@ -369,7 +369,7 @@ t.test('a valid token whose user no longer exists is a 404', async (t) => {
   )
 })
 
-t.test('GUEST_LOGIN=false refuses the guest, and its earlier tokens, but no one else', async (t) => {
+await t.test('GUEST_LOGIN=false refuses the guest, and its earlier tokens, but no one else', async (t) => {
   const open = await buildApiApp(t)
   const guestToken = await open.login('guest')
   await open.app.close()

@@ -33,7 +33,7 @@ async function thread(author: SignedUp, commenter: SignedUp) {
   return { postId: post._id, commentId: comment._id }
 }
 
-t.test('GET /api/comments/:postId answers 200 { comments }, oldest first, and pages', async (t) => {
+await t.test('GET /api/comments/:postId answers 200 { comments }, oldest first, and pages', async (t) => {
   const { posts } = (await get('/api/posts')).json() as { posts: Post[] }
   const sourdough = posts.find((post) => post.content.startsWith('Sourdough')) as Post
   const res = await get(`/api/comments/${sourdough._id}`)
@@ -86,45 +86,48 @@ function expectCommentWrite(t: Test, res: Awaited<ReturnType<typeof send>>, what
   return body
 }
 
-t.test('POST /api/comments/add/:postId answers 201 { posts, post, comments }, or { post } when minimal', async (t) => {
-  const author = await signup(api)
-  const commenter = await signup(api, { firstName: 'Chatty', lastName: 'Cathy' })
-  const { postId } = await thread(author, commenter)
+await t.test(
+  'POST /api/comments/add/:postId answers 201 { posts, post, comments }, or { post } when minimal',
+  async (t) => {
+    const author = await signup(api)
+    const commenter = await signup(api, { firstName: 'Chatty', lastName: 'Cathy' })
+    const { postId } = await thread(author, commenter)
 
-  const res = await send('POST', `/api/comments/add/${postId}`, commenter.token, { text: 'second' })
-  const body = expectCommentWrite(t, res, 'add')
-  expectNoSecrets(t, res, 'add comment')
-  t.equal(body.comments?.[1]?.text, 'second', 'comments carries the new one')
-  t.match(body.post?.comments[1], {
-    username: commenter.username,
-    firstName: 'Chatty',
-    lastName: 'Cathy',
-    text: 'second',
-  })
-  t.equal(body.posts?.find((post) => post._id === postId)?.comments.length, 2, 'posts carries the comment too')
+    const res = await send('POST', `/api/comments/add/${postId}`, commenter.token, { text: 'second' })
+    const body = expectCommentWrite(t, res, 'add')
+    expectNoSecrets(t, res, 'add comment')
+    t.equal(body.comments?.[1]?.text, 'second', 'comments carries the new one')
+    t.match(body.post?.comments[1], {
+      username: commenter.username,
+      firstName: 'Chatty',
+      lastName: 'Cathy',
+      text: 'second',
+    })
+    t.equal(body.posts?.find((post) => post._id === postId)?.comments.length, 2, 'posts carries the comment too')
 
-  const minimal = await send(
-    'POST',
-    `/api/comments/add/${postId}`,
-    author.token,
-    { commentData: { text: 'wrapped' } },
-    MINIMAL,
-  )
-  const small = expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal, wrapped')
-  t.strictSame(Object.keys(small), ['post'])
-  t.equal(small.post?.comments[2]?.text, 'wrapped')
-  t.equal(
-    (await send('POST', `/api/comments/add/${postId}`, author.token, { text: 'c'.repeat(500) })).statusCode,
-    201,
-    '500 characters',
-  )
-  t.strictSame(
-    (await comments(postId)).map((comment) => comment.text.slice(0, 7)),
-    ['first!', 'second', 'wrapped', 'ccccccc'],
-  )
-})
+    const minimal = await send(
+      'POST',
+      `/api/comments/add/${postId}`,
+      author.token,
+      { commentData: { text: 'wrapped' } },
+      MINIMAL,
+    )
+    const small = expectOk(t, minimal, 201, PostWriteReplySchema, 'minimal, wrapped')
+    t.strictSame(Object.keys(small), ['post'])
+    t.equal(small.post?.comments[2]?.text, 'wrapped')
+    t.equal(
+      (await send('POST', `/api/comments/add/${postId}`, author.token, { text: 'c'.repeat(500) })).statusCode,
+      201,
+      '500 characters',
+    )
+    t.strictSame(
+      (await comments(postId)).map((comment) => comment.text.slice(0, 7)),
+      ['first!', 'second', 'wrapped', 'ccccccc'],
+    )
+  },
+)
 
-t.test('comment text: 1 to 500 characters, not blank, a string, nothing else', async (t) => {
+await t.test('comment text: 1 to 500 characters, not blank, a string, nothing else', async (t) => {
   const author = await signup(api)
   const { postId } = await thread(author, author)
   const add = (payload: object) => send('POST', `/api/comments/add/${postId}`, author.token, payload)
@@ -157,7 +160,7 @@ t.test('comment text: 1 to 500 characters, not blank, a string, nothing else', a
   t.equal((await comments(postId)).length, 1, 'nothing was added')
 })
 
-t.test('a comment write ignores the fields the server owns or does not know', async (t) => {
+await t.test('a comment write ignores the fields the server owns or does not know', async (t) => {
   const author = await signup(api)
   const voter = await signup(api)
   const { postId, commentId } = await thread(author, author)
@@ -195,7 +198,7 @@ t.test('a comment write ignores the fields the server owns or does not know', as
   )
 })
 
-t.test('POST /api/comments/edit/:postId/:commentId: the comment author only', async (t) => {
+await t.test('POST /api/comments/edit/:postId/:commentId: the comment author only', async (t) => {
   const author = await signup(api)
   const commenter = await signup(api)
   const { postId, commentId } = await thread(author, commenter)
@@ -219,7 +222,7 @@ t.test('POST /api/comments/edit/:postId/:commentId: the comment author only', as
   expectError(t, await editAs(undefined, 'x'), 401, INVALID_TOKEN, 'no token')
 })
 
-t.test('comment delete: by the comment author or the post author, refused for others', async (t) => {
+await t.test('comment delete: by the comment author or the post author, refused for others', async (t) => {
   const author = await signup(api)
   const commenter = await signup(api)
   const stranger = await signup(api)
@@ -272,7 +275,7 @@ t.test('comment delete: by the comment author or the post author, refused for ot
   t.strictSame(expectOk(t, withBody, 201, PostWriteReplySchema, 'a body is ignored').post?.comments, [])
 })
 
-t.test(
+await t.test(
   'comment votes answer 201 { posts, post, comments }, or { post } when minimal; up and down move the voter',
   async (t) => {
     const author = await signup(api)

@@ -200,7 +200,7 @@ const rows: [status: number, message: string, provoke: () => Promise<LightMyRequ
 ]
 
 for (const [status, message, provoke] of rows) {
-  t.test(`${status} ${message}`, async (t) => expectError(t, await provoke(), status, message))
+  await t.test(`${status} ${message}`, async (t) => expectError(t, await provoke(), status, message))
 }
 
 /** Makes the next write fail while reads still work; returns what undoes it. */
@@ -218,7 +218,7 @@ async function breakWrites(app: TestApp): Promise<() => Promise<void>> {
   return () => rm(blocker, { recursive: true })
 }
 
-t.test('500 Internal server error, never a stack or internals', async (t) => {
+await t.test('500 Internal server error, never a stack or internals', async (t) => {
   const broken = await buildApiApp(t)
   const token = await broken.login('guest')
   const before = (await broken.app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Post[] }

@@ -12,11 +12,10 @@ import {
   PostEventSchema,
   PostLikedEventSchema,
   PostUpdatedEventSchema,
-  TicketReplySchema,
   UserUpdatedEventSchema,
 } from '../../server/schemas/events.js'
 import type { Post } from '../../server/schemas/posts.js'
-import { expectError, expectNoSecrets, expectOk, signup, snapshotApp } from '../helpers/api.js'
+import { expectError, expectNoSecrets, signup, snapshotApp } from '../helpers/api.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 import type { SseClient } from '../helpers/sse.js'
 
@@ -29,7 +28,7 @@ const newPost = (who = author, content = 'an event post') => live.newPost(who, c
 /** A GET on what is on disk now: a second app over a copy of the data directory. */
 const onDisk = async (t: Test, url: string) => (await snapshotApp(t, api)).app.inject({ method: 'GET', url })
 
-t.test('POST /api/events/ticket needs a token; GET /api/events needs a ticket', async (t) => {
+await t.test('POST /api/events/ticket needs a token; GET /api/events needs a ticket', async (t) => {
   expectError(
     t,
     await api.app.inject({ method: 'POST', url: '/api/events/ticket' }),
@@ -47,7 +46,7 @@ t.test('POST /api/events/ticket needs a token; GET /api/events needs a ticket', 
   t.equal(client.headers['cache-control'], 'no-store')
 })
 
-t.test('post.created, with the post, once it is on disk', async (t) => {
+await t.test('post.created, with the post, once it is on disk', async (t) => {
   const client = await stream(t, watcher)
   const post = await newPost(author, 'created live')
   const data = await expectEvent(t, client, 'post.created', PostEventSchema)
@@ -55,7 +54,7 @@ t.test('post.created, with the post, once it is on disk', async (t) => {
   t.equal((await onDisk(t, `/api/posts/${post._id}`)).statusCode, 200, 'the post was on disk before the event was seen')
 })
 
-t.test('post.updated', async (t) => {
+await t.test('post.updated', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   await write(author, 'POST', `/api/posts/edit/${post._id}`, { content: 'edited live' })
@@ -63,7 +62,7 @@ t.test('post.updated', async (t) => {
   t.match(data, { postId: post._id, content: 'edited live', mediaUrl: '', type: '' })
 })
 
-t.test('post.liked carries the liker and the new count, for a like and for taking it back', async (t) => {
+await t.test('post.liked carries the liker and the new count, for a like and for taking it back', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/posts/like/${post._id}`)
@@ -79,7 +78,7 @@ t.test('post.liked carries the liker and the new count, for a like and for takin
   t.match(unliked, { postId: post._id, liked: false, likeCount: 0, user: { username: other.username } })
 })
 
-t.test('post.deleted, with the post id', async (t) => {
+await t.test('post.deleted, with the post id', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   await write(author, 'DELETE', `/api/posts/${post._id}`)
@@ -100,7 +99,7 @@ async function thread() {
   return { postId: post._id, commentId: added.comments[0]?._id as string }
 }
 
-t.test('comment.added carries the comment, not the post', async (t) => {
+await t.test('comment.added carries the comment, not the post', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   const added = (
@@ -114,7 +113,7 @@ t.test('comment.added carries the comment, not the post', async (t) => {
   })
 })
 
-t.test('comment.updated carries the edited comment', async (t) => {
+await t.test('comment.updated carries the edited comment', async (t) => {
   const { postId, commentId } = await thread()
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/comments/edit/${postId}/${commentId}`, { text: 'edited comment' })
@@ -122,7 +121,7 @@ t.test('comment.updated carries the edited comment', async (t) => {
   t.match(data, { postId, commentId, text: 'edited comment' })
 })
 
-t.test('comment.voted carries the voter and the direction', async (t) => {
+await t.test('comment.voted carries the voter and the direction', async (t) => {
   const { postId, commentId } = await thread()
   const client = await stream(t, watcher)
   await write(watcher, 'POST', `/api/comments/upvote/${postId}/${commentId}`)
@@ -133,14 +132,14 @@ t.test('comment.voted carries the voter and the direction', async (t) => {
   t.match(down, { postId, commentId, up: false, user: { username: watcher.username } })
 })
 
-t.test('comment.deleted carries the ids', async (t) => {
+await t.test('comment.deleted carries the ids', async (t) => {
   const { postId, commentId } = await thread()
   const client = await stream(t, watcher)
   await write(author, 'POST', `/api/comments/delete/${postId}/${commentId}`)
   t.strictSame(await expectEvent(t, client, 'comment.deleted', CommentDeletedEventSchema), { postId, commentId })
 })
 
-t.test('user.followed carries who follows whom, as summaries', async (t) => {
+await t.test('user.followed carries who follows whom, as summaries', async (t) => {
   const client = await stream(t, watcher)
   await write(author, 'POST', `/api/users/follow/${other.user._id}`)
   t.teardown(() => write(author, 'POST', `/api/users/unfollow/${other.user._id}`))
@@ -153,7 +152,7 @@ t.test('user.followed carries who follows whom, as summaries', async (t) => {
   )
 })
 
-t.test('user.unfollowed carries both public records', async (t) => {
+await t.test('user.unfollowed carries both public records', async (t) => {
   await write(other, 'POST', `/api/users/follow/${author.user._id}`)
   const client = await stream(t, watcher)
   await write(other, 'POST', `/api/users/unfollow/${author.user._id}`)
@@ -162,14 +161,14 @@ t.test('user.unfollowed carries both public records', async (t) => {
   t.notOk('email' in data.user || 'email' in data.followUser, 'events carry no email')
 })
 
-t.test('user.updated carries the public record', async (t) => {
+await t.test('user.updated carries the public record', async (t) => {
   const client = await stream(t, watcher)
   await write(other, 'POST', '/api/users/edit', { bio: 'live bio' })
   const { user } = await expectEvent(t, client, 'user.updated', UserUpdatedEventSchema)
   t.match(user, { _id: other.user._id, bio: 'live bio' })
   t.notOk('email' in user || 'bookmarks' in user || 'followers' in user, 'no email, no lists')
   t.equal(
-    (await onDisk(t, `/api/users/${other.username}`)).json().user.bio,
+    (await onDisk(t, `/api/users/${other.username}`)).json<{ user: { bio: string } }>().user.bio,
     'live bio',
     'on disk before the event was seen',
   )
@@ -186,7 +185,7 @@ async function expectNothingPrivate(t: Test, theirs: SseClient) {
   t.notMatch(theirs.text, /bookmark\./, 'nothing about bookmarks on their stream')
 }
 
-t.test("bookmark.added reaches only the owner's streams", async (t) => {
+await t.test("bookmark.added reaches only the owner's streams", async (t) => {
   const post = await newPost()
   const mine = await stream(t, watcher)
   const theirs = await stream(t, other)
@@ -196,7 +195,7 @@ t.test("bookmark.added reaches only the owner's streams", async (t) => {
   await expectNothingPrivate(t, theirs)
 })
 
-t.test("bookmark.removed reaches only the owner's streams", async (t) => {
+await t.test("bookmark.removed reaches only the owner's streams", async (t) => {
   const post = await newPost()
   await write(watcher, 'POST', `/api/users/bookmark/${post._id}`)
   const mine = await stream(t, watcher)
@@ -206,7 +205,7 @@ t.test("bookmark.removed reaches only the owner's streams", async (t) => {
   await expectNothingPrivate(t, theirs)
 })
 
-t.test('a write that fails publishes nothing', async (t) => {
+await t.test('a write that fails publishes nothing', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   t.equal((await write(other, 'POST', `/api/posts/like/${post._id}`)).statusCode, 201)
@@ -235,7 +234,7 @@ t.test('a write that fails publishes nothing', async (t) => {
 
 const onlyEmbedded = api.schema === undefined ? false : "a failing disk is the embedded store's case"
 
-t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, async (t) => {
+await t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   // As in api-errors: a directory in place of the commit point's temporary file fails the next flush.
@@ -262,7 +261,7 @@ t.test('a write the disk refuses publishes nothing', { skip: onlyEmbedded }, asy
   t.notMatch(client.text, /never stored/, 'nothing of the refused writes reached the stream')
 })
 
-t.test("two clients: one user's write reaches the other's open stream, ids rising, no secrets", async (t) => {
+await t.test("two clients: one user's write reaches the other's open stream, ids rising, no secrets", async (t) => {
   const a = await stream(t, author)
   const b = await stream(t, watcher)
   const fromA = await newPost(author, 'from A to B')

@@ -27,7 +27,7 @@ async function allPages(token: string, sort: string, limit: number) {
   throw new Error('more than 20 pages')
 }
 
-t.test(
+await t.test(
   'GET /api/feed answers 200 { posts, nextCursor }: my posts and those of whom I follow, newest first',
   async (t) => {
     const res = await feed(guest)
@@ -46,7 +46,7 @@ t.test(
   },
 )
 
-t.test('sort=latest|oldest|trending, each paginated with limit and cursor', async (t) => {
+await t.test('sort=latest|oldest|trending, each paginated with limit and cursor', async (t) => {
   const latest = expectOk(t, await feed(guest, '?sort=latest'), 200, FeedReplySchema).posts
   t.strictSame(ids(latest), ids(expectOk(t, await feed(guest), 200, FeedReplySchema).posts), 'latest is the default')
   t.ok(
@@ -88,7 +88,7 @@ t.test('sort=latest|oldest|trending, each paginated with limit and cursor', asyn
   t.equal(first.nextCursor, null, 'a page that reaches the end says null')
 })
 
-t.test('the feed follows my follows', async (t) => {
+await t.test('the feed follows my follows', async (t) => {
   const me = await signup(api)
   t.strictSame(
     expectOk(t, await feed(me.token), 200, FeedReplySchema),
@@ -120,7 +120,7 @@ t.test('the feed follows my follows', async (t) => {
   t.strictSame(ids(expectOk(t, await feed(me.token), 200, FeedReplySchema).posts), [mine._id], 'and leave on unfollow')
 })
 
-t.test('feed errors: no token 401, bad sort, limit or cursor 400; an unknown parameter is ignored', async (t) => {
+await t.test('feed errors: no token 401, bad sort, limit or cursor 400; an unknown parameter is ignored', async (t) => {
   expectError(t, await feed(undefined), 401, INVALID_TOKEN, 'no token')
   expectError(t, await feed(guest, '?sort=popular'), 400, 'sort must be one of "latest", "oldest", "trending"')
   expectError(

@@ -29,7 +29,7 @@ async function newPost(t: Test, content: string) {
   return expectOk(t, res, 201, PostWriteReplySchema).post?._id as string
 }
 
-t.test('every API path answers with or without a trailing slash', async (t) => {
+await t.test('every API path answers with or without a trailing slash', async (t) => {
   const id = await newPost(t, 'slashes')
   expectOk(t, await app.inject({ method: 'GET', url: `/api/posts/${id}/` }), 200, PostReplySchema, 'GET a post/')
   const bookmark = await api.as(author.token, { method: 'POST', url: `/api/users/bookmark/${id}/` })
@@ -50,7 +50,7 @@ t.test('every API path answers with or without a trailing slash', async (t) => {
   )
 })
 
-t.test('the client routes of the built app and its files answer with a trailing slash too', async (t) => {
+await t.test('the client routes of the built app and its files answer with a trailing slash too', async (t) => {
   const clientDir = path.join(api.dataDir, 'client')
   await mkdir(path.join(clientDir, 'avatars'), { recursive: true })
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>Chirp</title>')
@@ -68,7 +68,7 @@ t.test('the client routes of the built app and its files answer with a trailing 
   t.strictSame(api404.json(), { errors: ['Route not found'] })
 })
 
-t.test('an empty body sent as application/json is no body', async (t) => {
+await t.test('an empty body sent as application/json is no body', async (t) => {
   const id = await newPost(t, 'to like, then delete')
   const like = await api.as(author.token, { method: 'POST', url: `/api/posts/like/${id}`, headers: JSON_TYPE })
   t.equal(expectOk(t, like, 201, PostWriteReplySchema, 'like').post?.likes.likeCount, 1)
@@ -87,7 +87,7 @@ t.test('an empty body sent as application/json is no body', async (t) => {
   t.equal(await postCount(t), before, 'and nothing was stored')
 })
 
-t.test('a text/plain body holding JSON is read as JSON', async (t) => {
+await t.test('a text/plain body holding JSON is read as JSON', async (t) => {
   const payload = JSON.stringify({ postData: { content: 'sent by fetch without headers' } })
   const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload, headers: TEXT_TYPE })
   const { post } = expectOk(t, res, 201, PostWriteReplySchema, 'create')
@@ -108,7 +108,7 @@ t.test('a text/plain body holding JSON is read as JSON', async (t) => {
   expectError(t, typed, 400, 'content must be string', 'its fields are validated as strictly as JSON ones')
 })
 
-t.test('a text/plain body that is not JSON is a 400 and changes nothing', async (t) => {
+await t.test('a text/plain body that is not JSON is a 400 and changes nothing', async (t) => {
   const before = await postCount(t)
   for (const payload of ['content=hello', '{"content":', '{"__proto__":{"polluted":true},"content":"x"}']) {
     const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload, headers: TEXT_TYPE })
@@ -118,7 +118,7 @@ t.test('a text/plain body that is not JSON is a 400 and changes nothing', async 
   t.equal(({} as { polluted?: unknown }).polluted, undefined, 'no prototype was polluted')
 })
 
-t.test('the body size limit holds for text/plain as for JSON', async (t) => {
+await t.test('the body size limit holds for text/plain as for JSON', async (t) => {
   const payload = JSON.stringify({ content: 'x'.repeat(1_100_000) })
   for (const headers of [TEXT_TYPE, JSON_TYPE]) {
     const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload, headers })

@@ -38,7 +38,7 @@ const storedFile = (url: string) => readFile(path.join(mediaDir, path.basename(u
 /** A PNG padded with zeros to exactly `size` bytes: the header is real, the tail is just bytes. */
 const pngOfSize = (size: number) => Buffer.concat([IMAGE_BYTES.png, Buffer.alloc(size - IMAGE_BYTES.png.length)])
 
-t.test(
+await t.test(
   'POST /api/media answers 201 { url, width, height }, under /media/, typed by the bytes, and serves the file in its own format',
   async (t) => {
     const cases = [
@@ -70,7 +70,7 @@ t.test(
   },
 )
 
-t.test('a JPEG is stored without its EXIF, so without the GPS position it carried', async (t) => {
+await t.test('a JPEG is stored without its EXIF, so without the GPS position it carried', async (t) => {
   const photo = await jpegWithGps()
   t.ok(hasGpsBlock((await readImage(photo)).exif), 'the upload carries a GPS position')
   const { url } = expectOk(t, await upload(photo, { name: 'holiday.jpg', type: 'image/jpeg' }), 201, MediaReplySchema)
@@ -80,7 +80,7 @@ t.test('a JPEG is stored without its EXIF, so without the GPS position it carrie
   t.strictSame([kept.width, kept.height], [30, 20], 'the same picture')
 })
 
-t.test('XMP metadata, which can carry a GPS position too, is dropped as well', async (t) => {
+await t.test('XMP metadata, which can carry a GPS position too, is dropped as well', async (t) => {
   const xmp =
     '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
     '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="51,30.0N"/></rdf:RDF></x:xmpmeta>'
@@ -92,7 +92,7 @@ t.test('XMP metadata, which can carry a GPS position too, is dropped as well', a
   t.notOk(kept.includes('GPSLatitude'), 'nor the position in any other form')
 })
 
-t.test('a JPEG turned by its EXIF orientation is stored upright, its width and height swapped', async (t) => {
+await t.test('a JPEG turned by its EXIF orientation is stored upright, its width and height swapped', async (t) => {
   const photo = await sidewaysJpeg()
   const sent = await readImage(photo)
   t.strictSame([sent.width, sent.height, sent.orientation], [30, 20, 6], 'stored sideways, with orientation 6')
@@ -103,7 +103,7 @@ t.test('a JPEG turned by its EXIF orientation is stored upright, its width and h
   t.equal(kept.orientation, undefined, 'with no orientation left to apply twice')
 })
 
-t.test('an animated GIF or WebP stays animated, with its frames, delays and loop count', async (t) => {
+await t.test('an animated GIF or WebP stays animated, with its frames, delays and loop count', async (t) => {
   for (const format of ['gif', 'webp'] as const) {
     const { url, width, height } = expectOk(
       t,
@@ -121,7 +121,7 @@ t.test('an animated GIF or WebP stays animated, with its frames, delays and loop
   }
 })
 
-t.test('an uploaded URL is accepted as a post mediaUrl and as an avatarURL', async (t) => {
+await t.test('an uploaded URL is accepted as a post mediaUrl and as an avatarURL', async (t) => {
   const { url } = (await upload(IMAGE_BYTES.png)).json() as { url: string }
   const minimal = { prefer: 'return=minimal' }
   const post = await api.as(guest, {
@@ -135,7 +135,7 @@ t.test('an uploaded URL is accepted as a post mediaUrl and as an avatarURL', asy
   t.equal(expectOk(t, me, 201, UserReplySchema, 'avatar').user.avatarURL, url)
 })
 
-t.test('the size limit is 20971520 bytes: one more is a 413 and leaves no file', async (t) => {
+await t.test('the size limit is 20971520 bytes: one more is a 413 and leaves no file', async (t) => {
   const exact = await upload(pngOfSize(LIMIT))
   t.equal(exact.statusCode, 201, 'exactly the limit is accepted')
   const before = await stored()
@@ -149,7 +149,7 @@ t.test('the size limit is 20971520 bytes: one more is a 413 and leaves no file',
   )
 })
 
-t.test('anything but a JPEG, PNG, GIF or WebP is a 415, whatever it claims to be', async (t) => {
+await t.test('anything but a JPEG, PNG, GIF or WebP is a 415, whatever it claims to be', async (t) => {
   const before = await stored()
   const fakes: Record<string, Buffer> = {
     'text named .png': Buffer.from('this is plainly not an image, whatever its name says'),
@@ -164,7 +164,7 @@ t.test('anything but a JPEG, PNG, GIF or WebP is a 415, whatever it claims to be
   t.strictSame(await stored(), before, 'nothing was kept')
 })
 
-t.test('upload errors: no token 401, no file part 400, not multipart 4xx', async (t) => {
+await t.test('upload errors: no token 401, no file part 400, not multipart 4xx', async (t) => {
   expectError(t, await upload(IMAGE_BYTES.png, { token: null }), 401, INVALID_TOKEN, 'no token')
   expectError(t, await upload(IMAGE_BYTES.png, { token: 'nonsense' }), 401, INVALID_TOKEN, 'a bad token')
   expectError(t, await upload(IMAGE_BYTES.png, { field: 'image' }), 400, 'file is required', 'the wrong field')
@@ -173,7 +173,7 @@ t.test('upload errors: no token 401, no file part 400, not multipart 4xx', async
   checkSchema(t, ErrorsSchema, json.json(), 'as { errors }')
 })
 
-t.test('/media/ serves uploads only, never the files beside them', async (t) => {
+await t.test('/media/ serves uploads only, never the files beside them', async (t) => {
   for (const url of [
     '/media/../db.json',
     '/media/%2e%2e/db.json',

@@ -47,13 +47,13 @@ interface Operation {
   responses: Record<string, unknown>
 }
 
-t.test('GET /api/health answers 200 { status: "ok", store, guestLogin }', async (t) => {
+await t.test('GET /api/health answers 200 { status: "ok", store, guestLogin }', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/health' })
   t.equal(res.statusCode, 200)
   t.strictSame(res.json(), { status: 'ok', store: testStoreKind, guestLogin: true })
 })
 
-t.test('GET /api/docs/json is an OpenAPI document of every route, generated from the schemas', async (t) => {
+await t.test('GET /api/docs/json is an OpenAPI document of every route, generated from the schemas', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/docs/json' })
   t.equal(res.statusCode, 200)
   const doc = res.json() as {
@@ -90,7 +90,7 @@ t.test('GET /api/docs/json is an OpenAPI document of every route, generated from
   t.notOk(res.body.includes('scrypt$'), 'no hash in the docs')
 })
 
-t.test('GET /api/docs serves the UI', async (t) => {
+await t.test('GET /api/docs serves the UI', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/docs' })
   t.ok(res.statusCode === 200 || res.statusCode === 302, `answers (${res.statusCode})`)
   const page = res.statusCode === 302 ? await app.inject({ method: 'GET', url: String(res.headers.location) }) : res

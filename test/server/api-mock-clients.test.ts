@@ -53,7 +53,7 @@ let me: User
 let postId = ''
 let commentId = ''
 
-t.test('sign up with confirmPassword, at a path with a trailing slash', async (t) => {
+await t.test('sign up with confirmPassword, at a path with a trailing slash', async (t) => {
   const res = await axios('POST', '/api/auth/signup/', undefined, {
     firstName: 'Mock',
     lastName: 'Client',
@@ -74,7 +74,7 @@ t.test('sign up with confirmPassword, at a path with a trailing slash', async (t
   me = body.createdUser
 })
 
-t.test('post with image, sent by fetch as text/plain, and read back from posts', async (t) => {
+await t.test('post with image, sent by fetch as text/plain, and read back from posts', async (t) => {
   const res = await fetchText('POST', '/api/posts/', token, {
     postData: { content: 'Hello from a mock client', image: IMAGE },
   })
@@ -88,7 +88,7 @@ t.test('post with image, sent by fetch as text/plain, and read back from posts',
   })
 })
 
-t.test('like with { action: "like" }', async (t) => {
+await t.test('like with { action: "like" }', async (t) => {
   const res = await axios('POST', `/api/posts/like/${postId}`, token, { action: 'like' })
   const likes = postIn(expectOk(t, res, 201, PostWriteReplySchema, 'like').posts, postId)?.likes
   t.equal(likes?.likeCount, 1)
@@ -98,7 +98,7 @@ t.test('like with { action: "like" }', async (t) => {
   )
 })
 
-t.test('bookmark, then list bookmarks, both with trailing slashes and an empty JSON body', async (t) => {
+await t.test('bookmark, then list bookmarks, both with trailing slashes and an empty JSON body', async (t) => {
   const added = expectOk(
     t,
     await axios('POST', `/api/users/bookmark/${postId}/`, token),
@@ -114,7 +114,7 @@ t.test('bookmark, then list bookmarks, both with trailing slashes and an empty J
   t.equal(listed.bookmarks[0]?.content, 'Hello from a mock client', 'bookmarks are whole posts')
 })
 
-t.test('comment, and read it from posts as one client does and from comments as the other does', async (t) => {
+await t.test('comment, and read it from posts as one client does and from comments as the other does', async (t) => {
   const res = await axios('POST', `/api/comments/add/${postId}`, token, { commentData: { text: 'First!' } })
   const body = expectOk(t, res, 201, CommentWriteReplySchema, 'comment')
   const comment = postIn(body.posts, postId)?.comments[0]
@@ -123,7 +123,7 @@ t.test('comment, and read it from posts as one client does and from comments as 
   commentId = comment?._id ?? ''
 })
 
-t.test('upvote the comment, and read the vote from posts and from comments', async (t) => {
+await t.test('upvote the comment, and read the vote from posts and from comments', async (t) => {
   const res = await axios('POST', `/api/comments/upvote/${postId}/${commentId}/`, token)
   const body = expectOk(t, res, 201, CommentWriteReplySchema, 'upvote')
   const voters = (comments: Post['comments'] | undefined) => comments?.[0]?.votes.upvotedBy.map((user) => user.username)
@@ -131,7 +131,7 @@ t.test('upvote the comment, and read the vote from posts and from comments', asy
   t.strictSame(voters(body.comments), ['mock_client'], 'in comments')
 })
 
-t.test(
+await t.test(
   "edit the post by sending the whole post back, with a flag of the client's own and tampered counts",
   async (t) => {
     const current = postIn(expectOk(t, await axios('GET', '/api/posts'), 200, PostsReplySchema).posts, postId) as Post
@@ -157,7 +157,7 @@ t.test(
   },
 )
 
-t.test('edit the profile with portfolio, then with the whole user object', async (t) => {
+await t.test('edit the profile with portfolio, then with the whole user object', async (t) => {
   const first = await axios('POST', '/api/users/edit/', token, {
     userData: { bio: 'Hi there', portfolio: 'https://mock.example.com' },
   })
@@ -184,7 +184,7 @@ t.test('edit the profile with portfolio, then with the whole user object', async
   me = after
 })
 
-t.test('follow, with a trailing slash and an empty JSON body', async (t) => {
+await t.test('follow, with a trailing slash and an empty JSON body', async (t) => {
   const maya = expectOk(t, await axios('GET', '/api/users/maya.lin/'), 200, UserReplySchema).user
   const res = await axios('POST', `/api/users/follow/${maya._id}/`, token)
   const { user, followUser } = expectOk(t, res, 200, FollowReplySchema, 'follow')
@@ -195,14 +195,14 @@ t.test('follow, with a trailing slash and an empty JSON body', async (t) => {
   t.ok(followUser.followers.some((other) => other._id === me._id))
 })
 
-t.test('delete the post: DELETE with content-type: application/json and no body', async (t) => {
+await t.test('delete the post: DELETE with content-type: application/json and no body', async (t) => {
   const res = await axios('DELETE', `/api/posts/${postId}`, token)
   t.notOk(postIn(expectOk(t, res, 201, PostWriteReplySchema, 'delete').posts, postId), 'gone from posts')
   const bookmarks = expectOk(t, await axios('GET', '/api/users/bookmark', token), 200, BookmarksReplySchema).bookmarks
   t.strictSame(bookmarks, [], 'and from the bookmarks')
 })
 
-t.test('the stored data holds only what Chirp allows', async (t) => {
+await t.test('the stored data holds only what Chirp allows', async (t) => {
   const stored = await storedText(api)
   for (const planted of [
     'confirmPassword',

@@ -24,31 +24,34 @@ async function expectNothingPrivate(t: Test, author: SignedUp, theirs: SseClient
   t.notMatch(theirs.text, /notification\./, 'nothing about notifications on their stream')
 }
 
-t.test("a like's notification reaches the author's streams with the unread count, and no one else's", async (t) => {
-  const [alice, bob, carol] = [await signup(api), await signup(api), await signup(api)]
-  const post = await newPost(alice, 'Watch this')
-  const hers = await stream(t, alice)
-  const his = await stream(t, bob)
-  await write(carol, 'POST', `/api/posts/like/${post._id}`)
-  await expectEvent(t, hers, 'post.liked', PostLikedEventSchema)
-  const created = await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema)
-  t.match(created, {
-    type: 'like',
-    actor: { _id: carol.user._id },
-    post: { _id: post._id, content: 'Watch this' },
-    read: false,
-    unread: 1,
-  })
-  const listed = (await api.as(alice.token, { method: 'GET', url: '/api/notifications' })).json() as {
-    notifications: { _id: string }[]
-  }
-  t.equal(created._id, listed.notifications[0]?._id, 'the notification the list holds')
-  expectNoSecrets(t, hers.text, "the author's stream")
-  await expect(t, his, 'post.liked')
-  await expectNothingPrivate(t, alice, his)
-})
+await t.test(
+  "a like's notification reaches the author's streams with the unread count, and no one else's",
+  async (t) => {
+    const [alice, bob, carol] = [await signup(api), await signup(api), await signup(api)]
+    const post = await newPost(alice, 'Watch this')
+    const hers = await stream(t, alice)
+    const his = await stream(t, bob)
+    await write(carol, 'POST', `/api/posts/like/${post._id}`)
+    await expectEvent(t, hers, 'post.liked', PostLikedEventSchema)
+    const created = await expectEvent(t, hers, 'notification.created', NotificationCreatedEventSchema)
+    t.match(created, {
+      type: 'like',
+      actor: { _id: carol.user._id },
+      post: { _id: post._id, content: 'Watch this' },
+      read: false,
+      unread: 1,
+    })
+    const listed = (await api.as(alice.token, { method: 'GET', url: '/api/notifications' })).json() as {
+      notifications: { _id: string }[]
+    }
+    t.equal(created._id, listed.notifications[0]?._id, 'the notification the list holds')
+    expectNoSecrets(t, hers.text, "the author's stream")
+    await expect(t, his, 'post.liked')
+    await expectNothingPrivate(t, alice, his)
+  },
+)
 
-t.test(
+await t.test(
   "notification.read tells the reader's streams the new count, after marking read and after an unread one is taken back",
   async (t) => {
     const [alice, bob, carol] = [await signup(api), await signup(api), await signup(api)]
@@ -85,7 +88,7 @@ t.test(
   },
 )
 
-t.test('a follow and a mention notify live too', async (t) => {
+await t.test('a follow and a mention notify live too', async (t) => {
   const [alice, bob] = [await signup(api), await signup(api)]
   const hers = await stream(t, alice)
   await write(bob, 'POST', `/api/users/follow/${alice.user._id}`)

@@ -45,7 +45,7 @@ const markRead = (who: SignedUp, payload?: object) =>
 const people = async () => [await signup(api), await signup(api), await signup(api)] as const
 const kinds = (notifications: readonly Notification[]) => notifications.map((n) => n.type)
 
-t.test('both calls need a token', async (t) => {
+await t.test('both calls need a token', async (t) => {
   expectError(t, await api.app.inject({ method: 'GET', url: '/api/notifications' }), 401, INVALID_TOKEN)
   expectError(
     t,
@@ -55,7 +55,7 @@ t.test('both calls need a token', async (t) => {
   )
 })
 
-t.test('a like, a comment, a mention and a follow each notify the person acted on, newest first', async (t) => {
+await t.test('a like, a comment, a mention and a follow each notify the person acted on, newest first', async (t) => {
   const [alice, bob] = await people()
   t.strictSame(await inbox(t, alice), { notifications: [], nextCursor: null, unread: 0 }, 'nothing yet')
   const post = await newPost(alice, 'A picture of the sea')
@@ -101,7 +101,7 @@ t.test('a like, a comment, a mention and a follow each notify the person acted o
   t.strictSame(await inbox(t, bob), { notifications: [], nextCursor: null, unread: 0 }, 'the actor hears of none of it')
 })
 
-t.test('your own actions never notify you, and names that match nobody mention nobody', async (t) => {
+await t.test('your own actions never notify you, and names that match nobody mention nobody', async (t) => {
   const [alice, bob] = await people()
   const own = await newPost(alice, `Notes to self, @${alice.username}, and to @nobody_${Date.now()}`)
   await write(alice, 'POST', `/api/posts/like/${own._id}`)
@@ -113,7 +113,7 @@ t.test('your own actions never notify you, and names that match nobody mention n
   t.match(post.content, /@nobody_\d+/, 'an unknown name stays plain text')
 })
 
-t.test(
+await t.test(
   'mentions match names without regard to case, in posts and in comments; a comment on your post notifies you once',
   async (t) => {
     const [alice, bob, carol] = await people()
@@ -134,7 +134,7 @@ t.test(
   },
 )
 
-t.test('undoing an action takes its notification back', async (t) => {
+await t.test('undoing an action takes its notification back', async (t) => {
   const [alice, bob] = await people()
   const post = await newPost(alice, 'Undo me')
   await write(bob, 'POST', `/api/posts/like/${post._id}`)
@@ -180,7 +180,7 @@ t.test('undoing an action takes its notification back', async (t) => {
   )
 })
 
-t.test("a post's content and a comment's text are cut to 140 characters, never inside one", async (t) => {
+await t.test("a post's content and a comment's text are cut to 140 characters, never inside one", async (t) => {
   const [alice, bob] = await people()
   const long = `@${alice.username} ${'🐦'.repeat(200)}`
   const post = await newPost(bob, long)
@@ -199,7 +199,7 @@ async function likedBy(count: number) {
   return alice
 }
 
-t.test(
+await t.test(
   'POST /api/notifications/read marks every one, or one and all older, and answers the unread count',
   async (t) => {
     const alice = await likedBy(5)
@@ -224,7 +224,7 @@ t.test(
   },
 )
 
-t.test("marking read refuses what is not the caller's, with the 4xx and no change", async (t) => {
+await t.test("marking read refuses what is not the caller's, with the 4xx and no change", async (t) => {
   const alice = await likedBy(2)
   const bob = await likedBy(1)
   const bobs = (await inbox(t, bob)).notifications[0] as Notification
@@ -255,41 +255,44 @@ t.test("marking read refuses what is not the caller's, with the 4xx and no chang
   )
 })
 
-t.test('pages follow nextCursor, newest first, each notification once; limit and cursor are checked', async (t) => {
-  const alice = await likedBy(7)
-  const whole = (await inbox(t, alice)).notifications.map((n) => n._id)
-  t.equal(whole.length, 7)
-  const seen: string[] = []
-  let cursor: string | null = null
-  for (let page = 0; page < 10; page++) {
-    const body = await inbox(t, alice, `?limit=3${cursor ? `&cursor=${cursor}` : ''}`)
-    t.ok(body.notifications.length <= 3)
-    t.equal(body.unread, 7, 'every page carries the unread count')
-    seen.push(...body.notifications.map((n) => n._id))
-    cursor = body.nextCursor
-    if (cursor === null) break
-  }
-  t.strictSame(seen, whole, 'every notification once, in order')
-  const times = (await inbox(t, alice)).notifications.map((n) => Date.parse(n.createdAt))
-  t.ok(
-    times.every((time, i) => i === 0 || time <= (times[i - 1] as number)),
-    'newest first',
-  )
-  for (const query of [
-    '?limit=0',
-    '?limit=101',
-    '?limit=two',
-    '?cursor=!!',
-    `?cursor=${Buffer.from('[1]').toString('base64url')}`,
-  ]) {
-    const res = await api.as(alice.token, { method: 'GET', url: `/api/notifications${query}` })
-    t.equal(res.statusCode, 400, `${query} is refused`)
-    t.match(res.json(), { errors: [/limit|cursor/] }, `${query}: the error names the field`)
-  }
-  t.equal((await inbox(t, alice, '?foo=bar')).notifications.length, 7, 'an unknown query field is ignored')
-})
+await t.test(
+  'pages follow nextCursor, newest first, each notification once; limit and cursor are checked',
+  async (t) => {
+    const alice = await likedBy(7)
+    const whole = (await inbox(t, alice)).notifications.map((n) => n._id)
+    t.equal(whole.length, 7)
+    const seen: string[] = []
+    let cursor: string | null = null
+    for (let page = 0; page < 10; page++) {
+      const body = await inbox(t, alice, `?limit=3${cursor ? `&cursor=${cursor}` : ''}`)
+      t.ok(body.notifications.length <= 3)
+      t.equal(body.unread, 7, 'every page carries the unread count')
+      seen.push(...body.notifications.map((n) => n._id))
+      cursor = body.nextCursor
+      if (cursor === null) break
+    }
+    t.strictSame(seen, whole, 'every notification once, in order')
+    const times = (await inbox(t, alice)).notifications.map((n) => Date.parse(n.createdAt))
+    t.ok(
+      times.every((time, i) => i === 0 || time <= (times[i - 1] as number)),
+      'newest first',
+    )
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=two',
+      '?cursor=!!',
+      `?cursor=${Buffer.from('[1]').toString('base64url')}`,
+    ]) {
+      const res = await api.as(alice.token, { method: 'GET', url: `/api/notifications${query}` })
+      t.equal(res.statusCode, 400, `${query} is refused`)
+      t.match(res.json(), { errors: [/limit|cursor/] }, `${query}: the error names the field`)
+    }
+    t.equal((await inbox(t, alice, '?foo=bar')).notifications.length, 7, 'an unknown query field is ignored')
+  },
+)
 
-t.test('a notification keeps up with what it shows: the actor renamed, the post edited', async (t) => {
+await t.test('a notification keeps up with what it shows: the actor renamed, the post edited', async (t) => {
   const [alice, bob] = await people()
   const post = await newPost(alice, 'Before')
   await write(bob, 'POST', `/api/posts/like/${post._id}`)
@@ -300,7 +303,7 @@ t.test('a notification keeps up with what it shows: the actor renamed, the post 
   t.equal(liked?.post?.content, 'After')
 })
 
-t.test('someone signing up later under a name mentioned before is not notified of it', async (t) => {
+await t.test('someone signing up later under a name mentioned before is not notified of it', async (t) => {
   const [bob] = await people()
   const name = freshUsername('later')
   await newPost(bob, `Waiting for @${name}`)

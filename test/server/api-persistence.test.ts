@@ -11,7 +11,7 @@ import { buildApiApp, expectOk, IMAGE_BYTES, multipart, signup, snapshotApp, sto
 const MINIMAL = { prefer: 'return=minimal' }
 const dbFile = (dataDir: string) => path.join(dataDir, 'db.json')
 
-t.test('everything written through the API survives a restart on the same directory', async (t) => {
+await t.test('everything written through the API survives a restart on the same directory', async (t) => {
   const first = await buildApiApp(t)
   const guest = await first.login('guest')
   const me = await signup(first)
@@ -99,7 +99,7 @@ t.test('everything written through the API survives a restart on the same direct
   )
 })
 
-t.test('a write is on disk by the time it is acknowledged, concurrent ones too', async (t) => {
+await t.test('a write is on disk by the time it is acknowledged, concurrent ones too', async (t) => {
   const api = await buildApiApp(t)
   const token = await api.login('noah_kim')
   const one = await api.as(token, {
@@ -136,7 +136,7 @@ t.test('a write is on disk by the time it is acknowledged, concurrent ones too',
   t.equal(stored.size, 13 + 1 + 25)
 })
 
-t.test('a corrupt db.json stops the start with a clear message and is left byte for byte', async (t) => {
+await t.test('a corrupt db.json stops the start with a clear message and is left byte for byte', async (t) => {
   const cases: Record<string, [contents: string, reason: RegExp]> = {
     'invalid JSON': ['{"version":1,"users":[', /invalid JSON/],
     'an empty file': ['', /the file is empty/],
@@ -162,7 +162,7 @@ t.test('a corrupt db.json stops the start with a clear message and is left byte 
   }
 })
 
-t.test('once the corrupt file is moved away, the next start seeds afresh', async (t) => {
+await t.test('once the corrupt file is moved away, the next start seeds afresh', async (t) => {
   const dir = await tempDataDir(t)
   await writeFile(dbFile(dir), '{')
   await t.rejects(buildApp(testConfig(dir)), /could not be read/)
@@ -173,7 +173,7 @@ t.test('once the corrupt file is moved away, the next start seeds afresh', async
   t.equal(await readFile(`${dbFile(dir)}.broken`, 'utf8'), '{', 'the moved file is left alone')
 })
 
-t.test('an existing database is never reseeded, nor rewritten by a start', async (t) => {
+await t.test('an existing database is never reseeded, nor rewritten by a start', async (t) => {
   const first = await buildApiApp(t)
   const guest = await first.login('guest')
   const own = expectOk(
@@ -206,7 +206,7 @@ t.test('an existing database is never reseeded, nor rewritten by a start', async
   t.equal(await storedText(first), before, 'starting wrote nothing')
 })
 
-t.test('a second app on a data directory in use is refused', { skip: embeddedOnly }, async (t) => {
+await t.test('a second app on a data directory in use is refused', { skip: embeddedOnly }, async (t) => {
   const first = await buildApiApp(t)
   await t.rejects(buildApp(testConfig(first.dataDir)), /in use by another Chirp process/)
   t.equal((await first.app.inject({ method: 'GET', url: '/api/posts' })).statusCode, 200, 'the first keeps working')
@@ -216,7 +216,7 @@ t.test('a second app on a data directory in use is refused', { skip: embeddedOnl
   await first.app.close()
   const second = await buildApiApp(t, { dataDir: first.dataDir })
   t.equal(
-    (await second.app.inject({ method: 'GET', url: '/api/posts' })).json().posts.length,
+    (await second.app.inject({ method: 'GET', url: '/api/posts' })).json<{ posts: unknown[] }>().posts.length,
     14,
     'once it closed, the next one starts',
   )

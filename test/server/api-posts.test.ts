@@ -74,7 +74,7 @@ async function expectLikes(
   }
 }
 
-t.test(
+await t.test(
   'GET /api/posts answers 200 { posts }: the 13 seeded posts, newest first, in the shape of DECISIONS',
   async (t) => {
     const res = await get('/api/posts')
@@ -111,7 +111,7 @@ t.test(
   },
 )
 
-t.test('GET /api/posts pages with limit and cursor', async (t) => {
+await t.test('GET /api/posts pages with limit and cursor', async (t) => {
   const all = await allPosts()
   const seen: string[] = []
   const sizes: number[] = []
@@ -137,7 +137,7 @@ t.test('GET /api/posts pages with limit and cursor', async (t) => {
   expectError(t, await get('/api/posts?limit=5&cursor=nonsense'), 400, 'cursor is invalid')
 })
 
-t.test('GET /api/posts/:postId answers 200 { post }; unknown 404', async (t) => {
+await t.test('GET /api/posts/:postId answers 200 { post }; unknown 404', async (t) => {
   const [first] = await allPosts()
   const res = await get(`/api/posts/${first?._id}`)
   t.strictSame(expectOk(t, res, 200, PostReplySchema).post, first)
@@ -146,7 +146,7 @@ t.test('GET /api/posts/:postId answers 200 { post }; unknown 404', async (t) => 
   t.equal((await get('/api/posts/not.an.id')).statusCode, 400, 'an id with other characters is a 400')
 })
 
-t.test('GET /api/posts/user/:username answers 200 { posts } by that user, and pages', async (t) => {
+await t.test('GET /api/posts/user/:username answers 200 { posts } by that user, and pages', async (t) => {
   const res = await get('/api/posts/user/maya.lin')
   const { posts } = expectOk(t, res, 200, PostsReplySchema)
   expectNoSecrets(t, res, 'GET /api/posts/user/:username')
@@ -171,7 +171,7 @@ t.test('GET /api/posts/user/:username answers 200 { posts } by that user, and pa
   )
 })
 
-t.test('POST /api/posts answers 201 { posts, post }, or { post } with Prefer: return=minimal', async (t) => {
+await t.test('POST /api/posts answers 201 { posts, post }, or { post } with Prefer: return=minimal', async (t) => {
   const me = await signup(api, { firstName: 'Poster', lastName: 'Person' })
   const res = await create(me.token, { content: 'Hello from a test' })
   const body = expectOk(t, res, 201, PostWriteReplySchema, 'create')
@@ -216,7 +216,7 @@ t.test('POST /api/posts answers 201 { posts, post }, or { post } with Prefer: re
   t.equal(longest.statusCode, 201, '500 characters')
 })
 
-t.test('POST /api/posts refusals: length, emptiness, media URLs, types, no token', async (t) => {
+await t.test('POST /api/posts refusals: length, emptiness, media URLs, types, no token', async (t) => {
   const me = await signup(api)
   const before = (await allPosts()).length
   const fieldError = async (payload: object, field: string, what: string) => {
@@ -251,7 +251,7 @@ t.test('POST /api/posts refusals: length, emptiness, media URLs, types, no token
   t.equal((await allPosts()).length, before, 'no refused post was stored')
 })
 
-t.test(
+await t.test(
   'POST /api/posts ignores the fields the server owns or does not know; image and imageUrl are mediaUrl',
   async (t) => {
     const me = await signup(api)
@@ -317,7 +317,7 @@ t.test(
   },
 )
 
-t.test('POST /api/posts/edit/:id: the author only', async (t) => {
+await t.test('POST /api/posts/edit/:id: the author only', async (t) => {
   const author = await signup(api)
   const other = await signup(api)
   const original = await newPost(author, 'first version')
@@ -360,44 +360,57 @@ t.test('POST /api/posts/edit/:id: the author only', async (t) => {
   )
 })
 
-t.test('DELETE /api/posts/:id: the author only; answers { posts } or {} and leaves every bookmark list', async (t) => {
-  const author = await signup(api)
-  const other = await signup(api)
-  const reader = await signup(api)
-  const [doomed, minimalDoomed] = [await newPost(author, 'to delete'), await newPost(author, 'to delete quietly')]
-  t.equal(
-    (await send('POST', `/api/users/bookmark/${doomed._id}`, reader.token)).statusCode,
-    200,
-    'a reader bookmarks it',
-  )
-  t.equal((await send('POST', `/api/users/bookmark/${doomed._id}`, author.token)).statusCode, 200, 'so does the author')
+await t.test(
+  'DELETE /api/posts/:id: the author only; answers { posts } or {} and leaves every bookmark list',
+  async (t) => {
+    const author = await signup(api)
+    const other = await signup(api)
+    const reader = await signup(api)
+    const [doomed, minimalDoomed] = [await newPost(author, 'to delete'), await newPost(author, 'to delete quietly')]
+    t.equal(
+      (await send('POST', `/api/users/bookmark/${doomed._id}`, reader.token)).statusCode,
+      200,
+      'a reader bookmarks it',
+    )
+    t.equal(
+      (await send('POST', `/api/users/bookmark/${doomed._id}`, author.token)).statusCode,
+      200,
+      'so does the author',
+    )
 
-  const refused = await send('DELETE', `/api/posts/${doomed._id}`, other.token)
-  expectError(t, refused, 400, "Cannot delete a Post doesn't belong to the logged in User.", 'delete by another user')
-  t.equal((await get(`/api/posts/${doomed._id}`)).statusCode, 200, 'still there')
+    const refused = await send('DELETE', `/api/posts/${doomed._id}`, other.token)
+    expectError(t, refused, 400, "Cannot delete a Post doesn't belong to the logged in User.", 'delete by another user')
+    t.equal((await get(`/api/posts/${doomed._id}`)).statusCode, 200, 'still there')
 
-  const res = await send('DELETE', `/api/posts/${doomed._id}`, author.token)
-  const body = expectOk(t, res, 201, PostWriteReplySchema, 'delete')
-  t.notOk('post' in body, 'no post after a delete')
-  t.notOk(ids(body.posts ?? []).includes(doomed._id), 'posts no longer holds it')
-  expectError(t, await get(`/api/posts/${doomed._id}`), 404, 'Post not found', 'gone')
-  expectError(t, await send('DELETE', `/api/posts/${doomed._id}`, author.token), 404, 'Post not found', 'delete again')
+    const res = await send('DELETE', `/api/posts/${doomed._id}`, author.token)
+    const body = expectOk(t, res, 201, PostWriteReplySchema, 'delete')
+    t.notOk('post' in body, 'no post after a delete')
+    t.notOk(ids(body.posts ?? []).includes(doomed._id), 'posts no longer holds it')
+    expectError(t, await get(`/api/posts/${doomed._id}`), 404, 'Post not found', 'gone')
+    expectError(
+      t,
+      await send('DELETE', `/api/posts/${doomed._id}`, author.token),
+      404,
+      'Post not found',
+      'delete again',
+    )
 
-  for (const who of [reader, author]) {
-    const list = expectOk(t, await get('/api/users/bookmark', who.token), 200, BookmarksReplySchema).bookmarks
-    t.notOk(ids(list).includes(doomed._id), `gone from ${who === reader ? "the reader's" : "the author's"} bookmarks`)
-    const record = expectOk(t, await get(`/api/users/${who.username}`, who.token), 200, UserReplySchema).user
-    t.strictSame(record.bookmarks, [], 'and from the stored bookmark ids')
-  }
-  expectError(t, await send('POST', `/api/users/remove-bookmark/${doomed._id}`, reader.token), 404, 'Post not found')
+    for (const who of [reader, author]) {
+      const list = expectOk(t, await get('/api/users/bookmark', who.token), 200, BookmarksReplySchema).bookmarks
+      t.notOk(ids(list).includes(doomed._id), `gone from ${who === reader ? "the reader's" : "the author's"} bookmarks`)
+      const record = expectOk(t, await get(`/api/users/${who.username}`, who.token), 200, UserReplySchema).user
+      t.strictSame(record.bookmarks, [], 'and from the stored bookmark ids')
+    }
+    expectError(t, await send('POST', `/api/users/remove-bookmark/${doomed._id}`, reader.token), 404, 'Post not found')
 
-  const minimal = await send('DELETE', `/api/posts/${minimalDoomed._id}`, author.token, undefined, MINIMAL)
-  t.equal(minimal.statusCode, 201)
-  t.strictSame(minimal.json(), {}, '{} with Prefer: return=minimal')
-  expectError(t, await send('DELETE', `/api/posts/${minimalDoomed._id}`), 401, INVALID_TOKEN, 'no token')
-})
+    const minimal = await send('DELETE', `/api/posts/${minimalDoomed._id}`, author.token, undefined, MINIMAL)
+    t.equal(minimal.statusCode, 201)
+    t.strictSame(minimal.json(), {}, '{} with Prefer: return=minimal')
+    expectError(t, await send('DELETE', `/api/posts/${minimalDoomed._id}`), 401, INVALID_TOKEN, 'no token')
+  },
+)
 
-t.test('like and dislike: state, errors, and likeCount == likedBy.length after each step', async (t) => {
+await t.test('like and dislike: state, errors, and likeCount == likedBy.length after each step', async (t) => {
   const author = await signup(api)
   const b = await signup(api)
   const c = await signup(api)
@@ -449,7 +462,7 @@ t.test('like and dislike: state, errors, and likeCount == likedBy.length after e
   )
 })
 
-t.test("a post shows its author's current name and avatar, and so do likes and comments", async (t) => {
+await t.test("a post shows its author's current name and avatar, and so do likes and comments", async (t) => {
   const author = await signup(api, { firstName: 'Old', lastName: 'Name' })
   const mine = await newPost(author)
   const theirs = (await allPosts()).find((post) => post.username === 'maya.lin') as Post
@@ -474,7 +487,7 @@ t.test("a post shows its author's current name and avatar, and so do likes and c
   t.match(listed[0], profile, 'the list')
 })
 
-t.test("an image post carries its author's description and the stored image's size", async (t) => {
+await t.test("an image post carries its author's description and the stored image's size", async (t) => {
   const me = await signup(api)
   const uploaded = await api.as(me.token, {
     method: 'POST',
@@ -538,7 +551,7 @@ t.test("an image post carries its author's description and the stored image's si
   t.notOk(removed && 'mediaAlt' in removed, 'no image, no description')
 })
 
-t.test('the seeded image posts carry the size of their images', async (t) => {
+await t.test('the seeded image posts carry the size of their images', async (t) => {
   const fresh = await buildApiApp(t)
   const seeded = expectOk(t, await fresh.app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema).posts
   const withImages = seeded.filter((post) => post.mediaUrl !== '')

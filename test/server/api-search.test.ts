@@ -40,26 +40,29 @@ const q = (text: string) => `q=${encodeURIComponent(text)}`
 const usernames = async (t: Test, query: string) => (await found(t, query)).users?.map((user) => user.username)
 const postIds = async (t: Test, query: string) => (await found(t, query)).posts?.map((post) => post._id)
 
-t.test('people: by the beginning of a username, first or last name, without regard to case or accents', async (t) => {
-  t.strictSame(
-    await usernames(t, `type=users&${q('CHLO')}`),
-    [chloe.username],
-    'a first name, upper case, without its accent',
-  )
-  t.strictSame(await usernames(t, `type=users&${q('chloé')}`), [chloe.username], 'with its accent')
-  t.strictSame(await usernames(t, `type=users&${q(`bera`)}`), [chloe.username], 'a last name: Bérard, not Bernard')
-  t.strictSame(await usernames(t, `type=users&${q('BÉR')}`), [chloe.username, chris.username], 'both, by username')
-  t.strictSame(await usernames(t, `type=users&${q(`ada.${run}`)}`), [ada.username], 'a whole username')
-  t.strictSame(
-    await usernames(t, `type=users&${q(`chris ber`)}`),
-    [chris.username],
-    'every word must begin one of the names',
-  )
-  t.strictSame(await usernames(t, `type=users&${q(`chloe bernard`)}`), [], 'no one is both')
-  t.strictSame(await usernames(t, `type=users&${q('hloe')}`), [], 'a word inside a name is no beginning')
-})
+await t.test(
+  'people: by the beginning of a username, first or last name, without regard to case or accents',
+  async (t) => {
+    t.strictSame(
+      await usernames(t, `type=users&${q('CHLO')}`),
+      [chloe.username],
+      'a first name, upper case, without its accent',
+    )
+    t.strictSame(await usernames(t, `type=users&${q('chloé')}`), [chloe.username], 'with its accent')
+    t.strictSame(await usernames(t, `type=users&${q(`bera`)}`), [chloe.username], 'a last name: Bérard, not Bernard')
+    t.strictSame(await usernames(t, `type=users&${q('BÉR')}`), [chloe.username, chris.username], 'both, by username')
+    t.strictSame(await usernames(t, `type=users&${q(`ada.${run}`)}`), [ada.username], 'a whole username')
+    t.strictSame(
+      await usernames(t, `type=users&${q(`chris ber`)}`),
+      [chris.username],
+      'every word must begin one of the names',
+    )
+    t.strictSame(await usernames(t, `type=users&${q(`chloe bernard`)}`), [], 'no one is both')
+    t.strictSame(await usernames(t, `type=users&${q('hloe')}`), [], 'a word inside a name is no beginning')
+  },
+)
 
-t.test('people: @ looks at usernames only, and is what a q starting with @ looks for by default', async (t) => {
+await t.test('people: @ looks at usernames only, and is what a q starting with @ looks for by default', async (t) => {
   t.strictSame(await usernames(t, `type=users&${q('@CH')}`), [chloe.username, chris.username])
   t.strictSame(await usernames(t, q(`@chloe_${run}`)), [chloe.username], 'no type: people')
   t.strictSame(await usernames(t, `type=users&${q('@bera')}`), [], 'a last name is no username')
@@ -71,7 +74,7 @@ t.test('people: @ looks at usernames only, and is what a q starting with @ looks
   t.strictSame(await usernames(t, `type=users&${q('#café')}`), [], 'a tag finds no people')
 })
 
-t.test('people come as summaries with their bio, and nothing private', async (t) => {
+await t.test('people come as summaries with their bio, and nothing private', async (t) => {
   await api.as(chloe.token, { method: 'POST', url: '/api/users/edit', payload: { bio: 'Café owner' } })
   const res = await search(`type=users&${q('chloe')}`)
   expectNoSecrets(t, res, 'GET /api/search?type=users')
@@ -89,7 +92,7 @@ t.test('people come as summaries with their bio, and nothing private', async (t)
   t.notOk('posts' in (res.json() as object), 'the posts envelope is not there')
 })
 
-t.test('posts: every word of q, whole, without regard to case or accents, newest first', async (t) => {
+await t.test('posts: every word of q, whole, without regard to case or accents, newest first', async (t) => {
   const cafe = [thanks._id, tagged._id, creme._id, lait._id]
   t.strictSame(await postIds(t, `type=posts&${q(`café ${run}`)}`), cafe)
   t.strictSame(await postIds(t, q(`CAFE ${run}`)), cafe, 'no type: posts; upper case, no accent')
@@ -101,7 +104,7 @@ t.test('posts: every word of q, whole, without regard to case or accents, newest
   t.equal(posts?.[0]?.content, `CAFE crème ${run}`, 'whole posts')
 })
 
-t.test("posts: # finds a tag's posts, @ the posts mentioning a name", async (t) => {
+await t.test("posts: # finds a tag's posts, @ the posts mentioning a name", async (t) => {
   t.strictSame(await postIds(t, q('#CAFÉ')), [tagged._id], 'the tag, without regard to case')
   t.strictSame(await postIds(t, q('#café du matin')), [], 'a tag is one word')
   t.strictSame(await postIds(t, q('#123')), [], 'digits only are no tag')
@@ -109,7 +112,7 @@ t.test("posts: # finds a tag's posts, @ the posts mentioning a name", async (t) 
   t.strictSame(await postIds(t, `type=posts&${q(`@ada.${run}`)}`), [], 'nobody mentions ada')
 })
 
-t.test('pages follow nextCursor without repeats; a cursor of another list is refused', async (t) => {
+await t.test('pages follow nextCursor without repeats; a cursor of another list is refused', async (t) => {
   const whole = [thanks._id, tagged._id, tea._id, creme._id, lait._id]
   const seen: string[] = []
   let cursor: string | null = null
@@ -141,26 +144,29 @@ t.test('pages follow nextCursor without repeats; a cursor of another list is ref
   )
 })
 
-t.test('q must be 1 to 100 characters and not blank, type posts or users: each a 400 naming the field', async (t) => {
-  expectError(t, await search(''), 400, 'q is required')
-  for (const [query, field] of [
-    ['q=', /^q /],
-    [q('x'.repeat(101)), /^q /],
-    [`${q('café')}&type=people`, /^type /],
-    [`${q('café')}&limit=0`, /^limit /],
-    [`${q('café')}&limit=101`, /^limit /],
-    [`${q('café')}&cursor=${encodeURIComponent('not a cursor!')}`, /^cursor /],
-  ] as const) {
-    const res = await search(query)
-    t.equal(res.statusCode, 400, `${query}: 400`)
-    t.match((res.json() as { errors: string[] }).errors[0], field, `${query}: names the field`)
-  }
-  expectError(t, await search(q('   ')), 400, 'q must not be blank')
-  t.equal((await search(q('x'.repeat(100)))).statusCode, 200, '100 characters are fine')
-  t.strictSame(
-    await postIds(t, `${q(`café ${run}`)}&sort=whatever`),
-    [thanks._id, tagged._id, creme._id, lait._id],
-    'an unknown field is ignored',
-  )
-  t.strictSame(await postIds(t, q('!!!')), [], 'a q with no word finds nothing')
-})
+await t.test(
+  'q must be 1 to 100 characters and not blank, type posts or users: each a 400 naming the field',
+  async (t) => {
+    expectError(t, await search(''), 400, 'q is required')
+    for (const [query, field] of [
+      ['q=', /^q /],
+      [q('x'.repeat(101)), /^q /],
+      [`${q('café')}&type=people`, /^type /],
+      [`${q('café')}&limit=0`, /^limit /],
+      [`${q('café')}&limit=101`, /^limit /],
+      [`${q('café')}&cursor=${encodeURIComponent('not a cursor!')}`, /^cursor /],
+    ] as const) {
+      const res = await search(query)
+      t.equal(res.statusCode, 400, `${query}: 400`)
+      t.match((res.json() as { errors: string[] }).errors[0], field, `${query}: names the field`)
+    }
+    expectError(t, await search(q('   ')), 400, 'q must not be blank')
+    t.equal((await search(q('x'.repeat(100)))).statusCode, 200, '100 characters are fine')
+    t.strictSame(
+      await postIds(t, `${q(`café ${run}`)}&sort=whatever`),
+      [thanks._id, tagged._id, creme._id, lait._id],
+      'an unknown field is ignored',
+    )
+    t.strictSame(await postIds(t, q('!!!')), [], 'a q with no word finds nothing')
+  },
+)

@@ -7,7 +7,7 @@ import { embeddedOnly, postgresOnly, withSql } from '../helpers/store-under-test
 /** A password no seeded text contains, so finding it anywhere in a body would be a leak. */
 const PASSWORD = 'Zebra-Quartz-9981'
 
-t.test('no response that carries a user carries a password, a hash or the plaintext', async (t) => {
+await t.test('no response that carries a user carries a password, a hash or the plaintext', async (t) => {
   const api = await buildApiApp(t)
   const maya = await api.login('maya.lin')
   const get = (url: string, token?: string) => api.as(token, { method: 'GET', url })
@@ -79,7 +79,7 @@ t.test('no response that carries a user carries a password, a hash or the plaint
   }
 })
 
-t.test(
+await t.test(
   'without JWT_SECRET a 256-bit secret is made once, mode 0600, and kept across restarts',
   { skip: embeddedOnly },
   async (t) => {
@@ -122,7 +122,7 @@ t.test(
   },
 )
 
-t.test(
+await t.test(
   'on PostgreSQL, without JWT_SECRET, every instance signs with one secret kept in the database',
   { skip: postgresOnly },
   async (t) => {
@@ -149,12 +149,12 @@ t.test(
   },
 )
 
-t.test('with JWT_SECRET set, no secret file is written', async (t) => {
+await t.test('with JWT_SECRET set, no secret file is written', async (t) => {
   const api = await buildApiApp(t)
   t.notOk((await readdir(api.dataDir)).includes('jwt-secret'))
 })
 
-t.test('a signup is stored as a salted scrypt hash, different for equal passwords', async (t) => {
+await t.test('a signup is stored as a salted scrypt hash, different for equal passwords', async (t) => {
   const api = await buildApiApp(t)
   const [a, b] = [await signup(api, { password: PASSWORD }), await signup(api, { password: PASSWORD })]
   const stored = await storedText(api)

@@ -35,7 +35,7 @@ async function taggedIds(t: Test, tag: string) {
   return expectOk(t, await byTag(tag), 200, FeedReplySchema, `#${tag}`).posts.map((p) => p._id)
 }
 
-t.test('a tag is matched and kept lower case; accents are part of it', async (t) => {
+await t.test('a tag is matched and kept lower case; accents are part of it', async (t) => {
   const [a, b, c] = [
     await post('#Café au lait'),
     await post('Un #CAFÉ noir, #café encore'),
@@ -49,7 +49,7 @@ t.test('a tag is matched and kept lower case; accents are part of it', async (t)
   t.equal(body.posts[0]?.content, 'Un #CAFÉ noir, #café encore', 'whole posts, as written')
 })
 
-t.test('letters of any script, digits and _ make a tag; digits alone do not', async (t) => {
+await t.test('letters of any script, digits and _ make a tag; digits alone do not', async (t) => {
   const tokyo = await post('夜の #東京')
   const moscow = await post('#Москва зимой')
   const goals = await post('My #2024_goals, attempt #14')
@@ -61,14 +61,14 @@ t.test('letters of any script, digits and _ make a tag; digits alone do not', as
   t.strictSame(await taggedIds(t, 'x'.repeat(50)), [], 'fifty is the longest tag')
 })
 
-t.test('no tag inside a word, a link or one too long', async (t) => {
+await t.test('no tag inside a word, a link or one too long', async (t) => {
   await post(`mail#inside, https://example.com/page#anchor and #${'y'.repeat(51)}`)
   t.strictSame(await taggedIds(t, 'inside'), [])
   t.strictSame(await taggedIds(t, 'anchor'), [])
   t.strictSame(await taggedIds(t, 'y'.repeat(50)), [])
 })
 
-t.test('an edit that drops a tag takes the post off it; deleting the post takes it off every tag', async (t) => {
+await t.test('an edit that drops a tag takes the post off it; deleting the post takes it off every tag', async (t) => {
   const p = await post('#temporary #kept')
   await api.as(author.token, {
     method: 'POST',
@@ -82,7 +82,7 @@ t.test('an edit that drops a tag takes the post off it; deleting the post takes 
   t.strictSame(await taggedIds(t, 'kept'), [])
 })
 
-t.test("a comment's tags put its post under them, for as long as the comment holds them", async (t) => {
+await t.test("a comment's tags put its post under them, for as long as the comment holds them", async (t) => {
   const p = await post('A post without tags')
   const commenter = await signup(api)
   const res = await api.as(commenter.token, {
@@ -104,29 +104,32 @@ t.test("a comment's tags put its post under them, for as long as the comment hol
   t.strictSame(await taggedIds(t, 'dusk'), [], 'deleting the comment takes the post off')
 })
 
-t.test("a tag's pages follow nextCursor, newest first, without repeats; limit and cursor are checked", async (t) => {
-  const made: string[] = []
-  for (let i = 0; i < 5; i++) made.unshift((await post(`#paged number ${i}`))._id)
-  const seen: string[] = []
-  let cursor: string | null = null
-  for (let page = 0; page < 10; page++) {
-    const body: Static<typeof FeedReplySchema> = expectOk(
-      t,
-      await byTag('paged', `?limit=2${cursor ? `&cursor=${cursor}` : ''}`),
-      200,
-      FeedReplySchema,
-    )
-    t.ok(body.posts.length <= 2)
-    seen.push(...body.posts.map((p) => p._id))
-    cursor = body.nextCursor
-    if (cursor === null) break
-  }
-  t.strictSame(seen, made)
-  for (const query of ['?limit=0', '?limit=101', '?cursor=bad!'])
-    t.equal((await byTag('paged', query)).statusCode, 400, query)
-})
+await t.test(
+  "a tag's pages follow nextCursor, newest first, without repeats; limit and cursor are checked",
+  async (t) => {
+    const made: string[] = []
+    for (let i = 0; i < 5; i++) made.unshift((await post(`#paged number ${i}`))._id)
+    const seen: string[] = []
+    let cursor: string | null = null
+    for (let page = 0; page < 10; page++) {
+      const body: Static<typeof FeedReplySchema> = expectOk(
+        t,
+        await byTag('paged', `?limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+        200,
+        FeedReplySchema,
+      )
+      t.ok(body.posts.length <= 2)
+      seen.push(...body.posts.map((p) => p._id))
+      cursor = body.nextCursor
+      if (cursor === null) break
+    }
+    t.strictSame(seen, made)
+    for (const query of ['?limit=0', '?limit=101', '?cursor=bad!'])
+      t.equal((await byTag('paged', query)).statusCode, 400, query)
+  },
+)
 
-t.test('trending: the tags of the last 7 days, by how many posts carry each, then by name', async (t) => {
+await t.test('trending: the tags of the last 7 days, by how many posts carry each, then by name', async (t) => {
   const start = Date.parse('2026-06-01T12:00:00.000Z')
   const { api: app, clock, author: who } = await clockedApp(t, start)
   const trending = async (query = '') =>

@@ -18,11 +18,11 @@ const post = (url: string, token?: string, payload?: object) =>
 const edit = (token: string, payload: object) => post('/api/users/edit', token, payload)
 const ids = (users: readonly { _id: string }[]) => users.map((user) => user._id)
 /** The ids of a record's bookmarks, which must be whole posts: a bare id reads as a mismatch. */
-const bookmarkedIds = (bookmarks: User['bookmarks']) =>
+const bookmarkedIds = (bookmarks: ReadonlyArray<User['bookmarks'][number] | string>) =>
   bookmarks.map((bookmark) => (typeof bookmark === 'string' ? `a bare id ${bookmark}` : bookmark._id))
 const anyPostId = async () => ((await get('/api/posts')).json() as { posts: { _id: string }[] }).posts
 
-t.test(
+await t.test(
   "GET /api/users answers 200 { users }: the seeded six, no email or bookmarks but the caller's own",
   async (t) => {
     const anonymous = await get('/api/users')
@@ -65,7 +65,7 @@ t.test(
   },
 )
 
-t.test('GET /api/users pages with limit and cursor, and refuses bad ones', async (t) => {
+await t.test('GET /api/users pages with limit and cursor, and refuses bad ones', async (t) => {
   const all = expectOk(t, await get('/api/users'), 200, UsersReplySchema).users
   const seen: string[] = []
   let cursor: string | null | undefined
@@ -98,7 +98,7 @@ t.test('GET /api/users pages with limit and cursor, and refuses bad ones', async
   t.strictSame(ids(unknownQuery.users), ids(all), 'are ignored')
 })
 
-t.test('GET /api/users/:username answers 200 { user }; email and bookmarks only for the owner', async (t) => {
+await t.test('GET /api/users/:username answers 200 { user }; email and bookmarks only for the owner', async (t) => {
   const postId = (await anyPostId())[0]?._id as string
   t.equal((await post(`/api/users/bookmark/${postId}`, guest)).statusCode, 200, 'guest bookmarks a post')
   t.teardown(() => post(`/api/users/remove-bookmark/${postId}`, guest))
@@ -123,7 +123,7 @@ t.test('GET /api/users/:username answers 200 { user }; email and bookmarks only 
   t.equal((await get('/api/users/ab')).statusCode, 400, 'a username that cannot exist is a 400')
 })
 
-t.test('GET /api/users/:_id finds a user by id too, as the original API did', async (t) => {
+await t.test('GET /api/users/:_id finds a user by id too, as the original API did', async (t) => {
   const byName = expectOk(t, await get('/api/users/maya.lin'), 200, UserReplySchema).user
   const byId = expectOk(t, await get(`/api/users/${byName._id}`), 200, UserReplySchema, 'by _id').user
   t.strictSame(byId, byName, 'the same record either way')
@@ -133,7 +133,7 @@ t.test('GET /api/users/:_id finds a user by id too, as the original API did', as
   expectError(t, await get(`/api/users/${crypto.randomUUID()}`), 404, 'User not found')
 })
 
-t.test('POST /api/users/edit answers 201 { user } with the changes, bare or as { userData }', async (t) => {
+await t.test('POST /api/users/edit answers 201 { user } with the changes, bare or as { userData }', async (t) => {
   const me = await signup(api)
   const changes = {
     firstName: 'Edited',
@@ -161,7 +161,7 @@ t.test('POST /api/users/edit answers 201 { user } with the changes, bare or as {
   t.equal(expectOk(t, cleared, 201, UserReplySchema, 'empty website').user.website, '')
 })
 
-t.test('profile edit limits: bio 160, names 1 to 50, website http(s) of at most 200', async (t) => {
+await t.test('profile edit limits: bio 160, names 1 to 50, website http(s) of at most 200', async (t) => {
   const me = await signup(api)
   const fieldError = async (payload: object, field: string, what: string) => {
     const res = await edit(me.token, payload)
@@ -204,7 +204,7 @@ t.test('profile edit limits: bio 160, names 1 to 50, website http(s) of at most 
   t.equal(after.website, longest, 'a refused edit changes nothing')
 })
 
-t.test(
+await t.test(
   'profile edit refuses a new username (404) and ignores password, _id, email and other owned fields',
   async (t) => {
     const me = await signup(api)
@@ -259,7 +259,7 @@ t.test(
   },
 )
 
-t.test('follow and unfollow answer 200 { user, followUser } and change both sides', async (t) => {
+await t.test('follow and unfollow answer 200 { user, followUser } and change both sides', async (t) => {
   const a = await signup(api)
   const b = await signup(api)
   const summaryOf = (user: { _id: string; username: string }) => ({ _id: user._id, username: user.username })
@@ -288,7 +288,7 @@ t.test('follow and unfollow answer 200 { user, followUser } and change both side
   expectError(t, await post(`/api/users/unfollow/${b.user._id}`, a.token), 400, 'User already not following')
 })
 
-t.test('follow errors: self 404, unknown user 404, no token 401; a body is ignored', async (t) => {
+await t.test('follow errors: self 404, unknown user 404, no token 401; a body is ignored', async (t) => {
   const me = await signup(api)
   expectError(
     t,
@@ -334,7 +334,7 @@ t.test('follow errors: self 404, unknown user 404, no token 401; a body is ignor
   t.equal((await post(`/api/users/unfollow/${mayaId}`, me.token, { extra: 1 })).statusCode, 200, 'unfollow with a body')
 })
 
-t.test('GET /api/users/suggestions: not me, not followed, most followed first, limit', async (t) => {
+await t.test('GET /api/users/suggestions: not me, not followed, most followed first, limit', async (t) => {
   const me = await signup(api)
   const res = await get('/api/users/suggestions', me.token)
   const { users } = expectOk(t, res, 200, UsersReplySchema, 'suggestions')
@@ -379,7 +379,7 @@ t.test('GET /api/users/suggestions: not me, not followed, most followed first, l
   t.equal((await get('/api/users/suggestions?limit=0', me.token)).statusCode, 400, 'limit=0 is a 400')
 })
 
-t.test('bookmarks: add and remove answer 200 { bookmarks } as full posts, newest first', async (t) => {
+await t.test('bookmarks: add and remove answer 200 { bookmarks } as full posts, newest first', async (t) => {
   const me = await signup(api)
   const [first, second] = (await anyPostId()).slice(3, 5) as [{ _id: string }, { _id: string }]
   const empty = expectOk(t, await get('/api/users/bookmark', me.token), 200, BookmarksReplySchema, 'none yet')
@@ -434,7 +434,7 @@ t.test('bookmarks: add and remove answer 200 { bookmarks } as full posts, newest
   ])
 })
 
-t.test('bookmark errors: unknown post 404, no token 401; others never see my bookmarks', async (t) => {
+await t.test('bookmark errors: unknown post 404, no token 401; others never see my bookmarks', async (t) => {
   const me = await signup(api)
   const unknown = crypto.randomUUID()
   expectError(t, await post(`/api/users/bookmark/${unknown}`, me.token), 404, 'Post not found', 'add unknown')
@@ -455,7 +455,7 @@ t.test('bookmark errors: unknown post 404, no token 401; others never see my boo
   t.notOk(ids(mayaOwn).includes(postId), "GET /users/bookmark is the caller's own list")
 })
 
-t.test("a user's bookmarks serialise as whole posts, and nothing outside the schema leaves", async (t) => {
+await t.test("a user's bookmarks serialise as whole posts, and nothing outside the schema leaves", async (t) => {
   const reader = Fastify()
   t.teardown(() => reader.close())
   const post = { ...expectOk(t, await get('/api/posts?limit=1'), 200, PostsReplySchema).posts[0], secret: 'never sent' }

@@ -15,7 +15,7 @@ const dockerfile = await readFile('Dockerfile', 'utf8')
 const nginx = await readFile('deploy/nginx.conf', 'utf8')
 const configSource = await readFile('server/config.ts', 'utf8')
 
-t.test('the Chirp service sets only variables the configuration knows, with values it accepts', async (t) => {
+await t.test('the Chirp service sets only variables the configuration knows, with values it accepts', async (t) => {
   const chirp = compose.services.chirp
   t.equal(chirp?.build, '.', 'built from this Dockerfile')
   const env = chirp?.environment ?? {}
@@ -36,7 +36,7 @@ t.test('the Chirp service sets only variables the configuration knows, with valu
   t.equal(config.trustProxy, 1, 'the one proxy in front is believed')
 })
 
-t.test('ports and paths agree with the Dockerfile and nginx', async (t) => {
+await t.test('ports and paths agree with the Dockerfile and nginx', async (t) => {
   t.match(dockerfile, /PORT=3000/, 'the image listens on 3000')
   t.match(dockerfile, /EXPOSE 3000/)
   t.match(nginx, /server chirp:3000;/, 'nginx sends requests there')

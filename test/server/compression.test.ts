@@ -27,7 +27,7 @@ const varies = (value: unknown) =>
     .split(/\s*,\s*/)
     .includes('accept-encoding')
 
-t.test("the client's script goes out as its build-time brotli copy when the browser accepts br", async (t) => {
+await t.test("the client's script goes out as its build-time brotli copy when the browser accepts br", async (t) => {
   const res = await api.app.inject({
     method: 'GET',
     url: '/assets/app-abc123.js',
@@ -43,7 +43,7 @@ t.test("the client's script goes out as its build-time brotli copy when the brow
   t.equal(brotliDecompressSync(res.rawPayload).toString(), script)
 })
 
-t.test('gzip gets the .gz copy, and a client that accepts neither gets the file itself', async (t) => {
+await t.test('gzip gets the .gz copy, and a client that accepts neither gets the file itself', async (t) => {
   const gz = await api.app.inject({
     method: 'GET',
     url: '/assets/app-abc123.js',
@@ -57,7 +57,7 @@ t.test('gzip gets the .gz copy, and a client that accepts neither gets the file 
   t.equal(plain.body, script)
 })
 
-t.test('index.html is sent compressed at / and as the fallback of every app route', async (t) => {
+await t.test('index.html is sent compressed at / and as the fallback of every app route', async (t) => {
   for (const url of ['/', '/profile/guest']) {
     const res = await api.app.inject({ method: 'GET', url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })
     t.equal(res.statusCode, 200, url)
@@ -67,12 +67,12 @@ t.test('index.html is sent compressed at / and as the fallback of every app rout
   }
 })
 
-t.test('the compressed copies have no URL of their own', async (t) => {
+await t.test('the compressed copies have no URL of their own', async (t) => {
   const res = await api.app.inject({ method: 'GET', url: '/assets/app-abc123.js.br' })
   t.equal(res.statusCode, 404)
 })
 
-t.test('a JSON reply past 1 KB is compressed for a client that asks, and only then', async (t) => {
+await t.test('a JSON reply past 1 KB is compressed for a client that asks, and only then', async (t) => {
   const plain = await api.app.inject({ method: 'GET', url: '/api/posts' })
   t.equal(plain.headers['content-encoding'], undefined, 'no accept-encoding, no compression')
   t.ok(plain.rawPayload.length > 1024, 'the seeded post list is past the threshold')
@@ -87,14 +87,14 @@ t.test('a JSON reply past 1 KB is compressed for a client that asks, and only th
   t.same(JSON.parse(brotliDecompressSync(br.rawPayload).toString()), plain.json())
 })
 
-t.test('a small reply goes out as it is', async (t) => {
+await t.test('a small reply goes out as it is', async (t) => {
   const res = await api.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'gzip, br' } })
   t.equal(res.statusCode, 200)
   t.equal(res.headers['content-encoding'], undefined)
   t.equal(res.json<{ status: string }>().status, 'ok')
 })
 
-t.test('a gzip request body is not inflated: the API reads JSON bodies as they are sent', async (t) => {
+await t.test('a gzip request body is not inflated: the API reads JSON bodies as they are sent', async (t) => {
   const res = await api.app.inject({
     method: 'POST',
     url: '/api/auth/login',
@@ -104,7 +104,7 @@ t.test('a gzip request body is not inflated: the API reads JSON bodies as they a
   t.equal(res.statusCode, 200, 'the body is read as plain JSON')
 })
 
-t.test('uploads are never compressed again', async (t) => {
+await t.test('uploads are never compressed again', async (t) => {
   const posts = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json<{
     posts: Array<{ mediaUrl: string }>
   }>()
@@ -116,7 +116,7 @@ t.test('uploads are never compressed again', async (t) => {
   t.same(res.rawPayload, await readFile(path.join(api.dataDir, 'media', path.basename(url))), 'the stored bytes')
 })
 
-t.test('the event stream is never compressed, and each event arrives while the stream stays open', async (t) => {
+await t.test('the event stream is never compressed, and each event arrives while the stream stays open', async (t) => {
   await api.app.listen({ host: '127.0.0.1', port: 0 })
   const port = (api.app.server.address() as AddressInfo).port
   const token = await api.login('guest')

@@ -3,7 +3,7 @@ import { ConfigError, parseConfig } from '../../server/config.js'
 import { buildApp } from '../../server/app.js'
 import { tempDataDir, testConfig } from '../helpers/app.js'
 
-t.test('defaults', async (t) => {
+await t.test('defaults', async (t) => {
   const config = parseConfig({}, '/srv/chirp')
   t.equal(config.host, '127.0.0.1')
   t.equal(config.port, 3000)
@@ -16,7 +16,7 @@ t.test('defaults', async (t) => {
   t.equal(config.rateLimit, true)
 })
 
-t.test('every bad variable is reported at once', async (t) => {
+await t.test('every bad variable is reported at once', async (t) => {
   const error = t.throws(() =>
     parseConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', GUEST_LOGIN: 'maybe', JWT_SECRET: 'short', JWT_EXPIRES_IN: '5' }),
   ) as ConfigError
@@ -30,7 +30,7 @@ t.test('every bad variable is reported at once', async (t) => {
   }
 })
 
-t.test('TRUST_PROXY: off, a hop count, named proxies, or everything', async (t) => {
+await t.test('TRUST_PROXY: off, a hop count, named proxies, or everything', async (t) => {
   t.equal(parseConfig({ TRUST_PROXY: 'false' }).trustProxy, false)
   t.equal(parseConfig({ TRUST_PROXY: '0' }).trustProxy, 0)
   t.equal(parseConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'a number is a hop count, not true')
@@ -38,14 +38,14 @@ t.test('TRUST_PROXY: off, a hop count, named proxies, or everything', async (t) 
   t.equal(parseConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
 })
 
-t.test('GUEST_LOGIN and RATE_LIMIT read the usual spellings of true and false', async (t) => {
+await t.test('GUEST_LOGIN and RATE_LIMIT read the usual spellings of true and false', async (t) => {
   t.equal(parseConfig({ GUEST_LOGIN: 'false' }).guestLogin, false)
   t.equal(parseConfig({ GUEST_LOGIN: '0' }).guestLogin, false)
   t.equal(parseConfig({ RATE_LIMIT: 'off' }).rateLimit, false)
   t.equal(parseConfig({ RATE_LIMIT: 'yes' }).rateLimit, true)
 })
 
-t.test('a hop count of 1 takes the address the one proxy appended, not what the client forged', async (t) => {
+await t.test('a hop count of 1 takes the address the one proxy appended, not what the client forged', async (t) => {
   const dataDir = await tempDataDir(t)
   const app = await buildApp(testConfig(dataDir, { trustProxy: parseConfig({ TRUST_PROXY: '1' }).trustProxy }))
   t.teardown(() => app.close())
@@ -56,10 +56,10 @@ t.test('a hop count of 1 takes the address the one proxy appended, not what the 
     remoteAddress: '127.0.0.1',
     headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' },
   })
-  t.equal(res.json().ip, '203.0.113.7')
+  t.equal(res.json<{ ip: string }>().ip, '203.0.113.7')
 })
 
-t.test('the store: embedded by default, PostgreSQL with DATABASE_URL', async (t) => {
+await t.test('the store: embedded by default, PostgreSQL with DATABASE_URL', async (t) => {
   const embedded = parseConfig({}, '/srv/chirp')
   t.equal(embedded.databaseUrl, undefined)
   t.equal(embedded.mediaDir, '/srv/chirp/data/media', 'uploads live in the data directory by default')
@@ -91,7 +91,7 @@ t.test('the store: embedded by default, PostgreSQL with DATABASE_URL', async (t)
   }
 })
 
-t.test(
+await t.test(
   'REDIS_URL: optional, a redis:// or rediss:// URL, never repeated in an error since it may hold a password',
   async (t) => {
     t.equal(parseConfig({}).redisUrl, undefined)

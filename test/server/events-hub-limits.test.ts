@@ -4,7 +4,7 @@ import type { ChirpEvent } from '../../server/schemas/events.js'
 import { liked, serveHub } from '../helpers/events-hub.js'
 import { openStalledSocket, waitFor, within } from '../helpers/sse.js'
 
-t.test('a reader that stops reading is dropped before its queue passes the bound', async (t) => {
+await t.test('a reader that stops reading is dropped before its queue passes the bound', async (t) => {
   const maxUnsentBytes = 256 * 1024
   const { hub, port, open, responses, warnings } = await serveHub(t, { maxUnsentBytes, bufferSize: 5 })
   const healthy = await open('ann')
@@ -32,7 +32,7 @@ t.test('a reader that stops reading is dropped before its queue passes the bound
   t.pass('the healthy reader still receives events')
 })
 
-t.test('a client whose writes throw is dropped without disturbing the others', async (t) => {
+await t.test('a client whose writes throw is dropped without disturbing the others', async (t) => {
   const { hub, open } = await serveHub(t)
   const healthy = await open('ann')
   await healthy.until((m) => m.id === '0')
@@ -56,7 +56,7 @@ t.test('a client whose writes throw is dropped without disturbing the others', a
   t.match(await healthy.next(), { id: '1', event: 'post.liked' })
 })
 
-t.test('streams per user are capped, and closing one frees a place', async (t) => {
+await t.test('streams per user are capped, and closing one frees a place', async (t) => {
   const { hub, open } = await serveHub(t, { maxStreamsPerUser: 2 })
   const first = await open('ann')
   await open('ann')
@@ -68,7 +68,7 @@ t.test('streams per user are capped, and closing one frees a place', async (t) =
   t.ok(hub.canStream('ann'))
 })
 
-t.test('close() ends every stream, even a stalled one, and refuses new ones', async (t) => {
+await t.test('close() ends every stream, even a stalled one, and refuses new ones', async (t) => {
   const { hub, port, open } = await serveHub(t, { closeGraceMs: 100 })
   const a = await open('ann')
   const b = await open('bob')
@@ -89,7 +89,7 @@ t.test('close() ends every stream, even a stalled one, and refuses new ones', as
   t.pass('closing twice is harmless')
 })
 
-t.test('the replay buffer is bounded in bytes as well as in count; past it a resume gets reset', async (t) => {
+await t.test('the replay buffer is bounded in bytes as well as in count; past it a resume gets reset', async (t) => {
   const { hub, open } = await serveHub(t, { bufferSize: 1000, bufferBytes: 4096 })
   const blob = 'x'.repeat(1000)
   for (let i = 0; i < 10; i++) hub.publish({ name: 'post.liked', data: { post: { blob, i } } } as unknown as ChirpEvent)

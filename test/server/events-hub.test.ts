@@ -4,7 +4,7 @@ import type { ChirpEvent } from '../../server/schemas/events.js'
 import { bookmark, liked, serveHub } from '../helpers/events-hub.js'
 import { checkSseHead } from '../helpers/sse.js'
 
-t.test('a stream opens with its headers, a comment, retry advice and the current id', async (t) => {
+await t.test('a stream opens with its headers, a comment, retry advice and the current id', async (t) => {
   const { open } = await serveHub(t)
   const c = await open('ann')
   t.same(await c.next(), { comments: ['connected'], retry: '3000' })
@@ -13,7 +13,7 @@ t.test('a stream opens with its headers, a comment, retry advice and the current
   t.ok(c.text.startsWith(': connected\nretry: 3000\n\n'), 'the comment is the very first line')
 })
 
-t.test('published events arrive framed with rising ids, serialised once for all streams', async (t) => {
+await t.test('published events arrive framed with rising ids, serialised once for all streams', async (t) => {
   const { hub, open } = await serveHub(t)
   const clients = [await open('ann'), await open('bob'), await open('cy')]
   for (const c of clients) await c.until((m) => m.id === '0')
@@ -31,14 +31,14 @@ t.test('published events arrive framed with rising ids, serialised once for all 
   t.equal(hub.lastId, 2)
 })
 
-t.test('a heartbeat comment keeps an idle stream alive', async (t) => {
+await t.test('a heartbeat comment keeps an idle stream alive', async (t) => {
   const { open } = await serveHub(t, { heartbeatMs: 30 })
   const c = await open('ann')
   const beat = await c.until((m) => m.comments.includes('heartbeat'), 1000)
   t.same(beat, { comments: ['heartbeat'] })
 })
 
-t.test('bookmark events reach only the streams of the user in `to`', async (t) => {
+await t.test('bookmark events reach only the streams of the user in `to`', async (t) => {
   const { hub, open } = await serveHub(t)
   const [ann1, ann2, bob] = [await open('ann'), await open('ann'), await open('bob')]
   for (const c of [ann1, ann2, bob]) await c.until((m) => m.id === '0')
@@ -52,7 +52,7 @@ t.test('bookmark events reach only the streams of the user in `to`', async (t) =
   t.notMatch(bob.text, /bookmark/)
 })
 
-t.test("Last-Event-ID replays what the user missed, and nobody else's private events", async (t) => {
+await t.test("Last-Event-ID replays what the user missed, and nobody else's private events", async (t) => {
   const { hub, open } = await serveHub(t)
   hub.publish(liked(1))
   hub.publish(bookmark('bob'))
@@ -70,7 +70,7 @@ t.test("Last-Event-ID replays what the user missed, and nobody else's private ev
   t.same(await upToDate.next(), { comments: [], id: '5' }, 'nothing to replay')
 })
 
-t.test('a gap older than the buffer, a future or a garbled id gets one reset event', async (t) => {
+await t.test('a gap older than the buffer, a future or a garbled id gets one reset event', async (t) => {
   const { hub, open } = await serveHub(t, { bufferSize: 3 })
   for (let n = 1; n <= 5; n++) hub.publish(liked(n))
   const edge = await open('ann', { 'last-event-id': '2' })
@@ -87,7 +87,7 @@ t.test('a gap older than the buffer, a future or a garbled id gets one reset eve
   }
 })
 
-t.test('a replay larger than the send bound becomes a reset', async (t) => {
+await t.test('a replay larger than the send bound becomes a reset', async (t) => {
   const { hub, open } = await serveHub(t, { maxUnsentBytes: 1000 })
   for (let n = 1; n <= 30; n++) hub.publish(liked(n))
   const c = await open('ann', { 'last-event-id': '0' })
@@ -95,7 +95,7 @@ t.test('a replay larger than the send bound becomes a reset', async (t) => {
   t.match(await c.next(), { event: 'reset', id: '30' })
 })
 
-t.test('ids keep rising across restarts by default', async (t) => {
+await t.test('ids keep rising across restarts by default', async (t) => {
   const before = createEventsHub({ now: () => 1_000 })
   const after = createEventsHub({ now: () => 1_001 })
   t.teardown(() => Promise.all([before.close(), after.close()]))

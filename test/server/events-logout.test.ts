@@ -7,7 +7,7 @@ import { bookmark, liked, serveHub } from '../helpers/events-hub.js'
 import { openSse, within } from '../helpers/sse.js'
 import { postgresOnly } from '../helpers/store-under-test.js'
 
-t.test('the hub: endUser ends that user’s streams and voids their tickets, and no one else’s', async (t) => {
+await t.test('the hub: endUser ends that user’s streams and voids their tickets, and no one else’s', async (t) => {
   const { hub, open } = await serveHub(t)
   const [ann, annAgain, bob] = [await open('ann'), await open('ann'), await open('bob')]
   const annTicket = await hub.issueTicket('ann')
@@ -40,7 +40,7 @@ async function liveApp(t: Test) {
   return { api, me: await signup(api), other: await signup(api), ticket, open, logout }
 }
 
-t.test("logout through the API closes the user's open streams, and only theirs", async (t) => {
+await t.test("logout through the API closes the user's open streams, and only theirs", async (t) => {
   const { api, me, other, ticket, open, logout } = await liveApp(t)
   const mine = await open(await ticket(me.token))
   const theirs = await open(await ticket(other.token))
@@ -65,7 +65,7 @@ t.test("logout through the API closes the user's open streams, and only theirs",
   t.equal((await theirs.until((m) => m.event !== undefined)).event, 'post.created', "another user's stream stays open")
 })
 
-t.test('a ticket issued before logout no longer opens a stream', async (t) => {
+await t.test('a ticket issued before logout no longer opens a stream', async (t) => {
   const { api, me, other, ticket, logout } = await liveApp(t)
   const unused = await ticket(me.token)
   const theirs = await ticket(other.token)
@@ -79,7 +79,7 @@ t.test('a ticket issued before logout no longer opens a stream', async (t) => {
   t.ok(await api.app.events.redeemTicket(theirs), "another user's ticket still works")
 })
 
-t.test(
+await t.test(
   'on PostgreSQL, a logout through one instance ends the streams on another',
   { skip: postgresOnly },
   async (t) => {

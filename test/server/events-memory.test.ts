@@ -26,7 +26,7 @@ function retained(): number {
   return process.memoryUsage().heapUsed
 }
 
-t.test(`${COMMENTS} long comments on one post leave memory bounded`, async (t) => {
+await t.test(`${COMMENTS} long comments on one post leave memory bounded`, async (t) => {
   const api = await buildApiApp(t)
   const author = await signup(api)
   const others = [await signup(api), await signup(api), await signup(api)]

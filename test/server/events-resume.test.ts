@@ -36,7 +36,7 @@ async function newPost(content: string): Promise<string> {
 
 const nextEvent = (client: SseClient) => client.until((m) => m.event !== undefined, 3000)
 
-t.test('?lastEventId= replays what a reconnecting client missed, in order', async (t) => {
+await t.test('?lastEventId= replays what a reconnecting client missed, in order', async (t) => {
   const first = await open(t, reader)
   await newPost('seen live')
   const seen = await nextEvent(first)
@@ -55,17 +55,17 @@ t.test('?lastEventId= replays what a reconnecting client missed, in order', asyn
   t.ok(Number(head.id) >= Number(seen.id) + 2, 'then an id-only line at the newest id')
 })
 
-t.test('an id from before the buffer (or an earlier server) gets a reset', async (t) => {
+await t.test('an id from before the buffer (or an earlier server) gets a reset', async (t) => {
   const stream = await open(t, reader, '&lastEventId=1')
   t.match(await nextEvent(stream), { event: 'reset', data: '{}', id: /^\d+$/ })
 })
 
-t.test('an id that is not a number gets a reset too, not a replay of everything', async (t) => {
+await t.test('an id that is not a number gets a reset too, not a replay of everything', async (t) => {
   const stream = await open(t, reader, '&lastEventId=abc')
   t.match(await nextEvent(stream), { event: 'reset', data: '{}' })
 })
 
-t.test('the Last-Event-ID header wins over the query parameter', async (t) => {
+await t.test('the Last-Event-ID header wins over the query parameter', async (t) => {
   const first = await open(t, reader)
   await newPost('marker')
   const marker = await nextEvent(first)
@@ -77,7 +77,7 @@ t.test('the Last-Event-ID header wins over the query parameter', async (t) => {
   t.equal((JSON.parse(event.data ?? '{}') as { post: { _id: string } }).post._id, after)
 })
 
-t.test('an overlong lastEventId is refused like a bad ticket, and the ticket is not spent', async (t) => {
+await t.test('an overlong lastEventId is refused like a bad ticket, and the ticket is not spent', async (t) => {
   const good = await ticket(t, reader)
   const res = await api.app.inject({ method: 'GET', url: `/api/events?ticket=${good}&lastEventId=${'9'.repeat(41)}` })
   t.equal(res.statusCode, 401)

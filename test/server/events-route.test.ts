@@ -5,7 +5,7 @@ import t from 'tap'
 import { unauthorized } from '../../server/errors.js'
 import { installErrorHandler } from '../../server/plugins/errors.js'
 import { createEventsHub, type EventsHubOptions } from '../../server/plugins/events.js'
-import { eventsRoutes } from '../../server/routes/events.js'
+import eventsRoutes from '../../server/routes/events.js'
 import { ErrorsSchema, TicketReplySchema } from '../../server/schemas/index.js'
 import { checkSseHead, openSse, waitFor, within } from '../helpers/sse.js'
 
@@ -40,7 +40,7 @@ async function build(t: { teardown(fn: () => unknown): void }, options: EventsHu
 
   async function ticket(userId: string): Promise<string> {
     const res = await app.inject({ method: 'POST', url: '/api/events/ticket', headers: { authorization: userId } })
-    const body = res.json()
+    const body: unknown = res.json()
     if (res.statusCode !== 200 || !Value.Check(TicketReplySchema, body)) throw new Error(`no ticket: ${res.body}`)
     return body.ticket
   }
@@ -49,7 +49,7 @@ async function build(t: { teardown(fn: () => unknown): void }, options: EventsHu
   return { app, hub, logs, clock, port, ticket, open }
 }
 
-t.test('POST /api/events/ticket needs a token and answers { ticket }', async (t) => {
+await t.test('POST /api/events/ticket needs a token and answers { ticket }', async (t) => {
   const { app } = await build(t)
   const anonymous = await app.inject({ method: 'POST', url: '/api/events/ticket' })
   t.equal(anonymous.statusCode, 401)
@@ -60,7 +60,7 @@ t.test('POST /api/events/ticket needs a token and answers { ticket }', async (t)
   t.match(res.json(), { ticket: /^[A-Za-z0-9_-]{43}$/ })
 })
 
-t.test('GET /api/events refuses a missing, unknown, reused or expired ticket with 401', async (t) => {
+await t.test('GET /api/events refuses a missing, unknown, reused or expired ticket with 401', async (t) => {
   const { app, hub, clock, port, ticket } = await build(t)
   // inject() never settles on a stream, so a ticket wrongly accepted must fail here rather than hang.
   const get = (query: string) => within(app.inject({ method: 'GET', url: `/api/events${query}` }), 2000, query)
@@ -89,7 +89,7 @@ t.test('GET /api/events refuses a missing, unknown, reused or expired ticket wit
   t.equal(head.statusCode, 404, 'no HEAD twin to spend a ticket on a bodiless stream')
 })
 
-t.test('a stream over HTTP: headers, framing and published events', async (t) => {
+await t.test('a stream over HTTP: headers, framing and published events', async (t) => {
   const { hub, open } = await build(t)
   const c = await open('ann')
   t.same(await c.next(), { comments: ['connected'], retry: '3000' })
@@ -100,7 +100,7 @@ t.test('a stream over HTTP: headers, framing and published events', async (t) =>
   t.match(c.text, /\n\nid: 1\nevent: post.deleted\ndata: \{"postId":"p1"\}\n\n$/)
 })
 
-t.test('the ticket decides whose bookmark events a stream gets', async (t) => {
+await t.test('the ticket decides whose bookmark events a stream gets', async (t) => {
   const { hub, open } = await build(t)
   const ann = await open('ann')
   const bob = await open('bob')
@@ -111,7 +111,7 @@ t.test('the ticket decides whose bookmark events a stream gets', async (t) => {
   t.match(await bob.until((m) => m.event !== undefined), { id: '2', event: 'post.deleted' })
 })
 
-t.test('Last-Event-ID replays missed events, and a reset past the buffer', async (t) => {
+await t.test('Last-Event-ID replays missed events, and a reset past the buffer', async (t) => {
   const { hub, open } = await build(t, { bufferSize: 2 })
   for (const postId of ['a', 'b', 'c']) hub.publish({ name: 'post.deleted', data: { postId } })
   const resumed = await open('ann', { 'Last-Event-ID': '1' })
@@ -121,7 +121,7 @@ t.test('Last-Event-ID replays missed events, and a reset past the buffer', async
   t.same(await tooOld.until((m) => m.event !== undefined), { comments: [], id: '3', event: 'reset', data: '{}' })
 })
 
-t.test('a user past the stream cap gets 429', async (t) => {
+await t.test('a user past the stream cap gets 429', async (t) => {
   const { hub, app, open, ticket } = await build(t, { maxStreamsPerUser: 2 })
   await open('ann')
   await open('ann')
@@ -134,7 +134,7 @@ t.test('a user past the stream cap gets 429', async (t) => {
   t.equal(bob.status, 200, 'other users are unaffected')
 })
 
-t.test('tickets never reach the logs', async (t) => {
+await t.test('tickets never reach the logs', async (t) => {
   const { app, logs, port, ticket } = await build(t)
   const good = await ticket('ann')
   const c = await openSse(port, `/api/events?ticket=${good}`)
@@ -149,7 +149,7 @@ t.test('tickets never reach the logs', async (t) => {
   }
 })
 
-t.test('app.close() ends open streams instead of waiting on them forever', async (t) => {
+await t.test('app.close() ends open streams instead of waiting on them forever', async (t) => {
   const { app, hub, open } = await build(t)
   const a = await open('ann')
   const b = await open('bob')

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createEventsHub, type EventsHub } from '../../server/plugins/events.js'
 
-t.test('tickets are random, single use, expire after 60 s and are bounded in number', async (t) => {
+await t.test('tickets are random, single use, expire after 60 s and are bounded in number', async (t) => {
   let clock = 0
   const hub: EventsHub = createEventsHub({ now: () => clock, maxTickets: 3 })
   t.teardown(() => hub.close())

@@ -15,7 +15,7 @@ await onPostgres(async () => {
   const [author, reader, other] = [await signup(a.api), await signup(a.api), await signup(a.api)]
   const post = await a.newPost(author, 'one post, two instances')
 
-  t.test('a like made through B reaches a stream on A, with the same id as on B', async (t) => {
+  await t.test('a like made through B reaches a stream on A, with the same id as on B', async (t) => {
     const onA = await a.stream(t, reader)
     const onB = await b.stream(t, reader)
     t.equal((await b.write(other, 'POST', `/api/posts/like/${post._id}`)).statusCode, 201)
@@ -24,7 +24,7 @@ await onPostgres(async () => {
     t.equal(seenOnA.id, seenOnB.id, 'one id, cluster-wide')
   })
 
-  t.test('a stream closed on A and resumed on B gets exactly the missed events, in order', async (t) => {
+  await t.test('a stream closed on A and resumed on B gets exactly the missed events, in order', async (t) => {
     const onA = await a.stream(t, reader)
     await a.newPost(author, 'seen live on A')
     const last = (await a.nextEvent(onA)).id as string
@@ -58,7 +58,7 @@ await onPostgres(async () => {
     t.notMatch(resumed.text, /missed one[\s\S]*missed one/, 'nothing twice')
   })
 
-  t.test("killing A's LISTEN connection loses nothing", async (t) => {
+  await t.test("killing A's LISTEN connection loses nothing", async (t) => {
     const onA = await a.stream(t, reader)
     const killed = await withSql(
       schema,
@@ -74,7 +74,7 @@ await onPostgres(async () => {
     t.ok(seen, 'A caught up by itself')
   })
 
-  t.test('B goes on when A closes', async (t) => {
+  await t.test('B goes on when A closes', async (t) => {
     const onB = await b.stream(t, reader)
     await a.api.app.close()
     const later = await b.newPost(author, 'after A is gone')

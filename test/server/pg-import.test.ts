@@ -42,7 +42,7 @@ function output() {
   }
 }
 
-t.test(
+await t.test(
   'db:import copies an embedded database into an empty schema, keeping every id, date and hash',
   { skip },
   async (t) => {
@@ -97,7 +97,7 @@ t.test(
   },
 )
 
-t.test('db:import refuses without --from, or from a directory that holds no database', { skip }, async (t) => {
+await t.test('db:import refuses without --from, or from a directory that holds no database', { skip }, async (t) => {
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t) }
   const none = output()
   t.equal(await runDbImport([], env, none.out), 1)
@@ -113,7 +113,7 @@ t.test('db:import refuses without --from, or from a directory that holds no data
   )
 })
 
-t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do', { skip }, async (t) => {
+await t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do', { skip }, async (t) => {
   const env = {
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_SCHEMA: testSchema(t),
@@ -133,7 +133,7 @@ t.test('db:migrate migrates and seeds an empty schema, then finds nothing to do'
   ])
 })
 
-t.test('the command runs as a process: exit code 0, then 1 on a database that has users', { skip }, async (t) => {
+await t.test('the command runs as a process: exit code 0, then 1 on a database that has users', { skip }, async (t) => {
   const from = await usedDataDir(t)
   const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t) }
   const run = promisify(execFile)

@@ -19,14 +19,14 @@ function pool(t: Test, schema: string, poolMax = 2) {
   return sql
 }
 
-t.test('a schema name that is not a plain lower-case identifier is refused before connecting', async (t) => {
+await t.test('a schema name that is not a plain lower-case identifier is refused before connecting', async (t) => {
   for (const bad of ['Public', 'a-b', '1abc', '', 'x'.repeat(64), 'a;drop']) {
     t.throws(() => createSql({ url: TEST_DATABASE_URL, poolMax: 1, schema: bad }), StartupError, JSON.stringify(bad))
   }
   t.equal(checkSchemaName('t_0a_b'), 't_0a_b')
 })
 
-t.test(
+await t.test(
   'a fresh schema is migrated and seeded like the embedded store; running again does nothing',
   { skip },
   async (t) => {
@@ -66,7 +66,7 @@ t.test(
   },
 )
 
-t.test('without a seed an empty database stays empty', { skip }, async (t) => {
+await t.test('without a seed an empty database stays empty', { skip }, async (t) => {
   const schema = testSchema(t)
   const sql = pool(t, schema)
   t.strictSame(await migrate(sql, { schema }), { applied: MIGRATIONS.map((m) => m.version), seeded: undefined })
@@ -74,7 +74,7 @@ t.test('without a seed an empty database stays empty', { skip }, async (t) => {
   t.equal(row?.n, 0)
 })
 
-t.test(
+await t.test(
   'three instances migrating one schema at once all succeed, and it is migrated and seeded once',
   { skip },
   async (t) => {
@@ -94,7 +94,7 @@ t.test(
   },
 )
 
-t.test('a database migrated by a newer release is refused with a clear message', { skip }, async (t) => {
+await t.test('a database migrated by a newer release is refused with a clear message', { skip }, async (t) => {
   const schema = testSchema(t)
   const sql = pool(t, schema)
   await migrate(sql, { schema })
@@ -108,7 +108,7 @@ t.test('a database migrated by a newer release is refused with a clear message',
   })
 })
 
-t.test('an applied migration whose text changed is refused', { skip }, async (t) => {
+await t.test('an applied migration whose text changed is refused', { skip }, async (t) => {
   const schema = testSchema(t)
   const sql = pool(t, schema)
   await migrate(sql, { schema })
@@ -125,26 +125,30 @@ t.test('an applied migration whose text changed is refused', { skip }, async (t)
   )
 })
 
-t.test('a pending migration is applied after the ones already there, in order, and only it', { skip }, async (t) => {
-  const schema = testSchema(t)
-  const sql = pool(t, schema)
-  await migrate(sql, { schema })
-  const last = MIGRATIONS.length
-  const next = [
-    ...MIGRATIONS,
-    { version: last + 2, name: 'third', sql: 'ALTER TABLE app_settings ADD COLUMN third int' },
-    { version: last + 1, name: 'second', sql: 'ALTER TABLE app_settings ADD COLUMN second int' },
-  ]
-  t.strictSame((await migrate(sql, { schema, migrations: next })).applied, [last + 1, last + 2])
-  const columns = await sql`SELECT column_name FROM information_schema.columns
+await t.test(
+  'a pending migration is applied after the ones already there, in order, and only it',
+  { skip },
+  async (t) => {
+    const schema = testSchema(t)
+    const sql = pool(t, schema)
+    await migrate(sql, { schema })
+    const last = MIGRATIONS.length
+    const next = [
+      ...MIGRATIONS,
+      { version: last + 2, name: 'third', sql: 'ALTER TABLE app_settings ADD COLUMN third int' },
+      { version: last + 1, name: 'second', sql: 'ALTER TABLE app_settings ADD COLUMN second int' },
+    ]
+    t.strictSame((await migrate(sql, { schema, migrations: next })).applied, [last + 1, last + 2])
+    const columns = await sql<{ column_name: string }[]>`SELECT column_name FROM information_schema.columns
     WHERE table_schema = ${schema} AND table_name = 'app_settings' ORDER BY ordinal_position`
-  t.strictSame(
-    columns.map((c) => c.column_name),
-    ['key', 'value', 'second', 'third'],
-  )
-})
+    t.strictSame(
+      columns.map((c) => c.column_name),
+      ['key', 'value', 'second', 'third'],
+    )
+  },
+)
 
-t.test('a failing migration leaves the schema as it was', { skip }, async (t) => {
+await t.test('a failing migration leaves the schema as it was', { skip }, async (t) => {
   const schema = testSchema(t)
   const sql = pool(t, schema)
   const broken = [
@@ -156,7 +160,7 @@ t.test('a failing migration leaves the schema as it was', { skip }, async (t) =>
   t.equal(row?.n, 0, 'not even migration 1 or schema_migrations remain')
 })
 
-t.test(
+await t.test(
   'migration 2 indexes what a database of migration 1 holds: tags, search words and names',
   { skip },
   async (t) => {

@@ -31,7 +31,7 @@ await onPostgres(async () => {
   const api = await buildApiApp(t, { config: { databaseUrl: relayed.toString() } })
   const health = () => api.app.inject({ method: 'GET', url: '/api/health' })
 
-  t.test('health answers 503 while the database is unreachable, and 200 again once it is back', async (t) => {
+  await t.test('health answers 503 while the database is unreachable, and 200 again once it is back', async (t) => {
     t.match((await health()).json(), { status: 'ok', store: 'postgres' })
     open = false
     for (const socket of sockets) socket.destroy()

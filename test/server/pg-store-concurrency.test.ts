@@ -20,37 +20,41 @@ async function twoInstances(t: Test, database = uuidDatabase({ users: 52, posts:
 
 const now = () => new Date()
 
-t.test('50 users liking one post at once through two instances: 50 likes, counted once each', { skip }, async (t) => {
-  const { a, b, database, sql } = await twoInstances(t)
-  const post = database.posts[0]?._id as string
-  const likers = database.users
-    .map((user) => user._id)
-    .filter((id) => !database.posts[0]?.likedBy.includes(id))
-    .slice(0, 50)
-  t.equal(likers.length, 50)
-  const services = [createPostsService({ store: a, now }), createPostsService({ store: b, now })]
-  const before = (await a.getPost(post))?.likedBy.length ?? 0
-  const results = await Promise.allSettled(likers.map((user, i) => services[i % 2]?.like(user, post)))
-  t.strictSame(
-    results.filter((r) => r.status === 'rejected'),
-    [],
-    'every like succeeds',
-  )
-  const after = await b.getPost(post)
-  t.equal(after?.likedBy.length, before + 50, 'every liker is in likedBy')
-  t.strictSame(new Set(after?.likedBy), new Set([...(database.posts[0]?.likedBy ?? []), ...likers]))
-  const [row] = await sql`SELECT like_count FROM posts WHERE id = ${post}`
-  t.equal(row?.like_count, before + 50, 'the kept count agrees with likedBy')
-  const counts = await sql`SELECT data FROM event_outbox WHERE name = 'post.liked'`
-  t.equal(counts.length, 50, 'one event each')
-  t.strictSame(
-    counts.map((e) => (JSON.parse(e.data as string) as { likeCount: number }).likeCount).sort((x, y) => x - y),
-    Array.from({ length: 50 }, (_, i) => before + i + 1),
-    'each event saw the count its own like made',
-  )
-})
+await t.test(
+  '50 users liking one post at once through two instances: 50 likes, counted once each',
+  { skip },
+  async (t) => {
+    const { a, b, database, sql } = await twoInstances(t)
+    const post = database.posts[0]?._id as string
+    const likers = database.users
+      .map((user) => user._id)
+      .filter((id) => !database.posts[0]?.likedBy.includes(id))
+      .slice(0, 50)
+    t.equal(likers.length, 50)
+    const services = [createPostsService({ store: a, now }), createPostsService({ store: b, now })]
+    const before = (await a.getPost(post))?.likedBy.length ?? 0
+    const results = await Promise.allSettled(likers.map((user, i) => services[i % 2]!.like(user, post)))
+    t.strictSame(
+      results.filter((r) => r.status === 'rejected'),
+      [],
+      'every like succeeds',
+    )
+    const after = await b.getPost(post)
+    t.equal(after?.likedBy.length, before + 50, 'every liker is in likedBy')
+    t.strictSame(new Set(after?.likedBy), new Set([...(database.posts[0]?.likedBy ?? []), ...likers]))
+    const [row] = await sql`SELECT like_count FROM posts WHERE id = ${post}`
+    t.equal(row?.like_count, before + 50, 'the kept count agrees with likedBy')
+    const counts = await sql`SELECT data FROM event_outbox WHERE name = 'post.liked'`
+    t.equal(counts.length, 50, 'one event each')
+    t.strictSame(
+      counts.map((e) => (JSON.parse(e.data as string) as { likeCount: number }).likeCount).sort((x, y) => x - y),
+      Array.from({ length: 50 }, (_, i) => before + i + 1),
+      'each event saw the count its own like made',
+    )
+  },
+)
 
-t.test('one user liking twice at once: exactly one succeeds', { skip }, async (t) => {
+await t.test('one user liking twice at once: exactly one succeeds', { skip }, async (t) => {
   const { a, b, database } = await twoInstances(t)
   const post = database.posts[0]?._id as string
   const user = database.users.find((u) => !database.posts[0]?.likedBy.includes(u._id))?._id as string
@@ -72,7 +76,7 @@ t.test('one user liking twice at once: exactly one succeeds', { skip }, async (t
   t.equal((await a.getPost(second))?.likedBy.filter((id) => id === other).length, 1)
 })
 
-t.test('two signups of one username in different case at once: one wins', { skip }, async (t) => {
+await t.test('two signups of one username in different case at once: one wins', { skip }, async (t) => {
   const { a, b, database } = await twoInstances(t, uuidDatabase({ users: 2, posts: 0 }))
   const record = (username: string): UserRecord => ({
     ...(database.users[0] as UserRecord),
@@ -87,7 +91,7 @@ t.test('two signups of one username in different case at once: one wins', { skip
   t.equal((await a.listUsers({})).items.filter((u) => u.username.toLowerCase() === 'same.name').length, 1)
 })
 
-t.test('two users following each other at once both succeed, counts intact', { skip }, async (t) => {
+await t.test('two users following each other at once both succeed, counts intact', { skip }, async (t) => {
   const { a, b, sql } = await twoInstances(t, uuidDatabase({ users: 2, posts: 0 }))
   const [x, y] = (await a.listUsers({})).items.map((u) => u._id) as [string, string]
   // The generated pair already follow each other: start from no follows.
@@ -103,7 +107,7 @@ t.test('two users following each other at once both succeed, counts intact', { s
   for (const row of rows) t.equal(row.follower_count, row.actual, 'the kept count agrees with the follows')
 })
 
-t.test('a transaction that loses a deadlock is run again, and both writers succeed', { skip }, async (t) => {
+await t.test('a transaction that loses a deadlock is run again, and both writers succeed', { skip }, async (t) => {
   const { a, b, database } = await twoInstances(t, uuidDatabase({ users: 2, posts: 2 }))
   const [first, second] = database.posts.map((post) => post._id) as [string, string]
   let runs = 0
@@ -126,7 +130,7 @@ t.test('a transaction that loses a deadlock is run again, and both writers succe
   t.ok(runs >= 3, `a deadlock victim ran again (${runs} runs for 2 transactions)`)
 })
 
-t.test(
+await t.test(
   'ping answers while the database does, and a closed store or an unreachable database rejects',
   { skip },
   async (t) => {

@@ -97,7 +97,7 @@ function script(database: ReturnType<typeof uuidDatabase>) {
   return { steps, people: [a, b, c] }
 }
 
-t.test(
+await t.test(
   'every notification operation answers as the embedded store does, and leaves the same lists',
   { skip },
   async (t) => {
@@ -126,7 +126,7 @@ t.test(
   },
 )
 
-t.test(
+await t.test(
   'deleting a post or comment with unread notifications through a failed transaction changes nothing',
   { skip },
   async (t) => {

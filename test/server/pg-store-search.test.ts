@@ -93,7 +93,7 @@ async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
   }
 }
 
-t.test('search, tags and trending read the same on both stores, before and after edits', { skip }, async (t) => {
+await t.test('search, tags and trending read the same on both stores, before and after edits', { skip }, async (t) => {
   const database = textDatabase()
   const [lowdb, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
   await compare(t, lowdb, pg, 'as loaded')

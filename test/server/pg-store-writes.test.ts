@@ -141,7 +141,7 @@ function script(database: ReturnType<typeof uuidDatabase>) {
   return steps
 }
 
-t.test('every operation answers as the embedded store does, and leaves the same records', { skip }, async (t) => {
+await t.test('every operation answers as the embedded store does, and leaves the same records', { skip }, async (t) => {
   const database = uuidDatabase()
   const stores = await openBothStores(t, database)
   const steps = script(database)
@@ -157,7 +157,7 @@ t.test('every operation answers as the embedded store does, and leaves the same 
   t.strictSame(await all(pg), await all(lowdb), 'the same users and posts, every list in the same order')
 })
 
-t.test('a transaction that throws leaves nothing behind and emits nothing', { skip }, async (t) => {
+await t.test('a transaction that throws leaves nothing behind and emits nothing', { skip }, async (t) => {
   const database = uuidDatabase({ users: 3, posts: 2 })
   const [user, other] = database.users.map((u) => u._id) as [string, string]
   const postId = database.posts[0]?._id as string

@@ -43,13 +43,17 @@ async function compareReads(t: Test, database: Database) {
   for (const id of userIds) t.strictSame(await pg.suggestUsers(id, 4), await lowdb.suggestUsers(id, 4), 'who to follow')
 }
 
-t.test('reads rebuild the embedded store records from the seed', { skip }, async (t) => {
+await t.test('reads rebuild the embedded store records from the seed', { skip }, async (t) => {
   await compareReads(t, await buildSeed(path.join(await tempDataDir(t), 'media')))
 })
 
-t.test('reads rebuild every order of a database with ties, dislikes, votes and bookmarks', { skip }, async (t) => {
-  await compareReads(t, uuidDatabase())
-})
+await t.test(
+  'reads rebuild every order of a database with ties, dislikes, votes and bookmarks',
+  { skip },
+  async (t) => {
+    await compareReads(t, uuidDatabase())
+  },
+)
 
 /** Every page of a list, following cursors, as one list of ids. */
 async function walk(
@@ -66,44 +70,51 @@ async function walk(
   throw new Error('more than 100 pages')
 }
 
-t.test('pages follow the same keysets as the embedded store, with no repeats and no gaps', { skip }, async (t) => {
-  const database = uuidDatabase()
-  const [lowdb, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
-  const authors = [database.users[0]?._id, database.users[3]?._id, 'not-a-uuid'] as string[]
-  const queries: PostQuery[] = ['latest', 'oldest', 'trending'].flatMap((sort) => [
-    { sort: sort as PostQuery['sort'] },
-    { sort: sort as PostQuery['sort'], authorIds: authors },
-  ])
-  for (const query of queries) {
-    const label = `${query.sort}${query.authorIds ? ' by authors' : ''}`
-    const whole = idsOf((await lowdb.listPosts(query)).items)
-    t.strictSame(idsOf((await pg.listPosts(query)).items), whole, `${label}: the whole list`)
-    for (const limit of [1, 4, 7]) {
-      const paged = await walk((cursor) => pg.listPosts({ ...query, limit, ...(cursor ? { cursor } : {}) }))
-      t.strictSame(paged, whole, `${label}, ${limit} a page: every post once, in order`)
+await t.test(
+  'pages follow the same keysets as the embedded store, with no repeats and no gaps',
+  { skip },
+  async (t) => {
+    const database = uuidDatabase()
+    const [lowdb, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
+    const authors = [database.users[0]?._id, database.users[3]?._id, 'not-a-uuid'] as string[]
+    const queries: PostQuery[] = ['latest', 'oldest', 'trending'].flatMap((sort) => [
+      { sort: sort as PostQuery['sort'] },
+      { sort: sort as PostQuery['sort'], authorIds: authors },
+    ])
+    for (const query of queries) {
+      const label = `${query.sort}${query.authorIds ? ' by authors' : ''}`
+      const whole = idsOf((await lowdb.listPosts(query)).items)
+      t.strictSame(idsOf((await pg.listPosts(query)).items), whole, `${label}: the whole list`)
+      for (const limit of [1, 4, 7]) {
+        const paged = await walk((cursor) => pg.listPosts({ ...query, limit, ...(cursor ? { cursor } : {}) }))
+        t.strictSame(paged, whole, `${label}, ${limit} a page: every post once, in order`)
+      }
     }
-  }
-  t.strictSame(
-    await walk((cursor) => pg.listUsers({ limit: 3, ...(cursor ? { cursor } : {}) })),
-    idsOf((await lowdb.listUsers({})).items),
-    'users, oldest account first',
-  )
-  for (const user of database.users.slice(0, 3)) {
-    const whole = idsOf((await lowdb.listBookmarks(user._id, {})).items)
-    t.strictSame(idsOf((await pg.listBookmarks(user._id, {})).items), whole, 'bookmarks, newest first')
-    t.strictSame(await walk((cursor) => pg.listBookmarks(user._id, { limit: 2, ...(cursor ? { cursor } : {}) })), whole)
-  }
-  const last = await pg.listPosts({ sort: 'latest', limit: database.posts.length })
-  t.equal(last.nextCursor, null, 'a page that holds the rest has no next cursor')
-  const first = await pg.listPosts({ sort: 'latest', limit: 2 })
-  t.strictSame(
-    first.nextCursor,
-    (await lowdb.listPosts({ sort: 'latest', limit: 2 })).nextCursor,
-    'cursors look alike on both stores',
-  )
-})
+    t.strictSame(
+      await walk((cursor) => pg.listUsers({ limit: 3, ...(cursor ? { cursor } : {}) })),
+      idsOf((await lowdb.listUsers({})).items),
+      'users, oldest account first',
+    )
+    for (const user of database.users.slice(0, 3)) {
+      const whole = idsOf((await lowdb.listBookmarks(user._id, {})).items)
+      t.strictSame(idsOf((await pg.listBookmarks(user._id, {})).items), whole, 'bookmarks, newest first')
+      t.strictSame(
+        await walk((cursor) => pg.listBookmarks(user._id, { limit: 2, ...(cursor ? { cursor } : {}) })),
+        whole,
+      )
+    }
+    const last = await pg.listPosts({ sort: 'latest', limit: database.posts.length })
+    t.equal(last.nextCursor, null, 'a page that holds the rest has no next cursor')
+    const first = await pg.listPosts({ sort: 'latest', limit: 2 })
+    t.strictSame(
+      first.nextCursor,
+      (await lowdb.listPosts({ sort: 'latest', limit: 2 })).nextCursor,
+      'cursors look alike on both stores',
+    )
+  },
+)
 
-t.test('a malformed cursor is a 400 that names the cursor, never a failed query', { skip }, async (t) => {
+await t.test('a malformed cursor is a 400 that names the cursor, never a failed query', { skip }, async (t) => {
   const pg = await openPgStore(t, uuidDatabase({ users: 3, posts: 4 }))
   const user = (await pg.listUsers({})).items[0]?._id as string
   const bad: [string, () => Promise<unknown>][] = [

@@ -22,7 +22,7 @@ function makeStore(capacity: number) {
   }
 }
 
-t.test('counts per key within the window, reads without counting, starts over after it', async (t) => {
+await t.test('counts per key within the window, reads without counting, starts over after it', async (t) => {
   const store = makeStore(10)
   t.strictSame(store.incr('a'), { current: 1, ttl: WINDOW })
   store.tick(1_000)
@@ -34,7 +34,7 @@ t.test('counts per key within the window, reads without counting, starts over af
   t.strictSame(store.incr('a'), { current: 1, ttl: WINDOW }, 'a new window')
 })
 
-t.test('a flood of fresh keys cannot push out a counter that has counted more than once', async (t) => {
+await t.test('a flood of fresh keys cannot push out a counter that has counted more than once', async (t) => {
   const store = makeStore(100)
   for (let i = 0; i < 9; i++) store.incr('victim')
   store.incr('once')
@@ -44,7 +44,7 @@ t.test('a flood of fresh keys cannot push out a counter that has counted more th
   t.equal(store.read('junk-9999').current, 1, 'the newest junk is kept')
 })
 
-t.test('when full of counters seen more than once, the oldest of them gives way', async (t) => {
+await t.test('when full of counters seen more than once, the oldest of them gives way', async (t) => {
   const store = makeStore(3)
   for (const key of ['a', 'b', 'c']) {
     store.incr(key)
@@ -56,7 +56,7 @@ t.test('when full of counters seen more than once, the oldest of them gives way'
   t.equal(store.read('d').current, 1)
 })
 
-t.test('expired counters are dropped before any live one', async (t) => {
+await t.test('expired counters are dropped before any live one', async (t) => {
   const store = makeStore(2)
   store.incr('old')
   store.tick(WINDOW)
@@ -67,7 +67,7 @@ t.test('expired counters are dropped before any live one', async (t) => {
   t.equal(store.read('new').current, 1)
 })
 
-t.test('each limiter gets a store of its own', async (t) => {
+await t.test('each limiter gets a store of its own', async (t) => {
   const Store = counterStore(10, () => 0)
   const parent = new Store({})
   const a = parent.child()

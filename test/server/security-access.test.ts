@@ -249,7 +249,7 @@ const rows: Row[] = [
 
 let cells = 0
 for (const row of rows) {
-  t.test(row.route, async (t) => {
+  await t.test(row.route, async (t) => {
     const requestOf = await row.setup()
     for (const role of ROLES) {
       const expected = row.expect[role]
@@ -284,7 +284,7 @@ for (const row of rows) {
   })
 }
 
-t.test("logout ends only the caller's own sessions", async (t) => {
+await t.test("logout ends only the caller's own sessions", async (t) => {
   const mine = await api.login('lucia.rossi')
   const theirs = await api.login('noah_kim')
   t.equal(
@@ -300,7 +300,7 @@ t.test("logout ends only the caller's own sessions", async (t) => {
   cells += 4
 })
 
-t.test('the grid is complete', async (t) => {
+await t.test('the grid is complete', async (t) => {
   t.comment(`access-control cells checked: ${cells} (${rows.length + 1} write routes × 4 callers)`)
   t.equal(cells, (rows.length + 1) * 4)
 })

@@ -87,7 +87,7 @@ async function request(base: string, method: string, url: string, token?: string
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 
-t.test('repeated kill -9 under write load loses no acknowledged write', async (t) => {
+await t.test('repeated kill -9 under write load loses no acknowledged write', async (t) => {
   await ensureBuilt()
   const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-crash-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))

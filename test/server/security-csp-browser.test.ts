@@ -39,7 +39,7 @@ if (browserAvailable(t)) {
     return violations
   }
 
-  t.test('the client logs in as the guest and shows the feed without a violation', async (t) => {
+  await t.test('the client logs in as the guest and shows the feed without a violation', async (t) => {
     const page = await browser.newPage()
     const violations = await watch(page)
     await page.goto(`${base}/login`)
@@ -52,7 +52,7 @@ if (browserAvailable(t)) {
     await page.close()
   })
 
-  t.test('the Swagger UI renders the API without a violation', async (t) => {
+  await t.test('the Swagger UI renders the API without a violation', async (t) => {
     const page = await browser.newPage()
     const violations = await watch(page)
     await page.goto(`${base}/api/docs`)

@@ -15,7 +15,7 @@ function parseCsp(header: string | string[] | number | undefined): Record<string
   return policy
 }
 
-t.test('every answer carries a strict policy, nosniff, no framing and no referrer', async (t) => {
+await t.test('every answer carries a strict policy, nosniff, no framing and no referrer', async (t) => {
   for (const url of ['/api/health', '/api/posts', '/api/nope', '/api/docs']) {
     const res = await api.app.inject({ method: 'GET', url })
     const csp = parseCsp(res.headers['content-security-policy'])
@@ -37,7 +37,7 @@ t.test('every answer carries a strict policy, nosniff, no framing and no referre
   }
 })
 
-t.test('errors from the rate limiter and the router carry the headers too', async (t) => {
+await t.test('errors from the rate limiter and the router carry the headers too', async (t) => {
   const limited = await buildSeededApp(t, {
     config: { rateLimit: true },
     options: { rateLimits: { general: { max: 1, windowMs: 60_000 } } },
@@ -49,7 +49,7 @@ t.test('errors from the rate limiter and the router carry the headers too', asyn
   t.equal(res.headers['x-content-type-options'], 'nosniff')
 })
 
-t.test("/media/ keeps its own sandboxing policy, which Helmet's never replaces", async (t) => {
+await t.test("/media/ keeps its own sandboxing policy, which Helmet's never replaces", async (t) => {
   const posts = (await api.app.inject({ method: 'GET', url: '/api/posts' })).json() as {
     posts: Array<{ mediaUrl: string }>
   }
@@ -63,7 +63,7 @@ t.test("/media/ keeps its own sandboxing policy, which Helmet's never replaces",
   t.equal(res.headers['cross-origin-resource-policy'], 'same-origin')
 })
 
-t.test('the Swagger UI page loads only files, and its policy differs only by one style hash', async (t) => {
+await t.test('the Swagger UI page loads only files, and its policy differs only by one style hash', async (t) => {
   const res = await api.app.inject({ method: 'GET', url: '/api/docs' })
   t.equal(res.statusCode, 200)
   t.notMatch(res.body, /<script(?![^>]*\bsrc=)[^>]*>/i, 'no inline script')
@@ -75,7 +75,7 @@ t.test('the Swagger UI page loads only files, and its policy differs only by one
   }
 })
 
-t.test('the client page gets the policy, and its HTML needs no inline script', async (t) => {
+await t.test('the client page gets the policy, and its HTML needs no inline script', async (t) => {
   const clientDir = path.join(api.dataDir, 'client')
   await mkdir(clientDir, { recursive: true })
   const html =

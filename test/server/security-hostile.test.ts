@@ -108,7 +108,7 @@ async function send(app: TestApp, { request, anonymous }: HostileCase, as: strin
 }
 
 for (const hostile of cases) {
-  t.test(hostile.name, async (t) => {
+  await t.test(hostile.name, async (t) => {
     const res = await send(api, hostile, token)
     t.ok(res.statusCode >= 400 && res.statusCode < 500, `a 4xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
     let body: unknown
@@ -129,14 +129,14 @@ for (const hostile of cases) {
 }
 
 for (const hostile of extras) {
-  t.test(`extra fields, ${hostile.name}`, async (t) => {
+  await t.test(`extra fields, ${hostile.name}`, async (t) => {
     const res = await send(extrasApi, hostile, extrasToken)
     t.ok(res.statusCode < 500, `no 5xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
     if (res.statusCode >= 400) t.strictSame(Object.keys(res.json() as object), ['errors'], 'a refusal is { errors }')
   })
 }
 
-t.test('afterwards: nothing an extra field planted was stored', async (t) => {
+await t.test('afterwards: nothing an extra field planted was stored', async (t) => {
   const stored = await storedText(extrasApi)
   for (const planted of [PLANTED, String(PLANTED_NUMBER), ...PLANTED_KEYS])
     t.notOk(stored.includes(planted), `no "${planted}" on disk`)
@@ -181,7 +181,7 @@ t.test('afterwards: nothing an extra field planted was stored', async (t) => {
   t.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype is clean')
 })
 
-t.test('afterwards: the database is byte-identical, no file was added, no prototype was polluted', async (t) => {
+await t.test('afterwards: the database is byte-identical, no file was added, no prototype was polluted', async (t) => {
   t.strictSame(await snapshotDb(api), dbBefore, 'database files unchanged')
   t.strictSame(await listMedia(api), mediaBefore, 'media folder unchanged')
   t.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype is clean')

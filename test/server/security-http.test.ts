@@ -61,14 +61,14 @@ const malformed: Array<[string, string | Buffer, number]> = [
 ]
 
 for (const [name, request, status] of malformed) {
-  t.test(`refused by the HTTP parser: ${name}`, async (t) => {
+  await t.test(`refused by the HTTP parser: ${name}`, async (t) => {
     const answer = parse(await raw(request))
     t.equal(answer.status, status)
     t.match(JSON.parse(answer.body), { errors: [String] }, 'still the { errors } shape')
   })
 }
 
-t.test('the server still answers after all of that', async (t) => {
+await t.test('the server still answers after all of that', async (t) => {
   t.equal(parse(await raw('GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status, 200)
 })
 
@@ -114,7 +114,7 @@ function streamUpload(head: Buffer, total: number): Promise<{ status: number; bo
   })
 }
 
-t.test('an upload over 20 MiB gets 413 over a real socket, and leaves nothing behind', async (t) => {
+await t.test('an upload over 20 MiB gets 413 over a real socket, and leaves nothing behind', async (t) => {
   const before = await listMedia(api)
   const res = await streamUpload(PNG, MAX_UPLOAD_BYTES + 4 * 1024 * 1024)
   t.equal(res.status, 413)
@@ -122,7 +122,7 @@ t.test('an upload over 20 MiB gets 413 over a real socket, and leaves nothing be
   t.strictSame(await listMedia(api), before)
 })
 
-t.test(
+await t.test(
   'a file that is no image by its first bytes is refused as they arrive, long before the end of a large upload',
   async (t) => {
     const before = await listMedia(api)
@@ -137,7 +137,7 @@ t.test(
   },
 )
 
-t.test('a slow request cannot hold its socket for ever', async (t) => {
+await t.test('a slow request cannot hold its socket for ever', async (t) => {
   t.equal(api.app.server.requestTimeout, 300_000)
   // Sockets cut off mid-upload are not waited for at close.
   api.app.server.closeAllConnections()

@@ -50,7 +50,7 @@ const HOSTILE = [
   'x'.repeat(600),
 ]
 
-t.test('hostile links are refused by every check', async (t) => {
+await t.test('hostile links are refused by every check', async (t) => {
   for (const link of HOSTILE) {
     t.notOk(isValidWebsite(link), `website ${JSON.stringify(link.slice(0, 60))}`)
     t.notOk(isValidMediaUrl(link), `mediaUrl ${JSON.stringify(link.slice(0, 60))}`)
@@ -58,7 +58,7 @@ t.test('hostile links are refused by every check', async (t) => {
   }
 })
 
-t.test('media and avatars need https or an uploaded file; websites may be http', async (t) => {
+await t.test('media and avatars need https or an uploaded file; websites may be http', async (t) => {
   t.ok(isValidWebsite(''))
   t.ok(isValidWebsite('https://example.com/about?x=1#me'))
   t.ok(isValidWebsite('http://example.com'))
@@ -84,7 +84,7 @@ t.test('media and avatars need https or an uploaded file; websites may be http',
   }
 })
 
-t.test('the API refuses them with 400 and stores nothing', async (t) => {
+await t.test('the API refuses them with 400 and stores nothing', async (t) => {
   const api = await buildSeededApp(t, { config: { rateLimit: false } })
   const token = await api.login('guest')
   const before = await snapshotDb(api)

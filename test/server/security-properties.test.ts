@@ -40,7 +40,11 @@ interface Action {
   /** Picks a post, user or comment among those that exist when the action runs. */
   target: number
 }
-const action = fc.record({ kind: fc.constantFrom(...KINDS), actor: fc.nat(USERS - 1), target: fc.nat(50) })
+const action: fc.Arbitrary<Action> = fc.record({
+  kind: fc.constantFrom(...KINDS),
+  actor: fc.nat(USERS - 1),
+  target: fc.nat(50),
+})
 
 async function everything(store: LowdbStore) {
   const users = (await store.listUsers({})).items
@@ -89,7 +93,7 @@ async function checkInvariants(
   return undefined
 }
 
-t.test('random sequences of actions keep every invariant, and disk matches memory', async (t) => {
+await t.test('random sequences of actions keep every invariant, and disk matches memory', async (t) => {
   let runs = 0
   let steps = 0
   let refused = 0
@@ -164,63 +168,67 @@ t.test('random sequences of actions keep every invariant, and disk matches memor
   t.ok(runs > 0)
 })
 
-t.test('random JSON bodies and path segments on every route: never a 5xx, every error in { errors }', async (t) => {
-  const api = await buildSeededApp(t, { config: { rateLimit: false } })
-  const token = await api.login('guest')
-  const routes: Array<['GET' | 'POST' | 'DELETE', (id: string) => string]> = [
-    ['POST', () => '/api/auth/signup'],
-    ['POST', () => '/api/auth/login'],
-    ['POST', () => '/api/users/edit'],
-    ['POST', (id) => `/api/users/follow/${id}`],
-    ['POST', (id) => `/api/users/bookmark/${id}`],
-    ['GET', (id) => `/api/users/${id}`],
-    ['POST', () => '/api/posts'],
-    ['POST', (id) => `/api/posts/edit/${id}`],
-    ['POST', (id) => `/api/posts/like/${id}`],
-    ['DELETE', (id) => `/api/posts/${id}`],
-    ['GET', (id) => `/api/posts/${id}`],
-    ['POST', (id) => `/api/comments/add/${id}`],
-    ['POST', (id) => `/api/comments/edit/${id}/${id}`],
-    ['GET', (id) => `/api/comments/${id}?limit=${id.length % 7}`],
-    ['GET', (id) => `/api/feed?cursor=${id}`],
-    ['GET', (id) => `/media/${id}`],
-  ]
-  let requests = 0
-  let serverErrors = 0
-  await fc.assert(
-    fc.asyncProperty(
-      fc.nat(routes.length - 1),
-      fc.oneof(
-        fc.string({ unit: 'grapheme', maxLength: 40 }),
-        fc.uuid(),
-        fc.constantFrom('..', '%2e%2e', '__proto__', 'constructor'),
+await t.test(
+  'random JSON bodies and path segments on every route: never a 5xx, every error in { errors }',
+  async (t) => {
+    const api = await buildSeededApp(t, { config: { rateLimit: false } })
+    const token = await api.login('guest')
+    const routes: Array<['GET' | 'POST' | 'DELETE', (id: string) => string]> = [
+      ['POST', () => '/api/auth/signup'],
+      ['POST', () => '/api/auth/login'],
+      ['POST', () => '/api/users/edit'],
+      ['POST', (id) => `/api/users/follow/${id}`],
+      ['POST', (id) => `/api/users/bookmark/${id}`],
+      ['GET', (id) => `/api/users/${id}`],
+      ['POST', () => '/api/posts'],
+      ['POST', (id) => `/api/posts/edit/${id}`],
+      ['POST', (id) => `/api/posts/like/${id}`],
+      ['DELETE', (id) => `/api/posts/${id}`],
+      ['GET', (id) => `/api/posts/${id}`],
+      ['POST', (id) => `/api/comments/add/${id}`],
+      ['POST', (id) => `/api/comments/edit/${id}/${id}`],
+      ['GET', (id) => `/api/comments/${id}?limit=${id.length % 7}`],
+      ['GET', (id) => `/api/feed?cursor=${id}`],
+      ['GET', (id) => `/media/${id}`],
+    ]
+    let requests = 0
+    let serverErrors = 0
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(routes.length - 1),
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 40 }),
+          fc.uuid(),
+          fc.constantFrom('..', '%2e%2e', '__proto__', 'constructor'),
+        ),
+        fc.option(fc.jsonValue({ maxDepth: 4 }), { nil: undefined }),
+        fc.boolean(),
+        async (index, segment, body, signedIn) => {
+          const [method, url] = routes[index] as (typeof routes)[number]
+          const payload =
+            method === 'GET' || body === undefined
+              ? {}
+              : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+          const res = await api.as(signedIn ? token : undefined, {
+            method,
+            url: url(encodeURIComponent(segment)),
+            ...payload,
+          })
+          requests++
+          if (res.statusCode >= 500) serverErrors++
+          if (res.statusCode >= 500)
+            throw new Error(`${method} ${url(segment)} answered ${res.statusCode}: ${res.body}`)
+          if (res.statusCode >= 400 && !Array.isArray((res.json() as { errors?: unknown }).errors))
+            throw new Error(`not { errors }: ${res.body}`)
+        },
       ),
-      fc.option(fc.jsonValue({ maxDepth: 4 }), { nil: undefined }),
-      fc.boolean(),
-      async (index, segment, body, signedIn) => {
-        const [method, url] = routes[index] as (typeof routes)[number]
-        const payload =
-          method === 'GET' || body === undefined
-            ? {}
-            : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-        const res = await api.as(signedIn ? token : undefined, {
-          method,
-          url: url(encodeURIComponent(segment)),
-          ...payload,
-        })
-        requests++
-        if (res.statusCode >= 500) serverErrors++
-        if (res.statusCode >= 500) throw new Error(`${method} ${url(segment)} answered ${res.statusCode}: ${res.body}`)
-        if (res.statusCode >= 400 && !Array.isArray((res.json() as { errors?: unknown }).errors))
-          throw new Error(`not { errors }: ${res.body}`)
+      {
+        numRuns: 300,
+        interruptAfterTimeLimit: 10_000,
+        ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
       },
-    ),
-    {
-      numRuns: 300,
-      interruptAfterTimeLimit: 10_000,
-      ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
-    },
-  )
-  t.comment(`random requests: ${requests}, 5xx seen: ${serverErrors}`)
-  t.equal(serverErrors, 0)
-})
+    )
+    t.comment(`random requests: ${requests}, 5xx seen: ${serverErrors}`)
+    t.equal(serverErrors, 0)
+  },
+)

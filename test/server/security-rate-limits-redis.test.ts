@@ -50,7 +50,7 @@ if (!reachable && !process.env.CI) {
     options: { rateLimits: loose(policy), rateLimitKeyPrefix: prefix },
   })
 
-  t.test('two instances share one count: a limit reached through one holds on the other', async (t) => {
+  await t.test('two instances share one count: a limit reached through one holds on the other', async (t) => {
     await removeOwnKeys()
     const policy = { loginFailuresPerAddressAndAccount: { max: 3, windowMs: 60_000 } }
     const a = await buildSeededApp(t, withRedis(policy))
@@ -65,7 +65,7 @@ if (!reachable && !process.env.CI) {
     )
   })
 
-  t.test('limiters keyed alike keep apart: writes and uploads, both by user id, count separately', async (t) => {
+  await t.test('limiters keyed alike keep apart: writes and uploads, both by user id, count separately', async (t) => {
     await removeOwnKeys()
     const api = await buildSeededApp(
       t,
@@ -93,7 +93,7 @@ if (!reachable && !process.env.CI) {
     )
   })
 
-  t.test('an unreachable Redis fails open with a warning, and never stops the app', async (t) => {
+  await t.test('an unreachable Redis fails open with a warning, and never stops the app', async (t) => {
     const lines: string[] = []
     const api = await buildSeededApp(t, {
       config: { rateLimit: true, redisUrl: 'redis://127.0.0.1:1', logLevel: 'warn' },

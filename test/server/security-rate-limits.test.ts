@@ -8,7 +8,7 @@ import { buildSeededApp as buildTestApp } from '../helpers/seeded.js'
 import { fileUpload, PNG } from '../helpers/images.js'
 import { badLogin, expect429, goodLogin, loose } from '../helpers/rate-limits.js'
 
-t.test('rate limits are on unless RATE_LIMIT=false', async (t) => {
+await t.test('rate limits are on unless RATE_LIMIT=false', async (t) => {
   t.equal(parseConfig({}).rateLimit, true)
   t.equal(parseConfig({ RATE_LIMIT: 'false' }).rateLimit, false)
   t.equal(parseConfig({}).trustProxy, false, 'X-Forwarded-For is not believed by default')
@@ -17,7 +17,7 @@ t.test('rate limits are on unless RATE_LIMIT=false', async (t) => {
   t.strictSame(DEFAULT_RATE_LIMITS.loginFailuresPerAddress, { max: 30, windowMs: 15 * 60_000 })
 })
 
-t.test('successful logins never count: the guest button works for everyone, all day', async (t) => {
+await t.test('successful logins never count: the guest button works for everyone, all day', async (t) => {
   const { app } = await buildTestApp(t, { config: { rateLimit: true } })
   for (let i = 1; i <= 40; i++) {
     const res = await app.inject(goodLogin('guest', 'guestpassword', i % 2 === 0 ? '10.9.0.1' : undefined))
@@ -26,7 +26,7 @@ t.test('successful logins never count: the guest button works for everyone, all 
   t.equal((await app.inject(goodLogin('guest', 'guestpassword'))).statusCode, 200, 'the 41st guest login still works')
 })
 
-t.test('failed logins: 10 in 15 minutes per address and username, then 429 for that pair only', async (t) => {
+await t.test('failed logins: 10 in 15 minutes per address and username, then 429 for that pair only', async (t) => {
   const { app } = await buildTestApp(t, { config: { rateLimit: true } })
   for (let i = 1; i <= 10; i++)
     t.equal((await app.inject(badLogin('Maya.Lin'))).statusCode, 401, `attempt ${i} is judged on its password`)
@@ -54,7 +54,7 @@ t.test('failed logins: 10 in 15 minutes per address and username, then 429 for t
   )
 })
 
-t.test('failed logins per address, whatever the username, stop one place trying many accounts', async (t) => {
+await t.test('failed logins per address, whatever the username, stop one place trying many accounts', async (t) => {
   const { app } = await buildTestApp(t, {
     config: { rateLimit: true },
     options: { rateLimits: loose({ loginFailuresPerAddress: { max: 3, windowMs: 60_000 } }) },
@@ -79,24 +79,31 @@ t.test('failed logins per address, whatever the username, stop one place trying 
   t.equal((await app.inject(badLogin('guest', {}, '10.0.0.8'))).statusCode, 401, '...and is not counted as one')
 })
 
-t.test('guessing one account from many addresses slows its logins down, and never refuses the owner', async (t) => {
-  const waits: number[] = []
-  const slowdown = { max: 3, windowMs: 60_000, firstDelayMs: 100, maxDelayMs: 350 }
-  const { app } = await buildTestApp(t, {
-    config: { rateLimit: true },
-    options: { rateLimits: loose({ loginSlowdownPerAccount: slowdown }), sleep: async (ms) => void waits.push(ms) },
-  })
-  for (let i = 1; i <= 6; i++)
-    t.equal((await app.inject(badLogin('noah_kim', {}, `10.3.0.${i}`))).statusCode, 401, `guess ${i} from 10.3.0.${i}`)
-  t.strictSame(waits, [100, 200, 350], 'no wait for the first 3, then doubling up to the ceiling')
-  waits.length = 0
-  t.equal((await app.inject(goodLogin('noah_kim', 'noahpassword', '10.3.0.99'))).statusCode, 200, 'the owner gets in')
-  t.strictSame(waits, [350], 'after the same wait')
-  t.equal((await app.inject(goodLogin('guest', 'guestpassword', '10.3.0.99'))).statusCode, 200)
-  t.strictSame(waits, [350], 'other accounts do not wait')
-})
+await t.test(
+  'guessing one account from many addresses slows its logins down, and never refuses the owner',
+  async (t) => {
+    const waits: number[] = []
+    const slowdown = { max: 3, windowMs: 60_000, firstDelayMs: 100, maxDelayMs: 350 }
+    const { app } = await buildTestApp(t, {
+      config: { rateLimit: true },
+      options: { rateLimits: loose({ loginSlowdownPerAccount: slowdown }), sleep: async (ms) => void waits.push(ms) },
+    })
+    for (let i = 1; i <= 6; i++)
+      t.equal(
+        (await app.inject(badLogin('noah_kim', {}, `10.3.0.${i}`))).statusCode,
+        401,
+        `guess ${i} from 10.3.0.${i}`,
+      )
+    t.strictSame(waits, [100, 200, 350], 'no wait for the first 3, then doubling up to the ceiling')
+    waits.length = 0
+    t.equal((await app.inject(goodLogin('noah_kim', 'noahpassword', '10.3.0.99'))).statusCode, 200, 'the owner gets in')
+    t.strictSame(waits, [350], 'after the same wait')
+    t.equal((await app.inject(goodLogin('guest', 'guestpassword', '10.3.0.99'))).statusCode, 200)
+    t.strictSame(waits, [350], 'other accounts do not wait')
+  },
+)
 
-t.test('loginDelayMs: none up to the max, then doubling, never past the ceiling', async (t) => {
+await t.test('loginDelayMs: none up to the max, then doubling, never past the ceiling', async (t) => {
   const slowdown = DEFAULT_RATE_LIMITS.loginSlowdownPerAccount
   t.equal(loginDelayMs(0, slowdown), 0)
   t.equal(loginDelayMs(9, slowdown), 0)
@@ -107,7 +114,7 @@ t.test('loginDelayMs: none up to the max, then doubling, never past the ceiling'
   t.equal(loginDelayMs(1_000_000, slowdown), 10_000)
 })
 
-t.test('a burst of guesses sent at once gets no more tries than the limit', async (t) => {
+await t.test('a burst of guesses sent at once gets no more tries than the limit', async (t) => {
   const { app } = await buildTestApp(t, {
     config: { rateLimit: true },
     options: { rateLimits: loose({ loginFailuresPerAddressAndAccount: { max: 3, windowMs: 60_000 } }) },
@@ -117,7 +124,7 @@ t.test('a burst of guesses sent at once gets no more tries than the limit', asyn
   t.strictSame(statuses, [401, 401, 401, ...Array<number>(9).fill(429)], '3 judged, 9 refused')
 })
 
-t.test('signup: 5 a minute per address, every attempt counting, apart from login', async (t) => {
+await t.test('signup: 5 a minute per address, every attempt counting, apart from login', async (t) => {
   const { app } = await buildTestApp(t, { config: { rateLimit: true } })
   const signup = (i: number) =>
     app.inject({
@@ -136,7 +143,7 @@ t.test('signup: 5 a minute per address, every attempt counting, apart from login
   t.equal((await app.inject(badLogin('guest'))).statusCode, 401, 'login keeps its own budget')
 })
 
-t.test('the limit, the limit plus one, and the reset once the window has passed', async (t) => {
+await t.test('the limit, the limit plus one, and the reset once the window has passed', async (t) => {
   const windowMs = 1500
   const { app } = await buildTestApp(t, {
     config: { rateLimit: true },
@@ -153,7 +160,7 @@ t.test('the limit, the limit plus one, and the reset once the window has passed'
   t.equal((await attempt()).statusCode, 400, 'after the window a new attempt is judged again')
 })
 
-t.test('a trailing slash or a text/plain body is the same signup and the same login to the limits', async (t) => {
+await t.test('a trailing slash or a text/plain body is the same signup and the same login to the limits', async (t) => {
   const policy = loose({
     signupPerAddress: { max: 3, windowMs: 60_000 },
     loginFailuresPerAddressAndAccount: { max: 3, windowMs: 60_000 },
@@ -178,7 +185,7 @@ t.test('a trailing slash or a text/plain body is the same signup and the same lo
 
 const perAddress = loose({ loginFailuresPerAddress: { max: 5, windowMs: 60_000 } })
 
-t.test('a spoofed X-Forwarded-For is ignored while proxy trust is off', async (t) => {
+await t.test('a spoofed X-Forwarded-For is ignored while proxy trust is off', async (t) => {
   const { app } = await buildTestApp(t, {
     config: { rateLimit: true, trustProxy: false },
     options: { rateLimits: perAddress },
@@ -196,7 +203,7 @@ t.test('a spoofed X-Forwarded-For is ignored while proxy trust is off', async (t
   )
 })
 
-t.test('with TRUST_PROXY set, the forwarded client address is the key', async (t) => {
+await t.test('with TRUST_PROXY set, the forwarded client address is the key', async (t) => {
   const { app } = await buildTestApp(t, {
     config: { rateLimit: true, trustProxy: true },
     options: { rateLimits: perAddress },
@@ -215,7 +222,7 @@ t.test('with TRUST_PROXY set, the forwarded client address is the key', async (t
   )
 })
 
-t.test(
+await t.test(
   'TRUST_PROXY=loopback keys on the address the proxy appended, not on what the client forged before it',
   async (t) => {
     const { app } = await buildTestApp(t, {
@@ -229,7 +236,7 @@ t.test(
   },
 )
 
-t.test('writes per user: the limit holds across addresses, and refused writes change nothing', async (t) => {
+await t.test('writes per user: the limit holds across addresses, and refused writes change nothing', async (t) => {
   const api = await buildTestApp(t, {
     config: { rateLimit: true },
     options: { rateLimits: loose({ writesPerUser: { max: 4, windowMs: 60_000 } }) },
@@ -251,7 +258,7 @@ t.test('writes per user: the limit holds across addresses, and refused writes ch
   t.equal((await api.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, 'reads are not writes')
 })
 
-t.test('uploads per user', async (t) => {
+await t.test('uploads per user', async (t) => {
   const api = await buildTestApp(t, {
     config: { rateLimit: true },
     options: { rateLimits: loose({ uploadsPerUser: { max: 2, windowMs: 60_000 } }) },
@@ -268,7 +275,7 @@ t.test('uploads per user', async (t) => {
   )
 })
 
-t.test('the general limit counts every request from an address, bad tokens included', async (t) => {
+await t.test('the general limit counts every request from an address, bad tokens included', async (t) => {
   const { app } = await buildTestApp(t, {
     config: { rateLimit: true },
     options: { rateLimits: loose({ general: { max: 5, windowMs: 60_000 } }) },
@@ -281,30 +288,33 @@ t.test('the general limit counts every request from an address, bad tokens inclu
   expect429(t, await app.inject({ method: 'GET', url: '/no/such/page' }), 'unknown routes count too')
 })
 
-t.test('RATE_LIMIT=false turns every limit off', async (t) => {
+await t.test('RATE_LIMIT=false turns every limit off', async (t) => {
   const { app } = await buildTestApp(t, { config: { rateLimit: false } })
   for (let i = 1; i <= 12; i++)
     t.equal((await app.inject(badLogin('guest'))).statusCode, 401, `attempt ${i}, past the default 10`)
 })
 
-t.test('the start warns that limits are counted per instance when a database is shared and Redis is not', async (t) => {
-  const postgres = 'postgres://chirp@127.0.0.1:5432/chirp'
-  t.match(
-    perInstanceLimitsWarning({ rateLimit: true, databaseUrl: postgres, redisUrl: undefined }),
-    /rate limits are counted per instance/,
-  )
-  t.equal(
-    perInstanceLimitsWarning({ rateLimit: true, databaseUrl: postgres, redisUrl: 'redis://127.0.0.1:6379' }),
-    undefined,
-  )
-  t.equal(
-    perInstanceLimitsWarning({ rateLimit: true, redisUrl: undefined }),
-    undefined,
-    'one embedded store is one instance',
-  )
-  t.equal(
-    perInstanceLimitsWarning({ rateLimit: false, databaseUrl: postgres, redisUrl: undefined }),
-    undefined,
-    'no limits, nothing to share',
-  )
-})
+await t.test(
+  'the start warns that limits are counted per instance when a database is shared and Redis is not',
+  async (t) => {
+    const postgres = 'postgres://chirp@127.0.0.1:5432/chirp'
+    t.match(
+      perInstanceLimitsWarning({ rateLimit: true, databaseUrl: postgres, redisUrl: undefined }),
+      /rate limits are counted per instance/,
+    )
+    t.equal(
+      perInstanceLimitsWarning({ rateLimit: true, databaseUrl: postgres, redisUrl: 'redis://127.0.0.1:6379' }),
+      undefined,
+    )
+    t.equal(
+      perInstanceLimitsWarning({ rateLimit: true, redisUrl: undefined }),
+      undefined,
+      'one embedded store is one instance',
+    )
+    t.equal(
+      perInstanceLimitsWarning({ rateLimit: false, databaseUrl: postgres, redisUrl: undefined }),
+      undefined,
+      'no limits, nothing to share',
+    )
+  },
+)

@@ -40,7 +40,7 @@ function recordingFs(t: Test) {
         get(target, key) {
           const value = Reflect.get(target, key, target) as unknown
           if (typeof value !== 'function' || !['writeFile', 'write', 'sync', 'close'].includes(String(key))) {
-            return typeof value === 'function' ? value.bind(target) : value
+            return typeof value === 'function' ? (value.bind(target) as unknown) : value
           }
           return (...args: unknown[]) => {
             calls.push(`${String(key)} ${name(file)}`)
@@ -61,7 +61,7 @@ function recordingFs(t: Test) {
   return { fs, calls, state }
 }
 
-t.test('a write is synced to its own file before it replaces db.json, and the directory after', async (t) => {
+await t.test('a write is synced to its own file before it replaces db.json, and the directory after', async (t) => {
   const { fs, calls, state } = recordingFs(t)
   const { writeFileDurably } = await t.mockImport<typeof import('../../server/store/durable-file.js')>(
     '../../server/store/durable-file.js',
@@ -92,7 +92,7 @@ t.test('a write is synced to its own file before it replaces db.json, and the di
   t.strictSame(await readdir(dir), ['db.json'], 'and no temporary file')
 })
 
-t.test('the data directory is locked: a second store refuses, a stale lock is taken over', async (t) => {
+await t.test('the data directory is locked: a second store refuses, a stale lock is taken over', async (t) => {
   const dataDir = await tempDataDir(t)
   const store = await LowdbStore.open({ dataDir, seed })
   await t.rejects(
@@ -115,7 +115,7 @@ t.test('the data directory is locked: a second store refuses, a stale lock is ta
   await afterTornLock.close()
 })
 
-t.test('a failed flush fails its writes, and memory goes back to what the disk holds', async (t) => {
+await t.test('a failed flush fails its writes, and memory goes back to what the disk holds', async (t) => {
   const { fs, state } = recordingFs(t)
   const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
     '../../server/store/lowdb-store.js',
@@ -149,7 +149,7 @@ t.test('a failed flush fails its writes, and memory goes back to what the disk h
   await reopened.close()
 })
 
-t.test(
+await t.test(
   'a flush that fails after db.json was replaced (at the directory fsync) deletes nothing db.json names',
   async (t) => {
     const { fs, state } = recordingFs(t)
@@ -184,7 +184,7 @@ t.test(
   },
 )
 
-t.test('over HTTP: a write whose flush fails is a 500, and nothing of it remains', async (t) => {
+await t.test('over HTTP: a write whose flush fails is a 500, and nothing of it remains', async (t) => {
   const { fs, state } = recordingFs(t)
   const { buildApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', {
     'node:fs/promises': fs,
@@ -221,7 +221,7 @@ const damaged: Array<[string, string]> = [
 ]
 
 for (const [what, contents] of damaged) {
-  t.test(`a db.json that is ${what} stops the start and is never replaced`, async (t) => {
+  await t.test(`a db.json that is ${what} stops the start and is never replaced`, async (t) => {
     const dataDir = await tempDataDir(t)
     await writeFile(path.join(dataDir, 'db.json'), contents)
     const error = await LowdbStore.open({ dataDir, seed }).then(

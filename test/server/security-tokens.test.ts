@@ -84,7 +84,7 @@ const refused: Array<[string, string]> = [
   ['garbage: unicode', '🔑.🔑.🔑'],
 ]
 
-t.test('a good token works raw and as Bearer (the baseline the refusals are measured against)', async (t) => {
+await t.test('a good token works raw and as Bearer (the baseline the refusals are measured against)', async (t) => {
   t.equal((await api.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200)
   t.equal((await api.as(`Bearer ${token}`, { method: 'GET', url: '/api/feed' })).statusCode, 200)
   t.equal(
@@ -95,7 +95,7 @@ t.test('a good token works raw and as Bearer (the baseline the refusals are meas
 })
 
 for (const [name, bad] of refused) {
-  t.test(`401: ${name}`, async (t) => {
+  await t.test(`401: ${name}`, async (t) => {
     for (const request of [
       { method: 'GET', url: '/api/feed' },
       { method: 'POST', url: '/api/posts', payload: { content: 'should never be written' } },
@@ -107,14 +107,14 @@ for (const [name, bad] of refused) {
   })
 }
 
-t.test('a token in the query string is not a token', async (t) => {
+await t.test('a token in the query string is not a token', async (t) => {
   for (const query of [`token=${token}`, `authorization=${token}`, `access_token=${token}`]) {
     const res = await api.app.inject({ method: 'GET', url: `/api/feed?${query}` })
     t.equal(res.statusCode, 401, query.slice(0, query.indexOf('=')))
   }
 })
 
-t.test('a token issued before logout stops working; a new login works', async (t) => {
+await t.test('a token issued before logout stops working; a new login works', async (t) => {
   const session = await api.login('noah_kim')
   const other = await api.login('noah_kim')
   t.equal((await api.as(session, { method: 'GET', url: '/api/feed' })).statusCode, 200)

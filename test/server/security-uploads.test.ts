@@ -70,7 +70,7 @@ const accepted: Array<[string, Buffer, string, string, keyof typeof FORMATS]> = 
 ]
 
 for (const [name, data, filename, type, ext] of accepted) {
-  t.test(`accepted: ${name}`, async (t) => {
+  await t.test(`accepted: ${name}`, async (t) => {
     const before = await listMedia()
     const res = await upload(fileUpload(data, filename, type))
     t.equal(res.statusCode, 201, res.body.slice(0, 200))
@@ -234,7 +234,7 @@ function jpegSizedAfterMetadata(): Buffer {
 }
 
 for (const [name, body, [status, message]] of refused) {
-  t.test(`refused: ${name}`, async (t) => {
+  await t.test(`refused: ${name}`, async (t) => {
     const before = await listMedia()
     const res = await upload(body)
     t.equal(res.statusCode, status, res.body.slice(0, 200))
@@ -243,7 +243,7 @@ for (const [name, body, [status, message]] of refused) {
   })
 }
 
-t.test('a GIF is stored with the screen of its frames, not the one its header claimed', async (t) => {
+await t.test('a GIF is stored with the screen of its frames, not the one its header claimed', async (t) => {
   const { url } = (await upload(fileUpload(gifSized(65_535, 65_535), 'a.gif', 'image/gif'))).json() as { url: string }
   const stored = await storedFile(url)
   t.strictSame([stored.readUInt16LE(6), stored.readUInt16LE(8)], [1, 1], 'a 1 × 1 logical screen')
@@ -306,7 +306,7 @@ const polyglots: Array<[string, Buffer, 'refused' | 'stored clean']> = [
 ]
 
 for (const [name, data, outcome] of polyglots) {
-  t.test(`polyglot ${outcome}: ${name}`, async (t) => {
+  await t.test(`polyglot ${outcome}: ${name}`, async (t) => {
     const before = await listMedia()
     const res = await upload(fileUpload(data, 'a.img', 'image/png'))
     if (outcome === 'refused') {
@@ -324,14 +324,14 @@ for (const [name, data, outcome] of polyglots) {
   })
 }
 
-t.test('refused: an anonymous upload never reaches the disk', async (t) => {
+await t.test('refused: an anonymous upload never reaches the disk', async (t) => {
   const before = await listMedia()
   const res = await upload(fileUpload(PNG), null)
   t.equal(res.statusCode, 401)
   t.strictSame(await listMedia(), before)
 })
 
-t.test('uploads are served with their sniffed type, nosniff and a sandboxing policy', async (t) => {
+await t.test('uploads are served with their sniffed type, nosniff and a sandboxing policy', async (t) => {
   const res = await upload(fileUpload(GIF, 'x.png', 'image/png'))
   const { url } = res.json() as { url: string }
   const served = await api.app.inject({ method: 'GET', url })

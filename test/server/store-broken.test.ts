@@ -9,44 +9,47 @@ import { smallDatabase } from '../helpers/records.js'
  * acknowledged. The store must say so (the process then exits and restarts from disk) and refuse
  * every later write rather than build on it.
  */
-t.test('a failed flush whose read-back also fails reports the store broken and refuses later writes', async (t) => {
-  const state = { failing: false }
-  const injected = () => Object.assign(new Error('injected: I/O error'), { code: 'EIO' })
-  const fs = t.createMock(fsp, {
-    rename: async (from: string, to: string) => {
-      if (state.failing) throw injected()
-      return fsp.rename(from, to)
-    },
-    readFile: (async (...args: Parameters<typeof fsp.readFile>) => {
-      if (state.failing) throw injected()
-      return fsp.readFile(...args)
-    }) as typeof fsp.readFile,
-  })
-  const { LowdbStore } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
-    '../../server/store/lowdb-store.js',
-    { 'node:fs/promises': fs },
-  )
-  const broken: unknown[] = []
-  const store = await LowdbStore.open({
-    dataDir: await tempDataDir(t),
-    seed: async () => smallDatabase(2, 0),
-    onBroken: (error) => broken.push(error),
-  })
-  const setBio = (value: string) =>
-    store.transaction(async (tx) => {
-      const user = (await tx.getUser('u0')) as UserRecord
-      await tx.updateProfile(user._id, { bio: value }, user.updatedAt)
+await t.test(
+  'a failed flush whose read-back also fails reports the store broken and refuses later writes',
+  async (t) => {
+    const state = { failing: false }
+    const injected = () => Object.assign(new Error('injected: I/O error'), { code: 'EIO' })
+    const fs = t.createMock(fsp, {
+      rename: async (from: string, to: string) => {
+        if (state.failing) throw injected()
+        return fsp.rename(from, to)
+      },
+      readFile: (async (...args: Parameters<typeof fsp.readFile>) => {
+        if (state.failing) throw injected()
+        return fsp.readFile(...args)
+      }) as typeof fsp.readFile,
     })
+    const { LowdbStore } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
+      '../../server/store/lowdb-store.js',
+      { 'node:fs/promises': fs },
+    )
+    const broken: unknown[] = []
+    const store = await LowdbStore.open({
+      dataDir: await tempDataDir(t),
+      seed: async () => smallDatabase(2, 0),
+      onBroken: (error) => broken.push(error),
+    })
+    const setBio = (value: string) =>
+      store.transaction(async (tx) => {
+        const user = (await tx.getUser('u0')) as UserRecord
+        await tx.updateProfile(user._id, { bio: value }, user.updatedAt)
+      })
 
-  await setBio('saved')
-  t.equal(broken.length, 0, 'a healthy store is not reported')
+    await setBio('saved')
+    t.equal(broken.length, 0, 'a healthy store is not reported')
 
-  state.failing = true
-  await t.rejects(setBio('never acknowledged'), { code: 'EIO' })
-  t.equal(broken.length, 1, 'the store reports itself broken once')
-  t.match(broken[0], { code: 'EIO' })
+    state.failing = true
+    await t.rejects(setBio('never acknowledged'), { code: 'EIO' })
+    t.equal(broken.length, 1, 'the store reports itself broken once')
+    t.match(broken[0], { code: 'EIO' })
 
-  state.failing = false
-  await t.rejects(setBio('built on a bad state'), { code: 'EIO' }, 'no write is accepted after that')
-  await store.close()
-})
+    state.failing = false
+    await t.rejects(setBio('built on a bad state'), { code: 'EIO' }, 'no write is accepted after that')
+    await store.close()
+  },
+)

@@ -38,7 +38,7 @@ const edit = (store: LowdbStore, id: string, content: string) =>
     await tx.updatePost(id, { content, mediaUrl: current.mediaUrl, type: current.type }, current.updatedAt)
   })
 
-t.test('a new directory is seeded as a manifest in db.json and one segment', async (t) => {
+await t.test('a new directory is seeded as a manifest in db.json and one segment', async (t) => {
   const dir = await tempDataDir(t)
   await open(t, dir, database(3, 5))
   const manifest = await manifestOf(dir)
@@ -56,7 +56,7 @@ t.test('a new directory is seeded as a manifest in db.json and one segment', asy
   t.equal(back.users.length, 3)
 })
 
-t.test('a write serialises only the shard it touched, and the old copy is removed once unused', async (t) => {
+await t.test('a write serialises only the shard it touched, and the old copy is removed once unused', async (t) => {
   const dir = await tempDataDir(t)
   const store = await open(t, dir, database(2, 40))
   await edit(store, 'p7', 'edited')
@@ -75,7 +75,7 @@ t.test('a write serialises only the shard it touched, and the old copy is remove
   )
 })
 
-t.test('writes that arrive together share one segment; per-write mode gives each its own', async (t) => {
+await t.test('writes that arrive together share one segment; per-write mode gives each its own', async (t) => {
   for (const flush of ['shared', 'per-write'] as const) {
     const dir = await tempDataDir(t)
     const store = await open(t, dir, database(2, 40), { flush })
@@ -92,20 +92,23 @@ t.test('writes that arrive together share one segment; per-write mode gives each
   }
 })
 
-t.test('a version-1 db.json is read as it is and kept as db.v1.json when the first write converts it', async (t) => {
-  const dir = await tempDataDir(t)
-  const original = JSON.stringify(database(2, 3))
-  await writeFile(path.join(dir, 'db.json'), original)
-  const store = await open(t, dir, database(0, 0))
-  t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
-  t.equal((await store.getPost('p1'))?.content, 'post 1')
-  await edit(store, 'p1', 'converted')
-  t.equal((await manifestOf(dir)).version, 3)
-  t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
-  t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
-})
+await t.test(
+  'a version-1 db.json is read as it is and kept as db.v1.json when the first write converts it',
+  async (t) => {
+    const dir = await tempDataDir(t)
+    const original = JSON.stringify(database(2, 3))
+    await writeFile(path.join(dir, 'db.json'), original)
+    const store = await open(t, dir, database(0, 0))
+    t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
+    t.equal((await store.getPost('p1'))?.content, 'post 1')
+    await edit(store, 'p1', 'converted')
+    t.equal((await manifestOf(dir)).version, 3)
+    t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
+    t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
+  },
+)
 
-t.test('a damaged or missing segment stops the start, naming the file and leaving it alone', async (t) => {
+await t.test('a damaged or missing segment stops the start, naming the file and leaving it alone', async (t) => {
   for (const [what, damage, reason] of [
     ['invalid JSON', (file: string) => writeFile(file, '{"version":2,'), /invalid JSON/],
     ['not a segment', (file: string) => writeFile(file, '{"hello":1}'), /not a Chirp database/],
@@ -126,7 +129,7 @@ t.test('a damaged or missing segment stops the start, naming the file and leavin
   }
 })
 
-t.test('a failed flush leaves memory as the disk has it and removes its segment', async (t) => {
+await t.test('a failed flush leaves memory as the disk has it and removes its segment', async (t) => {
   const dir = await tempDataDir(t)
   const store = await open(t, dir, database(2, 5))
   // A directory where db.json's temporary file goes: the segment is written, the manifest cannot be.
@@ -140,7 +143,7 @@ t.test('a failed flush leaves memory as the disk has it and removes its segment'
   t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p2')?.content, 'stored now')
 })
 
-t.test('segments no manifest names are removed at start', async (t) => {
+await t.test('segments no manifest names are removed at start', async (t) => {
   const dir = await tempDataDir(t)
   const store = await LowdbStore.open({ dataDir: dir, seed: async () => database(2, 3) })
   await store.close()
@@ -149,7 +152,7 @@ t.test('segments no manifest names are removed at start', async (t) => {
   t.strictSame(await segmentsIn(dir), ['segment-000001.json'])
 })
 
-t.test('a segment mostly superseded is carried forward, so old segments do not pile up', async (t) => {
+await t.test('a segment mostly superseded is carried forward, so old segments do not pile up', async (t) => {
   const dir = await tempDataDir(t)
   const store = await open(t, dir, database(40, 64))
   const shards = (await manifestOf(dir)).posts.length
@@ -168,7 +171,7 @@ t.test('a segment mostly superseded is carried forward, so old segments do not p
   t.equal((await readDatabaseFiles(dir)).posts.length, 64, 'nothing lost on the way')
 })
 
-t.test('a database grown past its layout is redrawn into more shards on the next write', async (t) => {
+await t.test('a database grown past its layout is redrawn into more shards on the next write', async (t) => {
   const dir = await tempDataDir(t)
   await writeDatabaseFiles(dir, database(1, 8))
   t.equal((await manifestOf(dir)).posts.length, 16)
@@ -188,7 +191,7 @@ t.test('a database grown past its layout is redrawn into more shards on the next
   t.equal(back.posts.find((p) => p._id === 'p0')?.content, 'after the redraw')
 })
 
-t.test('a whole large database is written as several segments, and read back whole', async (t) => {
+await t.test('a whole large database is written as several segments, and read back whole', async (t) => {
   const dir = await tempDataDir(t)
   await writeDatabaseFiles(dir, database(10, 5000))
   const manifest = await manifestOf(dir)

@@ -21,14 +21,14 @@ const noSeed = async () => {
   throw new Error('an existing database is never seeded')
 }
 
-t.test(
+await t.test(
   'a data directory of the previous release opens with nothing lost, and moves to the current layout on its first write',
   async (t) => {
     const dataDir = await tempDataDir(t)
     await cp(FIXTURE, dataDir, { recursive: true })
     const before = await readDatabaseFiles(dataDir)
     t.equal(
-      JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')).version,
+      (JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as { version: number }).version,
       2,
       'the fixture is the previous format',
     )
@@ -65,7 +65,10 @@ t.test(
     } as const
     t.equal(await store.transaction((tx) => tx.addNotification(like)), 1, 'its first notification')
     await store.close()
-    const manifest = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'))
+    const manifest = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as {
+      version: number
+      notifications: unknown[]
+    }
     t.equal(manifest.version, 3, 'the first write wrote the current manifest')
     t.equal(manifest.notifications.length, 16, 'with notification shards')
 
