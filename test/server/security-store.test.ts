@@ -7,7 +7,7 @@ import { readDatabaseFiles } from '../../server/store/database-files.js'
 import { lockDataDir } from '../../server/store/lock.js'
 import { LowdbStore } from '../../server/store/lowdb-store.js'
 import type { UserRecord } from '../../server/store/types.js'
-import { tempDataDir, testConfig } from '../helpers/app.js'
+import { startApp, tempDataDir, testConfig } from '../helpers/app.js'
 import { smallDatabase } from '../helpers/records.js'
 import { buildSeededApp, snapshotDb } from '../helpers/seeded.js'
 
@@ -186,13 +186,13 @@ t.test(
 
 t.test('over HTTP: a write whose flush fails is a 500, and nothing of it remains', async (t) => {
   const { fs, state } = recordingFs(t)
-  const { buildApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', {
+  const { default: mockedApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', {
     'node:fs/promises': fs,
   })
   const api = await buildSeededApp(t, { config: { rateLimit: false } })
   const token = await api.login('guest')
   await api.app.close()
-  const app = await buildApp(testConfig(api.dataDir))
+  const app = await startApp(testConfig(api.dataDir), {}, mockedApp)
   t.teardown(() => app.close())
   const post = (content: string) =>
     app.inject({ method: 'POST', url: '/api/posts', headers: { authorization: token }, payload: { content } })
