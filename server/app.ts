@@ -9,7 +9,7 @@ import authPlugin from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body-parsers.js'
 import { registerCompression } from './plugins/compression.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
-import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
+import eventsHub, { redactUrl, type EventsHubOptions } from './plugins/events.js'
 import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
@@ -114,14 +114,12 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   fastify.addHook('onClose', () => persistence.close())
   const { store } = persistence
 
-  const events = createEventsHub({
-    log: fastify.log,
+  await fastify.register(eventsHub, {
     maxStreamsPerUser: config.eventsMaxStreamsPerUser,
     ...persistence.hubOptions,
     ...options.events,
   })
-  fastify.decorate('events', events)
-  await persistence.connect(events)
+  await persistence.connect(fastify.events)
 
   const media = createMediaService({ mediaDir })
   const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
@@ -172,7 +170,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(notificationsRoutes, routeOptions)
       await api.register(tagsRoutes, routeOptions)
       await api.register(searchRoutes, routeOptions)
-      await api.register(eventsRoutes, { events })
+      await api.register(eventsRoutes)
     },
     { prefix: '/api' },
   )

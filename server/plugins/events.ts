@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type {} from 'fastify'
+import fp from 'fastify-plugin'
 import type { ChirpEvent, EventName } from '../schemas/events.js'
 import type { LoggedEvent, TicketStore } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
@@ -319,3 +319,17 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     },
   }
 }
+
+/**
+ * The hub as the app's `events`, ended with the app. Fastify closes the HTTP server, which waits for every
+ * open connection, before any onClose hook runs; streams never end by themselves, so the hub ends them in
+ * preClose, or close() would never return.
+ */
+export default fp<EventsHubOptions>(
+  async (app, options) => {
+    const hub = createEventsHub({ log: app.log, ...options })
+    app.decorate('events', hub)
+    app.addHook('preClose', () => hub.close())
+  },
+  { name: 'events-hub' },
+)

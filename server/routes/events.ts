@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import { redactUrl, type EventsHub } from '../plugins/events.js'
+import { redactUrl } from '../plugins/events.js'
 import { ErrorsSchema, EventsQuerySchema, TicketReplySchema } from '../schemas/index.js'
-
-export interface EventsRoutesOptions {
-  /** Defaults to the hub the app decorated itself with. */
-  events?: EventsHub
-}
 
 const INVALID_TICKET = { errors: ['The token is invalid. Unauthorized access error.'] }
 const TOO_MANY = { errors: ['Too many requests, please try again later.'] }
@@ -21,11 +16,8 @@ function requestWithoutTicket(request: FastifyRequest) {
 }
 
 /** Live updates (DECISIONS §3): trade a token for a ticket, then open a text/event-stream with it. */
-export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, opts) => {
-  const events = opts.events ?? app.events
-  // Fastify closes the HTTP server, which waits for every open connection, before any onClose hook runs;
-  // streams never end by themselves, so they must be ended earlier, in preClose, or close() never returns.
-  app.addHook('preClose', () => events.close())
+export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { events } = app
 
   app.post(
     '/events/ticket',
