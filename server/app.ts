@@ -23,19 +23,11 @@ import mediaRoutes from './routes/media.js'
 import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
 import searchRoutes from './routes/search.js'
-import type { Services } from './routes/shared.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
-import { createAuthService } from './services/auth.js'
-import { createCommentsService } from './services/comments.js'
-import type { ServiceDeps } from './services/deps.js'
-import { createMediaService } from './services/media.js'
-import { createNotificationsService } from './services/notifications.js'
-import { createPostsService } from './services/posts.js'
-import { createSearchService } from './services/search.js'
-import { createUsersService } from './services/users.js'
+import { createServices } from './services/index.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -121,21 +113,13 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   })
   await persistence.connect(fastify.events)
 
-  const media = createMediaService({ mediaDir })
-  const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
-  const services: Services = {
-    auth: createAuthService({
-      ...deps,
-      signToken: (payload) => fastify.signToken(payload),
-      guestLogin: config.guestLogin,
-    }),
-    users: createUsersService(deps),
-    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
-    comments: createCommentsService(deps),
-    media,
-    notifications: createNotificationsService(deps),
-    search: createSearchService(deps),
-  }
+  const services = createServices({
+    store,
+    now: options.now ?? (() => new Date()),
+    mediaDir,
+    signToken: (payload) => fastify.signToken(payload),
+    guestLogin: config.guestLogin,
+  })
 
   await fastify.register(authPlugin, {
     secret: await persistence.jwtSecret(),

@@ -1,22 +1,7 @@
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify'
 import { ErrorsSchema } from '../schemas/common.js'
-import type { AuthService } from '../services/auth.js'
-import type { CommentsService } from '../services/comments.js'
-import type { MediaService } from '../services/media.js'
-import type { NotificationsService } from '../services/notifications.js'
 import type { PostsService } from '../services/posts.js'
-import type { SearchService } from '../services/search.js'
-import type { UsersService } from '../services/users.js'
-
-export interface Services {
-  auth: AuthService
-  users: UsersService
-  posts: PostsService
-  comments: CommentsService
-  media: MediaService
-  notifications: NotificationsService
-  search: SearchService
-}
+import type { Services } from '../services/index.js'
 
 export interface RouteOptions {
   services: Services
