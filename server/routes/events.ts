@@ -2,10 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { redactUrl } from '../plugins/events.js'
+import { tooManyRequests, unauthorized } from '../errors.js'
 import { ErrorsSchema, EventsQuerySchema, TicketReplySchema } from '../schemas/index.js'
-
-const INVALID_TICKET = { errors: ['The token is invalid. Unauthorized access error.'] }
-const TOO_MANY = { errors: ['Too many requests, please try again later.'] }
 
 /**
  * The app's request serialiser redacts tickets too; this one keeps the route safe in any app that mounts it,
@@ -53,8 +51,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const userId = request.validationError ? undefined : await events.redeemTicket(request.query.ticket)
-      if (userId === undefined) return reply.code(401).send(INVALID_TICKET)
-      if (!events.canStream(userId)) return reply.code(429).send(TOO_MANY)
+      if (userId === undefined) throw unauthorized()
+      if (!events.canStream(userId)) throw tooManyRequests()
       // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.
       const header = request.headers['last-event-id']
       const lastEventId = typeof header === 'string' ? header : request.query.lastEventId
