@@ -8,7 +8,7 @@ import { createCommentsService } from '../../server/services/comments.js'
 import type { ServiceDeps } from '../../server/services/deps.js'
 import { createPostsService } from '../../server/services/posts.js'
 import { createUsersService } from '../../server/services/users.js'
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { smallDatabase } from '../helpers/records.js'
 import { buildSeededApp } from '../helpers/seeded.js'
 
@@ -42,7 +42,7 @@ interface Action {
 }
 const action = fc.record({ kind: fc.constantFrom(...KINDS), actor: fc.nat(USERS - 1), target: fc.nat(50) })
 
-async function everything(store: LowdbStore) {
+async function everything(store: EmbeddedStore) {
   const users = (await store.listUsers({})).items
   const posts = (await store.listPosts({ sort: 'latest' })).items
   return { users, posts }
@@ -51,7 +51,7 @@ async function everything(store: LowdbStore) {
 const unique = (ids: readonly string[]) => new Set(ids).size === ids.length
 
 async function checkInvariants(
-  store: LowdbStore,
+  store: EmbeddedStore,
   posts: ReturnType<typeof createPostsService>,
 ): Promise<string | undefined> {
   const db = await everything(store)
@@ -97,7 +97,7 @@ t.test('random sequences of actions keep every invariant, and disk matches memor
     fc.asyncProperty(fc.array(action, { minLength: 10, maxLength: 40 }), async (actions) => {
       runs++
       const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-prop-'))
-      const store = await LowdbStore.open({ dataDir, seed })
+      const store = await EmbeddedStore.open({ dataDir, seed })
       let open = true
       try {
         const deps: ServiceDeps = { store, now: () => new Date() }
@@ -144,7 +144,7 @@ t.test('random sequences of actions keep every invariant, and disk matches memor
         const inMemory = JSON.stringify(await everything(store))
         await store.close()
         open = false
-        const reopened = await LowdbStore.open({ dataDir, seed })
+        const reopened = await EmbeddedStore.open({ dataDir, seed })
         const onDisk = JSON.stringify(await everything(reopened))
         await reopened.close()
         if (onDisk !== inMemory) throw new Error('the store read back from disk differs from memory')

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { tempDataDir } from '../helpers/app.js'
 
 /**
@@ -33,7 +33,7 @@ t.test(
       'the fixture is the previous format',
     )
 
-    const store = await LowdbStore.open({ dataDir, seed: noSeed })
+    const store = await EmbeddedStore.open({ dataDir, seed: noSeed })
     t.strictSame(await store.getUsers(before.users.map((user) => user._id)), before.users, 'every user as it was')
     t.strictSame(
       await store.getPosts(before.posts.map((post) => post._id)),
@@ -69,7 +69,7 @@ t.test(
     t.equal(manifest.version, 3, 'the first write wrote the current manifest')
     t.equal(manifest.notifications.length, 16, 'with notification shards')
 
-    const reopened = await LowdbStore.open({ dataDir, seed: noSeed })
+    const reopened = await EmbeddedStore.open({ dataDir, seed: noSeed })
     t.teardown(() => reopened.close())
     t.strictSame((await reopened.listNotifications(ADA, {})).items, [like], 'the notification is on disk')
     t.equal(await reopened.countUnread(ADA), 1)
