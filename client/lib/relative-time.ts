@@ -11,8 +11,11 @@ export function formatShortDate(iso: string): string {
   return shortDate.format(new Date(iso))
 }
 
-function ago(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'} ago`
+const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' })
+
+/** '5 minutes ago'; the count is negated to say the past, and -0 reads as '0 seconds ago'. */
+function ago(count: number, unit: Intl.RelativeTimeFormatUnit): string {
+  return relative.format(-count, unit)
 }
 
 /**
