@@ -19,7 +19,7 @@ function ago(count: number, unit: Intl.RelativeTimeFormatUnit): string {
 }
 
 /**
- * The post card's time (SPEC §9): seconds under 60, minutes under 60, hours under 24,
+ * The post card's time: seconds under 60, minutes under 60, hours under 24,
  * days under 30, months up to 11, then a short date. A timestamp slightly in the
  * future (clock skew between server and browser) reads as 0 seconds ago.
  */

@@ -4,7 +4,7 @@ import { badRequest } from '../errors.js'
 export const TEXT_NOT_JSON = 'A text/plain body must hold JSON'
 
 /**
- * Lenient framing (DECISIONS §1), for clients written against the original in-browser mock:
+ * Lenient framing (docs/api-contract.md §1), for clients written against the original in-browser mock:
  * - an empty body sent as application/json is no body, as if the header had not been sent (clients that
  *   set the header on every call send it with a bodiless DELETE or like);
  * - a text/plain body is read as JSON, since `fetch` labels a string body text/plain when the caller

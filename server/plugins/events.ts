@@ -6,7 +6,7 @@ import { createTicketStore } from './event-tickets.js'
 
 export { redactUrl } from './redact-url.js'
 
-/** The live-updates hub (DECISIONS §3): one writer fanning serialised events out to every open stream. */
+/** The live-updates hub (docs/api-contract.md §7): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
   /** Events kept for replay after Last-Event-ID. */
   bufferSize?: number

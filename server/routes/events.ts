@@ -13,7 +13,7 @@ function requestWithoutTicket(request: FastifyRequest) {
   return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }
 }
 
-/** Live updates (DECISIONS §3): trade a token for a ticket, then open a text/event-stream with it. */
+/** Live updates (docs/api-contract.md §7): trade a token for a ticket, then open a text/event-stream with it. */
 export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { events } = app
 

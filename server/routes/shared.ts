@@ -44,7 +44,7 @@ export function wantsMinimal(request: FastifyRequest): boolean {
 }
 
 /**
- * The answer to a post or comment write (DECISIONS §1): every post plus the changed one and whatever
+ * The answer to a post or comment write (docs/api-contract.md §2): every post plus the changed one and whatever
  * `extra` the full answer carries, or with `Prefer: return=minimal` only the changed one (`{}` after a delete).
  */
 export async function writeReply<T extends { post?: unknown }>(

@@ -20,7 +20,7 @@ import { expectError, expectNoSecrets, expectOk, signup, snapshotApp } from '../
 import { buildLiveApi } from '../helpers/live-api.js'
 import type { SseClient } from '../helpers/sse.js'
 
-/** Live updates (DECISIONS §3) through the real app: writes over app.inject, streams over HTTP on 127.0.0.1. */
+/** Live updates (docs/api-contract.md §7) through the real app: writes over app.inject, streams over HTTP on 127.0.0.1. */
 const { api, write, stream, nextEvent, expectEvent, ...live } = await buildLiveApi(t)
 
 const [author, watcher, other] = [await signup(api), await signup(api), await signup(api)]

@@ -10,7 +10,7 @@ import {
 } from '../../server/schemas/posts.js'
 import { buildApiApp, expectError, expectOk, signup } from '../helpers/api.js'
 
-/** Lenient framing (DECISIONS §1): trailing slashes, empty JSON bodies and text/plain JSON. */
+/** Lenient framing (docs/api-contract.md §1): trailing slashes, empty JSON bodies and text/plain JSON. */
 const api = await buildApiApp(t)
 const { app } = api
 const author = await signup(api)

@@ -14,7 +14,7 @@ import { buildSeededApp } from '../helpers/seeded.js'
 
 /**
  * Random sequences of user actions, run through the real services over the real store, keep the
- * invariants of DECISIONS §1 after every step; a refused action changes nothing; and what is on disk,
+ * invariants of docs/api-contract.md §2 and §5 after every step; a refused action changes nothing; and what is on disk,
  * read back by a fresh store, is what memory held. Runs are few and short, so the file takes seconds.
  */
 const USERS = 4

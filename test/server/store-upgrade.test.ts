@@ -8,7 +8,7 @@ import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { tempDataDir } from '../helpers/app.js'
 
 /**
- * DECISIONS §4 Upgrades: test/fixtures/data-v2 is a data directory as the release before notifications
+ * Upgrades (docs/api-contract.md §9): test/fixtures/data-v2 is a data directory as the release before notifications
  * wrote it (a version-2 manifest: users and posts only), kept as it was made. It must open as it is, be
  * searchable at once, and take its first notification, after which it is in the current layout.
  */
