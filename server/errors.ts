@@ -1,4 +1,4 @@
-import { MSG } from '../common/messages.js'
+import * as MSG from '../common/messages.js'
 
 export { MSG }
 

@@ -1,4 +1,4 @@
-import { MSG } from '../../common/messages.js'
+import * as MSG from '../../common/messages.js'
 
 /**
  * What a failed call says to a person. The server's catalogue speaks in status words ("Unauthorized

@@ -1,4 +1,4 @@
-import { MSG } from '../../common/messages.js'
+import * as MSG from '../../common/messages.js'
 import type { MAX_UPLOAD_BYTES } from '../../server/schemas/media.js'
 
 /** The upload ceiling (docs/api-contract.md §6); the server enforces the same number (MAX_UPLOAD_BYTES). */

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { checkImageFile, MAX_IMAGE_BYTES } from '../../client/lib/file-check.js'
-import { MSG } from '../../common/messages.js'
+import * as MSG from '../../common/messages.js'
 import { formatShortDate, relativeTime } from '../../client/lib/relative-time.js'
 import { paths, returnPath } from '../../client/paths.js'
 
