@@ -37,7 +37,7 @@ function guarded(page: ReactNode) {
   )
 }
 
-/** Every route of SPEC §2; the path-less last route is the 404 page. */
+/** Every page of the client (docs/api-contract.md §10); the path-less last route is the 404 page. */
 export function App() {
   const [location] = useLocation()
   useNavigationTracking()

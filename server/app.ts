@@ -1,8 +1,7 @@
 import fastifyMultipart from '@fastify/multipart'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 import { openPersistence } from './persistence.js'
 import type { Database } from './store/types.js'
@@ -10,7 +9,7 @@ import authPlugin from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body-parsers.js'
 import { registerCompression } from './plugins/compression.js'
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plugins/errors.js'
-import { createEventsHub, redactUrl, type EventsHubOptions } from './plugins/events.js'
+import eventsHub, { redactUrl, type EventsHubOptions } from './plugins/events.js'
 import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
@@ -24,19 +23,11 @@ import mediaRoutes from './routes/media.js'
 import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
 import searchRoutes from './routes/search.js'
-import type { Services } from './routes/shared.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
-import { createAuthService } from './services/auth.js'
-import { createCommentsService } from './services/comments.js'
-import type { ServiceDeps } from './services/deps.js'
-import { createMediaService } from './services/media.js'
-import { createNotificationsService } from './services/notifications.js'
-import { createPostsService } from './services/posts.js'
-import { createSearchService } from './services/search.js'
-import { createUsersService } from './services/users.js'
+import { createServices } from './services/index.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -50,20 +41,25 @@ export interface AppOptions {
   sleep?: (ms: number) => Promise<void>
   /** The store can no longer tell what is on disk; main.ts exits so a restart reads the disk afresh. */
   onStoreBroken?: (error: unknown) => void
-  /** Where log lines go instead of stdout, for tests that read them. */
+  /** Where log lines go instead of stdout, for tests that read them (a server option: see serverOptions). */
   logStream?: { write(line: string): void }
   /** Builds the first database of an empty store; the seeded demo community by default. */
   seed?: (mediaDir: string) => Promise<Database>
 }
 
-/** The whole server as one Fastify instance; tests build it over a temporary data directory. */
-export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+/** What the app plugin is registered with: the parsed configuration, and the seams tests use. */
+export interface AppPluginOptions extends AppOptions {
+  config: Config
+}
+
+/** The options of the Fastify instance the app is registered on; those of the server, not of any plugin. */
+export function serverOptions(config: Config, { logStream }: Pick<AppOptions, 'logStream'> = {}): FastifyServerOptions {
   // A hop count trusts that many proxies nearest the server; Fastify's types take it as a function.
   const { trustProxy } = config
-  const app = Fastify({
+  return {
     logger: {
       level: config.logLevel,
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
       serializers: {
         req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
@@ -71,21 +67,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     // Never shown to clients; ids of our own make a request easy to find in the log.
     genReqId: () => crypto.randomUUID(),
-    ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors,
     clientErrorHandler,
     // Clients written against the original mock call `/api/users/bookmark/` as often as without the slash.
     routerOptions: { ignoreTrailingSlash: true },
     // Fastify waits forever for a slow request by default; a trickled body must not hold a socket for good.
     requestTimeout: 300_000,
-  }).withTypeProvider<TypeBoxTypeProvider>()
+  }
+}
 
-  installBodyParsers(app)
-  installValidation(app)
-  installErrorHandler(app)
+/**
+ * The whole server as one plugin, registered with fastify-plugin on an instance made from serverOptions
+ * (main.ts; tests over a temporary data directory), so its error handler and decorations are the instance's own.
+ */
+export default async function app(fastify: FastifyInstance, { config, ...options }: AppPluginOptions) {
+  installBodyParsers(fastify)
+  installValidation(fastify)
+  installErrorHandler(fastify)
   const limitsWarning = perInstanceLimitsWarning(config)
-  if (limitsWarning) app.log.warn(limitsWarning)
-  await app.register(securityPlugin, {
+  if (limitsWarning) fastify.log.warn(limitsWarning)
+  await fastify.register(securityPlugin, {
     rateLimit: config.rateLimit,
     limits: options.rateLimits,
     redisUrl: config.redisUrl,
@@ -96,46 +97,40 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { mediaDir } = config
   const persistence = await openPersistence(config, {
     seed: () => (options.seed ?? buildSeed)(mediaDir),
-    log: app.log,
+    log: fastify.log,
     onBroken: (error) => {
-      app.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
+      fastify.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
       options.onStoreBroken?.(error)
     },
   })
-  app.addHook('onClose', () => persistence.close())
+  fastify.addHook('onClose', () => persistence.close())
   const { store } = persistence
 
-  const events = createEventsHub({
-    log: app.log,
+  await fastify.register(eventsHub, {
     maxStreamsPerUser: config.eventsMaxStreamsPerUser,
     ...persistence.hubOptions,
     ...options.events,
   })
-  app.decorate('events', events)
-  await persistence.connect(events)
+  await persistence.connect(fastify.events)
 
-  const media = createMediaService({ mediaDir })
-  const deps: ServiceDeps = { store, now: options.now ?? (() => new Date()) }
-  const services: Services = {
-    auth: createAuthService({ ...deps, signToken: (payload) => app.signToken(payload), guestLogin: config.guestLogin }),
-    users: createUsersService(deps),
-    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
-    comments: createCommentsService(deps),
-    media,
-    notifications: createNotificationsService(deps),
-    search: createSearchService(deps),
-  }
+  const services = createServices({
+    store,
+    now: options.now ?? (() => new Date()),
+    mediaDir,
+    signToken: (payload) => fastify.signToken(payload),
+    guestLogin: config.guestLogin,
+  })
 
-  await app.register(authPlugin, {
+  await fastify.register(authPlugin, {
     secret: await persistence.jwtSecret(),
     expiresIn: config.jwtExpiresIn,
     auth: services.auth,
   })
   // One part in all: the parser skips whatever follows the file, and routes/media.ts refuses the upload for it.
-  await app.register(fastifyMultipart, {
+  await fastify.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 50 },
   })
-  await app.register(fastifySwagger, {
+  await fastify.register(fastifySwagger, {
     openapi: {
       info: { title: 'Chirp API', version: '1.0.0', description: 'The short-post social network behind Chirp.' },
       components: {
@@ -143,9 +138,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
     },
   })
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', ...swaggerUiCsp })
+  await fastify.register(fastifySwaggerUi, { routePrefix: '/api/docs', ...swaggerUiCsp })
 
-  await app.register(
+  await fastify.register(
     async (api) => {
       const routeOptions = { services }
       await registerCompression(api)
@@ -159,11 +154,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(notificationsRoutes, routeOptions)
       await api.register(tagsRoutes, routeOptions)
       await api.register(searchRoutes, routeOptions)
-      await api.register(eventsRoutes, { events })
+      await api.register(eventsRoutes)
     },
     { prefix: '/api' },
   )
 
-  await registerStaticFiles(app, { clientDir: config.clientDir, mediaDir })
-  return app
+  await registerStaticFiles(fastify, { clientDir: config.clientDir, mediaDir })
 }

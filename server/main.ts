@@ -1,32 +1,35 @@
-import { buildApp } from './app.js'
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
+import app, { serverOptions } from './app.js'
 import { parseConfig } from './config.js'
 import { StartupError } from './errors.js'
 
-/** The process: read the environment once, build the app, listen, and close cleanly on a signal. */
+/** The process: read the environment once, register the app on a server, listen, and close cleanly on a signal. */
 async function main() {
   const config = parseConfig(process.env)
+  const server = Fastify(serverOptions(config))
   // Every acknowledged write is on disk, so exiting loses nothing; the supervisor's restart reads the disk.
-  const app = await buildApp(config, { onStoreBroken: () => process.exit(1) })
+  await server.register(fp(app), { config, onStoreBroken: () => process.exit(1) })
   let closing = false
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'shutting down')
+    server.log.info({ signal }, 'shutting down')
     // A client still reading a response gets a few seconds to finish it, then its connection is cut so the
     // close can complete within Docker's stop timeout; acknowledged writes are already on disk either way.
-    setTimeout(() => app.server.closeAllConnections(), 3_000).unref()
+    setTimeout(() => server.server.closeAllConnections(), 3_000).unref()
     setTimeout(() => process.exit(1), 9_000).unref()
-    app.close().then(
+    server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed')
+        server.log.error({ err: error }, 'shutdown failed')
         process.exit(1)
       },
     )
   }
   process.on('SIGTERM', shutdown)
   process.on('SIGINT', shutdown)
-  await app.listen({ host: config.host, port: config.port })
+  await server.listen({ host: config.host, port: config.port })
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import type { Config } from './config.js'
 import { loadJwtSecret } from './plugins/auth.js'
 import type { EventsHub, EventsHubOptions } from './plugins/events.js'
 import type { ChirpEvent } from './schemas/events.js'
-import { LowdbStore } from './store/lowdb-store.js'
+import { EmbeddedStore } from './store/embedded-store.js'
 import { logHead, startEventLog, type EventLog } from './store/pg/event-log.js'
 import { PgStore } from './store/pg/pg-store.js'
 import { createPgTicketStore, sharedJwtSecret } from './store/pg/shared-state.js'
@@ -12,7 +12,7 @@ export interface PersistenceOptions {
   /** Builds the first database of an empty store. */
   seed: () => Promise<Database>
   log: { info(msg: string): void; warn(obj: object, msg: string): void }
-  /** The embedded store cannot tell what is on disk any more; see LowdbStore's onBroken. */
+  /** The embedded store cannot tell what is on disk any more; see EmbeddedStore's onBroken. */
   onBroken: (error: unknown) => void
 }
 
@@ -39,7 +39,7 @@ export function openPersistence(config: Config, options: PersistenceOptions): Pr
 /** One process: the store publishes each committed transaction's events to the hub, which numbers them. */
 async function openEmbedded(config: Config, options: PersistenceOptions): Promise<Persistence> {
   let hub: EventsHub | undefined
-  const store = await LowdbStore.open({
+  const store = await EmbeddedStore.open({
     dataDir: config.dataDir,
     seed: options.seed,
     flush: config.storeFlush,

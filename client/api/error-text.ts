@@ -1,32 +1,33 @@
+import * as MSG from '../../common/messages.js'
+
 /**
  * What a failed call says to a person. The server's catalogue speaks in status words ("Unauthorized
  * access error", "Unprocessable Entity") and its validation in schema terms ("must NOT have fewer than
  * 3 characters"); the client shows the same facts in plain words.
  */
 const PLAIN: Record<string, string> = {
-  'The token is invalid. Unauthorized access error.': 'Your session has ended. Please log in again.',
-  'The username you entered is not Registered. Not Found error': 'There is no account with that username.',
-  'The credentials you entered are invalid. Unauthorized access error.':
-    'The credentials you entered are invalid. Check the username and password.',
-  'Unprocessable Entity. Username Already Exists.': 'That username is taken. Try another one.',
-  "Cannot edit a Post doesn't belong to the logged in User.": 'You can only edit your own posts.',
-  "Cannot delete a Post doesn't belong to the logged in User.": 'You can only delete your own posts.',
-  "Cannot edit a comment doesn't belong to the User.": 'You can only edit your own comments.',
-  "Cannot delete a comment doesn't belong to the User.": 'You can only delete your own comments.',
-  'Cannot like a post that is already liked.': 'You already like this post.',
-  'Cannot decrement like less than 0.': "You don't like this post yet.",
-  'Cannot dislike a post that is already disliked.': "You don't like this post yet.",
-  'This Post is already bookmarked': 'This post is already in your bookmarks.',
-  'Post not bookmarked yet': 'This post is not in your bookmarks.',
-  'User Already following': 'You already follow this account.',
-  'User already not following': "You don't follow this account.",
-  'You cannot follow yourself': "You can't follow yourself.",
-  'Post not found': "This post doesn't exist. It may have been deleted.",
-  'Comment not found': "This comment doesn't exist. It may have been deleted.",
-  'User not found': "This account doesn't exist.",
-  'Too many requests, please try again later.': "You're doing that too often. Wait a moment and try again.",
-  'Internal server error': 'Something went wrong on our side. Please try again.',
-  'Guest login is disabled on this server.': 'Guest login is turned off on this server.',
+  [MSG.invalidToken]: 'Your session has ended. Please log in again.',
+  [MSG.userNotRegistered]: 'There is no account with that username.',
+  [MSG.invalidCredentials]: 'The credentials you entered are invalid. Check the username and password.',
+  [MSG.usernameExists]: 'That username is taken. Try another one.',
+  [MSG.editPostNotOwner]: 'You can only edit your own posts.',
+  [MSG.deletePostNotOwner]: 'You can only delete your own posts.',
+  [MSG.editCommentNotOwner]: 'You can only edit your own comments.',
+  [MSG.deleteCommentNotOwner]: 'You can only delete your own comments.',
+  [MSG.alreadyLiked]: 'You already like this post.',
+  [MSG.likeBelowZero]: "You don't like this post yet.",
+  [MSG.alreadyDisliked]: "You don't like this post yet.",
+  [MSG.alreadyBookmarked]: 'This post is already in your bookmarks.',
+  [MSG.notBookmarked]: 'This post is not in your bookmarks.',
+  [MSG.alreadyFollowing]: 'You already follow this account.',
+  [MSG.notFollowing]: "You don't follow this account.",
+  [MSG.selfFollow]: "You can't follow yourself.",
+  [MSG.postNotFound]: "This post doesn't exist. It may have been deleted.",
+  [MSG.commentNotFound]: "This comment doesn't exist. It may have been deleted.",
+  [MSG.userNotFound]: "This account doesn't exist.",
+  [MSG.tooManyRequests]: "You're doing that too often. Wait a moment and try again.",
+  [MSG.internal]: 'Something went wrong on our side. Please try again.',
+  [MSG.guestDisabled]: 'Guest login is turned off on this server.',
 }
 
 const FIELDS: Record<string, string> = {
@@ -63,7 +64,7 @@ function plainValidation(message: string): string | null {
 export function plainServerMessage(message: string, status: number): string {
   const known = PLAIN[message] ?? plainValidation(message)
   if (known) return known
-  if (status >= 500) return PLAIN['Internal server error'] ?? message
+  if (status >= 500) return PLAIN[MSG.internal] ?? message
   return message
 }
 

@@ -1,6 +1,6 @@
 import { http } from './http.js'
 
-/** A single-use ticket for one event stream (DECISIONS §3): an EventSource cannot send the token itself. */
+/** A single-use ticket for one event stream (docs/api-contract.md §7): an EventSource cannot send the token itself. */
 export async function apiGetEventTicket(): Promise<string> {
   const reply = await http<{ ticket: string }>('/events/ticket', { method: 'POST' })
   return reply.ticket

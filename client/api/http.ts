@@ -39,7 +39,7 @@ export const http = ofetch.create({
   },
 })
 
-/** RFC 7240: post and comment writes then answer with the changed post only (DECISIONS §1). */
+/** RFC 7240: post and comment writes then answer with the changed post only (docs/api-contract.md §2). */
 export const RETURN_MINIMAL = { Prefer: 'return=minimal' } as const
 
 /** "2 minutes", "1 second": how long a wait is, rounded up to what a person reads. */

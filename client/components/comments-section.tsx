@@ -18,7 +18,7 @@ type CommentsSectionProps = {
   handlers: CommentHandlers
 }
 
-/** The reply box, then the comments newest first (SPEC §2). */
+/** The reply box, then the comments newest first. */
 export function CommentsSection({ comments, me, postOwner, now, handlers }: CommentsSectionProps) {
   const [text, setText] = useState('')
   const [sending, setSending] = useState(false)

@@ -10,7 +10,7 @@ type EditPostModalProps = {
   onClose: () => void
 }
 
-/** SPEC §2's Edit Post modal: closes once the update is saved; closing it with changes unsaved asks first. */
+/** The Edit Post modal: closes once the update is saved; closing it with changes unsaved asks first. */
 export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClose }: EditPostModalProps) {
   const [dirty, setDirty] = useState(false)
   const submit = async (draft: PostDraft) => {

@@ -11,7 +11,7 @@ type EditProfileModalProps = {
   onClose: () => void
 }
 
-/** SPEC §2's Edit Profile: one of the preset avatars, a bio and a website. */
+/** Edit Profile: one of the preset avatars, a bio and a website. */
 export function EditProfileModal({ user, avatars, onSave, onClose }: EditProfileModalProps) {
   const [avatarURL, setAvatarURL] = useState(user.avatarURL)
   const [bio, setBio] = useState(user.bio)

@@ -2,7 +2,7 @@ import { useEffect, type KeyboardEvent } from 'react'
 import { SmileIcon } from './icons.js'
 import { moveFocus, usePopover } from './use-popover.js'
 
-/** SPEC §9: 23 emojis, each with a name for screen readers. */
+/** 23 emojis, each with a name for screen readers. */
 const EMOJIS: readonly (readonly [emoji: string, name: string])[] = [
   ['😀', 'grinning face'],
   ['😂', 'tears of joy'],

@@ -3,7 +3,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react'
 type State = { error: Error | null }
 type Props = { children: ReactNode; /** A change (the location) clears a shown error. */ resetKey?: string }
 
-/** Any render error below it shows SPEC §2's fallback with the error text, instead of a blank page. */
+/** Any render error below it shows a fallback with the error text, instead of a blank page. */
 export class ErrorBoundary extends Component<Props, State> {
   override state: State = { error: null }
 

@@ -10,7 +10,8 @@ type ImagePickerProps = {
 
 /**
  * A real button that opens the file picker, so Enter opens it as well as Space (a file input dressed
- * as a label answers only one of them in some browsers). Files failing SPEC §5's checks never leave the browser.
+ * as a label answers only one of them in some browsers). Files failing the checks of lib/file-check.ts never
+ * leave the browser.
  */
 export function ImagePicker({ disabled = false, onFile, onError }: ImagePickerProps) {
   const input = useRef<HTMLInputElement>(null)

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { CloseIcon } from './icons.js'
 
-/** DECISIONS §7: an image's description is at most 1,000 characters. */
+/** An image's description is at most 1,000 characters. */
 const MAX_ALT = 1000
 
 type MediaPreviewProps = {

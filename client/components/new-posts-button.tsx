@@ -1,7 +1,7 @@
 type NewPostsButtonProps = { count: number; onShow: () => void }
 
 /**
- * Others' new posts wait behind this button (DECISIONS §3) instead of pushing the list down under the
+ * Others' new posts wait behind this button instead of pushing the list down under the
  * reader. It stays in view while the list scrolls. The live region is there even while empty, because
  * screen readers announce changes to a region they already know, not a region that has just appeared.
  */

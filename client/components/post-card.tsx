@@ -44,7 +44,7 @@ function selectingText(): boolean {
   return selection !== null && !selection.isCollapsed && selection.toString().trim() !== ''
 }
 
-/** One post as SPEC §2 draws it: author, time, text, image, actions, and the comments area on demand. */
+/** One post as the feed draws it: author, time, text, image, actions, and the comments area on demand. */
 export function PostCard(props: PostCardProps) {
   // eslint-disable-next-line react-hooks/purity -- only a card shown alone reads the clock; lists pass the shared useNow()
   const { post, me, now = Date.now() } = props

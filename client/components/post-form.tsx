@@ -8,10 +8,10 @@ import { MediaPreview } from './media-preview.js'
 
 export type PostDraft = { content: string; mediaUrl: string; mediaAlt: string }
 
-/** DECISIONS §1: the server takes at most 500 characters of content. */
+/** The server takes at most 500 characters of content. */
 const MAX_CONTENT = 500
 
-/** One text for every composer, as SPEC's edit modal words it. */
+/** One text for every composer, the edit modal's included. */
 const COMPOSER_PLACEHOLDER = 'What is happening?!'
 
 type PostFormProps = {

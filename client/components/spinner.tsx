@@ -1,4 +1,4 @@
-/** The pulsing indicator shown while posts load (SPEC §4). */
+/** The pulsing indicator shown while posts load. */
 export function Spinner({ label = 'Loading posts' }: { label?: string }) {
   return (
     <div className="spinner" role="status" aria-live="polite">

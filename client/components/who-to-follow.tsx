@@ -13,7 +13,7 @@ type WhoToFollowProps = {
   onRetry?: () => void
 }
 
-/** SPEC §2's side panel: people I do not follow yet, each a link to the profile with a Follow button. */
+/** The side panel: people I do not follow yet, each a link to the profile with a Follow button. */
 export function WhoToFollow({ users, loaded, pending, onFollow, error, onRetry }: WhoToFollowProps) {
   return (
     <section className="panel">

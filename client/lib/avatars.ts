@@ -1,7 +1,7 @@
 import type { PRESET_AVATARS as SERVER_PRESETS } from '../../server/schemas/media.js'
 
 /**
- * The 3 preset avatars shipped in client/public/avatars (SPEC §3); signup defaults to the first.
+ * The 3 preset avatars shipped in client/public/avatars; signup defaults to the first.
  * The server accepts exactly these paths, and the type check keeps both lists the same.
  */
 export const PRESET_AVATARS: typeof SERVER_PRESETS = [

@@ -30,7 +30,7 @@ export type BookmarkEntry = string | { readonly _id: string }
 
 /**
  * The ids of bookmarked posts. A user's own record carries bookmarks as ids or, from servers that
- * follow DECISIONS §1 as changed, as the posts themselves; the client accepts either.
+ * follow docs/api-contract.md §2, as the posts themselves; the client accepts either.
  */
 export function bookmarkIds(entries: readonly BookmarkEntry[]): string[] {
   return entries.map((entry) => (typeof entry === 'string' ? entry : entry._id))

@@ -11,12 +11,15 @@ export function formatShortDate(iso: string): string {
   return shortDate.format(new Date(iso))
 }
 
-function ago(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'} ago`
+const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' })
+
+/** '5 minutes ago'; the count is negated to say the past, and -0 reads as '0 seconds ago'. */
+function ago(count: number, unit: Intl.RelativeTimeFormatUnit): string {
+  return relative.format(-count, unit)
 }
 
 /**
- * The post card's time (SPEC §9): seconds under 60, minutes under 60, hours under 24,
+ * The post card's time: seconds under 60, minutes under 60, hours under 24,
  * days under 30, months up to 11, then a short date. A timestamp slightly in the
  * future (clock skew between server and browser) reads as 0 seconds ago.
  */

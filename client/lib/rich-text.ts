@@ -1,6 +1,6 @@
 /**
- * How post and comment text is cut into plain text, links, @mentions and #tags (DECISIONS §5). The
- * rules are the server's own, so what shows as a mention or a tag is what the server notifies and
+ * How post and comment text is cut into plain text, links, @mentions and #tags (docs/api-contract.md
+ * §8). The rules are the server's own, so what shows as a mention or a tag is what the server notifies and
  * indexes: a link is never scanned for either, a tag is 1 to 50 letters of any script, digits or `_`
  * (not only digits), and a mention follows the username rule.
  */

@@ -1,5 +1,6 @@
 /**
- * Everything the client keeps in localStorage. The session keys are SPEC §9's `token` and `username`.
+ * Everything the client keeps in localStorage. The session is kept under `token` and `username`
+ * (docs/api-contract.md §4).
  * Storage can throw (private mode, quota, disabled cookies), so every access is guarded.
  */
 const TOKEN = 'token'

@@ -1,8 +1,8 @@
 import type { EventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
 
 /**
- * Every event of DECISIONS §3 and §5, plus `reset`: the server's word that what is on screen must be
- * refetched.
+ * Every event the server sends (docs/api-contract.md §7 and §8), plus `reset`: the server's word that
+ * what is on screen must be refetched.
  */
 export type LivePayloads = Omit<EventPayloads, 'session.ended'> &
   NotificationEventPayloads & { reset: Record<string, never> }

@@ -40,7 +40,7 @@ function isRelay(value: unknown): value is Relay {
 }
 
 /**
- * One stream per browser, however many tabs (DECISIONS §3): browsers allow six connections per host, and
+ * One stream per browser, however many tabs: browsers allow six connections per host, and
  * every tab holding its own stream would soon starve the app's ordinary calls. The tab that gets the
  * Web Lock opens the stream and relays each event on a BroadcastChannel; when that tab closes, the
  * browser frees the lock and a waiting tab takes over, resuming from the last id it was relayed.

@@ -27,7 +27,7 @@ type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; o
 /** What the reader is asked to confirm: deleting this post, or one of its comments. */
 type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
 
-/** The post's link, to the phone's share sheet or else to the clipboard (SPEC §2: 'Link successfully copied'). */
+/** The post's link, to the phone's share sheet or else to the clipboard ('Link successfully copied'). */
 async function sharePost(post: { id: string; firstName: string; lastName: string }): Promise<void> {
   const url = new URL(paths.postDetail.href(post.id), window.location.origin).href
   try {

@@ -4,7 +4,7 @@ import { Redirect, useLocation, useSearch } from 'wouter'
 import { paths } from '../paths.js'
 import { session } from '../state/session.js'
 
-/** SPEC §2's auth guard: a visitor goes to /login, which remembers the page they asked for. */
+/** The auth guard: a visitor goes to /login, which remembers the page they asked for. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { token, username } = useSnapshot(session)
   const [location] = useLocation()

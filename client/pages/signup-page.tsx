@@ -33,7 +33,7 @@ export function SignupPage() {
   })
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    // SPEC §5: signup goes ahead only with a password.
+    // Signup goes ahead only with a password.
     if (!form.password || firstNameProblem || lastNameProblem) return
     setBusy(true)
     const ok = await signup({ ...form, username: form.username.trim(), email: form.email.trim() })

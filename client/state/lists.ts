@@ -15,7 +15,7 @@ export type PostList = {
   /** What the list is of: the sort for home, the username for a profile. A change starts a new list. */
   key: string
   ids: string[]
-  /** Others' new posts (DECISIONS §3), held back until the reader asks, so the list never moves under them. */
+  /** Others' new posts, held back until the reader asks, so the list never moves under them. */
   waiting: string[]
   nextCursor: string | null
   loading: boolean
@@ -48,7 +48,7 @@ const initial = () => ({
   /** A hashtag's posts: the key is the tag, lower case. */
   tag: emptyList(),
   detail: { id: '', loading: false, error: null as string | null },
-  /** DECISIONS §2: Latest unless the user chose otherwise before. */
+  /** Latest unless the user chose otherwise before. */
   sort: storedSort(),
 })
 

@@ -16,7 +16,7 @@ export function uncachePost(postId: string): void {
   delete postCache.byId[postId]
 }
 
-/** Keeps every cached post and comment of one author in step with the author's current profile (DECISIONS §1). */
+/** Keeps every cached post and comment of one author in step with the author's current profile, as answers are. */
 export function updateAuthor(author: {
   username: string
   firstName: string

@@ -34,7 +34,7 @@ async function attempt(write: () => Promise<void>): Promise<boolean> {
 export type PostDraft = { content: string; mediaUrl: string; mediaAlt?: string }
 
 /**
- * The description goes only with an image: the server refuses one on a post without (DECISIONS §7).
+ * The description goes only with an image: the server refuses one on a post without.
  * With an image it always goes, so an empty one clears what an edited post had.
  */
 function postData(draft: PostDraft): PostData {

@@ -8,7 +8,7 @@ import { bookmarkIds } from '../lib/model.js'
 import { clearSession, readSession, writeSession } from '../lib/storage.js'
 import { showError } from './toasts.js'
 
-/** DECISIONS §2: the seeded demo account behind 'Login as a Guest'. */
+/** The seeded demo account behind 'Login as a Guest'. */
 const GUEST = { username: 'guest', password: 'guestpassword' } as const
 
 /**
@@ -36,7 +36,7 @@ function signIn(token: string, user: User): void {
   setCurrentUser(user)
 }
 
-/** On app start: restore a stored session and fetch its user (SPEC §4). */
+/** On app start: restore a stored session and fetch its user. */
 export function startSession(): void {
   setUnauthorizedHandler(() => forgetSession())
   const stored = readSession()

@@ -5,7 +5,7 @@ export type ToastKind = 'success' | 'error' | 'info'
 export type ToastAction = { label: string; run: () => void }
 export type Toast = { id: number; kind: ToastKind; text: string; dismissed: boolean; action?: ToastAction }
 
-/** SPEC §9: at most 20 kept, a dismissed one removed 1 second later (time for its exit animation). */
+/** At most 20 kept, a dismissed one removed 1 second later (time for its exit animation). */
 export const MAX_TOASTS = 20
 const REMOVE_AFTER_MS = 1000
 const AUTO_DISMISS_MS = 5000
@@ -32,8 +32,8 @@ export function showToast(text: string, kind: ToastKind = 'info', action?: Toast
 }
 
 /**
- * A failed call, in plain words (DECISIONS §2 shows the server's message; the client words it for
- * people). With `retry`, a failure that may pass (no connection, a busy server) offers Try again.
+ * A failed call, in plain words (the server's message, reworded for people by
+ * api/error-text.ts). With `retry`, a failure that may pass (no connection, a busy server) offers Try again.
  */
 export function showError(error: unknown, retry?: () => void): void {
   showToast(errorMessage(error), 'error', retry && isTransient(error) ? { label: 'Try again', run: retry } : undefined)

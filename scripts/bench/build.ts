@@ -31,7 +31,7 @@ export async function run(command: string, args: string[], env: Record<string, s
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`)
 }
 
-const SERVER_SOURCES = ['server', 'tsconfig.json', 'tsconfig.server.json', 'package-lock.json']
+const SERVER_SOURCES = ['server', 'common', 'tsconfig.json', 'tsconfig.server.json', 'package-lock.json']
 const CLIENT_SOURCES = [
   'client',
   'scripts/client-build.ts',

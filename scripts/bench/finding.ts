@@ -6,7 +6,7 @@ import { pairedRatio, load } from './load.js'
 import { atLeast, ms } from './report.js'
 
 /** Who reads: the generated data set's popular account, the one with pages of notifications. */
-export const NOTIFIED_USER = 'bench_popular'
+const NOTIFIED_USER = 'bench_popular'
 /** What each of legs 11 and 12 adds to the run's deadline: four reads warmed up, then their rounds. */
 export const FINDING_MS = 120_000
 /** A word of the generated posts' vocabulary that about a fifth of them hold, and the start of Rosa and Rossi. */

@@ -14,7 +14,7 @@ export interface LoadOptions {
   connections: number
   /** Seconds. */
   duration: number
-  method?: string
+  method?: Options['method']
   headers?: Record<string, string>
   body?: string
   /** Gives each connection its own requests, e.g. its own posts to like. */

@@ -1,10 +1,8 @@
 import type { FastifyBodyParser, FastifyInstance } from 'fastify'
-import { badRequest } from '../errors.js'
-
-export const TEXT_NOT_JSON = 'A text/plain body must hold JSON'
+import { MSG, badRequest } from '../errors.js'
 
 /**
- * Lenient framing (DECISIONS §1), for clients written against the original in-browser mock:
+ * Lenient framing (docs/api-contract.md §1), for clients written against the original in-browser mock:
  * - an empty body sent as application/json is no body, as if the header had not been sent (clients that
  *   set the header on every call send it with a bodiless DELETE or like);
  * - a text/plain body is read as JSON, since `fetch` labels a string body text/plain when the caller
@@ -20,7 +18,7 @@ export function installBodyParsers(app: FastifyInstance) {
   }
   // Fastify's parser answers a `__proto__` key as unreadable JSON too, so one message covers both.
   const text: FastifyBodyParser<string> = (request, body, done) =>
-    json(request, body, (error, value) => (error ? done(badRequest(TEXT_NOT_JSON), undefined) : done(null, value)))
+    json(request, body, (error, value) => (error ? done(badRequest(MSG.textNotJson), undefined) : done(null, value)))
   app.addContentTypeParser('application/json', { parseAs: 'string' }, json)
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, text)
 }

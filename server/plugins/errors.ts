@@ -5,16 +5,16 @@ import { AppError, MSG } from '../errors.js'
 
 /** Fastify's own 4xx codes whose message is fit for a client, with the text Chirp answers instead where it has one. */
 const CLIENT_ERRORS: Record<string, string | undefined> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'Body is not valid JSON',
-  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Expected a multipart/form-data upload',
+  FST_ERR_CTP_BODY_TOO_LARGE: MSG.bodyTooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: MSG.unsupportedContentType,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: MSG.contentLengthMismatch,
+  FST_ERR_CTP_INVALID_JSON_BODY: MSG.bodyNotJson,
+  FST_INVALID_MULTIPART_CONTENT_TYPE: MSG.notMultipart,
   FST_REQ_FILE_TOO_LARGE: MSG.uploadTooLarge,
-  FST_FILES_LIMIT: 'Only one file may be uploaded at a time',
-  FST_PARTS_LIMIT: 'Too many parts in the upload',
-  FST_FIELDS_LIMIT: 'Too many fields in the upload',
-  FST_PROTO_VIOLATION: 'Body contains a forbidden key',
+  FST_FILES_LIMIT: MSG.oneFileOnly,
+  FST_PARTS_LIMIT: MSG.tooManyParts,
+  FST_FIELDS_LIMIT: MSG.tooManyFields,
+  FST_PROTO_VIOLATION: MSG.forbiddenKey,
 }
 
 /**
@@ -30,7 +30,8 @@ export function installErrorHandler(app: FastifyInstance) {
     const status = error.statusCode ?? 500
     if (status === 429) return reply.code(429).send({ errors: [MSG.tooManyRequests] })
     if (status >= 400 && status < 500) {
-      const message = CLIENT_ERRORS[error.code] ?? (error.code?.startsWith('FST_') ? error.message : 'Bad request')
+      const message =
+        CLIENT_ERRORS[error.code] ?? (error.code?.startsWith('FST_') ? error.message : MSG.malformedRequest)
       return reply.code(status).send({ errors: [message] })
     }
     request.log.error({ err: error }, 'request failed')
@@ -42,7 +43,7 @@ export function installErrorHandler(app: FastifyInstance) {
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const status =
     error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
-  void reply.code(status).send({ errors: [status === 414 ? 'URL is too long' : 'URL is not valid'] })
+  void reply.code(status).send({ errors: [status === 414 ? MSG.urlTooLong : MSG.badUrl] })
 }
 
 /**
@@ -53,7 +54,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
   const body = JSON.stringify({
-    errors: [status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Bad request'],
+    errors: [status === 431 ? MSG.headersTooLarge : status === 408 ? MSG.requestTimedOut : MSG.malformedRequest],
   })
   if (socket.writable) {
     socket.write(

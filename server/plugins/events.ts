@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http'
-import type {} from 'fastify'
+import fp from 'fastify-plugin'
 import type { ChirpEvent, EventName } from '../schemas/events.js'
 import type { LoggedEvent, TicketStore } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 
 export { redactUrl } from './redact-url.js'
 
-/** The live-updates hub (DECISIONS §3): one writer fanning serialised events out to every open stream. */
+/** The live-updates hub (docs/api-contract.md §7): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
   /** Events kept for replay after Last-Event-ID. */
   bufferSize?: number
@@ -317,3 +317,17 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     },
   }
 }
+
+/**
+ * The hub as the app's `events`, ended with the app. Fastify closes the HTTP server, which waits for every
+ * open connection, before any onClose hook runs; streams never end by themselves, so the hub ends them in
+ * preClose, or close() would never return.
+ */
+export default fp<EventsHubOptions>(
+  async (app, options) => {
+    const hub = createEventsHub({ log: app.log, ...options })
+    app.decorate('events', hub)
+    app.addHook('preClose', () => hub.close())
+  },
+  { name: 'events-hub' },
+)

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv'
 
 /**
- * Names that clients of the original mock use for Chirp's own fields (DECISIONS §1), in the order they
+ * Names that clients of the original mock use for Chirp's own fields (docs/api-contract.md §1), in the order they
  * are tried. An alias is read only by a body whose schema has the field it stands for, and only when
  * the Chirp name itself is absent: when both are sent, the Chirp name wins and the alias is ignored.
  */

@@ -1,7 +1,7 @@
 /** What the rate limiters share: their shape, how requests are keyed, and how a refusal is answered. */
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, MSG } from '../errors.js'
+import { tooManyRequests } from '../errors.js'
 
 export interface Limit {
   max: number
@@ -37,5 +37,5 @@ export function refuse(reply: FastifyReply, limit: Limit, ttlInSeconds: number):
   reply.header('x-ratelimit-limit', limit.max)
   reply.header('x-ratelimit-remaining', 0)
   reply.header('x-ratelimit-reset', wait)
-  throw new AppError(429, MSG.tooManyRequests)
+  throw tooManyRequests()
 }

@@ -15,7 +15,7 @@ function makeAjv(options: Options) {
 }
 
 /**
- * DECISIONS §1: a field the server does not know is ignored and never stored, so validation drops
+ * A field the server does not know is ignored and never stored, so validation drops
  * whatever a schema does not list (in bodies, queries and path parameters alike) before a handler, and
  * so a service, can see it. Aliases of known fields are read as those fields first. The fields Chirp
  * knows are checked strictly: bodies are never coerced (`"text": 123` is a 400); query strings and
@@ -53,7 +53,7 @@ function compileBody(ajv: Ajv, schema: unknown) {
 const MAX_MESSAGES = 10
 
 /**
- * One readable sentence per field at fault (DECISIONS §1: one message a problem). With allErrors, Ajv
+ * One readable sentence per field at fault (one message a problem, docs/api-contract.md §3). With allErrors, Ajv
  * reports one value several times ('' is both too short and off-pattern; a union of constants fails each
  * branch and then the union), so only the first problem of each field is told, and a value outside a
  * union of constants is answered with the values allowed.

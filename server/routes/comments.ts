@@ -19,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   const bare = { onRequest: [app.authenticate], preValidation: emptyBody }
   const bareSchema = { tags, params: CommentParamsSchema, body: EmptyObjectSchema, response: writeResponse }
 
-  /** Every comment write answers alike (DECISIONS §1): `{ posts, post, comments }`, or `{ post }` when minimal. */
+  /** Every comment write answers alike (docs/api-contract.md §2): `{ posts, post, comments }`, or `{ post }` when minimal. */
   const commentReply = (request: FastifyRequest, reply: FastifyReply, result: { post: Post }) =>
     writeReply(request, reply, posts, result, { comments: result.post.comments })
 

@@ -1,16 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import { redactUrl, type EventsHub } from '../plugins/events.js'
+import { redactUrl } from '../plugins/events.js'
+import { tooManyRequests, unauthorized } from '../errors.js'
 import { ErrorsSchema, EventsQuerySchema, TicketReplySchema } from '../schemas/index.js'
-
-interface EventsRoutesOptions {
-  /** Defaults to the hub the app decorated itself with. */
-  events?: EventsHub
-}
-
-const INVALID_TICKET = { errors: ['The token is invalid. Unauthorized access error.'] }
-const TOO_MANY = { errors: ['Too many requests, please try again later.'] }
 
 /**
  * The app's request serialiser redacts tickets too; this one keeps the route safe in any app that mounts it,
@@ -20,12 +13,9 @@ function requestWithoutTicket(request: FastifyRequest) {
   return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }
 }
 
-/** Live updates (DECISIONS §3): trade a token for a ticket, then open a text/event-stream with it. */
-const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, opts) => {
-  const events = opts.events ?? app.events
-  // Fastify closes the HTTP server, which waits for every open connection, before any onClose hook runs;
-  // streams never end by themselves, so they must be ended earlier, in preClose, or close() never returns.
-  app.addHook('preClose', () => events.close())
+/** Live updates (docs/api-contract.md §7): trade a token for a ticket, then open a text/event-stream with it. */
+const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { events } = app
 
   app.post(
     '/events/ticket',
@@ -61,8 +51,8 @@ const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app,
     },
     async (request, reply) => {
       const userId = request.validationError ? undefined : await events.redeemTicket(request.query.ticket)
-      if (userId === undefined) return reply.code(401).send(INVALID_TICKET)
-      if (!events.canStream(userId)) return reply.code(429).send(TOO_MANY)
+      if (userId === undefined) throw unauthorized()
+      if (!events.canStream(userId)) throw tooManyRequests()
       // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.
       const header = request.headers['last-event-id']
       const lastEventId = typeof header === 'string' ? header : request.query.lastEventId

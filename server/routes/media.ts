@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Multipart } from '@fastify/multipart'
-import { AppError, MSG } from '../errors.js'
+import { MSG, badRequest } from '../errors.js'
 import { MediaReplySchema } from '../schemas/media.js'
 import { uploadError } from '../services/media.js'
 import { ERRORS, type RouteOptions } from './shared.js'
@@ -29,12 +29,12 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
           (error: unknown) => Promise.reject(uploadError(error)),
         )
       const part = await nextPart()
-      if (part?.type !== 'file' || part.fieldname !== 'file') throw new AppError(400, MSG.noFile)
+      if (part?.type !== 'file' || part.fieldname !== 'file') throw badRequest(MSG.noFile)
       const saved = await services.media.save({
         stream: part.file,
         truncated: () => part.file.truncated,
         finish: async () => {
-          if (await nextPart()) throw new AppError(400, MSG.uploadExtraPart)
+          if (await nextPart()) throw badRequest(MSG.uploadExtraPart)
         },
       })
       return reply.code(201).send(saved)

@@ -1,22 +1,7 @@
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { ErrorsSchema } from '../schemas/common.js'
-import type { AuthService } from '../services/auth.js'
-import type { CommentsService } from '../services/comments.js'
-import type { MediaService } from '../services/media.js'
-import type { NotificationsService } from '../services/notifications.js'
 import type { PostsService } from '../services/posts.js'
-import type { SearchService } from '../services/search.js'
-import type { UsersService } from '../services/users.js'
-
-export interface Services {
-  auth: AuthService
-  users: UsersService
-  posts: PostsService
-  comments: CommentsService
-  media: MediaService
-  notifications: NotificationsService
-  search: SearchService
-}
+import type { Services } from '../services/index.js'
 
 export interface RouteOptions {
   services: Services
@@ -59,7 +44,7 @@ function wantsMinimal(request: FastifyRequest): boolean {
 }
 
 /**
- * The answer to a post or comment write (DECISIONS §1): every post plus the changed one and whatever
+ * The answer to a post or comment write (docs/api-contract.md §2): every post plus the changed one and whatever
  * `extra` the full answer carries, or with `Prefer: return=minimal` only the changed one (`{}` after a delete).
  */
 export async function writeReply<T extends { post?: unknown }>(

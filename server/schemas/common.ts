@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 
-/** Every error leaves the server in this shape (DECISIONS §1). */
+/** Every error leaves the server in this shape (docs/api-contract.md §3). */
 export const ErrorsSchema = Type.Object(
   { errors: Type.Array(Type.String()) },
   { title: 'Errors', description: 'One message per problem' },
@@ -22,5 +22,5 @@ export const PageQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema), 
 /** Present only when the request paginated (sent limit or cursor); null at the end. */
 export const NextCursorSchema = Type.Optional(Type.Union([Type.String(), Type.Null()]))
 
-/** The body of a call that takes none; whatever a client sends in it anyway is ignored (DECISIONS §1). */
+/** The body of a call that takes none; whatever a client sends in it anyway is ignored. */
 export const EmptyObjectSchema = Type.Object({})

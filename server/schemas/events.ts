@@ -89,7 +89,7 @@ export interface EventPayloads {
 export type EventName = keyof EventPayloads
 
 /**
- * The reader's own notifications (DECISIONS §5), private like bookmarks. A map apart from EventPayloads,
+ * The reader's own notifications (docs/api-contract.md §8), private like bookmarks. A map apart from EventPayloads,
  * whose every event a client's table of handlers covers: a client takes these up with the notifications
  * it shows, and one that shows none can leave them aside.
  */

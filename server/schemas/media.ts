@@ -8,7 +8,7 @@ export const MediaReplySchema = Type.Object({
 })
 export type MediaReply = Static<typeof MediaReplySchema>
 
-/** The largest upload, in bytes (SPEC §9). */
+/** The largest upload, in bytes. */
 export const MAX_UPLOAD_BYTES = 20_971_520
 
 /** The three preset avatars, served by the client build. */

@@ -10,7 +10,7 @@ const NotificationTypeSchema = Type.Union([
 ])
 
 /**
- * Someone else's action on the reader (DECISIONS §5): `like` and `comment` carry the post (and the
+ * Someone else's action on the reader (docs/api-contract.md §8): `like` and `comment` carry the post (and the
  * comment), `mention` the post that mentions (and the comment, when one does), `follow` neither. The
  * post's content and the comment's text are the current ones, cut to their first 140 characters.
  */
@@ -28,7 +28,7 @@ export const NotificationSchema = Type.Object(
 )
 export type Notification = Static<typeof NotificationSchema>
 
-/** Unknown query fields are ignored (DECISIONS §1). */
+/** Unknown query fields are ignored (docs/api-contract.md §1). */
 export const NotificationsQuerySchema = Type.Object({
   limit: Type.Optional(LimitSchema),
   cursor: Type.Optional(CursorSchema),

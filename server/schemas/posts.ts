@@ -101,7 +101,7 @@ export const PostWriteReplySchema = Type.Object({
 })
 /**
  * Comment writes: as post writes, plus the changed post's `comments` in the full answer, which one
- * generation of clients of the original mock reads after every comment write (DECISIONS §1).
+ * generation of clients of the original mock reads after every comment write (docs/api-contract.md §2).
  */
 export const CommentWriteReplySchema = Type.Composite([
   PostWriteReplySchema,

@@ -5,7 +5,7 @@ import { UserSummarySchema } from './user-summary.js'
 
 const SearchTypeSchema = Type.Union([Type.Literal('posts'), Type.Literal('users')])
 
-/** Unknown query fields are ignored (DECISIONS §1). */
+/** Unknown query fields are ignored (docs/api-contract.md §1). */
 export const SearchQuerySchema = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100 }),
   type: Type.Optional(SearchTypeSchema),

@@ -21,7 +21,7 @@ interface SeedComment {
 export interface SeedPost {
   by: string
   content: string
-  /** Index of a generated image. Every seeded post spells the field mediaUrl (DECISIONS §1). */
+  /** Index of a generated image. Every seeded post spells the field mediaUrl, as the API does. */
   image?: number
   hoursAgo: number
   likedBy: string[]

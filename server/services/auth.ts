@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { AppError, MSG, forbidden, notFound, unauthorized } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity } from '../errors.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
 import type { UserRecord } from '../store/types.js'
@@ -38,8 +38,8 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
   return {
     async signup(body: SignupBody) {
       const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
-      if (!isValidAvatarUrl(avatarURL)) throw new AppError(400, MSG.badAvatarUrl)
-      if (RESERVED_USERNAMES.has(body.username.toLowerCase())) throw new AppError(422, MSG.usernameExists)
+      if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
+      if (RESERVED_USERNAMES.has(body.username.toLowerCase())) throw unprocessableEntity(MSG.usernameExists)
       const passwordHash = await hashPassword(body.password)
       const user = await store.transaction(async (tx) => {
         const at = now().toISOString()
@@ -60,7 +60,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
           followers: [],
           tokenVersion: 0,
         }
-        if (!(await tx.createUser(created))) throw new AppError(422, MSG.usernameExists)
+        if (!(await tx.createUser(created))) throw unprocessableEntity(MSG.usernameExists)
         return created
       })
       return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }

@@ -1,5 +1,5 @@
 import sharp, { type FormatEnum, type Metadata, type Sharp } from 'sharp'
-import { AppError, MSG } from '../errors.js'
+import { MSG, unsupportedMediaType } from '../errors.js'
 import type { ImageType } from './image-type.js'
 
 /** Larger images cost a browser (and the re-encoding here) too much memory to decode. */
@@ -14,7 +14,7 @@ export interface EncodedImage {
   height: number
 }
 
-export const notImage = () => new AppError(415, MSG.uploadNotImage)
+export const notImage = () => unsupportedMediaType(MSG.uploadNotImage)
 
 /** Whatever a sharp step throws (damaged data, a file cut short) means the upload is no image sharp can decode. */
 async function orNotImage<T>(step: () => Promise<T>): Promise<T> {
@@ -50,7 +50,7 @@ export async function reencodeImage(input: Buffer, type: ImageType): Promise<Enc
     frameHeight > MAX_IMAGE_SIDE ||
     header.width * header.height > MAX_IMAGE_PIXELS
   ) {
-    throw new AppError(415, MSG.imageTooManyPixels)
+    throw unsupportedMediaType(MSG.imageTooManyPixels)
   }
   // limitInputPixels holds the decoder itself to the same bound, whatever the header said.
   let image = sharp(input, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })

@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import { MEDIA_PATH } from './urls.js'
 import { mkdir, open, rename, unlink } from 'node:fs/promises'
 import path from 'node:path'
-import { AppError, MSG } from '../errors.js'
+import { AppError, MSG, badRequest, notAcceptable, payloadTooLarge } from '../errors.js'
 import { MAX_UPLOAD_BYTES, type MediaReply } from '../schemas/media.js'
 import { syncDirectory } from '../store/durable-file.js'
 import { notImage, reencodeImage } from './image-encode.js'
@@ -25,10 +25,11 @@ const EXTRA_PART_ERRORS = new Set(['FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_P
 export function uploadError(error: unknown): AppError {
   if (error instanceof AppError) return error
   const code = (error as { code?: string }).code
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MSG.uploadTooLarge)
-  if (code !== undefined && EXTRA_PART_ERRORS.has(code)) return new AppError(400, MSG.uploadExtraPart)
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(MSG.uploadTooLarge)
+  if (code !== undefined && EXTRA_PART_ERRORS.has(code)) return badRequest(MSG.uploadExtraPart)
+  // Besides its limits, the parser refuses on its own only a body that is not multipart at all (406).
   const status = (error as { statusCode?: number }).statusCode
-  return new AppError(status !== undefined && status >= 400 && status < 500 ? status : 400, MSG.badUpload)
+  return status === 406 ? notAcceptable(MSG.badUpload) : badRequest(MSG.badUpload)
 }
 
 /**
@@ -44,14 +45,14 @@ async function receive(upload: Upload): Promise<{ type: ImageType; bytes: Buffer
     const next = await iterator.next().catch((error: unknown) => Promise.reject(uploadError(error)))
     if (next.done) break
     size += next.value.length
-    if (size > MAX_UPLOAD_BYTES) throw new AppError(413, MSG.uploadTooLarge)
+    if (size > MAX_UPLOAD_BYTES) throw payloadTooLarge(MSG.uploadTooLarge)
     chunks.push(next.value)
     if (type === undefined && size >= SNIFF_BYTES) {
       type = sniffImageType(Buffer.concat(chunks))
       if (type === undefined) throw notImage()
     }
   }
-  if (upload.truncated()) throw new AppError(413, MSG.uploadTooLarge)
+  if (upload.truncated()) throw payloadTooLarge(MSG.uploadTooLarge)
   const bytes = Buffer.concat(chunks)
   type ??= sniffImageType(bytes)
   if (type === undefined) throw notImage()

@@ -13,7 +13,7 @@ import { summaryOf } from './views.js'
 
 /**
  * Notifications are made and taken back inside the transaction of the write that causes them, with
- * their events, so they exist exactly when that write does (DECISIONS §5).
+ * their events, so they exist exactly when that write does (docs/api-contract.md §8).
  */
 
 /** Tells `recipientId` of `actor`'s action, unless it is their own or they were told already. */

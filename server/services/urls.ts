@@ -22,7 +22,7 @@ function parseAbsolute(value: string, schemes: readonly string[]): boolean {
   return schemes.includes(url.protocol) && url.hostname !== '' && url.username === '' && url.password === ''
 }
 
-/** Website: empty, or an absolute http(s) URL without credentials (DECISIONS §1). */
+/** Website: empty, or an absolute http(s) URL without credentials. */
 export const isValidWebsite = (value: string) => value === '' || parseAbsolute(value, ['http:', 'https:'])
 
 /** Post media: empty, an uploaded file, or an absolute https URL. */

@@ -7,9 +7,10 @@ import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, summaryOf, toUser, userView, usersOfUsers } from './views.js'
 
-async function mustGetUser(store: StoreReader, id: string): Promise<UserRecord> {
+/** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
+async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
   const user = await store.getUser(id)
-  if (!user) throw notFound(MSG.userNotFound)
+  if (!user) throw notFound(missing)
   return user
 }
 
@@ -18,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
     await store.transaction(async (tx) => {
-      const me = await mustGetUser(tx, meId)
+      const me = await mustGetUser(tx, meId, MSG.userNotRegistered)
       const other = await mustGetUser(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
@@ -31,7 +32,10 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (follow) await notify(tx, me, other._id, 'follow', {}, at)
       else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
     })
-    const [me, other] = await Promise.all([mustGetUser(store, meId), mustGetUser(store, targetId)])
+    const [me, other] = await Promise.all([
+      mustGetUser(store, meId, MSG.userNotRegistered),
+      mustGetUser(store, targetId),
+    ])
     return { user: await userView(store, me, true), followUser: await userView(store, other, false) }
   }
 
@@ -78,10 +82,10 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (edit.avatarURL !== undefined && !isValidAvatarUrl(edit.avatarURL)) throw badRequest(MSG.badAvatarUrl)
       const { username, ...changes } = edit
       const user = await store.transaction(async (tx) => {
-        const current = await mustGetUser(tx, userId)
+        const current = await mustGetUser(tx, userId, MSG.userNotRegistered)
         if (username !== undefined && username !== current.username) throw notFound(MSG.usernameChange)
         const user = await tx.updateProfile(userId, changes, now().toISOString())
-        if (!user) throw notFound(MSG.userNotFound)
+        if (!user) throw notFound(MSG.userNotRegistered)
         const { bio, website, updatedAt } = user
         tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } } })
         return user

@@ -3,7 +3,10 @@ import type { Comment, Post } from '../schemas/posts.js'
 import type { User, UserSummary } from '../schemas/users.js'
 import type { CommentRecord, PostRecord, StoreReader, UserRecord, UserSummaryRecord } from '../store/types.js'
 
-/** Records turned into the shapes of DECISIONS §1. Names and avatars always come from the current profile. */
+/**
+ * Records turned into the shapes the API answers with (docs/api-contract.md §2). Names and avatars
+ * always come from the current profile.
+ */
 export type UserLookup = ReadonlyMap<string, UserSummaryRecord>
 
 export function summaryOf(user: UserSummaryRecord): UserSummary {

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js'
+import { MSG, badRequest } from '../errors.js'
 
 export type CursorKey = readonly (string | number)[]
 
@@ -27,7 +27,7 @@ export function decodeCursor(cursor: string, length: number): CursorKey {
     key.length !== length ||
     !key.every((part) => typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part)))
   ) {
-    throw new AppError(400, 'cursor is invalid')
+    throw badRequest(MSG.badCursor)
   }
   return key as CursorKey
 }
@@ -90,7 +90,7 @@ export function pageOf<T>(
 /** Offset cursors, for short lists kept inside one record (comments, bookmarks). */
 export function pageByOffset<T>(items: readonly T[], request: { limit?: number; cursor?: string }) {
   const start = request.cursor === undefined ? 0 : (decodeCursor(request.cursor, 1)[0] as number)
-  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) throw new AppError(400, 'cursor is invalid')
+  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) throw badRequest(MSG.badCursor)
   const end = request.limit === undefined ? items.length : Math.min(items.length, start + request.limit)
   return { items: items.slice(start, end), nextCursor: end < items.length ? encodeCursor([end]) : null }
 }

@@ -1,4 +1,4 @@
-/** Notifications as both stores keep them (DECISIONS §5). */
+/** Notifications as both stores keep them (docs/api-contract.md §8). */
 export type NotificationType = 'like' | 'comment' | 'mention' | 'follow'
 
 /** What a notification is about: a person can have at most one of each (one like of a post by one actor, and so on). */

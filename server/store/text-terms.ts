@@ -1,6 +1,6 @@
 /**
  * The one definition of what a post's or a person's text holds for search, hashtags and mentions
- * (DECISIONS §5). Both stores index with it and the services parse with it, so a word, a tag or a
+ * (docs/api-contract.md §8). Both stores index with it and the services parse with it, so a word, a tag or a
  * mention is the same thing everywhere: PostgreSQL stores what these functions return rather than
  * folding text its own way (its `unaccent` and text-search parser split and fold differently: `ø`,
  * `ß`, `maya.lin` as a host name), which would make the two stores answer one search differently.

@@ -189,6 +189,7 @@ export interface StoreTx extends StoreReader {
   emit(event: ChirpEvent): void
 }
 
+/** What /api/health reports; the embedded store keeps its first name there, which clients may read. */
 type StoreKind = 'lowdb' | 'postgres'
 
 /**

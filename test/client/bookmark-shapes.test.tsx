@@ -9,7 +9,7 @@ import { editProfile } from '../../client/state/users.js'
 import { makePost, makeUser, ok, renderAt, resetAll, stubApi, summary, until } from './helpers.js'
 
 /**
- * A user's own record carries `bookmarks` as the bookmarked posts (DECISIONS §1, changed) or, from an
+ * A user's own record carries `bookmarks` as the bookmarked posts (docs/api-contract.md §2) or, from an
  * earlier server, as post ids. The client must read either as the same bookmarks.
  */
 t.beforeEach(() => resetAll())

@@ -66,7 +66,7 @@ await t.test('an image alone enables Post, and the form resets after a post', as
   t.ok(tweet.disabled)
 })
 
-await t.test('a non-image is refused before upload with the spec message', async (t) => {
+await t.test('a non-image is refused before upload with the catalogue message', async (t) => {
   const { onUpload, onFileError, picker } = renderComposer()
   pick(picker, new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }))
   t.same(onFileError.calls, [['file must be or an Image (JPEG/PNG)']])

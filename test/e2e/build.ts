@@ -8,6 +8,7 @@ import { ROOT, run } from './server-process.js'
 
 const SOURCES = [
   'server',
+  'common',
   'client',
   'scripts/client-build.ts',
   'scripts/client-build',

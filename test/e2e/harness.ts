@@ -78,7 +78,7 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
         viewport: { width: 1280, height: 900 },
         // Share writes the post's link to the clipboard.
         permissions: ['clipboard-read', 'clipboard-write'],
-        // SPEC §9: the client keeps its session in localStorage under `token` and `username`.
+        // The client keeps its session in localStorage under `token` and `username`.
         storageState: session
           ? {
               cookies: [],

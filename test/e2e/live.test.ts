@@ -8,10 +8,10 @@ import { login, postCard, postIdByContent, signupUser } from './helpers.js'
 import { recordStreams, seenAt, within, type Sight } from './live-helpers.js'
 import { ROOT } from './server-process.js'
 
-/** DECISIONS §3's promise: what one user does shows on the other's screen within a second of the write. */
+/** What one user does shows on the other's screen within a second of the write. */
 const LIVE_MS = 1000
 
-// DECISIONS §3: the client applies server-sent events to what is on screen. Until client/live/
+// The client applies server-sent events to what is on screen. Until client/live/
 // exists there is nothing to test here.
 if (!existsSync(path.join(ROOT, 'client', 'live'))) {
   t.plan(0, 'the client has no live updates yet (client/live/)')

@@ -5,8 +5,9 @@ import { journey, startE2E, type E2E } from './harness.js'
 import { call, GUEST, login, navLink, postCard, waitForPath } from './helpers.js'
 
 /**
- * DECISIONS §5 in the browser: a mention reaches its reader live, the notifications page clears the
- * badge, search finds people as one types, and a hashtag in a post opens its page.
+ * Notifications, mentions and search in the browser (docs/api-contract.md §8): a mention reaches its
+ * reader live, the notifications page clears the badge, search finds people as one types, and a hashtag
+ * in a post opens its page.
  */
 const e2e = await startE2E(t)
 

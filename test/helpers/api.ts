@@ -13,7 +13,7 @@ import { schemaText, testDatabaseUrl } from './store-under-test.js'
 
 /**
  * Assertions shared by the API tests. The contract's schemas use the formats `date-time` and `email`,
- * which TypeBox's Value.Check refuses until they are registered: DECISIONS §1 asks for ISO 8601 with offset.
+ * which TypeBox's Value.Check refuses until they are registered: the API's dates are ISO 8601 with an offset.
  */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 if (!FormatRegistry.Has('date-time')) {
@@ -61,7 +61,7 @@ export function expectError(t: Test, res: LightMyRequestResponse, status: number
   checkSchema(t, ErrorsSchema, res.json(), `${what} error matches ErrorsSchema`.trim())
 }
 
-/** No response may carry a password or a password hash (DECISIONS §1); checked on the raw text. */
+/** No response may carry a password or a password hash; checked on the raw text. */
 export function expectNoSecrets(t: Test, res: LightMyRequestResponse | string, what: string) {
   const text = typeof res === 'string' ? res : res.body
   t.notOk(text.includes('password'), `${what}: no "password" in the body`)

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp, type AppOptions } from '../../server/app.js'
+import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify'
+import fp from 'fastify-plugin'
+import app, { serverOptions, type AppOptions } from '../../server/app.js'
 import { parseConfig, type Config } from '../../server/config.js'
 import { cachedSeed, storeUnderTest } from './store-under-test.js'
 
@@ -25,6 +26,16 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     clientDir: path.join(dataDir, 'no-client'),
     ...overrides,
   }
+}
+
+/**
+ * A server with the app registered on it, as main.ts makes one; `plugin` is the app by default, or a copy
+ * of it imported with mocked modules.
+ */
+export async function startApp(config: Config, options: AppOptions = {}, plugin = app): Promise<FastifyInstance> {
+  const server = Fastify(serverOptions(config, options))
+  await server.register(fp(plugin), { config, ...options })
+  return server
 }
 
 export interface TestApp {
@@ -62,7 +73,7 @@ export async function buildTestApp(
   const dir = dataDir ?? (await tempDataDir(t))
   // A restart on the same data directory is, on PostgreSQL, a restart on the same schema.
   const under = storeUnderTest(sharedSchema ?? schemaOfDataDir.get(dir))
-  const app = await buildApp(testConfig(dir, { ...under.config, ...config }), { seed: cachedSeed, ...options }).catch(
+  const app = await startApp(testConfig(dir, { ...under.config, ...config }), { seed: cachedSeed, ...options }).catch(
     async (error: unknown) => {
       await under.cleanup()
       throw error

@@ -1,11 +1,11 @@
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { PgStore } from '../../server/store/pg/pg-store.js'
 import type { Database, Store } from '../../server/store/types.js'
 import { tempDataDir, type TestContext } from './app.js'
 import { TEST_DATABASE_URL, schemaSql, testSchema } from './pg.js'
 
 export interface OpenedStore {
-  name: 'lowdb' | 'postgres'
+  name: 'embedded' | 'postgres'
   store: Store
   /** The events committed so far, as the store hands them on: names and data, in order. */
   events: () => Promise<{ name: string; to: string | null; data: unknown }[]>
@@ -29,17 +29,17 @@ export async function openPgStore(t: TestContext, database: Database, schema = t
  */
 export async function openBothStores(t: TestContext, database: Database): Promise<OpenedStore[]> {
   const published: { name: string; to: string | null; data: unknown }[] = []
-  const lowdb = await LowdbStore.open({
+  const embedded = await EmbeddedStore.open({
     dataDir: await tempDataDir(t),
     seed: async () => structuredClone(database),
     publish: (event) => published.push({ name: event.name, to: event.to ?? null, data: event.data }),
   })
-  t.teardown(() => lowdb.close())
+  t.teardown(() => embedded.close())
   const schema = testSchema(t)
   const postgres = await openPgStore(t, database, schema)
   const sql = schemaSql(t, schema)
   return [
-    { name: 'lowdb', store: lowdb, events: async () => published },
+    { name: 'embedded', store: embedded, events: async () => published },
     {
       name: 'postgres',
       store: postgres,

@@ -53,7 +53,7 @@ function bodyAttacks(
       'form-encoded body',
       { payload: 'content=hello&text=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
     ],
-    // A text/plain body holding JSON is read as JSON (DECISIONS §1); one that is not JSON is refused.
+    // A text/plain body holding JSON is read as JSON; one that is not JSON is refused.
     [
       'text/plain body that is not JSON',
       { payload: 'content=hello&text=hello', headers: { 'content-type': 'text/plain' } },
@@ -90,7 +90,7 @@ const SIGNUP = {
 
 /**
  * Bodies that are JSON objects but wrong: types, missing fields, sizes, Unicode and links. Extra fields
- * are not wrong (DECISIONS §1: ignored, never stored); hostile-extras.ts holds those.
+ * are not wrong (ignored, never stored); hostile-extras.ts holds those.
  */
 export function bodyCases(t: Targets): HostileCase[] {
   const signup = (name: string, body: Record<string, unknown>): HostileCase => ({

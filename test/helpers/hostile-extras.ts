@@ -2,7 +2,7 @@ import type { HostileCase, Targets } from './hostile-bodies.js'
 
 /**
  * Hostile extra fields: a client may send anything beside the fields a call knows, and the call then
- * succeeds or fails on those fields alone (DECISIONS §1), so these cases may well answer 2xx. What they
+ * succeeds or fails on those fields alone, so these cases may well answer 2xx. What they
  * must never do is store what they planted. Every planted text holds PLANTED and every planted number
  * is PLANTED_NUMBER, so one search of what is on disk proves that none of it was kept.
  */

@@ -145,7 +145,7 @@ export async function within<T>(promise: Promise<T>, timeoutMs: number, what: st
   }
 }
 
-/** The head every stream must start with (DECISIONS §3), whichever server sent it. */
+/** The head every stream must start with (docs/api-contract.md §7), whichever server sent it. */
 export function checkSseHead(t: Test, c: SseClient): void {
   t.equal(c.status, 200)
   t.equal(c.headers['content-type'], 'text/event-stream; charset=utf-8')

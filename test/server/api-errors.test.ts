@@ -8,7 +8,7 @@ import { withSql } from '../helpers/store-under-test.js'
 import { buildApiApp, expectError, IMAGE_BYTES, multipart, signup, type SignedUp } from '../helpers/api.js'
 
 /**
- * The error catalogue of SPEC §8 and DECISIONS §1, one row at a time, each provoked through HTTP.
+ * The error catalogue (docs/api-contract.md §3, common/messages.ts), one row at a time, each provoked through HTTP.
  * Messages are written out here on purpose: a changed message must fail a test. The token rows are
  * covered in depth in api-auth (every kind of bad token, and a token whose user is gone), 429 with the
  * rate limits' own tests.

@@ -19,7 +19,7 @@ import { expectError, expectNoSecrets, signup, snapshotApp } from '../helpers/ap
 import { buildLiveApi } from '../helpers/live-api.js'
 import type { SseClient } from '../helpers/sse.js'
 
-/** Live updates (DECISIONS §3) through the real app: writes over app.inject, streams over HTTP on 127.0.0.1. */
+/** Live updates (docs/api-contract.md §7) through the real app: writes over app.inject, streams over HTTP on 127.0.0.1. */
 const { api, write, stream, nextEvent, expectEvent, ...live } = await buildLiveApi(t)
 
 const [author, watcher, other] = [await signup(api), await signup(api), await signup(api)]

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import t, { type Test } from 'tap'
-import { TEXT_NOT_JSON } from '../../server/plugins/body-parsers.js'
+import { MSG } from '../../server/errors.js'
 import {
   BookmarksReplySchema,
   PostReplySchema,
@@ -10,7 +10,7 @@ import {
 } from '../../server/schemas/posts.js'
 import { buildApiApp, expectError, expectOk, signup } from '../helpers/api.js'
 
-/** Lenient framing (DECISIONS §1): trailing slashes, empty JSON bodies and text/plain JSON. */
+/** Lenient framing (docs/api-contract.md §1): trailing slashes, empty JSON bodies and text/plain JSON. */
 const api = await buildApiApp(t)
 const { app } = api
 const author = await signup(api)
@@ -112,7 +112,7 @@ await t.test('a text/plain body that is not JSON is a 400 and changes nothing', 
   const before = await postCount(t)
   for (const payload of ['content=hello', '{"content":', '{"__proto__":{"polluted":true},"content":"x"}']) {
     const res = await api.as(author.token, { method: 'POST', url: '/api/posts', payload, headers: TEXT_TYPE })
-    expectError(t, res, 400, TEXT_NOT_JSON, payload)
+    expectError(t, res, 400, MSG.textNotJson, payload)
   }
   t.equal(await postCount(t), before, 'nothing was stored')
   t.equal(({} as { polluted?: unknown }).polluted, undefined, 'no prototype was polluted')

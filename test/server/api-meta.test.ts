@@ -5,7 +5,7 @@ import { testStoreKind } from '../helpers/store-under-test.js'
 const api = await buildApiApp(t)
 const { app } = api
 
-/** Every call of SPEC §7 and the additions of DECISIONS §1 and §3, as OpenAPI spells them. */
+/** Every call of the README's table of calls, as OpenAPI spells them. */
 const ROUTES = [
   ['post', '/api/auth/signup'],
   ['post', '/api/auth/login'],

@@ -9,7 +9,7 @@ import { expectNoSecrets, signup, type SignedUp } from '../helpers/api.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 import type { SseClient } from '../helpers/sse.js'
 
-/** notification.created and notification.read (DECISIONS §5): on the recipient's own streams only, as bookmark.* are. */
+/** notification.created and notification.read (docs/api-contract.md §8): on the recipient's own streams only, as bookmark.* are. */
 const { api, write, newPost, stream, nextEvent, expectEvent } = await buildLiveApi(t)
 
 /** The next event must be `name`; its data is not looked at. */

@@ -11,7 +11,7 @@ import {
   type SignedUp,
 } from '../helpers/api.js'
 
-/** Notifications (DECISIONS §5) through the API: who hears of what, taking back, reading and pages. Live events: api-notifications-live. */
+/** Notifications (docs/api-contract.md §8) through the API: who hears of what, taking back, reading and pages. Live events: api-notifications-live. */
 // A clock a second further on at every reading: notifications made one after another never share an instant,
 // so their order is the order they were made in, whatever the speed of the disk.
 let clock = Date.now()

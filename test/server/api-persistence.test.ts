@@ -1,10 +1,9 @@
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import t from 'tap'
-import { buildApp } from '../../server/app.js'
 import { PostReplySchema, PostsReplySchema, type Post } from '../../server/schemas/posts.js'
 import { UserReplySchema, UsersReplySchema } from '../../server/schemas/users.js'
-import { tempDataDir, testConfig } from '../helpers/app.js'
+import { startApp, tempDataDir, testConfig } from '../helpers/app.js'
 import { embeddedOnly } from '../helpers/store-under-test.js'
 import { buildApiApp, expectOk, IMAGE_BYTES, multipart, signup, snapshotApp, storedText } from '../helpers/api.js'
 
@@ -149,7 +148,7 @@ await t.test('a corrupt db.json stops the start with a clear message and is left
     const dir = await tempDataDir(t)
     await writeFile(dbFile(dir), contents)
     const before = await readFile(dbFile(dir))
-    const error = await buildApp(testConfig(dir)).then(
+    const error = await startApp(testConfig(dir)).then(
       () => undefined,
       (caught: unknown) => caught as Error,
     )
@@ -165,7 +164,7 @@ await t.test('a corrupt db.json stops the start with a clear message and is left
 await t.test('once the corrupt file is moved away, the next start seeds afresh', async (t) => {
   const dir = await tempDataDir(t)
   await writeFile(dbFile(dir), '{')
-  await t.rejects(buildApp(testConfig(dir)), /could not be read/)
+  await t.rejects(startApp(testConfig(dir)), /could not be read/)
   await rename(dbFile(dir), `${dbFile(dir)}.broken`)
   const api = await buildApiApp(t, { dataDir: dir })
   const { posts } = expectOk(t, await api.app.inject({ method: 'GET', url: '/api/posts' }), 200, PostsReplySchema)
@@ -208,7 +207,7 @@ await t.test('an existing database is never reseeded, nor rewritten by a start',
 
 await t.test('a second app on a data directory in use is refused', { skip: embeddedOnly }, async (t) => {
   const first = await buildApiApp(t)
-  await t.rejects(buildApp(testConfig(first.dataDir)), /in use by another Chirp process/)
+  await t.rejects(startApp(testConfig(first.dataDir)), /in use by another Chirp process/)
   t.equal((await first.app.inject({ method: 'GET', url: '/api/posts' })).statusCode, 200, 'the first keeps working')
   const token = await first.login('guest')
   const write = await first.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'still mine' } })

@@ -75,7 +75,7 @@ async function expectLikes(
 }
 
 await t.test(
-  'GET /api/posts answers 200 { posts }: the 13 seeded posts, newest first, in the shape of DECISIONS',
+  'GET /api/posts answers 200 { posts }: the 13 seeded posts, newest first, each in the post shape of the API',
   async (t) => {
     const res = await get('/api/posts')
     const { posts } = expectOk(t, res, 200, PostsReplySchema, 'GET /api/posts')

@@ -4,7 +4,7 @@ import type { Post } from '../../server/schemas/posts.js'
 import { SearchReplySchema } from '../../server/schemas/search.js'
 import { buildApiApp, expectError, expectNoSecrets, expectOk, signup, type SignedUp } from '../helpers/api.js'
 
-/** GET /api/search (DECISIONS §5): people by the beginnings of their names, posts by every word, `#` and `@`, and its 400s. */
+/** GET /api/search (docs/api-contract.md §8): people by the beginnings of their names, posts by every word, `#` and `@`, and its 400s. */
 let clock = Date.now()
 // A second on at every reading of the clock, so posts made one after another never share an instant.
 const api = await buildApiApp(t, { options: { now: () => new Date((clock += 1000)) } })

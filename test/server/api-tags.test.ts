@@ -5,7 +5,7 @@ import { TrendingReplySchema } from '../../server/schemas/search.js'
 import { buildApiApp, expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
 import type { TestApp } from '../helpers/app.js'
 
-/** Hashtags (DECISIONS §5): what is a tag, a tag's posts, and the tags trending over the last 7 days. */
+/** Hashtags (docs/api-contract.md §8): what is a tag, a tag's posts, and the tags trending over the last 7 days. */
 const DAY = 24 * 60 * 60 * 1000
 const BAD_TAG = 'tag must be 1 to 50 letters, digits or _, and not only digits'
 

@@ -1,7 +1,6 @@
 import t from 'tap'
 import { ConfigError, parseConfig } from '../../server/config.js'
-import { buildApp } from '../../server/app.js'
-import { tempDataDir, testConfig } from '../helpers/app.js'
+import { startApp, tempDataDir, testConfig } from '../helpers/app.js'
 
 await t.test('defaults', async (t) => {
   const config = parseConfig({}, '/srv/chirp')
@@ -47,7 +46,7 @@ await t.test('GUEST_LOGIN and RATE_LIMIT read the usual spellings of true and fa
 
 await t.test('a hop count of 1 takes the address the one proxy appended, not what the client forged', async (t) => {
   const dataDir = await tempDataDir(t)
-  const app = await buildApp(testConfig(dataDir, { trustProxy: parseConfig({ TRUST_PROXY: '1' }).trustProxy }))
+  const app = await startApp(testConfig(dataDir, { trustProxy: parseConfig({ TRUST_PROXY: '1' }).trustProxy }))
   t.teardown(() => app.close())
   app.get('/ip', async (request) => ({ ip: request.ip }))
   const res = await app.inject({

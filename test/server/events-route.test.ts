@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { unauthorized } from '../../server/errors.js'
 import { installErrorHandler } from '../../server/plugins/errors.js'
-import { createEventsHub, type EventsHubOptions } from '../../server/plugins/events.js'
+import eventsHub, { type EventsHubOptions } from '../../server/plugins/events.js'
 import eventsRoutes from '../../server/routes/events.js'
 import { ErrorsSchema, TicketReplySchema } from '../../server/schemas/index.js'
 import { checkSseHead, openSse, waitFor, within } from '../helpers/sse.js'
@@ -19,15 +19,14 @@ async function build(t: { teardown(fn: () => unknown): void }, options: EventsHu
   const logs: string[] = []
   const clock = { now: 0 }
   const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => logs.push(line) } } })
-  const hub = createEventsHub({ startId: 0, now: () => clock.now, ...options })
-  app.decorate('events', hub)
+  await app.register(eventsHub, { startId: 0, now: () => clock.now, ...options })
+  const hub = app.events
   installErrorHandler(app)
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const userId = request.headers.authorization
     if (userId === undefined) throw unauthorized()
     request.user = { _id: userId, username: userId }
   })
-  app.addHook('onClose', () => hub.close())
   await app.register(eventsRoutes, { prefix: '/api' })
   await app.listen({ host: '127.0.0.1', port: 0 })
   // Connections are cut first, so a broken shutdown path fails its own test instead of hanging the teardown.

@@ -9,7 +9,7 @@ import { createPostsService } from '../../server/services/posts.js'
 import { createUsersService } from '../../server/services/users.js'
 import { verifyPassword } from '../../server/services/passwords.js'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { PgStore } from '../../server/store/pg/pg-store.js'
 import { tempDataDir } from '../helpers/app.js'
 import { TEST_DATABASE_URL, skipWithoutPostgres, testSchema } from '../helpers/pg.js'
@@ -19,7 +19,7 @@ const skip = await skipWithoutPostgres()
 /** A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post. */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
-  const store = await LowdbStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
+  const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
   const deps = { store, now: () => new Date() }
   const users = (await store.listUsers({})).items
   const [guest, other] = [users.find((u) => u.username === 'guest'), users.find((u) => u.username === 'noah_kim')]

@@ -108,11 +108,11 @@ await t.test(
       for (const [label, step, expected] of steps)
         t.strictSame(await store.transaction(step), expected, `${name}: ${label}`)
     }
-    const [lowdb, pg] = stores.map((opened) => opened.store) as [Store, Store]
+    const [embedded, pg] = stores.map((opened) => opened.store) as [Store, Store]
     for (const person of people) {
-      const whole = (await lowdb.listNotifications(person, {})).items
+      const whole = (await embedded.listNotifications(person, {})).items
       t.strictSame((await pg.listNotifications(person, {})).items, whole, 'the same notifications, newest first')
-      t.equal(await pg.countUnread(person), await lowdb.countUnread(person), 'the same count')
+      t.equal(await pg.countUnread(person), await embedded.countUnread(person), 'the same count')
       const paged: NotificationRecord[] = []
       let cursor: string | undefined
       do {
@@ -122,7 +122,7 @@ await t.test(
       } while (cursor)
       t.strictSame(paged, whole, 'page by page')
     }
-    t.ok((await lowdb.listNotifications(people[0] as string, {})).items.length > 0, 'some are left to compare')
+    t.ok((await embedded.listNotifications(people[0] as string, {})).items.length > 0, 'some are left to compare')
   },
 )
 

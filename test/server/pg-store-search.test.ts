@@ -56,20 +56,20 @@ const USER_SEARCHES: UserSearch[] = [
 ]
 const TAGS = ['café', 'cafe', '東京', 'москва', 'tea_time', '2024', '14', 'anchor', 'trend', 'edited']
 
-async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
+async function compare(t: Test, embedded: Store, pg: Store, when: string) {
   for (const terms of POST_SEARCHES) {
-    const whole = idsOf((await lowdb.searchPosts(terms, {})).items)
+    const whole = idsOf((await embedded.searchPosts(terms, {})).items)
     t.strictSame(idsOf((await pg.searchPosts(terms, {})).items), whole, `${when}: posts with ${terms.join(' ')}`)
     t.strictSame(await walk((page) => pg.searchPosts(terms, page), 2), whole, `${when}: ${terms.join(' ')}, 2 a page`)
   }
   for (const search of USER_SEARCHES) {
     const label = search.username !== undefined ? `@${search.username}` : search.prefixes.join(' ')
-    const whole = idsOf((await lowdb.searchUsers(search, {})).items)
+    const whole = idsOf((await embedded.searchUsers(search, {})).items)
     t.strictSame(idsOf((await pg.searchUsers(search, {})).items), whole, `${when}: people ${label}`)
     t.strictSame(await walk((page) => pg.searchUsers(search, page), 1), whole, `${when}: people ${label}, 1 a page`)
   }
   for (const tag of TAGS) {
-    const whole = idsOf((await lowdb.listTaggedPosts(tag, {})).items)
+    const whole = idsOf((await embedded.listTaggedPosts(tag, {})).items)
     t.strictSame(idsOf((await pg.listTaggedPosts(tag, {})).items), whole, `${when}: #${tag}`)
     t.strictSame(await walk((page) => pg.listTaggedPosts(tag, page), 2), whole, `${when}: #${tag}, 2 a page`)
   }
@@ -82,12 +82,12 @@ async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
   ]) {
     t.strictSame(
       await pg.trendingTags(since, 100),
-      await lowdb.trendingTags(since, 100),
+      await embedded.trendingTags(since, 100),
       `${when}: trending since ${since}`,
     )
     t.strictSame(
       await pg.trendingTags(since, 2),
-      await lowdb.trendingTags(since, 2),
+      await embedded.trendingTags(since, 2),
       `${when}: the top 2 since ${since}`,
     )
   }
@@ -95,17 +95,17 @@ async function compare(t: Test, lowdb: Store, pg: Store, when: string) {
 
 await t.test('search, tags and trending read the same on both stores, before and after edits', { skip }, async (t) => {
   const database = textDatabase()
-  const [lowdb, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
-  await compare(t, lowdb, pg, 'as loaded')
+  const [embedded, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
+  await compare(t, embedded, pg, 'as loaded')
 
-  const cafes = (await lowdb.listTaggedPosts('café', {})).items
+  const cafes = (await embedded.listTaggedPosts('café', {})).items
   t.ok(cafes.length >= 3, 'the database holds tagged posts')
   t.ok(
-    (await lowdb.searchPosts(['cafe', 'lait'], {})).items.every((post) => /café au lait/.test(post.content)),
+    (await embedded.searchPosts(['cafe', 'lait'], {})).items.every((post) => /café au lait/.test(post.content)),
     'every word must be there',
   )
   t.ok(
-    (await lowdb.searchUsers({ prefixes: ['ber'] }, {})).items.every((user) => /^B/.test(user.lastName)),
+    (await embedded.searchUsers({ prefixes: ['ber'] }, {})).items.every((user) => /^B/.test(user.lastName)),
     'names begin with it',
   )
 
@@ -122,7 +122,7 @@ await t.test('search, tags and trending read the same on both stores, before and
     createdAt: '2026-03-01T00:00:00.000Z',
     updatedAt: '2026-03-01T00:00:00.000Z',
   }
-  for (const store of [lowdb, pg]) {
+  for (const store of [embedded, pg]) {
     await store.transaction(async (tx) => {
       await tx.updatePost(
         first._id,
@@ -136,7 +136,7 @@ await t.test('search, tags and trending read the same on both stores, before and
       await tx.deleteComment(commented._id, dropped)
     })
   }
-  await compare(t, lowdb, pg, 'after edits')
+  await compare(t, embedded, pg, 'after edits')
   t.strictSame(
     idsOf((await pg.searchUsers({ prefixes: ['christ', 'zuł'] }, {})).items),
     [chris],

@@ -149,12 +149,12 @@ await t.test('every operation answers as the embedded store does, and leaves the
     for (const [label, step, expected] of steps)
       t.strictSame(await store.transaction(step), expected, `${name}: ${label}`)
   }
-  const [lowdb, pg] = stores.map((opened) => opened.store) as [Store, Store]
+  const [embedded, pg] = stores.map((opened) => opened.store) as [Store, Store]
   const all = async (store: Store) => ({
     users: (await store.listUsers({})).items,
     posts: (await store.listPosts({ sort: 'oldest' })).items,
   })
-  t.strictSame(await all(pg), await all(lowdb), 'the same users and posts, every list in the same order')
+  t.strictSame(await all(pg), await all(embedded), 'the same users and posts, every list in the same order')
 })
 
 await t.test('a transaction that throws leaves nothing behind and emits nothing', { skip }, async (t) => {

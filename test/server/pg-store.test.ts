@@ -18,29 +18,30 @@ const skip = await skipWithoutPostgres()
 const idsOf = (items: readonly { _id: string }[]) => items.map((item) => item._id)
 
 async function compareReads(t: Test, database: Database) {
-  const [lowdb, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
+  const [embedded, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
   const userIds = database.users.map((user) => user._id)
   const postIds = database.posts.map((post) => post._id)
   const asked = [...userIds, userIds[0] as string, randomUUID(), 'not-a-uuid', ...[...userIds].reverse()]
   t.strictSame(
     await pg.getUsers(asked),
-    await lowdb.getUsers(asked),
+    await embedded.getUsers(asked),
     'users, in the order asked, repeats kept, unknown skipped',
   )
   t.strictSame(await pg.getUsers(userIds), database.users, 'the very records the database holds')
   const askedPosts = [...postIds, randomUUID(), postIds[2] as string, 'x']
-  t.strictSame(await pg.getPosts(askedPosts), await lowdb.getPosts(askedPosts), 'posts likewise')
+  t.strictSame(await pg.getPosts(askedPosts), await embedded.getPosts(askedPosts), 'posts likewise')
   t.strictSame(await pg.getPosts(postIds), database.posts)
   for (const user of database.users) {
     t.strictSame(await pg.getUserByUsername(user.username.toUpperCase()), user, `${user.username} by name, any case`)
   }
-  t.strictSame(await pg.getPost(postIds[1] as string), await lowdb.getPost(postIds[1] as string))
+  t.strictSame(await pg.getPost(postIds[1] as string), await embedded.getPost(postIds[1] as string))
   for (const unknown of [randomUUID(), 'p1', '', 'A'.repeat(36)]) {
     t.equal(await pg.getUser(unknown), undefined, `no user ${JSON.stringify(unknown)}`)
     t.equal(await pg.getPost(unknown), undefined, `no post ${JSON.stringify(unknown)}`)
   }
   t.equal(await pg.getUserByUsername('nobody_here'), undefined)
-  for (const id of userIds) t.strictSame(await pg.suggestUsers(id, 4), await lowdb.suggestUsers(id, 4), 'who to follow')
+  for (const id of userIds)
+    t.strictSame(await pg.suggestUsers(id, 4), await embedded.suggestUsers(id, 4), 'who to follow')
 }
 
 await t.test('reads rebuild the embedded store records from the seed', { skip }, async (t) => {
@@ -75,7 +76,7 @@ await t.test(
   { skip },
   async (t) => {
     const database = uuidDatabase()
-    const [lowdb, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
+    const [embedded, pg] = (await openBothStores(t, database)).map((opened) => opened.store) as [Store, Store]
     const authors = [database.users[0]?._id, database.users[3]?._id, 'not-a-uuid'] as string[]
     const queries: PostQuery[] = ['latest', 'oldest', 'trending'].flatMap((sort) => [
       { sort: sort as PostQuery['sort'] },
@@ -83,7 +84,7 @@ await t.test(
     ])
     for (const query of queries) {
       const label = `${query.sort}${query.authorIds ? ' by authors' : ''}`
-      const whole = idsOf((await lowdb.listPosts(query)).items)
+      const whole = idsOf((await embedded.listPosts(query)).items)
       t.strictSame(idsOf((await pg.listPosts(query)).items), whole, `${label}: the whole list`)
       for (const limit of [1, 4, 7]) {
         const paged = await walk((cursor) => pg.listPosts({ ...query, limit, ...(cursor ? { cursor } : {}) }))
@@ -92,11 +93,11 @@ await t.test(
     }
     t.strictSame(
       await walk((cursor) => pg.listUsers({ limit: 3, ...(cursor ? { cursor } : {}) })),
-      idsOf((await lowdb.listUsers({})).items),
+      idsOf((await embedded.listUsers({})).items),
       'users, oldest account first',
     )
     for (const user of database.users.slice(0, 3)) {
-      const whole = idsOf((await lowdb.listBookmarks(user._id, {})).items)
+      const whole = idsOf((await embedded.listBookmarks(user._id, {})).items)
       t.strictSame(idsOf((await pg.listBookmarks(user._id, {})).items), whole, 'bookmarks, newest first')
       t.strictSame(
         await walk((cursor) => pg.listBookmarks(user._id, { limit: 2, ...(cursor ? { cursor } : {}) })),
@@ -108,7 +109,7 @@ await t.test(
     const first = await pg.listPosts({ sort: 'latest', limit: 2 })
     t.strictSame(
       first.nextCursor,
-      (await lowdb.listPosts({ sort: 'latest', limit: 2 })).nextCursor,
+      (await embedded.listPosts({ sort: 'latest', limit: 2 })).nextCursor,
       'cursors look alike on both stores',
     )
   },

@@ -8,13 +8,13 @@ import { createCommentsService } from '../../server/services/comments.js'
 import type { ServiceDeps } from '../../server/services/deps.js'
 import { createPostsService } from '../../server/services/posts.js'
 import { createUsersService } from '../../server/services/users.js'
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { smallDatabase } from '../helpers/records.js'
 import { buildSeededApp } from '../helpers/seeded.js'
 
 /**
  * Random sequences of user actions, run through the real services over the real store, keep the
- * invariants of DECISIONS §1 after every step; a refused action changes nothing; and what is on disk,
+ * invariants of docs/api-contract.md §2 and §5 after every step; a refused action changes nothing; and what is on disk,
  * read back by a fresh store, is what memory held. Runs are few and short, so the file takes seconds.
  */
 const USERS = 4
@@ -46,7 +46,7 @@ const action: fc.Arbitrary<Action> = fc.record({
   target: fc.nat(50),
 })
 
-async function everything(store: LowdbStore) {
+async function everything(store: EmbeddedStore) {
   const users = (await store.listUsers({})).items
   const posts = (await store.listPosts({ sort: 'latest' })).items
   return { users, posts }
@@ -55,7 +55,7 @@ async function everything(store: LowdbStore) {
 const unique = (ids: readonly string[]) => new Set(ids).size === ids.length
 
 async function checkInvariants(
-  store: LowdbStore,
+  store: EmbeddedStore,
   posts: ReturnType<typeof createPostsService>,
 ): Promise<string | undefined> {
   const db = await everything(store)
@@ -101,7 +101,7 @@ await t.test('random sequences of actions keep every invariant, and disk matches
     fc.asyncProperty(fc.array(action, { minLength: 10, maxLength: 40 }), async (actions) => {
       runs++
       const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-prop-'))
-      const store = await LowdbStore.open({ dataDir, seed })
+      const store = await EmbeddedStore.open({ dataDir, seed })
       let open = true
       try {
         const deps: ServiceDeps = { store, now: () => new Date() }
@@ -148,7 +148,7 @@ await t.test('random sequences of actions keep every invariant, and disk matches
         const inMemory = JSON.stringify(await everything(store))
         await store.close()
         open = false
-        const reopened = await LowdbStore.open({ dataDir, seed })
+        const reopened = await EmbeddedStore.open({ dataDir, seed })
         const onDisk = JSON.stringify(await everything(reopened))
         await reopened.close()
         if (onDisk !== inMemory) throw new Error('the store read back from disk differs from memory')

@@ -5,9 +5,9 @@ import t, { type Test } from 'tap'
 import { StartupError } from '../../server/errors.js'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
 import { lockDataDir } from '../../server/store/lock.js'
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import type { UserRecord } from '../../server/store/types.js'
-import { tempDataDir, testConfig } from '../helpers/app.js'
+import { startApp, tempDataDir, testConfig } from '../helpers/app.js'
 import { smallDatabase } from '../helpers/records.js'
 import { buildSeededApp, snapshotDb } from '../helpers/seeded.js'
 
@@ -17,8 +17,8 @@ import { buildSeededApp, snapshotDb } from '../helpers/seeded.js'
  * memory and disk agreeing, and a damaged or empty db.json is never replaced.
  */
 const seed = async () => smallDatabase(2, 0)
-const bio = async (store: LowdbStore, id: string) => (await store.getUser(id))?.bio
-const setBio = (store: LowdbStore, id: string, value: string) =>
+const bio = async (store: EmbeddedStore, id: string) => (await store.getUser(id))?.bio
+const setBio = (store: EmbeddedStore, id: string, value: string) =>
   store.transaction(async (tx) => {
     const user = (await tx.getUser(id)) as UserRecord
     await tx.updateProfile(user._id, { bio: value }, user.updatedAt)
@@ -94,31 +94,31 @@ await t.test('a write is synced to its own file before it replaces db.json, and 
 
 await t.test('the data directory is locked: a second store refuses, a stale lock is taken over', async (t) => {
   const dataDir = await tempDataDir(t)
-  const store = await LowdbStore.open({ dataDir, seed })
+  const store = await EmbeddedStore.open({ dataDir, seed })
   await t.rejects(
-    LowdbStore.open({ dataDir, seed }),
+    EmbeddedStore.open({ dataDir, seed }),
     /in use by another Chirp process/,
     'a second store on the same directory',
   )
   t.throws(() => lockDataDir(dataDir), /in use by another Chirp process/)
   await store.close()
-  const again = await LowdbStore.open({ dataDir, seed })
+  const again = await EmbeddedStore.open({ dataDir, seed })
   t.pass('after close the directory can be opened again')
   await again.close()
   await writeFile(path.join(dataDir, 'db.lock'), JSON.stringify({ pid: 2 ** 22 + 17, startTime: '1' }))
-  const afterCrash = await LowdbStore.open({ dataDir, seed })
+  const afterCrash = await EmbeddedStore.open({ dataDir, seed })
   t.pass('a lock left by a dead process is taken over')
   await afterCrash.close()
   await writeFile(path.join(dataDir, 'db.lock'), '{"pid":')
-  const afterTornLock = await LowdbStore.open({ dataDir, seed })
+  const afterTornLock = await EmbeddedStore.open({ dataDir, seed })
   t.pass('a half-written lock is taken over')
   await afterTornLock.close()
 })
 
 await t.test('a failed flush fails its writes, and memory goes back to what the disk holds', async (t) => {
   const { fs, state } = recordingFs(t)
-  const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
-    '../../server/store/lowdb-store.js',
+  const { EmbeddedStore: Store } = await t.mockImport<typeof import('../../server/store/embedded-store.js')>(
+    '../../server/store/embedded-store.js',
     {
       'node:fs/promises': fs,
     },
@@ -143,7 +143,7 @@ await t.test('a failed flush fails its writes, and memory goes back to what the 
   await setBio(store, 'u1', 'after the fault')
   t.equal(await bio(store, 'u1'), 'after the fault', 'writes work again once the disk does')
   await store.close()
-  const reopened = await LowdbStore.open({ dataDir, seed })
+  const reopened = await EmbeddedStore.open({ dataDir, seed })
   t.equal(await bio(reopened, 'u0'), 'saved')
   t.equal(await bio(reopened, 'u1'), 'after the fault', 'and what was acknowledged is what the disk holds')
   await reopened.close()
@@ -153,8 +153,8 @@ await t.test(
   'a flush that fails after db.json was replaced (at the directory fsync) deletes nothing db.json names',
   async (t) => {
     const { fs, state } = recordingFs(t)
-    const { LowdbStore: Store } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
-      '../../server/store/lowdb-store.js',
+    const { EmbeddedStore: Store } = await t.mockImport<typeof import('../../server/store/embedded-store.js')>(
+      '../../server/store/embedded-store.js',
       {
         'node:fs/promises': fs,
       },
@@ -176,7 +176,7 @@ await t.test(
     )
     await store.close()
 
-    const reopened = await LowdbStore.open({ dataDir, seed })
+    const reopened = await EmbeddedStore.open({ dataDir, seed })
     t.equal(await bio(reopened, 'u0'), 'acknowledged', 'the data directory opens, with every acknowledged write')
     await setBio(reopened, 'u1', 'after the fault')
     t.equal(await bio(reopened, 'u1'), 'after the fault', 'and takes writes again')
@@ -186,13 +186,13 @@ await t.test(
 
 await t.test('over HTTP: a write whose flush fails is a 500, and nothing of it remains', async (t) => {
   const { fs, state } = recordingFs(t)
-  const { buildApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', {
+  const { default: mockedApp } = await t.mockImport<typeof import('../../server/app.js')>('../../server/app.js', {
     'node:fs/promises': fs,
   })
   const api = await buildSeededApp(t, { config: { rateLimit: false } })
   const token = await api.login('guest')
   await api.app.close()
-  const app = await buildApp(testConfig(api.dataDir))
+  const app = await startApp(testConfig(api.dataDir), {}, mockedApp)
   t.teardown(() => app.close())
   const post = (content: string) =>
     app.inject({ method: 'POST', url: '/api/posts', headers: { authorization: token }, payload: { content } })
@@ -224,7 +224,7 @@ for (const [what, contents] of damaged) {
   await t.test(`a db.json that is ${what} stops the start and is never replaced`, async (t) => {
     const dataDir = await tempDataDir(t)
     await writeFile(path.join(dataDir, 'db.json'), contents)
-    const error = await LowdbStore.open({ dataDir, seed }).then(
+    const error = await EmbeddedStore.open({ dataDir, seed }).then(
       () => undefined,
       (e: unknown) => e,
     )

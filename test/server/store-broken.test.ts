@@ -24,12 +24,12 @@ await t.test(
         return fsp.readFile(...args)
       }) as typeof fsp.readFile,
     })
-    const { LowdbStore } = await t.mockImport<typeof import('../../server/store/lowdb-store.js')>(
-      '../../server/store/lowdb-store.js',
+    const { EmbeddedStore } = await t.mockImport<typeof import('../../server/store/embedded-store.js')>(
+      '../../server/store/embedded-store.js',
       { 'node:fs/promises': fs },
     )
     const broken: unknown[] = []
-    const store = await LowdbStore.open({
+    const store = await EmbeddedStore.open({
       dataDir: await tempDataDir(t),
       seed: async () => smallDatabase(2, 0),
       onBroken: (error) => broken.push(error),

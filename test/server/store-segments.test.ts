@@ -4,7 +4,7 @@ import t, { type Test } from 'tap'
 import { CorruptDatabaseError } from '../../server/store/durable-file.js'
 import { readDatabaseFiles, writeDatabaseFiles } from '../../server/store/database-files.js'
 import { shardOf, type Manifest } from '../../server/store/layout.js'
-import { LowdbStore, type LowdbStoreOptions } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore, type EmbeddedStoreOptions } from '../../server/store/embedded-store.js'
 import type { Database, PostRecord } from '../../server/store/types.js'
 import { tempDataDir } from '../helpers/app.js'
 import { postRecord, userRecord } from '../helpers/records.js'
@@ -26,13 +26,13 @@ const manifestOf = async (dir: string) => JSON.parse(await readFile(path.join(di
 const segmentsIn = async (dir: string) =>
   (await readdir(path.join(dir, 'db'))).filter((name) => name.startsWith('segment-')).sort()
 
-async function open(t: Test, dir: string, data: Database, options: Partial<LowdbStoreOptions> = {}) {
-  const store = await LowdbStore.open({ dataDir: dir, seed: async () => structuredClone(data), ...options })
+async function open(t: Test, dir: string, data: Database, options: Partial<EmbeddedStoreOptions> = {}) {
+  const store = await EmbeddedStore.open({ dataDir: dir, seed: async () => structuredClone(data), ...options })
   t.teardown(() => store.close())
   return store
 }
 
-const edit = (store: LowdbStore, id: string, content: string) =>
+const edit = (store: EmbeddedStore, id: string, content: string) =>
   store.transaction(async (tx) => {
     const current = (await tx.getPost(id)) as PostRecord
     await tx.updatePost(id, { content, mediaUrl: current.mediaUrl, type: current.type }, current.updatedAt)
@@ -115,11 +115,11 @@ await t.test('a damaged or missing segment stops the start, naming the file and 
     ['missing', (file: string) => import('node:fs/promises').then((fs) => fs.unlink(file)), /missing/],
   ] as const) {
     const dir = await tempDataDir(t)
-    const store = await LowdbStore.open({ dataDir: dir, seed: async () => database(2, 3) })
+    const store = await EmbeddedStore.open({ dataDir: dir, seed: async () => database(2, 3) })
     await store.close()
     const file = path.join(dir, 'db', 'segment-000001.json')
     await damage(file)
-    const error = await LowdbStore.open({ dataDir: dir, seed: async () => database(0, 0) }).then(
+    const error = await EmbeddedStore.open({ dataDir: dir, seed: async () => database(0, 0) }).then(
       () => undefined,
       (caught: unknown) => caught,
     )
@@ -145,7 +145,7 @@ await t.test('a failed flush leaves memory as the disk has it and removes its se
 
 await t.test('segments no manifest names are removed at start', async (t) => {
   const dir = await tempDataDir(t)
-  const store = await LowdbStore.open({ dataDir: dir, seed: async () => database(2, 3) })
+  const store = await EmbeddedStore.open({ dataDir: dir, seed: async () => database(2, 3) })
   await store.close()
   await writeFile(path.join(dir, 'db', 'segment-000099.json'), '{"version":2,"generation":99,"shards":{}}')
   await open(t, dir, database(0, 0))

@@ -4,11 +4,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
-import { LowdbStore } from '../../server/store/lowdb-store.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { tempDataDir } from '../helpers/app.js'
 
 /**
- * DECISIONS §4 Upgrades: test/fixtures/data-v2 is a data directory as the release before notifications
+ * Upgrades (docs/api-contract.md §9): test/fixtures/data-v2 is a data directory as the release before notifications
  * wrote it (a version-2 manifest: users and posts only), kept as it was made. It must open as it is, be
  * searchable at once, and take its first notification, after which it is in the current layout.
  */
@@ -33,7 +33,7 @@ await t.test(
       'the fixture is the previous format',
     )
 
-    const store = await LowdbStore.open({ dataDir, seed: noSeed })
+    const store = await EmbeddedStore.open({ dataDir, seed: noSeed })
     t.strictSame(await store.getUsers(before.users.map((user) => user._id)), before.users, 'every user as it was')
     t.strictSame(
       await store.getPosts(before.posts.map((post) => post._id)),
@@ -72,7 +72,7 @@ await t.test(
     t.equal(manifest.version, 3, 'the first write wrote the current manifest')
     t.equal(manifest.notifications.length, 16, 'with notification shards')
 
-    const reopened = await LowdbStore.open({ dataDir, seed: noSeed })
+    const reopened = await EmbeddedStore.open({ dataDir, seed: noSeed })
     t.teardown(() => reopened.close())
     t.strictSame((await reopened.listNotifications(ADA, {})).items, [like], 'the notification is on disk')
     t.equal(await reopened.countUnread(ADA), 1)

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js'
+import { MSG, badRequest } from '../../errors.js'
 import { encodeCursor, type CursorKey } from '../cursor.js'
 import type { Page } from '../types.js'
 import type { Queryable } from './connect.js'
@@ -9,7 +9,7 @@ import { isUuid } from './records.js'
  * encodes its own, so clients see one format; its parts are checked here before they reach a query,
  * where a malformed one would fail the statement instead of being refused.
  */
-const invalid = () => new AppError(400, 'cursor is invalid')
+const invalid = () => badRequest(MSG.badCursor)
 
 export function timeOf(part: CursorKey[number] | undefined): Date {
   const time = typeof part === 'string' ? new Date(part) : undefined

@@ -4,7 +4,7 @@ import { postTagRows, userWordRows } from '../term-rows.js'
 import { insertRows } from '../table-rows.js'
 
 /**
- * Notifications, hashtags and search (DECISIONS §5).
+ * Notifications, hashtags and search (docs/api-contract.md §8).
  *
  * - Search terms and tags are worked out by server/store/text-terms.ts, the same code the embedded
  *   store indexes with, and stored: `posts.search_words` under a GIN index (every word of a query must

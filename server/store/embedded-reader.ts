@@ -14,7 +14,7 @@ function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page
 }
 
 /** The embedded store's reads, all answered from memory: the index holds the whole database. */
-export class LowdbReader implements TransactionBase {
+export class EmbeddedReader implements TransactionBase {
   constructor(protected readonly index: MemoryIndex) {}
 
   async getUser(id: string) {

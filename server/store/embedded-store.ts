@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import type { ChirpEvent } from '../schemas/events.js'
 import { lockDataDir } from './lock.js'
-import { LowdbReader } from './lowdb-reader.js'
+import { EmbeddedReader } from './embedded-reader.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
@@ -24,7 +24,7 @@ class Mutex {
   }
 }
 
-export interface LowdbStoreOptions {
+export interface EmbeddedStoreOptions {
   dataDir: string
   /** Builds the first database when db.json does not exist yet. */
   seed: () => Promise<Database>
@@ -45,7 +45,7 @@ export interface LowdbStoreOptions {
  * every transaction that commits while a flush is running shares the following one, and a flush writes
  * only the shards that changed, so a burst of writes costs a few small file writes, not one whole file each.
  */
-export class LowdbStore extends LowdbReader implements Store {
+export class EmbeddedStore extends EmbeddedReader implements Store {
   readonly kind = 'lowdb'
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
@@ -57,7 +57,7 @@ export class LowdbStore extends LowdbReader implements Store {
   readonly #onBroken: (error: unknown) => void
   readonly #publish: (event: ChirpEvent) => void
 
-  private constructor(files: ShardedFiles, unlock: () => void, options: LowdbStoreOptions) {
+  private constructor(files: ShardedFiles, unlock: () => void, options: EmbeddedStoreOptions) {
     super(new MemoryIndex())
     this.#files = files
     this.#unlock = unlock
@@ -66,13 +66,13 @@ export class LowdbStore extends LowdbReader implements Store {
     this.#publish = options.publish ?? (() => {})
   }
 
-  static async open(options: LowdbStoreOptions): Promise<LowdbStore> {
+  static async open(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
     await mkdir(options.dataDir, { recursive: true })
     const unlock = lockDataDir(options.dataDir)
     try {
       const files = new ShardedFiles(options.dataDir)
       const existing = await files.read()
-      const store = new LowdbStore(files, unlock, options)
+      const store = new EmbeddedStore(files, unlock, options)
       store.#load(existing ?? (await options.seed()))
       if (existing === null) {
         await store.#write()

@@ -1,0 +1,37 @@
+import { createAuthService, type AuthDeps, type AuthService } from './auth.js'
+import { createCommentsService, type CommentsService } from './comments.js'
+import { createMediaService, type MediaService } from './media.js'
+import { createNotificationsService, type NotificationsService } from './notifications.js'
+import { createPostsService, type PostsService } from './posts.js'
+import { createSearchService, type SearchService } from './search.js'
+import { createUsersService, type UsersService } from './users.js'
+
+/** Every rule of the app, one service a resource; routes reach them through this. */
+export interface Services {
+  auth: AuthService
+  users: UsersService
+  posts: PostsService
+  comments: CommentsService
+  media: MediaService
+  notifications: NotificationsService
+  search: SearchService
+}
+
+export interface ServicesDeps extends AuthDeps {
+  /** Where uploaded images are kept. */
+  mediaDir: string
+}
+
+/** The services over one store and clock; posts learn an uploaded image's size from the media service. */
+export function createServices({ mediaDir, signToken, guestLogin, ...deps }: ServicesDeps): Services {
+  const media = createMediaService({ mediaDir })
+  return {
+    auth: createAuthService({ ...deps, signToken, guestLogin }),
+    users: createUsersService(deps),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
+    comments: createCommentsService(deps),
+    media,
+    notifications: createNotificationsService(deps),
+    search: createSearchService(deps),
+  }
+}
