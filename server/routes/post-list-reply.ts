@@ -1,11 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { PostSchema, type Post } from '../schemas/posts.js'
-
-/**
- * Each post's JSON, kept with its view. Views the services hand out for unchanged posts are the same
- * frozen objects read after read (services/views.ts), so their bytes can be kept too.
- */
-const encoded = new WeakMap<Post, Buffer>()
+import { keptJson } from '../services/views.js'
 
 const OPEN = Buffer.from('{"posts":[')
 const COMMA = Buffer.from(',')
@@ -23,13 +18,8 @@ export function sendPostList(reply: FastifyReply, body: { posts: readonly Post[]
   const parts: Buffer[] = [OPEN]
   body.posts.forEach((post, i) => {
     if (i > 0) parts.push(COMMA)
-    let bytes = encoded.get(post)
-    if (!bytes) {
-      bytes = Buffer.from(serialize(post))
-      // Only a frozen view is certain never to change under its cached bytes.
-      if (Object.isFrozen(post)) encoded.set(post, bytes)
-    }
-    parts.push(bytes)
+    // Kept with the view the services' cache handed out, made by this same serialiser from it.
+    parts.push(keptJson(post, (view) => Buffer.from(serialize(view))))
   })
   parts.push(CLOSE_LIST)
   if (body.nextCursor !== undefined) parts.push(Buffer.from(`,"nextCursor":${JSON.stringify(body.nextCursor)}`))
