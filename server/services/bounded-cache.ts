@@ -1,37 +1,53 @@
 /**
- * A Map that keeps at most `capacity` entries, forgetting the least recently used first. The read path's
- * caches use it so that what they keep is named by id and bounded, whichever store the records come from.
+ * A map that keeps at most `capacity` entries, the recently used ones: entries live in two generations,
+ * and when the newer one fills up to half the capacity, the older one is dropped whole and the newer one
+ * becomes it; an entry read from the older generation moves to the newer. The read path's caches use it
+ * so that what they keep is named by id and bounded, whichever store the records come from. Reads
+ * neither delete nor reorder (a Map with many deletions is rehashed over and over), so a hit costs
+ * one lookup.
  */
 export class BoundedCache<K, V> {
-  readonly #entries = new Map<K, V>()
+  #newer = new Map<K, V>()
+  #older = new Map<K, V>()
+  readonly #half: number
 
-  constructor(readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const value = this.#entries.get(key)
-    if (value !== undefined) {
-      // A Map iterates in insertion order: moving the entry to the end marks it as the newest.
-      this.#entries.delete(key)
-      this.#entries.set(key, value)
-    }
-    return value
+  constructor(capacity: number) {
+    this.#half = Math.max(1, Math.floor(capacity / 2))
   }
 
-  /** Without marking it used. */
+  get(key: K): V | undefined {
+    const value = this.#newer.get(key)
+    if (value !== undefined) return value
+    const old = this.#older.get(key)
+    if (old !== undefined) {
+      this.#older.delete(key)
+      this.#put(key, old)
+    }
+    return old
+  }
+
+  /** Without counting as a use. */
   peek(key: K): V | undefined {
-    return this.#entries.get(key)
+    return this.#newer.get(key) ?? this.#older.get(key)
   }
 
   set(key: K, value: V): void {
-    this.#entries.delete(key)
-    this.#entries.set(key, value)
-    if (this.#entries.size > this.capacity) {
-      const oldest = this.#entries.keys().next()
-      if (!oldest.done) this.#entries.delete(oldest.value)
+    if (this.#newer.has(key)) this.#newer.set(key, value)
+    else {
+      this.#older.delete(key)
+      this.#put(key, value)
     }
   }
 
   get size(): number {
-    return this.#entries.size
+    return this.#newer.size + this.#older.size
+  }
+
+  #put(key: K, value: V): void {
+    if (this.#newer.size >= this.#half) {
+      this.#older = this.#newer
+      this.#newer = new Map()
+    }
+    this.#newer.set(key, value)
   }
 }
