@@ -12,23 +12,41 @@ export interface Session {
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 64, noDelay: true })
 
-export function send(
+/** One request on the kept-alive agent, its answer's body as bytes. */
+export function sendRaw(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; contentType: string; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'] ?? '',
+          bytes: Buffer.concat(chunks),
+        }),
+      )
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+export async function send(
   base: string,
   method: string,
   path: string,
   headers: Record<string, string>,
   body?: string,
 ): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(base + path, { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+  const { status, bytes } = await sendRaw(base, method, path, headers, body)
+  return { status, text: bytes.toString('utf8') }
 }
 
 export async function call<T = unknown>(

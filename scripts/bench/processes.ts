@@ -112,8 +112,23 @@ export async function startChirp(options: ChirpOptions): Promise<Running> {
   )
 }
 
-/** Fastify's hello world in its own process: the anchor every read is compared with. */
+/** Fastify's hello world in its own process: context beside the reads of leg 1. */
 export async function startHello(): Promise<Running> {
   const port = await freePort()
   return startProcess(['scripts/bench/hello-server.mjs'], { HOST, PORT: String(port) }, '/', port, 1024)
+}
+
+/** A route of the same-bytes server: what it answers on `path`, read from `file`. */
+export interface FixedRoute {
+  path: string
+  contentType: string
+  file: string
+}
+
+/** Bare Fastify routes, each sending one fixed body: the anchor of a read that sends those bytes. */
+export async function startSameBytes(routes: readonly FixedRoute[]): Promise<Running> {
+  const port = await freePort()
+  const health = routes[0]?.path ?? '/'
+  const env = { HOST, PORT: String(port), ROUTES: JSON.stringify(routes) }
+  return startProcess(['scripts/bench/same-bytes-server.mjs'], env, health, port, 1024)
 }

@@ -1,6 +1,7 @@
-import fastifyHelmet from '@fastify/helmet'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import helmet, { type HelmetOptions } from 'helmet'
 import { DEFAULT_RATE_LIMITS, installRateLimits, type RateLimitOptions, type RateLimitPolicy } from './rate-limits.js'
 import { installTextHygiene } from './text-hygiene.js'
 
@@ -40,13 +41,53 @@ interface SecurityOptions extends RateLimitOptions {
   limits?: Partial<RateLimitPolicy> | undefined
 }
 
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+  referrerPolicy: { policy: 'no-referrer' },
+  // HSTS only takes effect over https; includeSubDomains would reach sites that are not Chirp's.
+  strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+}
+
+/** What Helmet does to a response: headers set, headers removed. */
+interface HeaderChanges {
+  set: [string, string][]
+  removed: string[]
+}
+
+/**
+ * Helmet's headers, worked out once by running its middleware against a response that only records
+ * what is done to it. Every directive above is a fixed string, so the answer is the same for every
+ * request; @fastify/helmet instead rebuilt Helmet's middleware, re-parsing the policy, on each one.
+ */
+function helmetHeaders(options: HelmetOptions): HeaderChanges {
+  const changes: HeaderChanges = { set: [], removed: [] }
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      changes.set.push([name, String(value)])
+    },
+    removeHeader(name: string) {
+      changes.removed.push(name)
+    },
+  }
+  let finished = false
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error
+    finished = true
+  })
+  if (!finished) throw new Error('Helmet did not finish its headers at once')
+  return changes
+}
+
 /** Security headers on every answer, the rate limits and clean body text; registered before any route. */
 async function security(app: FastifyInstance, options: SecurityOptions) {
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
-    referrerPolicy: { policy: 'no-referrer' },
-    // HSTS only takes effect over https; includeSubDomains would reach sites that are not Chirp's.
-    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+  const { set, removed } = helmetHeaders(HELMET_OPTIONS)
+  // On the raw response, as Helmet sets them, so that they also reach a stream that takes the socket over
+  // (the event stream), and a route's own header of the same name (/media/'s policy) still wins.
+  app.addHook('onRequest', (_request, reply, done) => {
+    const raw = reply.raw
+    for (const name of removed) raw.removeHeader(name)
+    for (const [name, value] of set) raw.setHeader(name, value)
+    done()
   })
   installTextHygiene(app)
   if (options.rateLimit) await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits }, options)

@@ -5,6 +5,7 @@ import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
+import { BoundedCache } from './bounded-cache.js'
 import { isValidMediaUrl } from './urls.js'
 import { postViews, summaryOf, toPost, usersOfPosts } from './views.js'
 
@@ -48,15 +49,24 @@ export const MAX_UNPAGED = 1000
 export const unpagedCap = (page: PageRequest): PageRequest => (paged(page) ? page : { limit: MAX_UNPAGED })
 
 /**
- * The authors of a user's home feed, one array per user record: records are immutable, so the array
- * lives exactly as long as the following list it was made from, and the store can keep what it works
- * out from it (a set, each author's posts) across reads instead of redoing it on every one.
+ * The authors of each user's home feed, by user id, with the following list they were made from. While
+ * that list is unchanged (the same array, as the embedded store hands out, or the same ids in the same
+ * order, as PostgreSQL's new records hold), the same frozen array is handed out read after read, so the
+ * store can keep what it works out from it (a set, each author's posts) instead of redoing it on every one.
  */
-const feedAuthors = new WeakMap<UserRecord, readonly string[]>()
+const MAX_KEPT_FEEDS = 10_000
+const feedAuthors = new BoundedCache<string, { following: readonly string[]; authorIds: readonly string[] }>(
+  MAX_KEPT_FEEDS,
+)
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a === b || (a.length === b.length && a.every((id, i) => id === b[i]))
+
 function authorsOfFeed(me: UserRecord): readonly string[] {
-  let ids = feedAuthors.get(me)
-  if (!ids) feedAuthors.set(me, (ids = Object.freeze([me._id, ...me.following])))
-  return ids
+  const kept = feedAuthors.get(me._id)
+  if (kept && sameIds(kept.following, me.following)) return kept.authorIds
+  const authorIds = Object.freeze([me._id, ...me.following])
+  feedAuthors.set(me._id, { following: me.following, authorIds })
+  return authorIds
 }
 
 /** Without a media folder (a store tested alone), no image's size is known. */

@@ -2,6 +2,7 @@ import { PRESET_AVATARS } from '../schemas/media.js'
 import type { Comment, Post } from '../schemas/posts.js'
 import type { User, UserSummary } from '../schemas/users.js'
 import type { CommentRecord, PostRecord, StoreReader, UserRecord, UserSummaryRecord } from '../store/types.js'
+import { BoundedCache } from './bounded-cache.js'
 
 /**
  * Records turned into the shapes the API answers with (docs/api-contract.md §2). Names and avatars
@@ -87,19 +88,42 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
   }
 }
 
-/** A view kept with the user records it was drawn from: valid while each still shows the same summary. */
+/**
+ * A view kept with what it was drawn from: the post record, and the summary of each person it shows.
+ * `peopleVersion` is the store's at the time those summaries were read, when the store has one.
+ */
 interface CachedPost {
-  view: Post
+  record: PostRecord
+  /** The record as JSON, worked out only when another object with the same id has to be compared. */
+  recordJson: string | undefined
   ids: readonly string[]
   users: readonly (UserSummaryRecord | undefined)[]
+  peopleVersion: number | undefined
+  view: Post
+  /** The view's bytes in a reply, once a route has encoded them (see keptJson). */
+  json: Buffer | undefined
 }
 
 /**
- * Views of unchanged posts are reused: records are immutable, so a post record always gives the same view
- * until one of the people it shows changes their name or avatar. Feeds read the same posts over and over,
- * and building a view (every like and comment as a user summary) is most of what a read costs.
+ * Views of posts, by post id, kept while their record and their people are unchanged. Feeds read the same
+ * posts over and over, and building a view (every like and comment as a user summary) and its JSON is
+ * most of what a read costs. An entry is used only for a record with the same content (the same object,
+ * as the embedded store hands out, or one whose JSON is the same, as PostgreSQL's new objects are), so any
+ * write to a post, a like, a comment or a vote, makes its next read draw a fresh view; and only while the
+ * people it shows are unchanged (see postViews).
  */
-const postCache = new WeakMap<PostRecord, CachedPost>()
+const MAX_KEPT_VIEWS = 10_000
+const postCache = new BoundedCache<string, CachedPost>(MAX_KEPT_VIEWS)
+
+/** The kept entry for exactly this record's content, if any. */
+function keptFor(post: PostRecord): CachedPost | undefined {
+  const entry = postCache.get(post._id)
+  if (!entry || entry.record === post) return entry
+  entry.recordJson ??= JSON.stringify(entry.record)
+  if (entry.recordJson !== JSON.stringify(post)) return undefined
+  entry.record = post
+  return entry
+}
 
 const sameSummary = (a: UserSummaryRecord | undefined, b: UserSummaryRecord | undefined) =>
   a === b ||
@@ -118,14 +142,39 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-/** The post as clients see it. The result is frozen and may be shared between requests. */
-export function toPost(post: PostRecord, users: UserLookup): Post {
-  const cached = postCache.get(post)
-  if (cached && cached.ids.every((id, i) => sameSummary(users.get(id), cached.users[i]))) return cached.view
+/**
+ * The post as clients see it, drawn with `users`, which holds everyone it shows. The result is frozen
+ * and may be shared between requests. `peopleVersion` is the store's, read before `users` was.
+ */
+export function toPost(post: PostRecord, users: UserLookup, peopleVersion?: number): Post {
+  const kept = keptFor(post)
+  if (kept && kept.ids.every((id, i) => sameSummary(users.get(id), kept.users[i]))) {
+    if (peopleVersion !== undefined) kept.peopleVersion = peopleVersion
+    return kept.view
+  }
   const ids = [...mentionedIn([post])]
   const view = deepFreeze(buildPost(post, users))
-  postCache.set(post, { view, ids, users: ids.map((id) => users.get(id)) })
+  const entry: CachedPost = {
+    record: post,
+    recordJson: undefined,
+    ids,
+    users: ids.map((id) => users.get(id)),
+    peopleVersion,
+    view,
+    json: undefined,
+  }
+  postCache.set(post._id, entry)
   return view
+}
+
+/**
+ * The bytes of a view in a reply: those kept with it when `view` is the very object the cache handed
+ * out, so that they were made by `encode` from it; otherwise freshly encoded.
+ */
+export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
+  const entry = postCache.peek(view._id)
+  if (entry?.view !== view) return encode(view)
+  return (entry.json ??= encode(view))
 }
 
 /** Every user id a set of posts shows: authors, likes, comments and votes. */
@@ -165,21 +214,29 @@ async function lookup(store: StoreReader, ids: Set<string>): Promise<UserLookup>
 }
 
 /**
- * Views of several posts. When every post has a kept view, checking that its people are unchanged needs
- * only their current records, fetched in one call in the order the views were made with; the lookup
- * map a fresh view needs is built only when some view has to be made.
+ * Views of several posts. Kept views are used when nobody they show has changed: at once when the store
+ * says no summary has changed since they were drawn, otherwise after comparing them with the current
+ * summaries, fetched in one call in the order the views were made with. The lookup map a fresh view
+ * needs is built only when some view has to be made.
  */
 export async function postViews(store: StoreReader, posts: readonly PostRecord[]): Promise<Post[]> {
-  const kept = posts.map((post) => postCache.get(post))
+  // Read before any summary: a change after it shows as a different version on the next read.
+  const version = store.peopleVersion?.()
+  const kept = posts.map(keptFor)
   if (kept.every((entry) => entry !== undefined)) {
+    if (version !== undefined && kept.every((entry) => entry.peopleVersion === version))
+      return kept.map((entry) => entry.view)
     const current = await store.getUserSummaries(kept.flatMap((entry) => entry.ids))
     let at = 0
     const valid = kept.every((entry) => entry.users.every((user) => sameSummary(current[at++], user)))
     // Fewer records than ids means someone shown is gone: the slow path below works out who.
-    if (valid && at === current.length) return kept.map((entry) => entry.view)
+    if (valid && at === current.length) {
+      for (const entry of kept) entry.peopleVersion = version
+      return kept.map((entry) => entry.view)
+    }
   }
   const users = await usersOfPosts(store, posts)
-  return posts.map((post) => toPost(post, users))
+  return posts.map((post) => toPost(post, users, version))
 }
 
 /** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */

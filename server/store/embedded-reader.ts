@@ -30,6 +30,9 @@ export class EmbeddedReader implements TransactionBase {
   async getUserSummaries(ids: readonly string[]) {
     return this.index.getUsers(ids)
   }
+  peopleVersion() {
+    return this.index.peopleVersion
+  }
   async listUsers(page: PageRequest) {
     return this.index.listUsers(page)
   }

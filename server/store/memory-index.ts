@@ -3,7 +3,7 @@ import { NameIndex } from './name-index.js'
 import { NotificationIndex } from './notification-index.js'
 import { SearchIndex } from './search-index.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
-import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord } from './types.js'
+import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
 const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
@@ -16,6 +16,9 @@ const byTrend: SortKey<PostRecord> = {
   compare: (a, b) => order(a.likedBy.length, b.likedBy.length) || byCreation(a, b),
 }
 const byJoined: SortKey<UserRecord> = { of: (user) => [user.createdAt, user._id], length: 2, compare: byCreation }
+
+const sameSummary = (a: UserSummaryRecord, b: UserSummaryRecord) =>
+  a.username === b.username && a.firstName === b.firstName && a.lastName === b.lastName && a.avatarURL === b.avatarURL
 
 /** The records of `ids` in that order, skipping unknown ones. */
 function known<T>(records: ReadonlyMap<string, T>, ids: readonly string[]): T[] {
@@ -34,6 +37,12 @@ interface Authors {
   /** Pages by time already worked out, by sort, limit and cursor; valid while `shape` is unchanged. */
   pages: Map<string, { shape: number; ids: string[]; nextCursor: string | null }>
 }
+
+/**
+ * Every index's people versions come from this one counter, so no two indexes in a process (tests build
+ * many apps) ever show the same version: views kept by another store's reads never pass for current.
+ */
+let peopleVersions = 0
 
 /** Pages kept per set of authors; a reader paging far back does not need them all kept. */
 const MAX_KEPT_PAGES = 16
@@ -61,8 +70,15 @@ export class MemoryIndex {
    * where it was in time order, so a page by time stays the same list of ids while this stays put.
    */
   #shape = 0
+  #peopleVersion = ++peopleVersions
+
+  /** Raised whenever someone joins or anyone's summary (username, names, avatar) changes. */
+  get peopleVersion(): number {
+    return this.#peopleVersion
+  }
 
   load(data: Database): void {
+    this.#peopleVersion = ++peopleVersions
     this.users.clear()
     this.usersByName.clear()
     this.posts.clear()
@@ -95,6 +111,7 @@ export class MemoryIndex {
 
   putUser(user: UserRecord): void {
     const previous = this.users.get(user._id)
+    if (!previous || !sameSummary(previous, user)) this.#peopleVersion = ++peopleVersions
     if (previous) this.usersByName.delete(previous.username.toLowerCase())
     this.#indexUser(user)
     this.#usersByTime.upsert(previous, user)

@@ -109,6 +109,12 @@ export interface StoreReader {
    * than whole records where a user follows or is followed by thousands.
    */
   getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]>
+  /**
+   * A number that changes whenever someone joins or anyone's summary changes, so that what is drawn from
+   * summaries can be kept while it stays put; absent where only a query could tell (PostgreSQL, where
+   * another instance may have written), and then summaries are read again instead.
+   */
+  peopleVersion?(): number
   /** Oldest account first. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /** Who to follow: neither the user nor anyone they follow; the most followed first, then the oldest account. */
