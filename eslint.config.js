@@ -64,6 +64,15 @@ const boundaries = [
     [{ regex: '^\\./[^/]*-page(\\.js)?$', message: 'A page imports no other page.' }, ...serverFromClient],
   ),
   layer(['client/**'], serverFromClient, ['client/components/**', 'client/pages/*-page.tsx']),
+  layer(
+    ['common/**'],
+    [
+      {
+        regex: into('server', 'client', 'test'),
+        message: 'common/ serves the server and the client, and imports neither.',
+      },
+    ],
+  ),
 ]
 
 export default tseslint.config(

@@ -71,7 +71,7 @@ function helmetHeaders(options: HelmetOptions): HeaderChanges {
   }
   let finished = false
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error
+    if (error) throw new Error('Helmet could not work out its headers', { cause: error })
     finished = true
   })
   if (!finished) throw new Error('Helmet did not finish its headers at once')

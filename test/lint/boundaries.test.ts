@@ -25,7 +25,7 @@ const cases: Array<[string, string, string, boolean]> = [
   [
     'a route importing the store',
     'server/routes/probe.ts',
-    "import { LowdbStore } from '../store/lowdb-store.js'",
+    "import { EmbeddedStore } from '../store/embedded-store.js'",
     true,
   ],
   ['a route importing store types', 'server/routes/probe.ts', "import type { Store } from '../store/types.js'", true],
@@ -65,7 +65,7 @@ const cases: Array<[string, string, string, boolean]> = [
   [
     'a plugin importing the store',
     'server/plugins/probe.ts',
-    "import { LowdbStore } from '../store/lowdb-store.js'",
+    "import { EmbeddedStore } from '../store/embedded-store.js'",
     true,
   ],
   [
@@ -101,6 +101,20 @@ const cases: Array<[string, string, string, boolean]> = [
     'client/lib/probe.ts',
     "import { PostSchema } from '../../server/schemas/posts.js'",
     true,
+  ],
+  ['common importing the server', 'common/probe.ts', "import { MSG } from '../server/errors.js'", true],
+  ['common importing the client', 'common/probe.ts', "import { paths } from '../client/paths.js'", true],
+  [
+    'the client importing the messages',
+    'client/lib/probe.ts',
+    "import { uploadNotImage } from '../../common/messages.js'",
+    false,
+  ],
+  [
+    'a service importing the messages',
+    'server/services/probe.ts',
+    "import { postNotFound } from '../../common/messages.js'",
+    false,
   ],
   [
     'the client importing schema types',

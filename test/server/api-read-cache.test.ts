@@ -37,7 +37,7 @@ async function watched(): Promise<Post[]> {
   return seen
 }
 
-t.test('a like and an unlike show on the next read', async (t) => {
+await t.test('a like and an unlike show on the next read', async (t) => {
   await watched()
   await ok(`/api/posts/like/${postId}`, fan.token)
   for (const view of await watched()) {
@@ -51,7 +51,7 @@ t.test('a like and an unlike show on the next read', async (t) => {
   for (const view of await watched()) t.equal(view.likes.likeCount, 0)
 })
 
-t.test('a comment, its edit and a vote show on the next read', async (t) => {
+await t.test('a comment, its edit and a vote show on the next read', async (t) => {
   await watched()
   const { post: commented } = await ok(`/api/comments/add/${postId}`, fan.token, { text: 'first' })
   const commentId = commented?.comments[0]?._id ?? ''
@@ -70,7 +70,7 @@ t.test('a comment, its edit and a vote show on the next read', async (t) => {
     )
 })
 
-t.test('an edit of the post, and of the profiles of the people it shows, show on the next read', async (t) => {
+await t.test('an edit of the post, and of the profiles of the people it shows, show on the next read', async (t) => {
   await watched()
   await ok(`/api/posts/like/${postId}`, fan.token)
   await ok(`/api/posts/edit/${postId}`, author.token, { content: 'edited post' })
@@ -89,7 +89,7 @@ t.test('an edit of the post, and of the profiles of the people it shows, show on
   }
 })
 
-t.test('a follow and an unfollow change whose posts the feed holds on the next read', async (t) => {
+await t.test('a follow and an unfollow change whose posts the feed holds on the next read', async (t) => {
   const other = await signup(api)
   const { post: theirs } = await ok('/api/posts', other.token, { content: 'not followed yet' })
   const feedIds = async () => {
@@ -107,7 +107,7 @@ t.test('a follow and an unfollow change whose posts the feed holds on the next r
   for (const ids of await feedIds()) t.notOk(ids.includes(theirs?._id ?? ''), 'gone after the unfollow')
 })
 
-t.test('a deleted post leaves both pages on the next read', async (t) => {
+await t.test('a deleted post leaves both pages on the next read', async (t) => {
   await watched()
   const res = await api.as(author.token, { method: 'DELETE', url: `/api/posts/${postId}` })
   t.equal(res.statusCode, 201)

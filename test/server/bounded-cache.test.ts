@@ -1,7 +1,7 @@
 import t from 'tap'
 import { BoundedCache } from '../../server/services/bounded-cache.js'
 
-t.test('never holds more than its capacity', async (t) => {
+await t.test('never holds more than its capacity', async (t) => {
   const cache = new BoundedCache<number, number>(10)
   for (let i = 0; i < 100; i++) {
     cache.set(i, i)
@@ -11,7 +11,7 @@ t.test('never holds more than its capacity', async (t) => {
   t.equal(cache.peek(0), undefined, 'the oldest is gone')
 })
 
-t.test('an entry in use outlives entries set after it that nobody reads', async (t) => {
+await t.test('an entry in use outlives entries set after it that nobody reads', async (t) => {
   const cache = new BoundedCache<string, number>(4)
   cache.set('used', 1)
   for (let i = 0; i < 20; i++) {
@@ -21,7 +21,7 @@ t.test('an entry in use outlives entries set after it that nobody reads', async 
   t.equal(cache.peek('filler 0'), undefined)
 })
 
-t.test('peek does not count as a use', async (t) => {
+await t.test('peek does not count as a use', async (t) => {
   const cache = new BoundedCache<string, number>(4)
   cache.set('a', 1)
   for (let i = 0; i < 4; i++) {
@@ -31,7 +31,7 @@ t.test('peek does not count as a use', async (t) => {
   t.equal(cache.peek('a'), undefined)
 })
 
-t.test('setting a key again replaces its value', async (t) => {
+await t.test('setting a key again replaces its value', async (t) => {
   const cache = new BoundedCache<string, number>(4)
   cache.set('a', 1)
   cache.set('b', 2)
