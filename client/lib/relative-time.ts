@@ -4,11 +4,26 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 const MONTH = 30 * DAY
 
-const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+/*
+ * Dates are written out by hand in the one locale the app speaks (en-US), not with Intl.DateTimeFormat:
+ * a browser's first formatter loads its locale data, a long task on a phone right when the first posts
+ * are drawn, and a feed formats a date for every card.
+ */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+function shortDate(date: Date): string {
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`
+}
+
+function clock(date: Date): string {
+  const hours = date.getHours()
+  const minutes = String(date.getMinutes()).padStart(2, '0')
+  return `${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`
+}
 
 /** 'Jan 5, 2025': the date shown past the relative range and in 'Joined …'. */
 export function formatShortDate(iso: string): string {
-  return shortDate.format(new Date(iso))
+  return shortDate(new Date(iso))
 }
 
 function ago(count: number, unit: string): string {
@@ -31,10 +46,8 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   return formatShortDate(iso)
 }
 
-const clock = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' })
-
 /** '3:05 PM · Jan 5, 2025': the whole moment, for a timestamp's hover text and the post page. */
 export function formatFullDate(iso: string): string {
   const date = new Date(iso)
-  return `${clock.format(date)} · ${shortDate.format(date)}`
+  return `${clock(date)} · ${shortDate(date)}`
 }

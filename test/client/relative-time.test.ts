@@ -1,6 +1,6 @@
 import t from 'tap'
 import { checkImageFile, FILE_NOT_IMAGE, FILE_TOO_LARGE, MAX_IMAGE_BYTES } from '../../client/lib/file-check.js'
-import { formatShortDate, relativeTime } from '../../client/lib/relative-time.js'
+import { formatFullDate, formatShortDate, relativeTime } from '../../client/lib/relative-time.js'
 import { paths, returnPath } from '../../client/paths.js'
 
 const NOW = Date.parse('2026-06-15T12:00:00.000Z')
@@ -34,6 +34,21 @@ t.test('beyond 11 months a short date is shown', async (t) => {
   const iso = new Date(NOW - 12 * 30 * DAY).toISOString()
   t.equal(relativeTime(iso, NOW), formatShortDate(iso))
   t.equal(relativeTime('2024-03-05T10:00:00.000Z', NOW), 'Mar 5, 2024')
+})
+
+t.test('dates read as en-US formats them, at every hour and in every month', async (t) => {
+  const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+  const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' })
+  // Intl may put a narrow no-break space before AM/PM; the app writes a plain one.
+  const plain = (text: string) => text.replace(/\s/g, ' ')
+  for (let month = 0; month < 12; month++) {
+    for (let hour = 0; hour < 24; hour++) {
+      const date = new Date(2025, month, 1 + hour, hour, (hour * 7) % 60)
+      const iso = date.toISOString()
+      t.equal(formatShortDate(iso), day.format(date))
+      t.equal(formatFullDate(iso), `${plain(time.format(date))} · ${day.format(date)}`)
+    }
+  }
 })
 
 t.test('a time slightly in the future reads as just now', async (t) => {
