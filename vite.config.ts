@@ -12,6 +12,8 @@ const preactAliases = [
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
   { find: /^react$/, replacement: 'preact/compat' },
+  // wouter reaches useSyncExternalStore through React's CommonJS shim for old Reacts; preact/compat has it itself.
+  { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'preact/compat' },
 ]
 
 const server = 'http://127.0.0.1:3000'

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { CloseIcon } from './icons.js'
+import { CloseIcon } from './icon.js'
 
 /** DECISIONS §7: an image's description is at most 1,000 characters. */
 export const MAX_ALT = 1000
