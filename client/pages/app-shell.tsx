@@ -12,6 +12,7 @@ import { SearchBox } from '../components/search-box.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
+import { useMediaQuery } from '../lib/use-media-query.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
@@ -25,12 +26,17 @@ import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
 import { useSearchBox } from './use-search-box.js'
 import { useSuggestions } from './use-suggestions.js'
 
+/** Where the side panel shows: the width from which layout.css gives it a column. */
+const SIDE_PANEL = '(min-width: 961px)'
+
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const { unread } = useSnapshot(notifications)
   const offline = offlineReason(useSnapshot(network))
   const suggestions = useSuggestions({ load: true })
+  // Narrower, the panel is hidden: drawing it (and fetching what is trending) would only delay the page.
+  const sidePanel = useMediaQuery(SIDE_PANEL)
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
   const [loggingOut, setLoggingOut] = useState(false)
@@ -85,20 +91,24 @@ export function AppShell({ children }: { children: ReactNode }) {
       // One box on Explore and Search, kept across the two, so typing in it on a phone goes on while the results come.
       topBar={(onExplore || onSearch) && <SearchBox {...searchBox} />}
       discover={
-        <>
-          <SearchBox {...searchBox} />
-          <TrendingPanel />
-        </>
+        sidePanel && (
+          <>
+            <SearchBox {...searchBox} />
+            <TrendingPanel />
+          </>
+        )
       }
       aside={
-        <WhoToFollow
-          users={suggestions.shown}
-          loaded={suggestions.loaded}
-          pending={suggestions.pending}
-          onFollow={suggestions.follow}
-          error={suggestions.error}
-          onRetry={suggestions.retry}
-        />
+        sidePanel && (
+          <WhoToFollow
+            users={suggestions.shown}
+            loaded={suggestions.loaded}
+            pending={suggestions.pending}
+            onFollow={suggestions.follow}
+            error={suggestions.error}
+            onRetry={suggestions.retry}
+          />
+        )
       }
     >
       {/* A page still loading its code leaves the frame on screen, drawn once, rather than blanking it. */}
