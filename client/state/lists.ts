@@ -59,8 +59,20 @@ function storedSort(): SortLabel {
 
 export const lists = proxy(initial())
 
+/** A first page asked for before its page was drawn, which the page's own first load takes over. */
+let early: { name: ListName; key: string; done: Promise<void> } | undefined
+
 /** Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped. */
-async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
+function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
+  if (!more && early?.name === name) {
+    const started = early
+    early = undefined
+    if (started.key === key && lists[name].key === key) return started.done
+  }
+  return loadFresh(name, key, more, fetch)
+}
+
+async function loadFresh(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
   if (!more || lists[name].key !== key) lists[name] = emptyList(key)
   const list = lists[name]
   if (list.loading || list.done) return
@@ -91,9 +103,19 @@ const BOOKMARK_PAGE = 50
 const SEARCH_PAGE = 20
 const TAG_PAGE = 20
 
+const homeSort = () => lists.sort.toLowerCase() as FeedSort
+
 export function loadHome(more = false): Promise<void> {
-  const sort = lists.sort.toLowerCase() as FeedSort
+  const sort = homeSort()
   return loadPage('home', sort, more, (cursor) => apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
+}
+
+/**
+ * Asks for the home feed's first page before the page is drawn (its code has just arrived); the page's
+ * own first load then takes this one over instead of asking again.
+ */
+export function prefetchHome(): void {
+  early = { name: 'home', key: homeSort(), done: loadHome() }
 }
 
 export function setSort(sort: SortLabel): Promise<void> {
@@ -186,5 +208,6 @@ export function setBookmarkList(posts: readonly Post[]): void {
 }
 
 export function reset(): void {
+  early = undefined
   Object.assign(lists, initial())
 }
