@@ -7,6 +7,7 @@ import { apiGetBookmarks } from '../api/users.js'
 import { tagsIn } from '../lib/rich-text.js'
 import { readSort, writeSort } from '../lib/storage.js'
 import { cachePosts } from './post-cache.js'
+import { session } from './session.js'
 
 export const SORTS = ['Trending', 'Oldest', 'Latest'] as const
 export type SortLabel = (typeof SORTS)[number]
@@ -59,20 +60,8 @@ function storedSort(): SortLabel {
 
 export const lists = proxy(initial())
 
-/** A first page asked for before its page was drawn, which the page's own first load takes over. */
-let early: { name: ListName; key: string; done: Promise<void> } | undefined
-
 /** Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped. */
-function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
-  if (!more && early?.name === name) {
-    const started = early
-    early = undefined
-    if (started.key === key && lists[name].key === key) return started.done
-  }
-  return loadFresh(name, key, more, fetch)
-}
-
-async function loadFresh(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
+async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
   if (!more || lists[name].key !== key) lists[name] = emptyList(key)
   const list = lists[name]
   if (list.loading || list.done) return
@@ -103,10 +92,22 @@ const BOOKMARK_PAGE = 50
 const SEARCH_PAGE = 20
 const TAG_PAGE = 20
 
+/**
+ * The home feed's first page when it was asked for before its page was drawn: the order, how many
+ * people I followed then (a follow since calls for a new page), and the load itself.
+ */
+let earlyHome: { sort: FeedSort; following: number | undefined; done: Promise<void> } | undefined
+
 const homeSort = () => lists.sort.toLowerCase() as FeedSort
+const followingCount = () => session.user?.following.length
 
 export function loadHome(more = false): Promise<void> {
   const sort = homeSort()
+  if (!more && earlyHome) {
+    const started = earlyHome
+    earlyHome = undefined
+    if (started.sort === sort && started.following === followingCount() && lists.home.key === sort) return started.done
+  }
   return loadPage('home', sort, more, (cursor) => apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
 }
 
@@ -115,7 +116,8 @@ export function loadHome(more = false): Promise<void> {
  * own first load then takes this one over instead of asking again.
  */
 export function prefetchHome(): void {
-  early = { name: 'home', key: homeSort(), done: loadHome() }
+  const following = followingCount()
+  earlyHome = { sort: homeSort(), following, done: loadHome() }
 }
 
 export function setSort(sort: SortLabel): Promise<void> {
@@ -208,6 +210,6 @@ export function setBookmarkList(posts: readonly Post[]): void {
 }
 
 export function reset(): void {
-  early = undefined
+  earlyHome = undefined
   Object.assign(lists, initial())
 }
