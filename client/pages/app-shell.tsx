@@ -9,10 +9,8 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { SearchBox } from '../components/search-box.js'
-import { WhoToFollow } from '../components/who-to-follow.js'
 import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
-import { useMediaQuery } from '../lib/use-media-query.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
@@ -22,21 +20,18 @@ import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
 import { TrendingPanel } from './trending-panel.js'
+import { useSidePanel } from './use-side-panel.js'
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
 import { useSearchBox } from './use-search-box.js'
-import { useSuggestions } from './use-suggestions.js'
-
-/** Where the side panel shows: the width from which layout.css gives it a column. */
-const SIDE_PANEL = '(min-width: 961px)'
+import { SuggestionsPanel } from './suggestions-panel.js'
 
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const { unread } = useSnapshot(notifications)
   const offline = offlineReason(useSnapshot(network))
-  const suggestions = useSuggestions({ load: true })
-  // Narrower, the panel is hidden: drawing it (and fetching what is trending) would only delay the page.
-  const sidePanel = useMediaQuery(SIDE_PANEL)
+  // On a narrower screen the panel is hidden: drawing it (and fetching what it shows) would only delay the page.
+  const sidePanel = useSidePanel()
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
   const [loggingOut, setLoggingOut] = useState(false)
@@ -98,18 +93,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </>
         )
       }
-      aside={
-        sidePanel && (
-          <WhoToFollow
-            users={suggestions.shown}
-            loaded={suggestions.loaded}
-            pending={suggestions.pending}
-            onFollow={suggestions.follow}
-            error={suggestions.error}
-            onRetry={suggestions.retry}
-          />
-        )
-      }
+      aside={sidePanel && <SuggestionsPanel />}
     >
       {/* A page still loading its code leaves the frame on screen, drawn once, rather than blanking it. */}
       <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>

@@ -14,6 +14,7 @@ import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
+import { useSidePanel } from './use-side-panel.js'
 import { useSuggestions } from './use-suggestions.js'
 
 export const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
@@ -65,7 +66,8 @@ export function HomePage() {
  * (which has no side panel) shows them too, with the way to everyone's posts beside them.
  */
 function StartHere() {
-  const { shown, loaded, pending, follow } = useSuggestions()
+  // Where the side panel shows, it keeps the suggestions loaded; without it, this list does.
+  const { shown, loaded, pending, follow } = useSuggestions({ load: !useSidePanel() })
   return (
     <div className="start-here">
       {shown.length > 0 && <WhoToFollow users={shown} loaded={loaded} pending={pending} onFollow={follow} />}
