@@ -106,7 +106,9 @@ export function loadHome(more = false): Promise<void> {
   if (!more && earlyHome) {
     const started = earlyHome
     earlyHome = undefined
-    if (started.sort === sort && started.following === followingCount() && lists.home.key === sort) return started.done
+    // Asked for before my record arrived, it went by whom the server knew I followed: that counts as no change.
+    const followed = started.following === undefined || started.following === followingCount()
+    if (started.sort === sort && followed && lists.home.key === sort) return started.done
   }
   return loadPage('home', sort, more, (cursor) => apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
 }
