@@ -4,7 +4,7 @@ import { defineConfig } from 'vite'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-/** In production React is swapped for preact/compat (DECISIONS §2): the same code, a much smaller bundle. */
+/** In production React is swapped for preact/compat (docs/api-contract.md §10): the same code, a much smaller bundle. */
 const preactAliases = [
   { find: /^react-dom\/test-utils$/, replacement: 'preact/compat/test-utils' },
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
@@ -12,6 +12,8 @@ const preactAliases = [
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
   { find: /^react$/, replacement: 'preact/compat' },
+  // wouter reaches useSyncExternalStore through React's CommonJS shim for old Reacts; preact/compat has it itself.
+  { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'preact/compat' },
 ]
 
 const server = 'http://127.0.0.1:3000'

@@ -1,25 +1,4 @@
-import type { ReactNode } from 'react'
-
-/** Line icons drawn in currentColor; decorative, so hidden from assistive technology. */
-function Icon({ children, filled = false }: { children: ReactNode; filled?: boolean }) {
-  return (
-    <svg
-      className="icon"
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  )
-}
+import { Icon } from './icon.js'
 
 export const HomeIcon = () => (
   <Icon>
@@ -76,11 +55,6 @@ export const SmileIcon = () => (
   <Icon>
     <circle cx="12" cy="12" r="9" />
     <path d="M8.5 14.5a4.5 4.5 0 0 0 7 0M9 9.5h.01M15 9.5h.01" />
-  </Icon>
-)
-export const CloseIcon = () => (
-  <Icon>
-    <path d="M6 6l12 12M18 6 6 18" />
   </Icon>
 )
 export const FeatherIcon = () => (

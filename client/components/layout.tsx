@@ -12,8 +12,8 @@ type LayoutProps = {
   onPost: () => void
   /** The account button and its menu (profile, log out). */
   account: ReactNode
-  /** Who to follow. */
-  aside: ReactNode
+  /** Who to follow; the side panel is left out without it (a screen too narrow to show it). */
+  aside?: ReactNode
   /** Above it in the side column: the search box and what is trending. */
   discover?: ReactNode
   /** At the top of the page where the side column is hidden (a phone): the search box, on the pages that offer it. */
@@ -110,10 +110,12 @@ export function Layout({
         {topBar && <div className="top-bar">{topBar}</div>}
         {children}
       </main>
-      <div className="app-aside">
-        {discover}
-        <aside aria-label="Who to follow">{aside}</aside>
-      </div>
+      {aside && (
+        <div className="app-aside">
+          {discover}
+          <aside aria-label="Who to follow">{aside}</aside>
+        </div>
+      )}
     </div>
   )
 }

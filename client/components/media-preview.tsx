@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { CloseIcon } from './icons.js'
+import { CloseIcon } from './icon.js'
 
 /** An image's description is at most 1,000 characters. */
 const MAX_ALT = 1000

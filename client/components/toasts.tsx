@@ -1,4 +1,4 @@
-import { CloseIcon } from './icons.js'
+import { CloseIcon } from './icon.js'
 
 type ToastItem = {
   id: number

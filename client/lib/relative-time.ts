@@ -4,18 +4,27 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 const MONTH = 30 * DAY
 
-const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+/**
+ * The app speaks en-US. Each formatter is made the first time it is needed, not when the module loads:
+ * a browser's first formatter loads its locale data, and a page that shows no date should not pay for it.
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined
+  return () => (made ??= make())
+}
+
+const shortDate = once(() => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }))
+const clock = once(() => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }))
+const relative = once(() => new Intl.RelativeTimeFormat('en-US', { numeric: 'always' }))
 
 /** 'Jan 5, 2025': the date shown past the relative range and in 'Joined …'. */
 export function formatShortDate(iso: string): string {
-  return shortDate.format(new Date(iso))
+  return shortDate().format(new Date(iso))
 }
-
-const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' })
 
 /** '5 minutes ago'; the count is negated to say the past, and -0 reads as '0 seconds ago'. */
 function ago(count: number, unit: Intl.RelativeTimeFormatUnit): string {
-  return relative.format(-count, unit)
+  return relative().format(-count, unit)
 }
 
 /**
@@ -34,10 +43,8 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   return formatShortDate(iso)
 }
 
-const clock = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' })
-
 /** '3:05 PM · Jan 5, 2025': the whole moment, for a timestamp's hover text and the post page. */
 export function formatFullDate(iso: string): string {
   const date = new Date(iso)
-  return `${clock.format(date)} · ${shortDate.format(date)}`
+  return `${clock().format(date)} · ${shortDate().format(date)}`
 }

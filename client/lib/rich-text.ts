@@ -83,8 +83,12 @@ function markers(text: string, into: Segment[]): void {
   if (at < text.length) into.push({ kind: 'text', text: text.slice(at) })
 }
 
+/** Whether the text may hold a link, mention or tag at all; most posts do not, and skip the scans below. */
+const MAY_MARK = /[@#]|https?:\/\//i
+
 /** The text in order, cut where a link, mention or tag starts and ends; joined again, it is the text. */
 export function parseRichText(text: string): Segment[] {
+  if (!MAY_MARK.test(text)) return text === '' ? [] : [{ kind: 'text', text }]
   const segments: Segment[] = []
   let at = 0
   for (const match of text.matchAll(LINK)) {

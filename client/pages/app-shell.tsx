@@ -9,7 +9,6 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { SearchBox } from '../components/search-box.js'
-import { WhoToFollow } from '../components/who-to-follow.js'
 import { useTitleCount } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
@@ -21,16 +20,18 @@ import { logout, session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
 import { TrendingPanel } from './trending-panel.js'
+import { useSidePanel } from './use-side-panel.js'
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
 import { useSearchBox } from './use-search-box.js'
-import { useSuggestions } from './use-suggestions.js'
+import { SuggestionsPanel } from './suggestions-panel.js'
 
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const { unread } = useSnapshot(notifications)
   const offline = offlineReason(useSnapshot(network))
-  const suggestions = useSuggestions({ load: true })
+  // On a narrower screen the panel is hidden: drawing it (and fetching what it shows) would only delay the page.
+  const sidePanel = useSidePanel()
   const [composing, setComposing] = useState(false)
   const [composerDirty, setComposerDirty] = useState(false)
   const [loggingOut, setLoggingOut] = useState(false)
@@ -85,21 +86,14 @@ export function AppShell({ children }: { children: ReactNode }) {
       // One box on Explore and Search, kept across the two, so typing in it on a phone goes on while the results come.
       topBar={(onExplore || onSearch) && <SearchBox {...searchBox} />}
       discover={
-        <>
-          <SearchBox {...searchBox} />
-          <TrendingPanel />
-        </>
+        sidePanel && (
+          <>
+            <SearchBox {...searchBox} />
+            <TrendingPanel />
+          </>
+        )
       }
-      aside={
-        <WhoToFollow
-          users={suggestions.shown}
-          loaded={suggestions.loaded}
-          pending={suggestions.pending}
-          onFollow={suggestions.follow}
-          error={suggestions.error}
-          onRetry={suggestions.retry}
-        />
-      }
+      aside={sidePanel && <SuggestionsPanel />}
     >
       {/* A page still loading its code leaves the frame on screen, drawn once, rather than blanking it. */}
       <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>

@@ -9,10 +9,12 @@ import { fullName } from '../lib/model.js'
 import { readDraft, writeDraft } from '../lib/storage.js'
 import { paths } from '../paths.js'
 import { lists, loadHome, setSort, SORTS } from '../state/lists.js'
+export { prefetchHome } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
+import { useSidePanel } from './use-side-panel.js'
 import { useSuggestions } from './use-suggestions.js'
 
 const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
@@ -64,7 +66,8 @@ export function HomePage() {
  * (which has no side panel) shows them too, with the way to everyone's posts beside them.
  */
 function StartHere() {
-  const { shown, loaded, pending, follow } = useSuggestions()
+  // Where the side panel shows, it keeps the suggestions loaded; without it, this list does.
+  const { shown, loaded, pending, follow } = useSuggestions({ load: !useSidePanel() })
   return (
     <div className="start-here">
       {shown.length > 0 && <WhoToFollow users={shown} loaded={loaded} pending={pending} onFollow={follow} />}

@@ -6,6 +6,7 @@ import { NewPostsButton } from '../components/new-posts-button.js'
 import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
+import { useDrawnCount } from '../lib/use-drawn-count.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
@@ -26,6 +27,8 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
   const cached = useSnapshot(postCache).byId
   // Only the posts read here are watched: those down to the first with an image.
   const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
+  const drawn = useDrawnCount(list.ids.length)
+  const allDrawn = drawn === list.ids.length
   if (list.ids.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <PostSkeleton />
     if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
@@ -44,14 +47,15 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
     <>
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
-        {list.ids.map((id) => (
+        {list.ids.slice(0, drawn).map((id) => (
           <PostItem key={id} postId={id} eagerMedia={id === firstImage} />
         ))}
       </div>
       {list.loading && <Spinner />}
       {list.error && <LoadError message={list.error} onRetry={() => load(true)} />}
-      {!list.done && <Sentinel active={!list.loading && !list.error} onVisible={() => load(true)} />}
-      {list.done && endText && <p className="end-text">{endText}</p>}
+      {/* Until every post is drawn the end of the list is not where it will be: no asking for more yet. */}
+      {!list.done && <Sentinel active={allDrawn && !list.loading && !list.error} onVisible={() => load(true)} />}
+      {list.done && allDrawn && endText && <p className="end-text">{endText}</p>}
     </>
   )
 }

@@ -5,8 +5,8 @@ import { loadSuggestions, toggleFollow, users } from '../state/users.js'
 
 /**
  * The people to suggest: not me and not anyone I follow, however the suggestions were fetched.
- * `load` keeps them fresh whenever whom I follow changes, from any screen; only one caller (the frame)
- * asks for that, the others read.
+ * `load` keeps them fresh whenever whom I follow changes, from any screen; only one caller asks for
+ * that (the side panel, or where the screen has none the empty feed's list), the others read.
  */
 export function useSuggestions({ load = false } = {}) {
   const { username, user } = useSnapshot(session)

@@ -7,6 +7,7 @@ import { apiGetBookmarks } from '../api/users.js'
 import { tagsIn } from '../lib/rich-text.js'
 import { readSort, writeSort } from '../lib/storage.js'
 import { cachePosts } from './post-cache.js'
+import { session } from './session.js'
 
 export const SORTS = ['Trending', 'Oldest', 'Latest'] as const
 export type SortLabel = (typeof SORTS)[number]
@@ -91,9 +92,34 @@ const BOOKMARK_PAGE = 50
 const SEARCH_PAGE = 20
 const TAG_PAGE = 20
 
+/**
+ * The home feed's first page when it was asked for before its page was drawn: the order, how many
+ * people I followed then (a follow since calls for a new page), and the load itself.
+ */
+let earlyHome: { sort: FeedSort; following: number | undefined; done: Promise<void> } | undefined
+
+const homeSort = () => lists.sort.toLowerCase() as FeedSort
+const followingCount = () => session.user?.following.length
+
 export function loadHome(more = false): Promise<void> {
-  const sort = lists.sort.toLowerCase() as FeedSort
+  const sort = homeSort()
+  if (!more && earlyHome) {
+    const started = earlyHome
+    earlyHome = undefined
+    // Asked for before my record arrived, it went by whom the server knew I followed: that counts as no change.
+    const followed = started.following === undefined || started.following === followingCount()
+    if (started.sort === sort && followed && lists.home.key === sort) return started.done
+  }
   return loadPage('home', sort, more, (cursor) => apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
+}
+
+/**
+ * Asks for the home feed's first page before the page is drawn (its code has just arrived); the page's
+ * own first load then takes this one over instead of asking again.
+ */
+export function prefetchHome(): void {
+  const following = followingCount()
+  earlyHome = { sort: homeSort(), following, done: loadHome() }
 }
 
 export function setSort(sort: SortLabel): Promise<void> {
@@ -186,5 +212,6 @@ export function setBookmarkList(posts: readonly Post[]): void {
 }
 
 export function reset(): void {
+  earlyHome = undefined
   Object.assign(lists, initial())
 }

@@ -5,8 +5,9 @@ import { lazy } from 'react'
 import t from 'tap'
 import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
 import { PostForm } from '../../client/components/post-form.js'
+import { useDrawnCount } from '../../client/lib/use-drawn-count.js'
 import { AppShell } from '../../client/pages/app-shell.js'
-import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
+import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 /** What keeps the first screen fast and still (the Lighthouse leg of npm run bench measures it). */
 t.beforeEach(() => resetAll())
@@ -73,3 +74,27 @@ await t.test(
     t.ok(screen.getByText('Loading'), 'and a placeholder saying the page is loading')
   },
 )
+
+await t.test('a long list is drawn a few items at a time, then whole', async (t) => {
+  function Numbers({ total }: { total: number }) {
+    const drawn = useDrawnCount(total)
+    return (
+      <ul>
+        {Array.from({ length: drawn }, (_, i) => (
+          <li key={i}>{i}</li>
+        ))}
+      </ul>
+    )
+  }
+  const { rerender } = render(<Numbers total={20} />)
+  const first = screen.getAllByRole('listitem').length
+  t.ok(first > 0 && first < 20, `the first drawing has the first few items (${first})`)
+  await until(() => screen.getAllByRole('listitem').length === 20)
+  t.pass('the rest follow, part by part')
+  rerender(<Numbers total={5} />)
+  t.equal(screen.getAllByRole('listitem').length, 5, 'a shorter list is drawn whole at once')
+  rerender(<Numbers total={0} />)
+  rerender(<Numbers total={20} />)
+  await until(() => screen.getAllByRole('listitem').length === 20)
+  t.pass('an emptied list fills again')
+})

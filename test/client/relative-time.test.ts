@@ -1,7 +1,7 @@
 import t from 'tap'
 import { checkImageFile, MAX_IMAGE_BYTES } from '../../client/lib/file-check.js'
 import * as MSG from '../../common/messages.js'
-import { formatShortDate, relativeTime } from '../../client/lib/relative-time.js'
+import { formatFullDate, formatShortDate, relativeTime } from '../../client/lib/relative-time.js'
 import { paths, returnPath } from '../../client/paths.js'
 
 const NOW = Date.parse('2026-06-15T12:00:00.000Z')
@@ -35,6 +35,12 @@ await t.test('beyond 11 months a short date is shown', async (t) => {
   const iso = new Date(NOW - 12 * 30 * DAY).toISOString()
   t.equal(relativeTime(iso, NOW), formatShortDate(iso))
   t.equal(relativeTime('2024-03-05T10:00:00.000Z', NOW), 'Mar 5, 2024')
+})
+
+await t.test('the full date is the clock, then the short date', async (t) => {
+  const date = new Date(2025, 0, 5, 15, 5)
+  t.match(formatFullDate(date.toISOString()), /^3:05\sPM · Jan 5, 2025$/)
+  t.equal(formatShortDate(new Date(2025, 11, 31, 23, 59).toISOString()), 'Dec 31, 2025')
 })
 
 await t.test('a time slightly in the future reads as just now', async (t) => {
