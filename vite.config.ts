@@ -4,7 +4,7 @@ import { defineConfig } from 'vite'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-/** In production React is swapped for preact/compat (docs/api-contract.md §10): the same code, a much smaller bundle. */
+/** In production React is swapped for preact/compat: the same code, a much smaller bundle. */
 const preactAliases = [
   { find: /^react-dom\/test-utils$/, replacement: 'preact/compat/test-utils' },
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
