@@ -27,7 +27,7 @@ const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) =>
 // The home feed's first page is asked for as soon as the page's code is here, not once the page is drawn.
 const HomePage = lazyPage(() =>
   import('./pages/home-page.js').then((m) => {
-    m.prefetchHome()
+    m.prepareHome()
     return m.HomePage
   }),
 )

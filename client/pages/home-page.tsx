@@ -6,10 +6,10 @@ import { SortDropdown } from '../components/sort-dropdown.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
+import { prepareDateFormats } from '../lib/relative-time.js'
 import { readDraft, writeDraft } from '../lib/storage.js'
 import { paths } from '../paths.js'
-import { lists, loadHome, setSort, SORTS } from '../state/lists.js'
-export { prefetchHome } from '../state/lists.js'
+import { lists, loadHome, prefetchHome, setSort, SORTS } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
@@ -18,6 +18,15 @@ import { useSidePanel } from './use-side-panel.js'
 import { useSuggestions } from './use-suggestions.js'
 
 const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
+
+/**
+ * What the home page starts as soon as its code has arrived, before it is drawn: the request for the
+ * feed's first page, and the formatters of the dates on its cards.
+ */
+export function prepareHome(): void {
+  prefetchHome()
+  prepareDateFormats()
+}
 
 /** The home timeline: my posts and those of people I follow, in the chosen order. */
 export function HomePage() {
