@@ -11,9 +11,14 @@ export interface Subject {
 
 /** Notifications show a glimpse: the first 140 characters, never half of one. */
 const SNIPPET = 140
-const snippet = (text: string) => {
-  const characters = [...text]
-  return characters.length <= SNIPPET ? text : characters.slice(0, SNIPPET).join('')
+function snippet(text: string): string {
+  // No more UTF-16 units than the limit means no more characters either: most texts end here.
+  if (text.length <= SNIPPET) return text
+  let end = 0
+  for (let characters = 0; characters < SNIPPET && end < text.length; characters++) {
+    end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1
+  }
+  return text.slice(0, end)
 }
 
 export function notificationView(record: NotificationRecord, actor: UserSummary, subject: Subject): Notification {
@@ -41,15 +46,21 @@ export async function notificationViews(
   ])
   const actorById = new Map(actors.map((actor) => [actor._id, actor]))
   const postById = new Map(posts.map((post) => [post._id, post]))
+  // A popular post holds many comments: each is looked at once for the page, not once a notification.
+  const wanted = new Set(records.flatMap((record) => (record.commentId ? [record.commentId] : [])))
+  const commentById = new Map<string, PostRecord['comments'][number]>()
+  if (wanted.size > 0) {
+    for (const post of posts) {
+      for (const comment of post.comments) if (wanted.has(comment._id)) commentById.set(comment._id, comment)
+    }
+  }
   const views: Notification[] = []
   for (const record of records) {
     const actor = actorById.get(record.actorId)
     // An action is taken back with its notification, so neither is ever missing but for a record edited by hand.
     if (!actor) continue
     const post = record.postId ? postById.get(record.postId) : undefined
-    const comment = record.commentId
-      ? post?.comments.find((candidate) => candidate._id === record.commentId)
-      : undefined
+    const comment = record.commentId && post ? commentById.get(record.commentId) : undefined
     views.push(
       notificationView(record, summaryOf(actor), { ...(post ? { post } : {}), ...(comment ? { comment } : {}) }),
     )
