@@ -160,6 +160,15 @@ export async function until(condition: () => boolean, timeout = 3000): Promise<v
   )
 }
 
+/**
+ * Asserts the tab title, once an effect has had the time to set it: a page sets its title after it
+ * draws, and on a busy machine the drawing may be seen first.
+ */
+export async function expectTitle(t: { equal: (found: unknown, wanted: unknown) => unknown }, title: string) {
+  await until(() => document.title === title).catch(() => undefined)
+  t.equal(document.title, title)
+}
+
 /** Opens the menu behind the button named `menu` and picks its item named `item`. */
 export function choose(menu: string, item: string): void {
   fireEvent.click(screen.getByRole('button', { name: menu }))

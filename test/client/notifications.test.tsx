@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import type { Notification, User } from '../../client/api/types.js'
 import { groupNotifications, GROUP_WINDOW_MS } from '../../client/lib/notification-groups.js'
-import { fakeIntersectionObserver, makeUser, ok, resetAll, summary, until } from './helpers.js'
+import { fakeIntersectionObserver, makeUser, ok, resetAll, summary, until, expectTitle } from './helpers.js'
 import { liveApp } from './live-app.js'
 
 t.beforeEach(() => resetAll())
@@ -169,13 +169,13 @@ await t.test('the badge and the tab title follow notification events live', asyn
   t.equal(bell().querySelector('.nav-badge')?.textContent, undefined)
   send('notification.created', { ...note('mention', maya, 0, { post }), unread: 1 })
   await bellNamed('Notifications, 1 unread')
-  t.equal(document.title, '(1) Explore / Chirp')
+  await expectTitle(t, '(1) Explore / Chirp')
   send('notification.created', { ...note('like', maya, 0, { post }), unread: 120 })
   await bellNamed('Notifications, 120 unread')
   t.equal(bell().querySelector('.nav-badge')?.textContent, '99+', 'a badge stays small')
   send('notification.read', { unread: 0 })
   await bellNamed('Notifications')
-  t.equal(document.title, 'Explore / Chirp')
+  await expectTitle(t, 'Explore / Chirp')
 
   fireEvent.click(bell())
   t.ok(

@@ -13,6 +13,7 @@ import {
   summary,
   until,
   type ApiRequest,
+  expectTitle,
 } from './helpers.js'
 
 t.beforeEach(() => resetAll())
@@ -86,7 +87,7 @@ await t.test(
     type(box, 'maya tea')
     await until(() => location.history?.at(-1) === '/search?q=maya+tea')
     t.equal(location.history?.length, 2, 'later searches replace it')
-    t.equal(document.title, 'maya tea - Search / Chirp')
+    await expectTitle(t, 'maya tea - Search / Chirp')
 
     fireEvent.click(screen.getByRole('tab', { name: 'People' }))
     await until(() => location.history?.at(-1) === '/search?q=maya+tea&type=users')
@@ -175,7 +176,7 @@ await t.test(
     fireEvent.click(within(trending).getByRole('link', { name: /#tea/ }))
     t.ok(await screen.findByRole('heading', { level: 1, name: '#tea' }))
     t.ok(await screen.findByText('Tea with maya'))
-    t.equal(document.title, '#tea / Chirp')
+    await expectTitle(t, '#tea / Chirp')
     t.equal(location.history?.at(-1), '/tag/tea')
 
     t.equal(

@@ -2,7 +2,7 @@ import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
-import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until, expectTitle } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -33,7 +33,7 @@ await t.test('each page names itself in the tab title', async (t) => {
   const { api } = start('/explore')
   t.teardown(api.restore)
   await screen.findByText('Ink, paper, tea')
-  t.equal(document.title, 'Explore / Chirp')
+  await expectTitle(t, 'Explore / Chirp')
   cleanup()
   renderAt('/profile/maya.lin', <App />)
   await screen.findByRole('heading', { name: 'Maya Lin' })
@@ -54,8 +54,7 @@ await t.test(
     const { api } = start('/')
     t.teardown(api.restore)
     await screen.findByRole('heading', { name: 'Latest Posts' })
-    // The title follows the page in an effect, which a busy machine may run after the heading shows.
-    await until(() => document.title === 'Home / Chirp')
+    await expectTitle(t, 'Home / Chirp')
     t.notOk(document.activeElement?.matches('h1'), 'the first page leaves the focus alone')
     t.equal(live()?.textContent, '')
     fireEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Explore' }))
