@@ -5,37 +5,30 @@ const DAY = 24 * HOUR
 const MONTH = 30 * DAY
 
 /**
- * The app speaks en-US. Each formatter is made the first time it is needed, not when the module loads:
- * a browser's first formatter loads its locale data, and a page that shows no date should not pay for it.
+ * The app speaks en-US, and its dates are worded here rather than by Intl: a page's first Intl
+ * formatter loads the browser's locale data, one task of 90 to 220 ms on a phone's CPU (Chromium, 4×
+ * slowed) that would block the first drawing of every list. These few English forms are all the app shows.
  */
-function once<T>(make: () => T): () => T {
-  let made: T | undefined
-  return () => (made ??= make())
-}
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 
-const shortDate = once(() => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }))
-const clock = once(() => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }))
-const relative = once(() => new Intl.RelativeTimeFormat('en-US', { numeric: 'always' }))
+type Unit = 'second' | 'minute' | 'hour' | 'day' | 'month'
 
-/**
- * Makes the formatters before the first dates are drawn. The first one made loads the browser's locale
- * data, a long task (about 75 ms on a phone's CPU): made while the page's data is still on its way, it is
- * not part of the first drawing of a list, which would otherwise block input for that much longer.
- */
-export function prepareDateFormats(): void {
-  relative()
-  clock()
-  shortDate()
-}
-
-/** 'Jan 5, 2025': the date shown past the relative range and in 'Joined …'. */
+/** 'Jan 5, 2025', in the reader's time zone: the date shown past the relative range and in 'Joined …'. */
 export function formatShortDate(iso: string): string {
-  return shortDate().format(new Date(iso))
+  const date = new Date(iso)
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`
 }
 
-/** '5 minutes ago'; the count is negated to say the past, and -0 reads as '0 seconds ago'. */
-function ago(count: number, unit: Intl.RelativeTimeFormatUnit): string {
-  return relative().format(-count, unit)
+/** '3:05 PM', on a 12-hour clock. */
+function formatClock(date: Date): string {
+  const hours = date.getHours()
+  const minutes = String(date.getMinutes()).padStart(2, '0')
+  return `${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`
+}
+
+/** '5 minutes ago', '1 second ago', '0 seconds ago'. */
+function ago(count: number, unit: Unit): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'} ago`
 }
 
 /**
@@ -56,6 +49,5 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
 
 /** '3:05 PM · Jan 5, 2025': the whole moment, for a timestamp's hover text and the post page. */
 export function formatFullDate(iso: string): string {
-  const date = new Date(iso)
-  return `${clock().format(date)} · ${shortDate().format(date)}`
+  return `${formatClock(new Date(iso))} · ${formatShortDate(iso)}`
 }

@@ -6,7 +6,6 @@ import { SortDropdown } from '../components/sort-dropdown.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
-import { prepareDateFormats } from '../lib/relative-time.js'
 import { readDraft, writeDraft } from '../lib/storage.js'
 import { paths } from '../paths.js'
 import { lists, loadHome, prefetchHome, setSort, SORTS } from '../state/lists.js'
@@ -19,13 +18,9 @@ import { useSuggestions } from './use-suggestions.js'
 
 const HOME_EMPTY = 'No posts to show yet. Follow people to see their posts here.'
 
-/**
- * What the home page starts as soon as its code has arrived, before it is drawn: the request for the
- * feed's first page, and the formatters of the dates on its cards.
- */
+/** What the home page starts as soon as its code has arrived, before it is drawn: the request for the feed's first page. */
 export function prepareHome(): void {
   prefetchHome()
-  prepareDateFormats()
 }
 
 /** The home timeline: my posts and those of people I follow, in the chosen order. */

@@ -43,6 +43,21 @@ await t.test('the full date is the clock, then the short date', async (t) => {
   t.equal(formatShortDate(new Date(2025, 11, 31, 23, 59).toISOString()), 'Dec 31, 2025')
 })
 
+await t.test('the clock runs 12:00 AM at midnight to 12:59 PM after noon, minutes in two digits', async (t) => {
+  const clockAt = (hours: number, minutes: number) => formatFullDate(new Date(2025, 6, 4, hours, minutes).toISOString())
+  t.equal(clockAt(0, 0), '12:00 AM · Jul 4, 2025')
+  t.equal(clockAt(0, 9), '12:09 AM · Jul 4, 2025')
+  t.equal(clockAt(11, 59), '11:59 AM · Jul 4, 2025')
+  t.equal(clockAt(12, 0), '12:00 PM · Jul 4, 2025')
+  t.equal(clockAt(12, 59), '12:59 PM · Jul 4, 2025')
+  t.equal(clockAt(23, 1), '11:01 PM · Jul 4, 2025')
+})
+
+await t.test('every month has its short name', async (t) => {
+  const names = Array.from({ length: 12 }, (_, month) => formatShortDate(new Date(2025, month, 1, 12).toISOString()))
+  t.same(names, ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].map((m) => `${m} 1, 2025`))
+})
+
 await t.test('a time slightly in the future reads as just now', async (t) => {
   t.equal(relativeTime(new Date(NOW + 5 * SECOND).toISOString(), NOW), '0 seconds ago')
 })
