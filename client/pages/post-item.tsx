@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
@@ -38,8 +38,16 @@ async function sharePost(post: { id: string; firstName: string; lastName: string
   }
 }
 
-/** A post card wired to the state: reads one cached post, and turns clicks into actions. */
-export function PostItem({ postId, detail = false, eagerMedia = false, onDeleted }: PostItemProps) {
+/**
+ * A post card wired to the state: reads one cached post, and turns clicks into actions. It draws again
+ * only when its own post, the session or the clock changes, not each time its list draws a few more cards.
+ */
+export const PostItem = memo(function PostItem({
+  postId,
+  detail = false,
+  eagerMedia = false,
+  onDeleted,
+}: PostItemProps) {
   const post = useSnapshot(postCache).byId[postId]
   const { username, user } = useSnapshot(session)
   const [showComments, setShowComments] = useState(detail)
@@ -112,4 +120,4 @@ export function PostItem({ postId, detail = false, eagerMedia = false, onDeleted
       )}
     </>
   )
-}
+})
