@@ -2,10 +2,12 @@ import './styles/index.css'
 import { createRoot } from 'react-dom/client'
 import { App } from './app.js'
 import { registerServiceWorker } from './lib/service-worker.js'
+import { requestHomeEarly } from './state/early-home.js'
 import { watchNetwork } from './state/network.js'
 import { startSession } from './state/session.js'
 
 startSession()
+requestHomeEarly(window.location.pathname)
 watchNetwork()
 
 const root = document.getElementById('root')

@@ -5,12 +5,10 @@ import type { FeedSort, Post } from '../api/types.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
 import { tagsIn } from '../lib/rich-text.js'
-import { readSort, writeSort } from '../lib/storage.js'
+import { writeSort } from '../lib/storage.js'
+import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
 import { cachePosts } from './post-cache.js'
 import { session } from './session.js'
-
-export const SORTS = ['Trending', 'Oldest', 'Latest'] as const
-export type SortLabel = (typeof SORTS)[number]
 
 export type PostList = {
   /** What the list is of: the sort for home, the username for a profile. A change starts a new list. */
@@ -53,11 +51,6 @@ const initial = () => ({
   sort: storedSort(),
 })
 
-function storedSort(): SortLabel {
-  const stored = readSort()
-  return SORTS.find((s) => s === stored) ?? 'Latest'
-}
-
 export const lists = proxy(initial())
 
 /** Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped. */
@@ -85,7 +78,6 @@ async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch
   }
 }
 
-const HOME_PAGE = 20
 const EXPLORE_PAGE = 10
 const PROFILE_PAGE = 20
 const BOOKMARK_PAGE = 50
@@ -98,7 +90,7 @@ const TAG_PAGE = 20
  */
 let earlyHome: { sort: FeedSort; following: number | undefined; done: Promise<void> } | undefined
 
-const homeSort = () => lists.sort.toLowerCase() as FeedSort
+const homeSort = () => feedSort(lists.sort)
 const followingCount = () => session.user?.following.length
 
 export function loadHome(more = false): Promise<void> {
@@ -110,7 +102,8 @@ export function loadHome(more = false): Promise<void> {
     const followed = started.following === undefined || started.following === followingCount()
     if (started.sort === sort && followed && lists.home.key === sort) return started.done
   }
-  return loadPage('home', sort, more, (cursor) => apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
+  const early = more ? undefined : takeEarlyHome(sort)
+  return loadPage('home', sort, more, (cursor) => early ?? apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
 }
 
 /**

@@ -8,6 +8,7 @@ import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import type { PostCardProps } from '../../client/components/post-card.js'
 import type { Comment, Post, User } from '../../client/api/types.js'
+import { resetEarlyHome } from '../../client/state/early-home.js'
 import { reset as resetLists } from '../../client/state/lists.js'
 import { reset as resetNetwork } from '../../client/state/network.js'
 import { reset as resetNotifications } from '../../client/state/notifications.js'
@@ -119,6 +120,7 @@ export function resetAll(): void {
   localStorage.clear()
   resetSession()
   resetLists()
+  resetEarlyHome()
   resetCache()
   resetUsers()
   resetToasts()

@@ -55,7 +55,10 @@ await t.test('the clock runs 12:00 AM at midnight to 12:59 PM after noon, minute
 
 await t.test('every month has its short name', async (t) => {
   const names = Array.from({ length: 12 }, (_, month) => formatShortDate(new Date(2025, month, 1, 12).toISOString()))
-  t.same(names, ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].map((m) => `${m} 1, 2025`))
+  t.same(
+    names,
+    ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].map((m) => `${m} 1, 2025`),
+  )
 })
 
 await t.test('a time slightly in the future reads as just now', async (t) => {
