@@ -2,6 +2,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { journey, startE2E, type E2E } from './harness.js'
 import {
+  call,
   drawImage,
   GUEST,
   imageLoaded,
@@ -206,3 +207,45 @@ await journey(t, e2e, "share and see 'Link successfully copied'", asGuest, async
     'the link to the post is on the clipboard',
   )
 })
+
+await journey(
+  t,
+  e2e,
+  "a short post's menu shows whole over the cards below it, and cards off screen are still there to read",
+  {},
+  async (page, t, e2e) => {
+    const user = await signupUser(e2e, 'brief')
+    const session = await login(e2e, user.username, user.password)
+    const older = Array.from({ length: 8 }, (_, i) => `Older post number ${i + 1}`)
+    for (const content of [...older, 'Yo'])
+      await call(e2e, 'POST', '/api/posts', { postData: { content } }, session.token)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/login')
+    await page.getByLabel('Username').fill(user.username)
+    await page.getByLabel('Password').fill(user.password)
+    await page.getByRole('button', { name: 'Login', exact: true }).click()
+
+    // Feed cards off screen skip layout and paint until they come near, which clips what they hold to
+    // the card: an open menu must lift that, or its lower items would be cut off at the card's edge.
+    const short = page.getByRole('article').filter({ has: page.getByText('Yo', { exact: true }) })
+    await short.getByRole('button', { name: 'Post options' }).click()
+    const item = page.getByRole('menuitem', { name: 'Delete Post' })
+    const box = await item.boundingBox()
+    const cardBox = await short.boundingBox()
+    if (!box || !cardBox) throw new Error('the menu or its card has no box')
+    t.ok(box.y + box.height > cardBox.y + cardBox.height, 'the menu reaches past the bottom of its short card')
+    const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.textContent ?? null, {
+      x: box.x + box.width / 2,
+      y: box.y + box.height - 4,
+    })
+    t.equal(hit, 'Delete Post', "the menu's last item is drawn below the card, not clipped")
+    await page.keyboard.press('Escape')
+
+    // The oldest card starts far below the first screen: it is in the page all the same, and shows when scrolled to.
+    const oldest = postCard(page, 'Older post number 1')
+    await oldest.waitFor({ state: 'attached' })
+    t.ok((await oldest.boundingBox())!.y > 844, 'the oldest card starts below the first screen')
+    await oldest.scrollIntoViewIfNeeded()
+    t.ok(await oldest.getByRole('button', { name: 'Like, 0 likes', exact: true }).isVisible(), 'and shows its buttons')
+  },
+)
