@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { compileHints } from './scripts/client-build/compile-hints.js'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -62,7 +63,7 @@ const api = {
 export default defineConfig(({ command }) => ({
   root: here('./client'),
   publicDir: here('./client/public'),
-  plugins: [react()],
+  plugins: [react(), compileHints()],
   resolve: { alias: command === 'build' ? preactAliases : [] },
   build: {
     outDir: here('./dist/client'),
