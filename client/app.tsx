@@ -9,8 +9,9 @@ import { useNavigationTracking } from './lib/back.js'
 import { paths } from './paths.js'
 
 /**
- * Every page is a chunk of its own, fetched when its route is first shown, so a first visit downloads
- * the frame and the one page it opens rather than every screen (the initial-JS budget of the benchmark).
+ * Every page's code is fetched when its route is first shown, so a first visit downloads the frame and
+ * the one page it opens rather than every screen (the initial-JS budget of the benchmark). The home
+ * page comes in one chunk with the frame (vite.config.ts); each other page is a chunk of its own.
  */
 function lazyPage<P>(load: () => Promise<ComponentType<P>>) {
   let loading: Promise<ComponentType<P>> | undefined
@@ -24,7 +25,8 @@ function lazyPage<P>(load: () => Promise<ComponentType<P>>) {
 const AppShell = lazyPage(() => import('./pages/app-shell.js').then((m) => m.AppShell))
 const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) => m.BookmarkPage))
 const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
-// The home feed's first page is asked for as soon as the page's code is here, not once the page is drawn.
+// The home feed's first page is asked for as soon as the page's code is here, not once the page is drawn
+// (or, when the app started on the home page, the request main.tsx made is taken over).
 const HomePage = lazyPage(() =>
   import('./pages/home-page.js').then((m) => {
     m.prepareHome()
