@@ -20,9 +20,10 @@ export const feedSort = (label: SortLabel) => label.toLowerCase() as FeedSort
 let early: { token: string; sort: FeedSort; reply: Promise<FeedReply> } | undefined
 
 /**
- * When the app starts signed in on the home page (`pathname`), its feed's first page is asked for at once, beside
- * the page's code rather than after it has arrived and run: on a phone's network that is a round trip
- * less before the first posts show. The home list takes the answer over the first time it loads.
+ * When the app starts signed in on the home page (`pathname`), its feed's first page is asked for at
+ * once, beside the page's code rather than after it has arrived and run: on a phone's network that is
+ * a round trip less before the first posts show. The home list takes the answer over the first time
+ * it loads (lists.ts).
  */
 export function requestHomeEarly(pathname: string): void {
   const token = readToken()

@@ -88,16 +88,16 @@ const TAG_PAGE = 20
  * The home feed's first page when it was asked for before its page was drawn: the order, how many
  * people I followed then (a follow since calls for a new page), and the load itself.
  */
-let earlyHome: { sort: FeedSort; following: number | undefined; done: Promise<void> } | undefined
+let prefetchedHome: { sort: FeedSort; following: number | undefined; done: Promise<void> } | undefined
 
 const homeSort = () => feedSort(lists.sort)
 const followingCount = () => session.user?.following.length
 
 export function loadHome(more = false): Promise<void> {
   const sort = homeSort()
-  if (!more && earlyHome) {
-    const started = earlyHome
-    earlyHome = undefined
+  if (!more && prefetchedHome) {
+    const started = prefetchedHome
+    prefetchedHome = undefined
     // Asked for before my record arrived, it went by whom the server knew I followed: that counts as no change.
     const followed = started.following === undefined || started.following === followingCount()
     if (started.sort === sort && followed && lists.home.key === sort) return started.done
@@ -112,7 +112,7 @@ export function loadHome(more = false): Promise<void> {
  */
 export function prefetchHome(): void {
   const following = followingCount()
-  earlyHome = { sort: homeSort(), following, done: loadHome() }
+  prefetchedHome = { sort: homeSort(), following, done: loadHome() }
 }
 
 export function setSort(sort: SortLabel): Promise<void> {
@@ -205,6 +205,6 @@ export function setBookmarkList(posts: readonly Post[]): void {
 }
 
 export function reset(): void {
-  earlyHome = undefined
+  prefetchedHome = undefined
   Object.assign(lists, initial())
 }
