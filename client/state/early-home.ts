@@ -3,6 +3,11 @@ import type { FeedReply, FeedSort } from '../api/types.js'
 import { readSort, readToken } from '../lib/storage.js'
 import { paths } from '../paths.js'
 
+/*
+ * The home feed's page size and order live here rather than in lists.ts: the entry asks for the first
+ * page before the list's code has arrived, and must ask for it exactly as the list would.
+ */
+
 /** How many posts a page of the home feed holds. */
 export const HOME_PAGE = 20
 
