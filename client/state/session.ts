@@ -23,8 +23,8 @@ const initial = () => ({
   username: null as string | null,
   /** The signed-in user's full record, once fetched. */
   user: null as CurrentUser | null,
-  /** Whether the server offers the guest account; unknown until /api/health answers. */
-  guestLogin: false,
+  /** Whether the server offers the guest account; null (not offered yet) until /api/health answers. */
+  guestLogin: null as boolean | null,
 })
 
 export const session = proxy(initial())
@@ -44,8 +44,10 @@ export function startSession(): void {
     session.token = stored.token
     session.username = stored.username
     void loadCurrentUser()
+  } else {
+    // Only the login page shows what it says (the guest button); a signed-in start asks once signed out.
+    void loadHealth()
   }
-  void loadHealth()
 }
 
 export async function loadCurrentUser(): Promise<void> {
@@ -100,6 +102,7 @@ function forgetSession(): void {
   clearSession()
   const guestLogin = session.guestLogin
   Object.assign(session, initial(), { guestLogin })
+  if (guestLogin === null) void loadHealth()
 }
 
 /** Ends the session at once; the server is told to drop the token, and its failure is of no concern. */

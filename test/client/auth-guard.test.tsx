@@ -116,6 +116,31 @@ await t.test('Login as a Guest shows only when the server allows it, and logs in
   t.same(api.calls.find((c) => c.path === '/api/auth/login')?.body, { username: 'guest', password: 'guestpassword' })
 })
 
+await t.test(
+  'the guest button is asked about on a signed-out start, or once a signed-in start signs out',
+  async (t) => {
+    const api = stubApi({ ...signedInApi, 'GET /api/users/guest': () => ok({ user: guest }) })
+    t.teardown(api.restore)
+    const healthCalls = () => api.calls.filter((c) => c.path === '/api/health').length
+    startSession()
+    await until(() => session.guestLogin === true)
+    t.equal(healthCalls(), 1, 'signed out: asked at once')
+
+    resetAll()
+    api.calls.length = 0
+    localStorage.setItem('token', 'stored')
+    localStorage.setItem('username', 'guest')
+    startSession()
+    await until(() => session.user?.username === 'guest')
+    t.equal(healthCalls(), 0, 'signed in: not asked, as nothing shows it')
+    logout()
+    await until(() => session.guestLogin === true)
+    t.equal(healthCalls(), 1, 'asked once signed out, for the login page')
+    logout()
+    t.equal(healthCalls(), 1, 'and not again')
+  },
+)
+
 await t.test('on start a stored session fetches its user; a rejected token ends it', async (t) => {
   localStorage.setItem('token', 'stored')
   localStorage.setItem('username', 'guest')
