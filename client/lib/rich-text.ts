@@ -11,17 +11,43 @@ export type Segment =
   | { kind: 'mention'; text: string; username: string }
   | { kind: 'tag'; text: string; tag: string }
 
-/** `http://` or `https://` where a word starts, up to the next space. */
-const LINK = /(?<![\p{L}\p{N}_])https?:\/\/\S+/giu
+/** The patterns the rules below are made of. */
+type Rules = {
+  /** `http://` or `https://` where a word starts, up to the next space. */
+  link: RegExp
+  /**
+   * `@` or `#` after anything but a letter, digit or `_` (so `ada@example.com` mentions nobody), then the
+   * whole run of the characters each may hold; a run too long is no mention or tag at all, as on the server.
+   */
+  marker: RegExp
+  tag: RegExp
+  digitsOnly: RegExp
+}
+
+const ANY_SCRIPT: Rules = {
+  link: /(?<![\p{L}\p{N}_])https?:\/\/\S+/giu,
+  marker: /(?<![\p{L}\p{M}\p{N}_])(?:@([A-Za-z0-9_.]+)|#([\p{L}\p{M}\p{N}_]+))/gu,
+  tag: /^[\p{L}\p{M}\p{Nd}_]{1,50}$/u,
+  digitsOnly: /^\p{Nd}+$/u,
+}
 
 /**
- * `@` or `#` after anything but a letter, digit or `_` (so `ada@example.com` mentions nobody), then the
- * whole run of the characters each may hold; a run too long is no mention or tag at all, as on the server.
+ * The same rules for text in printable ASCII, where the letters are A to Z and the digits 0 to 9. A page's
+ * first post with a tag paid for building the Unicode classes above, several milliseconds of a phone's
+ * first load; most posts are plain ASCII and never need them.
  */
-const MARKER = /(?<![\p{L}\p{M}\p{N}_])(?:@([A-Za-z0-9_.]+)|#([\p{L}\p{M}\p{N}_]+))/gu
+const ASCII: Rules = {
+  link: /(?<![A-Za-z0-9_])https?:\/\/\S+/gi,
+  marker: /(?<![A-Za-z0-9_])(?:@([A-Za-z0-9_.]+)|#([A-Za-z0-9_]+))/g,
+  tag: /^[A-Za-z0-9_]{1,50}$/,
+  digitsOnly: /^[0-9]+$/,
+}
+
+/** A character other than printable ASCII, a tab or a line break: text with one takes the Unicode rules. */
+const BEYOND_ASCII = /[^\t\n\r -~]/
+const rulesFor = (text: string): Rules => (BEYOND_ASCII.test(text) ? ANY_SCRIPT : ASCII)
+
 const USERNAME = /^[A-Za-z0-9_.]{3,30}$/
-const TAG = /^[\p{L}\p{M}\p{Nd}_]{1,50}$/u
-const DIGITS_ONLY = /^\p{Nd}+$/u
 
 /** Punctuation that ends a sentence rather than a link: `(see https://a.example/x).` links `…/x`. */
 const TRAILING = /[.,;:!?'"’”»…>)\]}*]/u
@@ -45,7 +71,8 @@ function count(text: string, char: string): number {
 
 /** Whether `text` (without `#`) can be a tag: 1 to 50 letters of any script, digits or `_`, not only digits. */
 export function isTag(text: string): boolean {
-  return TAG.test(text) && !DIGITS_ONLY.test(text)
+  const rules = rulesFor(text)
+  return rules.tag.test(text) && !rules.digitsOnly.test(text)
 }
 
 /** The address to open, or null when the text only looks like one. */
@@ -58,9 +85,9 @@ function safeHref(text: string): string | null {
   }
 }
 
-function markers(text: string, into: Segment[]): void {
+function markers(text: string, rules: Rules, into: Segment[]): void {
   let at = 0
-  for (const match of text.matchAll(MARKER)) {
+  for (const match of text.matchAll(rules.marker)) {
     const [whole, name, tag] = match
     const start = match.index
     let segment: Segment | null = null
@@ -89,17 +116,18 @@ const MAY_MARK = /[@#]|https?:\/\//i
 /** The text in order, cut where a link, mention or tag starts and ends; joined again, it is the text. */
 export function parseRichText(text: string): Segment[] {
   if (!MAY_MARK.test(text)) return text === '' ? [] : [{ kind: 'text', text }]
+  const rules = rulesFor(text)
   const segments: Segment[] = []
   let at = 0
-  for (const match of text.matchAll(LINK)) {
+  for (const match of text.matchAll(rules.link)) {
     const link = trimLink(match[0])
     const href = safeHref(link)
     if (href === null) continue
-    markers(text.slice(at, match.index), segments)
+    markers(text.slice(at, match.index), rules, segments)
     segments.push({ kind: 'link', text: link, href })
     at = match.index + link.length
   }
-  markers(text.slice(at), segments)
+  markers(text.slice(at), rules, segments)
   // Neighbouring plain pieces (a marker that was not one) read as one.
   return segments.reduce<Segment[]>((joined, segment) => {
     const previous = joined[joined.length - 1]

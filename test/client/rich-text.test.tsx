@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import t from 'tap'
 import { CommentItem } from '../../client/components/comment-item.js'
 import { RichText } from '../../client/components/rich-text.js'
-import { parseRichText } from '../../client/lib/rich-text.js'
+import { isTag, parseRichText } from '../../client/lib/rich-text.js'
 import { makeComment, renderAt } from './helpers.js'
 
 t.afterEach(() => cleanup())
@@ -60,6 +60,27 @@ await t.test('a tag is 1 to 50 letters of any script, digits or _, not only digi
   t.same(tags('#tag, #end.'), ['tag', 'end'], 'punctuation ends a tag')
   t.same(tags('https://example.com/#top'), [], 'a link is never scanned for tags')
   t.same(tags('https://example.com/@ada'), [])
+})
+
+await t.test('text all in ASCII is cut as the same text among other scripts would be', async (t) => {
+  // A word in another script after the text sends it through the Unicode rules; the cuts before it must agree.
+  const elsewhere = ' · Ελλάδα'
+  const samples = [
+    'Hi @maya.lin, see #coffee and https://example.com/a?b=1 now',
+    'mail ada@example.com or C#dev, a#b, x_#y, 9#z, _@abc',
+    '#2026 #v2 #snake_case #tag, #end. @ab @abc. @a_b.c',
+    `#${'x'.repeat(50)} #${'y'.repeat(51)} @${'a'.repeat(30)} @${'b'.repeat(31)}`,
+    'HTTPS://EXAMPLE.COM/UP (see http://a.example/x). xhttp://no.example _https://no.example',
+    'https://example.com/#top https://example.com/@ada #after',
+  ]
+  for (const text of samples) {
+    const ascii = parseRichText(text)
+    const mixed = parseRichText(text + elsewhere)
+    const last = ascii[ascii.length - 1]
+    if (last?.kind === 'text') t.same(mixed, [...ascii.slice(0, -1), { ...last, text: last.text + elsewhere }], text)
+    else t.same(mixed, [...ascii, { kind: 'text', text: elsewhere }], text)
+  }
+  t.ok(isTag('v2') && isTag('Ελλάδα') && !isTag('2026') && !isTag('٢٠٢٦') && !isTag('a-b'), 'isTag in either script')
 })
 
 await t.test('hostile text shows as text and links only to http and https', async (t) => {
