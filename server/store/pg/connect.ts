@@ -49,3 +49,13 @@ export function createSql({ url, poolMax, schema }: SqlOptions): Sql {
     },
   })
 }
+
+/**
+ * Stops the pool asking each new connection for the database's array types once one connection has.
+ * postgres.js keeps the answer for the whole pool, but asks again on every connection it opens, in a
+ * promise nothing waits on: a connection that breaks during that query (the database restarting, the
+ * network dropping) rejected it unhandled, and that ended the process. Call it after a first query.
+ */
+export function keepFetchedTypes(sql: Sql): void {
+  sql.options.fetch_types = false
+}

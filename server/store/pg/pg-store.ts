@@ -1,5 +1,5 @@
 import type { Database, Store, StoreTx } from '../types.js'
-import { createSql, type Sql } from './connect.js'
+import { createSql, keepFetchedTypes, type Sql } from './connect.js'
 import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
 import { PgTx } from './pg-tx.js'
@@ -47,6 +47,8 @@ export class PgStore extends PgReader implements Store {
     const sql = createSql(options)
     try {
       await migrate(sql, { schema: options.schema, seed: options.seed, ...(options.log ? { log: options.log } : {}) })
+      // The migration's queries have fetched the array types (uuid[] for follows, likes and bookmarks).
+      keepFetchedTypes(sql)
       return new PgStore(sql, options.schema, options.log)
     } catch (error) {
       await sql.end({ timeout: 5 })
