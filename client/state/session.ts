@@ -23,7 +23,7 @@ const initial = () => ({
   username: null as string | null,
   /** The signed-in user's full record, once fetched. */
   user: null as CurrentUser | null,
-  /** Whether the server offers the guest account; null (not offered yet) until /api/health answers. */
+  /** Whether the server offers the guest account; null while not known, until /api/health answers. */
   guestLogin: null as boolean | null,
 })
 
