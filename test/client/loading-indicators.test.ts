@@ -1,36 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises'
 import t from 'tap'
-
-const STYLES = new URL('../../client/styles/', import.meta.url)
-
-/** Each rule's selector and declarations, from a stylesheet whose only nesting is at-rules. */
-function rules(css: string): { selector: string; declarations: Map<string, string> }[] {
-  const found: { selector: string; declarations: Map<string, string> }[] = []
-  for (const match of css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{};]+)\{([^{}]*)\}/g)) {
-    const declarations = new Map<string, string>()
-    for (const declaration of (match[2] ?? '').split(';')) {
-      const colon = declaration.indexOf(':')
-      if (colon > 0) declarations.set(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim())
-    }
-    found.push({ selector: (match[1] ?? '').trim().replace(/\s+/g, ' '), declarations })
-  }
-  return found
-}
+import { allRules, rules } from './stylesheets.js'
 
 /** The times in a value, in seconds, in order: for an animation, its duration and then its delay. */
 const seconds = (value: string) =>
   [...value.matchAll(/(?<![\w-])(\d*\.?\d+)(ms|s)\b/g)].map(([, n, unit]) => Number(n) / (unit === 'ms' ? 1000 : 1))
 
 const HALF_SECOND = 0.5
-
-async function allRules() {
-  const files = (await readdir(STYLES)).filter((name) => name.endsWith('.css'))
-  const found = []
-  for (const file of files) {
-    for (const rule of rules(await readFile(new URL(file, STYLES), 'utf8'))) found.push({ file, ...rule })
-  }
-  return found
-}
 
 await t.test('looping animations (the loading indicators) wait half a second before they start', async (t) => {
   const all = await allRules()

@@ -125,6 +125,33 @@ await journey(t, e2e, 'sort the home feed', asGuest, async (page, t) => {
   t.pass('the chosen sort survives a reload')
 })
 
+await journey(t, e2e, "a phone's home feed is drawn in the type scale's sizes only", asGuest, async (page, t) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/')
+  await page.getByRole('article').first().waitFor()
+  const { scale, drawn } = await page.evaluate(() => {
+    const root = getComputedStyle(document.documentElement)
+    const scale = ['--text-small', '--text-body', '--text-title'].map((name) => root.getPropertyValue(name).trim())
+    const drawn = new Set<string>()
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement
+      // Hidden text is laid out too (a label read only by screen readers), so it counts as well.
+      if (!element || !node.textContent?.trim() || element.getClientRects().length === 0) continue
+      const style = getComputedStyle(element)
+      drawn.add(`${style.fontSize} ${Number(style.fontWeight) >= 600 ? 'bold' : 'regular'}`)
+    }
+    return { scale, drawn: [...drawn].sort() }
+  })
+  t.same(scale, ['13px', '15px', '20px'], 'the scale: small print, body and titles')
+  t.same(
+    drawn.filter((strike) => !scale.includes(strike.split(' ')[0] ?? '')),
+    [],
+    `every text is in one of them (${drawn.join(', ')})`,
+  )
+  t.ok(drawn.length <= 4, `in at most four sizes and weights (${drawn.length})`)
+})
+
 await journey(t, e2e, 'like and unlike', asGuest, async (page, t) => {
   await page.goto('/explore')
   const card = postCard(page, 'Saturn was crisp')
