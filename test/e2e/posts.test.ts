@@ -125,31 +125,40 @@ await journey(t, e2e, 'sort the home feed', asGuest, async (page, t) => {
   t.pass('the chosen sort survives a reload')
 })
 
-await journey(t, e2e, "a phone's home feed is drawn in the type scale's sizes only", asGuest, async (page, t) => {
+/** The scale's sizes, and each size and weight of the text laid out inside `root` ('13px bold'). */
+const drawnSizes = (page: Page, root: string) =>
+  page.evaluate((root) => {
+    const style = getComputedStyle(document.documentElement)
+    const scale = ['--text-small', '--text-body', '--text-title'].map((name) => style.getPropertyValue(name).trim())
+    const drawn = new Set<string>()
+    for (const within of document.querySelectorAll(root)) {
+      const walker = document.createTreeWalker(within, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const element = node.parentElement
+        // Hidden text is laid out too (a label read only by screen readers), so it counts as well.
+        if (!element || !node.textContent?.trim() || element.getClientRects().length === 0) continue
+        const { fontSize, fontWeight } = getComputedStyle(element)
+        drawn.add(`${fontSize} ${Number(fontWeight) >= 600 ? 'bold' : 'regular'}`)
+      }
+    }
+    return { scale, drawn: [...drawn].sort() }
+  }, root)
+
+await journey(t, e2e, "the home feed's text is drawn in the type scale's sizes", asGuest, async (page, t) => {
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/')
   await page.getByRole('article').first().waitFor()
-  const { scale, drawn } = await page.evaluate(() => {
-    const root = getComputedStyle(document.documentElement)
-    const scale = ['--text-small', '--text-body', '--text-title'].map((name) => root.getPropertyValue(name).trim())
-    const drawn = new Set<string>()
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const element = node.parentElement
-      // Hidden text is laid out too (a label read only by screen readers), so it counts as well.
-      if (!element || !node.textContent?.trim() || element.getClientRects().length === 0) continue
-      const style = getComputedStyle(element)
-      drawn.add(`${style.fontSize} ${Number(style.fontWeight) >= 600 ? 'bold' : 'regular'}`)
-    }
-    return { scale, drawn: [...drawn].sort() }
-  })
-  t.same(scale, ['13px', '15px', '20px'], 'the scale: small print, body and titles')
-  t.same(
-    drawn.filter((strike) => !scale.includes(strike.split(' ')[0] ?? '')),
-    [],
-    `every text is in one of them (${drawn.join(', ')})`,
-  )
-  t.ok(drawn.length <= 4, `in at most four sizes and weights (${drawn.length})`)
+  const phone = await drawnSizes(page, 'body')
+  t.same(phone.scale, ['13px', '15px', '20px'], 'the scale: small print, body and titles')
+  const offScale = (drawn: string[]) => drawn.filter((size) => !phone.scale.includes(size.split(' ')[0] ?? ''))
+  t.same(offScale(phone.drawn), [], `on a phone every text is in one of them (${phone.drawn.join(', ')})`)
+  t.ok(phone.drawn.length <= 4, `in at most four sizes and weights (${phone.drawn.length})`)
+
+  // On a wide screen the side column's word mark and Post button are drawn larger, as display text.
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.getByRole('heading', { name: 'Who to follow' }).waitFor()
+  const wide = await drawnSizes(page, '.app-main, .app-aside')
+  t.same(offScale(wide.drawn), [], `so is the text of the page and its panels at 1280 px (${wide.drawn.join(', ')})`)
 })
 
 await journey(t, e2e, 'like and unlike', asGuest, async (page, t) => {
