@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { FeedQuerySchema, FeedReplySchema } from '../schemas/posts.js'
 import { sendPostList } from './post-list-reply.js'
-import { ERRORS, me, type RouteOptions } from './shared.js'
+import { ERRORS, me, readerOf, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   app.get(
@@ -15,7 +15,8 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: FeedReplySchema, ...ERRORS },
       },
     },
-    async (request, reply) => sendPostList(reply, await services.posts.feed(me(request), request.query)),
+    async (request, reply) =>
+      sendPostList(reply, await services.posts.feed(me(request), request.query, readerOf(request))),
   )
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import { PostSchema, type Post } from '../schemas/posts.js'
 import { BoundedCache } from '../services/bounded-cache.js'
-import { keptJson } from '../services/views.js'
+import { keptJson } from '../services/post-views.js'
 
 const OPEN = Buffer.from('{"posts":[')
 const COMMA = Buffer.from(',')

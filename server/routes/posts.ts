@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EmptyObjectSchema, PageQuerySchema } from '../schemas/common.js'
+import { EmptyObjectSchema, ListQuerySchema, PageQuerySchema } from '../schemas/common.js'
 import {
   IdParamsSchema,
+  LikersReplySchema,
   PostDataSchema,
   PostIdParamsSchema,
   PostReplySchema,
@@ -10,7 +11,7 @@ import {
 } from '../schemas/posts.js'
 import { UsernameParamsSchema } from '../schemas/users.js'
 import { sendPostList } from './post-list-reply.js'
-import { ERRORS, emptyBody, me, unwrap, writeReply, type RouteOptions } from './shared.js'
+import { ERRORS, emptyBody, me, readerOf, unwrap, viewer, writeReply, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { posts } = services
@@ -20,27 +21,49 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
 
   app.get(
     '/posts',
-    { schema: { tags, querystring: PageQuerySchema, response: { 200: PostsReplySchema, ...ERRORS } } },
-    async (request, reply) => sendPostList(reply, await posts.list(request.query)),
+    {
+      onRequest: [app.identify],
+      schema: { tags, querystring: ListQuerySchema, response: { 200: PostsReplySchema, ...ERRORS } },
+    },
+    async (request, reply) => sendPostList(reply, await posts.list(request.query, readerOf(request))),
   )
 
   app.get(
     '/posts/:postId',
-    { schema: { tags, params: PostIdParamsSchema, response: { 200: PostReplySchema, ...ERRORS } } },
-    async (request) => posts.get(request.params.postId),
+    {
+      onRequest: [app.identify],
+      schema: { tags, params: PostIdParamsSchema, response: { 200: PostReplySchema, ...ERRORS } },
+    },
+    async (request) => posts.get(request.params.postId, viewer(request)),
+  )
+
+  app.get(
+    '/posts/:postId/likes',
+    {
+      schema: {
+        tags,
+        description: 'Who likes the post, the most recent like first, 20 a page unless `limit` says otherwise.',
+        params: PostIdParamsSchema,
+        querystring: PageQuerySchema,
+        response: { 200: LikersReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => posts.likers(request.params.postId, request.query),
   )
 
   app.get(
     '/posts/user/:username',
     {
+      onRequest: [app.identify],
       schema: {
         tags,
         params: UsernameParamsSchema,
-        querystring: PageQuerySchema,
+        querystring: ListQuerySchema,
         response: { 200: PostsReplySchema, ...ERRORS },
       },
     },
-    async (request, reply) => sendPostList(reply, await posts.byUser(request.params.username, request.query)),
+    async (request, reply) =>
+      sendPostList(reply, await posts.byUser(request.params.username, request.query, readerOf(request))),
   )
 
   app.post(

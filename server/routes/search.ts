@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { SearchQuerySchema, SearchReplySchema } from '../schemas/search.js'
 import { sendPostList } from './post-list-reply.js'
-import { ERRORS, type RouteOptions } from './shared.js'
+import { ERRORS, readerOf, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   app.get(
     '/search',
     {
+      onRequest: [app.identify],
       schema: {
         tags: ['search'],
         description:
@@ -19,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       },
     },
     async (request, reply) => {
-      const found = await services.search.search(request.query)
+      const found = await services.search.search(request.query, readerOf(request))
       return 'posts' in found ? sendPostList(reply, found) : found
     },
   )

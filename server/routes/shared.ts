@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
-import { ErrorsSchema } from '../schemas/common.js'
+import { ErrorsSchema, isCompact } from '../schemas/common.js'
+import type { Reader } from '../services/post-views.js'
 import type { PostsService } from '../services/posts.js'
 import type { Services } from '../services/index.js'
 
@@ -18,6 +19,12 @@ export function me(request: FastifyRequest): string {
 /** The signed-in caller of an open route, if any. */
 export function viewer(request: FastifyRequest): string | undefined {
   return (request.user as { _id?: string } | null | undefined)?._id
+}
+
+/** Who reads a list of posts, signed in or not, and whether they asked for compact posts. */
+export function readerOf(request: FastifyRequest): Reader {
+  const { compact } = request.query as { compact?: string }
+  return { userId: viewer(request), compact: isCompact(compact) }
 }
 
 /**

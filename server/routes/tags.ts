@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { FeedReplySchema } from '../schemas/posts.js'
 import { PageQueryOpenSchema, TagParamsSchema, TrendingQuerySchema, TrendingReplySchema } from '../schemas/search.js'
 import { sendPostList } from './post-list-reply.js'
-import { ERRORS, type RouteOptions } from './shared.js'
+import { ERRORS, readerOf, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { search } = services
@@ -11,6 +11,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.get(
     '/posts/tag/:tag',
     {
+      onRequest: [app.identify],
       schema: {
         tags,
         description:
@@ -21,7 +22,8 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: FeedReplySchema, ...ERRORS },
       },
     },
-    async (request, reply) => sendPostList(reply, await search.byTag(request.params.tag, request.query)),
+    async (request, reply) =>
+      sendPostList(reply, await search.byTag(request.params.tag, request.query, readerOf(request))),
   )
 
   app.get(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { EmptyObjectSchema, LimitSchema, PageQuerySchema } from '../schemas/common.js'
+import { EmptyObjectSchema, LimitSchema, ListQuerySchema, PageQuerySchema } from '../schemas/common.js'
 import { BookmarksReplySchema, IdParamsSchema } from '../schemas/posts.js'
 import {
   FollowReplySchema,
@@ -10,7 +10,7 @@ import {
   UserLookupParamsSchema,
   UsersReplySchema,
 } from '../schemas/users.js'
-import { ERRORS, emptyBody, me, unwrap, viewer, type RouteOptions } from './shared.js'
+import { ERRORS, emptyBody, me, readerOf, unwrap, viewer, type RouteOptions } from './shared.js'
 
 const SuggestionsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) })
 
@@ -42,9 +42,9 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     '/users/bookmark',
     {
       onRequest: [app.authenticate],
-      schema: { tags, querystring: PageQuerySchema, response: { 200: BookmarksReplySchema, ...ERRORS } },
+      schema: { tags, querystring: ListQuerySchema, response: { 200: BookmarksReplySchema, ...ERRORS } },
     },
-    async (request) => users.bookmarks(me(request), request.query),
+    async (request) => users.bookmarks(me(request), request.query, readerOf(request)),
   )
 
   app.get(

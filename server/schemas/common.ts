@@ -19,6 +19,18 @@ export const CursorSchema = Type.String({ minLength: 1, maxLength: 200, pattern:
 
 export const PageQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema), cursor: Type.Optional(CursorSchema) })
 
+/** `compact=1` (or `true`) asks a list of posts for compact posts: no people but the author and the reader. */
+export const CompactSchema = Type.Union([
+  Type.Literal('1'),
+  Type.Literal('true'),
+  Type.Literal('0'),
+  Type.Literal('false'),
+])
+export const isCompact = (value: string | undefined) => value === '1' || value === 'true'
+
+/** A list of posts: a page, compact or not. */
+export const ListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ compact: Type.Optional(CompactSchema) })])
+
 /** Present only when the request paginated (sent limit or cursor); null at the end. */
 export const NextCursorSchema = Type.Optional(Type.Union([Type.String(), Type.Null()]))
 

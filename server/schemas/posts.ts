@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { DateTimeSchema, IdSchema, NextCursorSchema, PageQuerySchema } from './common.js'
+import { DateTimeSchema, IdSchema, ListQuerySchema, NextCursorSchema } from './common.js'
 import { UserSummarySchema } from './user-summary.js'
 
 export const CommentSchema = Type.Object(
@@ -33,6 +33,8 @@ export const PostSchema = Type.Object(
     content: Type.String(),
     /** '' when the post has no media. */
     mediaUrl: Type.String(),
+    /** The same as mediaUrl, for clients of the original mock that read it by this name; never in compact lists. */
+    image: Type.Optional(Type.String()),
     /** 'image' when mediaUrl is set, '' otherwise. */
     type: Type.String(),
     /** The image's description, written by its author; only on posts with an image. */
@@ -43,11 +45,16 @@ export const PostSchema = Type.Object(
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
     likes: Type.Object({
+      /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
       likeCount: Type.Integer({ minimum: 0 }),
+      /** At most 20: the reader first when they like the post, then the most recent likers. */
       likedBy: Type.Array(UserSummarySchema),
       dislikedBy: Type.Array(UserSummarySchema),
     }),
+    /** The newest comments, at most 20, oldest first; none in compact lists. */
     comments: Type.Array(CommentSchema),
+    /** How many comments the post has; `GET /api/comments/{postId}` pages them. */
+    commentCount: Type.Integer({ minimum: 0 }),
   },
   { title: 'Post' },
 )
@@ -85,7 +92,7 @@ export const CommentParamsSchema = Type.Object(
 
 const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'), Type.Literal('trending')])
 export type FeedSort = Static<typeof FeedSortSchema>
-export const FeedQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })])
+export const FeedQuerySchema = Type.Composite([ListQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })])
 export type FeedQuery = Static<typeof FeedQuerySchema>
 
 export const PostsReplySchema = Type.Object({ posts: Type.Array(PostSchema), nextCursor: NextCursorSchema })
@@ -109,3 +116,9 @@ export const CommentWriteReplySchema = Type.Composite([
 ])
 export const CommentsReplySchema = Type.Object({ comments: Type.Array(CommentSchema), nextCursor: NextCursorSchema })
 export const BookmarksReplySchema = Type.Object({ bookmarks: Type.Array(PostSchema), nextCursor: NextCursorSchema })
+
+/** Who likes a post, newest like first, a page at a time. */
+export const LikersReplySchema = Type.Object({
+  users: Type.Array(UserSummarySchema),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+})

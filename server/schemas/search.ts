@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { CursorSchema, LimitSchema } from './common.js'
+import { CompactSchema, CursorSchema, LimitSchema } from './common.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
@@ -11,6 +11,7 @@ export const SearchQuerySchema = Type.Object({
   type: Type.Optional(SearchTypeSchema),
   limit: Type.Optional(LimitSchema),
   cursor: Type.Optional(CursorSchema),
+  compact: Type.Optional(CompactSchema),
 })
 export type SearchQuery = Static<typeof SearchQuerySchema>
 
@@ -32,6 +33,7 @@ export const TagParamsSchema = Type.Object({ tag: Type.String({ minLength: 1, ma
 export const PageQueryOpenSchema = Type.Object({
   limit: Type.Optional(LimitSchema),
   cursor: Type.Optional(CursorSchema),
+  compact: Type.Optional(CompactSchema),
 })
 
 export const TrendingQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) })

@@ -6,7 +6,7 @@ import type { UserRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { hashPassword, verifyPassword } from './passwords.js'
 import { isValidAvatarUrl } from './urls.js'
-import { userView } from './views.js'
+import { userView } from './user-views.js'
 
 export interface TokenPayload {
   _id: string

@@ -5,7 +5,8 @@ import { pageByOffset } from '../store/cursor.js'
 import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
-import { summaryOf, toComment, toPost, usersOfPosts } from './views.js'
+import { toPost, usersOfPosts } from './post-views.js'
+import { lookup, summaryOf, toComment } from './views.js'
 
 function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
   const comment = post.comments.find((candidate) => candidate._id === commentId)
@@ -48,8 +49,11 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     async list(postId: string, page: PageRequest) {
       const post = await store.getPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
-      const users = await usersOfPosts(store, [post])
       const { items, nextCursor } = pageByOffset(post.comments, page)
+      const users = await lookup(
+        store,
+        items.flatMap((c) => [c.authorId, ...c.upvotedBy, ...c.downvotedBy]),
+      )
       const comments = items.map((comment) => toComment(comment, users))
       return page.limit === undefined && page.cursor === undefined ? { comments } : { comments, nextCursor }
     },

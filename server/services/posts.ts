@@ -7,7 +7,10 @@ import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { BoundedCache } from './bounded-cache.js'
 import { isValidMediaUrl } from './urls.js'
-import { postViews, summaryOf, toPost, usersOfPosts } from './views.js'
+import { pageByOffset } from '../store/cursor.js'
+import { DEFAULT_PAGE } from './notifications.js'
+import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
+import { lookup, summaryOf } from './views.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -73,13 +76,10 @@ function authorsOfFeed(me: UserRecord): readonly string[] {
 const noSizes: MediaSizes = async () => undefined
 
 export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps & { sizeOf?: MediaSizes }) {
-  async function view(post: PostRecord) {
-    return toPost(post, await usersOfPosts(store, [post]))
-  }
-
-  /** A post write's reply: the post as it now is. */
-  async function reply(postId: string) {
-    return { post: await view(await mustGetPost(store, postId)) }
+  /** The post as it now is, to `userId` when someone signed in asks. */
+  async function view(postId: string, userId?: string) {
+    const [post] = await postViews(store, [await mustGetPost(store, postId)], { userId, compact: false })
+    return { post: post as NonNullable<typeof post> }
   }
 
   /** A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream. */
@@ -100,7 +100,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       else
         await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })
-    return reply(postId)
+    return view(postId, userId)
   }
 
   return {
@@ -110,17 +110,25 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       return postViews(store, items)
     },
 
-    async list(page: PageRequest) {
+    async list({ limit, cursor }: PageRequest, reader: Reader) {
+      const page = { limit, cursor }
       const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page) })
-      const posts = await postViews(store, items)
+      const posts = await postViews(store, items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
-    async get(id: string) {
-      return { post: await view(await mustGetPost(store, id)) }
+    get: view,
+
+    /** Who likes the post, the most recent like first. */
+    async likers(postId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest) {
+      const post = await mustGetPost(store, postId)
+      const { items, nextCursor } = pageByOffset([...post.likedBy].reverse(), { limit, cursor })
+      const users = await lookup(store, items)
+      return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
     },
 
-    async byUser(username: string, page: PageRequest) {
+    async byUser(username: string, { limit, cursor }: PageRequest, reader: Reader) {
+      const page = { limit, cursor }
       const user = await store.getUserByUsername(username)
       if (!user) throw notFound(MSG.userNotFound)
       const { items, nextCursor } = await store.listPosts({
@@ -128,17 +136,16 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         authorIds: [user._id],
         ...unpagedCap(page),
       })
-      const posts = await postViews(store, items)
+      const posts = await postViews(store, items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
     /** The home timeline: my posts and those of everyone I follow. */
-    async feed(userId: string, query: FeedQuery) {
+    async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, reader: Reader) {
       const me = await store.getUser(userId)
       if (!me) throw notFound(MSG.userNotRegistered)
-      const { sort = 'latest', ...page } = query
-      const { items, nextCursor } = await store.listPosts({ sort, authorIds: authorsOfFeed(me), ...page })
-      return { posts: await postViews(store, items), nextCursor }
+      const { items, nextCursor } = await store.listPosts({ sort, authorIds: authorsOfFeed(me), limit, cursor })
+      return { posts: await postViews(store, items, reader), nextCursor }
     },
 
     async create(userId: string, data: PostData) {
@@ -168,7 +175,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
       })
-      return reply(record._id)
+      return view(record._id, userId)
     },
 
     async edit(userId: string, postId: string, data: PostData) {
@@ -204,7 +211,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             at,
           )
       })
-      return reply(postId)
+      return view(postId, userId)
     },
 
     /** Deletes the post, which also takes it out of every bookmark list. */

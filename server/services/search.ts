@@ -4,7 +4,8 @@ import { tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
 import type { PageRequest, UserSearch } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { DEFAULT_PAGE } from './notifications.js'
-import { postViews, summaryOf } from './views.js'
+import { postViews, type Reader } from './post-views.js'
+import { summaryOf } from './views.js'
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000
 const nothing = { items: [], nextCursor: null }
@@ -34,17 +35,17 @@ function postTermsOf(q: string): string[] | undefined {
 export function createSearchService({ store, now }: ServiceDeps) {
   const withLimit = (page: PageRequest) => ({ ...page, limit: page.limit ?? DEFAULT_PAGE })
 
-  async function tagged(tag: string | undefined, page: PageRequest) {
+  async function tagged(tag: string | undefined, page: PageRequest, reader: Reader) {
     const { items, nextCursor } = tag === undefined ? nothing : await store.listTaggedPosts(tag, withLimit(page))
-    return { posts: await postViews(store, items), nextCursor }
+    return { posts: await postViews(store, items, reader), nextCursor }
   }
 
   return {
     /** A tag's posts, newest first; the tag is matched without regard to case. */
-    async byTag(raw: string, page: PageRequest) {
+    async byTag(raw: string, { limit, cursor }: PageRequest, reader: Reader) {
       const tag = tagOf(raw)
       if (tag === undefined) throw badRequest(MSG.badTag)
-      return tagged(tag, page)
+      return tagged(tag, { limit, cursor }, reader)
     },
 
     /** The tags of the posts of the last 7 days, the most used first. */
@@ -58,7 +59,8 @@ export function createSearchService({ store, now }: ServiceDeps) {
      * posts and `@name` the posts that mention name (or, among people, the usernames that begin so).
      * Without a type, `@name` looks for people and anything else for posts.
      */
-    async search({ q: raw, type, ...page }: SearchQuery) {
+    async search({ q: raw, type, limit, cursor }: SearchQuery, reader: Reader) {
+      const page = { limit, cursor }
       const q = raw.trim()
       if (q === '') throw badRequest(MSG.blankQuery)
       if ((type ?? (q.startsWith('@') ? 'users' : 'posts')) === 'users') {
@@ -66,10 +68,10 @@ export function createSearchService({ store, now }: ServiceDeps) {
         const { items, nextCursor } = search === undefined ? nothing : await store.searchUsers(search, withLimit(page))
         return { users: items.map((user) => ({ ...summaryOf(user), bio: user.bio })), nextCursor }
       }
-      if (q.startsWith('#')) return tagged(tagOf(q.slice(1).trim()), page)
+      if (q.startsWith('#')) return tagged(tagOf(q.slice(1).trim()), page, reader)
       const terms = postTermsOf(q)
       const { items, nextCursor } = terms === undefined ? nothing : await store.searchPosts(terms, withLimit(page))
-      return { posts: await postViews(store, items), nextCursor }
+      return { posts: await postViews(store, items, reader), nextCursor }
     },
   }
 }

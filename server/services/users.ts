@@ -5,7 +5,9 @@ import type { ServiceDeps } from './deps.js'
 import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidWebsite } from './urls.js'
-import { ownBookmarks, postViews, summaryOf, toUser, userView, usersOfUsers } from './views.js'
+import { ownBookmarks, postViews, type Reader } from './post-views.js'
+import { userView, usersOfUsers } from './user-views.js'
+import { summaryOf, toUser } from './views.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
 async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
@@ -48,13 +50,14 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)
       tx.emit({ name: add ? 'bookmark.added' : 'bookmark.removed', data: { postId: post._id }, to: userId })
     })
-    return bookmarksOf(userId, {})
+    return bookmarksOf(userId, {}, { userId, compact: false })
   }
 
-  /** Newest bookmark first, as full current posts. */
-  async function bookmarksOf(userId: string, page: PageRequest) {
+  /** Newest bookmark first, as current posts. */
+  async function bookmarksOf(userId: string, { limit, cursor }: PageRequest, reader: Reader) {
+    const page = { limit, cursor }
     const { items, nextCursor } = await store.listBookmarks(userId, unpagedCap(page))
-    const bookmarks = await postViews(store, items)
+    const bookmarks = await postViews(store, items, reader)
     return page.limit === undefined && page.cursor === undefined ? { bookmarks } : { bookmarks, nextCursor }
   }
 
@@ -104,9 +107,9 @@ export function createUsersService({ store, now }: ServiceDeps) {
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },
 
-    async bookmarks(userId: string, page: PageRequest) {
+    async bookmarks(userId: string, page: PageRequest, reader: Reader) {
       await mustGetUser(store, userId)
-      return bookmarksOf(userId, page)
+      return bookmarksOf(userId, page, reader)
     },
     addBookmark: (userId: string, postId: string) => changeBookmark(userId, postId, true),
     removeBookmark: (userId: string, postId: string) => changeBookmark(userId, postId, false),

@@ -95,6 +95,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     updatedAt: NOW,
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
     comments: [],
+    commentCount: overrides.comments?.length ?? 0,
     ...overrides,
   }
 }

@@ -1,0 +1,224 @@
+import type { Post } from '../schemas/posts.js'
+import type { PostRecord, StoreReader, UserSummaryRecord } from '../store/types.js'
+import { BoundedCache } from './bounded-cache.js'
+import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
+
+/**
+ * Posts as clients see them (docs/api-contract.md §2): bounded, so that a post's size never grows with
+ * its popularity. `likedBy` and `dislikedBy` show at most SHOWN people, the most recent, and `comments`
+ * the SHOWN newest, beside the true `likeCount` and `commentCount`; below SHOWN nothing is left out.
+ */
+const SHOWN = 20
+
+/** Who reads a list, and whether they asked for compact posts (`compact=1`). */
+export interface Reader {
+  readonly userId: string | undefined
+  readonly compact: boolean
+}
+const ANYONE: Reader = { userId: undefined, compact: false }
+
+const lastOf = <T>(items: readonly T[]) => (items.length > SHOWN ? items.slice(-SHOWN) : items)
+
+function buildPost(post: PostRecord, users: UserLookup): Post {
+  const { _id: _authorId, ...author } = summaryById(post.authorId, users)
+  return {
+    _id: post._id,
+    id: post._id,
+    ...author,
+    content: post.content,
+    mediaUrl: post.mediaUrl,
+    image: post.mediaUrl,
+    type: post.type,
+    ...(post.mediaAlt !== undefined ? { mediaAlt: post.mediaAlt } : {}),
+    ...(post.mediaWidth !== undefined && post.mediaHeight !== undefined
+      ? { mediaWidth: post.mediaWidth, mediaHeight: post.mediaHeight }
+      : {}),
+    createdAt: post.createdAt,
+    updatedAt: post.updatedAt,
+    likes: {
+      likeCount: post.likedBy.length,
+      likedBy: summaries(lastOf(post.likedBy), users),
+      dislikedBy: summaries(lastOf(post.dislikedBy), users),
+    },
+    comments: lastOf(post.comments).map((comment) => toComment(comment, users)),
+    commentCount: post.comments.length,
+  }
+}
+
+/** A list's post: no people but the author, and no aliases (docs/api-contract.md §2, compact lists). */
+function compactOf(view: Post): Post {
+  const { image: _alias, likes, comments: _comments, ...rest } = view
+  return { ...rest, likes: { likeCount: likes.likeCount, likedBy: [], dislikedBy: [] }, comments: [] }
+}
+
+/**
+ * A view kept with what it was drawn from: the post record, and the summary of each person it shows.
+ * `peopleVersion` is the store's at the time those summaries were read, when the store has one.
+ */
+interface CachedPost {
+  record: PostRecord
+  /** The record as JSON, worked out only when another object with the same id has to be compared. */
+  recordJson: string | undefined
+  ids: readonly string[]
+  users: readonly (UserSummaryRecord | undefined)[]
+  peopleVersion: number | undefined
+  view: Post
+  /** The compact form of `view`, made when first asked for. */
+  compact: Post | undefined
+  /** The bytes of `view` and of `compact` in a reply, once a route has encoded them (see keptJson). */
+  json: Buffer | undefined
+  compactJson: Buffer | undefined
+}
+
+/**
+ * Views of posts, by post id, kept while their record and their people are unchanged. Feeds read the same
+ * posts over and over, and building a view and its JSON is most of what a read costs. An entry is used
+ * only for a record with the same content (the same object, as the embedded store hands out, or one whose
+ * JSON is the same, as PostgreSQL's new objects are), so any write to a post, a like, a comment or a vote,
+ * makes its next read draw a fresh view; and only while the people it shows are unchanged (see postViews).
+ */
+const MAX_KEPT_VIEWS = 10_000
+const postCache = new BoundedCache<string, CachedPost>(MAX_KEPT_VIEWS)
+
+/** The kept entry for exactly this record's content, if any. */
+function keptFor(post: PostRecord): CachedPost | undefined {
+  const entry = postCache.get(post._id)
+  if (!entry || entry.record === post) return entry
+  entry.recordJson ??= JSON.stringify(entry.record)
+  if (entry.recordJson !== JSON.stringify(post)) return undefined
+  entry.record = post
+  return entry
+}
+
+const sameSummary = (a: UserSummaryRecord | undefined, b: UserSummaryRecord | undefined) =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.username === b.username &&
+    a.firstName === b.firstName &&
+    a.lastName === b.lastName &&
+    a.avatarURL === b.avatarURL)
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+/** Every user id a post's view shows: its author, and the likes, comments and votes it holds. */
+function shownIn(post: PostRecord): string[] {
+  const ids = new Set<string>([post.authorId, ...lastOf(post.likedBy), ...lastOf(post.dislikedBy)])
+  for (const comment of lastOf(post.comments)) {
+    ids.add(comment.authorId)
+    for (const id of comment.upvotedBy) ids.add(id)
+    for (const id of comment.downvotedBy) ids.add(id)
+  }
+  return [...ids]
+}
+
+/** The kept entry for the post, drawn afresh with `users` unless a kept one shows the same people. */
+function entryOf(post: PostRecord, users: UserLookup, peopleVersion?: number): CachedPost {
+  const kept = keptFor(post)
+  if (kept && kept.ids.every((id, i) => sameSummary(users.get(id), kept.users[i]))) {
+    if (peopleVersion !== undefined) kept.peopleVersion = peopleVersion
+    return kept
+  }
+  const ids = shownIn(post)
+  const entry: CachedPost = {
+    record: post,
+    recordJson: undefined,
+    ids,
+    users: ids.map((id) => users.get(id)),
+    peopleVersion,
+    view: deepFreeze(buildPost(post, users)),
+    compact: undefined,
+    json: undefined,
+    compactJson: undefined,
+  }
+  postCache.set(post._id, entry)
+  return entry
+}
+
+/** The post as anyone sees it, drawn with `users`, which holds everyone it shows; frozen and shared. */
+export function toPost(post: PostRecord, users: UserLookup, peopleVersion?: number): Post {
+  return entryOf(post, users, peopleVersion).view
+}
+
+/**
+ * The bytes of a view in a reply: those kept with it when `view` is the very object the cache handed
+ * out, so that they were made by `encode` from it; otherwise freshly encoded.
+ */
+export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
+  const entry = postCache.peek(view._id)
+  if (entry?.view === view) return (entry.json ??= encode(view))
+  if (entry?.compact === view) return (entry.compactJson ??= encode(view))
+  return encode(view)
+}
+
+/**
+ * The entry's view as `reader` sees it. A reader who likes the post is always shown: first among the
+ * likers of a post with more than SHOWN, and as the one liker of a compact post. Only those views are
+ * made per reader; every other reader shares the kept ones.
+ */
+function viewFor(entry: CachedPost, reader: Reader, me: UserSummaryRecord | undefined): Post {
+  const { record } = entry
+  const liked = me !== undefined && record.likedBy.includes(me._id)
+  if (reader.compact) {
+    const compact = (entry.compact ??= deepFreeze(compactOf(entry.view)))
+    return liked ? { ...compact, likes: { ...compact.likes, likedBy: [summaryOf(me)] } } : compact
+  }
+  if (!liked || record.likedBy.length <= SHOWN) return entry.view
+  const others = entry.view.likes.likedBy.filter((user) => user._id !== me._id).slice(-(SHOWN - 1))
+  return { ...entry.view, likes: { ...entry.view.likes, likedBy: [summaryOf(me), ...others] } }
+}
+
+/** Every user the views of a set of posts show, fetched in one call. */
+export async function usersOfPosts(store: StoreReader, posts: readonly PostRecord[]): Promise<UserLookup> {
+  return lookup(store, new Set(posts.flatMap(shownIn)))
+}
+
+/**
+ * The kept entries of several posts. Kept views are used when nobody they show has changed: at once when
+ * the store says no summary has changed since they were drawn, otherwise after comparing them with the
+ * current summaries, fetched in one call in the order the views were made with. The lookup map a fresh
+ * view needs is built only when some view has to be made.
+ */
+async function entriesOf(store: StoreReader, posts: readonly PostRecord[]): Promise<CachedPost[]> {
+  // Read before any summary: a change after it shows as a different version on the next read.
+  const version = store.peopleVersion?.()
+  const kept = posts.map(keptFor)
+  if (kept.every((entry) => entry !== undefined)) {
+    if (version !== undefined && kept.every((entry) => entry.peopleVersion === version)) return kept
+    const current = await store.getUserSummaries(kept.flatMap((entry) => entry.ids))
+    let at = 0
+    const valid = kept.every((entry) => entry.users.every((user) => sameSummary(current[at++], user)))
+    // Fewer records than ids means someone shown is gone: the slow path below works out who.
+    if (valid && at === current.length) {
+      for (const entry of kept) entry.peopleVersion = version
+      return kept
+    }
+  }
+  const users = await usersOfPosts(store, posts)
+  return posts.map((post) => entryOf(post, users, version))
+}
+
+/** Views of several posts as `reader` sees them; the reader's own summary is read only when one shows it. */
+export async function postViews(store: StoreReader, posts: readonly PostRecord[], reader = ANYONE): Promise<Post[]> {
+  const entries = await entriesOf(store, posts)
+  const { userId } = reader
+  const showsMe =
+    userId !== undefined &&
+    entries.some(({ record }) => (reader.compact || record.likedBy.length > SHOWN) && record.likedBy.includes(userId))
+  const [me] = showsMe ? await store.getUserSummaries([userId]) : []
+  return entries.map((entry) => viewFor(entry, reader, me))
+}
+
+/** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */
+export async function ownBookmarks(store: StoreReader, userId: string): Promise<Post[]> {
+  const { items } = await store.listBookmarks(userId, { limit: MAX_OWN_BOOKMARKS })
+  return postViews(store, items)
+}
+
+const MAX_OWN_BOOKMARKS = 1000
