@@ -98,6 +98,8 @@ export function* postStream(random: Random, people: People, count: number, now: 
       likedBy,
       dislikedBy: disliker !== undefined && !likedBy.includes(disliker) ? [disliker] : [],
       comments,
+      likeCount: likedBy.length,
+      commentCount: comments.length,
     }
   }
 }

@@ -81,6 +81,8 @@ export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Dat
       likedBy: seed.likedBy.map(idOf),
       dislikedBy: [],
       comments,
+      likeCount: seed.likedBy.length,
+      commentCount: comments.length,
     }
   })
 

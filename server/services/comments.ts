@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import { hasVisibleText } from '../schemas/text.js'
-import { pageByOffset } from '../store/cursor.js'
 import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { toPost, usersOfPosts } from './post-views.js'
 import { lookup, summaryOf, toComment } from './views.js'
 
-function mustGetComment(post: PostRecord, commentId: string): CommentRecord {
-  const comment = post.comments.find((candidate) => candidate._id === commentId)
+async function mustGetComment(tx: StoreTx, post: PostRecord, commentId: string): Promise<CommentRecord> {
+  const comment = await tx.getComment(post._id, commentId)
   if (!comment) throw notFound(MSG.commentNotFound)
   return comment
 }
@@ -35,7 +34,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
 
   function vote(userId: string, postId: string, commentId: string, up: boolean) {
     return write(postId, async (tx, post, at) => {
-      mustGetComment(post, commentId)
+      await mustGetComment(tx, post, commentId)
       const me = await tx.getUser(userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       if (!(await tx.setVote(post._id, commentId, userId, up, at))) {
@@ -49,7 +48,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     async list(postId: string, page: PageRequest) {
       const post = await store.getPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
-      const { items, nextCursor } = pageByOffset(post.comments, page)
+      const { items, nextCursor } = await store.listComments(post._id, page)
       const users = await lookup(
         store,
         items.flatMap((c) => [c.authorId, ...c.upvotedBy, ...c.downvotedBy]),
@@ -85,7 +84,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     edit(userId: string, postId: string, commentId: string, text: string) {
       checkText(text)
       return write(postId, async (tx, post, at) => {
-        const comment = mustGetComment(post, commentId)
+        const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
         await tx.updateComment(post._id, commentId, text, at)
         tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at } })
@@ -98,7 +97,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     /** The comment's author or the post's author may delete it. */
     remove(userId: string, postId: string, commentId: string) {
       return write(postId, async (tx, post) => {
-        const comment = mustGetComment(post, commentId)
+        const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
         await retract(tx, { commentId })
         await tx.deleteComment(post._id, commentId)

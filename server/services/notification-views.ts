@@ -1,6 +1,6 @@
 import type { Notification } from '../schemas/notifications.js'
 import type { UserSummary } from '../schemas/user-summary.js'
-import type { NotificationRecord, PostRecord, StoreReader } from '../store/types.js'
+import type { CommentRecord, NotificationRecord, PostRecord, StoreReader } from '../store/types.js'
 import { summaryOf } from './views.js'
 
 /** What a notification points at: the post, and the comment when there is one, as they are now. */
@@ -46,14 +46,17 @@ export async function notificationViews(
   ])
   const actorById = new Map(actors.map((actor) => [actor._id, actor]))
   const postById = new Map(posts.map((post) => [post._id, post]))
-  // A popular post holds many comments: each is looked at once for the page, not once a notification.
-  const wanted = new Set(records.flatMap((record) => (record.commentId ? [record.commentId] : [])))
-  const commentById = new Map<string, PostRecord['comments'][number]>()
-  if (wanted.size > 0) {
-    for (const post of posts) {
-      for (const comment of post.comments) if (wanted.has(comment._id)) commentById.set(comment._id, comment)
-    }
-  }
+  // A post's record holds only its newest comments: the others a page names are read on their own.
+  const commentById = new Map<string, CommentRecord>()
+  const named = new Map(
+    records.flatMap((record) =>
+      record.commentId && record.postId ? [[record.commentId, record.postId] as const] : [],
+    ),
+  )
+  for (const post of posts)
+    for (const comment of post.comments) if (named.delete(comment._id)) commentById.set(comment._id, comment)
+  const rest = await Promise.all([...named].map(([commentId, postId]) => store.getComment(postId, commentId)))
+  for (const comment of rest) if (comment) commentById.set(comment._id, comment)
   const views: Notification[] = []
   for (const record of records) {
     const actor = actorById.get(record.actorId)

@@ -1,5 +1,5 @@
 import type { Post } from '../schemas/posts.js'
-import type { PostRecord, StoreReader, UserSummaryRecord } from '../store/types.js'
+import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import { BoundedCache } from './bounded-cache.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -8,7 +8,6 @@ import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup }
  * its popularity. `likedBy` and `dislikedBy` show at most SHOWN people, the most recent, and `comments`
  * the SHOWN newest, beside the true `likeCount` and `commentCount`; below SHOWN nothing is left out.
  */
-const SHOWN = 20
 
 /** Who reads a list, and whether they asked for compact posts (`compact=1`). */
 export interface Reader {
@@ -36,12 +35,12 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
     likes: {
-      likeCount: post.likedBy.length,
+      likeCount: post.likeCount,
       likedBy: summaries(lastOf(post.likedBy), users),
       dislikedBy: summaries(lastOf(post.dislikedBy), users),
     },
     comments: lastOf(post.comments).map((comment) => toComment(comment, users)),
-    commentCount: post.comments.length,
+    commentCount: post.commentCount,
   }
 }
 
@@ -162,14 +161,14 @@ export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
  * likers of a post with more than SHOWN, and as the one liker of a compact post. Only those views are
  * made per reader; every other reader shares the kept ones.
  */
+/** `me` is the reader's summary when they like the post. */
 function viewFor(entry: CachedPost, reader: Reader, me: UserSummaryRecord | undefined): Post {
   const { record } = entry
-  const liked = me !== undefined && record.likedBy.includes(me._id)
   if (reader.compact) {
     const compact = (entry.compact ??= deepFreeze(compactOf(entry.view)))
-    return liked ? { ...compact, likes: { ...compact.likes, likedBy: [summaryOf(me)] } } : compact
+    return me ? { ...compact, likes: { ...compact.likes, likedBy: [summaryOf(me)] } } : compact
   }
-  if (!liked || record.likedBy.length <= SHOWN) return entry.view
+  if (!me || record.likeCount <= SHOWN) return entry.view
   const others = entry.view.likes.likedBy.filter((user) => user._id !== me._id).slice(-(SHOWN - 1))
   return { ...entry.view, likes: { ...entry.view.likes, likedBy: [summaryOf(me), ...others] } }
 }
@@ -208,11 +207,17 @@ async function entriesOf(store: StoreReader, posts: readonly PostRecord[]): Prom
 export async function postViews(store: StoreReader, posts: readonly PostRecord[], reader = ANYONE): Promise<Post[]> {
   const entries = await entriesOf(store, posts)
   const { userId } = reader
-  const showsMe =
-    userId !== undefined &&
-    entries.some(({ record }) => (reader.compact || record.likedBy.length > SHOWN) && record.likedBy.includes(userId))
-  const [me] = showsMe ? await store.getUserSummaries([userId]) : []
-  return entries.map((entry) => viewFor(entry, reader, me))
+  // Only where a view shows the reader apart from the rest: in a compact list, or past SHOWN likers.
+  const asked = entries.filter(({ record }) => record.likeCount > 0 && (reader.compact || record.likeCount > SHOWN))
+  const liked =
+    userId === undefined || asked.length === 0
+      ? new Set<string>()
+      : await store.likedAmong(
+          userId,
+          asked.map((e) => e.record._id),
+        )
+  const [me] = liked.size > 0 && userId !== undefined ? await store.getUserSummaries([userId]) : []
+  return entries.map((entry) => viewFor(entry, reader, liked.has(entry.record._id) ? me : undefined))
 }
 
 /** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */

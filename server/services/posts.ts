@@ -7,7 +7,6 @@ import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { BoundedCache } from './bounded-cache.js'
 import { isValidMediaUrl } from './urls.js'
-import { pageByOffset } from '../store/cursor.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
 import { lookup, summaryOf } from './views.js'
@@ -87,14 +86,15 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     await store.transaction(async (tx) => {
       const post = await tx.lockPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
-      if (liked && post.likedBy.includes(userId)) throw badRequest(MSG.alreadyLiked)
-      if (!liked && post.likedBy.length === 0) throw badRequest(MSG.likeBelowZero)
-      if (!liked && !post.likedBy.includes(userId)) throw badRequest(MSG.alreadyDisliked)
+      const likes = (await tx.likedAmong(userId, [post._id])).has(post._id)
+      if (liked && likes) throw badRequest(MSG.alreadyLiked)
+      if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
+      if (!liked && !likes) throw badRequest(MSG.alreadyDisliked)
       const me = await tx.getUser(userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       const at = now().toISOString()
       await tx.setReaction(post._id, userId, liked, at)
-      const likeCount = post.likedBy.length + (liked ? 1 : -1)
+      const likeCount = post.likeCount + (liked ? 1 : -1)
       tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
       if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
       else
@@ -122,7 +122,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     /** Who likes the post, the most recent like first. */
     async likers(postId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest) {
       const post = await mustGetPost(store, postId)
-      const { items, nextCursor } = pageByOffset([...post.likedBy].reverse(), { limit, cursor })
+      const { items, nextCursor } = await store.listLikers(post._id, { limit, cursor })
       const users = await lookup(store, items)
       return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
     },
@@ -167,6 +167,8 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         likedBy: [],
         dislikedBy: [],
         comments: [],
+        likeCount: 0,
+        commentCount: 0,
       }
       await store.transaction(async (tx) => {
         const me = await tx.getUser(userId)

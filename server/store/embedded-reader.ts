@@ -1,5 +1,6 @@
 import { pageByOffset } from './cursor.js'
 import type { MemoryIndex } from './memory-index.js'
+import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type { Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSearch } from './types.js'
 
@@ -44,6 +45,18 @@ export class EmbeddedReader implements TransactionBase {
   }
   async getPosts(ids: readonly string[]) {
     return this.index.getPosts(ids)
+  }
+  async likedAmong(userId: string, postIds: readonly string[]) {
+    return likedIn(this.index.getPosts(postIds), userId)
+  }
+  async listLikers(postId: string, page: PageRequest) {
+    return likersOf(this.index.posts.get(postId), page)
+  }
+  async getComment(postId: string, commentId: string) {
+    return commentOf(this.index.posts.get(postId), commentId)
+  }
+  async listComments(postId: string, page: PageRequest) {
+    return commentsOf(this.index.posts.get(postId), page)
   }
   async listPosts(query: PostQuery) {
     return this.index.listPosts(query)

@@ -2,6 +2,7 @@ import { pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
 import { NotificationIndex } from './notification-index.js'
 import { SearchIndex } from './search-index.js'
+import { withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
 
@@ -11,9 +12,9 @@ const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
 
 const byTime: SortKey<PostRecord> = { of: (post) => [post.createdAt, post._id], length: 2, compare: byCreation }
 const byTrend: SortKey<PostRecord> = {
-  of: (post) => [post.likedBy.length, post.createdAt, post._id],
+  of: (post) => [post.likeCount, post.createdAt, post._id],
   length: 3,
-  compare: (a, b) => order(a.likedBy.length, b.likedBy.length) || byCreation(a, b),
+  compare: (a, b) => order(a.likeCount, b.likeCount) || byCreation(a, b),
 }
 const byJoined: SortKey<UserRecord> = { of: (user) => [user.createdAt, user._id], length: 2, compare: byCreation }
 
@@ -87,16 +88,17 @@ export class MemoryIndex {
     for (const user of data.users) this.#indexUser(Object.freeze(user))
     const byAuthor = new Map<string, PostRecord[]>()
     for (const post of data.posts) {
-      this.posts.set(post._id, Object.freeze(post))
+      const counted = Object.freeze(withCounts(post))
+      this.posts.set(post._id, counted)
       const mine = byAuthor.get(post.authorId)
-      if (mine) mine.push(post)
-      else byAuthor.set(post.authorId, [post])
+      if (mine) mine.push(counted)
+      else byAuthor.set(post.authorId, [counted])
     }
     for (const [author, posts] of byAuthor) this.#listOf(author).reset(posts)
     this.#usersByTime.reset([...this.users.values()])
     this.#postsByTime.reset([...this.posts.values()])
     this.#postsByTrend.reset([...this.posts.values()])
-    this.search.load(data.posts)
+    this.search.load([...this.posts.values()])
     this.names.load(data.users)
     this.notifications.load(data.notifications ?? [])
   }

@@ -1,4 +1,5 @@
 import type { NotificationBase } from './notification-index.js'
+import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type { PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch } from './types.js'
 
@@ -48,6 +49,18 @@ export class TransactionReads implements StoreReader {
   async getPosts(ids: readonly string[]) {
     const found = await Promise.all(ids.map((id) => this.getPost(id)))
     return found.filter((post): post is PostRecord => post !== undefined)
+  }
+  async likedAmong(userId: string, postIds: readonly string[]) {
+    return likedIn(await this.getPosts(postIds), userId)
+  }
+  async listLikers(postId: string, page: PageRequest) {
+    return likersOf(await this.getPost(postId), page)
+  }
+  async getComment(postId: string, commentId: string) {
+    return commentOf(await this.getPost(postId), commentId)
+  }
+  async listComments(postId: string, page: PageRequest) {
+    return commentsOf(await this.getPost(postId), page)
   }
   listUsers(page: PageRequest) {
     return this.base.listUsers(page)

@@ -1,3 +1,4 @@
+import { withCounts } from './post-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { TransactionReads } from './transaction-reads.js'
 import type {
@@ -86,7 +87,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async insertPost(post: PostRecord) {
-    this.#putPost(post)
+    this.#putPost(withCounts(post))
   }
 
   async updatePost(id: string, changes: PostChanges, at: string) {
@@ -120,6 +121,7 @@ export class Transaction extends TransactionReads implements StoreTx {
     this.#putPost({
       ...post,
       likedBy: liked ? withLast(post.likedBy, userId) : without(post.likedBy, userId),
+      likeCount: post.likeCount + (liked ? 1 : -1),
       dislikedBy: liked ? without(post.dislikedBy, userId) : withLast(post.dislikedBy, userId),
       updatedAt: at,
     })
@@ -128,7 +130,7 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async addComment(postId: string, comment: CommentRecord) {
     const post = await this.getPost(postId)
-    if (post) this.#putPost({ ...post, comments: [...post.comments, comment] })
+    if (post) this.#putPost({ ...post, comments: [...post.comments, comment], commentCount: post.commentCount + 1 })
   }
 
   updateComment(postId: string, commentId: string, text: string, at: string) {
@@ -137,7 +139,9 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async deleteComment(postId: string, commentId: string) {
     const post = await this.getPost(postId)
-    if (post) this.#putPost({ ...post, comments: post.comments.filter((comment) => comment._id !== commentId) })
+    if (!post) return
+    const comments = post.comments.filter((comment) => comment._id !== commentId)
+    this.#putPost({ ...post, comments, commentCount: comments.length })
   }
 
   async setVote(postId: string, commentId: string, userId: string, up: boolean, at: string) {

@@ -53,12 +53,20 @@ export interface PostRecord {
   readonly mediaHeight?: number
   readonly createdAt: string
   readonly updatedAt: string
-  /** likeCount is derived: it is always likedBy.length. */
+  /**
+   * Who likes the post, and who took a like back, in the order they did, and its comments, oldest first.
+   * A store may hold only the most recent SHOWN_OF_A_POST of each here, all a view shows (PostgreSQL
+   * reads no more); the counts below count them all, and the paged reads list them all.
+   */
   readonly likedBy: readonly string[]
   readonly dislikedBy: readonly string[]
-  /** Oldest first. */
   readonly comments: readonly CommentRecord[]
+  readonly likeCount: number
+  readonly commentCount: number
 }
+
+/** How many likers, dislikers and comments a post's view shows, the most recent (docs/api-contract.md §5). */
+export const SHOWN_OF_A_POST = 20
 
 export interface TagCount {
   tag: string
@@ -121,6 +129,13 @@ export interface StoreReader {
   suggestUsers(userId: string, limit: number): Promise<UserRecord[]>
   getPost(id: string): Promise<PostRecord | undefined>
   getPosts(ids: readonly string[]): Promise<PostRecord[]>
+  /** Which of these posts the user likes. */
+  likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
+  /** The ids of who likes the post, the most recent like first; an unknown post has none. */
+  listLikers(postId: string, page: PageRequest): Promise<Page<string>>
+  getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
+  /** The post's comments, oldest first; an unknown post has none. */
+  listComments(postId: string, page: PageRequest): Promise<Page<CommentRecord>>
   listPosts(query: PostQuery): Promise<Page<PostRecord>>
   /** The user's bookmarked posts, newest bookmark first. */
   listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>>

@@ -32,6 +32,8 @@ export const postRecord = (i: number, authorId: string): PostRecord => ({
   likedBy: [],
   dislikedBy: [],
   comments: [],
+  likeCount: 0,
+  commentCount: 0,
 })
 
 /** A database of `users` users (u0, u1...) and `posts` posts spread over them. */

@@ -78,6 +78,8 @@ export function uuidDatabase({ users = 8, posts = 30 } = {}): Database {
       likedBy: likers,
       dislikedBy: dislikers,
       comments,
+      likeCount: likers.length,
+      commentCount: comments.length,
     }
   })
 

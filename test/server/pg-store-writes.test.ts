@@ -38,6 +38,8 @@ function script(database: ReturnType<typeof uuidDatabase>) {
     createdAt: at(1),
     updatedAt: at(1),
     likedBy: [],
+    likeCount: 0,
+    commentCount: 0,
     dislikedBy: [],
     comments: [],
   }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
+import { withCounts } from '../../server/store/post-parts.js'
 import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { tempDataDir } from '../helpers/app.js'
 
@@ -37,8 +38,8 @@ await t.test(
     t.strictSame(await store.getUsers(before.users.map((user) => user._id)), before.users, 'every user as it was')
     t.strictSame(
       await store.getPosts(before.posts.map((post) => post._id)),
-      before.posts,
-      'every post, like and comment as it was',
+      before.posts.map(withCounts),
+      'every post, like and comment as it was, now with its counts',
     )
     t.equal((await store.getPost(POST))?.comments[0]?.text, 'Bravo @ada.l!')
     t.strictSame((await store.listNotifications(ADA, {})).items, [], 'no notifications yet')

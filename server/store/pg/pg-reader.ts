@@ -13,6 +13,7 @@ import type {
 import type { Queryable } from './connect.js'
 import { countOf, idOf, limitOf, pageFrom, timeOf } from './keyset.js'
 import * as notifications from './pg-notifications.js'
+import * as parts from './pg-post-parts.js'
 import * as search from './pg-search.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
@@ -97,6 +98,19 @@ export class PgReader implements StoreReader {
 
   async getPosts(ids: readonly string[]): Promise<PostRecord[]> {
     return (await this.#inOrder<PostRow>(ids, 'posts', 'p', postColumns)).map(toPostRecord)
+  }
+
+  likedAmong(userId: string, postIds: readonly string[]) {
+    return parts.likedAmong(this.sql, userId, postIds)
+  }
+  listLikers(postId: string, page: PageRequest) {
+    return parts.listLikers(this.sql, postId, page)
+  }
+  getComment(postId: string, commentId: string) {
+    return parts.getComment(this.sql, postId, commentId)
+  }
+  listComments(postId: string, page: PageRequest) {
+    return parts.listComments(this.sql, postId, page)
   }
 
   /** Rows of `table` by id, in the order asked, repeats included, unknown ids skipped: one statement. */

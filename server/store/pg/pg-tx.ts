@@ -234,6 +234,7 @@ export class PgTx extends PgReader implements StoreTx {
       FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${comment.authorId}
       RETURNING id`
     if (made.length === 0) return
+    await sql`UPDATE posts SET comment_count = comment_count + 1 WHERE id = ${postId}`
     await insertRows(sql, 'comment_votes', children.votes)
     await retagPost(sql, postId)
   }
@@ -247,7 +248,9 @@ export class PgTx extends PgReader implements StoreTx {
 
   async deleteComment(postId: string, commentId: string): Promise<void> {
     if (!isUuid(postId) || !isUuid(commentId)) return
-    await this.sql`DELETE FROM comments WHERE id = ${commentId} AND post_id = ${postId}`
+    await this.sql`
+      WITH gone AS (DELETE FROM comments WHERE id = ${commentId} AND post_id = ${postId} RETURNING 1)
+      UPDATE posts SET comment_count = comment_count - 1 WHERE id = ${postId} AND EXISTS (SELECT 1 FROM gone)`
     await retagPost(this.sql, postId)
   }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from './connect.js'
-import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
+import { SHOWN_OF_A_POST, type CommentRecord, type PostRecord, type UserRecord } from '../types.js'
 
 /**
  * The columns that rebuild a UserRecord as the embedded store keeps it: its follows and bookmarks as id
@@ -48,24 +48,33 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   tokenVersion: row.token_version,
 })
 
+/** The most recent likes (or dislikes) of post `p`, as many as a view shows, in the order they were made. */
+const recentReactions = (sql: Queryable, liked: boolean) => sql`
+  ARRAY(SELECT r.user_id FROM (
+    SELECT r.user_id, r.seq FROM post_reactions r WHERE r.post_id = p.id AND r.liked = ${liked}
+    ORDER BY r.seq DESC LIMIT ${SHOWN_OF_A_POST}) r ORDER BY r.seq)`
+
+/** A comment `c` as JSON, with its votes in the order they were cast. */
+export const commentJson = (sql: Queryable) => sql`json_build_object(
+  'id', c.id, 'authorId', c.author_id, 'text', c.text, 'createdAt', c.created_at, 'updatedAt', c.updated_at,
+  'up', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND v.up ORDER BY v.seq),
+  'down', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND NOT v.up ORDER BY v.seq))`
+
 /**
- * The columns that rebuild a PostRecord in one row: likes and dislikes in the order they were made, and
- * the comments oldest first with their votes, as JSON. `p` is the posts table.
+ * The columns that rebuild a PostRecord in one row, bounded as its view is: the most recent likes,
+ * dislikes and comments (with their votes, as JSON), each oldest first, beside the counts the posts
+ * row keeps. `p` is the posts table.
  */
 export const postColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.like_count,
-  ARRAY(SELECT r.user_id FROM post_reactions r WHERE r.post_id = p.id AND r.liked ORDER BY r.seq) AS liked_by,
-  ARRAY(SELECT r.user_id FROM post_reactions r WHERE r.post_id = p.id AND NOT r.liked ORDER BY r.seq) AS disliked_by,
-  (SELECT coalesce(json_agg(json_build_object(
-      'id', c.id, 'authorId', c.author_id, 'text', c.text, 'createdAt', c.created_at, 'updatedAt', c.updated_at,
-      'up', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND v.up ORDER BY v.seq),
-      'down', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND NOT v.up ORDER BY v.seq)
-    ) ORDER BY c.seq), '[]')
-    FROM comments c WHERE c.post_id = p.id) AS comments`
+  p.created_at, p.updated_at, p.like_count, p.comment_count,
+  ${recentReactions(sql, true)} AS liked_by,
+  ${recentReactions(sql, false)} AS disliked_by,
+  (SELECT coalesce(json_agg(${commentJson(sql)} ORDER BY c.seq), '[]') FROM (
+    SELECT * FROM comments c WHERE c.post_id = p.id ORDER BY c.seq DESC LIMIT ${SHOWN_OF_A_POST}) c) AS comments`
 
-/** A comment as json_build_object above writes it; its dates are JSON strings with an offset. */
-interface CommentJson {
+/** A comment as commentJson writes it; its dates are JSON strings with an offset. */
+export interface CommentJson {
   id: string
   authorId: string
   text: string
@@ -87,6 +96,7 @@ export interface PostRow {
   created_at: Date
   updated_at: Date
   like_count: number
+  comment_count: number
   liked_by: string[]
   disliked_by: string[]
   comments: CommentJson[]
@@ -94,7 +104,7 @@ export interface PostRow {
 
 const iso = (date: string) => new Date(date).toISOString()
 
-const toCommentRecord = (comment: CommentJson): CommentRecord => ({
+export const toCommentRecord = (comment: CommentJson): CommentRecord => ({
   _id: comment.id,
   authorId: comment.authorId,
   text: comment.text,
@@ -119,6 +129,8 @@ export const toPostRecord = (row: PostRow): PostRecord => ({
   likedBy: row.liked_by,
   dislikedBy: row.disliked_by,
   comments: row.comments.map(toCommentRecord),
+  likeCount: row.like_count,
+  commentCount: row.comment_count,
 })
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

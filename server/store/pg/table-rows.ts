@@ -27,7 +27,7 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
 })
 
 /** `likeCount` is the number of likes the post keeps, which may be fewer than its record names (see postChildRows). */
-export const postRow = (post: PostRecord, likeCount: number) => ({
+export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCounts) => ({
   id: post._id,
   author_id: post.authorId,
   content: post.content,
@@ -39,6 +39,7 @@ export const postRow = (post: PostRecord, likeCount: number) => ({
   created_at: post.createdAt,
   updated_at: post.updatedAt,
   like_count: likeCount,
+  comment_count: commentCount,
   search_words: searchTermsOf(post.content),
 })
 
@@ -70,16 +71,25 @@ function keep(
   return kept
 }
 
-/** A post's likes, dislikes, comments and votes, each list in its order; a like wins over a dislike by the same user. */
-export function postChildRows(post: PostRecord, knownUser: (id: string) => boolean, rows: ChildRows): number {
+export interface PostCounts {
+  likeCount: number
+  commentCount: number
+}
+
+/**
+ * A post's likes, dislikes, comments and votes, each list in its order; a like wins over a dislike by the
+ * same user. Answers how many likes and comments were kept.
+ */
+export function postChildRows(post: PostRecord, knownUser: (id: string) => boolean, rows: ChildRows): PostCounts {
   rows.tags.push(...postTagRows(post))
   const reacted = new Set<string>()
   const liked = keep(post.likedBy, knownUser, reacted, rows)
   for (const user_id of liked) rows.reactions.push({ post_id: post._id, user_id, liked: true })
   for (const user_id of keep(post.dislikedBy, knownUser, reacted, rows))
     rows.reactions.push({ post_id: post._id, user_id, liked: false })
+  const before = rows.comments.length
   for (const comment of post.comments) commentRows(post._id, comment, knownUser, rows)
-  return liked.length
+  return { likeCount: liked.length, commentCount: rows.comments.length - before }
 }
 
 /** A comment and its votes, each list in its order; nothing when its author is unknown. */

@@ -1,0 +1,61 @@
+import { decodeCursor } from '../cursor.js'
+import type { CommentRecord, Page, PageRequest } from '../types.js'
+import type { Queryable } from './connect.js'
+import { countOf, limitOf, pageFrom } from './keyset.js'
+import { commentJson, isUuid, toCommentRecord, type CommentJson } from './records.js'
+
+/**
+ * A post's likes and comments beyond what its row shows, each read by an index from where the cursor
+ * left off (post_reactions_recent, post_reactions_user, comments_post).
+ */
+const nothing = { items: [], nextCursor: null }
+const seqOf = (page: PageRequest) => (page.cursor === undefined ? undefined : countOf(decodeCursor(page.cursor, 1)[0]))
+
+export async function likedAmong(sql: Queryable, userId: string, postIds: readonly string[]): Promise<Set<string>> {
+  const ids = postIds.filter(isUuid)
+  if (!isUuid(userId) || ids.length === 0) return new Set()
+  const rows = await sql<{ post_id: string }[]>`
+    SELECT r.post_id FROM post_reactions r WHERE r.user_id = ${userId} AND r.liked AND r.post_id = ANY(${ids}::uuid[])`
+  return new Set(rows.map((row) => row.post_id))
+}
+
+/** The most recent like first; the cursor is the last like's place in the order they were made. */
+export async function listLikers(sql: Queryable, postId: string, page: PageRequest): Promise<Page<string>> {
+  if (!isUuid(postId)) return nothing
+  const rows = await sql<{ user_id: string; seq: string }[]>`
+    SELECT r.user_id, r.seq FROM post_reactions r
+    WHERE r.post_id = ${postId} AND r.liked AND r.seq < ${seqOf(page) ?? Number.MAX_SAFE_INTEGER}
+    ORDER BY r.seq DESC ${limitOf(sql, page.limit)}`
+  return pageFrom(
+    rows,
+    page.limit,
+    (row) => [Number(row.seq)],
+    (row) => row.user_id,
+  )
+}
+
+export async function getComment(
+  sql: Queryable,
+  postId: string,
+  commentId: string,
+): Promise<CommentRecord | undefined> {
+  if (!isUuid(postId) || !isUuid(commentId)) return undefined
+  const [row] = await sql<{ comment: CommentJson }[]>`
+    SELECT ${commentJson(sql)} AS comment FROM comments c WHERE c.id = ${commentId} AND c.post_id = ${postId}`
+  return row && toCommentRecord(row.comment)
+}
+
+/** Oldest first; the cursor is the last comment's place in the order they were made. */
+export async function listComments(sql: Queryable, postId: string, page: PageRequest): Promise<Page<CommentRecord>> {
+  if (!isUuid(postId)) return nothing
+  const rows = await sql<{ seq: string; comment: CommentJson }[]>`
+    SELECT c.seq, ${commentJson(sql)} AS comment FROM comments c
+    WHERE c.post_id = ${postId} AND c.seq > ${seqOf(page) ?? 0}
+    ORDER BY c.seq ${limitOf(sql, page.limit)}`
+  return pageFrom(
+    rows,
+    page.limit,
+    (row) => [Number(row.seq)],
+    (row) => toCommentRecord(row.comment),
+  )
+}
