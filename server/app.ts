@@ -73,6 +73,10 @@ export function serverOptions(config: Config, { logStream }: Pick<AppOptions, 'l
     routerOptions: { ignoreTrailingSlash: true },
     // Fastify waits forever for a slow request by default; a trickled body must not hold a socket for good.
     requestTimeout: 300_000,
+    // The app opens its store while it registers: a large embedded database takes longer to read than the
+    // default 10 s, and a start must never fail on size alone. The store logs what it is doing meanwhile,
+    // and PostgreSQL gives up on its own connect timeout.
+    pluginTimeout: 0,
   }
 }
 

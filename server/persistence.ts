@@ -45,6 +45,7 @@ async function openEmbedded(config: Config, options: PersistenceOptions): Promis
     flush: config.storeFlush,
     onBroken: options.onBroken,
     publish: (event: ChirpEvent) => hub?.publish(event),
+    log: (message) => options.log.info(message),
   })
   return {
     store,

@@ -12,6 +12,8 @@ interface Waiter {
   reject: (error: unknown) => void
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
 /** Runs one async section at a time, in arrival order. */
 class Mutex {
   #tail: Promise<void> = Promise.resolve()
@@ -37,6 +39,8 @@ export interface EmbeddedStoreOptions {
   onBroken?: (error: unknown) => void
   /** Told of each committed transaction's events, in commit order, once its changes are on disk. */
   publish?: (event: ChirpEvent) => void
+  /** Told what a start is doing: reading and indexing a large database takes seconds. */
+  log?: (message: string) => void
 }
 
 /**
@@ -70,10 +74,17 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     await mkdir(options.dataDir, { recursive: true })
     const unlock = lockDataDir(options.dataDir)
     try {
+      const log = options.log ?? (() => {})
       const files = new ShardedFiles(options.dataDir)
+      const started = performance.now()
+      log(`Reading the database in ${options.dataDir}`)
       const existing = await files.read()
       const store = new EmbeddedStore(files, unlock, options)
-      store.#load(existing ?? (await options.seed()))
+      const data = existing ?? (await options.seed())
+      const read = performance.now()
+      log(`Indexing ${data.users.length} users and ${data.posts.length} posts, read in ${seconds(read - started)}`)
+      store.#load(data)
+      log(`The database is ready, in ${seconds(performance.now() - started)}`)
       if (existing === null) {
         await store.#write()
       } else {
