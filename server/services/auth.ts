@@ -87,7 +87,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
 
     /** The user a verified token speaks for. */
     async userOfToken(payload: TokenPayload) {
-      const user = await store.getUser(payload._id)
+      const user = await store.getTokenHolder(payload._id)
       if (!user) throw notFound(MSG.userNotRegistered)
       if (user.tokenVersion !== payload.tv) throw unauthorized()
       if (!guestLogin && user.username === GUEST_USERNAME) throw unauthorized()

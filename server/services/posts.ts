@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
-import type { PageRequest, PostChanges, PostRecord, StoreReader, UserRecord } from '../store/types.js'
+import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
-import { BoundedCache } from './bounded-cache.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
@@ -49,27 +48,6 @@ const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !==
 /** A list asked for without a limit still ends somewhere: no request reads a whole table. */
 export const MAX_UNPAGED = 1000
 export const unpagedCap = (page: PageRequest): PageRequest => (paged(page) ? page : { limit: MAX_UNPAGED })
-
-/**
- * The authors of each user's home feed, by user id, with the following list they were made from. While
- * that list is unchanged (the same array, as the embedded store hands out, or the same ids in the same
- * order, as PostgreSQL's new records hold), the same frozen array is handed out read after read, so the
- * store can keep what it works out from it (a set, each author's posts) instead of redoing it on every one.
- */
-const MAX_KEPT_FEEDS = 10_000
-const feedAuthors = new BoundedCache<string, { following: readonly string[]; authorIds: readonly string[] }>(
-  MAX_KEPT_FEEDS,
-)
-const sameIds = (a: readonly string[], b: readonly string[]) =>
-  a === b || (a.length === b.length && a.every((id, i) => id === b[i]))
-
-function authorsOfFeed(me: UserRecord): readonly string[] {
-  const kept = feedAuthors.get(me._id)
-  if (kept && sameIds(kept.following, me.following)) return kept.authorIds
-  const authorIds = Object.freeze([me._id, ...me.following])
-  feedAuthors.set(me._id, { following: me.following, authorIds })
-  return authorIds
-}
 
 /** Without a media folder (a store tested alone), no image's size is known. */
 const noSizes: MediaSizes = async () => undefined
@@ -142,9 +120,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
 
     /** The home timeline: my posts and those of everyone I follow. */
     async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, reader: Reader) {
-      const me = await store.getUser(userId)
-      if (!me) throw notFound(MSG.userNotRegistered)
-      const { items, nextCursor } = await store.listPosts({ sort, authorIds: authorsOfFeed(me), limit, cursor })
+      const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor })
       return { posts: await postViews(store, items, reader), nextCursor }
     },
 

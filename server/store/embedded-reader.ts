@@ -21,6 +21,9 @@ export class EmbeddedReader implements TransactionBase {
   async getUser(id: string) {
     return this.index.users.get(id)
   }
+  async getTokenHolder(id: string) {
+    return this.index.users.get(id)
+  }
   async getUserByUsername(username: string) {
     return this.index.usersByName.get(username.toLowerCase())
   }

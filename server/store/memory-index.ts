@@ -45,6 +45,8 @@ interface Authors {
  */
 let peopleVersions = 0
 
+const NOBODY: readonly string[] = Object.freeze([])
+
 /** Pages kept per set of authors; a reader paging far back does not need them all kept. */
 const MAX_KEPT_PAGES = 16
 
@@ -66,6 +68,7 @@ export class MemoryIndex {
   /** Never shrinks while the index lives, so that the lists kept in #authors stay the live ones. */
   readonly #postsByAuthor = new Map<string, SortedList<PostRecord>>()
   #authors = new WeakMap<readonly string[], Authors>()
+  #feeds = new WeakMap<readonly string[], readonly string[]>()
   /**
    * Raised when a post is added or removed. Other changes (a like, an edit, a comment) leave every post
    * where it was in time order, so a page by time stays the same list of ids while this stays put.
@@ -166,9 +169,10 @@ export class MemoryIndex {
     const direction = query.sort === 'oldest' ? 1 : -1
     const key = query.sort === 'trending' ? byTrend : byTime
     const all = query.sort === 'trending' ? this.#postsByTrend.items : this.#postsByTime.items
-    if (!query.authorIds) return pageOf(all, key, direction, query)
+    const authorIds = query.feedOf === undefined ? query.authorIds : this.#feedAuthors(query.feedOf)
+    if (!authorIds) return pageOf(all, key, direction, query)
 
-    const authors = this.#authorsOf(query.authorIds)
+    const authors = this.#authorsOf(authorIds)
     if (query.sort === 'trending' || query.limit === undefined)
       return this.#authorsPage(authors, all, key, direction, query)
     // A home feed is read again and again between new posts: its page of ids is kept until one arrives.
@@ -213,6 +217,17 @@ export class MemoryIndex {
     let list = this.#postsByAuthor.get(authorId)
     if (!list) this.#postsByAuthor.set(authorId, (list = new SortedList(byTime)))
     return list
+  }
+
+  /**
+   * A home feed's authors, the user and whom they follow: the same array while the user's following list
+   * is the same, so that what #authorsOf keeps with it stays found.
+   */
+  #feedAuthors(userId: string): readonly string[] {
+    const following = this.users.get(userId)?.following ?? NOBODY
+    let authorIds = this.#feeds.get(following)
+    if (!authorIds) this.#feeds.set(following, (authorIds = Object.freeze([userId, ...following])))
+    return authorIds
   }
 
   /** A feed asks with the same array on every read until the user follows someone new: the set is kept with it. */

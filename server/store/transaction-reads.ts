@@ -30,6 +30,9 @@ export class TransactionReads implements StoreReader {
   async getUser(id: string) {
     return this.users.get(id) ?? this.base.getUser(id)
   }
+  getTokenHolder(id: string) {
+    return this.getUser(id)
+  }
   async getUserByUsername(username: string) {
     const lower = username.toLowerCase()
     for (const user of this.users.values()) if (user.username.toLowerCase() === lower) return user

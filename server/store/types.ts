@@ -27,6 +27,8 @@ export interface UserRecord {
   readonly tokenVersion: number
 }
 
+export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
+
 /** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
 export type UserSummaryRecord = Pick<UserRecord, '_id' | 'username' | 'firstName' | 'lastName' | 'avatarURL'>
 
@@ -103,11 +105,15 @@ export interface Page<T> {
 export interface PostQuery extends PageRequest {
   /** Only posts by these authors; all posts when absent. */
   authorIds?: readonly string[]
+  /** Instead: the home feed of this user, their own posts and those of everyone they follow. */
+  feedOf?: string
   sort: FeedSort
 }
 
 export interface StoreReader {
   getUser(id: string): Promise<UserRecord | undefined>
+  /** What a request's token is checked against: far cheaper than the whole record with its follows. */
+  getTokenHolder(id: string): Promise<TokenHolder | undefined>
   /** Case-insensitive, as usernames are unique without regard to case. */
   getUserByUsername(username: string): Promise<UserRecord | undefined>
   /** In the order asked; unknown ids are skipped. */

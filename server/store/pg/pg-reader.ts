@@ -6,6 +6,7 @@ import type {
   PostQuery,
   PostRecord,
   StoreReader,
+  TokenHolder,
   UserRecord,
   UserSearch,
   UserSummaryRecord,
@@ -33,6 +34,13 @@ export class PgReader implements StoreReader {
     const sql = this.sql
     const [row] = await sql<UserRow[]>`SELECT ${userColumns(sql)} FROM users u WHERE u.id = ${id}`
     return row && toUserRecord(row)
+  }
+
+  async getTokenHolder(id: string): Promise<TokenHolder | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await this.sql<{ id: string; username: string; token_version: number }[]>`
+      SELECT id, username, token_version FROM users WHERE id = ${id}`
+    return row && { _id: row.id, username: row.username, tokenVersion: row.token_version }
   }
 
   async getUserByUsername(username: string): Promise<UserRecord | undefined> {
@@ -133,7 +141,15 @@ export class PgReader implements StoreReader {
   async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
     const sql = this.sql
     const trending = query.sort === 'trending'
-    const authors = query.authorIds ? sql`AND p.author_id = ANY(${query.authorIds.filter(isUuid)}::uuid[])` : sql``
+    const { feedOf } = query
+    const authors =
+      feedOf !== undefined
+        ? isUuid(feedOf)
+          ? sql`AND (p.author_id = ${feedOf} OR p.author_id IN (SELECT f.followee_id FROM follows f WHERE f.follower_id = ${feedOf}))`
+          : sql`AND false`
+        : query.authorIds
+          ? sql`AND p.author_id = ANY(${query.authorIds.filter(isUuid)}::uuid[])`
+          : sql``
     let after = sql``
     if (query.cursor !== undefined && trending) {
       const [likes, at, id] = decodeCursor(query.cursor, 3)
