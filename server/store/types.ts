@@ -218,6 +218,17 @@ export interface LoggedEvent {
   to: string | undefined
 }
 
+/** What a reconnecting client asks a shared event log for. */
+export interface ReplayRequest {
+  /** The last id the client saw. */
+  after: number
+  /** The newest id the instance has delivered: what comes later reaches the client live. */
+  upTo: number
+  userId: string
+  /** The most event data a replay may carry; past it the client refetches. */
+  maxBytes: number
+}
+
 /**
  * Stream tickets: an EventSource cannot send an authorization header, and a token must never sit in a
  * URL, so a protected call trades the token for a short-lived, single-use ticket instead.

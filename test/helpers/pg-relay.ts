@@ -14,6 +14,8 @@ export interface PgRelay {
   open: boolean
   /** The local ports of the relay's connections to PostgreSQL, one per backend of the app. */
   ports(): number[]
+  /** Bytes PostgreSQL has sent the app so far, over every connection. */
+  readonly received: number
   /** Drops every relayed connection at the TCP level, as a network fault would. */
   cut(): void
 }
@@ -22,9 +24,13 @@ export async function startPgRelay(t: TestContext): Promise<PgRelay> {
   const target = new URL(TEST_DATABASE_URL)
   const upstreams = new Set<net.Socket>()
   const sockets = new Set<net.Socket>()
+  let received = 0
   const relay: PgRelay = {
     url: '',
     open: true,
+    get received() {
+      return received
+    },
     ports: () => [...upstreams].flatMap((socket) => (socket.localPort === undefined ? [] : [socket.localPort])),
     cut: () => {
       for (const socket of sockets) socket.destroy()
@@ -34,6 +40,7 @@ export async function startPgRelay(t: TestContext): Promise<PgRelay> {
     if (!relay.open) return client.destroy()
     const upstream = net.connect(Number(target.port || 5432), target.hostname)
     upstreams.add(upstream)
+    upstream.on('data', (chunk: Buffer) => (received += chunk.length))
     const pair = [client, upstream]
     for (const socket of pair) {
       sockets.add(socket)
