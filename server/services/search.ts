@@ -1,6 +1,6 @@
 import { MSG, badRequest } from '../errors.js'
 import type { SearchQuery } from '../schemas/search.js'
-import { tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
+import { namePrefixesOf, tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
 import type { PageRequest, UserSearch } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { DEFAULT_PAGE } from './notifications.js'
@@ -17,7 +17,7 @@ function userSearchOf(q: string): UserSearch | undefined {
     const username = usernamePrefixOf(q.slice(1).trim())
     return username === undefined ? undefined : { prefixes: [], username }
   }
-  const prefixes = wordsOf(q)
+  const prefixes = namePrefixesOf(q)
   return prefixes.length > 0 ? { prefixes } : undefined
 }
 

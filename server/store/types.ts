@@ -67,7 +67,10 @@ export interface TagCount {
 }
 
 export interface UserSearch {
-  /** Folded words (text-terms.ts); each must begin a word of the user's username, first or last name. */
+  /**
+   * Folded words (namePrefixesOf): each must begin a word of the user's username, first or last name;
+   * none begins another, and the longest come first.
+   */
   prefixes: readonly string[]
   /** Instead: the one lower-case prefix the username itself must begin with (a search for `@name`). */
   username?: string
