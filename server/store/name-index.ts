@@ -1,4 +1,4 @@
-import { pageOf, type SortKey } from './cursor.js'
+import { CURSOR, pageOf, type SortKey } from './cursor.js'
 import { diff } from './search-index.js'
 import { SortedList, sortPage } from './sorted-list.js'
 import { nameWordsOf } from './text-terms.js'
@@ -17,10 +17,14 @@ interface WordEntry {
 }
 
 const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-const byName: SortKey<NameKey> = { of: (user) => [user.name], length: 1, compare: (a, b) => order(a.name, b.name) }
+const byName: SortKey<NameKey> = {
+  of: (user) => [user.name],
+  parts: CURSOR.byName,
+  compare: (a, b) => order(a.name, b.name),
+}
 const byWord: SortKey<WordEntry> = {
   of: (entry) => [entry.word, entry.userId],
-  length: 2,
+  parts: ['text', 'id'],
   compare: (a, b) => order(a.word, b.word) || order(a.userId, b.userId),
 }
 const entry = (word: string, userId: string): WordEntry => ({ _id: `${word} ${userId}`, word, userId })

@@ -1,7 +1,7 @@
-import { decodeCursor } from '../cursor.js'
+import { CURSOR } from '../cursor.js'
 import type { Page, PageRequest, PostRecord, TagCount, UserRecord, UserSearch } from '../types.js'
 import type { Queryable } from './connect.js'
-import { idOf, limitOf, pageFrom, textOf, timeOf } from './keyset.js'
+import { limitOf, pageFrom, readCursor } from './keyset.js'
 import { postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
 /** LIKE's own characters taken literally: `_` is common in usernames and words. */
@@ -10,8 +10,8 @@ const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, '\\$&')}%`
 /** Newest first, after the cursor's (created_at, id), on whichever columns hold them. */
 function before(sql: Queryable, cursor: string | undefined, at: string, id: string) {
   if (cursor === undefined) return sql``
-  const [time, key] = decodeCursor(cursor, 2)
-  return sql`AND (${sql(at)}, ${sql(id)}) < (${timeOf(time)}, ${idOf(key)}::uuid)`
+  const [time, key] = readCursor(cursor, CURSOR.byTime)
+  return sql`AND (${sql(at)}, ${sql(id)}) < (${time}, ${key}::uuid)`
 }
 
 const postKey = (row: PostRow) => [row.created_at.toISOString(), row.id]
@@ -68,7 +68,7 @@ function withNameWords(sql: Queryable, prefixes: readonly string[]) {
 /** People by lower-case username in byte order: a username prefix is a range of users_username_bytes. */
 export async function searchUsers(sql: Queryable, search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
   const name = sql`(lower(u.username) COLLATE "C")`
-  const after = page.cursor === undefined ? sql`` : sql`AND ${name} > ${textOf(decodeCursor(page.cursor, 1)[0])}`
+  const after = page.cursor === undefined ? sql`` : sql`AND ${name} > ${readCursor(page.cursor, CURSOR.byName)[0]}`
   const matching =
     search.username !== undefined
       ? sql`${name} LIKE ${likePrefix(search.username)}`
