@@ -3,7 +3,9 @@
 # Build: every dependency, then the server (tsc) and the client (Vite) into dist/.
 FROM node:24-slim AS build
 WORKDIR /app
+# patches/ holds fixes to dependencies that npm ci applies (postinstall: patch-package).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -16,6 +18,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The image's own non-root user owns the data directory, so a fresh volume is writable by it.

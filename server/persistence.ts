@@ -74,7 +74,7 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
     hubOptions: {
       startId,
       tickets: createPgTicketStore(store.sql),
-      history: async (after, upTo, userId) => eventLog?.replay(after, upTo, userId),
+      history: async (request) => eventLog?.replay(request),
     },
     jwtSecret: async () => config.jwtSecret ?? (await sharedJwtSecret(store.sql)),
     async connect(hub) {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
 import type { ChirpEvent, EventName } from '../schemas/events.js'
-import type { LoggedEvent, TicketStore } from '../store/types.js'
+import type { LoggedEvent, ReplayRequest, TicketStore } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 
 export { redactUrl } from './redact-url.js'
@@ -36,9 +36,10 @@ export interface EventsHubOptions {
   tickets?: TicketStore
   /**
    * Events older than the buffer, from a shared log: the events after `after` up to and including
-   * `upTo` that `userId` may see, in order, or undefined when the log no longer reaches back that far.
+   * `upTo` that `userId` may see, in order, or undefined when the log no longer reaches back that far
+   * or they would take more than `maxBytes` of data (the client refetches instead).
    */
-  history?: (after: number, upTo: number, userId: string) => Promise<LoggedEvent[] | undefined>
+  history?: (request: ReplayRequest) => Promise<LoggedEvent[] | undefined>
 }
 
 interface StreamOptions {
@@ -187,7 +188,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   function replayFromLog(client: Client, after: number, upTo: number): void {
     const history = options.history
     if (!history) return
-    history(after, upTo, client.userId)
+    history({ after, upTo, userId: client.userId, maxBytes: maxUnsentBytes })
       .then((logged) => {
         const replay = logged && fitting(logged.filter((event) => event.name !== SESSION_ENDED).map(frameOf))
         if (replay === undefined) send(client, resetFrame(upTo))

@@ -1,6 +1,7 @@
 import { MSG, badRequest } from '../errors.js'
 import type { SearchQuery } from '../schemas/search.js'
-import { tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
+import { CURSOR, checkCursor, type CursorPart } from '../store/cursor.js'
+import { namePrefixesOf, tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
 import type { PageRequest, UserSearch } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { DEFAULT_PAGE } from './notifications.js'
@@ -8,7 +9,11 @@ import { postViews, type Reader } from './post-views.js'
 import { summaryOf } from './views.js'
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000
-const nothing = { items: [], nextCursor: null }
+/** What a search that can match nothing answers, after refusing a bad cursor as a search that reads would. */
+function nothing(page: PageRequest, parts: readonly CursorPart[]) {
+  checkCursor(page, parts)
+  return { items: [], nextCursor: null }
+}
 const USERNAME = /^[a-z0-9_.]{3,30}$/
 
 /** What a people search looks for: `@name` a username prefix, words the beginnings of names; `#tag` nobody. */
@@ -18,7 +23,7 @@ function userSearchOf(q: string): UserSearch | undefined {
     const username = usernamePrefixOf(q.slice(1).trim())
     return username === undefined ? undefined : { prefixes: [], username }
   }
-  const prefixes = wordsOf(q)
+  const prefixes = namePrefixesOf(q)
   return prefixes.length > 0 ? { prefixes } : undefined
 }
 
@@ -36,7 +41,8 @@ export function createSearchService({ store, now }: ServiceDeps) {
   const withLimit = (page: PageRequest) => ({ ...page, limit: page.limit ?? DEFAULT_PAGE })
 
   async function tagged(tag: string | undefined, page: PageRequest, reader: Reader) {
-    const { items, nextCursor } = tag === undefined ? nothing : await store.listTaggedPosts(tag, withLimit(page))
+    const { items, nextCursor } =
+      tag === undefined ? nothing(page, CURSOR.byTime) : await store.listTaggedPosts(tag, withLimit(page))
     return { posts: await postViews(store, items, reader), nextCursor }
   }
 
@@ -65,12 +71,14 @@ export function createSearchService({ store, now }: ServiceDeps) {
       if (q === '') throw badRequest(MSG.blankQuery)
       if ((type ?? (q.startsWith('@') ? 'users' : 'posts')) === 'users') {
         const search = userSearchOf(q)
-        const { items, nextCursor } = search === undefined ? nothing : await store.searchUsers(search, withLimit(page))
+        const { items, nextCursor } =
+          search === undefined ? nothing(page, CURSOR.byName) : await store.searchUsers(search, withLimit(page))
         return { users: items.map((user) => ({ ...summaryOf(user), bio: user.bio })), nextCursor }
       }
       if (q.startsWith('#')) return tagged(tagOf(q.slice(1).trim()), page, reader)
       const terms = postTermsOf(q)
-      const { items, nextCursor } = terms === undefined ? nothing : await store.searchPosts(terms, withLimit(page))
+      const { items, nextCursor } =
+        terms === undefined ? nothing(page, CURSOR.byTime) : await store.searchPosts(terms, withLimit(page))
       return { posts: await postViews(store, items, reader), nextCursor }
     },
   }

@@ -1,4 +1,4 @@
-import { pageOf, type SortKey } from './cursor.js'
+import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
 import { NotificationIndex } from './notification-index.js'
 import { SearchIndex } from './search-index.js'
@@ -10,13 +10,21 @@ const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 
 const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
   order(a.createdAt, b.createdAt) || order(a._id, b._id)
 
-const byTime: SortKey<PostRecord> = { of: (post) => [post.createdAt, post._id], length: 2, compare: byCreation }
+const byTime: SortKey<PostRecord> = {
+  of: (post) => [post.createdAt, post._id],
+  parts: CURSOR.byTime,
+  compare: byCreation,
+}
 const byTrend: SortKey<PostRecord> = {
   of: (post) => [post.likeCount, post.createdAt, post._id],
-  length: 3,
+  parts: CURSOR.byLikes,
   compare: (a, b) => order(a.likeCount, b.likeCount) || byCreation(a, b),
 }
-const byJoined: SortKey<UserRecord> = { of: (user) => [user.createdAt, user._id], length: 2, compare: byCreation }
+const byJoined: SortKey<UserRecord> = {
+  of: (user) => [user.createdAt, user._id],
+  parts: CURSOR.byTime,
+  compare: byCreation,
+}
 
 const sameSummary = (a: UserSummaryRecord, b: UserSummaryRecord) =>
   a.username === b.username && a.firstName === b.firstName && a.lastName === b.lastName && a.avatarURL === b.avatarURL
@@ -198,7 +206,10 @@ export class MemoryIndex {
   ): Page<PostRecord> {
     let matching = 0
     for (const list of authors.lists) matching += list.items.length
-    if (matching === 0) return { items: [], nextCursor: null }
+    if (matching === 0) {
+      checkCursor(query, key.parts)
+      return { items: [], nextCursor: null }
+    }
     // Reading every post and keeping the authors' costs about (page size × all posts ÷ theirs) steps;
     // going through the authors' own lists costs about one step per author (by time) or per post of
     // theirs (by likes, which each author's list is not ordered by). The cheaper one is taken.

@@ -1,4 +1,4 @@
-import { pageOf, type SortKey } from './cursor.js'
+import { CURSOR, pageOf, type SortKey } from './cursor.js'
 import { SortedList } from './sorted-list.js'
 import type { NotificationIdentity, NotificationRecord, Page, PageRequest } from './types.js'
 
@@ -6,7 +6,7 @@ const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 /** Oldest first; pages read it backwards. PostgreSQL pages by the same (created_at, id), so cursors agree. */
 export const byTime: SortKey<NotificationRecord> = {
   of: (notification) => [notification.createdAt, notification._id],
-  length: 2,
+  parts: CURSOR.byTime,
   compare: (a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id),
 }
 

@@ -1,5 +1,4 @@
-import { MSG, badRequest } from '../errors.js'
-import { decodeCursor, encodeCursor, pageByOffset } from './cursor.js'
+import { CURSOR, decodeCursor, encodeCursor, pageByOffset } from './cursor.js'
 import type { CommentRecord, Page, PageRequest, PostRecord } from './types.js'
 
 /**
@@ -12,8 +11,7 @@ const nothing = { items: [], nextCursor: null }
 export function likersOf(post: PostRecord | undefined, page: PageRequest): Page<string> {
   if (!post) return nothing
   const ids = post.likedBy
-  const start = page.cursor === undefined ? 0 : decodeCursor(page.cursor, 1)[0]
-  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) throw badRequest(MSG.badCursor)
+  const start = page.cursor === undefined ? 0 : (decodeCursor(page.cursor, CURSOR.byPosition)[0] as number)
   const end = Math.min(ids.length, start + (page.limit ?? ids.length))
   const items: string[] = []
   for (let i = start; i < end; i++) items.push(ids[ids.length - 1 - i] as string)

@@ -1,4 +1,4 @@
-import { pageOf, type SortKey } from './cursor.js'
+import { CURSOR, pageOf, type SortKey } from './cursor.js'
 import { SortedList, scanPage } from './sorted-list.js'
 import { searchTermsOf, tagUsesOf } from './text-terms.js'
 import type { Page, PageRequest, PostRecord, TagCount } from './types.js'
@@ -20,14 +20,16 @@ const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 /** The same key, cursor and order as the posts' newest-first lists, so a cursor reads alike on every list of posts. */
 const byTime: SortKey<PostKey> = {
   of: (post) => [post.createdAt, post._id],
-  length: 2,
+  parts: CURSOR.byTime,
   compare: (a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id),
 }
 const byUse: SortKey<TagUse> = {
   of: (use) => [use.usedAt, use._id],
-  length: 2,
+  parts: ['time', 'text'],
   compare: (a, b) => order(a.usedAt, b.usedAt) || order(a._id, b._id),
 }
+/** The list of a term or tag nobody uses; never written to. */
+const NO_POSTS = new SortedList(byTime)
 const useOf = (postId: string, tag: string, usedAt: string): TagUse => ({ _id: `${tag} ${postId}`, tag, usedAt })
 
 /** What is in `from` and not in `to`. */
@@ -123,12 +125,10 @@ export class SearchIndex {
 
   /** Ids of the posts holding every term, newest first: the rarest term's list, each post checked against the others. */
   posts(terms: readonly string[], request: PageRequest): Page<string> {
-    const lists = terms.map((term) => this.#byTerm.get(term))
-    if (lists.length === 0 || lists.some((list) => list === undefined)) return { items: [], nextCursor: null }
-    const [rarest, ...others] = (lists as SortedList<PostKey>[]).sort((a, b) => a.items.length - b.items.length)
-    const page = scanPage((rarest as SortedList<PostKey>).items, byTime, -1, request, (key) =>
-      others.every((list) => list.has(key)),
-    )
+    // A term no post holds reads as an empty list: the page is empty, and its cursor still checked.
+    const lists = terms.map((term) => this.#byTerm.get(term) ?? NO_POSTS)
+    const [rarest = NO_POSTS, ...others] = lists.sort((a, b) => a.items.length - b.items.length)
+    const page = scanPage(rarest.items, byTime, -1, request, (key) => others.every((list) => list.has(key)))
     return { items: page.items.map((key) => key._id), nextCursor: page.nextCursor }
   }
 

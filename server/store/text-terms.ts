@@ -110,6 +110,17 @@ export function nameWordsOf(user: { username: string; firstName: string; lastNam
   return [...new Set([user.username, user.firstName, user.lastName].flatMap(wordsOf))]
 }
 
+/**
+ * The words of a people search, as the prefixes a person's name words must begin with. A word that
+ * begins another asks nothing more than that one (`a ada` finds whom `ada` finds), so it is dropped,
+ * and no two of the rest can begin the same word: each needs a word of its own. Longest first, the
+ * likeliest to narrow the search most; ties in code unit order, so every store gets the same list.
+ */
+export function namePrefixesOf(q: string): string[] {
+  const words = wordsOf(q).sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+  return words.filter((word) => !words.some((other) => other !== word && other.startsWith(word)))
+}
+
 /** A username prefix as `@` searches take it: lower case, or undefined when no username could start so. */
 export function usernamePrefixOf(raw: string): string | undefined {
   return /^[A-Za-z0-9_.]{0,30}$/.test(raw) ? raw.toLowerCase() : undefined

@@ -77,7 +77,10 @@ export interface TagCount {
 }
 
 export interface UserSearch {
-  /** Folded words (text-terms.ts); each must begin a word of the user's username, first or last name. */
+  /**
+   * Folded words (namePrefixesOf): each must begin a word of the user's username, first or last name;
+   * none begins another, and the longest come first.
+   */
   prefixes: readonly string[]
   /** Instead: the one lower-case prefix the username itself must begin with (a search for `@name`). */
   username?: string
@@ -237,6 +240,17 @@ export interface LoggedEvent {
   name: string
   data: string
   to: string | undefined
+}
+
+/** What a reconnecting client asks a shared event log for. */
+export interface ReplayRequest {
+  /** The last id the client saw. */
+  after: number
+  /** The newest id the instance has delivered: what comes later reaches the client live. */
+  upTo: number
+  userId: string
+  /** The most event data a replay may carry; past it the client refetches. */
+  maxBytes: number
 }
 
 /**

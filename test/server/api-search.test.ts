@@ -62,6 +62,17 @@ await t.test(
   },
 )
 
+await t.test(
+  'people: a word that begins another adds nothing, and each of the rest needs a name of its own',
+  async (t) => {
+    t.strictSame(await usernames(t, `type=users&${q('c chris b ber')}`), [chris.username], 'as chris ber')
+    t.strictSame(await usernames(t, `type=users&${q('chl chr')}`), [], 'chloé and chris are different words')
+    t.strictSame(await usernames(t, `type=users&${q(`a ad ada ${run}`)}`), [ada.username], `ada.${run} is two words`)
+    const letters = 'a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 ä ö ü é è ß ø å'
+    t.strictSame(await usernames(t, `type=users&${q(letters)}`), [], '44 one-letter words: nobody has 38 name words')
+  },
+)
+
 await t.test('people: @ looks at usernames only, and is what a q starting with @ looks for by default', async (t) => {
   t.strictSame(await usernames(t, `type=users&${q('@CH')}`), [chloe.username, chris.username])
   t.strictSame(await usernames(t, q(`@chloe_${run}`)), [chloe.username], 'no type: people')

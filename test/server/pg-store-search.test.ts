@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
+import type { PgStore } from '../../server/store/pg/pg-store.js'
 import type { Page, PageRequest, Store, UserSearch } from '../../server/store/types.js'
 import { openBothStores } from '../helpers/both-stores.js'
 import { skipWithoutPostgres } from '../helpers/pg.js'
@@ -49,6 +50,9 @@ const USER_SEARCHES: UserSearch[] = [
   { prefixes: ['佐'] },
   { prefixes: ['zoe', 'ørs'] },
   { prefixes: ['_'] },
+  { prefixes: ['chris', 'ch', 'b', 'ber'] },
+  { prefixes: ['b', 'c'] },
+  { prefixes: [...'abcdefghijklmnopqrstuvwxyz0123456789'] },
   { prefixes: [], username: 'ch' },
   { prefixes: [], username: 'chris.' },
   { prefixes: [], username: 'ada_' },
@@ -153,4 +157,20 @@ await t.test('search, tags and trending read the same on both stores, before and
     [{ tag: 'trend', posts: 1 }],
     'counted when the comment was written',
   )
+})
+
+await t.test('a people search is one statement of one shape, however many words it holds', { skip }, async (t) => {
+  const database = textDatabase()
+  const pg = (await openBothStores(t, database))[1]?.store as PgStore
+  const statements: string[] = []
+  pg.sql.options.debug = (_connection, query) => void statements.push(query)
+  t.teardown(() => void (pg.sql.options.debug = false))
+  const shapeOf = async (prefixes: string[]) => {
+    statements.length = 0
+    await pg.searchUsers({ prefixes }, { limit: 5 })
+    t.equal(statements.length, 1, `${prefixes.length} words: one statement`)
+    return statements[0]
+  }
+  const two = await shapeOf(['ber', 'ch'])
+  t.equal(await shapeOf([...'abcdefghijklmnopqrstuvwxyz0123456789']), two, '36 words: the same statement as 2')
 })

@@ -29,7 +29,11 @@ export function checkSchemaName(schema: string): string {
 /**
  * A pool whose every connection starts in `schema` with bounded waits: a stuck statement, a held lock or a
  * transaction left open cannot hold up the instance for long. `synchronous_commit` keeps the server's
- * default (on): a write is acknowledged only once it is on disk.
+ * default (on): a write is acknowledged only once it is on disk. A backend terminated under a query or
+ * a transaction fails that work alone: patches/postgres+3.4.9.patch keeps the driver from writing to
+ * the dead socket (which threw outside any promise and ended the process), from running a cut
+ * transaction's later statements on the reconnected connection outside it, and from failing the next
+ * query with the old backend's error.
  */
 export function createSql({ url, poolMax, schema }: SqlOptions): Sql {
   checkSchemaName(schema)

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres'
-import type { LoggedEvent } from '../types.js'
+import type { LoggedEvent, ReplayRequest } from '../types.js'
+import { PRUNED_KEY, replayFrom } from './event-replay.js'
 
 /**
  * The cluster's event log. Writes put their events in `event_outbox` inside their own transaction; one
@@ -37,8 +38,8 @@ export interface EventLog {
    * so that what a write just committed reaches this instance's streams before the write is answered.
    */
   settle(): Promise<void>
-  /** Events after `after` up to `upTo` that `userId` may see; undefined when pruning has passed `after`. */
-  replay(after: number, upTo: number, userId: string): Promise<LoggedEvent[] | undefined>
+  /** The events a reconnecting client missed, or undefined when it must refetch (replayFrom says when). */
+  replay(request: ReplayRequest): Promise<LoggedEvent[] | undefined>
   close(): Promise<void>
 }
 
@@ -51,9 +52,6 @@ interface EventRow {
 
 const BATCH = 1000
 const TAIL_PAGE = 500
-/** A replay longer than this is cheaper as a refetch. */
-const MAX_REPLAY = 5000
-const PRUNED_KEY = 'events_pruned_through'
 const SETTLE_ATTEMPTS = 250
 
 const toEvent = (row: EventRow): LoggedEvent => ({
@@ -207,16 +205,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
       }
       await tail()
     },
-    async replay(after, upTo, userId) {
-      const [pruned] = await sql<{ value: string }[]>`select value from app_settings where key = ${PRUNED_KEY}`
-      if (pruned && after < Number(pruned.value)) return undefined
-      const rows = await sql<EventRow[]>`
-        select seq::text as seq, name, recipient::text as recipient, data
-        from events
-        where seq > ${after} and seq <= ${upTo} and (recipient is null or recipient::text = ${userId})
-        order by seq limit ${MAX_REPLAY + 1}`
-      return rows.length > MAX_REPLAY ? undefined : rows.map(toEvent)
-    },
+    replay: (request) => replayFrom(sql, request),
     async close() {
       closed = true
       for (const timer of timers.values()) clearTimeout(timer)

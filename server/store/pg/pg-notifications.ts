@@ -1,4 +1,4 @@
-import { decodeCursor } from '../cursor.js'
+import { CURSOR } from '../cursor.js'
 import type {
   NotificationMatch,
   NotificationRecord,
@@ -8,7 +8,7 @@ import type {
   UnreadCount,
 } from '../types.js'
 import type { Queryable } from './connect.js'
-import { idOf, limitOf, pageFrom, timeOf } from './keyset.js'
+import { limitOf, pageFrom, readCursor } from './keyset.js'
 import { isUuid } from './records.js'
 
 interface NotificationRow {
@@ -67,8 +67,8 @@ export async function listNotifications(
   if (!isUuid(userId)) return { items: [], nextCursor: null }
   let after = sql``
   if (page.cursor !== undefined) {
-    const [at, id] = decodeCursor(page.cursor, 2)
-    after = sql`AND (n.created_at, n.id) < (${timeOf(at)}, ${idOf(id)}::uuid)`
+    const [at, id] = readCursor(page.cursor, CURSOR.byTime)
+    after = sql`AND (n.created_at, n.id) < (${at}, ${id}::uuid)`
   }
   const rows = await sql<NotificationRow[]>`
     SELECT ${columns(sql)} FROM notifications n WHERE n.recipient_id = ${userId} ${after}

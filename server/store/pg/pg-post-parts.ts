@@ -1,7 +1,7 @@
-import { decodeCursor } from '../cursor.js'
+import { CURSOR } from '../cursor.js'
 import type { CommentRecord, Page, PageRequest } from '../types.js'
 import type { Queryable } from './connect.js'
-import { countOf, limitOf, pageFrom } from './keyset.js'
+import { limitOf, pageFrom, readCursor } from './keyset.js'
 import { commentJson, isUuid, toCommentRecord, type CommentJson } from './records.js'
 
 /**
@@ -9,7 +9,7 @@ import { commentJson, isUuid, toCommentRecord, type CommentJson } from './record
  * left off (post_reactions_recent, post_reactions_user, comments_post).
  */
 const nothing = { items: [], nextCursor: null }
-const seqOf = (page: PageRequest) => (page.cursor === undefined ? undefined : countOf(decodeCursor(page.cursor, 1)[0]))
+const seqOf = (page: PageRequest) => (page.cursor === undefined ? undefined : readCursor(page.cursor, CURSOR.byPosition)[0])
 
 export async function likedAmong(sql: Queryable, userId: string, postIds: readonly string[]): Promise<Set<string>> {
   const ids = postIds.filter(isUuid)

@@ -1,5 +1,5 @@
 import type postgres from 'postgres'
-import { decodeCursor } from '../cursor.js'
+import { CURSOR } from '../cursor.js'
 import type {
   Page,
   PageRequest,
@@ -12,13 +12,11 @@ import type {
   UserSummaryRecord,
 } from '../types.js'
 import type { Queryable } from './connect.js'
-import { countOf, idOf, limitOf, pageFrom, timeOf } from './keyset.js'
+import { limitOf, pageFrom, readCursor } from './keyset.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
 import * as search from './pg-search.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
-
-const INT_MAX = 2 ** 31 - 1
 
 /**
  * The reads of PostgreSQL, on the pool or inside a transaction (whose own writes they then see). Each
@@ -76,8 +74,8 @@ export class PgReader implements StoreReader {
     const sql = this.sql
     let after = sql``
     if (page.cursor !== undefined) {
-      const [at, id] = decodeCursor(page.cursor, 2)
-      after = sql`WHERE (u.created_at, u.id) > (${timeOf(at)}, ${idOf(id)}::uuid)`
+      const [at, id] = readCursor(page.cursor, CURSOR.byTime)
+      after = sql`WHERE (u.created_at, u.id) > (${at}, ${id}::uuid)`
     }
     const rows = await sql<UserRow[]>`
       SELECT ${userColumns(sql)} FROM (SELECT * FROM users u ${after} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
@@ -152,14 +150,14 @@ export class PgReader implements StoreReader {
           : sql``
     let after = sql``
     if (query.cursor !== undefined && trending) {
-      const [likes, at, id] = decodeCursor(query.cursor, 3)
-      after = sql`AND (p.like_count, p.created_at, p.id) < (${countOf(likes, INT_MAX)}::int, ${timeOf(at)}, ${idOf(id)}::uuid)`
+      const [likes, at, id] = readCursor(query.cursor, CURSOR.byLikes)
+      after = sql`AND (p.like_count, p.created_at, p.id) < (${likes}::int, ${at}, ${id}::uuid)`
     } else if (query.cursor !== undefined) {
-      const [at, id] = decodeCursor(query.cursor, 2)
+      const [at, id] = readCursor(query.cursor, CURSOR.byTime)
       after =
         query.sort === 'oldest'
-          ? sql`AND (p.created_at, p.id) > (${timeOf(at)}, ${idOf(id)}::uuid)`
-          : sql`AND (p.created_at, p.id) < (${timeOf(at)}, ${idOf(id)}::uuid)`
+          ? sql`AND (p.created_at, p.id) > (${at}, ${id}::uuid)`
+          : sql`AND (p.created_at, p.id) < (${at}, ${id}::uuid)`
     }
     const order = trending
       ? sql`p.like_count DESC, p.created_at DESC, p.id DESC`
@@ -180,7 +178,7 @@ export class PgReader implements StoreReader {
   async listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
     if (!isUuid(userId)) return { items: [], nextCursor: null }
     const sql = this.sql
-    const before = page.cursor === undefined ? sql`` : sql`AND b.seq < ${countOf(decodeCursor(page.cursor, 1)[0])}`
+    const before = page.cursor === undefined ? sql`` : sql`AND b.seq < ${readCursor(page.cursor, CURSOR.byPosition)[0]}`
     const rows = await sql<(PostRow & { seq: string })[]>`
       SELECT b.seq, ${postColumns(sql)}
       FROM (SELECT b.post_id, b.seq FROM bookmarks b WHERE b.user_id = ${userId} ${before}
