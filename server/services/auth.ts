@@ -3,6 +3,7 @@ import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
 import type { UserRecord } from '../store/types.js'
+import { isGuest, usernameKey } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { hashPassword, verifyPassword } from './passwords.js'
 import { isValidAvatarUrl } from './urls.js'
@@ -19,8 +20,6 @@ export interface AuthDeps extends ServiceDeps {
   signToken: (payload: TokenPayload) => string
   guestLogin: boolean
 }
-
-const GUEST_USERNAME = 'guest'
 
 /**
  * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
@@ -39,7 +38,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
     async signup(body: SignupBody) {
       const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
       if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
-      if (RESERVED_USERNAMES.has(body.username.toLowerCase())) throw unprocessableEntity(MSG.usernameExists)
+      if (RESERVED_USERNAMES.has(usernameKey(body.username))) throw unprocessableEntity(MSG.usernameExists)
       const passwordHash = await hashPassword(body.password)
       const user = await store.transaction(async (tx) => {
         const at = now().toISOString()
@@ -60,7 +59,9 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
           followers: [],
           tokenVersion: 0,
         }
-        if (!(await tx.createUser(created))) throw unprocessableEntity(MSG.usernameExists)
+        const outcome = await tx.createUser(created)
+        if (outcome === 'taken') throw unprocessableEntity(MSG.usernameExists)
+        if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
         return created
       })
       return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }
@@ -72,7 +73,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
         await verifyPassword(body.password, await unknownUserHash())
         throw notFound(MSG.userNotRegistered)
       }
-      if (!guestLogin && user.username === GUEST_USERNAME) throw forbidden(MSG.guestDisabled)
+      if (!guestLogin && isGuest(user)) throw forbidden(MSG.guestDisabled)
       if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
       return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
     },
@@ -90,7 +91,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
       const user = await store.getUser(payload._id)
       if (!user) throw notFound(MSG.userNotRegistered)
       if (user.tokenVersion !== payload.tv) throw unauthorized()
-      if (!guestLogin && user.username === GUEST_USERNAME) throw unauthorized()
+      if (!guestLogin && isGuest(user)) throw unauthorized()
       return user
     },
   }

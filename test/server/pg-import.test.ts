@@ -10,6 +10,7 @@ import { createUsersService } from '../../server/services/users.js'
 import { verifyPassword } from '../../server/services/passwords.js'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
 import { EmbeddedStore } from '../../server/store/embedded-store.js'
+import { MIGRATIONS } from '../../server/store/pg/migrations/index.js'
 import { PgStore } from '../../server/store/pg/pg-store.js'
 import { tempDataDir } from '../helpers/app.js'
 import { TEST_DATABASE_URL, skipWithoutPostgres, testSchema } from '../helpers/pg.js'
@@ -128,7 +129,7 @@ await t.test('db:migrate migrates and seeds an empty schema, then finds nothing 
   const second = output()
   t.equal(await runDbMigrate(env, second.out), 0)
   t.strictSame(second.lines.log, [
-    `PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration 2).`,
+    `PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration ${MIGRATIONS.length}).`,
     'The database already holds users: nothing seeded.',
   ])
 })

@@ -50,11 +50,11 @@ export async function searchPosts(
 }
 
 /**
- * People by lower-case username in byte order: a username prefix is a range of users_username_bytes;
+ * People by usernameKey in byte order: a username prefix is a range of users_username_key;
  * name words are ranges of user_search_words' primary key, one for each word, all of which must hold.
  */
 export async function searchUsers(sql: Queryable, search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
-  const name = sql`(lower(u.username) COLLATE "C")`
+  const name = sql`u.username_key`
   const after = page.cursor === undefined ? sql`` : sql`AND ${name} > ${textOf(decodeCursor(page.cursor, 1)[0])}`
   const matching =
     search.username !== undefined
