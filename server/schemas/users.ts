@@ -38,11 +38,12 @@ const WebsiteSchema = Type.String({ maxLength: 200 })
 /** A preset avatar path, an uploaded /media/ path or an https URL; the service checks which. */
 const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
 
+/** Without both names, the account is called by its username (docs/api-contract.md §4). */
 export const SignupBodySchema = Type.Object({
   username: UsernameSchema,
   password: PasswordSchema,
-  firstName: NameSchema,
-  lastName: NameSchema,
+  firstName: Type.Optional(NameSchema),
+  lastName: Type.Optional(NameSchema),
   email: Type.String({ format: 'email', maxLength: 254 }),
   avatarURL: Type.Optional(AvatarUrlSchema),
 })
@@ -60,7 +61,8 @@ export type LoginBody = Static<typeof LoginBodySchema>
  */
 export const UserEditSchema = Type.Object({
   firstName: Type.Optional(NameSchema),
-  lastName: Type.Optional(NameSchema),
+  /** Empty only when it already is (an account made by a signup without names, sent back whole). */
+  lastName: Type.Optional(Type.String({ maxLength: 50 })),
   bio: Type.Optional(BioSchema),
   website: Type.Optional(WebsiteSchema),
   avatarURL: Type.Optional(AvatarUrlSchema),

@@ -27,6 +27,17 @@ export interface AuthDeps extends ServiceDeps {
  */
 const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['bookmark', 'suggestions'])
 
+/**
+ * The names of a new account (docs/api-contract.md §4): some clients of the original mock
+ * send neither, and the account is then called by its username; one sent alone is still one missing.
+ */
+function namesOf({ username, firstName, lastName }: SignupBody) {
+  if (firstName === undefined && lastName === undefined) return { firstName: username, lastName: '' }
+  if (firstName === undefined) throw badRequest('firstName is required')
+  if (lastName === undefined) throw badRequest('lastName is required')
+  return { firstName, lastName }
+}
+
 /** A password that no one has, checked against when the username is unknown so both paths cost the same. */
 let dummyHash: Promise<string> | undefined
 const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
@@ -38,6 +49,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
     async signup(body: SignupBody) {
       const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
       if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
+      const names = namesOf(body)
       if (RESERVED_USERNAMES.has(usernameKey(body.username))) throw unprocessableEntity(MSG.usernameExists)
       const passwordHash = await hashPassword(body.password)
       const user = await store.transaction(async (tx) => {
@@ -45,8 +57,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
         const created: UserRecord = {
           _id: randomUUID(),
           username: body.username,
-          firstName: body.firstName,
-          lastName: body.lastName,
+          ...names,
           email: body.email,
           passwordHash,
           avatarURL,

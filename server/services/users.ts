@@ -84,6 +84,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const user = await store.transaction(async (tx) => {
         const current = await mustGetUser(tx, userId, MSG.userNotRegistered)
         if (username !== undefined && username !== current.username) throw notFound(MSG.usernameChange)
+        // Only an account made by a signup without names has an empty last name, and it may send it back.
+        if (changes.lastName === '' && current.lastName !== '') throw badRequest(MSG.emptyLastName)
         const user = await tx.updateProfile(userId, changes, now().toISOString())
         if (!user) throw notFound(MSG.userNotRegistered)
         const { bio, website, updatedAt } = user

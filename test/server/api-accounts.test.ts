@@ -1,13 +1,14 @@
 import t from 'tap'
 import { MSG } from '../../server/errors.js'
-import { AuthLoginReplySchema, AuthSignupReplySchema, type User } from '../../server/schemas/users.js'
+import { AuthLoginReplySchema, AuthSignupReplySchema, UserReplySchema, type User } from '../../server/schemas/users.js'
 import { expectError, expectOk, signup } from '../helpers/api.js'
 import { badLogin, expect429, goodLogin, loose } from '../helpers/rate-limits.js'
 import { buildSeededApp } from '../helpers/seeded.js'
 
 /**
- * Accounts and their names (docs/api-contract.md §4): usernames compared by one normalisation and
- * refused when they look like one taken, on whichever store the suite runs on.
+ * Accounts and their names (docs/api-contract.md §4): a signup without names, usernames compared by
+ * one normalisation and refused when they look like one taken, and the shared guest account, on
+ * whichever store the suite runs on.
  */
 const api = await buildSeededApp(t, { config: { rateLimit: false } })
 const { app } = api
@@ -24,6 +25,38 @@ const signupAs = (
     payload: { email: 'someone@example.com', password: PASSWORD, ...names, ...fields },
   })
 const userNamed = (username: string) => app.inject({ method: 'GET', url: `/api/users/${username}` })
+const edit = (token: string, payload: object) => api.as(token, { method: 'POST', url: '/api/users/edit', payload })
+
+await t.test('a signup with neither name is called by its username, with an empty last name', async (t) => {
+  const res = await signupAs({ username: 'Names_None' }, {})
+  const { createdUser } = expectOk(t, res, 201, AuthSignupReplySchema, 'signup')
+  t.match(createdUser, { username: 'Names_None', firstName: 'Names_None', lastName: '' })
+  const found = expectOk(t, await userNamed('names_none'), 200, UserReplySchema, 'read back').user
+  t.match(found, { firstName: 'Names_None', lastName: '' }, 'as stored')
+})
+
+await t.test('a signup with one name still needs the other, and both follow the limits', async (t) => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['one_first', { firstName: 'Only' }, 'lastName is required'],
+    ['one_last', { lastName: 'Only' }, 'firstName is required'],
+    ['empty_first', { firstName: '', lastName: 'Last' }, 'firstName must NOT have fewer than 1 characters'],
+    ['empty_last', { firstName: 'First', lastName: '' }, MSG.emptyLastName],
+  ]
+  for (const [username, names, message] of cases) {
+    expectError(t, await signupAs({ username }, names), 400, message, username)
+    t.equal((await userNamed(username)).statusCode, 404, `${username} was not created`)
+  }
+})
+
+await t.test('an empty last name may be sent back as it is, never set', async (t) => {
+  const nameless = (await signupAs({ username: 'nameless_echo' }, {})).json() as { encodedToken: string }
+  const echoed = await edit(nameless.encodedToken, { userData: { lastName: '', bio: 'echoed' } })
+  t.match(expectOk(t, echoed, 201, UserReplySchema, 'echo').user, { lastName: '', bio: 'echoed' })
+
+  const named = await signup(api, { lastName: 'Kept' })
+  expectError(t, await edit(named.token, { lastName: '' }), 400, MSG.emptyLastName, 'emptied')
+  t.match((await userNamed(named.username)).json(), { user: { lastName: 'Kept' } }, 'unchanged')
+})
 
 await t.test('a username whose confusable skeleton is taken is refused with 400', async (t) => {
   const cases: [string, number, string][] = [
