@@ -1,6 +1,7 @@
-import { MSG, badRequest, notFound } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { UserEdit } from '../schemas/users.js'
 import type { PageRequest, StoreReader, UserRecord } from '../store/types.js'
+import { isGuest } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
@@ -83,6 +84,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const { username, ...changes } = edit
       const user = await store.transaction(async (tx) => {
         const current = await mustGetUser(tx, userId, MSG.userNotRegistered)
+        if (isGuest(current)) throw forbidden(MSG.guestUnchangeable)
         if (username !== undefined && username !== current.username) throw notFound(MSG.usernameChange)
         // Only an account made by a signup without names has an empty last name, and it may send it back.
         if (changes.lastName === '' && current.lastName !== '') throw badRequest(MSG.emptyLastName)

@@ -3,7 +3,7 @@ import { MSG } from '../../server/errors.js'
 import { AuthLoginReplySchema, AuthSignupReplySchema, UserReplySchema, type User } from '../../server/schemas/users.js'
 import { expectError, expectOk, signup } from '../helpers/api.js'
 import { badLogin, expect429, goodLogin, loose } from '../helpers/rate-limits.js'
-import { buildSeededApp } from '../helpers/seeded.js'
+import { buildSeededApp, snapshotDb } from '../helpers/seeded.js'
 
 /**
  * Accounts and their names (docs/api-contract.md §4): a signup without names, usernames compared by
@@ -56,6 +56,21 @@ await t.test('an empty last name may be sent back as it is, never set', async (t
   const named = await signup(api, { lastName: 'Kept' })
   expectError(t, await edit(named.token, { lastName: '' }), 400, MSG.emptyLastName, 'emptied')
   t.match((await userNamed(named.username)).json(), { user: { lastName: 'Kept' } }, 'unchanged')
+})
+
+await t.test('the shared guest account cannot be changed: 403, and nothing stored', async (t) => {
+  const guest = await api.login('guest')
+  const before = await snapshotDb(api)
+  const { user } = (await userNamed('guest')).json() as { user: User }
+  for (const [what, body] of [
+    ['a bio', { bio: 'taken over' }],
+    ['the whole user sent back', { userData: { ...user, website: 'https://evil.example' } }],
+    ['an empty edit', {}],
+  ] as const) {
+    expectError(t, await edit(guest, body), 403, MSG.guestUnchangeable, what)
+  }
+  t.strictSame(await snapshotDb(api), before, 'the database is unchanged')
+  t.strictSame((await userNamed('guest')).json(), { user }, 'the profile reads as before')
 })
 
 await t.test('a username whose confusable skeleton is taken is refused with 400', async (t) => {
