@@ -1,5 +1,6 @@
 import { setTimeout as wait } from 'node:timers/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { usernameKey } from '../usernames.js'
 import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 
 /** Failed logins to one account, from anywhere, past which every login to it waits a little longer. */
@@ -24,10 +25,11 @@ const FAILED = new Set([401, 404])
 /** The slow-down grows with the count itself, so its counter's max is only a bound on what it can tell. */
 const COUNT_BOUND = 1_000_000
 
+/** The account a login is for, by the same usernameKey the store finds it by, so no spelling of a name escapes its limit. */
 function usernameOf(request: FastifyRequest): string | undefined {
   const body = request.body as { username?: unknown } | null | undefined
   return typeof body?.username === 'string' && body.username !== ''
-    ? body.username.slice(0, 64).toLowerCase()
+    ? usernameKey(body.username.slice(0, 64))
     : undefined
 }
 

@@ -38,10 +38,10 @@ export function installValidation(app: FastifyInstance) {
 /** A body's validator: aliases read as their fields, unknown fields dropped, known ones checked. */
 function compileBody(ajv: Ajv, schema: unknown) {
   const validate = ajv.compile(schema as FastifySchema & object)
-  const fields = aliasedFields(schema)
-  if (fields.length === 0) return validate
+  const aliased = aliasedFields(schema)
+  if (aliased.fields.length === 0) return validate
   const check = (body: unknown): boolean => {
-    const read = readAliases(body, fields)
+    const read = readAliases(body, aliased)
     const valid = validate(body)
     check.errors = valid ? null : nameAliases(validate.errors ?? [], read)
     return valid

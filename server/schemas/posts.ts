@@ -68,11 +68,14 @@ const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
 
 /**
  * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap the
- * wrapper before validation, so both forms are accepted. `image` and `imageUrl` are read as `mediaUrl`.
+ * wrapper before validation, so both forms are accepted. `image` and `imageUrl` are read as `mediaUrl`;
+ * sent beside it, an edit weighs them against the stored value (docs/api-contract.md §1).
  */
 export const PostDataSchema = Type.Object({
   content: Type.Optional(ContentSchema),
   mediaUrl: Type.Optional(MediaUrlSchema),
+  image: Type.Optional(MediaUrlSchema),
+  imageUrl: Type.Optional(MediaUrlSchema),
   mediaAlt: Type.Optional(MediaAltSchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */

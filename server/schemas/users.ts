@@ -16,6 +16,11 @@ const UserSchema = Type.Object(
     avatarURL: Type.String(),
     bio: Type.String(),
     website: Type.String(),
+    /** `website` and `avatarURL` again, by the names clients of the original mock read back (docs/api-contract.md §2). */
+    portfolio: Type.String(),
+    avatar: Type.String(),
+    /** Only in the answer to a profile edit that carried a `token`: that token, given back and never stored. */
+    token: Type.Optional(Type.String()),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
     /**
@@ -38,11 +43,12 @@ const WebsiteSchema = Type.String({ maxLength: 200 })
 /** A preset avatar path, an uploaded /media/ path or an https URL; the service checks which. */
 const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
 
+/** Without both names, the account is called by its username (docs/api-contract.md §4). */
 export const SignupBodySchema = Type.Object({
   username: UsernameSchema,
   password: PasswordSchema,
-  firstName: NameSchema,
-  lastName: NameSchema,
+  firstName: Type.Optional(NameSchema),
+  lastName: Type.Optional(NameSchema),
   email: Type.String({ format: 'email', maxLength: 254 }),
   avatarURL: Type.Optional(AvatarUrlSchema),
 })
@@ -56,16 +62,22 @@ export type LoginBody = Static<typeof LoginBodySchema>
 
 /**
  * Body of POST /users/edit; `{ userData }` as the original client sends it, or the bare object.
- * `portfolio` is read as `website` and `avatar` as `avatarURL`.
+ * `portfolio` is read as `website` and `avatar` as `avatarURL`; sent beside the field itself, each is
+ * weighed against the stored value (docs/api-contract.md §1).
  */
 export const UserEditSchema = Type.Object({
   firstName: Type.Optional(NameSchema),
-  lastName: Type.Optional(NameSchema),
+  /** Empty only when it already is (an account made by a signup without names, sent back whole). */
+  lastName: Type.Optional(Type.String({ maxLength: 50 })),
   bio: Type.Optional(BioSchema),
   website: Type.Optional(WebsiteSchema),
   avatarURL: Type.Optional(AvatarUrlSchema),
+  portfolio: Type.Optional(WebsiteSchema),
+  avatar: Type.Optional(AvatarUrlSchema),
   /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
   username: Type.Optional(Type.String({ maxLength: 100 })),
+  /** Never stored; a string is given back in the reply's `user`, as the original mock did. */
+  token: Type.Optional(Type.Unknown()),
 })
 export type UserEdit = Static<typeof UserEditSchema>
 

@@ -3,6 +3,7 @@ import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
 import type { UserRecord } from '../store/types.js'
+import { isGuest, usernameKey } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { hashPassword, verifyPassword } from './passwords.js'
 import { isValidAvatarUrl } from './urls.js'
@@ -20,13 +21,22 @@ export interface AuthDeps extends ServiceDeps {
   guestLogin: boolean
 }
 
-const GUEST_USERNAME = 'guest'
-
 /**
  * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
  * a user with one of them could never be looked up, so they count as taken, without regard to case.
  */
 const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['bookmark', 'suggestions'])
+
+/**
+ * The names of a new account (docs/api-contract.md §4): some clients of the original mock
+ * send neither, and the account is then called by its username; one sent alone is still one missing.
+ */
+function namesOf({ username, firstName, lastName }: SignupBody) {
+  if (firstName === undefined && lastName === undefined) return { firstName: username, lastName: '' }
+  if (firstName === undefined) throw badRequest('firstName is required')
+  if (lastName === undefined) throw badRequest('lastName is required')
+  return { firstName, lastName }
+}
 
 /** A password that no one has, checked against when the username is unknown so both paths cost the same. */
 let dummyHash: Promise<string> | undefined
@@ -39,15 +49,15 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
     async signup(body: SignupBody) {
       const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
       if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
-      if (RESERVED_USERNAMES.has(body.username.toLowerCase())) throw unprocessableEntity(MSG.usernameExists)
+      const names = namesOf(body)
+      if (RESERVED_USERNAMES.has(usernameKey(body.username))) throw unprocessableEntity(MSG.usernameExists)
       const passwordHash = await hashPassword(body.password)
       const user = await store.transaction(async (tx) => {
         const at = now().toISOString()
         const created: UserRecord = {
           _id: randomUUID(),
           username: body.username,
-          firstName: body.firstName,
-          lastName: body.lastName,
+          ...names,
           email: body.email,
           passwordHash,
           avatarURL,
@@ -60,7 +70,9 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
           followers: [],
           tokenVersion: 0,
         }
-        if (!(await tx.createUser(created))) throw unprocessableEntity(MSG.usernameExists)
+        const outcome = await tx.createUser(created)
+        if (outcome === 'taken') throw unprocessableEntity(MSG.usernameExists)
+        if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
         return created
       })
       return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }
@@ -72,7 +84,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
         await verifyPassword(body.password, await unknownUserHash())
         throw notFound(MSG.userNotRegistered)
       }
-      if (!guestLogin && user.username === GUEST_USERNAME) throw forbidden(MSG.guestDisabled)
+      if (!guestLogin && isGuest(user)) throw forbidden(MSG.guestDisabled)
       if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
       return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
     },
@@ -90,7 +102,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
       const user = await store.getTokenHolder(payload._id)
       if (!user) throw notFound(MSG.userNotRegistered)
       if (user.tokenVersion !== payload.tv) throw unauthorized()
-      if (!guestLogin && user.username === GUEST_USERNAME) throw unauthorized()
+      if (!guestLogin && isGuest(user)) throw unauthorized()
       return user
     },
   }

@@ -5,6 +5,7 @@ import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
+import { editedValue } from './aliases.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
@@ -161,7 +162,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
-        const mediaUrl = data.mediaUrl ?? post.mediaUrl
+        const mediaUrl = editedValue(data.mediaUrl, data.image ?? data.imageUrl, post.mediaUrl) ?? post.mediaUrl
         // A new image starts without the old one's description unless one is sent with it.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
         const changes = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)

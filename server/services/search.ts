@@ -3,6 +3,7 @@ import type { SearchQuery } from '../schemas/search.js'
 import { CURSOR, checkCursor, type CursorPart } from '../store/cursor.js'
 import { namePrefixesOf, tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
 import type { PageRequest, UserSearch } from '../store/types.js'
+import { usernameKey } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, type Reader } from './post-views.js'
@@ -30,7 +31,7 @@ function userSearchOf(q: string): UserSearch | undefined {
 /** What a post search looks for: the terms every post found holds, or undefined when `q` can match nothing. */
 function postTermsOf(q: string): string[] | undefined {
   if (q.startsWith('@')) {
-    const name = q.slice(1).trim().toLowerCase()
+    const name = usernameKey(q.slice(1).trim())
     return USERNAME.test(name) ? [`@${name}`] : undefined
   }
   const words = wordsOf(q)

@@ -1,6 +1,8 @@
-import { MSG, badRequest, notFound } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { UserEdit } from '../schemas/users.js'
-import type { PageRequest, StoreReader, UserRecord } from '../store/types.js'
+import type { PageRequest, ProfileChanges, StoreReader, UserRecord } from '../store/types.js'
+import { isGuest } from '../usernames.js'
+import { editedValue } from './aliases.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
@@ -14,6 +16,20 @@ async function mustGetUser(store: StoreReader, id: string, missing: string = MSG
   const user = await store.getUser(id)
   if (!user) throw notFound(missing)
   return user
+}
+
+type SentProfile = Omit<UserEdit, 'username' | 'token'>
+
+/** What an edit changes in `current`, checked; fields not sent are left out, so they keep their values. */
+function profileChanges({ portfolio, avatar, ...sent }: SentProfile, current: UserRecord): ProfileChanges {
+  const website = editedValue(sent.website, portfolio, current.website)
+  const avatarURL = editedValue(sent.avatarURL, avatar, current.avatarURL)
+  if (website !== undefined && !isValidWebsite(website)) throw badRequest(MSG.badWebsite)
+  if (avatarURL !== undefined && !isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
+  // Only an account made by a signup without names has an empty last name, and it may send it back.
+  if (sent.lastName === '' && current.lastName !== '') throw badRequest(MSG.emptyLastName)
+  const changes: ProfileChanges = { ...sent, website, avatarURL }
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -80,20 +96,20 @@ export function createUsersService({ store, now }: ServiceDeps) {
       return { user: await userView(store, user, user._id === viewerId) }
     },
 
-    async edit(userId: string, edit: UserEdit) {
-      if (edit.website !== undefined && !isValidWebsite(edit.website)) throw badRequest(MSG.badWebsite)
-      if (edit.avatarURL !== undefined && !isValidAvatarUrl(edit.avatarURL)) throw badRequest(MSG.badAvatarUrl)
-      const { username, ...changes } = edit
+    /** A `token` sent along is never stored; the reply's user carries it back, as the original mock did. */
+    async edit(userId: string, { username, token, ...sent }: UserEdit) {
       const user = await store.transaction(async (tx) => {
         const current = await mustGetUser(tx, userId, MSG.userNotRegistered)
+        if (isGuest(current)) throw forbidden(MSG.guestUnchangeable)
         if (username !== undefined && username !== current.username) throw notFound(MSG.usernameChange)
-        const user = await tx.updateProfile(userId, changes, now().toISOString())
+        const user = await tx.updateProfile(userId, profileChanges(sent, current), now().toISOString())
         if (!user) throw notFound(MSG.userNotRegistered)
         const { bio, website, updatedAt } = user
         tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } } })
         return user
       })
-      return { user: await userView(store, user, true) }
+      const view = await userView(store, user, true)
+      return { user: typeof token === 'string' ? { ...view, token } : view }
     },
 
     follow: (meId: string, targetId: string) => changeFollow(meId, targetId, true),

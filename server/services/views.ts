@@ -43,6 +43,8 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookm
     avatarURL: user.avatarURL,
     bio: user.bio,
     website: user.website,
+    portfolio: user.website,
+    avatar: user.avatarURL,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
     bookmarks: self ? [...bookmarks] : [],

@@ -1,4 +1,5 @@
 import { pageByOffset } from './cursor.js'
+import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import type { TransactionBase } from './transaction-reads.js'
@@ -25,7 +26,10 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.users.get(id)
   }
   async getUserByUsername(username: string) {
-    return this.index.usersByName.get(username.toLowerCase())
+    return this.index.usersByName.get(usernameKey(username))
+  }
+  hasUsernameSkeleton(skeleton: string) {
+    return this.index.usernameSkeletons.has(skeleton)
   }
   async getUsers(ids: readonly string[]) {
     return this.index.getUsers(ids)

@@ -4,6 +4,7 @@ import { NotificationIndex } from './notification-index.js'
 import { SearchIndex } from './search-index.js'
 import { withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
+import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
@@ -65,7 +66,10 @@ const MAX_KEPT_PAGES = 16
  */
 export class MemoryIndex {
   readonly users = new Map<string, UserRecord>()
+  /** By usernameKey. */
   readonly usersByName = new Map<string, UserRecord>()
+  /** Every username's usernameSkeleton: usernames never change, and users are never removed. */
+  readonly usernameSkeletons = new Set<string>()
   readonly posts = new Map<string, PostRecord>()
   readonly search = new SearchIndex()
   readonly names = new NameIndex()
@@ -93,6 +97,7 @@ export class MemoryIndex {
     this.#peopleVersion = ++peopleVersions
     this.users.clear()
     this.usersByName.clear()
+    this.usernameSkeletons.clear()
     this.posts.clear()
     this.#postsByAuthor.clear()
     this.#authors = new WeakMap()
@@ -125,7 +130,7 @@ export class MemoryIndex {
   putUser(user: UserRecord): void {
     const previous = this.users.get(user._id)
     if (!previous || !sameSummary(previous, user)) this.#peopleVersion = ++peopleVersions
-    if (previous) this.usersByName.delete(previous.username.toLowerCase())
+    if (previous) this.usersByName.delete(usernameKey(previous.username))
     this.#indexUser(user)
     this.#usersByTime.upsert(previous, user)
     this.names.putUser(previous, user)
@@ -254,6 +259,7 @@ export class MemoryIndex {
 
   #indexUser(user: UserRecord): void {
     this.users.set(user._id, user)
-    this.usersByName.set(user.username.toLowerCase(), user)
+    this.usersByName.set(usernameKey(user.username), user)
+    this.usernameSkeletons.add(usernameSkeleton(user.username))
   }
 }

@@ -1,10 +1,11 @@
 import { CURSOR, pageOf, type SortKey } from './cursor.js'
 import { diff } from './search-index.js'
 import { SortedList, sortPage } from './sorted-list.js'
+import { usernameKey } from '../usernames.js'
 import { nameWordsOf } from './text-terms.js'
 import type { Page, PageRequest, UserRecord, UserSearch } from './types.js'
 
-/** A user by lower-case username, the order of every user search. */
+/** A user by usernameKey, the order of every user search. */
 interface NameKey {
   readonly _id: string
   readonly name: string
@@ -62,7 +63,7 @@ function withPrefix<T>(items: readonly T[], prefix: string, textOf: (item: T) =>
 }
 
 /**
- * People search on the embedded store: every user by lower-case username, and every word of everyone's
+ * People search on the embedded store: every user by usernameKey, and every word of everyone's
  * names in order, so a prefix is one binary search and the run after it, as PostgreSQL's indexes read it.
  */
 export class NameIndex {
@@ -75,7 +76,7 @@ export class NameIndex {
   load(users: readonly UserRecord[]): void {
     this.#nameOf.clear()
     this.#wordsOf.clear()
-    const names = users.map((user) => ({ _id: user._id, name: user.username.toLowerCase() }))
+    const names = users.map((user) => ({ _id: user._id, name: usernameKey(user.username) }))
     for (const name of names) this.#nameOf.set(name._id, name)
     this.#names.reset(names)
     for (const user of users) this.#wordsOf.set(user._id, nameWordsOf(user))
@@ -90,13 +91,13 @@ export class NameIndex {
     for (const word of diff(before, after)) this.#words.remove(entry(word, user._id))
     for (const word of diff(after, before)) this.#words.upsert(undefined, entry(word, user._id))
     if (!this.#nameOf.has(user._id)) {
-      const name = { _id: user._id, name: user.username.toLowerCase() }
+      const name = { _id: user._id, name: usernameKey(user.username) }
       this.#nameOf.set(user._id, name)
       this.#names.upsert(undefined, name)
     }
   }
 
-  /** Ids of the users matching, by lower-case username. */
+  /** Ids of the users matching, by usernameKey. */
   users(search: UserSearch, request: PageRequest): Page<string> {
     let page: Page<NameKey>
     if (search.username !== undefined) {

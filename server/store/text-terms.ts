@@ -1,3 +1,5 @@
+import { usernameKey } from '../usernames.js'
+
 /**
  * The one definition of what a post's or a person's text holds for search, hashtags and mentions
  * (docs/api-contract.md §8). Both stores index with it and the services parse with it, so a word, a tag or a
@@ -85,14 +87,14 @@ export function tagUsesOf(post: {
 }
 
 /**
- * Every `@name` of a text, each as the usernames it may mean, lower case, longest first: `@maya.lin.` at
+ * Every `@name` of a text, each as the usernames it may mean, as usernameKey gives them, longest first: `@maya.lin.` at
  * the end of a sentence is `maya.lin.` if someone has that name, else `maya.lin`. Which one, if any,
  * names a user is for the caller to find out.
  */
 export function mentionsOf(text: string): string[][] {
   const mentions: string[][] = []
   for (const match of withoutLinks(text).matchAll(MENTION)) {
-    const run = (match[1] as string).toLowerCase()
+    const run = usernameKey(match[1] as string)
     const candidates = [...new Set([run, run.replace(/\.+$/, '')])].filter((name) => USERNAME.test(name))
     if (candidates.length > 0) mentions.push(candidates)
   }
@@ -121,7 +123,7 @@ export function namePrefixesOf(q: string): string[] {
   return words.filter((word) => !words.some((other) => other !== word && other.startsWith(word)))
 }
 
-/** A username prefix as `@` searches take it: lower case, or undefined when no username could start so. */
+/** A username prefix as `@` searches take it: its usernameKey, or undefined when no username could start so. */
 export function usernamePrefixOf(raw: string): string | undefined {
-  return /^[A-Za-z0-9_.]{0,30}$/.test(raw) ? raw.toLowerCase() : undefined
+  return /^[A-Za-z0-9_.]{0,30}$/.test(raw) ? usernameKey(raw) : undefined
 }

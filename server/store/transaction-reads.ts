@@ -1,11 +1,16 @@
+import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type { PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch } from './types.js'
 
-/** The store's own readers, plus the one read a post's deletion needs: who bookmarked it. */
+/**
+ * The store's own readers, plus the reads a post's deletion needs (who bookmarked it) and a signup's
+ * (whether a username with that usernameSkeleton exists).
+ */
 export interface TransactionBase extends StoreReader {
   usersBookmarking(postId: string): readonly string[]
+  hasUsernameSkeleton(skeleton: string): boolean
 }
 
 /**
@@ -34,9 +39,13 @@ export class TransactionReads implements StoreReader {
     return this.getUser(id)
   }
   async getUserByUsername(username: string) {
-    const lower = username.toLowerCase()
-    for (const user of this.users.values()) if (user.username.toLowerCase() === lower) return user
+    const key = usernameKey(username)
+    for (const user of this.users.values()) if (usernameKey(user.username) === key) return user
     return this.base.getUserByUsername(username)
+  }
+  hasUsernameSkeleton(skeleton: string) {
+    for (const user of this.users.values()) if (usernameSkeleton(user.username) === skeleton) return true
+    return this.base.hasUsernameSkeleton(skeleton)
   }
   async getUsers(ids: readonly string[]) {
     const found = await Promise.all(ids.map((id) => this.getUser(id)))

@@ -1,5 +1,6 @@
 import { withCounts } from './post-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
+import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
 import type {
   CommentRecord,
@@ -27,10 +28,11 @@ export class Transaction extends TransactionReads implements StoreTx {
     return this.getPost(id)
   }
 
-  async createUser(user: UserRecord) {
-    if (await this.getUserByUsername(user.username)) return false
+  async createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'> {
+    if (await this.getUserByUsername(user.username)) return 'taken'
+    if (this.hasUsernameSkeleton(usernameSkeleton(user.username))) return 'lookAlike'
     this.#putUser(user)
-    return true
+    return 'created'
   }
 
   async updateProfile(id: string, changes: ProfileChanges, at: string) {

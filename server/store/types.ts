@@ -117,7 +117,7 @@ export interface StoreReader {
   getUser(id: string): Promise<UserRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
   getTokenHolder(id: string): Promise<TokenHolder | undefined>
-  /** Case-insensitive, as usernames are unique without regard to case. */
+  /** Compared by usernameKey (server/usernames.ts), as usernames are unique by it. */
   getUserByUsername(username: string): Promise<UserRecord | undefined>
   /** In the order asked; unknown ids are skipped. */
   getUsers(ids: readonly string[]): Promise<UserRecord[]>
@@ -177,8 +177,11 @@ export type PostChanges = Pick<PostRecord, 'content' | 'mediaUrl' | 'type' | 'me
 export interface StoreTx extends StoreReader {
   /** The post, held against other writers until the transaction ends; undefined when there is none. */
   lockPost(id: string): Promise<PostRecord | undefined>
-  /** False when the username is taken, without regard to case. */
-  createUser(user: UserRecord): Promise<boolean>
+  /**
+   * 'taken' when someone has the username already (compared by usernameKey), 'lookAlike' when someone's
+   * has its confusable skeleton (usernameSkeleton); the user is created only when neither.
+   */
+  createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'>
   /** The changed record, or undefined when there is no such user. */
   updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
   /** Raises the user's token version, so every token issued before it stops working. */

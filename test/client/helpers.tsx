@@ -55,14 +55,18 @@ const NOW = new Date('2026-01-10T12:00:00.000Z').toISOString()
 
 export function makeUser(overrides: Partial<User> = {}): User {
   const username = overrides.username ?? 'guest'
+  const avatarURL = overrides.avatarURL ?? '/avatars/avatar-1.svg'
+  const website = overrides.website ?? ''
   return {
     _id: `id-${username}`,
     username,
     firstName: 'Guest',
     lastName: 'User',
-    avatarURL: '/avatars/avatar-1.svg',
+    avatarURL,
     bio: '',
-    website: '',
+    website,
+    portfolio: website,
+    avatar: avatarURL,
     createdAt: NOW,
     updatedAt: NOW,
     bookmarks: [],

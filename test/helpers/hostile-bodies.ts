@@ -1,10 +1,14 @@
 import type { InjectOptions } from 'fastify'
 
-/** One hostile request, named, sent with the guest's token unless `anonymous`. */
+/**
+ * One hostile request, named, sent with the guest's token unless `anonymous`, or with a member's when
+ * `member`: a profile edit, as the guest's profile cannot be changed at all.
+ */
 export interface HostileCase {
   name: string
   request: InjectOptions
   anonymous?: boolean
+  member?: boolean
 }
 
 /** What the cases aim at: ids and names taken from the seeded data. */
@@ -107,6 +111,7 @@ export function bodyCases(t: Targets): HostileCase[] {
   const edit = (name: string, body: unknown): HostileCase => ({
     name: `users/edit: ${name}`,
     request: { method: 'POST', url: '/api/users/edit', payload: body as object },
+    member: true,
   })
   const post = (name: string, body: unknown): HostileCase => ({
     name: `posts create: ${name}`,
@@ -124,7 +129,7 @@ export function bodyCases(t: Targets): HostileCase[] {
   return [
     ...bodyAttacks('signup', 'POST', '/api/auth/signup', SIGNUP, true),
     ...bodyAttacks('login', 'POST', '/api/auth/login', { username: 'guest', password: 'guestpassword' }, true),
-    ...bodyAttacks('users/edit', 'POST', '/api/users/edit', { bio: 'hi' }),
+    ...bodyAttacks('users/edit', 'POST', '/api/users/edit', { bio: 'hi' }).map((c) => ({ ...c, member: true })),
     ...bodyAttacks('posts create', 'POST', '/api/posts', { content: 'hi' }),
     ...bodyAttacks('posts edit', 'POST', `/api/posts/edit/${t.ownPost}`, { content: 'hi' }),
     ...bodyAttacks('comments add', 'POST', `/api/comments/add/${t.ownPost}`, { text: 'hi' }),

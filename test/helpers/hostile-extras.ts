@@ -39,6 +39,7 @@ export function extraFieldCases(t: Targets): HostileCase[] {
   const edit = (name: string, payload: object): HostileCase => ({
     name: `users/edit: ${name}`,
     request: { method: 'POST', url: '/api/users/edit', payload },
+    member: true,
   })
   const post = (name: string, payload: object): HostileCase => ({
     name: `posts create: ${name}`,
@@ -85,6 +86,7 @@ export function extraFieldCases(t: Targets): HostileCase[] {
         payload: plantedKeys(10_000, { bio: 'many keys' }),
         headers: json,
       },
+      member: true,
     },
 
     post('likes', { content, likes: { likeCount: PLANTED_NUMBER, likedBy: [t.guestId], dislikedBy: [PLANTED] } }),

@@ -131,7 +131,9 @@ await t.test('an uploaded URL is accepted as a post mediaUrl and as an avatarURL
     headers: minimal,
   })
   t.match(expectOk(t, post, 201, PostWriteReplySchema, 'post').post, { mediaUrl: url, type: 'image' })
-  const me = await api.as(guest, { method: 'POST', url: '/api/users/edit', payload: { avatarURL: url } })
+  // The guest's profile cannot be changed: a member's can.
+  const member = await api.login('maya.lin')
+  const me = await api.as(member, { method: 'POST', url: '/api/users/edit', payload: { avatarURL: url } })
   t.equal(expectOk(t, me, 201, UserReplySchema, 'avatar').user.avatarURL, url)
 })
 

@@ -74,8 +74,8 @@ await t.test('GET /api/docs/json is an OpenAPI document of every route, generate
   const signup = doc.paths['/api/auth/signup']?.post?.requestBody?.content['application/json']?.schema
   t.strictSame(
     signup?.required?.sort(),
-    ['email', 'firstName', 'lastName', 'password', 'username'],
-    'bodies come from the schemas',
+    ['email', 'password', 'username'],
+    'bodies come from the schemas (the names may be left out)',
   )
   const feedParameters = doc.paths['/api/feed']?.get?.parameters?.map((parameter) => parameter.name).sort()
   t.strictSame(feedParameters, ['cursor', 'limit', 'sort'], 'so do query strings')

@@ -1,4 +1,3 @@
-import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import {
   BookmarksReplySchema,
@@ -9,6 +8,7 @@ import {
 } from '../../server/schemas/posts.js'
 import { AuthSignupReplySchema, FollowReplySchema, UserReplySchema, type User } from '../../server/schemas/users.js'
 import { expectOk, storedText } from '../helpers/api.js'
+import { mockRequests } from '../helpers/mock-requests.js'
 import { buildSeededApp } from '../helpers/seeded.js'
 
 /**
@@ -19,25 +19,7 @@ import { buildSeededApp } from '../helpers/seeded.js'
 const api = await buildSeededApp(t, { config: { rateLimit: false } })
 const { app } = api
 
-type Method = 'GET' | 'POST' | 'DELETE'
-
-/** As axios sends a call: JSON with its content type, even when there is no body, and the raw token. */
-function axios(method: Method, url: string, token?: string, data?: unknown) {
-  const headers: InjectOptions['headers'] = {
-    'content-type': 'application/json',
-    ...(token ? { authorization: token } : {}),
-  }
-  return app.inject({ method, url, headers, ...(data === undefined ? {} : { payload: JSON.stringify(data) }) })
-}
-
-/**
- * As `fetch(url, { method, body: JSON.stringify(data), headers: { authorization } })` sends it: a string
- * body with no content type of the caller's, which fetch labels text/plain.
- */
-function fetchText(method: Method, url: string, token: string, data: unknown) {
-  const headers = { authorization: token, 'content-type': 'text/plain;charset=UTF-8' }
-  return app.inject({ method, url, headers, payload: JSON.stringify(data) })
-}
+const { axios, fetchText } = mockRequests(app)
 
 /** Every post, as a mock client reads it after a write. */
 const postIn = (posts: readonly Post[] | undefined, id: string) => posts?.find((post) => post._id === id)
@@ -47,6 +29,7 @@ const PLANTED_PASSWORD = 'planted-password'
 const PLANTED_COUNT = 424242
 const PLANTED_DATE = '2000-01-01T00:00:00.000Z'
 const IMAGE = 'https://images.example.com/cat.jpg'
+const OTHER_IMAGE = 'https://images.example.com/dog.jpg'
 
 let token = ''
 let me: User
@@ -138,7 +121,7 @@ await t.test(
     const echoed = {
       ...current,
       content: 'Edited by echo',
-      image: '',
+      image: OTHER_IMAGE,
       likes: { ...current.likes, likeCount: PLANTED_COUNT },
       comments: [],
       createdAt: PLANTED_DATE,
@@ -148,40 +131,69 @@ await t.test(
     const edited = postIn(expectOk(t, res, 201, PostWriteReplySchema, 'edit').posts, postId)
     t.match(
       edited,
-      { content: 'Edited by echo', mediaUrl: IMAGE, createdAt: current.createdAt },
-      'mediaUrl wins over image',
+      { content: 'Edited by echo', mediaUrl: OTHER_IMAGE, createdAt: current.createdAt },
+      'mediaUrl only repeats the stored image, so the image the client changed is the edit',
     )
     t.equal(edited?.likes.likeCount, 1, "the like count is the server's")
     t.equal(edited?.comments.length, 1, 'so are the comments')
     t.notOk(edited && 'bookmarked' in edited, "the client's flag is not part of a post")
+
+    const both = { content: 'Edited by echo', mediaUrl: IMAGE, image: 'https://images.example.com/owl.jpg' }
+    const again = await axios('POST', `/api/posts/edit/${postId}`, token, { postData: both })
+    const changed = postIn(expectOk(t, again, 201, PostWriteReplySchema, 'edit both').posts, postId)
+    t.equal(changed?.mediaUrl, IMAGE, 'when both change the image, mediaUrl wins over image')
   },
 )
 
-await t.test('edit the profile with portfolio, then with the whole user object', async (t) => {
-  const first = await axios('POST', '/api/users/edit/', token, {
-    userData: { bio: 'Hi there', portfolio: 'https://mock.example.com' },
+await t.test("circle's profile edit: bio and portfolio, then portfolio and avatar read back", async (t) => {
+  const res = await axios('POST', '/api/users/edit', token, {
+    userData: { bio: 'Hi there', portfolio: 'https://example.com/peer' },
   })
-  const { user } = expectOk(t, first, 201, UserReplySchema, 'portfolio')
-  t.match(user, { bio: 'Hi there', website: 'https://mock.example.com' })
+  const { user } = expectOk(t, res, 201, UserReplySchema, 'circle edit')
+  t.match(user, { bio: 'Hi there', website: 'https://example.com/peer', portfolio: 'https://example.com/peer' })
+  t.equal(user.avatar, '/avatars/avatar-2.svg', 'avatar is avatarURL')
+  t.equal(user.avatarURL, user.avatar)
+  me = user
+})
 
+await t.test('edit the profile by sending the whole user object back', async (t) => {
   const whole = {
-    ...user,
+    ...me,
     bio: 'Sent whole',
     password: PLANTED_PASSWORD,
     email: 'planted@example.com',
-    followers: [{ ...user }],
+    followers: [{ ...me }],
     token,
   }
-  const second = await fetchText('POST', '/api/users/edit', token, { userData: whole })
-  const after = expectOk(t, second, 201, UserReplySchema, 'whole record').user
+  const res = await fetchText('POST', '/api/users/edit', token, { userData: whole })
+  const after = expectOk(t, res, 201, UserReplySchema, 'whole record').user
   t.match(after, {
     bio: 'Sent whole',
-    website: 'https://mock.example.com',
+    website: 'https://example.com/peer',
+    portfolio: 'https://example.com/peer',
     email: 'mock@example.com',
     username: 'mock_client',
   })
   t.strictSame(after.followers, [], "followers are the server's")
-  me = after
+  const { token: _sentBack, ...stored } = after
+  me = stored
+})
+
+await t.test('a client echoing the stored website while editing its own portfolio field', async (t) => {
+  const cleared = await axios('POST', '/api/users/edit', token, { userData: { website: '' } })
+  const current = expectOk(t, cleared, 201, UserReplySchema, 'clear the website').user
+  t.equal(current.website, '')
+  const echoed = { ...current, website: '', portfolio: 'https://example.com/echo' }
+  const res = await axios('POST', '/api/users/edit', token, { userData: echoed })
+  const { user } = expectOk(t, res, 201, UserReplySchema, 'echo')
+  t.match(user, { website: 'https://example.com/echo', portfolio: 'https://example.com/echo' }, 'portfolio is the edit')
+
+  const both = { website: 'https://example.com/chirp', portfolio: 'https://example.com/other' }
+  const next = expectOk(t, await axios('POST', '/api/users/edit', token, { userData: both }), 201, UserReplySchema)
+  t.equal(next.user.website, 'https://example.com/chirp', 'when website changes too, website wins')
+  const bad = await axios('POST', '/api/users/edit', token, { userData: { ...next.user, portfolio: 'javascript:x' } })
+  t.equal(bad.statusCode, 400, 'a portfolio that is the edit is checked as a website')
+  me = next.user
 })
 
 await t.test('follow, with a trailing slash and an empty JSON body', async (t) => {
@@ -201,6 +213,32 @@ await t.test('delete the post: DELETE with content-type: application/json and no
   const bookmarks = expectOk(t, await axios('GET', '/api/users/bookmark', token), 200, BookmarksReplySchema).bookmarks
   t.strictSame(bookmarks, [], 'and from the bookmarks')
 })
+
+let neogram: { token: string; user: User }
+
+await t.test("Neogram's signup: username, email and password only", async (t) => {
+  const res = await axios('POST', '/api/auth/signup', undefined, {
+    username: 'neo_gram',
+    email: 'neo@example.com',
+    password: PASSWORD,
+  })
+  const body = expectOk(t, res, 201, AuthSignupReplySchema, 'signup')
+  t.match(body.createdUser, { username: 'neo_gram', firstName: 'neo_gram', lastName: '', email: 'neo@example.com' })
+  neogram = { token: body.encodedToken, user: body.createdUser }
+})
+
+await t.test(
+  "Neogram's profile edit: the whole user with its token in userData, and user.token read back",
+  async (t) => {
+    const whole = { ...neogram.user, bio: 'From Neogram', token: neogram.token }
+    const res = await axios('POST', '/api/users/edit', neogram.token, { userData: whole })
+    const { user } = expectOk(t, res, 201, UserReplySchema, 'whole user')
+    t.match(user, { bio: 'From Neogram', firstName: 'neo_gram', lastName: '', token: neogram.token })
+    const read = expectOk(t, await axios('GET', '/api/users/neo_gram', neogram.token), 200, UserReplySchema).user
+    t.notOk('token' in read, 'the token is given back, not kept')
+    t.notOk((await storedText(api)).includes(neogram.token), 'nor stored')
+  },
+)
 
 await t.test('the stored data holds only what Chirp allows', async (t) => {
   const stored = await storedText(api)
@@ -225,7 +263,7 @@ await t.test('the stored data holds only what Chirp allows', async (t) => {
   const record = expectOk(t, await axios('GET', '/api/users/mock_client', token), 200, UserReplySchema).user
   t.match(record, {
     bio: 'Sent whole',
-    website: 'https://mock.example.com',
+    website: 'https://example.com/chirp',
     email: 'mock@example.com',
     avatarURL: '/avatars/avatar-2.svg',
   })

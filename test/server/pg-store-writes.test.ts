@@ -54,11 +54,16 @@ function script(database: ReturnType<typeof uuidDatabase>) {
   })
   const [x, y] = [randomUUID(), randomUUID()]
   const steps: [string, (tx: StoreTx) => Promise<unknown>, unknown][] = [
-    ['create a user', (tx) => tx.createUser(newcomer), true],
+    ['create a user', (tx) => tx.createUser(newcomer), 'created'],
     [
       'the same name in another case',
       (tx) => tx.createUser({ ...newcomer, _id: randomUUID(), username: 'NEWCOMER' }),
-      false,
+      'taken',
+    ],
+    [
+      'a look-alike name',
+      (tx) => tx.createUser({ ...newcomer, _id: randomUUID(), username: 'NEWC0RNER' }),
+      'lookAlike',
     ],
     ['follow', (tx) => tx.follow(a, newcomer._id, at(3)), true],
     ['follow again', (tx) => tx.follow(a, newcomer._id, at(4)), false],

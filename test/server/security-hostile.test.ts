@@ -21,8 +21,10 @@ import { buildSeededApp, listMedia, snapshotDb } from '../helpers/seeded.js'
  */
 const api = await buildSeededApp(t, { config: { rateLimit: false } })
 const token = await api.login('guest')
+const memberToken = await api.login('lucia.rossi')
 const extrasApi = await buildSeededApp(t, { config: { rateLimit: false } })
 const extrasToken = await extrasApi.login('guest')
+const extrasMemberToken = await extrasApi.login('lucia.rossi')
 
 interface SeedPost {
   _id: string
@@ -98,8 +100,9 @@ t.ok(cases.length >= 150, `${cases.length} cases`)
 const statuses = new Map<number, number>()
 let serverErrors = 0
 
-/** Sends one case with the guest's token unless it is anonymous, and counts its status. */
-async function send(app: TestApp, { request, anonymous }: HostileCase, as: string) {
+/** Sends one case with the first token, or the second for a member's case, unless it is anonymous, and counts its status. */
+async function send(app: TestApp, { request, anonymous, member }: HostileCase, tokens: [string, string]) {
+  const as = member ? tokens[1] : tokens[0]
   const headers: InjectOptions['headers'] = { ...(request.headers ?? {}), ...(anonymous ? {} : { authorization: as }) }
   const res = await app.app.inject({ ...request, headers })
   statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
@@ -109,7 +112,7 @@ async function send(app: TestApp, { request, anonymous }: HostileCase, as: strin
 
 for (const hostile of cases) {
   await t.test(hostile.name, async (t) => {
-    const res = await send(api, hostile, token)
+    const res = await send(api, hostile, [token, memberToken])
     t.ok(res.statusCode >= 400 && res.statusCode < 500, `a 4xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
     let body: unknown
     try {
@@ -130,7 +133,7 @@ for (const hostile of cases) {
 
 for (const hostile of extras) {
   await t.test(`extra fields, ${hostile.name}`, async (t) => {
-    const res = await send(extrasApi, hostile, extrasToken)
+    const res = await send(extrasApi, hostile, [extrasToken, extrasMemberToken])
     t.ok(res.statusCode < 500, `no 5xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
     if (res.statusCode >= 400) t.strictSame(Object.keys(res.json() as object), ['errors'], 'a refusal is { errors }')
   })

@@ -86,7 +86,7 @@ await t.test('media and avatars need https or an uploaded file; websites may be 
 
 await t.test('the API refuses them with 400 and stores nothing', async (t) => {
   const api = await buildSeededApp(t, { config: { rateLimit: false } })
-  const token = await api.login('guest')
+  const token = await api.login('lucia.rossi')
   const before = await snapshotDb(api)
   let i = 0
   for (const link of HOSTILE) {

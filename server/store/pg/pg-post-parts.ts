@@ -9,7 +9,8 @@ import { commentJson, isUuid, toCommentRecord, type CommentJson } from './record
  * left off (post_reactions_recent, post_reactions_user, comments_post).
  */
 const nothing = { items: [], nextCursor: null }
-const seqOf = (page: PageRequest) => (page.cursor === undefined ? undefined : readCursor(page.cursor, CURSOR.byPosition)[0])
+const seqOf = (page: PageRequest) =>
+  page.cursor === undefined ? undefined : readCursor(page.cursor, CURSOR.byPosition)[0]
 
 export async function likedAmong(sql: Queryable, userId: string, postIds: readonly string[]): Promise<Set<string>> {
   const ids = postIds.filter(isUuid)

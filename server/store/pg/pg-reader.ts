@@ -1,4 +1,5 @@
 import type postgres from 'postgres'
+import { usernameKey } from '../../usernames.js'
 import { CURSOR } from '../cursor.js'
 import type {
   Page,
@@ -45,7 +46,7 @@ export class PgReader implements StoreReader {
     const sql = this.sql
     const [row] = await sql<
       UserRow[]
-    >`SELECT ${userColumns(sql)} FROM users u WHERE lower(u.username) = lower(${username})`
+    >`SELECT ${userColumns(sql)} FROM users u WHERE u.username_key = ${usernameKey(username)}`
     return row && toUserRecord(row)
   }
 

@@ -65,9 +65,9 @@ function withNameWords(sql: Queryable, prefixes: readonly string[]) {
     WHERE NOT EXISTS (SELECT 1 FROM user_search_words w WHERE w.user_id = u.id AND starts_with(w.word, p.prefix)))`
 }
 
-/** People by lower-case username in byte order: a username prefix is a range of users_username_bytes. */
+/** People by usernameKey in byte order: a username prefix is a range of users_username_key. */
 export async function searchUsers(sql: Queryable, search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
-  const name = sql`(lower(u.username) COLLATE "C")`
+  const name = sql`u.username_key`
   const after = page.cursor === undefined ? sql`` : sql`AND ${name} > ${readCursor(page.cursor, CURSOR.byName)[0]}`
   const matching =
     search.username !== undefined

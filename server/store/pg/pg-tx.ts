@@ -50,14 +50,21 @@ export class PgTx extends PgReader implements StoreTx {
   }
 
   /**
-   * The unique index on lower(username) decides, so two signups of one name at once cannot both win. A new
-   * account's follows and bookmarks come from follow and addBookmark, which keep the counts: the record's lists are not read.
+   * The unique indexes on the username's key and skeleton decide, so two signups of one name, or of two
+   * look-alikes, at once cannot both win; once the insert has waited out the other one, which of the two
+   * it met is read back. A new account's follows and bookmarks come from follow and addBookmark, which
+   * keep the counts: the record's lists are not read.
    */
-  async createUser(user: UserRecord): Promise<boolean> {
+  async createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'> {
     const sql = this.sql
-    const rows = await sql`INSERT INTO users ${sql(userRow(user, 0))} ON CONFLICT DO NOTHING RETURNING id`
-    if (rows.length === 1) await reindexUser(sql, user._id, user)
-    return rows.length === 1
+    const row = userRow(user, 0)
+    const rows = await sql`INSERT INTO users ${sql(row)} ON CONFLICT DO NOTHING RETURNING id`
+    if (rows.length === 1) {
+      await reindexUser(sql, user._id, user)
+      return 'created'
+    }
+    const [taken] = await sql`SELECT 1 FROM users WHERE username_key = ${row.username_key}`
+    return taken ? 'taken' : 'lookAlike'
   }
 
   async updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined> {

@@ -1,6 +1,7 @@
 import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { searchTermsOf } from '../text-terms.js'
+import { usernameKey, usernameSkeleton } from '../../usernames.js'
 import { postTagRows } from './term-rows.js'
 
 /**
@@ -9,9 +10,12 @@ import { postTagRows } from './term-rows.js'
  */
 type Row = Record<string, string | number | boolean | null | readonly string[]>
 
-export const userRow = (user: UserRecord, followerCount: number, unreadNotifications = 0) => ({
+/** `lookAlike`: an account older than the refusal of look-alikes whose skeleton an earlier one holds (0003_username_keys). */
+export const userRow = (user: UserRecord, followerCount: number, unreadNotifications = 0, lookAlike = false) => ({
   id: user._id,
   username: user.username,
+  username_key: usernameKey(user.username),
+  username_skeleton: lookAlike ? null : usernameSkeleton(user.username),
   first_name: user.firstName,
   last_name: user.lastName,
   email: user.email,

@@ -1,5 +1,6 @@
+import { laterLookAlikes } from '../../usernames.js'
 import { identityKey } from '../notification-index.js'
-import type { Database, NotificationRecord } from '../types.js'
+import type { Database, NotificationRecord, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { followOrder } from './follow-order.js'
 import { notificationRow } from './pg-notifications.js'
@@ -13,6 +14,10 @@ export interface WriteSummary {
   /** References to users, posts or comments that do not exist (or repeats), which the tables cannot hold. */
   skipped: number
 }
+
+/** The order accounts joined in, as 0003_username_keys reads it: by time, then id. */
+const byJoining = (a: UserRecord, b: UserRecord) =>
+  Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)
 
 /** The notifications whose people, post and comment are all kept, each identity once. */
 function keptNotifications(
@@ -70,10 +75,13 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   let seq = Number(first?.seq)
   const numbered = <R extends object>(rows: R[]) => rows.map((row) => ({ ...row, seq: seq++ }))
 
+  const lookAlikes = laterLookAlikes([...database.users].sort(byJoining))
   await insertRows(
     sql,
     'users',
-    database.users.map((user) => userRow(user, followers.get(user._id) ?? 0, unread.get(user._id))),
+    database.users.map((user) =>
+      userRow(user, followers.get(user._id) ?? 0, unread.get(user._id), lookAlikes.has(user._id)),
+    ),
   )
   await insertRows(
     sql,
