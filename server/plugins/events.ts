@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
-import type { ChirpEvent, EventName } from '../schemas/events.js'
-import type { LoggedEvent, TicketStore } from '../store/types.js'
+import type { ChirpEvent, EventName, EventPayloads } from '../schemas/events.js'
+import type { LoggedEvent, StreamOwner, TicketStore } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 
 export { redactUrl } from './redact-url.js'
@@ -41,8 +41,7 @@ export interface EventsHubOptions {
   history?: (after: number, upTo: number, userId: string) => Promise<LoggedEvent[] | undefined>
 }
 
-interface StreamOptions {
-  userId: string
+interface StreamOptions extends StreamOwner {
   /** The Last-Event-ID header as sent, if any. */
   lastEventId?: string | undefined
 }
@@ -52,14 +51,16 @@ export interface EventsHub {
   publish(event: ChirpEvent): void
   /** Sends an event that a shared log has already numbered; ids must rise. */
   deliver(event: LoggedEvent): void
-  issueTicket(userId: string): Promise<string>
-  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeemTicket(ticket: string): Promise<string | undefined>
+  issueTicket(owner: StreamOwner): Promise<string>
+  /** The ticket's owner, once: a ticket is gone after its first redemption, valid or not. */
+  redeemTicket(ticket: string): Promise<StreamOwner | undefined>
   /**
-   * At logout: ends the user's open streams on this instance and voids their outstanding tickets where
-   * the ticket store can, so nothing issued under the old session keeps delivering the user's events.
+   * At logout everywhere: ends the user's open streams on this instance and voids their outstanding
+   * tickets, so nothing issued under an old session keeps delivering the user's events.
    */
   endUser(userId: string): Promise<void>
+  /** At logout: the same for the streams and tickets of one token, and no other. */
+  endToken(owner: Required<StreamOwner>): Promise<void>
   /** Whether the user may open one more stream now. */
   canStream(userId: string): boolean
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
@@ -80,6 +81,12 @@ declare module 'fastify' {
 
 const SESSION_ENDED: EventName = 'session.ended'
 
+/** The token a `session.ended` names, or undefined when it ends every token of its user. */
+function loggedOutToken(data: string): string | undefined {
+  const { tokenId } = JSON.parse(data) as EventPayloads['session.ended']
+  return typeof tokenId === 'string' ? tokenId : undefined
+}
+
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-store',
@@ -88,9 +95,8 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 } as const
 
-interface Client {
+interface Client extends StreamOwner {
   res: ServerResponse
-  userId: string
   /** While a replay from the shared log is on its way: the live frames that arrive meanwhile, in order. */
   pending?: Buffered[]
 }
@@ -205,9 +211,10 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       })
   }
 
-  function stream(res: ServerResponse, { userId, lastEventId }: StreamOptions): void {
+  function stream(res: ServerResponse, { lastEventId, ...owner }: StreamOptions): void {
+    const { userId } = owner
     res.writeHead(200, SSE_HEADERS)
-    const client: Client = { res, userId }
+    const client: Client = { res, ...owner }
     send(client, Buffer.from(`: connected\nretry: ${retryMs}\n\n`))
     if (closed) {
       res.end()
@@ -258,8 +265,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
   }
 
-  function endStreamsOf(userId: string): void {
-    const mine = [...(byUser.get(userId) ?? [])]
+  /** The user's streams, or with `tokenId` only those that token opened. */
+  function endStreamsOf(userId: string, tokenId?: string): void {
+    const mine = [...(byUser.get(userId) ?? [])].filter((client) => tokenId === undefined || client.tokenId === tokenId)
     for (const client of mine) remove(client)
     // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
     void Promise.all(mine.map(endClient))
@@ -268,9 +276,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   function deliver(event: LoggedEvent): void {
     if (closed || event.id <= lastId) return
     lastId = event.id
-    // A logout on any instance ends the user's streams on every instance; it is no news to show a client.
+    // A logout on any instance ends its streams on every instance; it is no news to show a client.
     if (event.name === SESSION_ENDED) {
-      if (event.to !== undefined) endStreamsOf(event.to)
+      if (event.to !== undefined) endStreamsOf(event.to, loggedOutToken(event.data))
       return
     }
     const entry = frameOf(event)
@@ -291,11 +299,15 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       deliver({ id: lastId + 1, name: event.name, data: JSON.stringify(event.data), to: event.to })
     },
     deliver,
-    issueTicket: async (userId) => tickets.issue(userId),
+    issueTicket: async (owner) => tickets.issue(owner),
     redeemTicket: async (ticket) => tickets.redeem(ticket),
     async endUser(userId) {
       await tickets.revokeUser(userId)
       endStreamsOf(userId)
+    },
+    async endToken({ userId, tokenId }) {
+      await tickets.revokeToken(tokenId)
+      endStreamsOf(userId, tokenId)
     },
     canStream(userId) {
       return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser

@@ -1,6 +1,7 @@
 import { pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
 import { NotificationIndex } from './notification-index.js'
+import { RevokedTokens } from './revoked-tokens.js'
 import { SearchIndex } from './search-index.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
@@ -59,6 +60,7 @@ export class MemoryIndex {
   readonly search = new SearchIndex()
   readonly names = new NameIndex()
   readonly notifications = new NotificationIndex()
+  readonly revokedTokens = new RevokedTokens()
   readonly #usersByTime = new SortedList(byJoined)
   readonly #postsByTime = new SortedList(byTime)
   readonly #postsByTrend = new SortedList(byTrend)
@@ -99,6 +101,7 @@ export class MemoryIndex {
     this.search.load(data.posts)
     this.names.load(data.users)
     this.notifications.load(data.notifications ?? [])
+    this.revokedTokens.load(data.revokedTokens ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {
