@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
 import type { ChirpEvent, EventName, EventPayloads } from '../schemas/events.js'
-import type { LoggedEvent, StreamOwner, TicketStore } from '../store/types.js'
+import type { LoggedEvent, StreamOwner, StreamSlots, TicketStore } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
+import { createStreamPlaces, type StreamPlace } from './stream-places.js'
 
 export { redactUrl } from './redact-url.js'
 
@@ -16,6 +17,8 @@ export interface EventsHubOptions {
   maxUnsentBytes?: number
   heartbeatMs?: number
   maxStreamsPerUser?: number
+  /** Where streams are counted against that cap across instances; by default each instance counts alone. */
+  slots?: StreamSlots
   ticketTtlMs?: number
   /** Outstanding tickets kept at most; past it the oldest is forgotten, so issuing cannot grow memory either. */
   maxTickets?: number
@@ -42,6 +45,8 @@ export interface EventsHubOptions {
 }
 
 interface StreamOptions extends StreamOwner {
+  /** The place reserveStream gave; the stream holds it until it ends. */
+  place?: StreamPlace | undefined
   /** The Last-Event-ID header as sent, if any. */
   lastEventId?: string | undefined
 }
@@ -61,8 +66,8 @@ export interface EventsHub {
   endUser(userId: string): Promise<void>
   /** At logout: the same for the streams and tickets of one token, and no other. */
   endToken(owner: Required<StreamOwner>): Promise<void>
-  /** Whether the user may open one more stream now. */
-  canStream(userId: string): boolean
+  /** A place for one more stream of the user, or undefined when they hold as many as they may, anywhere. */
+  reserveStream(userId: string): Promise<StreamPlace | undefined>
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
   stream(res: ServerResponse, options: StreamOptions): void
   /** Open streams. */
@@ -97,6 +102,7 @@ const SSE_HEADERS = {
 
 interface Client extends StreamOwner {
   res: ServerResponse
+  place?: StreamPlace | undefined
   /** While a replay from the shared log is on its way: the live frames that arrive meanwhile, in order. */
   pending?: Buffered[]
 }
@@ -113,7 +119,6 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const bufferSize = options.bufferSize ?? 1000
   const bufferBytes = options.bufferBytes ?? 4 * 1024 * 1024
   const maxUnsentBytes = options.maxUnsentBytes ?? 1024 * 1024
-  const maxStreamsPerUser = options.maxStreamsPerUser ?? 10
   const retryMs = options.retryMs ?? 3000
   const closeGraceMs = options.closeGraceMs ?? 1000
   const now = options.now ?? Date.now
@@ -126,6 +131,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const clients = new Set<Client>()
   const byUser = new Map<string, Set<Client>>()
   const tickets = options.tickets ?? createTicketStore(options.ticketTtlMs ?? 60_000, options.maxTickets ?? 10_000, now)
+  const places = createStreamPlaces({ max: options.maxStreamsPerUser ?? 10, slots: options.slots, log })
 
   const heartbeat = setInterval(() => {
     for (const client of clients) send(client, HEARTBEAT)
@@ -134,6 +140,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   heartbeat.unref()
 
   function remove(client: Client): void {
+    client.place?.release()
     clients.delete(client)
     const mine = byUser.get(client.userId)
     mine?.delete(client)
@@ -217,6 +224,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     const client: Client = { res, ...owner }
     send(client, Buffer.from(`: connected\nretry: ${retryMs}\n\n`))
     if (closed) {
+      client.place?.release()
       res.end()
       return
     }
@@ -232,7 +240,11 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       send(client, markFrame(lastId))
     }
     // Gone already (the peer left, or the replay overflowed): its 'close' has fired or will not matter.
-    if (res.destroyed) return
+    if (res.destroyed) {
+      client.place?.release()
+      return
+    }
+    client.place?.open()
     clients.add(client)
     let mine = byUser.get(userId)
     if (!mine) byUser.set(userId, (mine = new Set()))
@@ -309,8 +321,8 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       await tickets.revokeToken(tokenId)
       endStreamsOf(userId, tokenId)
     },
-    canStream(userId) {
-      return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser
+    async reserveStream(userId) {
+      return closed ? undefined : places.reserve(userId, byUser.get(userId)?.size ?? 0)
     },
     stream,
     get size() {
@@ -326,6 +338,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       const open = [...clients]
       for (const client of open) remove(client)
       await Promise.all(open.map(endClient))
+      await places.close()
     },
   }
 }

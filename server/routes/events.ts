@@ -54,13 +54,14 @@ const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const owner = request.validationError ? undefined : await events.redeemTicket(request.query.ticket)
       if (owner === undefined) throw unauthorized()
-      if (!events.canStream(owner.userId)) throw tooManyRequests()
+      const place = await events.reserveStream(owner.userId)
+      if (!place) throw tooManyRequests()
       // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.
       const header = request.headers['last-event-id']
       const lastEventId = typeof header === 'string' ? header : request.query.lastEventId
       // From here the hub owns the raw response for as long as the stream lives.
       reply.hijack()
-      events.stream(reply.raw, { ...owner, lastEventId })
+      events.stream(reply.raw, { ...owner, lastEventId, place })
     },
   )
 }

@@ -255,3 +255,16 @@ export interface TicketStore {
   /** At shutdown: forgets the tickets this process alone holds. */
   clear(): void
 }
+
+/**
+ * The places users' event streams take, counted across every instance that shares them, so the cap on
+ * one user's streams holds for the cluster and not once per instance.
+ */
+export interface StreamSlots {
+  /** A slot for one more stream of the user, or undefined when `max` are taken already, on any instance. */
+  claim(userId: string, max: number): Promise<string | undefined>
+  /** The stream that held the slot ended. */
+  release(slot: string): Promise<void>
+  /** At shutdown: gives back every slot this instance holds. */
+  close(): Promise<void>
+}

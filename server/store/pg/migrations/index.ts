@@ -2,6 +2,7 @@ import type { Queryable } from '../connect.js'
 import * as initial from './0001_initial.js'
 import * as notificationsSearch from './0002_notifications_search.js'
 import * as tokenRevocation from './0003_token_revocation.js'
+import * as streamSlots from './0004_stream_slots.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -19,4 +20,4 @@ export interface Migration {
 }
 
 /** In version order. */
-export const MIGRATIONS: readonly Migration[] = [initial, notificationsSearch, tokenRevocation]
+export const MIGRATIONS: readonly Migration[] = [initial, notificationsSearch, tokenRevocation, streamSlots]
