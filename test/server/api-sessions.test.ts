@@ -26,12 +26,21 @@ async function expectEnded(t: Test, token: string, what: string) {
   }
 }
 
-await t.test('POST /api/auth/logout answers 200 {} and ends only the token it is sent with', async (t) => {
+/** A new user, signed in twice, as on two devices. */
+async function onTwoDevices() {
   const me = await signup(api)
-  const desktop = await api.login(me.username, me.password)
-  const res = await post(me.token, '/api/auth/logout')
-  expectOk(t, res, 200, EmptyObjectSchema, 'logout')
-  t.strictSame(res.json(), {})
+  return { me, desktop: await api.login(me.username, me.password) }
+}
+
+/** 200 `{}`, as both logouts answer. */
+function expectEmpty(t: Test, res: Awaited<ReturnType<typeof post>>, what: string) {
+  expectOk(t, res, 200, EmptyObjectSchema, what)
+  t.strictSame(res.json(), {}, `${what}: {}`)
+}
+
+await t.test('POST /api/auth/logout answers 200 {} and ends only the token it is sent with', async (t) => {
+  const { me, desktop } = await onTwoDevices()
+  expectEmpty(t, await post(me.token, '/api/auth/logout'), 'logout')
   await expectEnded(t, me.token, 'the token logged out')
   t.equal(await feedStatus(desktop), 200, 'the same user’s other token still works')
   const write = await api.as(desktop, { method: 'POST', url: '/api/posts', payload: { content: 'still here' } })
@@ -51,12 +60,9 @@ await t.test('two guests survive each other’s logout', async (t) => {
 })
 
 await t.test("POST /api/auth/logout-all ends every token of the user, and no one else's", async (t) => {
-  const me = await signup(api)
+  const { me, desktop } = await onTwoDevices()
   const other = await signup(api)
-  const desktop = await api.login(me.username, me.password)
-  const res = await post(me.token, '/api/auth/logout-all')
-  expectOk(t, res, 200, EmptyObjectSchema, 'logout-all')
-  t.strictSame(res.json(), {})
+  expectEmpty(t, await post(me.token, '/api/auth/logout-all'), 'logout-all')
   await expectEnded(t, me.token, 'the token sent')
   await expectEnded(t, desktop, 'another token of the user')
   t.equal(await feedStatus(other.token), 200, "another user's token still works")
