@@ -15,7 +15,7 @@ declare module '@fastify/jwt' {
 }
 
 /** The token a request carried: its id, and when it expires (until when its logout must be kept). */
-export interface TokenOfRequest {
+interface TokenOfRequest {
   id: string
   expiresAt: string
 }

@@ -29,7 +29,7 @@ function sameHost(origin: URL, request: FastifyRequest): boolean {
  * cross-origin write, which is then compared with the host. A request with neither comes from no page
  * (curl, a native app) and has no visitor to act for. The same logic as Go's CrossOriginProtection.
  */
-export function isCrossSite(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): boolean {
+function isCrossSite(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): boolean {
   if (SAFE_METHODS.has(request.method)) return false
   const { origin, 'sec-fetch-site': site } = request.headers
   const from = typeof origin === 'string' ? originOf(origin) : undefined
