@@ -91,6 +91,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   const limitsWarning = perInstanceLimitsWarning(config)
   if (limitsWarning) fastify.log.warn(limitsWarning)
   await fastify.register(securityPlugin, {
+    allowedOrigins: config.allowedOrigins,
     rateLimit: config.rateLimit,
     limits: options.rateLimits,
     redisUrl: config.redisUrl,

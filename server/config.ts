@@ -36,6 +36,8 @@ export interface Config {
   eventsMaxStreamsPerUser: number
   /** Where rate-limit counters are kept so that every instance sees the same ones; unset, each counts alone. */
   redisUrl: string | undefined
+  /** Other sites' origins whose pages may send writes, as `scheme://host[:port]`; every other site is refused. */
+  allowedOrigins: string[]
 }
 
 export class ConfigError extends StartupError {
@@ -79,6 +81,24 @@ function parseRedisUrl(raw: string | undefined, problems: string[]): string | un
   if (url && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '') return raw
   problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host')
   return undefined
+}
+
+/** A scheme and a host with an optional port: no path, query, fragment or credentials. */
+const ORIGIN = /^https?:\/\/[^/?#@\s]+\/?$/i
+
+/**
+ * Origins as a browser sends them in `Origin`: http(s), a host, an optional port, nothing more. Each is
+ * kept as URL.origin spells it (lower case, default port dropped), so it compares equal to the header.
+ */
+function parseOrigins(raw: string | undefined, problems: string[]): string[] {
+  const origins: string[] = []
+  for (const entry of (raw ?? '').split(',').map((part) => part.trim())) {
+    if (entry === '') continue
+    if (ORIGIN.test(entry) && URL.canParse(entry)) origins.push(new URL(entry).origin)
+    else
+      problems.push(`ALLOWED_ORIGINS must be origins such as https://app.example.com, comma-separated; got "${entry}"`)
+  }
+  return origins
 }
 
 /** Reads every variable once and reports every bad one together. Pure: tests pass their own env. */
@@ -142,6 +162,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
       problems,
     ),
     redisUrl: parseRedisUrl(env.REDIS_URL, problems),
+    allowedOrigins: parseOrigins(env.ALLOWED_ORIGINS, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -6,6 +6,7 @@ import { EmbeddedStore } from './store/embedded-store.js'
 import { logHead, startEventLog, type EventLog } from './store/pg/event-log.js'
 import { PgStore } from './store/pg/pg-store.js'
 import { createPgTicketStore, sharedJwtSecret } from './store/pg/shared-state.js'
+import { createPgStreamSlots } from './store/pg/stream-slots.js'
 import type { Database, Store } from './store/types.js'
 
 export interface PersistenceOptions {
@@ -18,12 +19,12 @@ export interface PersistenceOptions {
 
 /**
  * The store, and what the rest of the app must share with other instances when there are any: where
- * events get their ids, where stream tickets live, and the JWT secret.
+ * events get their ids, where stream tickets live, where streams are counted against the per-user cap, and the JWT secret.
  */
 export interface Persistence {
   store: Store
   /** What the events hub needs to be part of the store's cluster. */
-  hubOptions: Pick<EventsHubOptions, 'tickets' | 'history' | 'startId'>
+  hubOptions: Pick<EventsHubOptions, 'tickets' | 'history' | 'startId' | 'slots'>
   jwtSecret(): Promise<string>
   /** Starts handing committed events to the hub. */
   connect(hub: EventsHub): Promise<void>
@@ -74,6 +75,7 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
     hubOptions: {
       startId,
       tickets: createPgTicketStore(store.sql),
+      slots: createPgStreamSlots(store.sql, { log: options.log }),
       history: async (request) => eventLog?.replay(request),
     },
     jwtSecret: async () => config.jwtSecret ?? (await sharedJwtSecret(store.sql)),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import fastifyJwt from '@fastify/jwt'
@@ -10,8 +10,14 @@ import type { AuthService, TokenPayload } from '../services/auth.js'
 declare module '@fastify/jwt' {
   interface FastifyJWT {
     payload: TokenPayload
-    user: { _id: string; username: string }
+    user: { _id: string; username: string; token: TokenOfRequest }
   }
+}
+
+/** The token a request carried: its id, and when it expires (until when its logout must be kept). */
+interface TokenOfRequest {
+  id: string
+  expiresAt: string
 }
 
 declare module 'fastify' {
@@ -58,15 +64,31 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return token.trim()
 }
 
-function isPayload(value: unknown): value is TokenPayload {
-  const payload = value as Partial<TokenPayload> | null
+/** A verified payload as Chirp signs them; `exp` is the signer's, and `jti` absent from tokens made before it. */
+type Verified = TokenPayload & { exp: number }
+
+function isPayload(value: unknown): value is Verified {
+  const payload = value as Partial<Verified> | null
   return (
     typeof payload === 'object' &&
     payload !== null &&
     typeof payload._id === 'string' &&
     typeof payload.username === 'string' &&
-    typeof payload.tv === 'number'
+    typeof payload.tv === 'number' &&
+    typeof payload.exp === 'number' &&
+    (payload.jti === undefined || typeof payload.jti === 'string')
   )
+}
+
+/**
+ * The token's id: its `jti`. A token signed before tokens carried one is named by its own hash instead,
+ * so it can still be logged out alone rather than outliving its logout until it expires.
+ */
+function tokenOfRequest(token: string, payload: Verified): TokenOfRequest {
+  return {
+    id: payload.jti ?? `sha256:${createHash('sha256').update(token).digest('base64url')}`,
+    expiresAt: new Date(payload.exp * 1000).toISOString(),
+  }
 }
 
 interface AuthPluginOptions {
@@ -95,8 +117,9 @@ async function authPlugin(app: FastifyInstance, { secret, expiresIn, auth }: Aut
       throw unauthorized()
     }
     if (!isPayload(payload)) throw unauthorized()
-    const user = await auth.userOfToken(payload)
-    request.user = { _id: user._id, username: user.username }
+    const ofRequest = tokenOfRequest(token, payload)
+    const user = await auth.userOfToken(payload, ofRequest.id)
+    request.user = { _id: user._id, username: user.username, token: ofRequest }
   }
 
   app.decorate('signToken', (payload: TokenPayload) => app.jwt.sign(payload))

@@ -6,7 +6,8 @@ import { MSG, badRequest } from '../errors.js'
  * - an empty body sent as application/json is no body, as if the header had not been sent (clients that
  *   set the header on every call send it with a bodiless DELETE or like);
  * - a text/plain body is read as JSON, since `fetch` labels a string body text/plain when the caller
- *   sets no header. Auth is a header and never a cookie, so a cross-site form gains nothing from this.
+ *   sets no header. Any page may send such a body anywhere, so writes from other sites are refused
+ *   before any body is read (cross-site.ts).
  * Both keep Fastify's JSON parsing, with its refusal of `__proto__` and `constructor.prototype` keys,
  * and the server's body size limit.
  */

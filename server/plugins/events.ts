@@ -1,77 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
-import type { ChirpEvent, EventName } from '../schemas/events.js'
-import type { LoggedEvent, ReplayRequest, TicketStore } from '../store/types.js'
+import type { EventName, EventPayloads } from '../schemas/events.js'
+import type { LoggedEvent, StreamOwner } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
+import type { EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
+import { createStreamPlaces, type StreamPlace } from './stream-places.js'
 
+export type { EventsHub, EventsHubOptions } from './events-hub-types.js'
 export { redactUrl } from './redact-url.js'
-
-/** The live-updates hub (docs/api-contract.md §7): one writer fanning serialised events out to every open stream. */
-export interface EventsHubOptions {
-  /** Events kept for replay after Last-Event-ID. */
-  bufferSize?: number
-  /** The same buffer's bound in bytes, so a run of large events cannot hold much memory either. */
-  bufferBytes?: number
-  /** A stream whose queued, unsent bytes would pass this is dropped, so a stalled reader cannot grow memory. */
-  maxUnsentBytes?: number
-  heartbeatMs?: number
-  maxStreamsPerUser?: number
-  ticketTtlMs?: number
-  /** Outstanding tickets kept at most; past it the oldest is forgotten, so issuing cannot grow memory either. */
-  maxTickets?: number
-  retryMs?: number
-  /** How long close() lets a stream flush its tail before destroying it. */
-  closeGraceMs?: number
-  now?: () => number
-  /**
-   * The id before the first event. By default the clock in ms × 1000, so ids keep rising across restarts
-   * and a Last-Event-ID from an earlier process always reads as a gap rather than as a wrong replay.
-   */
-  startId?: number
-  log?: { warn(obj: object, msg: string): void }
-  /**
-   * Where tickets live; in memory by default. Several instances share one store, so that a ticket issued
-   * by one opens a stream on another, once.
-   */
-  tickets?: TicketStore
-  /**
-   * Events older than the buffer, from a shared log: the events after `after` up to and including
-   * `upTo` that `userId` may see, in order, or undefined when the log no longer reaches back that far
-   * or they would take more than `maxBytes` of data (the client refetches instead).
-   */
-  history?: (request: ReplayRequest) => Promise<LoggedEvent[] | undefined>
-}
-
-interface StreamOptions {
-  userId: string
-  /** The Last-Event-ID header as sent, if any. */
-  lastEventId?: string | undefined
-}
-
-export interface EventsHub {
-  /** Gives the event the next id and sends it: for a single process, which is its own log. */
-  publish(event: ChirpEvent): void
-  /** Sends an event that a shared log has already numbered; ids must rise. */
-  deliver(event: LoggedEvent): void
-  issueTicket(userId: string): Promise<string>
-  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeemTicket(ticket: string): Promise<string | undefined>
-  /**
-   * At logout: ends the user's open streams on this instance and voids their outstanding tickets where
-   * the ticket store can, so nothing issued under the old session keeps delivering the user's events.
-   */
-  endUser(userId: string): Promise<void>
-  /** Whether the user may open one more stream now. */
-  canStream(userId: string): boolean
-  /** Writes the event-stream head to `res` and keeps it until either side closes. */
-  stream(res: ServerResponse, options: StreamOptions): void
-  /** Open streams. */
-  readonly size: number
-  /** The newest event id. */
-  readonly lastId: number
-  /** Ends every stream; later streams are ended at once and publishing stops. */
-  close(): Promise<void>
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,6 +17,12 @@ declare module 'fastify' {
 
 const SESSION_ENDED: EventName = 'session.ended'
 
+/** The token a `session.ended` names, or undefined when it ends every token of its user. */
+function loggedOutToken(data: string): string | undefined {
+  const { tokenId } = JSON.parse(data) as EventPayloads['session.ended']
+  return typeof tokenId === 'string' ? tokenId : undefined
+}
+
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-store',
@@ -89,9 +31,9 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 } as const
 
-interface Client {
+interface Client extends StreamOwner {
   res: ServerResponse
-  userId: string
+  place?: StreamPlace | undefined
   /** While a replay from the shared log is on its way: the live frames that arrive meanwhile, in order. */
   pending?: Buffered[]
 }
@@ -108,7 +50,6 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const bufferSize = options.bufferSize ?? 1000
   const bufferBytes = options.bufferBytes ?? 4 * 1024 * 1024
   const maxUnsentBytes = options.maxUnsentBytes ?? 1024 * 1024
-  const maxStreamsPerUser = options.maxStreamsPerUser ?? 10
   const retryMs = options.retryMs ?? 3000
   const closeGraceMs = options.closeGraceMs ?? 1000
   const now = options.now ?? Date.now
@@ -121,6 +62,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const clients = new Set<Client>()
   const byUser = new Map<string, Set<Client>>()
   const tickets = options.tickets ?? createTicketStore(options.ticketTtlMs ?? 60_000, options.maxTickets ?? 10_000, now)
+  const places = createStreamPlaces({ max: options.maxStreamsPerUser ?? 10, slots: options.slots, log })
 
   const heartbeat = setInterval(() => {
     for (const client of clients) send(client, HEARTBEAT)
@@ -129,6 +71,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   heartbeat.unref()
 
   function remove(client: Client): void {
+    client.place?.release()
     clients.delete(client)
     const mine = byUser.get(client.userId)
     mine?.delete(client)
@@ -206,11 +149,13 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       })
   }
 
-  function stream(res: ServerResponse, { userId, lastEventId }: StreamOptions): void {
+  function stream(res: ServerResponse, { lastEventId, ...owner }: StreamOptions): void {
+    const { userId } = owner
     res.writeHead(200, SSE_HEADERS)
-    const client: Client = { res, userId }
+    const client: Client = { res, ...owner }
     send(client, Buffer.from(`: connected\nretry: ${retryMs}\n\n`))
     if (closed) {
+      client.place?.release()
       res.end()
       return
     }
@@ -226,7 +171,11 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       send(client, markFrame(lastId))
     }
     // Gone already (the peer left, or the replay overflowed): its 'close' has fired or will not matter.
-    if (res.destroyed) return
+    if (res.destroyed) {
+      client.place?.release()
+      return
+    }
+    client.place?.open()
     clients.add(client)
     let mine = byUser.get(userId)
     if (!mine) byUser.set(userId, (mine = new Set()))
@@ -259,8 +208,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
   }
 
-  function endStreamsOf(userId: string): void {
-    const mine = [...(byUser.get(userId) ?? [])]
+  /** The user's streams, or with `tokenId` only those that token opened. */
+  function endStreamsOf(userId: string, tokenId?: string): void {
+    const mine = [...(byUser.get(userId) ?? [])].filter((client) => tokenId === undefined || client.tokenId === tokenId)
     for (const client of mine) remove(client)
     // The logout answers at once; each stream gets the same grace to flush its tail as at shutdown.
     void Promise.all(mine.map(endClient))
@@ -269,9 +219,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   function deliver(event: LoggedEvent): void {
     if (closed || event.id <= lastId) return
     lastId = event.id
-    // A logout on any instance ends the user's streams on every instance; it is no news to show a client.
+    // A logout on any instance ends its streams on every instance; it is no news to show a client.
     if (event.name === SESSION_ENDED) {
-      if (event.to !== undefined) endStreamsOf(event.to)
+      if (event.to !== undefined) endStreamsOf(event.to, loggedOutToken(event.data))
       return
     }
     const entry = frameOf(event)
@@ -292,14 +242,18 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       deliver({ id: lastId + 1, name: event.name, data: JSON.stringify(event.data), to: event.to })
     },
     deliver,
-    issueTicket: async (userId) => tickets.issue(userId),
+    issueTicket: async (owner) => tickets.issue(owner),
     redeemTicket: async (ticket) => tickets.redeem(ticket),
     async endUser(userId) {
       await tickets.revokeUser(userId)
       endStreamsOf(userId)
     },
-    canStream(userId) {
-      return (byUser.get(userId)?.size ?? 0) < maxStreamsPerUser
+    async endToken({ userId, tokenId }) {
+      await tickets.revokeToken(tokenId)
+      endStreamsOf(userId, tokenId)
+    },
+    async reserveStream(userId) {
+      return closed ? undefined : places.reserve(userId, byUser.get(userId)?.size ?? 0)
     },
     stream,
     get size() {
@@ -315,6 +269,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       const open = [...clients]
       for (const client of open) remove(client)
       await Promise.all(open.map(endClient))
+      await places.close()
     },
   }
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
+import { installCrossSiteCheck } from './cross-site.js'
 import { DEFAULT_RATE_LIMITS, installRateLimits, type RateLimitOptions, type RateLimitPolicy } from './rate-limits.js'
 import { installTextHygiene } from './text-hygiene.js'
 
@@ -39,6 +40,8 @@ interface SecurityOptions extends RateLimitOptions {
   rateLimit: boolean
   /** Overrides of the default limits, for tests. */
   limits?: Partial<RateLimitPolicy> | undefined
+  /** Other sites whose pages may send writes (ALLOWED_ORIGINS). */
+  allowedOrigins: readonly string[]
 }
 
 const HELMET_OPTIONS: HelmetOptions = {
@@ -78,7 +81,11 @@ function helmetHeaders(options: HelmetOptions): HeaderChanges {
   return changes
 }
 
-/** Security headers on every answer, the rate limits and clean body text; registered before any route. */
+/**
+ * Security headers on every answer, the refusal of cross-site writes, the rate limits and clean body text;
+ * registered before any route. Hooks run in the order they are added: a cross-site write is refused
+ * before any limit counts it, and its refusal carries the headers.
+ */
 async function security(app: FastifyInstance, options: SecurityOptions) {
   const { set, removed } = helmetHeaders(HELMET_OPTIONS)
   // On the raw response, as Helmet sets them, so that they also reach a stream that takes the socket over
@@ -89,6 +96,7 @@ async function security(app: FastifyInstance, options: SecurityOptions) {
     for (const [name, value] of set) raw.setHeader(name, value)
     done()
   })
+  installCrossSiteCheck(app, options.allowedOrigins)
   installTextHygiene(app)
   if (options.rateLimit) await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits }, options)
 }

@@ -24,14 +24,35 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: {
         tags: ['auth'],
         description:
-          'Ends every session of the caller: tokens issued before now stop working, and open event streams close and unused stream tickets are void.',
+          'Ends the token it is sent with: it stops working, the event streams it opened close and its unused stream tickets are void. Other tokens of the user, on other devices or of other guests, go on.',
         body: EmptyObjectSchema,
         response: { 200: EmptyObjectSchema, ...ERRORS },
       },
     },
     async (request) => {
-      await services.auth.logout(me(request))
-      // Only once the old tokens are void: from here no new ticket can be had with them, and older ones go now.
+      const { _id: userId, token } = request.user
+      await services.auth.logout({ _id: token.id, userId, expiresAt: token.expiresAt })
+      // Only once the token is void: from here no new ticket can be had with it, and older ones go now.
+      await app.events.endToken({ userId, tokenId: token.id })
+      return {}
+    },
+  )
+
+  app.post(
+    '/auth/logout-all',
+    {
+      onRequest: [app.authenticate],
+      preValidation: emptyBody,
+      schema: {
+        tags: ['auth'],
+        description:
+          'Ends every token of the caller: tokens issued before now stop working, every open event stream closes and unused stream tickets are void. Refused for the shared guest account.',
+        body: EmptyObjectSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      await services.auth.logoutAll(me(request))
       await app.events.endUser(me(request))
       return {}
     },

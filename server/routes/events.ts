@@ -27,7 +27,9 @@ const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TicketReplySchema, 401: ErrorsSchema },
       },
     },
-    async (request) => ({ ticket: await events.issueTicket(request.user._id) }),
+    async (request) => ({
+      ticket: await events.issueTicket({ userId: request.user._id, tokenId: request.user.token.id }),
+    }),
   )
 
   app.get(
@@ -50,15 +52,16 @@ const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const userId = request.validationError ? undefined : await events.redeemTicket(request.query.ticket)
-      if (userId === undefined) throw unauthorized()
-      if (!events.canStream(userId)) throw tooManyRequests()
+      const owner = request.validationError ? undefined : await events.redeemTicket(request.query.ticket)
+      if (owner === undefined) throw unauthorized()
+      const place = await events.reserveStream(owner.userId)
+      if (!place) throw tooManyRequests()
       // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.
       const header = request.headers['last-event-id']
       const lastEventId = typeof header === 'string' ? header : request.query.lastEventId
       // From here the hub owns the raw response for as long as the stream lives.
       reply.hijack()
-      events.stream(reply.raw, { userId, lastEventId })
+      events.stream(reply.raw, { ...owner, lastEventId, place })
     },
   )
 }

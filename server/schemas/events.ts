@@ -78,10 +78,11 @@ export interface EventPayloads {
   'user.unfollowed': Static<typeof FollowEventSchema>
   'user.updated': Static<typeof UserUpdatedEventSchema>
   /**
-   * The user logged out: every instance ends that user's open streams. It travels through the event log
-   * like any event, so it reaches the other instances, but no client is ever sent it.
+   * The user logged out: every instance ends the streams of the token logged out, or with no `tokenId`
+   * (logout everywhere) all of that user's streams. It travels through the event log like any event, so
+   * it reaches the other instances, but no client is ever sent it.
    */
-  'session.ended': Record<string, never>
+  'session.ended': { tokenId?: string }
   /** Private: only to the owner's own streams. */
   'bookmark.added': Static<typeof BookmarkEventSchema>
   'bookmark.removed': Static<typeof BookmarkEventSchema>

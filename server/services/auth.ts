@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity } from '../errors.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
-import type { UserRecord } from '../store/types.js'
+import type { RevokedTokenRecord, UserRecord } from '../store/types.js'
 import { isGuest, usernameKey } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { hashPassword, verifyPassword } from './passwords.js'
@@ -14,6 +14,8 @@ export interface TokenPayload {
   username: string
   /** The user's tokenVersion when the token was issued. */
   tv: number
+  /** The token's own id (RFC 7519 §4.1.7), what logging it out revokes; absent from tokens issued before ids. */
+  jti?: string
 }
 
 export interface AuthDeps extends ServiceDeps {
@@ -43,7 +45,8 @@ let dummyHash: Promise<string> | undefined
 const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
 
 export function createAuthService({ store, signToken, guestLogin, now }: AuthDeps) {
-  const tokenFor = (user: UserRecord) => signToken({ _id: user._id, username: user.username, tv: user.tokenVersion })
+  const tokenFor = (user: UserRecord) =>
+    signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
 
   return {
     async signup(body: SignupBody) {
@@ -89,19 +92,32 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
       return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
     },
 
-    /** Raises the user's token version, so every token issued before now stops working. */
-    async logout(userId: string) {
+    /** Ends one token until it expires, and, on every instance, the streams it opened; nothing else. */
+    async logout(token: RevokedTokenRecord) {
+      await store.transaction(async (tx) => {
+        await tx.revokeToken(token, now().toISOString())
+        tx.emit({ name: 'session.ended', data: { tokenId: token._id }, to: token.userId })
+      })
+    },
+
+    /**
+     * Raises the user's token version, so every token issued before now stops working, and ends every
+     * stream. The guest is everyone's: one visitor may not log out all the others.
+     */
+    async logoutAll(userId: string) {
+      const user = await store.getUser(userId)
+      if (user && isGuest(user)) throw forbidden(MSG.guestUnchangeable)
       await store.transaction(async (tx) => {
         await tx.revokeTokens(userId)
         tx.emit({ name: 'session.ended', data: {}, to: userId })
       })
     },
 
-    /** The user a verified token speaks for. */
-    async userOfToken(payload: TokenPayload) {
-      const user = await store.getTokenHolder(payload._id)
+    /** The user a verified token speaks for, unless the token, or every token of the user, was logged out. */
+    async userOfToken(payload: TokenPayload, tokenId: string) {
+      const [user, revoked] = await Promise.all([store.getTokenHolder(payload._id), store.isTokenRevoked(tokenId)])
       if (!user) throw notFound(MSG.userNotRegistered)
-      if (user.tokenVersion !== payload.tv) throw unauthorized()
+      if (user.tokenVersion !== payload.tv || revoked) throw unauthorized()
       if (!guestLogin && isGuest(user)) throw unauthorized()
       return user
     },

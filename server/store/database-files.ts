@@ -36,6 +36,7 @@ export async function writeDatabaseFiles(dataDir: string, database: Database): P
     notifications: new Map<string, object>(
       (database.notifications ?? []).map((notification) => [notification._id, notification]),
     ),
+    revokedTokens: new Map<string, object>((database.revokedTokens ?? []).map((token) => [token._id, token])),
   }
   await files.commit(files.prepare((kind, id) => records[kind].get(id)))
   await files.removeStrays()

@@ -94,7 +94,13 @@ export class EmbeddedReader implements TransactionBase {
   async countUnread(userId: string) {
     return this.index.notifications.unreadCount(userId)
   }
+  async isTokenRevoked(tokenId: string) {
+    return this.index.revokedTokens.get(tokenId) !== undefined
+  }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)
+  }
+  expiredRevocations(at: string) {
+    return this.index.revokedTokens.expired(at)
   }
 }

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import type { ChirpEvent } from '../schemas/events.js'
 import { lockDataDir } from './lock.js'
 import { EmbeddedReader } from './embedded-reader.js'
+import type { Kind } from './layout.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
@@ -116,24 +117,10 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
           this.index.putUser(user)
           this.#files.touch('users', user._id)
         }
-        for (const [id, post] of tx.posts) {
-          if (post === null) {
-            this.index.deletePost(id)
-            this.#files.remove('posts', id)
-          } else {
-            this.index.putPost(post)
-            this.#files.touch('posts', id)
-          }
-        }
-        for (const [id, notification] of tx.notifications.changes) {
-          if (notification === null) {
-            this.index.notifications.delete(id)
-            this.#files.remove('notifications', id)
-          } else {
-            this.index.notifications.put(notification)
-            this.#files.touch('notifications', id)
-          }
-        }
+        const { index } = this
+        this.#apply('posts', tx.posts, { put: (post) => index.putPost(post), delete: (id) => index.deletePost(id) })
+        this.#apply('notifications', tx.notifications.changes, index.notifications)
+        this.#apply('revokedTokens', tx.revokedTokens, index.revokedTokens)
         durable = this.#awaitFlush()
         // Holding the lock through the flush gives this write a flush of its own.
         if (this.#perWrite) await durable
@@ -152,6 +139,19 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     this.#unlock()
   }
 
+  /** One kind's staged records into memory, their shards marked for the next flush; null removes the record. */
+  #apply<T>(kind: Kind, changes: Map<string, T | null>, into: { put(record: T): void; delete(id: string): void }) {
+    for (const [id, record] of changes) {
+      if (record === null) {
+        into.delete(id)
+        this.#files.remove(kind, id)
+      } else {
+        into.put(record)
+        this.#files.touch(kind, id)
+      }
+    }
+  }
+
   #load(database: Database): void {
     this.index.load(database)
     this.#files.load(database)
@@ -160,9 +160,13 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   /** Serialises what changed, synchronously, then writes it. Transactions applied later wait for the next one. */
   #write(): Promise<void> {
     const index = this.index
-    const flush = this.#files.prepare((kind, id) =>
-      kind === 'users' ? index.users.get(id) : kind === 'posts' ? index.posts.get(id) : index.notifications.get(id),
-    )
+    const records = {
+      users: index.users,
+      posts: index.posts,
+      notifications: index.notifications,
+      revokedTokens: index.revokedTokens,
+    }
+    const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)
   }
 

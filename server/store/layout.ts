@@ -1,7 +1,7 @@
 import { readdir, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { CorruptDatabaseError, DurableJsonFile } from './durable-file.js'
-import type { Database, NotificationRecord, PostRecord, UserRecord } from './types.js'
+import type { Database, NotificationRecord, PostRecord, RevokedTokenRecord, UserRecord } from './types.js'
 
 /**
  * How the database sits on disk. db.json is the root: either a whole database (version 1, the original
@@ -16,23 +16,28 @@ import type { Database, NotificationRecord, PostRecord, UserRecord } from './typ
  *
  * Version 3 added notifications as a third kind of record, each in a shard of its own kind like users
  * and posts, so a like's notification costs one small shard and marking some read rewrites only theirs.
- * A version-2 manifest (users and posts only) is still read, as holding no notifications.
+ * Version 4 added revoked tokens (logged-out tokens, kept until they expire) as a fourth, so a logout
+ * writes one small shard rather than growing its user's record. Older manifests are still read, as
+ * holding none of the kinds that came after them.
  */
-export type Kind = 'users' | 'posts' | 'notifications'
-export const KINDS: readonly Kind[] = ['users', 'posts', 'notifications']
+export type Kind = 'users' | 'posts' | 'notifications' | 'revokedTokens'
+export const KINDS: readonly Kind[] = ['users', 'posts', 'notifications', 'revokedTokens']
 
 export interface Manifest {
-  version: 3
+  version: 4
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
   users: number[]
   posts: number[]
   notifications: number[]
+  revokedTokens: number[]
 }
 
+/** The manifest of the release before revoked tokens. */
+type ManifestV3 = Omit<Manifest, 'version' | 'revokedTokens'> & { version: 3 }
 /** The manifest of the release before notifications. */
-type ManifestV2 = Omit<Manifest, 'version' | 'notifications'> & { version: 2 }
+type ManifestV2 = Omit<ManifestV3, 'version' | 'notifications'> & { version: 2 }
 
 export interface Segment {
   version: 2
@@ -41,7 +46,7 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | ManifestV2 | Manifest
+export type Root = Database | ManifestV2 | ManifestV3 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -74,23 +79,25 @@ const isGenerationList = (value: unknown, latest: number): value is number[] =>
 export function isRoot(data: unknown): data is Root {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
   const candidate = data as { version?: unknown; generation?: unknown } & Partial<Record<Kind, unknown>>
-  if (candidate.version === 2 || candidate.version === 3) {
+  if (candidate.version === 2 || candidate.version === 3 || candidate.version === 4) {
     const latest = candidate.generation
     return (
       typeof latest === 'number' &&
       Number.isSafeInteger(latest) &&
       isGenerationList(candidate.users, latest) &&
       isGenerationList(candidate.posts, latest) &&
-      (candidate.version === 2 || isGenerationList(candidate.notifications, latest))
+      (candidate.version === 2 || isGenerationList(candidate.notifications, latest)) &&
+      (candidate.version !== 4 || isGenerationList(candidate.revokedTokens, latest))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
 }
 
-/** A manifest of either version, as this release works with it: version 2 holds no notification shards. */
+/** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  if (root.version === 3) return root
-  if (root.version === 2) return { ...root, version: 3, notifications: [] }
+  if (root.version === 4) return root
+  if (root.version === 3) return { ...root, version: 4, revokedTokens: [] }
+  if (root.version === 2) return { ...root, version: 4, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -145,6 +152,7 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
     users: take('users') as UserRecord[],
     posts: take('posts') as PostRecord[],
     notifications: take('notifications') as NotificationRecord[],
+    revokedTokens: take('revokedTokens') as RevokedTokenRecord[],
   }
 }
 

@@ -1,6 +1,7 @@
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
 import { NotificationIndex } from './notification-index.js'
+import { RevokedTokens } from './revoked-tokens.js'
 import { SearchIndex } from './search-index.js'
 import { withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
@@ -74,6 +75,7 @@ export class MemoryIndex {
   readonly search = new SearchIndex()
   readonly names = new NameIndex()
   readonly notifications = new NotificationIndex()
+  readonly revokedTokens = new RevokedTokens()
   readonly #usersByTime = new SortedList(byJoined)
   readonly #postsByTime = new SortedList(byTime)
   readonly #postsByTrend = new SortedList(byTrend)
@@ -117,6 +119,7 @@ export class MemoryIndex {
     this.search.load([...this.posts.values()])
     this.names.load(data.users)
     this.notifications.load(data.notifications ?? [])
+    this.revokedTokens.load(data.revokedTokens ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {

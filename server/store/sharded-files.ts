@@ -48,8 +48,13 @@ export class ShardedFiles {
   #manifest: Manifest | undefined
   #segments = new SegmentUses()
   #generation = 0
-  #members: Record<Kind, Set<string>[]> = { users: [], posts: [], notifications: [] }
-  #dirty: Record<Kind, Set<number>> = { users: new Set(), posts: new Set(), notifications: new Set() }
+  #members: Record<Kind, Set<string>[]> = { users: [], posts: [], notifications: [], revokedTokens: [] }
+  #dirty: Record<Kind, Set<number>> = {
+    users: new Set(),
+    posts: new Set(),
+    notifications: new Set(),
+    revokedTokens: new Set(),
+  }
 
   constructor(dataDir: string) {
     this.#dataDir = dataDir
@@ -116,7 +121,14 @@ export class ShardedFiles {
    */
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
-    const manifest: Manifest = { version: 3, generation: 0, users: [], posts: [], notifications: [] }
+    const manifest: Manifest = {
+      version: 4,
+      generation: 0,
+      users: [],
+      posts: [],
+      notifications: [],
+      revokedTokens: [],
+    }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []
     const release = (old: number) => {

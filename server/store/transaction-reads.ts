@@ -2,15 +2,25 @@ import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import { StagedNotifications } from './staged-notifications.js'
-import type { PageRequest, PostQuery, PostRecord, StoreReader, UserRecord, UserSearch } from './types.js'
+import type {
+  PageRequest,
+  PostQuery,
+  PostRecord,
+  RevokedTokenRecord,
+  StoreReader,
+  UserRecord,
+  UserSearch,
+} from './types.js'
 
 /**
- * The store's own readers, plus the reads a post's deletion needs (who bookmarked it) and a signup's
- * (whether a username with that usernameSkeleton exists).
+ * The store's own readers, plus the reads only writes need: who bookmarked a post (for its deletion),
+ * whether a username with that usernameSkeleton exists (for a signup), and which revocations have
+ * outlived their token (forgotten at the next logout).
  */
 export interface TransactionBase extends StoreReader {
   usersBookmarking(postId: string): readonly string[]
   hasUsernameSkeleton(skeleton: string): boolean
+  expiredRevocations(at: string): readonly string[]
 }
 
 /**
@@ -20,6 +30,8 @@ export interface TransactionBase extends StoreReader {
 export class TransactionReads implements StoreReader {
   readonly users = new Map<string, UserRecord>()
   readonly posts = new Map<string, PostRecord | null>()
+  /** Revocations staged, or null for one to forget. */
+  readonly revokedTokens = new Map<string, RevokedTokenRecord | null>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,
@@ -29,7 +41,12 @@ export class TransactionReads implements StoreReader {
   }
 
   get empty() {
-    return this.users.size === 0 && this.posts.size === 0 && this.notifications.changes.size === 0
+    return (
+      this.users.size === 0 &&
+      this.posts.size === 0 &&
+      this.notifications.changes.size === 0 &&
+      this.revokedTokens.size === 0
+    )
   }
 
   async getUser(id: string) {
@@ -106,5 +123,9 @@ export class TransactionReads implements StoreReader {
   }
   async countUnread(userId: string) {
     return this.notifications.unread(userId)
+  }
+  async isTokenRevoked(tokenId: string) {
+    const staged = this.revokedTokens.get(tokenId)
+    return staged === undefined ? this.base.isTokenRevoked(tokenId) : staged !== null
   }
 }

@@ -9,6 +9,7 @@ import type {
   PostChanges,
   PostRecord,
   ProfileChanges,
+  RevokedTokenRecord,
   StoreTx,
   UserRecord,
 } from './types.js'
@@ -44,6 +45,11 @@ export class Transaction extends TransactionReads implements StoreTx {
   async revokeTokens(id: string) {
     const user = await this.getUser(id)
     if (user) this.#putUser({ ...user, tokenVersion: user.tokenVersion + 1 })
+  }
+
+  async revokeToken(token: RevokedTokenRecord, at: string) {
+    for (const id of this.base.expiredRevocations(at)) this.revokedTokens.set(id, null)
+    this.revokedTokens.set(token._id, Object.freeze({ ...token }))
   }
 
   follow(followerId: string, followeeId: string, at: string) {

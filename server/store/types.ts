@@ -23,11 +23,20 @@ export interface UserRecord {
   /** User ids; kept symmetric with the other users' `followers`. */
   readonly following: readonly string[]
   readonly followers: readonly string[]
-  /** Raised on logout so that tokens issued before it stop working. */
+  /** Raised on logout everywhere so that tokens issued before it stop working. */
   readonly tokenVersion: number
 }
 
 export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
+
+/** A token logged out before it expired: refused until then, and forgotten after. */
+export interface RevokedTokenRecord {
+  /** The token's id (its `jti`). */
+  readonly _id: string
+  readonly userId: string
+  /** When the token itself expires; past it the token is refused anyway. */
+  readonly expiresAt: string
+}
 
 /** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
 export type UserSummaryRecord = Pick<UserRecord, '_id' | 'username' | 'firstName' | 'lastName' | 'avatarURL'>
@@ -92,6 +101,8 @@ export interface Database {
   posts: PostRecord[]
   /** Absent in databases written before notifications existed. */
   notifications?: NotificationRecord[]
+  /** Absent in databases written before tokens could be logged out one by one. */
+  revokedTokens?: RevokedTokenRecord[]
 }
 
 export interface PageRequest {
@@ -160,6 +171,8 @@ export interface StoreReader {
   /** The user's notifications, newest first. */
   listNotifications(userId: string, page: PageRequest): Promise<Page<NotificationRecord>>
   countUnread(userId: string): Promise<number>
+  /** Whether the token of this id was logged out. */
+  isTokenRevoked(tokenId: string): Promise<boolean>
 }
 
 /** The fields of a profile its owner may change. */
@@ -186,6 +199,8 @@ export interface StoreTx extends StoreReader {
   updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
   /** Raises the user's token version, so every token issued before it stops working. */
   revokeTokens(id: string): Promise<void>
+  /** Refuses one token from now until it expires; revocations already past their expiry may be forgotten. */
+  revokeToken(token: RevokedTokenRecord, at: string): Promise<void>
   /** False when the follow already exists (or, for unfollow, did not). */
   follow(followerId: string, followeeId: string, at: string): Promise<boolean>
   unfollow(followerId: string, followeeId: string, at: string): Promise<boolean>
@@ -256,16 +271,38 @@ export interface ReplayRequest {
   maxBytes: number
 }
 
+/** Whose a stream ticket, and the stream it opens, is: a user, and the token that asked for it. */
+export interface StreamOwner {
+  userId: string
+  /** The token's id; absent only for a ticket issued before tokens had ids, during an upgrade. */
+  tokenId?: string
+}
+
 /**
  * Stream tickets: an EventSource cannot send an authorization header, and a token must never sit in a
  * URL, so a protected call trades the token for a short-lived, single-use ticket instead.
  */
 export interface TicketStore {
-  issue(userId: string): string | Promise<string>
-  /** The ticket's user id, once: a ticket is gone after its first redemption, valid or not. */
-  redeem(ticket: string): string | undefined | Promise<string | undefined>
-  /** At logout: voids every ticket of the user that has not been redeemed yet. */
+  issue(owner: StreamOwner): string | Promise<string>
+  /** The ticket's owner, once: a ticket is gone after its first redemption, valid or not. */
+  redeem(ticket: string): StreamOwner | undefined | Promise<StreamOwner | undefined>
+  /** At logout everywhere: voids every ticket of the user that has not been redeemed yet. */
   revokeUser(userId: string): void | Promise<void>
+  /** At logout: voids the unredeemed tickets that one token asked for. */
+  revokeToken(tokenId: string): void | Promise<void>
   /** At shutdown: forgets the tickets this process alone holds. */
   clear(): void
+}
+
+/**
+ * The places users' event streams take, counted across every instance that shares them, so the cap on
+ * one user's streams holds for the cluster and not once per instance.
+ */
+export interface StreamSlots {
+  /** A slot for one more stream of the user, or undefined when `max` are taken already, on any instance. */
+  claim(userId: string, max: number): Promise<string | undefined>
+  /** The stream that held the slot ended. */
+  release(slot: string): Promise<void>
+  /** At shutdown: gives back every slot this instance holds. */
+  close(): Promise<void>
 }

@@ -6,7 +6,7 @@ import { openSse } from './sse.js'
 
 /**
  * A bare node:http server whose every request becomes a stream of a fresh hub, for the user named in
- * `x-user`: the hub alone, without Fastify. Ids start at 0 so tests can name them.
+ * `x-user` and the token in `x-token`: the hub alone, without Fastify. Ids start at 0 so tests can name them.
  */
 export async function serveHub(t: { teardown(fn: () => unknown): void }, options: EventsHubOptions = {}) {
   const warnings: string[] = []
@@ -17,7 +17,8 @@ export async function serveHub(t: { teardown(fn: () => unknown): void }, options
     const last = req.headers['last-event-id']
     responses.push(res)
     const userId = String(req.headers['x-user'] ?? 'anon')
-    hub.stream(res, { userId, lastEventId: typeof last === 'string' ? last : undefined })
+    const tokenId = String(req.headers['x-token'] ?? `${userId}-token`)
+    hub.stream(res, { userId, tokenId, lastEventId: typeof last === 'string' ? last : undefined })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(async () => {

@@ -178,6 +178,7 @@ export function requestCases(t: Targets): HostileCase[] {
     ['POST', `/api/users/bookmark/${t.otherPost}`],
     ['POST', '/api/media'],
     ['POST', '/api/auth/logout'],
+    ['POST', '/api/auth/logout-all'],
     ['POST', '/api/events/ticket'],
   ]
   const anonymous: HostileCase[] = writes.map(([method, url]) => ({

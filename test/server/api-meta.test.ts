@@ -10,6 +10,7 @@ const ROUTES = [
   ['post', '/api/auth/signup'],
   ['post', '/api/auth/login'],
   ['post', '/api/auth/logout'],
+  ['post', '/api/auth/logout-all'],
   ['get', '/api/users'],
   ['get', '/api/users/suggestions'],
   ['get', '/api/users/bookmark'],

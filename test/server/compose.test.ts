@@ -42,6 +42,11 @@ await t.test('ports and paths agree with the Dockerfile and nginx', async (t) =>
   t.match(nginx, /server chirp:3000;/, 'nginx sends requests there')
   t.match(
     nginx,
+    /location \/ \{[^}]*proxy_set_header Host \$http_host;/,
+    "writes carry the browser's own Host, port included, which the cross-site check compares with Origin",
+  )
+  t.match(
+    nginx,
     /location = \/api\/events \{[^}]*proxy_buffering off;[^}]*proxy_read_timeout 1h;/,
     'the event stream is not buffered, and may stay open',
   )

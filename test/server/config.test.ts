@@ -107,3 +107,28 @@ await t.test(
     }
   },
 )
+
+await t.test('ALLOWED_ORIGINS: origins as browsers send them, every bad entry named', async (t) => {
+  t.strictSame(parseConfig({}).allowedOrigins, [], 'none by default: every other site is refused')
+  t.strictSame(
+    parseConfig({ ALLOWED_ORIGINS: ' https://App.Example.com/ ,http://127.0.0.1:5173,,https://b.example:443' })
+      .allowedOrigins,
+    ['https://app.example.com', 'http://127.0.0.1:5173', 'https://b.example'],
+    'spelled as the Origin header spells them: lower case, no slash, no default port',
+  )
+  const bad = [
+    '*',
+    'null',
+    'app.example.com',
+    'ftp://app.example.com',
+    'https://app.example.com/path',
+    'https://u@a.example',
+  ]
+  const error = t.throws(() => parseConfig({ ALLOWED_ORIGINS: bad.join(',') })) as ConfigError
+  t.strictSame(
+    error.problems,
+    bad.map(
+      (entry) => `ALLOWED_ORIGINS must be origins such as https://app.example.com, comma-separated; got "${entry}"`,
+    ),
+  )
+})

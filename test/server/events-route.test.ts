@@ -25,7 +25,11 @@ async function build(t: { teardown(fn: () => unknown): void }, options: EventsHu
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const userId = request.headers.authorization
     if (userId === undefined) throw unauthorized()
-    request.user = { _id: userId, username: userId }
+    request.user = {
+      _id: userId,
+      username: userId,
+      token: { id: `token of ${userId}`, expiresAt: '2100-01-01T00:00:00.000Z' },
+    }
   })
   await app.register(eventsRoutes, { prefix: '/api' })
   await app.listen({ host: '127.0.0.1', port: 0 })

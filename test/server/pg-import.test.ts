@@ -17,7 +17,9 @@ import { TEST_DATABASE_URL, skipWithoutPostgres, testSchema } from '../helpers/p
 
 const skip = await skipWithoutPostgres()
 
-/** A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post. */
+const LOGGED_OUT = 'a-token-logged-out-before-the-move'
+
+/** A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post, a logout. */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
   const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
@@ -31,6 +33,8 @@ async function usedDataDir(t: Test): Promise<string> {
   await people.follow(other?._id as string, guest?._id as string)
   for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
     await people.addBookmark(guest?._id as string, post._id)
+  const expiresAt = new Date(Date.now() + 3600_000).toISOString()
+  await store.transaction((tx) => tx.revokeToken({ _id: LOGGED_OUT, userId: other?._id as string, expiresAt }, ''))
   await store.close()
   return dataDir
 }
@@ -88,6 +92,7 @@ await t.test(
       [mine],
       'posts are found by their words',
     )
+    t.ok(await store.isTokenRevoked(LOGGED_OUT), 'a token logged out before the move stays logged out')
     const guest = await store.getUserByUsername('guest')
     t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
 
@@ -129,7 +134,7 @@ await t.test('db:migrate migrates and seeds an empty schema, then finds nothing 
   const second = output()
   t.equal(await runDbMigrate(env, second.out), 0)
   t.strictSame(second.lines.log, [
-    `PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration ${MIGRATIONS.length}).`,
+    `PostgreSQL schema "${env.DATABASE_SCHEMA}" is up to date (migration ${MIGRATIONS.at(-1)?.version}).`,
     'The database already holds users: nothing seeded.',
   ])
 })

@@ -53,6 +53,7 @@ function script(database: ReturnType<typeof uuidDatabase>) {
     updatedAt: at(2),
   })
   const [x, y] = [randomUUID(), randomUUID()]
+  const token = { _id: randomUUID(), userId: a, expiresAt: at(600) }
   const steps: [string, (tx: StoreTx) => Promise<unknown>, unknown][] = [
     ['create a user', (tx) => tx.createUser(newcomer), 'created'],
     [
@@ -113,6 +114,17 @@ function script(database: ReturnType<typeof uuidDatabase>) {
       'revoke tokens',
       async (tx) => (await tx.revokeTokens(a), (await tx.getUser(a))?.tokenVersion),
       (database.users[0]?.tokenVersion ?? 0) + 1,
+    ],
+    [
+      'revoke one token until it expires',
+      async (tx) => (await tx.revokeToken(token, at(28)), await tx.isTokenRevoked(token._id)),
+      true,
+    ],
+    ['another token stays valid', (tx) => tx.isTokenRevoked(randomUUID()), false],
+    [
+      'revoking it again changes nothing',
+      async (tx) => (await tx.revokeToken(token, at(29)), await tx.isTokenRevoked(token._id)),
+      true,
     ],
     [
       'add an image and its description',

@@ -300,7 +300,20 @@ await t.test("logout ends only the caller's own sessions", async (t) => {
   cells += 4
 })
 
+await t.test("logout-all ends only the caller's own sessions", async (t) => {
+  const logoutAll = { method: 'POST', url: '/api/auth/logout-all' } as const
+  const mine = await api.login('lucia.rossi')
+  const theirs = await api.login('noah_kim')
+  t.equal((await api.as(tokens.anonymous, logoutAll)).statusCode, 401, 'anonymous: 401')
+  t.equal((await api.as(tokens.deleted, logoutAll)).statusCode, 404, 'deleted: 404')
+  t.equal((await api.as(theirs, logoutAll)).statusCode, 200, 'another user logs out everywhere')
+  t.equal((await api.as(mine, { method: 'GET', url: '/api/feed' })).statusCode, 200, "the owner's session goes on")
+  t.equal((await api.as(mine, logoutAll)).statusCode, 200, 'the owner logs out everywhere')
+  t.equal((await api.as(mine, { method: 'GET', url: '/api/feed' })).statusCode, 401, "and the owner's token is spent")
+  cells += 4
+})
+
 await t.test('the grid is complete', async (t) => {
-  t.comment(`access-control cells checked: ${cells} (${rows.length + 1} write routes × 4 callers)`)
-  t.equal(cells, (rows.length + 1) * 4)
+  t.comment(`access-control cells checked: ${cells} (${rows.length + 2} write routes × 4 callers)`)
+  t.equal(cells, (rows.length + 2) * 4)
 })

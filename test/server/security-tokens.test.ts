@@ -114,21 +114,23 @@ await t.test('a token in the query string is not a token', async (t) => {
   }
 })
 
-await t.test('a token issued before logout stops working; a new login works', async (t) => {
+await t.test('a token logged out stops working; logout-all ends the rest; a new login works', async (t) => {
   const session = await api.login('noah_kim')
   const other = await api.login('noah_kim')
-  t.equal((await api.as(session, { method: 'GET', url: '/api/feed' })).statusCode, 200)
+  const feed = async (token: string) => api.as(token, { method: 'GET', url: '/api/feed' })
+  t.equal((await feed(session)).statusCode, 200)
   t.equal((await api.as(session, { method: 'POST', url: '/api/auth/logout' })).statusCode, 200)
-  for (const old of [session, other]) {
-    const res = await api.as(old, { method: 'GET', url: '/api/feed' })
-    t.equal(res.statusCode, 401, 'every session of that user ended')
-    t.strictSame(res.json(), { errors: [MSG.invalidToken] })
-  }
+  const res = await feed(session)
+  t.equal(res.statusCode, 401, 'the session logged out ended')
+  t.strictSame(res.json(), { errors: [MSG.invalidToken] })
+  t.equal((await feed(other)).statusCode, 200, "the user's other session goes on")
   t.equal(
     (await api.as(session, { method: 'POST', url: '/api/auth/logout' })).statusCode,
     401,
     'logging out twice is refused',
   )
-  t.equal((await api.as(await api.login('noah_kim'), { method: 'GET', url: '/api/feed' })).statusCode, 200)
-  t.equal((await api.as(token, { method: 'GET', url: '/api/feed' })).statusCode, 200, "other users' sessions go on")
+  t.equal((await api.as(other, { method: 'POST', url: '/api/auth/logout-all' })).statusCode, 200)
+  t.equal((await feed(other)).statusCode, 401, 'logout-all ended every session of that user')
+  t.equal((await feed(await api.login('noah_kim'))).statusCode, 200)
+  t.equal((await feed(token)).statusCode, 200, "other users' sessions go on")
 })

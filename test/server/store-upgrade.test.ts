@@ -12,8 +12,11 @@ import { tempDataDir } from '../helpers/app.js'
  * Upgrades (docs/api-contract.md §9): test/fixtures/data-v2 is a data directory as the release before notifications
  * wrote it (a version-2 manifest: users and posts only), kept as it was made. It must open as it is, be
  * searchable at once, and take its first notification, after which it is in the current layout.
+ * test/fixtures/data-v3 is the same directory as the release before revoked tokens left it, with that
+ * notification (a version-3 manifest); it must open as it is and take its first logout.
  */
-const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'data-v2')
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
+const FIXTURE = path.join(FIXTURES, 'data-v2')
 const ADA = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d0001'
 const CHLOE = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d0002'
 const POST = '5c1d3e2f-0000-4000-8000-00000000a001'
@@ -70,7 +73,7 @@ await t.test(
       version: number
       notifications: unknown[]
     }
-    t.equal(manifest.version, 3, 'the first write wrote the current manifest')
+    t.equal(manifest.version, 4, 'the first write wrote the current manifest')
     t.equal(manifest.notifications.length, 16, 'with notification shards')
 
     const reopened = await EmbeddedStore.open({ dataDir, seed: noSeed })
@@ -82,3 +85,34 @@ await t.test(
     t.strictSame(after.posts, before.posts, 'posts untouched')
   },
 )
+
+await t.test('a data directory of the release before revoked tokens opens, and keeps its first logout', async (t) => {
+  const dataDir = await tempDataDir(t)
+  await cp(path.join(FIXTURES, 'data-v3'), dataDir, { recursive: true })
+  const manifestOnDisk = async () =>
+    JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as { version: number; revokedTokens?: unknown[] }
+  t.equal((await manifestOnDisk()).version, 3, 'the fixture is the previous format')
+  const before = await readDatabaseFiles(dataDir)
+
+  const store = await EmbeddedStore.open({ dataDir, seed: noSeed })
+  t.equal(await store.countUnread(ADA), 1, 'its notification is there')
+  const expired = { _id: randomUUID(), userId: ADA, expiresAt: '2026-01-01T00:00:00.000Z' }
+  const live = { _id: randomUUID(), userId: CHLOE, expiresAt: '2026-03-01T00:00:00.000Z' }
+  await store.transaction((tx) => tx.revokeToken(expired, '2025-12-31T00:00:00.000Z'))
+  t.ok(await store.isTokenRevoked(expired._id), 'its first revoked token')
+  await store.close()
+  const manifest = await manifestOnDisk()
+  t.equal(manifest.version, 4, 'the first write wrote the current manifest')
+  t.equal(manifest.revokedTokens?.length, 16, 'with shards of revoked tokens')
+
+  const reopened = await EmbeddedStore.open({ dataDir, seed: noSeed })
+  t.teardown(() => reopened.close())
+  t.ok(await reopened.isTokenRevoked(expired._id), 'the revocation is on disk')
+  t.notOk(await reopened.isTokenRevoked(live._id), 'no other token is')
+  await reopened.transaction((tx) => tx.revokeToken(live, '2026-02-01T00:00:00.000Z'))
+  t.notOk(await reopened.isTokenRevoked(expired._id), 'a revocation past its token’s expiry is forgotten at the next')
+  t.ok(await reopened.isTokenRevoked(live._id))
+  const after = await readDatabaseFiles(dataDir)
+  t.strictSame(after.revokedTokens, [live], 'on disk too')
+  t.strictSame([after.users, after.posts, after.notifications], [before.users, before.posts, before.notifications])
+})

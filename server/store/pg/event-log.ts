@@ -156,6 +156,8 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
           on conflict (key) do update set value = greatest(app_settings.value::bigint, excluded.value::bigint)::text`
       }
       await tx`delete from sse_tickets where expires_at < now()`
+      // A token past its expiry is refused by its signature; its revocation is no longer needed.
+      await tx`delete from revoked_tokens where expires_at < now()`
     })
   }
 

@@ -210,4 +210,8 @@ export class PgReader implements StoreReader {
   countUnread(userId: string) {
     return notifications.countUnread(this.sql, userId)
   }
+  async isTokenRevoked(tokenId: string): Promise<boolean> {
+    const [row] = await this.sql`SELECT 1 FROM revoked_tokens WHERE token_id = ${tokenId}`
+    return row !== undefined
+  }
 }

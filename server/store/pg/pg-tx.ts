@@ -7,6 +7,7 @@ import type {
   PostChanges,
   PostRecord,
   ProfileChanges,
+  RevokedTokenRecord,
   StoreTx,
   UserRecord,
 } from '../types.js'
@@ -84,6 +85,13 @@ export class PgTx extends PgReader implements StoreTx {
   async revokeTokens(id: string): Promise<void> {
     if (!isUuid(id)) return
     await this.sql`UPDATE users SET token_version = token_version + 1 WHERE id = ${id}`
+  }
+
+  async revokeToken(token: RevokedTokenRecord): Promise<void> {
+    if (!isUuid(token.userId)) return
+    await this.sql`
+      INSERT INTO revoked_tokens (token_id, user_id, expires_at)
+      VALUES (${token._id}, ${token.userId}, ${token.expiresAt}) ON CONFLICT (token_id) DO NOTHING`
   }
 
   follow(followerId: string, followeeId: string, at: string): Promise<boolean> {

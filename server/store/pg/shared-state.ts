@@ -10,12 +10,12 @@ const hash = (ticket: string) => createHash('sha256').update(ticket).digest()
  */
 export function createPgTicketStore(sql: Sql, { ttlMs = 60_000, maxPerUser = 20 } = {}): TicketStore {
   return {
-    async issue(userId) {
+    async issue({ userId, tokenId }) {
       const ticket = randomBytes(32).toString('base64url')
       await sql.begin(async (tx) => {
         await tx`
-          insert into sse_tickets (hash, user_id, expires_at)
-          values (${hash(ticket)}, ${userId}, now() + ${ttlMs / 1000} * interval '1 second')`
+          insert into sse_tickets (hash, user_id, token_id, expires_at)
+          values (${hash(ticket)}, ${userId}, ${tokenId ?? null}, now() + ${ttlMs / 1000} * interval '1 second')`
         // A user asking again and again keeps only the newest few: issuing cannot grow the table without end.
         await tx`
           delete from sse_tickets where user_id = ${userId} and hash not in (
@@ -23,14 +23,20 @@ export function createPgTicketStore(sql: Sql, { ttlMs = 60_000, maxPerUser = 20 
       })
       return ticket
     },
+    // A ticket whose token was logged out on another instance a moment ago is refused here as well.
     async redeem(ticket) {
-      const [row] = await sql<{ user_id: string; live: boolean }[]>`
-        delete from sse_tickets where hash = ${hash(ticket)}
-        returning user_id::text as user_id, expires_at > now() as live`
-      return row?.live ? row.user_id : undefined
+      const [row] = await sql<{ user_id: string; token_id: string | null; live: boolean }[]>`
+        delete from sse_tickets t where hash = ${hash(ticket)}
+        returning user_id::text as user_id, token_id, expires_at > now()
+          and not exists (select 1 from revoked_tokens r where r.token_id = t.token_id) as live`
+      if (!row?.live) return undefined
+      return row.token_id === null ? { userId: row.user_id } : { userId: row.user_id, tokenId: row.token_id }
     },
     async revokeUser(userId) {
       await sql`delete from sse_tickets where user_id = ${userId}`
+    },
+    async revokeToken(tokenId) {
+      await sql`delete from sse_tickets where token_id = ${tokenId}`
     },
     // Tickets are shared with the other instances and expire on their own.
     clear() {},

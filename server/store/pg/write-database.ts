@@ -100,6 +100,14 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   await insertRows(sql, 'comment_votes', numbered(children.votes))
   await insertRows(sql, 'bookmarks', numbered(bookmarks))
   await insertRows(sql, 'notifications', notifications.map(notificationRow))
+  // A token logged out before the move stays logged out after it.
+  await insertRows(
+    sql,
+    'revoked_tokens',
+    (database.revokedTokens ?? [])
+      .filter((token) => knownUser(token.userId))
+      .map((token) => ({ token_id: token._id, user_id: token.userId, expires_at: token.expiresAt })),
+  )
   // The next live append goes after everything written here.
   await sql`SELECT setval('activity_seq', ${seq})`
   return {

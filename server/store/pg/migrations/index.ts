@@ -3,6 +3,8 @@ import * as initial from './0001_initial.js'
 import * as notificationsSearch from './0002_notifications_search.js'
 import * as boundedPosts from './0003_bounded_posts.js'
 import * as usernameKeys from './0004_username_keys.js'
+import * as tokenRevocation from './0005_token_revocation.js'
+import * as streamSlots from './0006_stream_slots.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -20,4 +22,11 @@ export interface Migration {
 }
 
 /** In version order. */
-export const MIGRATIONS: readonly Migration[] = [initial, notificationsSearch, boundedPosts, usernameKeys]
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  notificationsSearch,
+  boundedPosts,
+  usernameKeys,
+  tokenRevocation,
+  streamSlots,
+]

@@ -1,0 +1,76 @@
+import type { ServerResponse } from 'node:http'
+import type { ChirpEvent } from '../schemas/events.js'
+import type { LoggedEvent, ReplayRequest, StreamOwner, StreamSlots, TicketStore } from '../store/types.js'
+import type { StreamPlace } from './stream-places.js'
+
+/** The live-updates hub (docs/api-contract.md §7): one writer fanning serialised events out to every open stream. */
+export interface EventsHubOptions {
+  /** Events kept for replay after Last-Event-ID. */
+  bufferSize?: number
+  /** The same buffer's bound in bytes, so a run of large events cannot hold much memory either. */
+  bufferBytes?: number
+  /** A stream whose queued, unsent bytes would pass this is dropped, so a stalled reader cannot grow memory. */
+  maxUnsentBytes?: number
+  heartbeatMs?: number
+  maxStreamsPerUser?: number
+  /** Where streams are counted against that cap across instances; by default each instance counts alone. */
+  slots?: StreamSlots
+  ticketTtlMs?: number
+  /** Outstanding tickets kept at most; past it the oldest is forgotten, so issuing cannot grow memory either. */
+  maxTickets?: number
+  retryMs?: number
+  /** How long close() lets a stream flush its tail before destroying it. */
+  closeGraceMs?: number
+  now?: () => number
+  /**
+   * The id before the first event. By default the clock in ms × 1000, so ids keep rising across restarts
+   * and a Last-Event-ID from an earlier process always reads as a gap rather than as a wrong replay.
+   */
+  startId?: number
+  log?: { warn(obj: object, msg: string): void }
+  /**
+   * Where tickets live; in memory by default. Several instances share one store, so that a ticket issued
+   * by one opens a stream on another, once.
+   */
+  tickets?: TicketStore
+  /**
+   * Events older than the buffer, from a shared log: the events after `after` up to and including
+   * `upTo` that `userId` may see, in order, or undefined when the log no longer reaches back that far
+   * or they would take more than `maxBytes` of data (the client refetches instead).
+   */
+  history?: (request: ReplayRequest) => Promise<LoggedEvent[] | undefined>
+}
+
+export interface StreamOptions extends StreamOwner {
+  /** The place reserveStream gave; the stream holds it until it ends. */
+  place?: StreamPlace | undefined
+  /** The Last-Event-ID header as sent, if any. */
+  lastEventId?: string | undefined
+}
+
+export interface EventsHub {
+  /** Gives the event the next id and sends it: for a single process, which is its own log. */
+  publish(event: ChirpEvent): void
+  /** Sends an event that a shared log has already numbered; ids must rise. */
+  deliver(event: LoggedEvent): void
+  issueTicket(owner: StreamOwner): Promise<string>
+  /** The ticket's owner, once: a ticket is gone after its first redemption, valid or not. */
+  redeemTicket(ticket: string): Promise<StreamOwner | undefined>
+  /**
+   * At logout everywhere: ends the user's open streams on this instance and voids their outstanding
+   * tickets, so nothing issued under an old session keeps delivering the user's events.
+   */
+  endUser(userId: string): Promise<void>
+  /** At logout: the same for the streams and tickets of one token, and no other. */
+  endToken(owner: Required<StreamOwner>): Promise<void>
+  /** A place for one more stream of the user, or undefined when they hold as many as they may, anywhere. */
+  reserveStream(userId: string): Promise<StreamPlace | undefined>
+  /** Writes the event-stream head to `res` and keeps it until either side closes. */
+  stream(res: ServerResponse, options: StreamOptions): void
+  /** Open streams. */
+  readonly size: number
+  /** The newest event id. */
+  readonly lastId: number
+  /** Ends every stream; later streams are ended at once and publishing stops. */
+  close(): Promise<void>
+}
