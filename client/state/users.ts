@@ -86,15 +86,21 @@ export async function loadProfile(username: string): Promise<void> {
 }
 
 export async function loadSuggestions(): Promise<void> {
-  try {
-    users.suggestions = await apiGetSuggestions(SUGGESTIONS)
-    users.suggestionsError = null
-  } catch (error) {
+  const asked = session.token
+  const answer = await apiGetSuggestions(SUGGESTIONS).then(
+    (found) => ({ found }),
+    (error: unknown) => ({ error }),
+  )
+  // Suggestions are for whoever asked: an answer that comes after they signed out is dropped.
+  if (session.token !== asked) return
+  if ('error' in answer) {
     // Shown in the panel, where Try again is.
-    users.suggestionsError = errorMessage(error)
-  } finally {
-    users.suggestionsLoaded = true
+    users.suggestionsError = errorMessage(answer.error)
+  } else {
+    users.suggestions = answer.found
+    users.suggestionsError = null
   }
+  users.suggestionsLoaded = true
 }
 
 /** Follows when not following and unfollows when following; both users' records come back updated. */
