@@ -1,4 +1,5 @@
 import { apiLogout } from '../api/auth.js'
+import { reset as resetComments } from './comments.js'
 import { resetEarlyHome } from './early-home.js'
 import { reset as resetLists } from './lists.js'
 import { reset as resetNetwork } from './network.js'
@@ -16,6 +17,7 @@ import { reset as resetUsers } from './users.js'
  * fails when a module is missing here.
  */
 export const STATE_RESETS = {
+  comments: resetComments,
   'early-home': resetEarlyHome,
   lists: resetLists,
   network: resetNetwork,

@@ -48,6 +48,8 @@ export const PostSchema = Type.Object(
       dislikedBy: Type.Array(UserSummarySchema),
     }),
     comments: Type.Array(CommentSchema),
+    /** The true number of comments, however many `comments` holds (a bounded list, empty in a compact one). */
+    commentCount: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { title: 'Post' },
 )

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { getVersion, snapshot } from 'valtio'
 import { App } from '../../client/app.js'
+import { loadComments } from '../../client/state/comments.js'
 import { requestHomeEarly, takeEarlyHome } from '../../client/state/early-home.js'
 import {
   lists,
@@ -23,7 +24,19 @@ import { session, startSession } from '../../client/state/session.js'
 import { logout, STATE_RESETS } from '../../client/state/sign-out.js'
 import { showToast } from '../../client/state/toasts.js'
 import { loadProfile, loadSuggestions, users } from '../../client/state/users.js'
-import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import {
+  fail,
+  makeComment,
+  makePost,
+  makeUser,
+  ok,
+  renderAt,
+  resetAll,
+  signInAs,
+  stubApi,
+  summary,
+  until,
+} from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -84,6 +97,7 @@ await t.test("after a logout every store's state is its state at the start", asy
     'GET /api/posts/user/maya': () => ok(posts),
     'GET /api/posts/tag/tea': () => ok(posts),
     'GET /api/posts/p1': () => ok({ post }),
+    'GET /api/comments/p1': () => ok({ comments: [makeComment('Mine')], nextCursor: null }),
     'GET /api/search': (req) =>
       ok(req.query.get('type') === 'users' ? { users: [summary(maya)], nextCursor: null } : posts),
     'GET /api/users/bookmark': () => ok({ bookmarks: [post], nextCursor: null }),
@@ -109,6 +123,7 @@ await t.test("after a logout every store's state is its state at the start", asy
     loadSearchPosts('tea'),
     loadTagPosts('tea'),
     loadPost('p1'),
+    loadComments('p1'),
     loadProfile('maya'),
     loadSuggestions(),
     loadNotifications(),
