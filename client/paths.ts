@@ -37,25 +37,34 @@ export const paths = {
   signup: { path: '/signup', href: (from?: string) => withFrom('/signup', from) },
 } as const
 
+/** `?from=` is read back only through `returnPath`, which judges it. */
 function withFrom(base: string, from: string | undefined): string {
   return from && from !== '/' ? `${base}?from=${encodeURIComponent(from)}` : base
 }
 
+/** `value` read as a URL against this site, or null when it is none or names another site. */
+function onThisSite(value: string, origin: string): URL | null {
+  try {
+    const url = new URL(value, origin)
+    return url.origin === origin ? url : null
+  } catch {
+    return null
+  }
+}
+
 /**
- * Where to go after login or signup: `from` read as a URL against this site, kept only when it stays
- * on it. Browsers drop tabs and line breaks and read backslashes as slashes when they parse a URL, so
- * a text check on the raw value (`/\t/evil.example`) passes what the browser then takes for another
- * site, and history.pushState throws on it; parsing it first judges what will really be followed.
+ * Where to go after login or signup; `?from=` is read only through this (use-return-path.ts). Browsers
+ * drop tabs and line breaks, read backslashes as slashes and resolve `..` when they parse a URL, so a
+ * text check on the raw value passes what the browser then takes for another site, and
+ * history.pushState throws on it. So `from` is parsed against this site, and what is kept is the path
+ * that parse leaves (`/..//evil.example` leaves `//evil.example`), parsed once more: it is kept only if
+ * it reads as the very same URL on this site, and anything else leads home.
  */
 export function returnPath(from: string | null, origin: string = window.location.origin): string {
-  if (!from) return '/'
-  let url: URL
-  try {
-    url = new URL(from, origin)
-  } catch {
-    return '/'
-  }
-  if (url.origin !== origin) return '/'
+  const url = from ? onThisSite(from, origin) : null
+  if (!url) return '/'
+  const path = `${url.pathname}${url.search}${url.hash}`
+  if (onThisSite(path, origin)?.href !== url.href) return '/'
   if (url.pathname === paths.login.path || url.pathname === paths.signup.path) return '/'
-  return `${url.pathname}${url.search}${url.hash}`
+  return path
 }

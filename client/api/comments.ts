@@ -1,7 +1,13 @@
+import { http, pageQuery } from './http.js'
 import { writePost } from './posts.js'
-import type { Post } from './types.js'
+import type { CommentsReply, Page, Post } from './types.js'
 
 const id = encodeURIComponent
+
+/** A page of a post's comments, in the order they were written. */
+export function apiGetComments(postId: string, page: Page): Promise<CommentsReply> {
+  return http<CommentsReply>(`/comments/${id(postId)}`, { query: pageQuery(page) })
+}
 
 export function apiAddComment(postId: string, text: string): Promise<Post> {
   return writePost(`/comments/add/${id(postId)}`, { commentData: { text } })

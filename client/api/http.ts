@@ -95,3 +95,13 @@ export function pageQuery(page: { limit?: number; cursor?: string | null }): Rec
   if (page.cursor) query.cursor = page.cursor
   return query
 }
+
+/**
+ * The query of a list of posts: a page of it, compact. In a compact post `likedBy` holds only me when I
+ * like it, `dislikedBy` and `comments` are empty, and `likeCount` and `commentCount` are the true counts,
+ * so a list costs the same however popular its posts; a post's comments are read when they are opened.
+ * A server that does not know `compact` sends whole posts, which read the same (lib/model.ts).
+ */
+export function postListQuery(page: { limit?: number; cursor?: string | null }): Record<string, string | number> {
+  return { compact: 1, ...pageQuery(page) }
+}

@@ -1,18 +1,18 @@
-import { http, pageQuery, RETURN_MINIMAL } from './http.js'
+import { http, postListQuery, RETURN_MINIMAL } from './http.js'
 import type { FeedReply, FeedSort, Page, Post, PostData, PostsReply } from './types.js'
 
 const id = encodeURIComponent
 
 export function apiGetFeed(sort: FeedSort, page: Page): Promise<FeedReply> {
-  return http<FeedReply>('/feed', { query: { sort, ...pageQuery(page) } })
+  return http<FeedReply>('/feed', { query: { sort, ...postListQuery(page) } })
 }
 
 export function apiGetPosts(page: Page): Promise<PostsReply> {
-  return http<PostsReply>('/posts', { query: pageQuery(page) })
+  return http<PostsReply>('/posts', { query: postListQuery(page) })
 }
 
 export function apiGetUserPosts(username: string, page: Page): Promise<PostsReply> {
-  return http<PostsReply>(`/posts/user/${id(username)}`, { query: pageQuery(page) })
+  return http<PostsReply>(`/posts/user/${id(username)}`, { query: postListQuery(page) })
 }
 
 export async function apiGetPost(postId: string): Promise<Post> {

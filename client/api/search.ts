@@ -1,9 +1,9 @@
-import { http, pageQuery } from './http.js'
+import { http, pageQuery, postListQuery } from './http.js'
 import type { Page, PostsReply, TrendingTag, UsersReply } from './types.js'
 
 /** Posts holding every word of `q` (`#tag` and `@name` too), newest first. */
 export function apiSearchPosts(q: string, page: Page): Promise<PostsReply> {
-  return http<PostsReply>('/search', { query: { q, type: 'posts', ...pageQuery(page) } })
+  return http<PostsReply>('/search', { query: { q, type: 'posts', ...postListQuery(page) } })
 }
 
 /** People whose username or names begin with the words of `q`. */
@@ -12,7 +12,7 @@ export function apiSearchUsers(q: string, page: Page): Promise<UsersReply> {
 }
 
 export function apiGetTagPosts(tag: string, page: Page): Promise<PostsReply> {
-  return http<PostsReply>(`/posts/tag/${encodeURIComponent(tag)}`, { query: pageQuery(page) })
+  return http<PostsReply>(`/posts/tag/${encodeURIComponent(tag)}`, { query: postListQuery(page) })
 }
 
 export async function apiGetTrendingTags(limit: number): Promise<TrendingTag[]> {

@@ -4,6 +4,7 @@ import type {
   AuthLoginReplySchema,
   AuthSignupReplySchema,
   BookmarksReplySchema,
+  CommentsReplySchema,
   FeedReplySchema,
   FollowReplySchema,
   NotificationsReplySchema,
@@ -35,6 +36,7 @@ export type SignupReply = Static<typeof AuthSignupReplySchema>
 export type FeedReply = Static<typeof FeedReplySchema>
 export type PostsReply = Static<typeof PostsReplySchema>
 export type BookmarksReply = Static<typeof BookmarksReplySchema>
+export type CommentsReply = Static<typeof CommentsReplySchema>
 export type FollowReply = Static<typeof FollowReplySchema>
 
 export type Page = { limit?: number; cursor?: string | null }

@@ -1,4 +1,4 @@
-import { http, pageQuery } from './http.js'
+import { http, postListQuery } from './http.js'
 import type { BookmarksReply, FollowReply, Page, User, UserEdit } from './types.js'
 
 export async function apiGetUser(username: string): Promise<User> {
@@ -25,7 +25,7 @@ export async function apiGetSuggestions(limit: number): Promise<User[]> {
 }
 
 export function apiGetBookmarks(page: Page = {}): Promise<BookmarksReply> {
-  return http<BookmarksReply>('/users/bookmark', { query: pageQuery(page) })
+  return http<BookmarksReply>('/users/bookmark', { query: postListQuery(page) })
 }
 
 export function apiAddBookmark(postId: string): Promise<BookmarksReply> {

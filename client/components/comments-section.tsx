@@ -3,11 +3,22 @@ import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
 import type { CommentView } from '../lib/model.js'
 import { CommentItem } from './comment-item.js'
+import { LoadError } from './load-error.js'
+import { Spinner } from './spinner.js'
 
 export type CommentHandlers = {
   onAdd: (text: string) => Promise<boolean>
   onEdit: (commentId: string, text: string) => Promise<boolean>
   onDelete: (commentId: string) => void
+}
+
+/** How reading a post's comments goes, once they are opened: whether more are to come, or it failed. */
+export type CommentsReading = {
+  loading: boolean
+  error: string | null
+  more: boolean
+  /** Reads the next page, or tries again after a failure. */
+  onMore: () => void
 }
 
 type CommentsSectionProps = {
@@ -16,10 +27,11 @@ type CommentsSectionProps = {
   postOwner: string
   now: number
   handlers: CommentHandlers
+  reading?: CommentsReading | undefined
 }
 
 /** The reply box, then the comments newest first. */
-export function CommentsSection({ comments, me, postOwner, now, handlers }: CommentsSectionProps) {
+export function CommentsSection({ comments, me, postOwner, now, handlers, reading }: CommentsSectionProps) {
   const [text, setText] = useState('')
   const [sending, setSending] = useState(false)
   const replyId = useId()
@@ -67,6 +79,13 @@ export function CommentsSection({ comments, me, postOwner, now, handlers }: Comm
             />
           ))}
         </ul>
+      )}
+      {reading?.loading && <Spinner label="Loading comments" />}
+      {reading?.error && <LoadError small message={reading.error} onRetry={reading.onMore} />}
+      {reading?.more && !reading.loading && !reading.error && (
+        <button type="button" className="button outline small" onClick={reading.onMore}>
+          Show more replies
+        </button>
       )}
     </section>
   )

@@ -1,11 +1,11 @@
 import type { MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
-import { fullName, mediaAlt, type PostView } from '../lib/model.js'
+import { commentCount, fullName, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
 import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
-import { CommentsSection, type CommentHandlers } from './comments-section.js'
+import { CommentsSection, type CommentHandlers, type CommentsReading } from './comments-section.js'
 import { Menu } from './menu.js'
 import { PostActions } from './post-actions.js'
 import { RichText } from './rich-text.js'
@@ -29,6 +29,11 @@ export type PostCardProps = {
   /** The image was clicked: show it large. */
   onOpenMedia: () => void
   comments: CommentHandlers
+  /**
+   * The comments read when the section was opened (a list's compact post carries none), and how that
+   * goes; without it the section shows the post's own.
+   */
+  thread?: (CommentsReading & { comments: readonly CommentView[] }) | undefined
   /** The first image of a page loads at once: it is on the first screen, where lazy loading only delays it. */
   eagerMedia?: boolean
   /** 'detail' is the post's own page: larger text, the full date, and no click-through. */
@@ -135,7 +140,7 @@ export function PostCard(props: PostCardProps) {
           </p>
         )}
         <PostActions
-          commentCount={post.comments.length}
+          commentCount={commentCount(post)}
           likeCount={post.likes.likeCount}
           liked={props.liked}
           bookmarked={props.bookmarked}
@@ -148,11 +153,12 @@ export function PostCard(props: PostCardProps) {
         />
         {props.commentsOpen && (
           <CommentsSection
-            comments={post.comments}
+            comments={props.thread?.comments ?? post.comments}
             me={me}
             postOwner={post.username}
             now={now}
             handlers={props.comments}
+            reading={props.thread}
           />
         )}
       </div>

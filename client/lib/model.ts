@@ -35,3 +35,16 @@ export type BookmarkEntry = string | { readonly _id: string }
 export function bookmarkIds(entries: readonly BookmarkEntry[]): string[] {
   return entries.map((entry) => (typeof entry === 'string' ? entry : entry._id))
 }
+
+/**
+ * Whether `username` likes the post. It reads a compact post too, whose `likedBy` holds only the reader,
+ * and only when they like it.
+ */
+export function likedBy(post: { likes: { likedBy: readonly { username: string }[] } }, username: string): boolean {
+  return post.likes.likedBy.some((u) => u.username === username)
+}
+
+/** How many comments a post has: its true count, or, from a server that sends none, its comments, all there. */
+export function commentCount(post: { commentCount?: number | undefined; comments: readonly unknown[] }): number {
+  return post.commentCount ?? post.comments.length
+}

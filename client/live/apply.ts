@@ -1,16 +1,8 @@
 import { apiGetPost } from '../api/posts.js'
 import type { Post } from '../api/types.js'
 import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.js'
-import {
-  addCachedComment,
-  cachePosts,
-  editCachedComment,
-  editCachedPost,
-  likeCachedPost,
-  postCache,
-  removeCachedComment,
-  voteCachedComment,
-} from '../state/post-cache.js'
+import { dropComment, receiveComment, reviseComment, voteOnComment } from '../state/comments.js'
+import { cachePosts, editCachedPost, likeCachedPost, postCache } from '../state/post-cache.js'
 import { receiveNotification, setUnread } from '../state/notifications.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { markBookmarked, session } from '../state/session.js'
@@ -46,16 +38,16 @@ async function changeBookmark(postId: string, bookmarked: boolean): Promise<void
 
 type Handlers = { [K in LiveName]: (data: LivePayloads[K]) => void }
 
-/** Each event carries what changed, and each change reaches only what this tab holds (state/post-cache, state/users). */
+/** Each event carries what changed, and each change reaches only what this tab holds (state/post-cache, state/comments, state/users). */
 const handlers: Handlers = {
   'post.created': ({ post }) => receivePost(post),
   'post.updated': editCachedPost,
   'post.liked': likeCachedPost,
   'post.deleted': ({ postId }) => forgetPost(postId),
-  'comment.added': addCachedComment,
-  'comment.updated': editCachedComment,
-  'comment.deleted': removeCachedComment,
-  'comment.voted': voteCachedComment,
+  'comment.added': receiveComment,
+  'comment.updated': reviseComment,
+  'comment.deleted': (data) => dropComment(data),
+  'comment.voted': voteOnComment,
   'user.followed': (data) => applyFollow(data, true),
   'user.unfollowed': (data) => applyFollow(data, false),
   'user.updated': applyProfile,

@@ -8,6 +8,7 @@ import {
   loadSearchPosts,
   loadTagPosts,
 } from '../state/lists.js'
+import { reloadComments } from '../state/comments.js'
 import { loadNotifications, loadUnreadCount, notifications } from '../state/notifications.js'
 import { loadCurrentUser } from '../state/session.js'
 import { loadProfile, loadSuggestions, users } from '../state/users.js'
@@ -26,6 +27,7 @@ export function refetchOnScreen(): void {
   if (lists.search.loaded && lists.search.key) void loadSearchPosts(lists.search.key)
   if (lists.tag.loaded && lists.tag.key) void loadTagPosts(lists.tag.key)
   if (lists.detail.id) void loadPost(lists.detail.id)
+  reloadComments()
   if (users.profile.username) void loadProfile(users.profile.username)
   if (users.suggestionsLoaded) void loadSuggestions()
   if (notifications.list.loaded) void loadNotifications()

@@ -14,9 +14,10 @@ import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
-import { loadUnreadCount, notifications, reset as resetNotifications } from '../state/notifications.js'
+import { loadUnreadCount, notifications } from '../state/notifications.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
-import { logout, session } from '../state/session.js'
+import { session } from '../state/session.js'
+import { logout } from '../state/sign-out.js'
 import { showToast } from '../state/toasts.js'
 import { LeaveGuard } from './leave-guard.js'
 import { TrendingPanel } from './trending-panel.js'
@@ -49,8 +50,6 @@ export function AppShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     // Not while logging out: the call would go without a token and fail.
     if (username) void loadUnreadCount()
-    // The next person to sign in on this tab must not see this one's count, even for a moment.
-    return () => resetNotifications()
   }, [username])
 
   const closeComposer = () => {

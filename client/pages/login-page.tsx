@@ -4,26 +4,26 @@ import { Link, Redirect, useLocation } from 'wouter'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { paths, returnPath } from '../paths.js'
+import { paths } from '../paths.js'
 import { login, loginAsGuest, session } from '../state/session.js'
-import { useFrom } from './use-from.js'
+import { useReturnPath } from './use-return-path.js'
 
 export function LoginPage() {
   const { token, guestLogin } = useSnapshot(session)
-  const from = useFrom()
+  const returnTo = useReturnPath()
   const [, navigate] = useLocation()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
   useDocumentTitle('Log in')
 
-  if (token) return <Redirect to={returnPath(from)} replace />
+  if (token) return <Redirect to={returnTo} replace />
 
   const finish = async (attempt: Promise<boolean>) => {
     setBusy(true)
     const ok = await attempt
     setBusy(false)
-    if (ok) navigate(returnPath(from), { replace: true })
+    if (ok) navigate(returnTo, { replace: true })
   }
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -66,7 +66,7 @@ export function LoginPage() {
         )}
       </form>
       <p className="auth-switch">
-        Don&apos;t have an account? <Link href={paths.signup.href(from ?? undefined)}>Sign up</Link>
+        Don&apos;t have an account? <Link href={paths.signup.href(returnTo)}>Sign up</Link>
       </p>
     </AuthCard>
   )

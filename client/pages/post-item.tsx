@@ -1,13 +1,14 @@
-import { memo, useState } from 'react'
+import { memo, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
-import { fullName, mediaAlt } from '../lib/model.js'
+import { fullName, likedBy, mediaAlt } from '../lib/model.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
+import { closeComments, comments, loadComments } from '../state/comments.js'
 import { postCache } from '../state/post-cache.js'
 import {
   addComment,
@@ -50,13 +51,28 @@ export const PostItem = memo(function PostItem({
 }: PostItemProps) {
   const post = useSnapshot(postCache).byId[postId]
   const { username, user } = useSnapshot(session)
+  const read = useSnapshot(comments).byPost[postId]
   const [showComments, setShowComments] = useState(detail)
   const [viewing, setViewing] = useState(false)
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
   const now = useNow()
+  // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
+  useEffect(() => {
+    if (!showComments) return
+    void loadComments(postId)
+    return () => closeComments(postId)
+  }, [showComments, postId])
   if (!post || !username) return null
   const me = username
+  // Until some are read (or if reading failed), the post's own show: a whole post carries its newest.
+  const thread = read && {
+    comments: read.items.length > 0 || (read.loaded && !read.error) ? read.items : post.comments,
+    loading: read.loading,
+    error: read.error,
+    more: read.loaded && !read.done,
+    onMore: () => void loadComments(postId, true),
+  }
 
   const confirmDelete = async (target: NonNullable<Deleting>) => {
     setDeleting(null)
@@ -78,9 +94,10 @@ export const PostItem = memo(function PostItem({
         eagerMedia={eagerMedia || detail}
         me={me}
         now={now}
-        liked={post.likes.likedBy.some((u) => u.username === me)}
+        liked={likedBy(post, me)}
         bookmarked={user?.bookmarks.includes(post._id) ?? false}
         commentsOpen={showComments}
+        thread={showComments ? thread : undefined}
         onToggleComments={() => setShowComments(!showComments)}
         onToggleLike={() => void toggleLike(post._id)}
         shareSheet={hasShareSheet()}

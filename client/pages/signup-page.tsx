@@ -5,21 +5,21 @@ import { nameProblem } from '../../server/schemas/text.js'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { paths, returnPath } from '../paths.js'
+import { paths } from '../paths.js'
 import { session, signup } from '../state/session.js'
-import { useFrom } from './use-from.js'
+import { useReturnPath } from './use-return-path.js'
 
 const EMPTY = { firstName: '', lastName: '', email: '', username: '', password: '' }
 
 export function SignupPage() {
   const { token } = useSnapshot(session)
-  const from = useFrom()
+  const returnTo = useReturnPath()
   const [, navigate] = useLocation()
   const [form, setForm] = useState(EMPTY)
   const [busy, setBusy] = useState(false)
   useDocumentTitle('Sign up')
 
-  if (token) return <Redirect to={returnPath(from)} replace />
+  if (token) return <Redirect to={returnTo} replace />
 
   // The server's rules for names, told as the user types; an empty field is left to `required`.
   const firstNameProblem = form.firstName === '' ? undefined : nameProblem('First name', form.firstName)
@@ -38,7 +38,7 @@ export function SignupPage() {
     setBusy(true)
     const ok = await signup({ ...form, username: form.username.trim(), email: form.email.trim() })
     setBusy(false)
-    if (ok) navigate(returnPath(from), { replace: true })
+    if (ok) navigate(returnTo, { replace: true })
   }
 
   return (
@@ -85,7 +85,7 @@ export function SignupPage() {
         </button>
       </form>
       <p className="auth-switch">
-        Already have an account? <Link href={paths.login.href(from ?? undefined)}>Log in</Link>
+        Already have an account? <Link href={paths.login.href(returnTo)}>Log in</Link>
       </p>
     </AuthCard>
   )

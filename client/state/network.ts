@@ -11,8 +11,8 @@ export type StreamState = 'open' | 'down' | 'unknown'
 export type OfflineReason = 'offline' | 'unreachable'
 
 const initial = () => ({
-  /** navigator.onLine, kept by the window's online and offline events. */
-  browserOnline: true,
+  /** navigator.onLine, kept by the window's online and offline events; a reset (a sign-out) reads it afresh. */
+  browserOnline: typeof navigator === 'undefined' || navigator.onLine,
   /** Whether the last API call reached the server. */
   apiReachable: true,
   stream: 'unknown' as StreamState,

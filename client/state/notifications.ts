@@ -23,9 +23,11 @@ function setCount(unread: number): void {
 
 /** The first page (fresh) or the next one, newest first; each answer also brings the unread count. */
 export function loadNotifications(more = false): Promise<void> {
+  const asked = countVersion
   return loadPaged(notifications, 'list', 'mine', more, async (cursor) => {
     const reply = await apiGetNotifications({ limit: PAGE, cursor })
-    setCount(reply.unread)
+    // Not a count older than one taken since, nor one asked for before a sign-out.
+    if (asked === countVersion) setCount(reply.unread)
     return { items: reply.notifications, nextCursor: reply.nextCursor }
   })
 }

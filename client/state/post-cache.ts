@@ -1,6 +1,6 @@
 import { proxy } from 'valtio'
-import type { Comment, EventPayloads, Post } from '../api/types.js'
-import { withPerson } from '../lib/people.js'
+import type { EventPayloads, Post } from '../api/types.js'
+import { renameBy, withPerson, type Author } from '../lib/people.js'
 
 /**
  * Every post the client holds, by _id. Lists hold only ids, so a post changed once
@@ -17,21 +17,10 @@ export function uncachePost(postId: string): void {
 }
 
 /** Keeps every cached post and comment of one author in step with the author's current profile, as answers are. */
-export function updateAuthor(author: {
-  username: string
-  firstName: string
-  lastName: string
-  avatarURL: string
-}): void {
-  const update = (record: { username: string; firstName: string; lastName: string; avatarURL: string }) => {
-    if (record.username !== author.username) return
-    record.firstName = author.firstName
-    record.lastName = author.lastName
-    record.avatarURL = author.avatarURL
-  }
+export function updateAuthor(author: Author): void {
   for (const post of Object.values(postCache.byId)) {
-    update(post)
-    post.comments.forEach(update)
+    renameBy(post, author)
+    for (const comment of post.comments) renameBy(comment, author)
   }
 }
 
@@ -66,35 +55,6 @@ export function likeCachedPost(like: Omit<EventPayloads['post.liked'], 'updatedA
   likes.dislikedBy = withPerson(likes.dislikedBy, like.user, !like.liked)
   likes.likeCount = like.likeCount
   if (like.updatedAt) post.updatedAt = like.updatedAt
-}
-
-export function addCachedComment({ postId, comment }: EventPayloads['comment.added']): void {
-  const post = postCache.byId[postId]
-  if (post && !post.comments.some((c) => c._id === comment._id)) post.comments.push(comment)
-}
-
-export function removeCachedComment({ postId, commentId }: EventPayloads['comment.deleted']): void {
-  const post = postCache.byId[postId]
-  if (post?.comments.some((c) => c._id === commentId)) post.comments = post.comments.filter((c) => c._id !== commentId)
-}
-
-/** A comment this tab does not hold stays unknown: an edit or a vote alone cannot make it (no author, no date). */
-function cachedComment(postId: string, commentId: string): Comment | undefined {
-  return postCache.byId[postId]?.comments.find((c) => c._id === commentId)
-}
-
-export function editCachedComment({ postId, commentId, text, updatedAt }: EventPayloads['comment.updated']): void {
-  const comment = cachedComment(postId, commentId)
-  if (comment) Object.assign(comment, { text, updatedAt })
-}
-
-/** An upvote (or a downvote) by `user`, which takes back their vote the other way. */
-export function voteCachedComment({ postId, commentId, user, up, updatedAt }: EventPayloads['comment.voted']): void {
-  const comment = cachedComment(postId, commentId)
-  if (!comment) return
-  comment.votes.upvotedBy = withPerson(comment.votes.upvotedBy, user, up)
-  comment.votes.downvotedBy = withPerson(comment.votes.downvotedBy, user, !up)
-  comment.updatedAt = updatedAt
 }
 
 export function reset(): void {

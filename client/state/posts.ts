@@ -4,6 +4,8 @@ import { apiUploadMedia } from '../api/media.js'
 import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiLikePost } from '../api/posts.js'
 import type { Post, PostData, UserSummary } from '../api/types.js'
 import { apiAddBookmark, apiRemoveBookmark } from '../api/users.js'
+import { likedBy } from '../lib/model.js'
+import { dropComment, takeComments } from './comments.js'
 import { dropPost, insertPost, setBookmarkList } from './lists.js'
 import { cachePosts, likeCachedPost, postCache, uncachePost } from './post-cache.js'
 import { markBookmarked, session, setBookmarks } from './session.js'
@@ -62,10 +64,6 @@ export function deletePost(postId: string): Promise<boolean> {
   })
 }
 
-function isLikedByMe(post: Post): boolean {
-  return post.likes.likedBy.some((u) => u.username === session.username)
-}
-
 function meAsSummary(): UserSummary | null {
   const me = session.user
   return (
@@ -86,7 +84,7 @@ export async function toggleLike(postId: string): Promise<void> {
   if (!post || !me) return
   // A plain copy: proxies cannot be cloned, and the rollback must not share objects with the post.
   const before = structuredClone(snapshot(post.likes)) as Post['likes']
-  const liking = !isLikedByMe(post)
+  const liking = !likedBy(post, session.username ?? '')
   const likeCount = Math.max(0, post.likes.likeCount + (liking ? 1 : -1))
   likeCachedPost({ postId, user: me, liked: liking, likeCount })
   try {
@@ -115,16 +113,26 @@ export async function toggleBookmark(postId: string): Promise<void> {
   }
 }
 
+/** The answer to a comment write: the post, and its newest comments where the tab shows them (my new one among them). */
+function applyCommentWrite(postId: string, post: Post): void {
+  applyPost(post)
+  takeComments(postId, post.comments)
+}
+
 export function addComment(postId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyPost(await apiAddComment(postId, text)))
+  return attempt(async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
 }
 
 export function editComment(postId: string, commentId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyPost(await apiEditComment(postId, commentId, text)))
+  return attempt(async () => applyCommentWrite(postId, await apiEditComment(postId, commentId, text)))
 }
 
 export function deleteComment(postId: string, commentId: string): Promise<boolean> {
-  return attempt(async () => applyPost(await apiDeleteComment(postId, commentId)))
+  return attempt(async () => {
+    applyPost(await apiDeleteComment(postId, commentId))
+    // The answer's count already leaves it out.
+    dropComment({ postId, commentId }, true)
+  })
 }
 
 /** Uploads an image for a post; null (and a toast) when the server refuses it. */

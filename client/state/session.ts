@@ -1,5 +1,5 @@
 import { proxy } from 'valtio'
-import { apiGetHealth, apiLogin, apiLogout, apiSignup } from '../api/auth.js'
+import { apiGetHealth, apiLogin, apiSignup } from '../api/auth.js'
 import { errorStatus, setUnauthorizedHandler } from '../api/http.js'
 import type { LoginBody, SignupBody, User } from '../api/types.js'
 import { apiGetUser } from '../api/users.js'
@@ -38,7 +38,13 @@ function signIn(token: string, user: User): void {
 
 /** On app start: restore a stored session and fetch its user. */
 export function startSession(): void {
-  setUnauthorizedHandler(() => forgetSession())
+  setUnauthorizedHandler(() => {
+    forgetSession()
+    // A rejected token signs out as a logout does: every store forgets this person (state/sign-out.ts).
+    // That code comes with the signed-in pages, not with the first load, so it is fetched here; it has
+    // run long before anyone can sign in again.
+    void import('./sign-out.js').then(({ clearState }) => clearState())
+  })
   const stored = readSession()
   if (stored) {
     session.token = stored.token
@@ -62,7 +68,17 @@ export async function loadCurrentUser(): Promise<void> {
   }
 }
 
-export async function loadHealth(): Promise<void> {
+/**
+ * Asks the server whether it offers the guest account, once at a time: a rejected token signs out twice
+ * over (the session at once, then every store), and each may ask.
+ */
+let askingHealth: Promise<void> | undefined
+export function loadHealth(): Promise<void> {
+  askingHealth ??= askHealth().finally(() => (askingHealth = undefined))
+  return askingHealth
+}
+
+async function askHealth(): Promise<void> {
   try {
     const health = await apiGetHealth()
     session.guestLogin = health.guestLogin !== false
@@ -98,17 +114,15 @@ export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boole
   }
 }
 
-function forgetSession(): void {
+/**
+ * The session's part of signing out (state/sign-out.ts runs it with every other store's): storage
+ * cleared and the session back to its start, but for what the server said of itself, the guest button.
+ */
+export function forgetSession(): void {
   clearSession()
   const guestLogin = session.guestLogin
   Object.assign(session, initial(), { guestLogin })
   if (guestLogin === null) void loadHealth()
-}
-
-/** Ends the session at once; the server is told to drop the token, and its failure is of no concern. */
-export function logout(): void {
-  if (session.token) apiLogout().catch(() => {})
-  forgetSession()
 }
 
 /**

@@ -2,7 +2,8 @@ import { proxy } from 'valtio'
 import { errorMessage } from '../api/http.js'
 import type { EventPayloads, User, UserEdit, UserSummary } from '../api/types.js'
 import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
-import { withPerson } from '../lib/people.js'
+import { withPerson, type Author } from '../lib/people.js'
+import { renameCommenter } from './comments.js'
 import { updateAuthor } from './post-cache.js'
 import { changeCurrentUser, session, setCurrentUser, type CurrentUser } from './session.js'
 import { showError } from './toasts.js'
@@ -23,6 +24,12 @@ const initial = () => ({
 
 export const users = proxy(initial())
 
+/** A person's current name and avatar on every post and comment of theirs the tab holds. */
+function renameAuthor(author: Author): void {
+  updateAuthor(author)
+  renameCommenter(author)
+}
+
 /** Takes a user's current record everywhere it shows. */
 function applyUser(user: User): void {
   // A profile never shows bookmarks, and my own are kept in the session: no second copy of up to 1,000 posts.
@@ -31,7 +38,7 @@ function applyUser(user: User): void {
   const suggested = users.suggestions.findIndex((u) => u._id === user._id)
   if (suggested !== -1) users.suggestions[suggested] = profile
   setCurrentUser(user)
-  updateAuthor(user)
+  renameAuthor(user)
 }
 
 /** A user record this tab holds: my own, a profile seen, or a suggestion. */
@@ -64,7 +71,7 @@ export function applyProfile({ user: edited }: EventPayloads['user.updated']): v
     held.following.forEach(rename)
     held.followers.forEach(rename)
   })
-  updateAuthor(edited)
+  renameAuthor(edited)
 }
 
 export function isFollowing(userId: string): boolean {
@@ -86,15 +93,21 @@ export async function loadProfile(username: string): Promise<void> {
 }
 
 export async function loadSuggestions(): Promise<void> {
-  try {
-    users.suggestions = await apiGetSuggestions(SUGGESTIONS)
-    users.suggestionsError = null
-  } catch (error) {
+  const asked = session.token
+  const answer = await apiGetSuggestions(SUGGESTIONS).then(
+    (found) => ({ found }),
+    (error: unknown) => ({ error }),
+  )
+  // Suggestions are for whoever asked: an answer that comes after they signed out is dropped.
+  if (session.token !== asked) return
+  if ('error' in answer) {
     // Shown in the panel, where Try again is.
-    users.suggestionsError = errorMessage(error)
-  } finally {
-    users.suggestionsLoaded = true
+    users.suggestionsError = errorMessage(answer.error)
+  } else {
+    users.suggestions = answer.found
+    users.suggestionsError = null
   }
+  users.suggestionsLoaded = true
 }
 
 /** Follows when not following and unfollows when following; both users' records come back updated. */

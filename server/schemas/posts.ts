@@ -53,7 +53,7 @@ export const PostSchema = Type.Object(
     }),
     /** The newest comments, at most 20, oldest first; none in compact lists. */
     comments: Type.Array(CommentSchema),
-    /** How many comments the post has; `GET /api/comments/{postId}` pages them. */
+    /** The true number of comments, however many `comments` holds (a bounded list, empty in a compact one). */
     commentCount: Type.Integer({ minimum: 0 }),
   },
   { title: 'Post' },

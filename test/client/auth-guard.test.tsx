@@ -4,7 +4,8 @@ import t from 'tap'
 import { App } from '../../client/app.js'
 import { AppShell } from '../../client/pages/app-shell.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
-import { loadHealth, logout, session, startSession } from '../../client/state/session.js'
+import { loadHealth, session, startSession } from '../../client/state/session.js'
+import { logout } from '../../client/state/sign-out.js'
 import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())

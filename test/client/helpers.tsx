@@ -8,15 +8,8 @@ import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import type { PostCardProps } from '../../client/components/post-card.js'
 import type { Comment, Post, User } from '../../client/api/types.js'
-import { resetEarlyHome } from '../../client/state/early-home.js'
-import { reset as resetLists } from '../../client/state/lists.js'
-import { reset as resetNetwork } from '../../client/state/network.js'
-import { reset as resetNotifications } from '../../client/state/notifications.js'
-import { reset as resetCache } from '../../client/state/post-cache.js'
-import { reset as resetSearch } from '../../client/state/search.js'
 import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
-import { reset as resetToasts } from '../../client/state/toasts.js'
-import { reset as resetUsers } from '../../client/state/users.js'
+import { STATE_RESETS } from '../../client/state/sign-out.js'
 
 export type ApiRequest = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers }
 export type ApiReply = { status?: number; body?: unknown; headers?: Record<string, string> }
@@ -123,15 +116,11 @@ export function makeComment(text: string, overrides: Partial<Comment> = {}): Com
 /** Every store back to its start, and no session in storage. */
 export function resetAll(): void {
   localStorage.clear()
-  resetSession()
-  resetLists()
-  resetEarlyHome()
-  resetCache()
-  resetUsers()
-  resetToasts()
-  resetNetwork()
-  resetNotifications()
-  resetSearch()
+  for (const [name, reset] of Object.entries(STATE_RESETS)) {
+    // A test starts knowing nothing, not even what a sign-out keeps (whether there is a guest button).
+    if (name === 'session') resetSession()
+    else reset?.()
+  }
 }
 
 /** Signs `user` (their own record, as the server sends it) in as if a login had just happened. */

@@ -22,8 +22,13 @@ t.beforeEach(() => {
 /** The page of a post with `comments`, its comments open. */
 async function openPost(t: Parameters<typeof liveApp>[0], comments: Comment[], routes: Routes = {}) {
   const post = { ...p1, comments }
-  const live = await liveApp(t, me, '/post-detail/p1', { 'GET /api/posts/p1': () => ok({ post }), ...routes })
+  const live = await liveApp(t, me, '/post-detail/p1', {
+    'GET /api/posts/p1': () => ok({ post }),
+    'GET /api/comments/p1': () => ok({ comments: structuredClone(comments), nextCursor: null }),
+    ...routes,
+  })
   const region = await screen.findByRole('region', { name: 'Comments' })
+  await until(() => live.api.calls.some((c) => c.path === '/api/comments/p1') && !within(region).queryByRole('status'))
   return { ...live, region }
 }
 

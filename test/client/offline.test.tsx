@@ -1,4 +1,4 @@
-import 'global-jsdom/register'
+import './dom.js'
 import { cleanup, screen } from '@testing-library/react'
 import t from 'tap'
 import { apiGetHealth } from '../../client/api/auth.js'

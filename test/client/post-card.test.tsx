@@ -8,6 +8,7 @@ import { postCache } from '../../client/state/post-cache.js'
 import {
   cardProps,
   fail,
+  makeComment,
   makePost,
   makeUser,
   ok,
@@ -187,35 +188,33 @@ await t.test('share copies the post link and says so', async (t) => {
   t.same(copied, ['http://localhost:3000/post-detail/p1'])
 })
 
-await t.test('the comment count toggles the comments; Reply is disabled when empty', async (t) => {
+await t.test('the comment count toggles the comments, read when opened; Reply is disabled when empty', async (t) => {
   const other = makeUser({ username: 'theo', firstName: 'Theo', lastName: 'Park' })
-  renderItem(
-    makePost({
-      _id: 'p1',
-      id: 'p1',
-      comments: [
-        {
-          ...summary(other),
-          _id: 'c1',
-          text: 'Older comment',
-          votes: { upvotedBy: [], downvotedBy: [] },
-          createdAt: '2026-01-01T00:00:00.000Z',
-          updatedAt: '2026-01-01T00:00:00.000Z',
-        },
-        {
-          ...summary(makeUser()),
-          _id: 'c2',
-          text: 'My newer comment',
-          votes: { upvotedBy: [], downvotedBy: [] },
-          createdAt: '2026-01-02T00:00:00.000Z',
-          updatedAt: '2026-01-02T00:00:00.000Z',
-        },
-      ],
-    }),
-  )
+  const at = (date: string) => ({ createdAt: date, updatedAt: date })
+  const written = [
+    makeComment('Older comment', { ...summary(other), _id: 'c1', ...at('2026-01-01T00:00:00.000Z') }),
+    makeComment('My newer comment', { ...summary(makeUser()), _id: 'c2', ...at('2026-01-02T00:00:00.000Z') }),
+  ]
+  const api = stubApi({
+    'GET /api/comments/p1': () => ok({ comments: written, nextCursor: null }),
+    'POST /api/comments/edit/p1/c2': (req) => {
+      const post = { ...makePost({ _id: 'p1', id: 'p1' }), comments: structuredClone(written), commentCount: 2 }
+      post.comments[1]!.text = (req.body as { commentData: { text: string } }).commentData.text
+      return ok({ post })
+    },
+  })
+  t.teardown(api.restore)
+  // As a list sends it: compact, its comments counted but not there.
+  renderItem(makePost({ _id: 'p1', id: 'p1', comments: [], commentCount: 2 }))
   const toggle = screen.getByRole('button', { name: 'Comments, 2 comments' })
   t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closed at first')
+  t.notOk(
+    api.calls.some((c) => c.path === '/api/comments/p1'),
+    'not read before they are opened',
+  )
   fireEvent.click(toggle)
+  await screen.findByText('Older comment')
+  t.equal(api.calls.find((c) => c.path === '/api/comments/p1')?.query.get('limit'), '100', 'read a page at a time')
   const reply = screen.getByPlaceholderText('Post your reply')
   const send = screen.getByRole('button', { name: 'Reply' }) as HTMLButtonElement
   t.ok(send.disabled)
@@ -225,20 +224,12 @@ await t.test('the comment count toggles the comments; Reply is disabled when emp
   t.same(texts, ['My newer comment', 'Older comment'], 'newest first')
   t.equal(screen.getAllByRole('button', { name: 'Comment options' }).length, 1, 'a menu only on my own comment')
 
-  const api = stubApi({
-    'POST /api/comments/edit/p1/c2': (req) => {
-      const post = structuredClone(postCache.byId.p1!)
-      post.comments[1]!.text = (req.body as { commentData: { text: string } }).commentData.text
-      return ok({ post })
-    },
-  })
-  t.teardown(api.restore)
   fireEvent.click(screen.getByRole('button', { name: 'Comment options' }))
   fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }))
   fireEvent.change(screen.getByLabelText('Edit comment'), { target: { value: 'Edited comment' } })
   fireEvent.click(screen.getByRole('button', { name: 'Update' }))
   await screen.findByText('Edited comment')
-  t.same(api.calls[0]?.body, { commentData: { text: 'Edited comment' } })
+  t.same(api.calls.find((c) => c.method === 'POST')?.body, { commentData: { text: 'Edited comment' } })
   fireEvent.click(toggle)
   t.equal(screen.queryByPlaceholderText('Post your reply'), null, 'closes again')
 })

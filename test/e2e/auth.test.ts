@@ -46,6 +46,16 @@ await journey(t, e2e, 'login as guest', {}, async (page, t) => {
   t.equal(await navLink(page, 'Profile').getAttribute('href'), '/profile/guest', 'signed in as guest')
 })
 
+await journey(t, e2e, 'a return path that resolves to another site leads home', {}, async (page, t, e2e) => {
+  // `/..//evil.example`: the `..` is resolved away, and what is left reads as the host evil.example.
+  await page.goto('/login?from=%2F..%2F%2Fevil.example')
+  await page.getByRole('button', { name: 'Login as a Guest' }).click()
+  await waitForPath(page, '/')
+  await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()
+  t.equal(new URL(page.url()).origin, new URL(e2e.baseURL).origin, 'still on this site')
+  t.equal(await page.getByText('Unexpected Application Error!').count(), 0, 'no crash')
+})
+
 await journey(t, e2e, 'logout sends to /login', asGuest, async (page, t) => {
   await page.goto('/')
   await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()

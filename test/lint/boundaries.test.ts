@@ -95,7 +95,12 @@ const cases: Array<[string, string, string, boolean]> = [
     "import { Avatar } from '../components/avatar.js'",
     false,
   ],
-  ['a page importing a page helper', 'client/pages/probe-page.tsx', "import { useFrom } from './use-from.js'", false],
+  [
+    'a page importing a page helper',
+    'client/pages/probe-page.tsx',
+    "import { useReturnPath } from './use-return-path.js'",
+    false,
+  ],
   [
     'the client importing a schema value',
     'client/lib/probe.ts',

@@ -1,0 +1,46 @@
+import { apiLogout } from '../api/auth.js'
+import { reset as resetComments } from './comments.js'
+import { resetEarlyHome } from './early-home.js'
+import { reset as resetLists } from './lists.js'
+import { reset as resetNetwork } from './network.js'
+import { reset as resetNotifications } from './notifications.js'
+import { reset as resetPostCache } from './post-cache.js'
+import { reset as resetSearch } from './search.js'
+import { forgetSession, session } from './session.js'
+import { reset as resetToasts } from './toasts.js'
+import { reset as resetUsers } from './users.js'
+
+/**
+ * Every module of client/state, by file name, and how it goes back to its start; null for one that
+ * holds nothing of its own. Signing out runs them all, so that whoever signs in next in this tab sees
+ * nothing of the last person, not even for a frame. test/client/sign-out.test.tsx reads the folder and
+ * fails when a module is missing here.
+ */
+export const STATE_RESETS = {
+  comments: resetComments,
+  'early-home': resetEarlyHome,
+  lists: resetLists,
+  network: resetNetwork,
+  notifications: resetNotifications,
+  /** A helper for paged lists; the lists are in the stores that use it. */
+  paged: null,
+  'post-cache': resetPostCache,
+  /** Actions only: they change the other stores. */
+  posts: null,
+  search: resetSearch,
+  session: forgetSession,
+  'sign-out': null,
+  toasts: resetToasts,
+  users: resetUsers,
+} as const satisfies Record<string, (() => void) | null>
+
+/** Every store back to its start, as on a fresh load of the app signed out. */
+export function clearState(): void {
+  for (const reset of Object.values(STATE_RESETS)) reset?.()
+}
+
+/** Ends the session at once: the server is told to drop the token (its failure is of no concern), and every store forgets it. */
+export function logout(): void {
+  if (session.token) apiLogout().catch(() => {})
+  clearState()
+}
