@@ -5,7 +5,7 @@ import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/t
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { toPost, usersOfPosts } from './post-views.js'
-import { lookup, summaryOf, toComment } from './views.js'
+import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 
 async function mustGetComment(tx: StoreTx, post: PostRecord, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
@@ -35,7 +35,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
   function vote(userId: string, postId: string, commentId: string, up: boolean) {
     return write(postId, async (tx, post, at) => {
       await mustGetComment(tx, post, commentId)
-      const me = await tx.getUser(userId)
+      const me = await summaryRecordOf(tx, userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       if (!(await tx.setVote(post._id, commentId, userId, up, at))) {
         throw badRequest(up ? MSG.alreadyUpvoted : MSG.alreadyDownvoted)
@@ -70,7 +70,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
           updatedAt: at,
         }
         await tx.addComment(post._id, comment)
-        const author = await tx.getUsers([userId])
+        const author = await tx.getUserSummaries([userId])
         const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
         tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view } })
         const [me] = author
@@ -88,7 +88,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
         await tx.updateComment(post._id, commentId, text, at)
         tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at } })
-        const me = await tx.getUser(userId)
+        const me = await summaryRecordOf(tx, userId)
         const subject = { post, comment: { _id: commentId, text } }
         if (me) await syncMentions(tx, me, { before: comment.text, after: text }, subject, at, new Set([post.authorId]))
       })

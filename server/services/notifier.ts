@@ -7,6 +7,7 @@ import type {
   StoreReader,
   StoreTx,
   UserRecord,
+  UserSummaryRecord,
 } from '../store/types.js'
 import { notificationView, type Subject } from './notification-views.js'
 import { summaryOf } from './views.js'
@@ -19,7 +20,7 @@ import { summaryOf } from './views.js'
 /** Tells `recipientId` of `actor`'s action, unless it is their own or they were told already. */
 export async function notify(
   tx: StoreTx,
-  actor: UserRecord,
+  actor: UserSummaryRecord,
   recipientId: string,
   type: NotificationType,
   subject: Subject,
@@ -78,7 +79,7 @@ async function mentionedIn(store: StoreReader, text: string): Promise<Map<string
  */
 export async function syncMentions(
   tx: StoreTx,
-  actor: UserRecord,
+  actor: UserSummaryRecord,
   texts: { before: string; after: string },
   subject: Subject & { post: NonNullable<Subject['post']> },
   at: string,

@@ -9,7 +9,7 @@ import { editedValue } from './aliases.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
-import { lookup, summaryOf } from './views.js'
+import { lookup, summaryOf, summaryRecordOf } from './views.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -69,7 +69,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       if (liked && likes) throw badRequest(MSG.alreadyLiked)
       if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
       if (!liked && !likes) throw badRequest(MSG.alreadyDisliked)
-      const me = await tx.getUser(userId)
+      const me = await summaryRecordOf(tx, userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       const at = now().toISOString()
       await tx.setReaction(post._id, userId, liked, at)
@@ -148,7 +148,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         commentCount: 0,
       }
       await store.transaction(async (tx) => {
-        const me = await tx.getUser(userId)
+        const me = await summaryRecordOf(tx, userId)
         if (!me) throw notFound(MSG.userNotRegistered)
         await tx.insertPost(record)
         tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
@@ -179,7 +179,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             updatedAt: at,
           },
         })
-        const me = await tx.getUser(userId)
+        const me = await summaryRecordOf(tx, userId)
         const texts = { before: post.content, after: changes.content }
         if (me)
           await syncMentions(

@@ -65,6 +65,12 @@ export function toComment(comment: CommentRecord, users: UserLookup): Comment {
   }
 }
 
+/** One person's summary: all a write needs of its author, without their follows and bookmarks. */
+export async function summaryRecordOf(store: StoreReader, id: string): Promise<UserSummaryRecord | undefined> {
+  const [user] = await store.getUserSummaries([id])
+  return user
+}
+
 /** The current summaries of `ids`, by id, fetched in one call. */
 export async function lookup(store: StoreReader, ids: Iterable<string>): Promise<UserLookup> {
   const found = await store.getUserSummaries([...ids])

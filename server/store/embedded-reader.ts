@@ -23,7 +23,8 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.users.get(id)
   }
   async getTokenHolder(id: string) {
-    return this.index.users.get(id)
+    const user = this.index.users.get(id)
+    return user && { _id: user._id, username: user.username, tokenVersion: user.tokenVersion }
   }
   async getUserByUsername(username: string) {
     return this.index.usersByName.get(usernameKey(username))

@@ -52,8 +52,9 @@ export class TransactionReads implements StoreReader {
   async getUser(id: string) {
     return this.users.get(id) ?? this.base.getUser(id)
   }
-  getTokenHolder(id: string) {
-    return this.getUser(id)
+  async getTokenHolder(id: string) {
+    const user = await this.getUser(id)
+    return user && { _id: user._id, username: user.username, tokenVersion: user.tokenVersion }
   }
   async getUserByUsername(username: string) {
     const key = usernameKey(username)

@@ -108,3 +108,41 @@ await t.test('likes, unlikes and comments keep the counts on both stores', { ski
     t.equal((await store.getPost(post._id))?.commentCount, before.commentCount, `${name}: a delete counts once`)
   }
 })
+
+await t.test(
+  "a home feed (feedOf) is the user's posts and their followees', the same on both stores",
+  { skip },
+  async (t) => {
+    const database = uuidDatabase()
+    const stores = await openBothStores(t, database)
+    for (const user of database.users) {
+      for (const sort of ['latest', 'oldest', 'trending'] as const) {
+        const pages = await Promise.all(
+          stores.map(async ({ store }) => {
+            const feed = await store.listPosts({ sort, feedOf: user._id, limit: 5 })
+            const byAuthors = await store.listPosts({ sort, authorIds: [user._id, ...user.following], limit: 5 })
+            t.strictSame(feed, byAuthors, `${user.username} ${sort}: the same page as by the authors`)
+            return feed.items.map((post) => post._id)
+          }),
+        )
+        t.strictSame(pages[1], pages[0], `${user.username} ${sort}: both stores agree`)
+      }
+    }
+    for (const { name, store } of stores) {
+      t.strictSame(
+        await store.listPosts({ sort: 'latest', feedOf: randomUUID() }),
+        { items: [], nextCursor: null },
+        `${name}: nobody`,
+      )
+      t.strictSame(
+        await store.getTokenHolder(database.users[0]?._id as string),
+        {
+          _id: database.users[0]?._id,
+          username: database.users[0]?.username,
+          tokenVersion: 0,
+        },
+        `${name}: a token holder`,
+      )
+    }
+  },
+)
