@@ -50,7 +50,7 @@ await t.test('comment.added, .updated and .deleted change the comments of an ope
 await t.test('my own comment, answered by the server and then announced, shows once', async (t) => {
   const mine = makeComment('Mine', { username: 'guest', firstName: 'Guest', lastName: 'User' })
   const { send, region } = await openPost(t, [], {
-    'POST /api/comments/add/p1': () => ({ status: 201, body: { post: { ...p1, comments: [mine] } } }),
+    'POST /api/comments/add/p1': () => ({ status: 201, body: { post: { ...p1, comments: [mine], commentCount: 1 } } }),
   })
   fireEvent.change(within(region).getByPlaceholderText('Post your reply'), { target: { value: 'Mine' } })
   fireEvent.click(within(region).getByRole('button', { name: 'Reply' }))
