@@ -159,9 +159,9 @@ export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
 /**
  * The entry's view as `reader` sees it. A reader who likes the post is always shown: first among the
  * likers of a post with more than SHOWN, and as the one liker of a compact post. Only those views are
- * made per reader; every other reader shares the kept ones.
+ * made per reader; every other reader shares the kept ones. `me` is the reader's summary when they
+ * like the post.
  */
-/** `me` is the reader's summary when they like the post. */
 function viewFor(entry: CachedPost, reader: Reader, me: UserSummaryRecord | undefined): Post {
   const { record } = entry
   if (reader.compact) {
