@@ -57,7 +57,8 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
   /** The post as it now is, to `userId` when someone signed in asks. */
   async function view(postId: string, userId?: string) {
     const [post] = await postViews(store, [await mustGetPost(store, postId)], { userId, compact: false })
-    return { post: post as NonNullable<typeof post> }
+    if (!post) throw notFound(MSG.postNotFound)
+    return { post }
   }
 
   /** A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream. */
