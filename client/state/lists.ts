@@ -4,7 +4,7 @@ import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserPosts } from '../api/pos
 import type { FeedSort, Post } from '../api/types.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
-import { tagsIn } from '../lib/rich-text.js'
+import { tagsIn } from '../../common/text-rules.js'
 import { writeSort } from '../lib/storage.js'
 import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
 import { cachePosts } from './post-cache.js'
