@@ -67,9 +67,10 @@ export function errorMessage(error: unknown): string {
     if (status === undefined) return OFFLINE_TEXT
     const wait = status === 429 ? retryAfterSeconds(error.response?.headers.get('retry-after')) : undefined
     if (wait !== undefined) return `Too many attempts. Try again in ${waitText(wait)}.`
-    const first = (error.data as { errors?: unknown } | undefined)?.errors
-    const message = Array.isArray(first) && typeof first[0] === 'string' ? first[0] : ''
-    return plainServerMessage(message, status) || 'Something went wrong. Please try again.'
+    const body = error.data as { errors?: unknown; code?: unknown } | undefined
+    const message = Array.isArray(body?.errors) && typeof body.errors[0] === 'string' ? body.errors[0] : ''
+    const code = typeof body?.code === 'string' ? body.code : undefined
+    return plainServerMessage(message, status, code) || 'Something went wrong. Please try again.'
   }
   return error instanceof Error ? error.message : 'Something went wrong. Please try again.'
 }
