@@ -86,6 +86,12 @@ function showLiked(postId: string, liked: boolean): void {
   likeCachedPost({ postId, user: me, liked, likeCount })
 }
 
+/** Forgets every like and bookmark intent still queued: the next person's clicks start afresh. */
+export function reset(): void {
+  likeWrites.forget()
+  bookmarkWrites.forget()
+}
+
 /** Reads a post again, for the counts a write's refusal did not carry. */
 async function refreshPost(postId: string): Promise<void> {
   try {
@@ -112,7 +118,7 @@ export async function toggleLike(postId: string): Promise<void> {
   if (!post || !session.user) return
   const liked = likedBy(post, session.user.username)
   showLiked(postId, !liked)
-  await likeWrites(postId, !liked, liked)
+  await likeWrites.toggle(postId, !liked, liked)
 }
 
 const bookmarkWrites = toggleQueue<BookmarksReply>({
@@ -134,7 +140,7 @@ export async function toggleBookmark(postId: string): Promise<void> {
   if (!session.user) return
   const bookmarked = session.user.bookmarks.includes(postId)
   markBookmarked(postId, !bookmarked)
-  await bookmarkWrites(postId, !bookmarked, bookmarked)
+  await bookmarkWrites.toggle(postId, !bookmarked, bookmarked)
 }
 
 /** The answer to a comment write: the post, and its newest comments where the tab shows them (my new one among them). */

@@ -35,7 +35,11 @@ function refusalCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined
 }
 
-/** A queue of toggles; `toggle(key, on, held)` records the click (`held`: what was shown before it) and resolves once settled. */
+/**
+ * A queue of toggles: `toggle(key, on, held)` records a click (`held`: what was shown before it) and
+ * resolves once settled; `forget()` drops every intent, as a sign-out does (a write on its way still
+ * ends, but nothing waits behind it).
+ */
 export function toggleQueue<Reply>(writes: ToggleWrites<Reply>) {
   const intents = new Map<string, Intent>()
 
@@ -62,7 +66,7 @@ export function toggleQueue<Reply>(writes: ToggleWrites<Reply>) {
     }
   }
 
-  return async function toggle(key: string, on: boolean, held: boolean): Promise<void> {
+  async function toggle(key: string, on: boolean, held: boolean): Promise<void> {
     const running = intents.get(key)
     if (running) {
       running.wanted = on
@@ -73,7 +77,9 @@ export function toggleQueue<Reply>(writes: ToggleWrites<Reply>) {
     try {
       await drain(key, intent)
     } finally {
-      intents.delete(key)
+      if (intents.get(key) === intent) intents.delete(key)
     }
   }
+
+  return { toggle, forget: () => intents.clear() }
 }
