@@ -15,10 +15,9 @@ export type MessageName = keyof typeof MSG
 
 export type ErrorCode =
   | Snake<MessageName>
-  /** A body, query or path that does not fit the call's schema: the messages say what. */
+  /** A body, query or path that does not fit the call's schema or a field's rule: the messages say what. */
   | 'invalid_request'
   /** A refusal of the framework's own that the catalogue has no message for, named by its status. */
-  | 'bad_request'
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'

@@ -9,7 +9,7 @@ const CODE_OF_MESSAGE = new Map(
 
 /** The codes of the statuses a refusal without a catalogue message may have. */
 const CODE_OF_STATUS: Record<number, ErrorCode> = {
-  400: 'bad_request',
+  400: 'invalid_request',
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
@@ -21,19 +21,17 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
   429: 'too_many_requests',
 }
 
-/** The code an error body carries: the catalogue message's own, else `otherwise`, else its status's. */
-function errorCode(message: string, status: number, otherwise?: ErrorCode): ErrorCode {
-  return (
-    CODE_OF_MESSAGE.get(message) ?? otherwise ?? CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request')
-  )
+/** The code an error body carries: the catalogue message's own, else its status's. */
+function errorCode(message: string, status: number): ErrorCode {
+  return CODE_OF_MESSAGE.get(message) ?? CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request')
 }
 
 /**
- * Every error body: the messages SPEC's clients read, and the code Chirp's client decides by. `otherwise`
- * names what a message outside the catalogue (a schema's own words) means.
+ * Every error body: the messages SPEC's clients read, and the code Chirp's client decides by. A 400 whose
+ * message is not the catalogue's is a schema's or a field rule's own words: `invalid_request`.
  */
-export function errorBody(status: number, message: string, more: readonly string[] = [], otherwise?: ErrorCode) {
-  return { errors: [message, ...more], code: errorCode(message, status, otherwise) }
+export function errorBody(status: number, message: string, more: readonly string[] = []) {
+  return { errors: [message, ...more], code: errorCode(message, status) }
 }
 
 /** A refusal the client caused; the error handler turns it into `{ errors: [message], code }`. */

@@ -26,7 +26,7 @@ export function installErrorHandler(app: FastifyInstance) {
     if (error instanceof AppError) return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message))
     if (error.validation) {
       const [first = error.message, ...more] = error.messages ?? []
-      return reply.code(400).send(errorBody(400, first, more, 'invalid_request'))
+      return reply.code(400).send(errorBody(400, first, more))
     }
     const status = error.statusCode ?? 500
     if (status === 429) return reply.code(429).send(errorBody(429, MSG.tooManyRequests))
