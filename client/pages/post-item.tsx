@@ -5,6 +5,7 @@ import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
 import { fullName, likedBy, mediaAlt } from '../lib/model.js'
+import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
@@ -28,7 +29,7 @@ type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; o
 
 /** What the reader is asked to confirm: deleting this post or one of its comments, or muting or blocking its author. */
 type Deleting =
-  { kind: 'post' } | { kind: 'comment'; commentId: string } | { kind: 'mute' | 'block'; username: string } | null
+  { kind: 'post' } | { kind: 'comment'; commentId: string } | { kind: Restriction; username: string } | null
 
 /** The post's link, to the phone's share sheet or else to the clipboard ('Link successfully copied'). */
 async function sharePost(post: { id: string; firstName: string; lastName: string }): Promise<void> {
@@ -55,17 +56,7 @@ function confirmation(target: NonNullable<Deleting>): { title: string; text: str
       text: "This can't be undone. The comment will be removed from the post.",
       confirmLabel: 'Delete',
     }
-  return target.kind === 'mute'
-    ? {
-        title: `Mute @${target.username}?`,
-        text: `Their posts and comments will leave your timelines and you won't be notified of what they do. They won't know. You can unmute them in Settings.`,
-        confirmLabel: 'Mute',
-      }
-    : {
-        title: `Block @${target.username}?`,
-        text: `You will stop following each other, and neither of you will see the other's posts or comments, or be able to follow, like or reply to the other. You can unblock them in Settings.`,
-        confirmLabel: 'Block',
-      }
+  return restrictConfirmation(target.kind, target.username)
 }
 
 /**
@@ -137,12 +128,12 @@ export const PostItem = memo(function PostItem({
         onEdit={() => setEditing(true)}
         onOpenMedia={() => setViewing(true)}
         onDelete={() => setDeleting({ kind: 'post' })}
-        onMuteAuthor={() => setDeleting({ kind: 'mute', username: post.username })}
-        onBlockAuthor={() => setDeleting({ kind: 'block', username: post.username })}
+        onRestrictAuthor={(kind) => setDeleting({ kind, username: post.username })}
         comments={{
           onAdd: (text) => addComment(post._id, text),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
+          onRestrict: (kind, username) => setDeleting({ kind, username }),
         }}
       />
       {viewing && <Lightbox src={post.mediaUrl} alt={mediaAlt(post)} onClose={() => setViewing(false)} />}
