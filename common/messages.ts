@@ -51,6 +51,9 @@ export const altWithoutMedia = 'mediaAlt needs an image: a post without mediaUrl
 export const notificationNotFound = 'Notification not found'
 export const badTag = 'tag must be 1 to 50 letters, digits or _, and not only digits'
 export const blankQuery = 'q must not be blank'
+export const cannotInteract = 'You cannot interact with this user.'
+export const selfBlock = 'You cannot block yourself.'
+export const selfMute = 'You cannot mute yourself.'
 // Requests refused for their framing before any route reads them.
 export const bodyTooLarge = 'Request body is too large'
 export const unsupportedContentType = 'Unsupported content type'

@@ -4,6 +4,7 @@ import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
 import { fullName, type CommentView } from '../lib/model.js'
 import { relativeTime } from '../lib/relative-time.js'
+import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { Menu, type MenuItem } from './menu.js'
@@ -16,10 +17,12 @@ type CommentItemProps = {
   now: number
   onEdit: (text: string) => Promise<boolean>
   onDelete: () => void
+  /** Someone else's comment: its author can be muted or blocked from its menu. */
+  onRestrict?: ((kind: Restriction) => void) | undefined
 }
 
 /** One comment; its author may edit it in place (textarea and Update) or delete it. */
-export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete }: CommentItemProps) {
+export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete, onRestrict }: CommentItemProps) {
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
   useDraftGuard(draft !== null && draft.trim() !== comment.text)
@@ -27,6 +30,7 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
   const items: MenuItem[] = []
   if (canEdit) items.push({ label: 'Edit', onSelect: () => setDraft(comment.text) })
   if (canDelete) items.push({ label: 'Delete', onSelect: onDelete, danger: true })
+  if (onRestrict) items.push(...restrictItems(comment.username, onRestrict))
 
   const update = async (event: FormEvent) => {
     event.preventDefault()

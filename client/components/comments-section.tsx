@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
 import type { CommentView } from '../lib/model.js'
+import type { Restriction } from '../lib/restrict-text.js'
 import { CommentItem } from './comment-item.js'
 import { LoadError } from './load-error.js'
 import { Spinner } from './spinner.js'
@@ -10,6 +11,8 @@ export type CommentHandlers = {
   onAdd: (text: string) => Promise<boolean>
   onEdit: (commentId: string, text: string) => Promise<boolean>
   onDelete: (commentId: string) => void
+  /** Mutes or blocks a comment's author (after asking); without it their comments offer neither. */
+  onRestrict?: (kind: Restriction, username: string) => void
 }
 
 /** How reading a post's comments goes, once they are opened: whether more are to come, or it failed. */
@@ -76,6 +79,11 @@ export function CommentsSection({ comments, me, postOwner, now, handlers, readin
               now={now}
               onEdit={(value) => handlers.onEdit(comment._id, value)}
               onDelete={() => handlers.onDelete(comment._id)}
+              onRestrict={
+                comment.username !== me && handlers.onRestrict
+                  ? (kind) => handlers.onRestrict?.(kind, comment.username)
+                  : undefined
+              }
             />
           ))}
         </ul>

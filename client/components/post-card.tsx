@@ -3,10 +3,11 @@ import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
 import { commentCount, fullName, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
 import { formatFullDate, relativeTime } from '../lib/relative-time.js'
+import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers, type CommentsReading } from './comments-section.js'
-import { Menu } from './menu.js'
+import { Menu, type MenuItem } from './menu.js'
 import { PostActions } from './post-actions.js'
 import { RichText } from './rich-text.js'
 
@@ -26,6 +27,8 @@ export type PostCardProps = {
   onToggleBookmark: () => void
   onEdit: () => void
   onDelete: () => void
+  /** Someone else's post: its author can be muted or blocked from its menu. */
+  onRestrictAuthor?: (kind: Restriction) => void
   /** The image was clicked: show it large. */
   onOpenMedia: () => void
   comments: CommentHandlers
@@ -59,6 +62,14 @@ export function PostCard(props: PostCardProps) {
   const name = fullName(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
+  const menuItems: MenuItem[] = isOwner
+    ? [
+        { label: 'Edit Post', onSelect: props.onEdit },
+        { label: 'Delete Post', onSelect: props.onDelete, danger: true },
+      ]
+    : props.onRestrictAuthor
+      ? restrictItems(post.username, props.onRestrictAuthor)
+      : []
 
   const openPost = (event: MouseEvent<HTMLElement>) => {
     const target = event.target as Element
@@ -96,15 +107,7 @@ export function PostCard(props: PostCardProps) {
               </Link>
             </>
           )}
-          {isOwner && (
-            <Menu
-              label="Post options"
-              items={[
-                { label: 'Edit Post', onSelect: props.onEdit },
-                { label: 'Delete Post', onSelect: props.onDelete, danger: true },
-              ]}
-            />
-          )}
+          {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
         </header>
         {post.content && (
           <p className="post-content">

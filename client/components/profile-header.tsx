@@ -1,8 +1,10 @@
 import { fullName, type UserView } from '../lib/model.js'
 import { formatShortDate } from '../lib/relative-time.js'
+import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
 import { LinkIcon } from './icons.js'
+import { Menu } from './menu.js'
 
 type ProfileHeaderProps = {
   user: UserView
@@ -15,6 +17,8 @@ type ProfileHeaderProps = {
   onToggleFollow: () => void
   onShowFollowing: () => void
   onShowFollowers: () => void
+  /** Someone else's profile: they can be muted or blocked from its menu (after asking). */
+  onRestrict?: (kind: Restriction) => void
 }
 
 /**
@@ -47,12 +51,17 @@ export function ProfileHeader(props: ProfileHeaderProps) {
             Edit Profile
           </button>
         ) : (
-          <FollowButton
-            following={props.following}
-            busy={props.followBusy}
-            name={name}
-            onToggle={props.onToggleFollow}
-          />
+          <div className="profile-actions">
+            {props.onRestrict && (
+              <Menu label="Profile options" items={restrictItems(user.username, props.onRestrict)} />
+            )}
+            <FollowButton
+              following={props.following}
+              busy={props.followBusy}
+              name={name}
+              onToggle={props.onToggleFollow}
+            />
+          </div>
         )}
       </div>
       <h1 className="profile-name">{name}</h1>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditProfileModal } from '../components/edit-profile-modal.js'
 import { LoadError } from '../components/load-error.js'
 import { ProfileHeader } from '../components/profile-header.js'
@@ -8,7 +9,9 @@ import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
+import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { lists, loadProfilePosts } from '../state/lists.js'
+import { restrictPerson } from '../state/relations.js'
 import { session } from '../state/session.js'
 import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
 import { PostList } from './post-list.js'
@@ -16,7 +19,7 @@ import { PostList } from './post-list.js'
 const PROFILE_EMPTY = 'You have not added any posts!'
 const othersEmpty = (username: string) => `@${username} hasn't posted yet.`
 
-type Dialog = 'none' | 'edit' | 'following' | 'followers'
+type Dialog = 'none' | 'edit' | 'following' | 'followers' | Restriction
 
 /** A user's profile: who they are, whom they follow and who follows them, and their posts. */
 export function ProfilePage({ username }: { username: string }) {
@@ -50,6 +53,10 @@ export function ProfilePage({ username }: { username: string }) {
 
   const isMe = me?._id === user._id
   const close = () => setDialog('none')
+  const restrict = async (kind: Restriction) => {
+    // A block ends the follows both ways: the counts are read again.
+    if (await restrictPerson(kind, user.username)) await loadProfile(username)
+  }
   const listProps = {
     meId: me?._id ?? '',
     isFollowing,
@@ -69,6 +76,7 @@ export function ProfilePage({ username }: { username: string }) {
         onToggleFollow={() => void toggleFollow(user._id)}
         onShowFollowing={() => setDialog('following')}
         onShowFollowers={() => setDialog('followers')}
+        onRestrict={setDialog}
       />
       <h2 className="section-title">Posts</h2>
       <PostList
@@ -78,6 +86,16 @@ export function ProfilePage({ username }: { username: string }) {
       />
       {dialog === 'edit' && isMe && (
         <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
+      )}
+      {(dialog === 'mute' || dialog === 'block') && (
+        <ConfirmDialog
+          {...restrictConfirmation(dialog, user.username)}
+          onConfirm={() => {
+            close()
+            void restrict(dialog)
+          }}
+          onCancel={close}
+        />
       )}
       {dialog === 'following' && (
         <UserListModal title="Following" users={user.following} emptyText="Not following anyone!" {...listProps} />

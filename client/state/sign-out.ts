@@ -6,6 +6,7 @@ import { reset as resetNetwork } from './network.js'
 import { reset as resetNotifications } from './notifications.js'
 import { reset as resetPostCache } from './post-cache.js'
 import { reset as resetPosts } from './posts.js'
+import { reset as resetRelations } from './relations.js'
 import { reset as resetSearch } from './search.js'
 import { forgetSession, session } from './session.js'
 import { reset as resetToasts } from './toasts.js'
@@ -28,6 +29,7 @@ export const STATE_RESETS = {
   'post-cache': resetPostCache,
   /** Actions, and the like and bookmark intents still queued. */
   posts: resetPosts,
+  relations: resetRelations,
   search: resetSearch,
   session: forgetSession,
   'sign-out': null,

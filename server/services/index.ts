@@ -3,6 +3,7 @@ import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
 import { createPostsService, type PostsService } from './posts.js'
+import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
 import { createUsersService, type UsersService } from './users.js'
 
@@ -15,6 +16,7 @@ export interface Services {
   media: MediaService
   notifications: NotificationsService
   search: SearchService
+  relations: RelationsService
 }
 
 export interface ServicesDeps extends AuthDeps {
@@ -33,5 +35,6 @@ export function createServices({ mediaDir, signToken, guestLogin, ...deps }: Ser
     media,
     notifications: createNotificationsService(deps),
     search: createSearchService(deps),
+    relations: createRelationsService(deps),
   }
 }

@@ -238,9 +238,17 @@ await t.test('the comment count toggles the comments, read when opened; Reply is
   t.notOk(send.disabled)
   const texts = screen.getAllByRole('listitem').map((li) => li.querySelector('.comment-text')?.textContent)
   t.same(texts, ['My newer comment', 'Older comment'], 'newest first')
-  t.equal(screen.getAllByRole('button', { name: 'Comment options' }).length, 1, 'a menu only on my own comment')
+  const [mine, theirs] = screen.getAllByRole('button', { name: 'Comment options' })
+  if (!mine || !theirs) throw new Error('each comment has its menu')
+  fireEvent.click(theirs)
+  t.same(
+    screen.getAllByRole('menuitem').map((item) => item.textContent),
+    ['Mute @theo', 'Block @theo'],
+    "someone else's comment can only be muted or blocked",
+  )
+  fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' })
 
-  fireEvent.click(screen.getByRole('button', { name: 'Comment options' }))
+  fireEvent.click(mine)
   fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }))
   fireEvent.change(screen.getByLabelText('Edit comment'), { target: { value: 'Edited comment' } })
   fireEvent.click(screen.getByRole('button', { name: 'Update' }))

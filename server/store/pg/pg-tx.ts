@@ -3,6 +3,7 @@ import type { ChirpEvent } from '../../schemas/events.js'
 import type {
   CommentRecord,
   LockedPost,
+  MuteRecord,
   NotificationMatch,
   NotificationRecord,
   PostChanges,
@@ -14,6 +15,7 @@ import type {
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import * as notifications from './pg-notifications.js'
+import * as relations from './pg-relations.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
@@ -139,6 +141,19 @@ export class PgTx extends PgReader implements StoreTx {
       WHERE id IN (${followerId}, ${followeeId}) AND EXISTS (SELECT 1 FROM changed)
       RETURNING id`
     return rows.length > 0
+  }
+
+  block(blockerId: string, blockedId: string, at: string) {
+    return relations.block(this.sql, blockerId, blockedId, at)
+  }
+  unblock(blockerId: string, blockedId: string) {
+    return relations.unblock(this.sql, blockerId, blockedId)
+  }
+  mute(muterId: string, mute: MuteRecord, at: string) {
+    return relations.mute(this.sql, muterId, mute, at)
+  }
+  unmute(muterId: string, mutedId: string) {
+    return relations.unmute(this.sql, muterId, mutedId)
   }
 
   addBookmark(userId: string, postId: string, at: string): Promise<boolean> {
@@ -313,6 +328,7 @@ export class PgTx extends PgReader implements StoreTx {
     const rows = this.events.map((event) => ({
       name: event.name,
       recipient: event.to ?? null,
+      actor: event.by ?? null,
       data: JSON.stringify(event.data),
     }))
     const sql = this.sql
