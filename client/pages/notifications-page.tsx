@@ -34,8 +34,9 @@ export function NotificationsPage() {
   let body
   if (groups.length === 0) {
     if (state.loading || !state.loaded) body = <PostSkeleton label="Loading notifications" />
-    else if (state.error) body = <LoadError message={state.error} onRetry={() => void loadNotifications()} />
-    else body = <EmptyState text={NOTIFICATIONS_EMPTY} />
+    else if (state.error) {
+      body = <LoadError message={state.error} onRetry={state.retryable ? () => void loadNotifications() : undefined} />
+    } else body = <EmptyState text={NOTIFICATIONS_EMPTY} />
   } else {
     body = (
       <>
@@ -45,7 +46,9 @@ export function NotificationsPage() {
           ))}
         </ul>
         {state.loading && <Spinner />}
-        {state.error && <LoadError message={state.error} onRetry={() => void loadNotifications(true)} />}
+        {state.error && (
+          <LoadError message={state.error} onRetry={state.retryable ? () => void loadNotifications(true) : undefined} />
+        )}
         {!state.done && (
           <Sentinel active={!state.loading && !state.error} onVisible={() => void loadNotifications(true)} />
         )}

@@ -39,6 +39,12 @@ async function sharePost(post: { id: string; firstName: string; lastName: string
   }
 }
 
+/** "Your comment was deleted", or, when the post's owner deleted someone else's, whose it was. */
+function commentDeletedText(author: string | undefined, me: string): string {
+  if (author === me) return 'Your comment was deleted'
+  return author ? `@${author}'s comment was deleted` : 'The comment was deleted'
+}
+
 /**
  * A post card wired to the state: reads one cached post, and turns clicks into actions. It draws again
  * only when its own post, the session or the clock changes, not each time its list draws a few more cards.
@@ -70,6 +76,7 @@ export const PostItem = memo(function PostItem({
     comments: read.items.length > 0 || (read.loaded && !read.error) ? read.items : post.comments,
     loading: read.loading,
     error: read.error,
+    retryable: read.retryable,
     more: read.loaded && !read.done,
     onMore: () => void loadComments(postId, true),
   }
@@ -81,8 +88,10 @@ export const PostItem = memo(function PostItem({
         showToast('Your post was deleted', 'success')
         onDeleted?.()
       }
-    } else if (await deleteComment(post._id, target.commentId)) {
-      showToast('Your comment was deleted', 'success')
+    } else {
+      // The post's owner may delete anyone's comment: the toast says whose went.
+      const author = (thread ? thread.comments : post.comments).find((c) => c._id === target.commentId)?.username
+      if (await deleteComment(post._id, target.commentId)) showToast(commentDeletedText(author, me), 'success')
     }
   }
 

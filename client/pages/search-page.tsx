@@ -86,7 +86,9 @@ function PeopleResults({ q }: { q: string }) {
   const list = people.key === q ? people : null
   if (!list || list.items.length === 0) {
     if (!list || list.loading || !list.loaded) return <PostSkeleton label="Searching" />
-    if (list.error) return <LoadError message={list.error} onRetry={() => void loadPeople(q)} />
+    if (list.error) {
+      return <LoadError message={list.error} onRetry={list.retryable ? () => void loadPeople(q) : undefined} />
+    }
     return <EmptyState text={noPeople(q)} />
   }
   return (
@@ -104,7 +106,9 @@ function PeopleResults({ q }: { q: string }) {
         ))}
       </ul>
       {list.loading && <Spinner />}
-      {list.error && <LoadError message={list.error} onRetry={() => void loadPeople(q, true)} />}
+      {list.error && (
+        <LoadError message={list.error} onRetry={list.retryable ? () => void loadPeople(q, true) : undefined} />
+      )}
       {!list.done && <Sentinel active={!list.loading && !list.error} onVisible={() => void loadPeople(q, true)} />}
     </>
   )

@@ -22,13 +22,16 @@ export function removePost(postId: string): void {
   uncachePost(postId)
 }
 
-/** Runs a write; its failure is shown with the server's message. Resolves whether it succeeded. */
-async function attempt(write: () => Promise<void>): Promise<boolean> {
+/**
+ * Runs a write; its failure is shown with the server's message, naming the `action` ("send the post")
+ * when a rate limit held it back. Resolves whether it succeeded.
+ */
+async function attempt(action: string, write: () => Promise<void>): Promise<boolean> {
   try {
     await write()
     return true
   } catch (error) {
-    showError(error)
+    showError(error, undefined, action)
     return false
   }
 }
@@ -45,7 +48,7 @@ function postData(draft: PostDraft): PostData {
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('send the post', async () => {
     const post = await apiCreatePost(postData(draft))
     applyPost(post)
     insertPost(post, { inHome: true })
@@ -53,11 +56,11 @@ export function createPost(draft: PostDraft): Promise<boolean> {
 }
 
 export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
-  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft))))
+  return attempt('save the post', async () => applyPost(await apiEditPost(postId, postData(draft))))
 }
 
 export function deletePost(postId: string): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('delete the post', async () => {
     await apiDeletePost(postId)
     removePost(postId)
     markBookmarked(postId, false)
@@ -92,7 +95,7 @@ export async function toggleLike(postId: string): Promise<void> {
   } catch (error) {
     const current = postCache.byId[postId]
     if (current) current.likes = before
-    showError(error, () => void toggleLike(postId))
+    showError(error, () => void toggleLike(postId), liking ? 'like the post' : 'unlike the post')
   }
 }
 
@@ -109,7 +112,7 @@ export async function toggleBookmark(postId: string): Promise<void> {
     setBookmarkList(reply.bookmarks)
   } catch (error) {
     setBookmarks(before)
-    showError(error, () => void toggleBookmark(postId))
+    showError(error, () => void toggleBookmark(postId), adding ? 'bookmark the post' : 'remove the bookmark')
   }
 }
 
@@ -120,15 +123,17 @@ function applyCommentWrite(postId: string, post: Post): void {
 }
 
 export function addComment(postId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
+  return attempt('send the comment', async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
 }
 
 export function editComment(postId: string, commentId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyCommentWrite(postId, await apiEditComment(postId, commentId, text)))
+  return attempt('save the comment', async () =>
+    applyCommentWrite(postId, await apiEditComment(postId, commentId, text)),
+  )
 }
 
 export function deleteComment(postId: string, commentId: string): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('delete the comment', async () => {
     applyPost(await apiDeleteComment(postId, commentId))
     // The answer's count already leaves it out.
     dropComment({ postId, commentId }, true)
@@ -140,7 +145,7 @@ export async function uploadMedia(file: File): Promise<string | null> {
   try {
     return await apiUploadMedia(file)
   } catch (error) {
-    showError(error)
+    showError(error, undefined, 'upload the image')
     return null
   }
 }
