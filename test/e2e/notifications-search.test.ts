@@ -55,7 +55,7 @@ await journey(
     await bell(page, 1).click()
     await waitForPath(page, '/notifications')
     const row = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()
-    await row.getByText('maya.lin mentioned you in a post').waitFor()
+    await row.getByText('Maya Lin @maya.lin mentioned you in a post').waitFor()
     t.match(await row.textContent(), `tea at four? #${tag}`, 'with the words of the post')
     await bell(page, 0).waitFor()
     await page.waitForFunction(() => document.title === 'Notifications / Chirp')
