@@ -61,7 +61,7 @@ await journey(
     await page.waitForFunction(() => document.title === 'Notifications / Chirp')
     t.pass('opening the page clears the badge and the title count')
 
-    const box = page.getByRole('searchbox', { name: 'Search Chirp' })
+    const box = page.getByRole('combobox', { name: 'Search Chirp' })
     await box.click()
     await box.pressSequentially('maya', { delay: 40 })
     await waitForPath(page, '/search?q=maya')
