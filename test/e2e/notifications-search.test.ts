@@ -64,9 +64,12 @@ await journey(
     const box = page.getByRole('combobox', { name: 'Search Chirp' })
     await box.click()
     await box.pressSequentially('maya', { delay: 40 })
-    await waitForPath(page, '/search?q=maya')
-    await page.getByRole('tab', { name: 'People' }).click()
     await waitForPath(page, '/search?q=maya&type=users')
+    t.equal(
+      await page.getByRole('tab', { name: 'People' }).getAttribute('aria-selected'),
+      'true',
+      'a query that finds people shows People first',
+    )
     const people = page.getByRole('list', { name: 'People found' })
     await people.getByRole('link', { name: /Maya Lin/ }).waitFor()
     t.pass('People finds maya.lin')
