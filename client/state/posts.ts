@@ -22,13 +22,16 @@ export function removePost(postId: string): void {
   uncachePost(postId)
 }
 
-/** Runs a write; its failure is shown with the server's message. Resolves whether it succeeded. */
-async function attempt(write: () => Promise<void>): Promise<boolean> {
+/**
+ * Runs a write; its failure is shown with the server's message, naming the `action` ("send the post")
+ * when a rate limit held it back. Resolves whether it succeeded.
+ */
+async function attempt(action: string, write: () => Promise<void>): Promise<boolean> {
   try {
     await write()
     return true
   } catch (error) {
-    showError(error)
+    showError(error, undefined, action)
     return false
   }
 }
@@ -45,7 +48,7 @@ function postData(draft: PostDraft): PostData {
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('send the post', async () => {
     const post = await apiCreatePost(postData(draft))
     applyPost(post)
     insertPost(post, { inHome: true })
@@ -53,11 +56,11 @@ export function createPost(draft: PostDraft): Promise<boolean> {
 }
 
 export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
-  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft))))
+  return attempt('save the post', async () => applyPost(await apiEditPost(postId, postData(draft))))
 }
 
 export function deletePost(postId: string): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('delete the post', async () => {
     await apiDeletePost(postId)
     removePost(postId)
     markBookmarked(postId, false)
@@ -106,7 +109,8 @@ const likeWrites = toggleQueue<Post>({
   settle: (_postId, post) => applyPost(post),
   restore(postId, liked, how, error) {
     showLiked(postId, liked)
-    if (how === 'failed') showError(error, () => void toggleLike(postId))
+    // The write that failed asked for the opposite of what the server holds.
+    if (how === 'failed') showError(error, () => void toggleLike(postId), liked ? 'unlike the post' : 'like the post')
     if (how === 'already') void refreshPost(postId)
   },
   already: { on: ['already_liked'], off: ['like_below_zero', 'already_disliked'] },
@@ -130,7 +134,8 @@ const bookmarkWrites = toggleQueue<BookmarksReply>({
   },
   restore(postId, bookmarked, how, error) {
     markBookmarked(postId, bookmarked)
-    if (how === 'failed') showError(error, () => void toggleBookmark(postId))
+    if (how === 'failed')
+      showError(error, () => void toggleBookmark(postId), bookmarked ? 'remove the bookmark' : 'bookmark the post')
   },
   already: { on: ['already_bookmarked'], off: ['not_bookmarked'] },
 })
@@ -150,15 +155,17 @@ function applyCommentWrite(postId: string, post: Post): void {
 }
 
 export function addComment(postId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
+  return attempt('send the comment', async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
 }
 
 export function editComment(postId: string, commentId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyCommentWrite(postId, await apiEditComment(postId, commentId, text)))
+  return attempt('save the comment', async () =>
+    applyCommentWrite(postId, await apiEditComment(postId, commentId, text)),
+  )
 }
 
 export function deleteComment(postId: string, commentId: string): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('delete the comment', async () => {
     applyPost(await apiDeleteComment(postId, commentId))
     // The answer's count already leaves it out.
     dropComment({ postId, commentId }, true)
@@ -170,7 +177,7 @@ export async function uploadMedia(file: File): Promise<string | null> {
   try {
     return await apiUploadMedia(file)
   } catch (error) {
-    showError(error)
+    showError(error, undefined, 'upload the image')
     return null
   }
 }

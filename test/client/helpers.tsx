@@ -224,3 +224,9 @@ export function fakeIntersectionObserver(t: { teardown(fn: () => unknown): void 
     },
   }
 }
+
+/** The words of each option of the open "Suggestions" listbox, once it shows. */
+export async function suggestionTexts(): Promise<(string | null)[]> {
+  const list = await screen.findByRole('listbox', { name: 'Suggestions' })
+  return Array.from(list.querySelectorAll('[role="option"]'), (option) => option.textContent)
+}
