@@ -165,8 +165,8 @@ await t.test('my own comment deleted, answered and then announced, leaves the co
     }),
   })
   const region = await screen.findByRole('region', { name: 'Comments' })
-  await within(region).findByText('Mine to delete')
-  fireEvent.click(within(region).getByRole('button', { name: 'Comment options' }))
+  const mineItem = (await within(region).findByText('Mine to delete')).closest('li') as HTMLElement
+  fireEvent.click(within(mineItem).getByRole('button', { name: 'Comment options' }))
   fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }))
   fireEvent.click(
     within(screen.getByRole('alertdialog', { name: 'Delete comment?' })).getByRole('button', { name: 'Delete' }),
