@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema } from './common.js'
+import type { ReportCreatedEventSchema } from './moderation.js'
 import { NotificationSchema, UnreadSchema } from './notifications.js'
 import { CommentSchema, PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
@@ -99,8 +100,13 @@ export interface NotificationEventPayloads {
   'notification.read': Static<typeof NotificationReadEventSchema>
 }
 
+/** To the streams of moderators and admins only: a new report, with the queue's open count after it. */
+interface ModerationEventPayloads {
+  'report.created': Static<typeof ReportCreatedEventSchema>
+}
+
 /** Every event the server sends. */
-export type AllEventPayloads = EventPayloads & NotificationEventPayloads
+export type AllEventPayloads = EventPayloads & NotificationEventPayloads & ModerationEventPayloads
 
 /** What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams. */
 export type ChirpEvent = {

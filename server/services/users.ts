@@ -18,6 +18,15 @@ async function mustGetUser(store: StoreReader, id: string, missing: string = MSG
   return user
 }
 
+/** Someone else, as everyone but moderators sees them: a signup waiting for approval is nobody yet (DECISIONS §8). */
+async function mustGetVisibleUser(store: StoreReader, id: string): Promise<UserRecord> {
+  const user = await mustGetUser(store, id)
+  if (user.pending) throw notFound(MSG.userNotFound)
+  return user
+}
+
+const listed = (users: readonly UserRecord[]) => users.filter((user) => !user.pending)
+
 type SentProfile = Omit<UserEdit, 'username' | 'token'>
 
 /** What an edit changes in `current`, checked; fields not sent are left out, so they keep their values. */
@@ -38,7 +47,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
     await store.transaction(async (tx) => {
       const me = await mustGetUser(tx, meId, MSG.userNotRegistered)
-      const other = await mustGetUser(tx, targetId)
+      const other = await mustGetVisibleUser(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
       const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
@@ -79,7 +88,9 @@ export function createUsersService({ store, now }: ServiceDeps) {
 
   return {
     async list(viewerId: string | undefined, page: PageRequest) {
-      const { items, nextCursor } = await store.listUsers(unpagedCap(page))
+      const found = await store.listUsers(unpagedCap(page))
+      const { nextCursor } = found
+      const items = listed(found.items)
       const lookup = await usersOfUsers(store, items)
       const mine =
         viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
@@ -92,7 +103,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const user =
         (await store.getUserByUsername(usernameOrId)) ??
         (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
-      if (!user) throw notFound(MSG.userNotFound)
+      if (!user || user.pending) throw notFound(MSG.userNotFound)
       return { user: await userView(store, user, user._id === viewerId) }
     },
 
@@ -118,7 +129,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
     /** Who to follow: not me, not followed yet; the most followed first. */
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
-      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED))
+      const candidates = listed(await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED)))
       const lookup = await usersOfUsers(store, candidates)
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },

@@ -3,7 +3,7 @@ import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import type { TransactionBase } from './transaction-reads.js'
-import type { Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSearch } from './types.js'
+import type { Page, PageRequest, PostQuery, PostRecord, ReportStatus, UserRecord, UserSearch } from './types.js'
 
 /** Ids of a page turned into their records. */
 function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page<T> {
@@ -97,6 +97,33 @@ export class EmbeddedReader implements TransactionBase {
   }
   async isTokenRevoked(tokenId: string) {
     return this.index.revokedTokens.get(tokenId) !== undefined
+  }
+  async getReport(id: string) {
+    return this.index.moderation.reports.get(id)
+  }
+  async listReports(status: ReportStatus, page: PageRequest) {
+    return this.index.moderation.listReports(status, page)
+  }
+  async countOpenReports() {
+    return this.index.moderation.openCount
+  }
+  async countReportsSince(reporterId: string, since: string) {
+    return this.index.moderation.countReportsSince(reporterId, since)
+  }
+  async listAuditLog(page: PageRequest) {
+    return this.index.moderation.audit.newestFirst(page)
+  }
+  async listInvites(page: PageRequest) {
+    return this.index.moderation.invites.newestFirst(page)
+  }
+  async getInvite(code: string) {
+    return this.index.moderation.invites.get(code)
+  }
+  async listPendingUsers(page: PageRequest) {
+    return this.index.listPendingUsers(page)
+  }
+  async listStaffIds() {
+    return this.index.staffIds()
   }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)

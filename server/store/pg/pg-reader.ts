@@ -6,6 +6,7 @@ import type {
   PageRequest,
   PostQuery,
   PostRecord,
+  ReportStatus,
   StoreReader,
   TokenHolder,
   UserRecord,
@@ -14,6 +15,7 @@ import type {
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import { limitOf, pageFrom, readCursor } from './keyset.js'
+import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
 import * as search from './pg-search.js'
@@ -213,6 +215,30 @@ export class PgReader implements StoreReader {
   }
   countUnread(userId: string) {
     return notifications.countUnread(this.sql, userId)
+  }
+  getReport(id: string) {
+    return moderation.getReport(this.sql, id)
+  }
+  listReports(status: ReportStatus, page: PageRequest) {
+    return moderation.listReports(this.sql, status, page)
+  }
+  countOpenReports() {
+    return moderation.countOpenReports(this.sql)
+  }
+  countReportsSince(reporterId: string, since: string) {
+    return moderation.countReportsSince(this.sql, reporterId, since)
+  }
+  listAuditLog(page: PageRequest) {
+    return moderation.listAuditLog(this.sql, page)
+  }
+  listInvites(page: PageRequest) {
+    return moderation.listInvites(this.sql, page)
+  }
+  listPendingUsers(page: PageRequest) {
+    return moderation.listPendingUsers(this.sql, page)
+  }
+  listStaffIds() {
+    return moderation.listStaffIds(this.sql)
   }
   async isTokenRevoked(tokenId: string): Promise<boolean> {
     const [row] = await this.sql`SELECT 1 FROM revoked_tokens WHERE token_id = ${tokenId}`
