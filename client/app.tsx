@@ -24,6 +24,7 @@ function lazyPage<P>(load: () => Promise<ComponentType<P>>) {
 }
 const AppShell = lazyPage(() => import('./pages/app-shell.js').then((m) => m.AppShell))
 const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) => m.BookmarkPage))
+const SettingsPage = lazyPage(() => import('./pages/settings/settings-page.js').then((m) => m.SettingsPage))
 const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
 // The home feed's first page is asked for as soon as the page's code is here, not once the page is drawn
 // (or, when the app started on the home page, the request main.tsx made is taken over).
@@ -75,6 +76,7 @@ export function App() {
           <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
           <Route path={paths.tag.path}>{(params) => guarded(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
+          <Route path={paths.settings.path}>{guarded(<SettingsPage />)}</Route>
           <Route path={paths.profile.path}>{(params) => guarded(<ProfilePage username={params.username} />)}</Route>
           <Route path={paths.postDetail.path}>{(params) => guarded(<PostDetailPage postId={params.postId} />)}</Route>
           <Route component={NotFoundPage} />

@@ -18,6 +18,7 @@ export const paths = {
     href: (postId: string) => `/post-detail/${encodeURIComponent(postId)}`,
   },
   notifications: { path: '/notifications', href: () => '/notifications' },
+  settings: { path: '/settings', href: () => '/settings' },
   search: {
     path: '/search',
     /** `/search?q=…&type=…`: the query and the tab are in the address, so a search can be shared and reloaded. */

@@ -27,9 +27,11 @@ import reportsRoutes from './routes/reports.js'
 import searchRoutes from './routes/search.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
+import relationsRoutes from './routes/relations.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
 import { createServices } from './services/index.js'
+import { hiddenFrom } from './services/visibility.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -113,8 +115,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   fastify.addHook('onClose', () => persistence.close())
   const { store } = persistence
 
+  const now = options.now ?? (() => new Date())
   await fastify.register(eventsHub, {
     maxStreamsPerUser: config.eventsMaxStreamsPerUser,
+    hiddenFrom: (userId) => hiddenFrom(store, userId, now()),
     ...persistence.hubOptions,
     ...options.events,
   })
@@ -122,7 +126,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
 
   const services = createServices({
     store,
-    now: options.now ?? (() => new Date()),
+    now,
     mediaDir,
     signToken: (payload) => fastify.signToken(payload),
     guestLogin: config.guestLogin,
@@ -155,6 +159,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await registerCompression(api)
       await api.register(healthRoutes, { guestLogin: config.guestLogin, registration: config.registration, store })
       await api.register(authRoutes, routeOptions)
+      // Before the users' routes, so that /users/blocks and /users/mutes are never read as usernames.
+      await api.register(relationsRoutes, routeOptions)
       await api.register(usersRoutes, routeOptions)
       await api.register(postsRoutes, routeOptions)
       await api.register(feedRoutes, routeOptions)

@@ -3,10 +3,12 @@ import type { Static } from '@sinclair/typebox'
 import type {
   AuthLoginReplySchema,
   AuthSignupReplySchema,
+  BlocksReplySchema,
   BookmarksReplySchema,
   CommentsReplySchema,
   FeedReplySchema,
   FollowReplySchema,
+  MutesReplySchema,
   NotificationsReplySchema,
   PostsReplySchema,
   TrendingReplySchema,
@@ -48,3 +50,6 @@ export type UsersReply = { users: UserResult[]; nextCursor: string | null }
 export type TrendingTag = Static<typeof TrendingReplySchema>['tags'][number]
 
 export type Health = { status: string; guestLogin?: boolean }
+export type BlocksReply = Static<typeof BlocksReplySchema>
+export type MutesReply = Static<typeof MutesReplySchema>
+export type MutedUser = MutesReply['users'][number]

@@ -26,6 +26,9 @@ export type PostCardProps = {
   onToggleBookmark: () => void
   onEdit: () => void
   onDelete: () => void
+  /** Someone else's post: its author can be muted or blocked from its menu. */
+  onMuteAuthor?: () => void
+  onBlockAuthor?: () => void
   /** The image was clicked: show it large. */
   onOpenMedia: () => void
   comments: CommentHandlers
@@ -96,7 +99,7 @@ export function PostCard(props: PostCardProps) {
               </Link>
             </>
           )}
-          {isOwner && (
+          {isOwner ? (
             <Menu
               label="Post options"
               items={[
@@ -104,6 +107,17 @@ export function PostCard(props: PostCardProps) {
                 { label: 'Delete Post', onSelect: props.onDelete, danger: true },
               ]}
             />
+          ) : (
+            props.onMuteAuthor &&
+            props.onBlockAuthor && (
+              <Menu
+                label="Post options"
+                items={[
+                  { label: `Mute @${post.username}`, onSelect: props.onMuteAuthor },
+                  { label: `Block @${post.username}`, onSelect: props.onBlockAuthor, danger: true },
+                ]}
+              />
+            )
           )}
         </header>
         {post.content && (

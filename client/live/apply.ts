@@ -5,6 +5,7 @@ import { dropComment, receiveComment, reviseComment, voteOnComment } from '../st
 import { cachePosts, editCachedPost, likeCachedPost, postCache } from '../state/post-cache.js'
 import { receiveNotification, setUnread } from '../state/notifications.js'
 import { applyPost, removePost } from '../state/posts.js'
+import { hidePerson } from '../state/relations.js'
 import { markBookmarked, session } from '../state/session.js'
 import { applyFollow, applyProfile } from '../state/users.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
@@ -53,6 +54,11 @@ const handlers: Handlers = {
   'user.updated': applyProfile,
   'bookmark.added': ({ postId }) => void changeBookmark(postId, true),
   'bookmark.removed': ({ postId }) => void changeBookmark(postId, false),
+  // Another tab blocked or muted someone: their posts and comments leave this one too; lifting either refetches.
+  'user.blocked': ({ user }) => hidePerson(user.username),
+  'user.unblocked': () => refetchOnScreen(),
+  'user.muted': ({ user }) => hidePerson(user.username),
+  'user.unmuted': () => refetchOnScreen(),
   'notification.created': receiveNotification,
   'notification.read': setUnread,
   reset: () => refetchOnScreen(),

@@ -20,13 +20,15 @@ import {
   toggleLike,
   uploadMedia,
 } from '../state/posts.js'
+import { restrictPerson } from '../state/relations.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 
 type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; onDeleted?: () => void }
 
-/** What the reader is asked to confirm: deleting this post, or one of its comments. */
-type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
+/** What the reader is asked to confirm: deleting this post or one of its comments, or muting or blocking its author. */
+type Deleting =
+  { kind: 'post' } | { kind: 'comment'; commentId: string } | { kind: 'mute' | 'block'; username: string } | null
 
 /** The post's link, to the phone's share sheet or else to the clipboard ('Link successfully copied'). */
 async function sharePost(post: { id: string; firstName: string; lastName: string }): Promise<void> {
@@ -37,6 +39,33 @@ async function sharePost(post: { id: string; firstName: string; lastName: string
   } catch {
     showToast('Could not copy the link', 'error')
   }
+}
+
+/** What the confirmation says will happen. */
+function confirmation(target: NonNullable<Deleting>): { title: string; text: string; confirmLabel: string } {
+  if (target.kind === 'post')
+    return {
+      title: 'Delete post?',
+      text: "This can't be undone. The post and its comments will be removed from your profile and everyone's timelines.",
+      confirmLabel: 'Delete',
+    }
+  if (target.kind === 'comment')
+    return {
+      title: 'Delete comment?',
+      text: "This can't be undone. The comment will be removed from the post.",
+      confirmLabel: 'Delete',
+    }
+  return target.kind === 'mute'
+    ? {
+        title: `Mute @${target.username}?`,
+        text: `Their posts and comments will leave your timelines and you won't be notified of what they do. They won't know. You can unmute them in Settings.`,
+        confirmLabel: 'Mute',
+      }
+    : {
+        title: `Block @${target.username}?`,
+        text: `You will stop following each other, and neither of you will see the other's posts or comments, or be able to follow, like or reply to the other. You can unblock them in Settings.`,
+        confirmLabel: 'Block',
+      }
 }
 
 /**
@@ -81,8 +110,10 @@ export const PostItem = memo(function PostItem({
         showToast('Your post was deleted', 'success')
         onDeleted?.()
       }
-    } else if (await deleteComment(post._id, target.commentId)) {
-      showToast('Your comment was deleted', 'success')
+    } else if (target.kind === 'comment') {
+      if (await deleteComment(post._id, target.commentId)) showToast('Your comment was deleted', 'success')
+    } else {
+      await restrictPerson(target.kind, target.username)
     }
   }
 
@@ -106,6 +137,8 @@ export const PostItem = memo(function PostItem({
         onEdit={() => setEditing(true)}
         onOpenMedia={() => setViewing(true)}
         onDelete={() => setDeleting({ kind: 'post' })}
+        onMuteAuthor={() => setDeleting({ kind: 'mute', username: post.username })}
+        onBlockAuthor={() => setDeleting({ kind: 'block', username: post.username })}
         comments={{
           onAdd: (text) => addComment(post._id, text),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
@@ -115,13 +148,7 @@ export const PostItem = memo(function PostItem({
       {viewing && <Lightbox src={post.mediaUrl} alt={mediaAlt(post)} onClose={() => setViewing(false)} />}
       {deleting && (
         <ConfirmDialog
-          title={deleting.kind === 'post' ? 'Delete post?' : 'Delete comment?'}
-          text={
-            deleting.kind === 'post'
-              ? "This can't be undone. The post and its comments will be removed from your profile and everyone's timelines."
-              : "This can't be undone. The comment will be removed from the post."
-          }
-          confirmLabel="Delete"
+          {...confirmation(deleting)}
           onConfirm={() => void confirmDelete(deleting)}
           onCancel={() => setDeleting(null)}
         />

@@ -5,6 +5,7 @@ import { reset as resetLists } from './lists.js'
 import { reset as resetNetwork } from './network.js'
 import { reset as resetNotifications } from './notifications.js'
 import { reset as resetPostCache } from './post-cache.js'
+import { reset as resetRelations } from './relations.js'
 import { reset as resetSearch } from './search.js'
 import { forgetSession, session } from './session.js'
 import { reset as resetToasts } from './toasts.js'
@@ -27,6 +28,7 @@ export const STATE_RESETS = {
   'post-cache': resetPostCache,
   /** Actions only: they change the other stores. */
   posts: null,
+  relations: resetRelations,
   search: resetSearch,
   session: forgetSession,
   'sign-out': null,

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { ChirpEvent } from '../schemas/events.js'
 import type { LoggedEvent, ReplayRequest, StreamOwner, StreamSlots, TicketStore } from '../store/types.js'
 import type { StreamPlace } from './stream-places.js'
+import type { HiddenPeople } from './stream-readers.js'
 
 /** The live-updates hub (docs/api-contract.md §7): one writer fanning serialised events out to every open stream. */
 export interface EventsHubOptions {
@@ -39,6 +40,8 @@ export interface EventsHubOptions {
    * or they would take more than `maxBytes` of data (the client refetches instead).
    */
   history?: (request: ReplayRequest) => Promise<LoggedEvent[] | undefined>
+  /** Whom a reader does not see (services/visibility.ts): their events are left out of the reader's streams. */
+  hiddenFrom?: (userId: string) => Promise<HiddenPeople>
 }
 
 export interface StreamOptions extends StreamOwner {
@@ -63,6 +66,8 @@ export interface EventsHub {
   endUser(userId: string): Promise<void>
   /** At logout: the same for the streams and tickets of one token, and no other. */
   endToken(owner: Required<StreamOwner>): Promise<void>
+  /** Reads whom the user does not see, before their stream opens, so that it leaves those people's events out. */
+  watchReader(userId: string): Promise<void>
   /** A place for one more stream of the user, or undefined when they hold as many as they may, anywhere. */
   reserveStream(userId: string): Promise<StreamPlace | undefined>
   /** Writes the event-stream head to `res` and keeps it until either side closes. */

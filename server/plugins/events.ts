@@ -5,6 +5,7 @@ import type { LoggedEvent, StreamOwner } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 import type { EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
 import { createStreamPlaces, type StreamPlace } from './stream-places.js'
+import { createStreamReaders } from './stream-readers.js'
 
 export type { EventsHub, EventsHubOptions } from './events-hub-types.js'
 export { redactUrl } from './redact-url.js'
@@ -41,10 +42,12 @@ interface Client extends StreamOwner {
 interface Buffered {
   id: number
   to: string | undefined
+  by: string | undefined
   frame: Buffer
 }
 
 const HEARTBEAT = Buffer.from(': heartbeat\n\n')
+const NOBODY = { people: [], until: undefined }
 
 export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const bufferSize = options.bufferSize ?? 1000
@@ -63,6 +66,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const byUser = new Map<string, Set<Client>>()
   const tickets = options.tickets ?? createTicketStore(options.ticketTtlMs ?? 60_000, options.maxTickets ?? 10_000, now)
   const places = createStreamPlaces({ max: options.maxStreamsPerUser ?? 10, slots: options.slots, log })
+  const readers = createStreamReaders({ load: options.hiddenFrom ?? (async () => NOBODY), now, log })
 
   const heartbeat = setInterval(() => {
     for (const client of clients) send(client, HEARTBEAT)
@@ -76,6 +80,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     const mine = byUser.get(client.userId)
     mine?.delete(client)
     if (mine?.size === 0) byUser.delete(client.userId)
+    if (!byUser.has(client.userId)) readers.forget(client.userId)
   }
 
   // Every write to a client goes through here, so one broken or stalled client never reaches the others.
@@ -111,8 +116,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return fitting(buffer.filter((e) => e.id > after && visibleTo(e, client)))
   }
 
-  const visibleTo = (event: { to: string | undefined }, client: Client) =>
-    event.to === undefined || event.to === client.userId
+  /** Private events reach their owner only, and nobody gets those of people hidden from them. */
+  const visibleTo = (event: { to: string | undefined; by?: string | undefined }, client: Client) =>
+    (event.to === undefined || event.to === client.userId) && !readers.hides(client.userId, event.by)
 
   /** A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway. */
   function fitting(events: Buffered[]): Buffered[] | undefined {
@@ -133,7 +139,8 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     if (!history) return
     history({ after, upTo, userId: client.userId, maxBytes: maxUnsentBytes })
       .then((logged) => {
-        const replay = logged && fitting(logged.filter((event) => event.name !== SESSION_ENDED).map(frameOf))
+        const shown = logged?.filter((event) => event.name !== SESSION_ENDED && visibleTo(event, client))
+        const replay = shown && fitting(shown.map(frameOf))
         if (replay === undefined) send(client, resetFrame(upTo))
         else for (const event of replay) send(client, event.frame)
       })
@@ -156,6 +163,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     send(client, Buffer.from(`: connected\nretry: ${retryMs}\n\n`))
     if (closed) {
       client.place?.release()
+      if (!byUser.has(userId)) readers.forget(userId)
       res.end()
       return
     }
@@ -173,6 +181,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     // Gone already (the peer left, or the replay overflowed): its 'close' has fired or will not matter.
     if (res.destroyed) {
       client.place?.release()
+      if (!byUser.has(userId)) readers.forget(userId)
       return
     }
     client.place?.open()
@@ -204,6 +213,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return {
       id: event.id,
       to: event.to,
+      by: event.by,
       frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`),
     }
   }
@@ -224,6 +234,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       if (event.to !== undefined) endStreamsOf(event.to, loggedOutToken(event.data))
       return
     }
+    readers.apply(event)
     const entry = frameOf(event)
     buffer.push(entry)
     buffered += entry.frame.length
@@ -232,6 +243,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
     const targets = event.to === undefined ? clients : byUser.get(event.to)
     for (const client of targets ?? []) {
+      if (readers.hides(client.userId, entry.by)) continue
       if (client.pending) client.pending.push(entry)
       else send(client, entry.frame)
     }
@@ -239,8 +251,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
 
   return {
     publish(event) {
-      deliver({ id: lastId + 1, name: event.name, data: JSON.stringify(event.data), to: event.to })
+      deliver({ id: lastId + 1, name: event.name, data: JSON.stringify(event.data), to: event.to, by: event.by })
     },
+    watchReader: (userId) => readers.watch(userId),
     deliver,
     issueTicket: async (owner) => tickets.issue(owner),
     redeemTicket: async (ticket) => tickets.redeem(ticket),

@@ -9,7 +9,7 @@ import {
   PostIdParamsSchema,
   type Post,
 } from '../schemas/posts.js'
-import { ERRORS, emptyBody, me, unwrap, writeReply, type RouteOptions } from './shared.js'
+import { ERRORS, emptyBody, me, unwrap, viewer, writeReply, type RouteOptions } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { comments, posts } = services
@@ -26,6 +26,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.get(
     '/comments/:postId',
     {
+      onRequest: [app.identify],
       schema: {
         tags,
         params: PostIdParamsSchema,
@@ -33,7 +34,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: CommentsReplySchema, ...ERRORS },
       },
     },
-    async (request) => comments.list(request.params.postId, request.query),
+    async (request) => comments.list(request.params.postId, request.query, viewer(request)),
   )
 
   app.post(

@@ -56,6 +56,12 @@ const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (owner === undefined) throw unauthorized()
       const place = await events.reserveStream(owner.userId)
       if (!place) throw tooManyRequests()
+      try {
+        await events.watchReader(owner.userId)
+      } catch (error) {
+        place.release()
+        throw error
+      }
       // The header wins: it is what a browser's own reconnect sends, and it is newer than the URL it reuses.
       const header = request.headers['last-event-id']
       const lastEventId = typeof header === 'string' ? header : request.query.lastEventId

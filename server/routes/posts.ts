@@ -40,6 +40,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.get(
     '/posts/:postId/likes',
     {
+      onRequest: [app.identify],
       schema: {
         tags,
         description: 'Who likes the post, the most recent like first, 20 a page unless `limit` says otherwise.',
@@ -48,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: LikersReplySchema, ...ERRORS },
       },
     },
-    async (request) => posts.likers(request.params.postId, request.query),
+    async (request) => posts.likers(request.params.postId, request.query, viewer(request)),
   )
 
   app.get(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { FeedReplySchema } from '../schemas/posts.js'
 import { PageQueryOpenSchema, TagParamsSchema, TrendingQuerySchema, TrendingReplySchema } from '../schemas/search.js'
 import { sendPostList } from './post-list-reply.js'
-import { ERRORS, readerOf, type RouteOptions } from './shared.js'
+import { ERRORS, readerOf, type RouteOptions, viewer } from './shared.js'
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { search } = services
@@ -29,6 +29,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.get(
     '/tags/trending',
     {
+      onRequest: [app.identify],
       schema: {
         tags,
         description:
@@ -37,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: TrendingReplySchema, ...ERRORS },
       },
     },
-    async (request) => search.trending(request.query.limit ?? 10),
+    async (request) => search.trending(request.query.limit ?? 10, viewer(request)),
   )
 }
 

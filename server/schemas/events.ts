@@ -57,6 +57,15 @@ export const UserUpdatedEventSchema = Type.Object({
   ]),
 })
 export const BookmarkEventSchema = Type.Object({ postId: Type.String() })
+/**
+ * The stream's user blocked, unblocked, unmuted or muted `user` (until `until`, or for ever with null):
+ * a client takes that person's posts and comments out of what it shows, or refetches to bring them back.
+ */
+export const RelationEventSchema = Type.Object({ user: UserSummarySchema })
+export const MuteEventSchema = Type.Object({
+  user: UserSummarySchema,
+  until: Type.Union([DateTimeSchema, Type.Null()]),
+})
 /** A new notification for the stream's user, with their unread count after it. */
 export const NotificationCreatedEventSchema = Type.Composite([
   NotificationSchema,
@@ -87,6 +96,11 @@ export interface EventPayloads {
   /** Private: only to the owner's own streams. */
   'bookmark.added': Static<typeof BookmarkEventSchema>
   'bookmark.removed': Static<typeof BookmarkEventSchema>
+  /** Private, like bookmarks: to the streams of whoever blocked or muted; the other person is never told. */
+  'user.blocked': Static<typeof RelationEventSchema>
+  'user.unblocked': Static<typeof RelationEventSchema>
+  'user.muted': Static<typeof MuteEventSchema>
+  'user.unmuted': Static<typeof RelationEventSchema>
 }
 export type EventName = keyof EventPayloads
 
@@ -108,9 +122,13 @@ interface ModerationEventPayloads {
 /** Every event the server sends. */
 export type AllEventPayloads = EventPayloads & NotificationEventPayloads & ModerationEventPayloads
 
-/** What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams. */
+/**
+ * What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams;
+ * `by` names the person whose post, comment or action it shows, so that streams whose reader does not
+ * see that person (services/visibility.ts) leave it out.
+ */
 export type ChirpEvent = {
-  [K in keyof AllEventPayloads]: { name: K; data: AllEventPayloads[K]; to?: string }
+  [K in keyof AllEventPayloads]: { name: K; data: AllEventPayloads[K]; to?: string; by?: string }
 }[keyof AllEventPayloads]
 
 export const TicketReplySchema = Type.Object({ ticket: Type.String() })

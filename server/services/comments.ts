@@ -7,6 +7,7 @@ import { notify, syncMentions } from './notifier.js'
 import { deleteCommentIn } from './removals.js'
 import { toPost, usersOfPosts } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
+import { checkCanInteract, hiddenFrom } from './visibility.js'
 
 async function mustGetComment(tx: StoreTx, post: PostRecord, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
@@ -35,21 +36,29 @@ export function createCommentsService({ store, now }: ServiceDeps) {
 
   function vote(userId: string, postId: string, commentId: string, up: boolean) {
     return write(postId, async (tx, post, at) => {
-      await mustGetComment(tx, post, commentId)
+      const comment = await mustGetComment(tx, post, commentId)
+      await checkCanInteract(tx, userId, post.authorId, at)
+      await checkCanInteract(tx, userId, comment.authorId, at)
       const me = await summaryRecordOf(tx, userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       if (!(await tx.setVote(post._id, commentId, userId, up, at))) {
         throw badRequest(up ? MSG.alreadyUpvoted : MSG.alreadyDownvoted)
       }
-      tx.emit({ name: 'comment.voted', data: { postId: post._id, commentId, user: summaryOf(me), up, updatedAt: at } })
+      tx.emit({
+        name: 'comment.voted',
+        data: { postId: post._id, commentId, user: summaryOf(me), up, updatedAt: at },
+        by: userId,
+      })
     })
   }
 
   return {
-    async list(postId: string, page: PageRequest) {
+    /** The post's comments, without those of people hidden from the reader; none to someone the post's author blocks. */
+    async list(postId: string, page: PageRequest, viewerId: string | undefined) {
       const post = await store.getPost(postId)
-      if (!post) throw notFound(MSG.postNotFound)
-      const { items, nextCursor } = await store.listComments(post._id, page)
+      const hidden = await hiddenFrom(store, viewerId, now())
+      if (!post || hidden.shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+      const { items, nextCursor } = await store.listComments(post._id, { ...page, hide: hidden.people })
       const users = await lookup(
         store,
         items.flatMap((c) => [c.authorId, ...c.upvotedBy, ...c.downvotedBy]),
@@ -61,6 +70,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     add(userId: string, postId: string, text: string) {
       checkText(text)
       return write(postId, async (tx, post, at) => {
+        await checkCanInteract(tx, userId, post.authorId, at)
         const comment: CommentRecord = {
           _id: randomUUID(),
           authorId: userId,
@@ -73,7 +83,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         await tx.addComment(post._id, comment)
         const author = await tx.getUserSummaries([userId])
         const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
-        tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view } })
+        tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view }, by: userId })
         const [me] = author
         if (!me) return
         await notify(tx, me, post.authorId, 'comment', { post, comment }, at)
@@ -88,7 +98,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
         await tx.updateComment(post._id, commentId, text, at)
-        tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at } })
+        tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at }, by: userId })
         const me = await summaryRecordOf(tx, userId)
         const subject = { post, comment: { _id: commentId, text } }
         if (me) await syncMentions(tx, me, { before: comment.text, after: text }, subject, at, new Set([post.authorId]))
@@ -100,7 +110,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       return write(postId, async (tx, post) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
-        await deleteCommentIn(tx, post._id, commentId)
+        await deleteCommentIn(tx, post._id, comment)
       })
     },
 

@@ -5,6 +5,7 @@ import { createModerationService, type ModerationService } from './moderation.js
 import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
 import { createPostsService, type PostsService } from './posts.js'
+import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
 import { createUsersService, type UsersService } from './users.js'
 
@@ -19,6 +20,7 @@ export interface Services {
   search: SearchService
   reports: ReportsService
   moderation: ModerationService
+  relations: RelationsService
 }
 
 export interface ServicesDeps extends AuthDeps {
@@ -48,5 +50,6 @@ export function createServices({
     search: createSearchService(deps),
     reports: createReportsService({ ...deps, rateLimit }),
     moderation: createModerationService(deps),
+    relations: createRelationsService(deps),
   }
 }

@@ -123,8 +123,9 @@ export function createModerationService({ store, now }: ServiceDeps) {
       const actor = await staffMember(store, actorId)
       await store.transaction(async (tx) => {
         if (!(await tx.lockPost(postId))) throw notFound(MSG.postNotFound)
-        if (!(await tx.getComment(postId, commentId))) throw notFound(MSG.commentNotFound)
-        await deleteCommentIn(tx, postId, commentId)
+        const comment = await tx.getComment(postId, commentId)
+        if (!comment) throw notFound(MSG.commentNotFound)
+        await deleteCommentIn(tx, postId, comment)
         await audit(tx, actor._id, 'remove-comment', { type: 'comment', id: commentId }, now().toISOString())
       })
       return {}

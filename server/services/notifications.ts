@@ -2,16 +2,18 @@ import { MSG, notFound } from '../errors.js'
 import type { PageRequest } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notificationViews } from './notification-views.js'
+import { hiddenFrom } from './visibility.js'
 
 /** A page of notifications, search results or a tag's posts when the request names no limit. */
 export const DEFAULT_PAGE = 20
 
-export function createNotificationsService({ store }: ServiceDeps) {
+export function createNotificationsService({ store, now }: ServiceDeps) {
   return {
     /** The reader's notifications, newest first, with how many are unread. */
     async list(userId: string, page: PageRequest) {
+      const hidden = await hiddenFrom(store, userId, now())
       const [{ items, nextCursor }, unread] = await Promise.all([
-        store.listNotifications(userId, { ...page, limit: page.limit ?? DEFAULT_PAGE }),
+        store.listNotifications(userId, { ...page, limit: page.limit ?? DEFAULT_PAGE, hide: hidden.people }),
         store.countUnread(userId),
       ])
       return { notifications: await notificationViews(store, items), nextCursor, unread }

@@ -11,13 +11,17 @@ import type {
 } from '../store/types.js'
 import { notificationView, type Subject } from './notification-views.js'
 import { summaryOf } from './views.js'
+import { hears } from './visibility.js'
 
 /**
  * Notifications are made and taken back inside the transaction of the write that causes them, with
  * their events, so they exist exactly when that write does (docs/api-contract.md §8).
  */
 
-/** Tells `recipientId` of `actor`'s action, unless it is their own or they were told already. */
+/**
+ * Tells `recipientId` of `actor`'s action, unless it is their own, they were told already, or they do
+ * not hear from the actor (services/visibility.ts).
+ */
 export async function notify(
   tx: StoreTx,
   actor: UserSummaryRecord,
@@ -27,6 +31,8 @@ export async function notify(
   at: string,
 ) {
   if (recipientId === actor._id) return
+  // Across a block nobody is told, and a muted person's actions do not reach whoever mutes them.
+  if (!hears(await tx.relationBetween(recipientId, actor._id, at))) return
   const record: NotificationRecord = {
     _id: randomUUID(),
     type,

@@ -1,6 +1,7 @@
 import type { Post } from '../schemas/posts.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import { BoundedCache } from './bounded-cache.js'
+import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
 /**
@@ -13,6 +14,8 @@ import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup }
 export interface Reader {
   readonly userId: string | undefined
   readonly compact: boolean
+  /** Whose likes and comments the reader's views leave out (services/visibility.ts); nobody's when absent. */
+  readonly hidden?: Hidden
 }
 const ANYONE: Reader = { userId: undefined, compact: false }
 
@@ -164,6 +167,9 @@ export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
  */
 function viewFor(entry: CachedPost, reader: Reader, me: UserSummaryRecord | undefined): Post {
   const { record } = entry
+  const hidden = reader.hidden?.people ?? []
+  if (!reader.compact && hidden.length > 0)
+    return withoutHidden(viewFor(entry, { ...reader, hidden: undefined }, me), entry, new Set(hidden))
   if (reader.compact) {
     const compact = (entry.compact ??= deepFreeze(compactOf(entry.view)))
     return me ? { ...compact, likes: { ...compact.likes, likedBy: [summaryOf(me)] } } : compact
@@ -171,6 +177,24 @@ function viewFor(entry: CachedPost, reader: Reader, me: UserSummaryRecord | unde
   if (!me || record.likeCount <= SHOWN) return entry.view
   const others = entry.view.likes.likedBy.filter((user) => user._id !== me._id).slice(-(SHOWN - 1))
   return { ...entry.view, likes: { ...entry.view.likes, likedBy: [summaryOf(me), ...others] } }
+}
+
+/**
+ * A full view without the likes and comments of people hidden from its reader. Its comments were drawn
+ * from the record's newest, in the same order, so each one's author is found by its place.
+ */
+function withoutHidden(view: Post, entry: CachedPost, hidden: ReadonlySet<string>): Post {
+  const authors = lastOf(entry.record.comments).map((comment) => comment.authorId)
+  const shown = (user: { _id: string }) => !hidden.has(user._id)
+  return {
+    ...view,
+    likes: {
+      ...view.likes,
+      likedBy: view.likes.likedBy.filter(shown),
+      dislikedBy: view.likes.dislikedBy.filter(shown),
+    },
+    comments: view.comments.filter((_, i) => !hidden.has(authors[i] ?? '')),
+  }
 }
 
 /** Every user the views of a set of posts show, fetched in one call. */

@@ -11,6 +11,7 @@ import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
+import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -57,7 +58,11 @@ const noSizes: MediaSizes = async () => undefined
 export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps & { sizeOf?: MediaSizes }) {
   /** The post as it now is, to `userId` when someone signed in asks. */
   async function view(postId: string, userId?: string) {
-    const [post] = await postViews(store, [await mustGetPost(store, postId)], { userId, compact: false })
+    const record = await mustGetPost(store, postId)
+    const reader = await seeing(store, { userId, compact: false }, now())
+    // To someone its author blocks, the post is not there.
+    if (reader.hidden.shut.has(record.authorId)) throw notFound(MSG.postNotFound)
+    const [post] = await postViews(store, [record], reader)
     if (!post) throw notFound(MSG.postNotFound)
     return { post }
   }
@@ -67,6 +72,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     await store.transaction(async (tx) => {
       const post = await tx.lockPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
+      await checkCanInteract(tx, userId, post.authorId, now().toISOString())
       const likes = (await tx.likedAmong(userId, [post._id])).has(post._id)
       if (liked && likes) throw badRequest(MSG.alreadyLiked)
       if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
@@ -76,7 +82,11 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       const at = now().toISOString()
       await tx.setReaction(post._id, userId, liked, at)
       const likeCount = post.likeCount + (liked ? 1 : -1)
-      tx.emit({ name: 'post.liked', data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at } })
+      tx.emit({
+        name: 'post.liked',
+        data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },
+        by: userId,
+      })
       if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
       else
         await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
@@ -91,9 +101,11 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       return postViews(store, items)
     },
 
-    async list({ limit, cursor }: PageRequest, reader: Reader) {
+    async list({ limit, cursor }: PageRequest, asked: Reader) {
       const page = { limit, cursor }
-      const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page) })
+      const reader = await seeing(store, asked, now())
+      const hide = reader.hidden.people
+      const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page), hide })
       const posts = await postViews(store, items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
@@ -101,17 +113,21 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     get: view,
 
     /** Who likes the post, the most recent like first. */
-    async likers(postId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest) {
+    async likers(postId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest, viewerId: string | undefined) {
       const post = await mustGetPost(store, postId)
-      const { items, nextCursor } = await store.listLikers(post._id, { limit, cursor })
+      const hidden = await hiddenFrom(store, viewerId, now())
+      if (hidden.shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+      const { items, nextCursor } = await store.listLikers(post._id, { limit, cursor, hide: hidden.people })
       const users = await lookup(store, items)
       return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
     },
 
-    async byUser(username: string, { limit, cursor }: PageRequest, reader: Reader) {
+    /** Someone's own posts, which the people they block cannot read; those who block or mute them can, by asking. */
+    async byUser(username: string, { limit, cursor }: PageRequest, asked: Reader) {
       const page = { limit, cursor }
       const user = await store.getUserByUsername(username)
-      if (!user) throw notFound(MSG.userNotFound)
+      const reader = await seeing(store, asked, now())
+      if (!user || reader.hidden.shut.has(user._id)) throw notFound(MSG.userNotFound)
       const { items, nextCursor } = await store.listPosts({
         sort: 'latest',
         authorIds: [user._id],
@@ -122,8 +138,10 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     },
 
     /** The home timeline: my posts and those of everyone I follow. */
-    async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, reader: Reader) {
-      const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor })
+    async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, asked: Reader) {
+      const reader = await seeing(store, asked, now())
+      const hide = reader.hidden.people
+      const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor, hide })
       return { posts: await postViews(store, items, reader), nextCursor }
     },
 
@@ -153,7 +171,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         const me = await summaryRecordOf(tx, userId)
         if (!me) throw notFound(MSG.userNotRegistered)
         await tx.insertPost(record)
-        tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) } })
+        tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) }, by: userId })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
       })
       return view(record._id, userId)
@@ -180,6 +198,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
             updatedAt: at,
           },
+          by: userId,
         })
         const me = await summaryRecordOf(tx, userId)
         const texts = { before: post.content, after: changes.content }

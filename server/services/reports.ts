@@ -46,7 +46,8 @@ async function removeTarget(tx: StoreTx, report: ReportRecord) {
   }
   const postId = report.postId ?? ''
   if (await tx.lockPost(postId)) {
-    if (await tx.getComment(postId, report.targetId)) await deleteCommentIn(tx, postId, report.targetId)
+    const comment = await tx.getComment(postId, report.targetId)
+    if (comment) await deleteCommentIn(tx, postId, comment)
   }
 }
 

@@ -8,6 +8,7 @@ import type { ServiceDeps } from './deps.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, type Reader } from './post-views.js'
 import { summaryOf } from './views.js'
+import { hiddenFrom, seeing, type Hidden } from './visibility.js'
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000
 /** What a search that can match nothing answers, after refusing a bad cursor as a search that reads would. */
@@ -41,9 +42,10 @@ function postTermsOf(q: string): string[] | undefined {
 export function createSearchService({ store, now }: ServiceDeps) {
   const withLimit = (page: PageRequest) => ({ ...page, limit: page.limit ?? DEFAULT_PAGE })
 
-  async function tagged(tag: string | undefined, page: PageRequest, reader: Reader) {
+  async function tagged(tag: string | undefined, page: PageRequest, reader: Reader & { hidden: Hidden }) {
+    const hide = reader.hidden.people
     const { items, nextCursor } =
-      tag === undefined ? nothing(page, CURSOR.byTime) : await store.listTaggedPosts(tag, withLimit(page))
+      tag === undefined ? nothing(page, CURSOR.byTime) : await store.listTaggedPosts(tag, { ...withLimit(page), hide })
     return { posts: await postViews(store, items, reader), nextCursor }
   }
 
@@ -52,13 +54,15 @@ export function createSearchService({ store, now }: ServiceDeps) {
     async byTag(raw: string, { limit, cursor }: PageRequest, reader: Reader) {
       const tag = tagOf(raw)
       if (tag === undefined) throw badRequest(MSG.badTag)
-      return tagged(tag, { limit, cursor }, reader)
+      return tagged(tag, { limit, cursor }, await seeing(store, reader, now()))
     },
 
     /** The tags of the posts of the last 7 days, the most used first. */
-    async trending(limit: number) {
-      const since = new Date(now().getTime() - WEEK_MS).toISOString()
-      return { tags: await store.trendingTags(since, limit) }
+    async trending(limit: number, viewerId: string | undefined) {
+      const at = now()
+      const since = new Date(at.getTime() - WEEK_MS).toISOString()
+      const hidden = await hiddenFrom(store, viewerId, at)
+      return { tags: await store.trendingTags(since, limit, hidden.people) }
     },
 
     /**
@@ -66,10 +70,11 @@ export function createSearchService({ store, now }: ServiceDeps) {
      * posts and `@name` the posts that mention name (or, among people, the usernames that begin so).
      * Without a type, `@name` looks for people and anything else for posts.
      */
-    async search({ q: raw, type, limit, cursor }: SearchQuery, reader: Reader) {
-      const page = { limit, cursor }
+    async search({ q: raw, type, limit, cursor }: SearchQuery, asked: Reader) {
       const q = raw.trim()
       if (q === '') throw badRequest(MSG.blankQuery)
+      const reader = await seeing(store, asked, now())
+      const page = { limit, cursor, hide: reader.hidden.people }
       if ((type ?? (q.startsWith('@') ? 'users' : 'posts')) === 'users') {
         const search = userSearchOf(q)
         const { items, nextCursor } =

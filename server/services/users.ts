@@ -10,6 +10,7 @@ import { isValidAvatarUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
+import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
 async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
@@ -50,11 +51,13 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const other = await mustGetVisibleUser(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
+      if (follow) await checkCanInteract(tx, me._id, other._id, at)
       const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
       if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
       tx.emit({
         name: follow ? 'user.followed' : 'user.unfollowed',
         data: { user: summaryOf(me), followUser: summaryOf(other) },
+        by: me._id,
       })
       if (follow) await notify(tx, me, other._id, 'follow', {}, at)
       else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
@@ -71,6 +74,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const post = await tx.lockPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
       const at = now().toISOString()
+      if (add) await checkCanInteract(tx, userId, post.authorId, at)
       const changed = add ? await tx.addBookmark(userId, post._id, at) : await tx.removeBookmark(userId, post._id, at)
       if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)
       tx.emit({ name: add ? 'bookmark.added' : 'bookmark.removed', data: { postId: post._id }, to: userId })
@@ -79,9 +83,11 @@ export function createUsersService({ store, now }: ServiceDeps) {
   }
 
   /** Newest bookmark first, as current posts. */
-  async function bookmarksOf(userId: string, { limit, cursor }: PageRequest, reader: Reader) {
+  async function bookmarksOf(userId: string, { limit, cursor }: PageRequest, asked: Reader) {
     const page = { limit, cursor }
-    const { items, nextCursor } = await store.listBookmarks(userId, unpagedCap(page))
+    const reader = await seeing(store, asked, now())
+    const hide = reader.hidden.people
+    const { items, nextCursor } = await store.listBookmarks(userId, { ...unpagedCap(page), hide })
     const bookmarks = await postViews(store, items, reader)
     return page.limit === undefined && page.cursor === undefined ? { bookmarks } : { bookmarks, nextCursor }
   }
@@ -104,6 +110,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
         (await store.getUserByUsername(usernameOrId)) ??
         (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
       if (!user || user.pending) throw notFound(MSG.userNotFound)
+      // To someone they block, a person is not there; whom they block or mute can still open their profile.
+      if (!user || (await hiddenFrom(store, viewerId, now())).shut.has(user._id)) throw notFound(MSG.userNotFound)
       return { user: await userView(store, user, user._id === viewerId) }
     },
 
@@ -116,7 +124,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
         const user = await tx.updateProfile(userId, profileChanges(sent, current), now().toISOString())
         if (!user) throw notFound(MSG.userNotRegistered)
         const { bio, website, updatedAt } = user
-        tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } } })
+        tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } }, by: user._id })
         return user
       })
       const view = await userView(store, user, true)
@@ -129,7 +137,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     /** Who to follow: not me, not followed yet; the most followed first. */
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
-      const candidates = listed(await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED)))
+      const hidden = await hiddenFrom(store, userId, now())
+      const candidates = listed(await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people))
       const lookup = await usersOfUsers(store, candidates)
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },

@@ -1,9 +1,20 @@
 import { pageByOffset } from './cursor.js'
+import { fullPage } from './full-page.js'
+import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import type { TransactionBase } from './transaction-reads.js'
-import type { Page, PageRequest, PostQuery, PostRecord, ReportStatus, UserRecord, UserSearch } from './types.js'
+import type {
+  MuteRecord,
+  Page,
+  PageRequest,
+  PostQuery,
+  PostRecord,
+  ReportStatus,
+  UserRecord,
+  UserSearch,
+} from './types.js'
 
 /** Ids of a page turned into their records. */
 function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page<T> {
@@ -14,6 +25,9 @@ function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page
   }
   return { items, nextCursor: page.nextCursor }
 }
+
+const authorOf = (post: PostRecord) => post.authorId
+const idOf = (user: UserRecord) => user._id
 
 /** The embedded store's reads, all answered from memory: the index holds the whole database. */
 export class EmbeddedReader implements TransactionBase {
@@ -45,8 +59,8 @@ export class EmbeddedReader implements TransactionBase {
   async listUsers(page: PageRequest) {
     return this.index.listUsers(page)
   }
-  async suggestUsers(userId: string, limit: number) {
-    return this.index.suggestUsers(userId, limit)
+  async suggestUsers(userId: string, limit: number, hide?: readonly string[]) {
+    return this.index.suggestUsers(userId, limit, hide)
   }
   async getPost(id: string) {
     return this.index.posts.get(id)
@@ -58,39 +72,62 @@ export class EmbeddedReader implements TransactionBase {
     return likedIn(this.index.getPosts(postIds), userId)
   }
   async listLikers(postId: string, page: PageRequest) {
-    return likersOf(this.index.posts.get(postId), page)
+    const post = this.index.posts.get(postId)
+    return fullPage(
+      page,
+      (part) => likersOf(post, part),
+      (id) => id,
+    )
   }
   async getComment(postId: string, commentId: string) {
     return commentOf(this.index.posts.get(postId), commentId)
   }
   async listComments(postId: string, page: PageRequest) {
-    return commentsOf(this.index.posts.get(postId), page)
+    const post = this.index.posts.get(postId)
+    return fullPage(
+      page,
+      (part) => commentsOf(post, part),
+      (comment) => comment.authorId,
+    )
   }
-  async listPosts(query: PostQuery) {
-    return this.index.listPosts(query)
+  async listPosts({ hide, ...query }: PostQuery) {
+    return fullPage({ ...query, hide }, (part) => this.index.listPosts({ ...query, ...part }), authorOf)
   }
   async listBookmarks(userId: string, page: PageRequest) {
     const ids = [...(this.index.users.get(userId)?.bookmarks ?? [])].reverse()
-    const { items, nextCursor } = pageByOffset(ids, page)
-    return { items: this.index.getPosts(items), nextCursor }
+    return fullPage(
+      page,
+      (part) => {
+        const { items, nextCursor } = pageByOffset(ids, part)
+        return { items: this.index.getPosts(items), nextCursor }
+      },
+      authorOf,
+    )
   }
   async listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>> {
-    return recordsOf(this.index.search.tagged(tag, page), this.index.posts)
+    return fullPage(page, (part) => recordsOf(this.index.search.tagged(tag, part), this.index.posts), authorOf)
   }
-  async trendingTags(since: string, limit: number) {
-    return this.index.search.trending(since, limit)
+  async trendingTags(since: string, limit: number, hide: readonly string[] = []) {
+    if (hide.length === 0) return this.index.search.trending(since, limit)
+    const hidden = new Set(hide)
+    const { posts } = this.index
+    return this.index.search.trendingAmong(since, limit, (id) => !hidden.has(posts.get(id)?.authorId ?? ''))
   }
   async searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>> {
-    return recordsOf(this.index.search.posts(terms, page), this.index.posts)
+    return fullPage(page, (part) => recordsOf(this.index.search.posts(terms, part), this.index.posts), authorOf)
   }
   async searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
-    return recordsOf(this.index.names.users(search, page), this.index.users)
+    return fullPage(page, (part) => recordsOf(this.index.names.users(search, part), this.index.users), idOf)
   }
   async getNotification(id: string) {
     return this.index.notifications.get(id)
   }
   async listNotifications(userId: string, page: PageRequest) {
-    return this.index.notifications.page(userId, page)
+    return fullPage(
+      page,
+      (part) => this.index.notifications.page(userId, part),
+      (n) => n.actorId,
+    )
   }
   async countUnread(userId: string) {
     return this.index.notifications.unreadCount(userId)
@@ -124,6 +161,21 @@ export class EmbeddedReader implements TransactionBase {
   }
   async listStaffIds() {
     return this.index.staffIds()
+  }
+  async relationsOf(userId: string, at: string) {
+    return relationsIn(this.index.users.get(userId), this.index.blockersOf(userId), at)
+  }
+  async relationBetween(viewerId: string, otherId: string, at: string) {
+    return relationOf(this.index.users.get(viewerId), this.index.users.get(otherId), at)
+  }
+  async listBlocks(userId: string, page: PageRequest) {
+    return pageByOffset([...(this.index.users.get(userId)?.blocking ?? [])].reverse(), page)
+  }
+  async listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>> {
+    return pageByOffset(runningMutes(this.index.users.get(userId), at).reverse(), page)
+  }
+  blockersOf(userId: string) {
+    return this.index.blockersOf(userId)
   }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)

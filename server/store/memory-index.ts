@@ -80,6 +80,8 @@ export class MemoryIndex {
   readonly moderation = new ModerationIndex()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
+  /** Who blocks each user: every record's `blocking`, the other way round. */
+  readonly #blockedBy = new Map<string, Set<string>>()
   readonly #usersByTime = new SortedList(byJoined)
   readonly #postsByTime = new SortedList(byTime)
   readonly #postsByTrend = new SortedList(byTrend)
@@ -107,8 +109,12 @@ export class MemoryIndex {
     this.#staff.clear()
     this.posts.clear()
     this.#postsByAuthor.clear()
+    this.#blockedBy.clear()
     this.#authors = new WeakMap()
-    for (const user of data.users) this.#indexUser(Object.freeze(user))
+    for (const user of data.users) {
+      this.#indexUser(Object.freeze(user))
+      this.#indexBlocks(user._id, [], user.blocking ?? [])
+    }
     const byAuthor = new Map<string, PostRecord[]>()
     for (const post of data.posts) {
       const counted = Object.freeze(withCounts(post))
@@ -141,6 +147,7 @@ export class MemoryIndex {
     if (!previous || !sameSummary(previous, user)) this.#peopleVersion = ++peopleVersions
     if (previous) this.usersByName.delete(usernameKey(previous.username))
     this.#indexUser(user)
+    if (previous?.blocking !== user.blocking) this.#indexBlocks(user._id, previous?.blocking ?? [], user.blocking ?? [])
     this.#usersByTime.upsert(previous, user)
     this.names.putUser(previous, user)
   }
@@ -166,12 +173,20 @@ export class MemoryIndex {
     this.search.deletePost(previous)
   }
 
-  /** Who to follow: everyone but the user and those they follow, the most followed first, then the oldest account. */
-  suggestUsers(userId: string, limit: number): UserRecord[] {
+  /** The ids of everyone who blocks the user. */
+  blockersOf(userId: string): readonly string[] {
+    return [...(this.#blockedBy.get(userId) ?? [])]
+  }
+
+  /**
+   * Who to follow: everyone but the user, those they follow and those `hide` holds; the most followed
+   * first, then the oldest account.
+   */
+  suggestUsers(userId: string, limit: number, hide: readonly string[] = []): UserRecord[] {
     const me = this.users.get(userId)
-    const followed = new Set(me?.following ?? [])
+    const left = new Set([...(me?.following ?? []), ...hide])
     return this.#usersByTime.items
-      .filter((user) => user._id !== userId && !followed.has(user._id))
+      .filter((user) => user._id !== userId && !left.has(user._id))
       .sort((a, b) => b.followers.length - a.followers.length)
       .slice(0, limit)
   }
@@ -291,6 +306,19 @@ export class MemoryIndex {
 
   staffIds(): string[] {
     return [...this.#staff]
+  }
+
+  #indexBlocks(blockerId: string, before: readonly string[], after: readonly string[]): void {
+    for (const id of before) {
+      const blockers = this.#blockedBy.get(id)
+      blockers?.delete(blockerId)
+      if (blockers?.size === 0) this.#blockedBy.delete(id)
+    }
+    for (const id of after) {
+      const blockers = this.#blockedBy.get(id)
+      if (blockers) blockers.add(blockerId)
+      else this.#blockedBy.set(id, new Set([blockerId]))
+    }
   }
 
   #indexUser(user: UserRecord): void {

@@ -20,6 +20,8 @@ export interface NotificationBase {
   idOf(identity: string): string | undefined
   /** Ids of the notifications about the post, or about the comment. */
   idsAbout(match: { postId: string } | { commentId: string }): Iterable<string>
+  /** Ids of the notifications either of two people made for the other. */
+  idsBetween(a: string, b: string): Iterable<string>
   /** The user's unread notifications, oldest first. */
   unreadOf(userId: string): readonly NotificationRecord[]
   unreadCount(userId: string): number
@@ -80,6 +82,11 @@ export class NotificationIndex implements NotificationBase {
   }
   idsAbout(match: { postId: string } | { commentId: string }): Iterable<string> {
     return ('postId' in match ? this.#byPost.get(match.postId) : this.#byComment.get(match.commentId)) ?? []
+  }
+  idsBetween(a: string, b: string): Iterable<string> {
+    const made = (recipient: string, actor: string) =>
+      (this.#byRecipient.get(recipient)?.items ?? []).filter((n) => n.actorId === actor).map((n) => n._id)
+    return [...made(a, b), ...made(b, a)]
   }
   unreadOf(userId: string): readonly NotificationRecord[] {
     return this.#unread.get(userId)?.items ?? []

@@ -18,8 +18,15 @@ export interface NotificationRecord extends NotificationIdentity {
   readonly read: boolean
 }
 
-/** Which notifications to take back: exactly one, or every one about a post or a comment that is going away. */
-export type NotificationMatch = { identity: NotificationIdentity } | { postId: string } | { commentId: string }
+/**
+ * Which notifications to take back: exactly one, every one about a post or a comment that is going away,
+ * or every one either of two people made for the other (a block between them).
+ */
+export type NotificationMatch =
+  | { identity: NotificationIdentity }
+  | { postId: string }
+  | { commentId: string }
+  | { between: readonly [string, string] }
 
 /** A recipient's count of unread notifications after a change. */
 export interface UnreadCount {

@@ -108,19 +108,29 @@ export class SearchIndex {
   trending(since: string, limit: number): TagCount[] {
     const kept = this.#trending
     if (!kept || kept.version !== this.#tagsVersion || since < kept.since || since > kept.oldest) {
-      const counts = new Map<string, number>()
-      const items = this.#uses.items
-      let oldest = '\uffff'
-      for (let i = items.length - 1; i >= 0 && (items[i] as TagUse).usedAt >= since; i--) {
-        const use = items[i] as TagUse
-        oldest = use.usedAt
-        counts.set(use.tag, (counts.get(use.tag) ?? 0) + 1)
-      }
-      const sorted = [...counts].map(([tag, posts]) => ({ tag, posts }))
-      sorted.sort((a, b) => b.posts - a.posts || order(a.tag, b.tag))
-      this.#trending = { version: this.#tagsVersion, since, oldest, counts: sorted }
+      const { counts, oldest } = this.#count(since, () => true)
+      this.#trending = { version: this.#tagsVersion, since, oldest, counts }
     }
     return (this.#trending as { counts: TagCount[] }).counts.slice(0, limit)
+  }
+
+  /** The same counts over the posts `keep` keeps (a reader's, without those hidden from them): counted afresh. */
+  trendingAmong(since: string, limit: number, keep: (postId: string) => boolean): TagCount[] {
+    return this.#count(since, keep).counts.slice(0, limit)
+  }
+
+  #count(since: string, keep: (postId: string) => boolean): { counts: TagCount[]; oldest: string } {
+    const counts = new Map<string, number>()
+    const items = this.#uses.items
+    let oldest = '\uffff'
+    for (let i = items.length - 1; i >= 0 && (items[i] as TagUse).usedAt >= since; i--) {
+      const use = items[i] as TagUse
+      oldest = use.usedAt
+      if (keep(use._id.slice(use.tag.length + 1))) counts.set(use.tag, (counts.get(use.tag) ?? 0) + 1)
+    }
+    const sorted = [...counts].map(([tag, posts]) => ({ tag, posts }))
+    sorted.sort((a, b) => b.posts - a.posts || order(a.tag, b.tag))
+    return { counts: sorted, oldest }
   }
 
   /** Ids of the posts holding every term, newest first: the rarest term's list, each post checked against the others. */

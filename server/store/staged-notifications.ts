@@ -44,6 +44,12 @@ export class StagedNotifications {
       const committed = this.base.idOf(identity)
       if (committed !== undefined) ids.add(committed)
       for (const [id, staged] of this.changes) if (staged && identityKey(staged) === identity) ids.add(id)
+    } else if ('between' in match) {
+      const [a, b] = match.between
+      const between = (n: NotificationRecord) =>
+        (n.recipientId === a && n.actorId === b) || (n.recipientId === b && n.actorId === a)
+      for (const id of this.base.idsBetween(a, b)) ids.add(id)
+      for (const [id, staged] of this.changes) if (staged && between(staged)) ids.add(id)
     } else {
       for (const id of this.base.idsAbout(match)) ids.add(id)
       const about = (n: NotificationRecord) =>

@@ -1,6 +1,7 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
   AuditEntryRecord,
@@ -26,6 +27,8 @@ export interface TransactionBase extends StoreReader {
   hasUsernameSkeleton(skeleton: string): boolean
   expiredRevocations(at: string): readonly string[]
   getInvite(code: string): Promise<InviteRecord | undefined>
+  /** Who blocks the user, as committed. */
+  blockersOf(userId: string): readonly string[]
 }
 
 /**
@@ -110,8 +113,8 @@ export class TransactionReads implements StoreReader {
   listUsers(page: PageRequest) {
     return this.base.listUsers(page)
   }
-  suggestUsers(userId: string, limit: number) {
-    return this.base.suggestUsers(userId, limit)
+  suggestUsers(userId: string, limit: number, hide?: readonly string[]) {
+    return this.base.suggestUsers(userId, limit, hide)
   }
   listPosts(query: PostQuery) {
     return this.base.listPosts(query)
@@ -122,8 +125,8 @@ export class TransactionReads implements StoreReader {
   listTaggedPosts(tag: string, page: PageRequest) {
     return this.base.listTaggedPosts(tag, page)
   }
-  trendingTags(since: string, limit: number) {
-    return this.base.trendingTags(since, limit)
+  trendingTags(since: string, limit: number, hide?: readonly string[]) {
+    return this.base.trendingTags(since, limit, hide)
   }
   searchPosts(terms: readonly string[], page: PageRequest) {
     return this.base.searchPosts(terms, page)
@@ -175,6 +178,24 @@ export class TransactionReads implements StoreReader {
   }
   listStaffIds() {
     return this.base.listStaffIds()
+  }
+  /** The committed blockers, with the blocks this transaction staged or lifted. */
+  async relationsOf(userId: string, at: string) {
+    const blockers = new Set(this.base.blockersOf(userId))
+    for (const user of this.users.values()) {
+      if (user.blocking?.includes(userId)) blockers.add(user._id)
+      else blockers.delete(user._id)
+    }
+    return relationsIn(await this.getUser(userId), blockers, at)
+  }
+  async relationBetween(viewerId: string, otherId: string, at: string) {
+    return relationOf(await this.getUser(viewerId), await this.getUser(otherId), at)
+  }
+  listBlocks(userId: string, page: PageRequest) {
+    return this.base.listBlocks(userId, page)
+  }
+  listMutes(userId: string, at: string, page: PageRequest) {
+    return this.base.listMutes(userId, at, page)
   }
   async isTokenRevoked(tokenId: string) {
     const staged = this.revokedTokens.get(tokenId)

@@ -2,6 +2,7 @@ import { withCounts } from './post-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
+import { isRunning } from './relations.js'
 import type {
   AuditEntryRecord,
   CommentRecord,
@@ -10,6 +11,7 @@ import type {
   ReportResolution,
   Role,
   Suspension,
+  MuteRecord,
   NotificationMatch,
   NotificationRecord,
   PostChanges,
@@ -79,6 +81,42 @@ export class Transaction extends TransactionReads implements StoreTx {
       followers: follow ? withLast(followee.followers, followerId) : without(followee.followers, followerId),
       updatedAt: at,
     })
+    return true
+  }
+
+  async block(blockerId: string, blockedId: string, at: string) {
+    const blocker = await this.getUser(blockerId)
+    const blocked = await this.getUser(blockedId)
+    if (!blocker || !blocked || blockerId === blockedId || blocker.blocking?.includes(blockedId)) return undefined
+    const ended: [string, string][] = []
+    if (await this.unfollow(blockerId, blockedId, at)) ended.push([blockerId, blockedId])
+    if (await this.unfollow(blockedId, blockerId, at)) ended.push([blockedId, blockerId])
+    const current = (await this.getUser(blockerId)) ?? blocker
+    this.#putUser({ ...current, blocking: [...(current.blocking ?? []), blockedId] })
+    return ended
+  }
+
+  async unblock(blockerId: string, blockedId: string) {
+    const blocker = await this.getUser(blockerId)
+    if (!blocker?.blocking?.includes(blockedId)) return false
+    this.#putUser({ ...blocker, blocking: without(blocker.blocking, blockedId) })
+    return true
+  }
+
+  /** Mutes past their end go at the same time: they are in effect no longer. */
+  async mute(muterId: string, mute: MuteRecord, at: string) {
+    const muter = await this.getUser(muterId)
+    if (!muter || !(await this.getUser(mute.userId)) || muterId === mute.userId) return false
+    const kept = (muter.muting ?? []).filter((other) => other.userId !== mute.userId && isRunning(other, at))
+    this.#putUser({ ...muter, muting: [...kept, Object.freeze({ ...mute })] })
+    return true
+  }
+
+  async unmute(muterId: string, mutedId: string) {
+    const muter = await this.getUser(muterId)
+    const muting = muter?.muting ?? []
+    if (!muter || !muting.some((mute) => mute.userId === mutedId)) return false
+    this.#putUser({ ...muter, muting: muting.filter((mute) => mute.userId !== mutedId) })
     return true
   }
 

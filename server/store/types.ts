@@ -41,6 +41,38 @@ export interface UserRecord {
   readonly suspension?: Suspension
   /** A signup waiting for a moderator's approval (REGISTRATION=approval); absent once approved. */
   readonly pending?: true
+  /**
+   * Whom the user blocks and mutes, oldest first: kept on the record by the embedded store (absent in
+   * databases written before blocks existed); PostgreSQL keeps them in tables of their own and leaves these out.
+   */
+  readonly blocking?: readonly string[]
+  readonly muting?: readonly MuteRecord[]
+}
+
+/** A mute of one person: until `until`, or for ever without it. */
+export interface MuteRecord {
+  readonly userId: string
+  readonly until?: string
+}
+
+/**
+ * Where one person stands with others, as the visibility layer (services/visibility.ts) reads it: whom
+ * they block, who blocks them, and whom they mute with a mute still running.
+ */
+export interface Relations {
+  readonly blocking: readonly string[]
+  readonly blockedBy: readonly string[]
+  readonly muting: readonly MuteRecord[]
+}
+
+/** Between a viewer and one other person. */
+export interface Relation {
+  /** The viewer blocks them. */
+  readonly blocks: boolean
+  /** They block the viewer. */
+  readonly blockedBy: boolean
+  /** The viewer mutes them, and the mute is still running. */
+  readonly mutes: boolean
 }
 
 export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
@@ -128,6 +160,12 @@ export interface Database {
 export interface PageRequest {
   limit?: number
   cursor?: string
+  /**
+   * People whose records are left out of the page (their posts, comments, likes, notifications, or
+   * themselves in a list of people), as services/visibility.ts works them out for the reader; the page
+   * is still full, and its cursor continues after what was skipped.
+   */
+  hide?: readonly string[]
 }
 
 export interface Page<T> {
@@ -165,8 +203,11 @@ export interface StoreReader {
   peopleVersion?(): number
   /** Oldest account first. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
-  /** Who to follow: neither the user nor anyone they follow; the most followed first, then the oldest account. */
-  suggestUsers(userId: string, limit: number): Promise<UserRecord[]>
+  /**
+   * Who to follow: neither the user nor anyone they follow or `hide` holds; the most followed first, then
+   * the oldest account.
+   */
+  suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]>
   getPost(id: string): Promise<PostRecord | undefined>
   getPosts(ids: readonly string[]): Promise<PostRecord[]>
   /** Which of these posts the user likes. */
@@ -182,7 +223,7 @@ export interface StoreReader {
   /** Posts carrying the tag (lower case, as text-terms.ts makes it), newest first. */
   listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>>
   /** The tags of posts created at or after `since`, by how many posts carry each, most first, then by tag. */
-  trendingTags(since: string, limit: number): Promise<TagCount[]>
+  trendingTags(since: string, limit: number, hide?: readonly string[]): Promise<TagCount[]>
   /** Posts whose search terms (text-terms.ts) include every one of `terms`, newest first. */
   searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>>
   /** Users matching, in order of their lower-case username. */
@@ -207,6 +248,14 @@ export interface StoreReader {
   listPendingUsers(page: PageRequest): Promise<Page<UserRecord>>
   /** The ids of every moderator and admin, who get the live events of the moderation queue. */
   listStaffIds(): Promise<string[]>
+  /** Whom the user blocks, who blocks them, and whom they mute with the mute running at `at`. */
+  relationsOf(userId: string, at: string): Promise<Relations>
+  /** Where `viewerId` stands with `otherId` at `at`. */
+  relationBetween(viewerId: string, otherId: string, at: string): Promise<Relation>
+  /** The ids of whom the user blocks, the most recent block first. */
+  listBlocks(userId: string, page: PageRequest): Promise<Page<string>>
+  /** The user's mutes running at `at`, the most recent first. */
+  listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>>
 }
 
 /** The fields of a profile its owner may change. */
@@ -238,6 +287,18 @@ export interface StoreTx extends StoreReader {
   /** False when the follow already exists (or, for unfollow, did not). */
   follow(followerId: string, followeeId: string, at: string): Promise<boolean>
   unfollow(followerId: string, followeeId: string, at: string): Promise<boolean>
+  /**
+   * The blocker blocks the blocked, and the follows between the two, both ways, end (the counts with
+   * them): the follows that ended, as [follower, followee]; undefined when the block existed already or
+   * either user does not.
+   */
+  block(blockerId: string, blockedId: string, at: string): Promise<[string, string][] | undefined>
+  /** False when there was no such block. */
+  unblock(blockerId: string, blockedId: string): Promise<boolean>
+  /** Starts the mute, or replaces the running one's end; false when either user does not exist. */
+  mute(muterId: string, mute: MuteRecord, at: string): Promise<boolean>
+  /** False when there was no such mute. */
+  unmute(muterId: string, mutedId: string): Promise<boolean>
   /** False when the bookmark already exists (or, for remove, did not). */
   addBookmark(userId: string, postId: string, at: string): Promise<boolean>
   removeBookmark(userId: string, postId: string, at: string): Promise<boolean>
@@ -309,6 +370,8 @@ export interface LoggedEvent {
   name: string
   data: string
   to: string | undefined
+  /** Whose post, comment or action it shows (ChirpEvent's `by`). */
+  by?: string | undefined
 }
 
 /** What a reconnecting client asks a shared event log for. */

@@ -17,6 +17,7 @@ import {
   loadTagPosts,
 } from '../../client/state/lists.js'
 import { setStreamState } from '../../client/state/network.js'
+import { loadRelations } from '../../client/state/relations.js'
 import { loadNotifications, notifications } from '../../client/state/notifications.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { loadPeople, loadTrending } from '../../client/state/search.js'
@@ -110,6 +111,8 @@ await t.test("after a logout every store's state is its state at the start", asy
         unread: 1,
       }),
     'GET /api/tags/trending': () => ok({ tags: [{ tag: 'tea', posts: 1 }] }),
+    'GET /api/users/blocks': () => ok({ users: [summary(maya)], nextCursor: null }),
+    'GET /api/users/mutes': () => ok({ users: [{ ...summary(maya), mutedUntil: null }], nextCursor: null }),
     'POST /api/auth/logout': () => ok({}),
   })
   t.teardown(api.restore)
@@ -129,6 +132,7 @@ await t.test("after a logout every store's state is its state at the start", asy
     loadNotifications(),
     loadPeople('ma'),
     loadTrending(),
+    loadRelations(),
   ])
   showToast('Your post was sent', 'success')
   setStreamState('open')

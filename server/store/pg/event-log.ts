@@ -47,6 +47,7 @@ interface EventRow {
   seq: string
   name: string
   recipient: string | null
+  actor: string | null
   data: string
 }
 
@@ -59,6 +60,7 @@ const toEvent = (row: EventRow): LoggedEvent => ({
   name: row.name,
   data: row.data,
   to: row.recipient ?? undefined,
+  by: row.actor ?? undefined,
 })
 
 /** A name for this schema's channel and lock keys, so communities or test runs sharing one database never meet. */
@@ -94,15 +96,15 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
         with batch as (
           delete from event_outbox
           where id in (select id from event_outbox order by id limit ${BATCH})
-          returning id, name, recipient, data, created_at
+          returning id, name, recipient, actor, data, created_at
         ), base as (
           select greatest(
             coalesce((select max(seq) from events), 0),
             (extract(epoch from clock_timestamp()) * 1000)::bigint * 1000
           ) as first
         )
-        insert into events (seq, name, recipient, data, created_at)
-        select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.data, batch.created_at
+        insert into events (seq, name, recipient, actor, data, created_at)
+        select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.actor, batch.data, batch.created_at
         from batch, base
         returning seq::text as seq`
       const newest = rows.reduce((max, row) => Math.max(max, Number(row.seq)), 0)
@@ -123,7 +125,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
         again = false
         for (;;) {
           const rows = await sql<EventRow[]>`
-            select seq::text as seq, name, recipient::text as recipient, data
+            select seq::text as seq, name, recipient::text as recipient, actor::text as actor, data
             from events where seq > ${head} order by seq limit ${TAIL_PAGE}`
           for (const row of rows) {
             const event = toEvent(row)

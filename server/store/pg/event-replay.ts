@@ -12,6 +12,7 @@ interface ReplayRow {
   seq: string | null
   name: string | null
   recipient: string | null
+  actor: string | null
   data: string | null
 }
 
@@ -32,17 +33,20 @@ export async function replayFrom(sql: Sql, { after, upTo, userId, maxBytes }: Re
             select 1 from events where seq > ${after} and seq <= ${upTo} order by seq offset ${MAX_REPLAY}
           ) as reset
     ), missed as materialized (
-      select seq, name, recipient, data from events
+      select seq, name, recipient, actor, data from events
       where not (select reset from bound)
         and seq > ${after} and seq <= ${upTo} and (recipient is null or recipient::text = ${userId})
     ), verdict as (
       select (select reset from bound) or coalesce((select sum(octet_length(data)) from missed), 0) > ${maxBytes} as reset
     )
-    select verdict.reset, missed.seq::text as seq, missed.name, missed.recipient::text as recipient, missed.data
+    select verdict.reset, missed.seq::text as seq, missed.name, missed.recipient::text as recipient,
+      missed.actor::text as actor, missed.data
     from verdict left join missed on not verdict.reset
     order by missed.seq`
   if (rows[0]?.reset !== false) return undefined
-  return rows.flatMap(({ seq, name, recipient, data }): LoggedEvent[] =>
-    seq === null || name === null || data === null ? [] : [{ id: Number(seq), name, data, to: recipient ?? undefined }],
+  return rows.flatMap(({ seq, name, recipient, actor, data }): LoggedEvent[] =>
+    seq === null || name === null || data === null
+      ? []
+      : [{ id: Number(seq), name, data, to: recipient ?? undefined, by: actor ?? undefined }],
   )
 }

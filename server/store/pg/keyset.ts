@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor, type CursorKey, type CursorPart } from '../cursor.js'
 import type { Page } from '../types.js'
 import type { Queryable } from './connect.js'
+import { isUuid } from './records.js'
 
 /**
  * Keyset pages over PostgreSQL. A cursor is the last item's sort key, encoded as the embedded store
@@ -37,3 +38,19 @@ export function pageFrom<R, T>(
   const last = kept[kept.length - 1]
   return { items: kept.map(toItem), nextCursor: more && last !== undefined ? encodeCursor(keyOf(last)) : null }
 }
+
+/**
+ * `AND column <> ALL(hide)`: the people hidden from the reader (services/visibility.ts) left out inside
+ * the query, before its LIMIT, so a page stays full and its cursor right. Nothing when none are hidden.
+ */
+export function hidden(sql: Queryable, column: string, hide: readonly string[] | undefined) {
+  const ids = (hide ?? []).filter(isUuid)
+  return ids.length === 0 ? sql`` : sql`AND ${sql(column)} <> ALL(${ids}::uuid[])`
+}
+
+/** A page of rows read in the order of their `activity_seq`, whose cursor is the last one's place there. */
+export const seqPage = <R extends { seq: string }, T>(
+  rows: readonly R[],
+  limit: number | undefined,
+  toItem: (row: R) => T,
+) => pageFrom(rows, limit, (row) => [Number(row.seq)], toItem)

@@ -8,7 +8,7 @@ import type {
   UnreadCount,
 } from '../types.js'
 import type { Queryable } from './connect.js'
-import { limitOf, pageFrom, readCursor } from './keyset.js'
+import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { isUuid } from './records.js'
 
 interface NotificationRow {
@@ -71,7 +71,7 @@ export async function listNotifications(
     after = sql`AND (n.created_at, n.id) < (${at}, ${id}::uuid)`
   }
   const rows = await sql<NotificationRow[]>`
-    SELECT ${columns(sql)} FROM notifications n WHERE n.recipient_id = ${userId} ${after}
+    SELECT ${columns(sql)} FROM notifications n WHERE n.recipient_id = ${userId} ${after} ${hidden(sql, 'n.actor_id', page.hide)}
     ORDER BY n.created_at DESC, n.id DESC ${limitOf(sql, page.limit)}`
   return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toNotificationRecord)
 }
@@ -108,6 +108,10 @@ export async function addNotification(sql: Queryable, n: NotificationRecord): Pr
 }
 
 function matching(sql: Queryable, match: NotificationMatch) {
+  if ('between' in match) {
+    const [a, b] = match.between
+    return sql`(n.recipient_id = ${a} AND n.actor_id = ${b}) OR (n.recipient_id = ${b} AND n.actor_id = ${a})`
+  }
   if ('postId' in match) return sql`n.post_id = ${match.postId}`
   if ('commentId' in match) return sql`n.comment_id = ${match.commentId}`
   const { type, recipientId, actorId, postId, commentId } = match.identity
@@ -118,7 +122,8 @@ function matching(sql: Queryable, match: NotificationMatch) {
 
 /** Deletes the matching rows and takes the unread ones off their recipients' counts, in one statement. */
 export async function removeNotifications(sql: Queryable, match: NotificationMatch): Promise<UnreadCount[]> {
-  if (!known('identity' in match ? match.identity : match)) return []
+  const [recipientId, actorId] = 'between' in match ? match.between : []
+  if (!known('identity' in match ? match.identity : 'between' in match ? { recipientId, actorId } : match)) return []
   const rows = await sql<{ recipient_id: string; unread: number }[]>`
     WITH removed AS (DELETE FROM notifications n WHERE ${matching(sql, match)} RETURNING n.recipient_id, n.read),
     fell AS (SELECT recipient_id, count(*)::int AS n FROM removed WHERE NOT read GROUP BY recipient_id)

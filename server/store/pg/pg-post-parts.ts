@@ -1,7 +1,7 @@
 import { CURSOR } from '../cursor.js'
 import type { CommentRecord, Page, PageRequest } from '../types.js'
 import type { Queryable } from './connect.js'
-import { limitOf, pageFrom, readCursor } from './keyset.js'
+import { hidden, limitOf, readCursor, seqPage } from './keyset.js'
 import { commentJson, isUuid, toCommentRecord, type CommentJson } from './records.js'
 
 /**
@@ -26,13 +26,9 @@ export async function listLikers(sql: Queryable, postId: string, page: PageReque
   const rows = await sql<{ user_id: string; seq: string }[]>`
     SELECT r.user_id, r.seq FROM post_reactions r
     WHERE r.post_id = ${postId} AND r.liked AND r.seq < ${seqOf(page) ?? Number.MAX_SAFE_INTEGER}
+      ${hidden(sql, 'r.user_id', page.hide)}
     ORDER BY r.seq DESC ${limitOf(sql, page.limit)}`
-  return pageFrom(
-    rows,
-    page.limit,
-    (row) => [Number(row.seq)],
-    (row) => row.user_id,
-  )
+  return seqPage(rows, page.limit, (row) => row.user_id)
 }
 
 export async function getComment(
@@ -51,12 +47,7 @@ export async function listComments(sql: Queryable, postId: string, page: PageReq
   if (!isUuid(postId)) return nothing
   const rows = await sql<{ seq: string; comment: CommentJson }[]>`
     SELECT c.seq, ${commentJson(sql)} AS comment FROM comments c
-    WHERE c.post_id = ${postId} AND c.seq > ${seqOf(page) ?? 0}
+    WHERE c.post_id = ${postId} AND c.seq > ${seqOf(page) ?? 0} ${hidden(sql, 'c.author_id', page.hide)}
     ORDER BY c.seq ${limitOf(sql, page.limit)}`
-  return pageFrom(
-    rows,
-    page.limit,
-    (row) => [Number(row.seq)],
-    (row) => toCommentRecord(row.comment),
-  )
+  return seqPage(rows, page.limit, (row) => toCommentRecord(row.comment))
 }

@@ -14,10 +14,11 @@ import type {
   UserSummaryRecord,
 } from '../types.js'
 import type { Queryable } from './connect.js'
-import { limitOf, pageFrom, readCursor } from './keyset.js'
+import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
+import * as relations from './pg-relations.js'
 import * as search from './pg-search.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
@@ -86,10 +87,11 @@ export class PgReader implements StoreReader {
     return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toUserRecord)
   }
 
-  async suggestUsers(userId: string, limit: number): Promise<UserRecord[]> {
+  async suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]> {
     const sql = this.sql
     const notMine = isUuid(userId)
-      ? sql`WHERE u.id <> ${userId} AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)`
+      ? sql`WHERE u.id <> ${userId} AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)
+          ${hidden(sql, 'u.id', hide)}`
       : sql``
     const rows = await sql<UserRow[]>`
       SELECT ${userColumns(sql)}
@@ -155,6 +157,7 @@ export class PgReader implements StoreReader {
     // subquery of follows (as a join or an array) was 20 to 100 times slower for some users at 1M posts.
     const authorIds = query.feedOf !== undefined ? await this.#feedAuthors(query.feedOf) : query.authorIds
     const authors = authorIds ? sql`AND p.author_id = ANY(${authorIds.filter(isUuid)}::uuid[])` : sql``
+    const shown = hidden(sql, 'p.author_id', query.hide)
     let after = sql``
     if (query.cursor !== undefined && trending) {
       const [likes, at, id] = readCursor(query.cursor, CURSOR.byLikes)
@@ -173,7 +176,7 @@ export class PgReader implements StoreReader {
         : sql`p.created_at DESC, p.id DESC`
     const rows = await sql<PostRow[]>`
       SELECT ${postColumns(sql)}
-      FROM (SELECT * FROM posts p WHERE true ${authors} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
+      FROM (SELECT * FROM posts p WHERE true ${authors} ${shown} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
       ORDER BY ${order}`
     const keyOf = trending
       ? (row: PostRow) => [row.like_count, row.created_at.toISOString(), row.id]
@@ -188,7 +191,8 @@ export class PgReader implements StoreReader {
     const before = page.cursor === undefined ? sql`` : sql`AND b.seq < ${readCursor(page.cursor, CURSOR.byPosition)[0]}`
     const rows = await sql<(PostRow & { seq: string })[]>`
       SELECT b.seq, ${postColumns(sql)}
-      FROM (SELECT b.post_id, b.seq FROM bookmarks b WHERE b.user_id = ${userId} ${before}
+      FROM (SELECT b.post_id, b.seq FROM bookmarks b JOIN posts p ON p.id = b.post_id
+            WHERE b.user_id = ${userId} ${before} ${hidden(sql, 'p.author_id', page.hide)}
             ORDER BY b.seq DESC ${limitOf(sql, page.limit)}) b
       JOIN posts p ON p.id = b.post_id
       ORDER BY b.seq DESC`
@@ -198,8 +202,8 @@ export class PgReader implements StoreReader {
   listTaggedPosts(tag: string, page: PageRequest) {
     return search.listTaggedPosts(this.sql, tag, page)
   }
-  trendingTags(since: string, limit: number) {
-    return search.trendingTags(this.sql, since, limit)
+  trendingTags(since: string, limit: number, hide?: readonly string[]) {
+    return search.trendingTags(this.sql, since, limit, hide)
   }
   searchPosts(terms: readonly string[], page: PageRequest) {
     return search.searchPosts(this.sql, terms, page)
@@ -239,6 +243,18 @@ export class PgReader implements StoreReader {
   }
   listStaffIds() {
     return moderation.listStaffIds(this.sql)
+  }
+  relationsOf(userId: string, at: string) {
+    return relations.relationsOf(this.sql, userId, at)
+  }
+  relationBetween(viewerId: string, otherId: string, at: string) {
+    return relations.relationBetween(this.sql, viewerId, otherId, at)
+  }
+  listBlocks(userId: string, page: PageRequest) {
+    return relations.listBlocks(this.sql, userId, page)
+  }
+  listMutes(userId: string, at: string, page: PageRequest) {
+    return relations.listMutes(this.sql, userId, at, page)
   }
   async isTokenRevoked(tokenId: string): Promise<boolean> {
     const [row] = await this.sql`SELECT 1 FROM revoked_tokens WHERE token_id = ${tokenId}`

@@ -1,7 +1,7 @@
 import { CURSOR } from '../cursor.js'
 import type { Page, PageRequest, PostRecord, TagCount, UserRecord, UserSearch } from '../types.js'
 import type { Queryable } from './connect.js'
-import { limitOf, pageFrom, readCursor } from './keyset.js'
+import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
 /** LIKE's own characters taken literally: `_` is common in usernames and words. */
@@ -14,13 +14,18 @@ function before(sql: Queryable, cursor: string | undefined, at: string, id: stri
   return sql`AND (${sql(at)}, ${sql(id)}) < (${time}, ${key}::uuid)`
 }
 
+/** The posts table as `a`, joined only when someone is hidden: what the author of a tag's post is found by. */
+const byAuthor = (sql: Queryable, postId: string, hide: readonly string[] | undefined) =>
+  hide && hide.length > 0 ? sql`JOIN posts a ON a.id = ${sql(postId)}` : sql``
+
 const postKey = (row: PostRow) => [row.created_at.toISOString(), row.id]
 
 /** A tag's posts by the post_tags_page index, newest first. */
 export async function listTaggedPosts(sql: Queryable, tag: string, page: PageRequest): Promise<Page<PostRecord>> {
   const rows = await sql<PostRow[]>`
     SELECT ${postColumns(sql)}
-    FROM (SELECT t.post_id, t.created_at FROM post_tags t WHERE t.tag = ${tag} ${before(sql, page.cursor, 't.created_at', 't.post_id')}
+    FROM (SELECT t.post_id, t.created_at FROM post_tags t ${byAuthor(sql, 't.post_id', page.hide)}
+          WHERE t.tag = ${tag} ${before(sql, page.cursor, 't.created_at', 't.post_id')} ${hidden(sql, 'a.author_id', page.hide)}
           ORDER BY t.created_at DESC, t.post_id DESC ${limitOf(sql, page.limit)}) t
     JOIN posts p ON p.id = t.post_id
     ORDER BY t.created_at DESC, t.post_id DESC`
@@ -28,10 +33,16 @@ export async function listTaggedPosts(sql: Queryable, tag: string, page: PageReq
 }
 
 /** The window's rows only, by the post_tags_recent index; ties in byte order, as the embedded store compares. */
-export async function trendingTags(sql: Queryable, since: string, limit: number): Promise<TagCount[]> {
+export async function trendingTags(
+  sql: Queryable,
+  since: string,
+  limit: number,
+  hide?: readonly string[],
+): Promise<TagCount[]> {
   const rows = await sql<TagCount[]>`
-    SELECT tag, count(*)::int AS posts FROM post_tags WHERE used_at >= ${since}
-    GROUP BY tag ORDER BY posts DESC, tag LIMIT ${limit}`
+    SELECT t.tag, count(*)::int AS posts FROM post_tags t ${byAuthor(sql, 't.post_id', hide)}
+    WHERE t.used_at >= ${since} ${hidden(sql, 'a.author_id', hide)}
+    GROUP BY t.tag ORDER BY posts DESC, t.tag LIMIT ${limit}`
   return rows.map(({ tag, posts }) => ({ tag, posts }))
 }
 
@@ -44,6 +55,7 @@ export async function searchPosts(
   const rows = await sql<PostRow[]>`
     SELECT ${postColumns(sql)}
     FROM (SELECT * FROM posts p WHERE p.search_words @> ${[...terms]}::text[] ${before(sql, page.cursor, 'p.created_at', 'p.id')}
+          ${hidden(sql, 'p.author_id', page.hide)}
           ORDER BY p.created_at DESC, p.id DESC ${limitOf(sql, page.limit)}) p
     ORDER BY p.created_at DESC, p.id DESC`
   return pageFrom(rows, page.limit, postKey, toPostRecord)
@@ -75,7 +87,7 @@ export async function searchUsers(sql: Queryable, search: UserSearch, page: Page
       : withNameWords(sql, search.prefixes)
   const rows = await sql<(UserRow & { name: string })[]>`
     SELECT ${userColumns(sql)}, u.name
-    FROM (SELECT u.*, ${name} AS name FROM users u WHERE ${matching} ${after} ORDER BY ${name} ${limitOf(sql, page.limit)}) u
+    FROM (SELECT u.*, ${name} AS name FROM users u WHERE ${matching} ${after} ${hidden(sql, 'u.id', page.hide)} ORDER BY ${name} ${limitOf(sql, page.limit)}) u
     ORDER BY u.name`
   return pageFrom(rows, page.limit, (row) => [row.name], toUserRecord)
 }

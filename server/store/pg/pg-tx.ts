@@ -8,6 +8,7 @@ import type {
   ReportResolution,
   Role,
   Suspension,
+  MuteRecord,
   NotificationMatch,
   NotificationRecord,
   PostChanges,
@@ -20,6 +21,7 @@ import type {
 import type { Queryable } from './connect.js'
 import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
+import * as relations from './pg-relations.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
@@ -193,6 +195,19 @@ export class PgTx extends PgReader implements StoreTx {
     return rows.length > 0
   }
 
+  block(blockerId: string, blockedId: string, at: string) {
+    return relations.block(this.sql, blockerId, blockedId, at)
+  }
+  unblock(blockerId: string, blockedId: string) {
+    return relations.unblock(this.sql, blockerId, blockedId)
+  }
+  mute(muterId: string, mute: MuteRecord, at: string) {
+    return relations.mute(this.sql, muterId, mute, at)
+  }
+  unmute(muterId: string, mutedId: string) {
+    return relations.unmute(this.sql, muterId, mutedId)
+  }
+
   addBookmark(userId: string, postId: string, at: string): Promise<boolean> {
     const sql = this.sql
     return this.#changeBookmark(
@@ -364,6 +379,7 @@ export class PgTx extends PgReader implements StoreTx {
     const rows = this.events.map((event) => ({
       name: event.name,
       recipient: event.to ?? null,
+      actor: event.by ?? null,
       data: JSON.stringify(event.data),
     }))
     await insertRows(this.sql, 'event_outbox', rows)

@@ -6,6 +6,7 @@ import * as usernameKeys from './0004_username_keys.js'
 import * as tokenRevocation from './0005_token_revocation.js'
 import * as streamSlots from './0006_stream_slots.js'
 import * as moderation from './0008_moderation.js'
+import * as blocksMutes from './0007_blocks_mutes.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   tokenRevocation,
   streamSlots,
   moderation,
+  blocksMutes,
 ]

@@ -1,0 +1,101 @@
+import { MSG, badRequest, notFound } from '../errors.js'
+import type { MuteBody } from '../schemas/relations.js'
+import type { PageRequest, StoreTx, UserSummaryRecord } from '../store/types.js'
+import type { ServiceDeps } from './deps.js'
+import { retract } from './notifier.js'
+import { DEFAULT_PAGE } from './notifications.js'
+import { lookup, summaryOf, summaryRecordOf } from './views.js'
+
+/**
+ * Blocking and muting (docs/api-contract.md §11). Each is idempotent: blocking someone blocked already,
+ * or unmuting someone not muted, answers as the first time and changes nothing. What a block or a mute
+ * hides, and from whom, is services/visibility.ts's.
+ */
+export function createRelationsService({ store, now }: ServiceDeps) {
+  /** The caller and the other person, inside the transaction; refuses an unknown one, and acting on oneself. */
+  async function both(tx: StoreTx, meId: string, otherId: string, self: string) {
+    const [me, other] = await Promise.all([summaryRecordOf(tx, meId), summaryRecordOf(tx, otherId)])
+    if (!me) throw notFound(MSG.userNotRegistered)
+    if (!other) throw notFound(MSG.userNotFound)
+    if (me._id === other._id) throw badRequest(self)
+    return { me, other }
+  }
+
+  /** Ends a block or a mute, if there is one: the caller's streams hear of it. */
+  async function lift(meId: string, otherId: string, name: 'user.unblocked' | 'user.unmuted') {
+    const other = await store.transaction(async (tx) => {
+      const blocking = name === 'user.unblocked'
+      const { me, other } = await both(tx, meId, otherId, blocking ? MSG.selfBlock : MSG.selfMute)
+      const lifted = blocking ? await tx.unblock(me._id, other._id) : await tx.unmute(me._id, other._id)
+      if (lifted) tx.emit({ name, data: { user: summaryOf(other) }, to: me._id })
+      return other
+    })
+    return { user: summaryOf(other) }
+  }
+
+  /** Someone's summaries in the order of `ids`, skipping anyone gone. */
+  async function people(ids: readonly string[]): Promise<UserSummaryRecord[]> {
+    const found = await lookup(store, ids)
+    return ids.flatMap((id) => found.get(id) ?? [])
+  }
+
+  return {
+    /** Ends the follows between the two both ways (their counts and notifications with them), then blocks. */
+    async block(meId: string, otherId: string) {
+      const other = await store.transaction(async (tx) => {
+        const { me, other } = await both(tx, meId, otherId, MSG.selfBlock)
+        const at = now().toISOString()
+        const ended = await tx.block(me._id, other._id, at)
+        if (ended === undefined) return other
+        for (const [followerId] of ended) {
+          const [user, followUser] = followerId === me._id ? [me, other] : [other, me]
+          tx.emit({
+            name: 'user.unfollowed',
+            data: { user: summaryOf(user), followUser: summaryOf(followUser) },
+            by: user._id,
+          })
+        }
+        await retract(tx, { between: [me._id, other._id] })
+        tx.emit({ name: 'user.blocked', data: { user: summaryOf(other) }, to: me._id })
+        return other
+      })
+      return { user: summaryOf(other) }
+    },
+
+    unblock: (meId: string, otherId: string) => lift(meId, otherId, 'user.unblocked'),
+
+    /** For `duration` seconds, or for ever without one (or with 0); a mute again sets its end anew. */
+    async mute(meId: string, otherId: string, { duration = 0 }: MuteBody) {
+      const other = await store.transaction(async (tx) => {
+        const { me, other } = await both(tx, meId, otherId, MSG.selfMute)
+        const at = now()
+        const until = duration > 0 ? new Date(at.getTime() + duration * 1000).toISOString() : undefined
+        await tx.mute(me._id, { userId: other._id, ...(until ? { until } : {}) }, at.toISOString())
+        tx.emit({ name: 'user.muted', data: { user: summaryOf(other), until: until ?? null }, to: me._id })
+        return other
+      })
+      return { user: summaryOf(other) }
+    },
+
+    unmute: (meId: string, otherId: string) => lift(meId, otherId, 'user.unmuted'),
+
+    /** Whom the caller blocks, the most recent first. */
+    async blocks(meId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest) {
+      const { items, nextCursor } = await store.listBlocks(meId, { limit, cursor })
+      return { users: (await people(items)).map(summaryOf), nextCursor }
+    },
+
+    /** Whom the caller mutes now, the most recent first; mutes that have ended are not listed. */
+    async mutes(meId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest) {
+      const { items, nextCursor } = await store.listMutes(meId, now().toISOString(), { limit, cursor })
+      const until = new Map(items.map((mute) => [mute.userId, mute.until ?? null]))
+      const users = await people(items.map((mute) => mute.userId))
+      return {
+        users: users.map((user) => ({ ...summaryOf(user), mutedUntil: until.get(user._id) ?? null })),
+        nextCursor,
+      }
+    },
+  }
+}
+
+export type RelationsService = ReturnType<typeof createRelationsService>

@@ -1,0 +1,65 @@
+import { MSG, forbidden } from '../errors.js'
+import type { Relation, StoreReader } from '../store/types.js'
+
+/**
+ * Whose content a reader does not see: the one place every read path asks (docs/api-contract.md §11).
+ * Lists, search, tag pages, trending tags, suggestions, notifications, a post's likers and comments,
+ * and each live stream leave out the people `hiddenFrom` names; the store's list reads take them as
+ * `hide` and leave them out inside the query, so pages stay full and cursors right.
+ *
+ * Today three kinds of people are hidden from a reader: those they block, those who block them, and
+ * those they mute while the mute runs. Another kind (suspended authors, say) is one more source read in
+ * `hiddenFrom`: added to `people`, and to `shut` when even a direct read must answer 404.
+ */
+export interface Hidden {
+  /** Everyone hidden from the reader, in no order: what the store's list reads take as `hide`. */
+  readonly people: readonly string[]
+  /**
+   * Whose post, profile and posts the reader may not open directly either: those who block the reader,
+   * to whom they answer 404 as if they were not there. Whom the reader blocks or mutes stay open to them.
+   */
+  readonly shut: ReadonlySet<string>
+  /** When the soonest timed mute among `people` ends, in ms since the epoch: past it, ask again. */
+  readonly until: number | undefined
+}
+
+/** A reader who is not signed in, or who hides nobody. */
+const NOBODY_HIDDEN: Hidden = Object.freeze({
+  people: Object.freeze([]),
+  shut: new Set<string>(),
+  until: undefined,
+})
+
+/** Whether two people have a block between them, either way: then neither may act on the other. */
+const blockedEitherWay = (relation: Relation) => relation.blocks || relation.blockedBy
+
+/** Whether the viewer does not hear from the other person at all: a block either way, or a running mute. */
+export const hears = (relation: Relation) => !blockedEitherWay(relation) && !relation.mutes
+
+/** Who is hidden from `readerId` at `at`, read from `store` (a transaction's reads when inside one). */
+export async function hiddenFrom(store: StoreReader, readerId: string | undefined, at: Date): Promise<Hidden> {
+  if (readerId === undefined) return NOBODY_HIDDEN
+  const { blocking, blockedBy, muting } = await store.relationsOf(readerId, at.toISOString())
+  if (blocking.length === 0 && blockedBy.length === 0 && muting.length === 0) return NOBODY_HIDDEN
+  const ends = muting.flatMap((mute) => (mute.until === undefined ? [] : [Date.parse(mute.until)]))
+  return {
+    people: [...new Set([...blocking, ...blockedBy, ...muting.map((mute) => mute.userId)])],
+    shut: new Set(blockedBy),
+    until: ends.length > 0 ? Math.min(...ends) : undefined,
+  }
+}
+
+/** Refuses, with 403, a write by `actorId` aimed at `otherId` (a follow, a like, a comment, a vote, a bookmark) across a block. */
+export async function checkCanInteract(store: StoreReader, actorId: string, otherId: string, at: string) {
+  if (actorId === otherId) return
+  if (blockedEitherWay(await store.relationBetween(actorId, otherId, at))) throw forbidden(MSG.cannotInteract)
+}
+
+/** The reader with who is hidden from them, as post views and list reads take it. */
+export async function seeing<R extends { userId: string | undefined }>(
+  store: StoreReader,
+  reader: R,
+  at: Date,
+): Promise<R & { hidden: Hidden }> {
+  return { ...reader, hidden: await hiddenFrom(store, reader.userId, at) }
+}
