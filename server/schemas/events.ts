@@ -117,6 +117,12 @@ export interface NotificationEventPayloads {
 /** To the streams of moderators and admins only: a new report, with the queue's open count after it. */
 interface ModerationEventPayloads {
   'report.created': Static<typeof ReportCreatedEventSchema>
+  /**
+   * A suspension began or was lifted: every instance hides (or shows again) the user's content on its
+   * streams from here on, in log order. Like `session.ended`, it travels through the log but no client is sent it.
+   */
+  'user.suspended': { userId: string }
+  'user.unsuspended': { userId: string }
 }
 
 /** Every event the server sends. */

@@ -162,6 +162,9 @@ export class EmbeddedReader implements TransactionBase {
   async listStaffIds() {
     return this.index.staffIds()
   }
+  async listSuspended(at: string) {
+    return this.index.suspended(at)
+  }
   async relationsOf(userId: string, at: string) {
     return relationsIn(this.index.users.get(userId), this.index.blockersOf(userId), at)
   }

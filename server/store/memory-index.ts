@@ -80,6 +80,8 @@ export class MemoryIndex {
   readonly moderation = new ModerationIndex()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
+  /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
+  readonly #suspended = new Map<string, string | null>()
   /** Who blocks each user: every record's `blocking`, the other way round. */
   readonly #blockedBy = new Map<string, Set<string>>()
   readonly #usersByTime = new SortedList(byJoined)
@@ -107,6 +109,7 @@ export class MemoryIndex {
     this.usersByName.clear()
     this.usernameSkeletons.clear()
     this.#staff.clear()
+    this.#suspended.clear()
     this.posts.clear()
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
@@ -304,6 +307,13 @@ export class MemoryIndex {
     )
   }
 
+  /** Everyone whose suspension is in force at `at`. */
+  suspended(at: string): { userId: string; until: string | null }[] {
+    const found: { userId: string; until: string | null }[] = []
+    for (const [userId, until] of this.#suspended) if (until === null || until > at) found.push({ userId, until })
+    return found
+  }
+
   staffIds(): string[] {
     return [...this.#staff]
   }
@@ -324,6 +334,8 @@ export class MemoryIndex {
   #indexUser(user: UserRecord): void {
     if (user.role === 'moderator' || user.role === 'admin') this.#staff.add(user._id)
     else this.#staff.delete(user._id)
+    if (user.suspension) this.#suspended.set(user._id, user.suspension.until)
+    else this.#suspended.delete(user._id)
     this.users.set(user._id, user)
     this.usersByName.set(usernameKey(user.username), user)
     this.usernameSkeletons.add(usernameSkeleton(user.username))

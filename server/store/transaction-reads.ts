@@ -179,6 +179,16 @@ export class TransactionReads implements StoreReader {
   listStaffIds() {
     return this.base.listStaffIds()
   }
+  /** The committed suspensions, with those this transaction staged or lifted. */
+  async listSuspended(at: string) {
+    const found = new Map((await this.base.listSuspended(at)).map((entry) => [entry.userId, entry.until]))
+    for (const user of this.users.values()) {
+      const until = user.suspension?.until
+      if (user.suspension && (until === null || (until !== undefined && until > at))) found.set(user._id, until ?? null)
+      else found.delete(user._id)
+    }
+    return [...found].map(([userId, until]) => ({ userId, until }))
+  }
   /** The committed blockers, with the blocks this transaction staged or lifted. */
   async relationsOf(userId: string, at: string) {
     const blockers = new Set(this.base.blockersOf(userId))

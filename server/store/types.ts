@@ -248,6 +248,8 @@ export interface StoreReader {
   listPendingUsers(page: PageRequest): Promise<Page<UserRecord>>
   /** The ids of every moderator and admin, who get the live events of the moderation queue. */
   listStaffIds(): Promise<string[]>
+  /** Everyone whose suspension is in force at `at`, and when it ends (null: when lifted). */
+  listSuspended(at: string): Promise<{ userId: string; until: string | null }[]>
   /** Whom the user blocks, who blocks them, and whom they mute with the mute running at `at`. */
   relationsOf(userId: string, at: string): Promise<Relations>
   /** Where `viewerId` stands with `otherId` at `at`. */

@@ -175,3 +175,54 @@ await t.test('the audit log keeps every action, newest first, with who, what and
   )
   t.ok(next.entries.some((entry) => entry.action === 'remove-comment'))
 })
+
+await t.test(
+  'a suspended user’s posts and comments are hidden from everyone until it ends, then come back unchanged',
+  async (t) => {
+    const [target, reader] = [await signup(api), await signup(api)]
+    await call(api, reader.token, 'POST', `/api/users/follow/${target.user._id}`)
+    const postId = await postBy(api, target.token, 'hidden while suspended')
+    const readerPost = await postBy(api, reader.token, 'a post of the reader')
+    const commentId = await commentBy(api, target.token, readerPost, 'a comment hidden while suspended')
+    const ids = (res: { json(): unknown }) =>
+      ((res.json() as { posts: { _id: string }[] }).posts ?? []).map((p) => p._id)
+    const commentIds = async () =>
+      (
+        (await call(api, reader.token, 'GET', `/api/comments/${readerPost}`)).json() as { comments: { _id: string }[] }
+      ).comments.map((c) => c._id)
+    const reads = async () => ({
+      feed: ids(await call(api, reader.token, 'GET', '/api/feed')).includes(postId),
+      explore: ids(await call(api, undefined, 'GET', '/api/posts?limit=50')).includes(postId),
+      profile:
+        (await call(api, undefined, 'GET', `/api/posts/user/${target.username}`)).statusCode === 200 &&
+        ids(await call(api, undefined, 'GET', `/api/posts/user/${target.username}`)).includes(postId),
+      detail: (await call(api, reader.token, 'GET', `/api/posts/${postId}`)).statusCode === 200,
+      comment: (await commentIds()).includes(commentId),
+    })
+    t.strictSame(
+      await reads(),
+      { feed: true, explore: true, profile: true, detail: true, comment: true },
+      'seen before',
+    )
+    const stream = await live.stream(t, reader)
+    await suspend(target.user._id, { reason: 'hidden' })
+    t.strictSame(
+      await reads(),
+      { feed: false, explore: false, profile: false, detail: false, comment: false },
+      'hidden while suspended',
+    )
+    const moderatorView = await call(api, moderator, 'GET', `/api/admin/users/${target.user._id}`)
+    t.equal(moderatorView.statusCode, 200, 'moderators still find the user')
+    const other = await signup(api)
+    await call(api, other.token, 'POST', `/api/comments/add/${readerPost}`, { text: 'after the suspension' })
+    t.match(await live.nextEvent(stream), { event: 'comment.added' }, 'the stream goes on for everyone else')
+    await call(api, moderator, 'POST', `/api/admin/users/${target.user._id}/unsuspend`)
+    t.strictSame(
+      await reads(),
+      { feed: true, explore: true, profile: true, detail: true, comment: true },
+      'back, unchanged',
+    )
+    const post = (await call(api, reader.token, 'GET', `/api/posts/${postId}`)).json() as { post: { content: string } }
+    t.equal(post.post.content, 'hidden while suspended')
+  },
+)

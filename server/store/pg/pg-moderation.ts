@@ -153,6 +153,13 @@ export async function listStaffIds(sql: Queryable): Promise<string[]> {
   return rows.map((row) => row.id)
 }
 
+export async function listSuspended(sql: Queryable, at: string): Promise<{ userId: string; until: string | null }[]> {
+  const rows = await sql<{ id: string; until: string | null }[]>`
+    SELECT id, suspension->>'until' AS until FROM users
+    WHERE suspension IS NOT NULL AND (suspension->>'until' IS NULL OR (suspension->>'until')::timestamptz > ${at})`
+  return rows.map((row) => ({ userId: row.id, until: row.until === null ? null : new Date(row.until).toISOString() }))
+}
+
 export async function addReport(sql: Queryable, report: ReportRecord): Promise<void> {
   await sql`
     INSERT INTO reports (id, reporter_id, target_type, target_id, post_id, subject_id, snapshot, category, comment,

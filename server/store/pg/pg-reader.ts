@@ -244,6 +244,9 @@ export class PgReader implements StoreReader {
   listStaffIds() {
     return moderation.listStaffIds(this.sql)
   }
+  listSuspended(at: string) {
+    return moderation.listSuspended(this.sql, at)
+  }
   relationsOf(userId: string, at: string) {
     return relations.relationsOf(this.sql, userId, at)
   }

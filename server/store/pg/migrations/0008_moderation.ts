@@ -13,6 +13,7 @@ ALTER TABLE users
   ADD COLUMN pending boolean NOT NULL DEFAULT false;
 CREATE INDEX users_staff ON users (id) WHERE role <> 'user';
 CREATE INDEX users_pending ON users (created_at, id) WHERE pending;
+CREATE INDEX users_suspended ON users (id) WHERE suspension IS NOT NULL;
 
 CREATE TABLE reports (
   id uuid PRIMARY KEY,
