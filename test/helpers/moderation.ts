@@ -1,3 +1,4 @@
+import type { AppOptions } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
 import type { Database, Role } from '../../server/store/types.js'
 import { buildApiApp } from './api.js'
@@ -16,8 +17,8 @@ export async function seedWithStaff(mediaDir: string): Promise<Database> {
 }
 
 /** An API app (rate limits off unless `config` says otherwise) whose seed has maya.lin as admin and theo_park as moderator. */
-export async function buildModerationApp(t: TestContext, config: Partial<Config> = {}) {
-  const api = await buildApiApp(t, { config, options: { seed: seedWithStaff } })
+export async function buildModerationApp(t: TestContext, config: Partial<Config> = {}, options: AppOptions = {}) {
+  const api = await buildApiApp(t, { config, options: { seed: seedWithStaff, ...options } })
   const [admin, moderator] = await Promise.all([api.login('maya.lin'), api.login('theo_park')])
   return { api, admin, moderator }
 }
