@@ -14,6 +14,7 @@ import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-l
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
+import adminRoutes from './routes/admin.js'
 import authRoutes from './routes/auth.js'
 import commentsRoutes from './routes/comments.js'
 import eventsRoutes from './routes/events.js'
@@ -22,6 +23,7 @@ import healthRoutes from './routes/health.js'
 import mediaRoutes from './routes/media.js'
 import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
+import reportsRoutes from './routes/reports.js'
 import searchRoutes from './routes/search.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
@@ -128,6 +130,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mediaDir,
     signToken: (payload) => fastify.signToken(payload),
     guestLogin: config.guestLogin,
+    registration: config.registration,
+    rateLimit: config.rateLimit,
   })
 
   await fastify.register(authPlugin, {
@@ -153,7 +157,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     async (api) => {
       const routeOptions = { services }
       await registerCompression(api)
-      await api.register(healthRoutes, { guestLogin: config.guestLogin, store })
+      await api.register(healthRoutes, { guestLogin: config.guestLogin, registration: config.registration, store })
       await api.register(authRoutes, routeOptions)
       // Before the users' routes, so that /users/blocks and /users/mutes are never read as usernames.
       await api.register(relationsRoutes, routeOptions)
@@ -165,6 +169,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(notificationsRoutes, routeOptions)
       await api.register(tagsRoutes, routeOptions)
       await api.register(searchRoutes, routeOptions)
+      await api.register(reportsRoutes, routeOptions)
+      await api.register(adminRoutes, routeOptions)
       await api.register(eventsRoutes)
     },
     { prefix: '/api' },

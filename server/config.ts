@@ -20,6 +20,8 @@ export interface Config {
   jwtExpiresIn: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   guestLogin: boolean
+  /** Who may sign up (DECISIONS §8): anyone, anyone once a moderator approves, holders of an invite, or nobody. */
+  registration: Registration
   /** Whether X-Forwarded-For is believed; off unless the app runs behind a known proxy. */
   /** false, true, a hop count, or the proxies' addresses/CIDRs (comma-separated), as Fastify's trustProxy takes them. */
   trustProxy: boolean | number | string
@@ -48,6 +50,8 @@ export class ConfigError extends StartupError {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const STORE_FLUSH_MODES = ['shared', 'per-write'] as const
+const REGISTRATION_MODES = ['open', 'approval', 'invite', 'closed'] as const
+export type Registration = (typeof REGISTRATION_MODES)[number]
 
 function parseBool(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
   if (raw === undefined || raw === '') return fallback
@@ -124,6 +128,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   if (!(STORE_FLUSH_MODES as readonly string[]).includes(storeFlush)) {
     problems.push(`STORE_FLUSH must be one of ${STORE_FLUSH_MODES.join(', ')}, got "${storeFlush}"`)
   }
+  const registration = env.REGISTRATION || 'open'
+  if (!(REGISTRATION_MODES as readonly string[]).includes(registration)) {
+    problems.push(`REGISTRATION must be one of ${REGISTRATION_MODES.join(', ')}, got "${registration}"`)
+  }
   const trustRaw = env.TRUST_PROXY
   let trustProxy: boolean | number | string = false
   if (trustRaw !== undefined && trustRaw !== '') {
@@ -149,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     jwtExpiresIn: parseInteger('JWT_EXPIRES_IN', env.JWT_EXPIRES_IN, 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     logLevel: logLevel as Config['logLevel'],
     guestLogin: parseBool('GUEST_LOGIN', env.GUEST_LOGIN, true, problems),
+    registration: registration as Registration,
     trustProxy,
     rateLimit: parseBool('RATE_LIMIT', env.RATE_LIMIT, true, problems),
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),

@@ -6,7 +6,7 @@ import { apiGetUser } from '../api/users.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
 import { bookmarkIds } from '../lib/model.js'
 import { clearSession, readSession, writeSession } from '../lib/storage.js'
-import { showError } from './toasts.js'
+import { showError, showToast } from './toasts.js'
 
 /** The seeded demo account behind 'Login as a Guest'. */
 const GUEST = { username: 'guest', password: 'guestpassword' } as const
@@ -106,6 +106,11 @@ export function loginAsGuest(): Promise<boolean> {
 export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boolean> {
   try {
     const reply = await apiSignup({ ...body, avatarURL: PRESET_AVATARS[0] })
+    // REGISTRATION=approval: the account exists, but waits for a moderator before it may sign in.
+    if (reply.encodedToken === undefined) {
+      showToast('Your account is waiting for approval. You can log in once a moderator approves it.')
+      return false
+    }
     signIn(reply.encodedToken, reply.createdUser)
     return true
   } catch (error) {

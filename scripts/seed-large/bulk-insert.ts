@@ -1,6 +1,7 @@
 import type { Queryable } from '../../server/store/pg/connect.js'
 
-type Value = string | number | boolean | null | readonly string[]
+/** A jsonb column's value is an object. */
+type Value = string | number | boolean | null | readonly string[] | { readonly [key: string]: string | null }
 export type Row = Record<string, Value>
 
 /** Rows a statement carries: big enough that a statement's round trip is noise, small enough to stay a few MB. */
@@ -19,7 +20,8 @@ const arrayLiteral = (items: readonly string[]) =>
 function asText(value: Value): string | null {
   if (value === null) return null
   if (typeof value === 'boolean') return value ? 't' : 'f'
-  if (typeof value === 'object') return arrayLiteral(value)
+  if (Array.isArray(value)) return arrayLiteral(value as readonly string[])
+  if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
 }
 

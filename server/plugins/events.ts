@@ -17,6 +17,8 @@ declare module 'fastify' {
 }
 
 const SESSION_ENDED: EventName = 'session.ended'
+/** Events every instance acts on that no client is ever sent. */
+const UNSENT: ReadonlySet<string> = new Set([SESSION_ENDED, 'user.suspended', 'user.unsuspended'])
 
 /** The token a `session.ended` names, or undefined when it ends every token of its user. */
 function loggedOutToken(data: string): string | undefined {
@@ -139,7 +141,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     if (!history) return
     history({ after, upTo, userId: client.userId, maxBytes: maxUnsentBytes })
       .then((logged) => {
-        const shown = logged?.filter((event) => event.name !== SESSION_ENDED && visibleTo(event, client))
+        const shown = logged?.filter((event) => !UNSENT.has(event.name) && visibleTo(event, client))
         const replay = shown && fitting(shown.map(frameOf))
         if (replay === undefined) send(client, resetFrame(upTo))
         else for (const event of replay) send(client, event.frame)
@@ -235,6 +237,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       return
     }
     readers.apply(event)
+    if (UNSENT.has(event.name)) return
     const entry = frameOf(event)
     buffer.push(entry)
     buffered += entry.frame.length

@@ -18,6 +18,8 @@ interface ReaderState {
 const BLOCKED: EventName = 'user.blocked'
 const MUTED: EventName = 'user.muted'
 const LIFTED: ReadonlySet<string> = new Set<EventName>(['user.unblocked', 'user.unmuted'])
+const SUSPENDED = 'user.suspended'
+const UNSUSPENDED = 'user.unsuspended'
 
 /**
  * Whom each reader with a stream open on this instance does not see, so each stream leaves out the events
@@ -84,6 +86,16 @@ export function createStreamReaders(options: {
 
     /** Takes a block, a mute or the lifting of either into account, before the events after it are sent. */
     apply(event: LoggedEvent): void {
+      // A suspended user is hidden from every reader (services/visibility.ts); a lifted suspension is read afresh.
+      if (event.name === SUSPENDED) {
+        const { userId } = JSON.parse(event.data) as { userId: string }
+        for (const reader of readers.keys()) if (reader !== userId) hide(reader, userId)
+        return
+      }
+      if (event.name === UNSUSPENDED) {
+        for (const reader of readers.keys()) reload(reader)
+        return
+      }
       const actor = event.to
       if (actor === undefined) return
       if (event.name === BLOCKED) {

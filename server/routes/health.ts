@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import type { Registration } from '../config.js'
 import { errorBody, MSG } from '../errors.js'
 import { ErrorsSchema } from '../schemas/common.js'
 
@@ -9,6 +10,13 @@ const HealthReplySchema = Type.Object({
   store: Type.Union([Type.Literal('lowdb'), Type.Literal('postgres')]),
   /** Whether the shared guest account may log in, so the client can show or hide its button. */
   guestLogin: Type.Boolean(),
+  /** Who may sign up: `open`, `approval`, `invite` or `closed` (REGISTRATION). */
+  registration: Type.Union([
+    Type.Literal('open'),
+    Type.Literal('approval'),
+    Type.Literal('invite'),
+    Type.Literal('closed'),
+  ]),
 })
 
 /** What the check asks of the store: which one it is, and whether it answers. */
@@ -17,9 +25,9 @@ interface Pingable {
   ping(): Promise<void>
 }
 
-const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; store: Pingable }> = async (
+const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; registration: Registration; store: Pingable }> = async (
   app,
-  { guestLogin, store },
+  { guestLogin, registration, store },
 ) => {
   app.get(
     '/health',
@@ -32,7 +40,7 @@ const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; store: Pingable }
         app.log.warn({ err }, 'health check: the database cannot be reached')
         return reply.code(503).send(errorBody(503, MSG.databaseUnreachable))
       }
-      return { status: 'ok' as const, store: store.kind, guestLogin }
+      return { status: 'ok' as const, store: store.kind, guestLogin, registration }
     },
   )
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema } from './common.js'
+import type { ReportCreatedEventSchema } from './moderation.js'
 import { NotificationSchema, UnreadSchema } from './notifications.js'
 import { CommentSchema, PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
@@ -113,8 +114,19 @@ export interface NotificationEventPayloads {
   'notification.read': Static<typeof NotificationReadEventSchema>
 }
 
+/** To the streams of moderators and admins only: a new report, with the queue's open count after it. */
+interface ModerationEventPayloads {
+  'report.created': Static<typeof ReportCreatedEventSchema>
+  /**
+   * A suspension began or was lifted: every instance hides (or shows again) the user's content on its
+   * streams from here on, in log order. Like `session.ended`, it travels through the log but no client is sent it.
+   */
+  'user.suspended': { userId: string }
+  'user.unsuspended': { userId: string }
+}
+
 /** Every event the server sends. */
-export type AllEventPayloads = EventPayloads & NotificationEventPayloads
+export type AllEventPayloads = EventPayloads & NotificationEventPayloads & ModerationEventPayloads
 
 /**
  * What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams;

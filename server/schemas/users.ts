@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
+import { RoleSchema } from './roles.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
@@ -13,6 +14,8 @@ const UserSchema = Type.Object(
     lastName: Type.String(),
     /** Only on the caller's own record. */
     email: Type.Optional(Type.String()),
+    /** Only on the caller's own record (DECISIONS §8). */
+    role: Type.Optional(RoleSchema),
     avatarURL: Type.String(),
     bio: Type.String(),
     website: Type.String(),
@@ -51,6 +54,8 @@ export const SignupBodySchema = Type.Object({
   lastName: Type.Optional(NameSchema),
   email: Type.String({ format: 'email', maxLength: 254 }),
   avatarURL: Type.Optional(AvatarUrlSchema),
+  /** A code from POST /api/invites; needed with REGISTRATION=invite. */
+  invite: Type.Optional(Type.String({ maxLength: 100 })),
 })
 export type SignupBody = Static<typeof SignupBodySchema>
 
@@ -81,7 +86,13 @@ export const UserEditSchema = Type.Object({
 })
 export type UserEdit = Static<typeof UserEditSchema>
 
-export const AuthSignupReplySchema = Type.Object({ createdUser: UserSchema, encodedToken: Type.String() })
+/** With REGISTRATION=approval a signup gets no token: `pending` says it waits for a moderator. */
+export const AuthSignupReplySchema = Type.Object({
+  createdUser: UserSchema,
+  encodedToken: Type.Optional(Type.String()),
+  pending: Type.Optional(Type.Literal(true)),
+})
+
 export const AuthLoginReplySchema = Type.Object({ foundUser: UserSchema, encodedToken: Type.String() })
 
 export const UsernameParamsSchema = Type.Object({ username: UsernameSchema }, { additionalProperties: false })

@@ -4,7 +4,9 @@ import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
 import type { RevokedTokenRecord, UserRecord } from '../store/types.js'
 import { isGuest, usernameKey } from '../usernames.js'
+import type { Registration } from '../config.js'
 import type { ServiceDeps } from './deps.js'
+import { suspendedAt } from './moderation-access.js'
 import { hashPassword, verifyPassword } from './passwords.js'
 import { isValidAvatarUrl } from './urls.js'
 import { userView } from './user-views.js'
@@ -21,6 +23,7 @@ export interface TokenPayload {
 export interface AuthDeps extends ServiceDeps {
   signToken: (payload: TokenPayload) => string
   guestLogin: boolean
+  registration: Registration
 }
 
 /**
@@ -44,12 +47,13 @@ function namesOf({ username, firstName, lastName }: SignupBody) {
 let dummyHash: Promise<string> | undefined
 const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
 
-export function createAuthService({ store, signToken, guestLogin, now }: AuthDeps) {
+export function createAuthService({ store, signToken, guestLogin, registration, now }: AuthDeps) {
   const tokenFor = (user: UserRecord) =>
     signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
 
   return {
     async signup(body: SignupBody) {
+      if (registration === 'closed') throw forbidden(MSG.signupsClosed)
       const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
       if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
       const names = namesOf(body)
@@ -72,13 +76,19 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
           following: [],
           followers: [],
           tokenVersion: 0,
+          ...(registration === 'approval' ? { pending: true as const } : {}),
+        }
+        // The invite is counted in the signup's own transaction: a signup refused below gives it back.
+        if (registration === 'invite' && !(body.invite !== undefined && (await tx.useInvite(body.invite, at)))) {
+          throw forbidden(MSG.inviteRequired)
         }
         const outcome = await tx.createUser(created)
         if (outcome === 'taken') throw unprocessableEntity(MSG.usernameExists)
         if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
         return created
       })
-      return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }
+      const createdUser = await userView(store, user, true)
+      return user.pending ? { createdUser, pending: true as const } : { createdUser, encodedToken: tokenFor(user) }
     },
 
     async login(body: LoginBody) {
@@ -89,6 +99,9 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
       }
       if (!guestLogin && isGuest(user)) throw forbidden(MSG.guestDisabled)
       if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
+      // Only once the password is right: nobody else learns whether an account waits or is suspended.
+      if (user.pending) throw forbidden(MSG.accountPending)
+      if (suspendedAt(user.suspension, now().toISOString())) throw forbidden(MSG.accountSuspended)
       return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
     },
 

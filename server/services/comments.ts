@@ -3,7 +3,8 @@ import { MSG, badRequest, notFound } from '../errors.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { CommentRecord, LockedPost, PageRequest, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { notify, retract, syncMentions } from './notifier.js'
+import { notify, syncMentions } from './notifier.js'
+import { deleteCommentIn } from './removals.js'
 import { toPost, usersOfPosts } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 import { checkCanInteract, hiddenFrom } from './visibility.js'
@@ -109,9 +110,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       return write(postId, async (tx, post) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
-        await retract(tx, { commentId })
-        await tx.deleteComment(post._id, commentId)
-        tx.emit({ name: 'comment.deleted', data: { postId: post._id, commentId }, by: comment.authorId })
+        await deleteCommentIn(tx, post._id, comment)
       })
     },
 

@@ -1,6 +1,8 @@
 import { createAuthService, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
+import { createModerationService, type ModerationService } from './moderation.js'
+import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
 import { createPostsService, type PostsService } from './posts.js'
 import { createRelationsService, type RelationsService } from './relations.js'
@@ -16,25 +18,38 @@ export interface Services {
   media: MediaService
   notifications: NotificationsService
   search: SearchService
+  reports: ReportsService
+  moderation: ModerationService
   relations: RelationsService
 }
 
 export interface ServicesDeps extends AuthDeps {
   /** Where uploaded images are kept. */
   mediaDir: string
+  /** Whether per-user limits (the hourly cap on reports) hold. */
+  rateLimit: boolean
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
-export function createServices({ mediaDir, signToken, guestLogin, ...deps }: ServicesDeps): Services {
+export function createServices({
+  mediaDir,
+  signToken,
+  guestLogin,
+  registration,
+  rateLimit,
+  ...deps
+}: ServicesDeps): Services {
   const media = createMediaService({ mediaDir })
   return {
-    auth: createAuthService({ ...deps, signToken, guestLogin }),
+    auth: createAuthService({ ...deps, signToken, guestLogin, registration }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),
     search: createSearchService(deps),
+    reports: createReportsService({ ...deps, rateLimit }),
+    moderation: createModerationService(deps),
     relations: createRelationsService(deps),
   }
 }

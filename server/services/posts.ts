@@ -6,6 +6,7 @@ import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
+import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
@@ -219,10 +220,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
-        // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
-        await retract(tx, { postId: post._id })
-        await tx.deletePost(post._id)
-        tx.emit({ name: 'post.deleted', data: { postId: post._id }, by: userId })
+        await deletePostIn(tx, post)
       })
       return {}
     },

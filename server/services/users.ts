@@ -19,6 +19,15 @@ async function mustGetUser(store: StoreReader, id: string, missing: string = MSG
   return user
 }
 
+/** Someone else, as everyone but moderators sees them: a signup waiting for approval is nobody yet (DECISIONS §8). */
+async function mustGetVisibleUser(store: StoreReader, id: string): Promise<UserRecord> {
+  const user = await mustGetUser(store, id)
+  if (user.pending) throw notFound(MSG.userNotFound)
+  return user
+}
+
+const listed = (users: readonly UserRecord[]) => users.filter((user) => !user.pending)
+
 type SentProfile = Omit<UserEdit, 'username' | 'token'>
 
 /** What an edit changes in `current`, checked; fields not sent are left out, so they keep their values. */
@@ -38,12 +47,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
     await store.transaction(async (tx) => {
-      // Summaries, read together: whole records would carry every follower of someone followed by thousands.
-      const found = await tx.getUserSummaries([meId, targetId])
-      const me = found.find((user) => user._id === meId)
-      if (!me) throw notFound(MSG.userNotRegistered)
-      const other = found.find((user) => user._id === targetId)
-      if (!other) throw notFound(MSG.userNotFound)
+      const me = await mustGetUser(tx, meId, MSG.userNotRegistered)
+      const other = await mustGetVisibleUser(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
       if (follow) await checkCanInteract(tx, me._id, other._id, at)
@@ -89,7 +94,9 @@ export function createUsersService({ store, now }: ServiceDeps) {
 
   return {
     async list(viewerId: string | undefined, page: PageRequest) {
-      const { items, nextCursor } = await store.listUsers(unpagedCap(page))
+      const found = await store.listUsers(unpagedCap(page))
+      const { nextCursor } = found
+      const items = listed(found.items)
       const lookup = await usersOfUsers(store, items)
       const mine =
         viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
@@ -102,6 +109,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const user =
         (await store.getUserByUsername(usernameOrId)) ??
         (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
+      if (!user || user.pending) throw notFound(MSG.userNotFound)
       // To someone they block, a person is not there; whom they block or mute can still open their profile.
       if (!user || (await hiddenFrom(store, viewerId, now())).shut.has(user._id)) throw notFound(MSG.userNotFound)
       return { user: await userView(store, user, user._id === viewerId) }
@@ -130,7 +138,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
       const hidden = await hiddenFrom(store, userId, now())
-      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people)
+      const candidates = listed(await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people))
       const lookup = await usersOfUsers(store, candidates)
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },

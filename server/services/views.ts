@@ -39,7 +39,7 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookm
     username: user.username,
     firstName: user.firstName,
     lastName: user.lastName,
-    ...(self ? { email: user.email } : {}),
+    ...(self ? { email: user.email, role: user.role ?? 'user' } : {}),
     avatarURL: user.avatarURL,
     bio: user.bio,
     website: user.website,

@@ -36,16 +36,30 @@ const blockedEitherWay = (relation: Relation) => relation.blocks || relation.blo
 /** Whether the viewer does not hear from the other person at all: a block either way, or a running mute. */
 export const hears = (relation: Relation) => !blockedEitherWay(relation) && !relation.mutes
 
-/** Who is hidden from `readerId` at `at`, read from `store` (a transaction's reads when inside one). */
+/** The soonest of some ends, in ms since the epoch; undefined without any. */
+const soonest = (ends: readonly (string | null | undefined)[]) => {
+  const times = ends.flatMap((end) => (end === null || end === undefined ? [] : [Date.parse(end)]))
+  return times.length > 0 ? Math.min(...times) : undefined
+}
+
+/**
+ * Who is hidden from `readerId` at `at`, read from `store` (a transaction's reads when inside one). Suspended
+ * people are hidden from everyone, signed in or not, and shut to direct reads too, until their suspension
+ * ends (DECISIONS §8); their content comes back unchanged then.
+ */
 export async function hiddenFrom(store: StoreReader, readerId: string | undefined, at: Date): Promise<Hidden> {
-  if (readerId === undefined) return NOBODY_HIDDEN
-  const { blocking, blockedBy, muting } = await store.relationsOf(readerId, at.toISOString())
-  if (blocking.length === 0 && blockedBy.length === 0 && muting.length === 0) return NOBODY_HIDDEN
-  const ends = muting.flatMap((mute) => (mute.until === undefined ? [] : [Date.parse(mute.until)]))
+  const when = at.toISOString()
+  const [suspended, relations] = await Promise.all([
+    store.listSuspended(when),
+    readerId === undefined ? undefined : store.relationsOf(readerId, when),
+  ])
+  const suspendedIds = suspended.map((entry) => entry.userId).filter((id) => id !== readerId)
+  const { blocking, blockedBy, muting } = relations ?? { blocking: [], blockedBy: [], muting: [] }
+  if (suspendedIds.length + blocking.length + blockedBy.length + muting.length === 0) return NOBODY_HIDDEN
   return {
-    people: [...new Set([...blocking, ...blockedBy, ...muting.map((mute) => mute.userId)])],
-    shut: new Set(blockedBy),
-    until: ends.length > 0 ? Math.min(...ends) : undefined,
+    people: [...new Set([...suspendedIds, ...blocking, ...blockedBy, ...muting.map((mute) => mute.userId)])],
+    shut: new Set([...suspendedIds, ...blockedBy]),
+    until: soonest([...suspended.map((entry) => entry.until), ...muting.map((mute) => mute.until)]),
   }
 }
 

@@ -1,5 +1,6 @@
 import { CorruptDatabaseError } from './durable-file.js'
 import { ShardedFiles } from './sharded-files.js'
+import { KINDS, type Kind } from './layout.js'
 import type { Database } from './types.js'
 
 /**
@@ -30,14 +31,9 @@ export async function writeDatabaseFiles(dataDir: string, database: Database): P
   )
   if (!readable) await files.removeStrays()
   files.load(database, true)
-  const records = {
-    users: new Map<string, object>(database.users.map((user) => [user._id, user])),
-    posts: new Map<string, object>(database.posts.map((post) => [post._id, post])),
-    notifications: new Map<string, object>(
-      (database.notifications ?? []).map((notification) => [notification._id, notification]),
-    ),
-    revokedTokens: new Map<string, object>((database.revokedTokens ?? []).map((token) => [token._id, token])),
-  }
+  const records = Object.fromEntries(
+    KINDS.map((kind) => [kind, new Map<string, object>((database[kind] ?? []).map((record) => [record._id, record]))]),
+  ) as Record<Kind, Map<string, object>>
   await files.commit(files.prepare((kind, id) => records[kind].get(id)))
   await files.removeStrays()
 }

@@ -5,7 +5,16 @@ import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import type { TransactionBase } from './transaction-reads.js'
-import type { MuteRecord, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSearch } from './types.js'
+import type {
+  MuteRecord,
+  Page,
+  PageRequest,
+  PostQuery,
+  PostRecord,
+  ReportStatus,
+  UserRecord,
+  UserSearch,
+} from './types.js'
 
 /** Ids of a page turned into their records. */
 function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page<T> {
@@ -125,6 +134,36 @@ export class EmbeddedReader implements TransactionBase {
   }
   async isTokenRevoked(tokenId: string) {
     return this.index.revokedTokens.get(tokenId) !== undefined
+  }
+  async getReport(id: string) {
+    return this.index.moderation.reports.get(id)
+  }
+  async listReports(status: ReportStatus, page: PageRequest) {
+    return this.index.moderation.listReports(status, page)
+  }
+  async countOpenReports() {
+    return this.index.moderation.openCount
+  }
+  async countReportsSince(reporterId: string, since: string) {
+    return this.index.moderation.countReportsSince(reporterId, since)
+  }
+  async listAuditLog(page: PageRequest) {
+    return this.index.moderation.audit.newestFirst(page)
+  }
+  async listInvites(page: PageRequest) {
+    return this.index.moderation.invites.newestFirst(page)
+  }
+  async getInvite(code: string) {
+    return this.index.moderation.invites.get(code)
+  }
+  async listPendingUsers(page: PageRequest) {
+    return this.index.listPendingUsers(page)
+  }
+  async listStaffIds() {
+    return this.index.staffIds()
+  }
+  async listSuspended(at: string) {
+    return this.index.suspended(at)
   }
   async relationsOf(userId: string, at: string) {
     return relationsIn(this.index.users.get(userId), this.index.blockersOf(userId), at)

@@ -121,6 +121,14 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('posts', tx.posts, { put: (post) => index.putPost(post), delete: (id) => index.deletePost(id) })
         this.#apply('notifications', tx.notifications.changes, index.notifications)
         this.#apply('revokedTokens', tx.revokedTokens, index.revokedTokens)
+        for (const id of tx.deletedUsers) {
+          index.deleteUser(id)
+          this.#files.remove('users', id)
+        }
+        const { moderation } = index
+        this.#apply('reports', tx.reports, moderation.reports)
+        this.#apply('auditLog', tx.auditLog, moderation.audit)
+        this.#apply('invites', tx.invites, moderation.invites)
         durable = this.#awaitFlush()
         // Holding the lock through the flush gives this write a flush of its own.
         if (this.#perWrite) await durable
@@ -165,6 +173,9 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       posts: index.posts,
       notifications: index.notifications,
       revokedTokens: index.revokedTokens,
+      reports: index.moderation.reports,
+      auditLog: index.moderation.audit,
+      invites: index.moderation.invites,
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

@@ -1,7 +1,16 @@
 import { readdir, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { CorruptDatabaseError, DurableJsonFile } from './durable-file.js'
-import type { Database, NotificationRecord, PostRecord, RevokedTokenRecord, UserRecord } from './types.js'
+import type {
+  AuditEntryRecord,
+  Database,
+  InviteRecord,
+  NotificationRecord,
+  PostRecord,
+  ReportRecord,
+  RevokedTokenRecord,
+  UserRecord,
+} from './types.js'
 
 /**
  * How the database sits on disk. db.json is the root: either a whole database (version 1, the original
@@ -17,14 +26,23 @@ import type { Database, NotificationRecord, PostRecord, RevokedTokenRecord, User
  * Version 3 added notifications as a third kind of record, each in a shard of its own kind like users
  * and posts, so a like's notification costs one small shard and marking some read rewrites only theirs.
  * Version 4 added revoked tokens (logged-out tokens, kept until they expire) as a fourth, so a logout
- * writes one small shard rather than growing its user's record. Older manifests are still read, as
- * holding none of the kinds that came after them.
+ * writes one small shard rather than growing its user's record. Version 5 added the records of
+ * moderation: reports, the audit log and invites. Older manifests are still read, as holding none of
+ * the kinds that came after them.
  */
-export type Kind = 'users' | 'posts' | 'notifications' | 'revokedTokens'
-export const KINDS: readonly Kind[] = ['users', 'posts', 'notifications', 'revokedTokens']
+export type Kind = 'users' | 'posts' | 'notifications' | 'revokedTokens' | 'reports' | 'auditLog' | 'invites'
+export const KINDS: readonly Kind[] = [
+  'users',
+  'posts',
+  'notifications',
+  'revokedTokens',
+  'reports',
+  'auditLog',
+  'invites',
+]
 
 export interface Manifest {
-  version: 4
+  version: 5
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
@@ -32,10 +50,15 @@ export interface Manifest {
   posts: number[]
   notifications: number[]
   revokedTokens: number[]
+  reports: number[]
+  auditLog: number[]
+  invites: number[]
 }
 
+/** The manifest of the release before moderation. */
+type ManifestV4 = Omit<Manifest, 'version' | 'reports' | 'auditLog' | 'invites'> & { version: 4 }
 /** The manifest of the release before revoked tokens. */
-type ManifestV3 = Omit<Manifest, 'version' | 'revokedTokens'> & { version: 3 }
+type ManifestV3 = Omit<ManifestV4, 'version' | 'revokedTokens'> & { version: 3 }
 /** The manifest of the release before notifications. */
 type ManifestV2 = Omit<ManifestV3, 'version' | 'notifications'> & { version: 2 }
 
@@ -46,7 +69,7 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | ManifestV2 | ManifestV3 | Manifest
+export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -79,7 +102,7 @@ const isGenerationList = (value: unknown, latest: number): value is number[] =>
 export function isRoot(data: unknown): data is Root {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
   const candidate = data as { version?: unknown; generation?: unknown } & Partial<Record<Kind, unknown>>
-  if (candidate.version === 2 || candidate.version === 3 || candidate.version === 4) {
+  if (candidate.version === 2 || candidate.version === 3 || candidate.version === 4 || candidate.version === 5) {
     const latest = candidate.generation
     return (
       typeof latest === 'number' &&
@@ -87,7 +110,11 @@ export function isRoot(data: unknown): data is Root {
       isGenerationList(candidate.users, latest) &&
       isGenerationList(candidate.posts, latest) &&
       (candidate.version === 2 || isGenerationList(candidate.notifications, latest)) &&
-      (candidate.version !== 4 || isGenerationList(candidate.revokedTokens, latest))
+      (candidate.version < 4 || isGenerationList(candidate.revokedTokens, latest)) &&
+      (candidate.version < 5 ||
+        (isGenerationList(candidate.reports, latest) &&
+          isGenerationList(candidate.auditLog, latest) &&
+          isGenerationList(candidate.invites, latest)))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
@@ -95,9 +122,11 @@ export function isRoot(data: unknown): data is Root {
 
 /** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  if (root.version === 4) return root
-  if (root.version === 3) return { ...root, version: 4, revokedTokens: [] }
-  if (root.version === 2) return { ...root, version: 4, notifications: [], revokedTokens: [] }
+  const none = { reports: [], auditLog: [], invites: [] }
+  if (root.version === 5) return root
+  if (root.version === 4) return { ...root, ...none, version: 5 }
+  if (root.version === 3) return { ...root, ...none, version: 5, revokedTokens: [] }
+  if (root.version === 2) return { ...root, ...none, version: 5, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -153,6 +182,9 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
     posts: take('posts') as PostRecord[],
     notifications: take('notifications') as NotificationRecord[],
     revokedTokens: take('revokedTokens') as RevokedTokenRecord[],
+    reports: take('reports') as ReportRecord[],
+    auditLog: take('auditLog') as AuditEntryRecord[],
+    invites: take('invites') as InviteRecord[],
   }
 }
 

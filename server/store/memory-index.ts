@@ -1,5 +1,6 @@
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
+import { ModerationIndex } from './moderation-index.js'
 import { NotificationIndex } from './notification-index.js'
 import { RevokedTokens } from './revoked-tokens.js'
 import { SearchIndex } from './search-index.js'
@@ -76,6 +77,11 @@ export class MemoryIndex {
   readonly names = new NameIndex()
   readonly notifications = new NotificationIndex()
   readonly revokedTokens = new RevokedTokens()
+  readonly moderation = new ModerationIndex()
+  /** Moderators and admins. */
+  readonly #staff = new Set<string>()
+  /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
+  readonly #suspended = new Map<string, string | null>()
   /** Who blocks each user: every record's `blocking`, the other way round. */
   readonly #blockedBy = new Map<string, Set<string>>()
   readonly #usersByTime = new SortedList(byJoined)
@@ -102,6 +108,8 @@ export class MemoryIndex {
     this.users.clear()
     this.usersByName.clear()
     this.usernameSkeletons.clear()
+    this.#staff.clear()
+    this.#suspended.clear()
     this.posts.clear()
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
@@ -126,6 +134,7 @@ export class MemoryIndex {
     this.names.load(data.users)
     this.notifications.load(data.notifications ?? [])
     this.revokedTokens.load(data.revokedTokens ?? [])
+    this.moderation.load(data.reports ?? [], data.auditLog ?? [], data.invites ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {
@@ -275,6 +284,40 @@ export class MemoryIndex {
     return authors
   }
 
+  /** Only a pending signup is ever deleted: it follows, is followed by and made nothing. */
+  deleteUser(id: string): void {
+    const user = this.users.get(id)
+    if (!user) return
+    this.#peopleVersion = ++peopleVersions
+    this.users.delete(id)
+    this.usersByName.delete(usernameKey(user.username))
+    this.usernameSkeletons.delete(usernameSkeleton(user.username))
+    this.#staff.delete(id)
+    this.#usersByTime.remove(user)
+    this.names.deleteUser(user)
+  }
+
+  /** Signups waiting for approval, oldest first. */
+  listPendingUsers(request: PageRequest): Page<UserRecord> {
+    return pageOf(
+      this.#usersByTime.items.filter((user) => user.pending),
+      byJoined,
+      1,
+      request,
+    )
+  }
+
+  /** Everyone whose suspension is in force at `at`. */
+  suspended(at: string): { userId: string; until: string | null }[] {
+    const found: { userId: string; until: string | null }[] = []
+    for (const [userId, until] of this.#suspended) if (until === null || until > at) found.push({ userId, until })
+    return found
+  }
+
+  staffIds(): string[] {
+    return [...this.#staff]
+  }
+
   #indexBlocks(blockerId: string, before: readonly string[], after: readonly string[]): void {
     for (const id of before) {
       const blockers = this.#blockedBy.get(id)
@@ -289,6 +332,10 @@ export class MemoryIndex {
   }
 
   #indexUser(user: UserRecord): void {
+    if (user.role === 'moderator' || user.role === 'admin') this.#staff.add(user._id)
+    else this.#staff.delete(user._id)
+    if (user.suspension) this.#suspended.set(user._id, user.suspension.until)
+    else this.#suspended.delete(user._id)
     this.users.set(user._id, user)
     this.usersByName.set(usernameKey(user.username), user)
     this.usernameSkeletons.add(usernameSkeleton(user.username))

@@ -97,6 +97,14 @@ export class NameIndex {
     }
   }
 
+  deleteUser(user: UserRecord): void {
+    for (const word of this.#wordsOf.get(user._id) ?? []) this.#words.remove(entry(word, user._id))
+    this.#wordsOf.delete(user._id)
+    const name = this.#nameOf.get(user._id)
+    if (name) this.#names.remove(name)
+    this.#nameOf.delete(user._id)
+  }
+
   /** Ids of the users matching, by usernameKey. */
   users(search: UserSearch, request: PageRequest): Page<string> {
     let page: Page<NameKey>

@@ -48,13 +48,8 @@ export class ShardedFiles {
   #manifest: Manifest | undefined
   #segments = new SegmentUses()
   #generation = 0
-  #members: Record<Kind, Set<string>[]> = { users: [], posts: [], notifications: [], revokedTokens: [] }
-  #dirty: Record<Kind, Set<number>> = {
-    users: new Set(),
-    posts: new Set(),
-    notifications: new Set(),
-    revokedTokens: new Set(),
-  }
+  #members = Object.fromEntries(KINDS.map((kind) => [kind, []])) as unknown as Record<Kind, Set<string>[]>
+  #dirty = Object.fromEntries(KINDS.map((kind) => [kind, new Set()])) as unknown as Record<Kind, Set<number>>
 
   constructor(dataDir: string) {
     this.#dataDir = dataDir
@@ -122,12 +117,15 @@ export class ShardedFiles {
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
     const manifest: Manifest = {
-      version: 4,
+      version: 5,
       generation: 0,
       users: [],
       posts: [],
       notifications: [],
       revokedTokens: [],
+      reports: [],
+      auditLog: [],
+      invites: [],
     }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []

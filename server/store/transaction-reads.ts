@@ -4,7 +4,11 @@ import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
+  AuditEntryRecord,
+  InviteRecord,
   PageRequest,
+  ReportRecord,
+  ReportStatus,
   PostQuery,
   PostRecord,
   RevokedTokenRecord,
@@ -22,6 +26,7 @@ export interface TransactionBase extends StoreReader {
   usersBookmarking(postId: string): readonly string[]
   hasUsernameSkeleton(skeleton: string): boolean
   expiredRevocations(at: string): readonly string[]
+  getInvite(code: string): Promise<InviteRecord | undefined>
   /** Who blocks the user, as committed. */
   blockersOf(userId: string): readonly string[]
 }
@@ -35,6 +40,11 @@ export class TransactionReads implements StoreReader {
   readonly posts = new Map<string, PostRecord | null>()
   /** Revocations staged, or null for one to forget. */
   readonly revokedTokens = new Map<string, RevokedTokenRecord | null>()
+  /** Pending signups rejected. */
+  readonly deletedUsers = new Set<string>()
+  readonly reports = new Map<string, ReportRecord>()
+  readonly auditLog = new Map<string, AuditEntryRecord>()
+  readonly invites = new Map<string, InviteRecord>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,
@@ -48,11 +58,16 @@ export class TransactionReads implements StoreReader {
       this.users.size === 0 &&
       this.posts.size === 0 &&
       this.notifications.changes.size === 0 &&
-      this.revokedTokens.size === 0
+      this.revokedTokens.size === 0 &&
+      this.deletedUsers.size === 0 &&
+      this.reports.size === 0 &&
+      this.auditLog.size === 0 &&
+      this.invites.size === 0
     )
   }
 
   async getUser(id: string) {
+    if (this.deletedUsers.has(id)) return undefined
     return this.users.get(id) ?? this.base.getUser(id)
   }
   async getTokenHolder(id: string) {
@@ -127,6 +142,52 @@ export class TransactionReads implements StoreReader {
   }
   async countUnread(userId: string) {
     return this.notifications.unread(userId)
+  }
+  async getReport(id: string) {
+    return this.reports.get(id) ?? this.base.getReport(id)
+  }
+  listReports(status: ReportStatus, page: PageRequest) {
+    return this.base.listReports(status, page)
+  }
+  async countOpenReports() {
+    let open = await this.base.countOpenReports()
+    for (const report of this.reports.values()) {
+      const before = await this.base.getReport(report._id)
+      open += (report.status === 'open' ? 1 : 0) - (before?.status === 'open' ? 1 : 0)
+    }
+    return open
+  }
+  async countReportsSince(reporterId: string, since: string) {
+    let staged = 0
+    for (const report of this.reports.values()) {
+      if (report.reporterId === reporterId && report.createdAt >= since) staged++
+    }
+    return (await this.base.countReportsSince(reporterId, since)) + staged
+  }
+  listAuditLog(page: PageRequest) {
+    return this.base.listAuditLog(page)
+  }
+  listInvites(page: PageRequest) {
+    return this.base.listInvites(page)
+  }
+  async getInvite(code: string) {
+    return this.invites.get(code) ?? this.base.getInvite(code)
+  }
+  listPendingUsers(page: PageRequest) {
+    return this.base.listPendingUsers(page)
+  }
+  listStaffIds() {
+    return this.base.listStaffIds()
+  }
+  /** The committed suspensions, with those this transaction staged or lifted. */
+  async listSuspended(at: string) {
+    const found = new Map((await this.base.listSuspended(at)).map((entry) => [entry.userId, entry.until]))
+    for (const user of this.users.values()) {
+      const until = user.suspension?.until
+      if (user.suspension && (until === null || (until !== undefined && until > at))) found.set(user._id, until ?? null)
+      else found.delete(user._id)
+    }
+    return [...found].map(([userId, until]) => ({ userId, until }))
   }
   /** The committed blockers, with the blocks this transaction staged or lifted. */
   async relationsOf(userId: string, at: string) {

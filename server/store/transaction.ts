@@ -4,7 +4,13 @@ import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
 import { isRunning } from './relations.js'
 import type {
+  AuditEntryRecord,
   CommentRecord,
+  InviteRecord,
+  ReportRecord,
+  ReportResolution,
+  Role,
+  Suspension,
   MuteRecord,
   NotificationMatch,
   NotificationRecord,
@@ -221,6 +227,64 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async markNotificationsRead(userId: string, through: NotificationRecord | undefined) {
     return this.notifications.markRead(userId, through)
+  }
+
+  async setRole(id: string, role: Role, at: string) {
+    const user = await this.getUser(id)
+    return user && this.#putUser({ ...user, role, updatedAt: at })
+  }
+
+  async setSuspension(id: string, suspension: Suspension | null, at: string) {
+    const user = await this.getUser(id)
+    if (!user) return undefined
+    const { suspension: _lifted, ...rest } = user
+    return this.#putUser({ ...rest, ...(suspension ? { suspension } : {}), updatedAt: at })
+  }
+
+  async approveUser(id: string, at: string) {
+    const user = await this.getUser(id)
+    if (!user?.pending) return false
+    const { pending: _approved, ...rest } = user
+    this.#putUser({ ...rest, updatedAt: at })
+    return true
+  }
+
+  async deletePendingUser(id: string) {
+    const user = await this.getUser(id)
+    if (!user?.pending) return false
+    this.users.delete(id)
+    this.deletedUsers.add(id)
+    return true
+  }
+
+  /** Transactions run one at a time: every user is locked already. */
+  async lockUser() {}
+
+  async addReport(report: ReportRecord) {
+    this.reports.set(report._id, Object.freeze({ ...report }))
+  }
+
+  async resolveReport(id: string, resolution: ReportResolution) {
+    const report = await this.getReport(id)
+    if (report?.status !== 'open') return undefined
+    const resolved: ReportRecord = Object.freeze({ ...report, ...resolution, status: 'resolved' })
+    this.reports.set(id, resolved)
+    return resolved
+  }
+
+  async addAuditEntry(entry: AuditEntryRecord) {
+    this.auditLog.set(entry._id, Object.freeze({ ...entry }))
+  }
+
+  async addInvite(invite: InviteRecord) {
+    this.invites.set(invite._id, Object.freeze({ ...invite }))
+  }
+
+  async useInvite(code: string, at: string) {
+    const invite = await this.getInvite(code)
+    if (!invite || invite.used >= invite.uses || (invite.expiresAt !== null && invite.expiresAt <= at)) return false
+    this.invites.set(code, Object.freeze({ ...invite, used: invite.used + 1 }))
+    return true
   }
 
   emit(event: ChirpEvent) {

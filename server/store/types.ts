@@ -1,8 +1,18 @@
 import type { ChirpEvent } from '../schemas/events.js'
 import type { FeedSort } from '../schemas/posts.js'
+import type {
+  AuditEntryRecord,
+  InviteRecord,
+  ReportRecord,
+  ReportResolution,
+  ReportStatus,
+  Role,
+  Suspension,
+} from './moderation-types.js'
 import type { NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
 
 export type * from './notification-types.js'
+export type * from './moderation-types.js'
 
 /** Stored records are immutable: a change replaces the record, so reads can share them safely. */
 export interface UserRecord {
@@ -25,6 +35,12 @@ export interface UserRecord {
   readonly followers: readonly string[]
   /** Raised on logout everywhere so that tokens issued before it stop working. */
   readonly tokenVersion: number
+  /** Absent: `user` (accounts made before roles). */
+  readonly role?: Role
+  /** Absent when the account has never been suspended or the suspension was lifted. */
+  readonly suspension?: Suspension
+  /** A signup waiting for a moderator's approval (REGISTRATION=approval); absent once approved. */
+  readonly pending?: true
   /**
    * Whom the user blocks and mutes, oldest first: kept on the record by the embedded store (absent in
    * databases written before blocks existed); PostgreSQL keeps them in tables of their own and leaves these out.
@@ -138,6 +154,10 @@ export interface Database {
   notifications?: NotificationRecord[]
   /** Absent in databases written before tokens could be logged out one by one. */
   revokedTokens?: RevokedTokenRecord[]
+  /** The next three are absent in databases written before moderation. */
+  reports?: ReportRecord[]
+  auditLog?: AuditEntryRecord[]
+  invites?: InviteRecord[]
 }
 
 export interface PageRequest {
@@ -217,6 +237,22 @@ export interface StoreReader {
   countUnread(userId: string): Promise<number>
   /** Whether the token of this id was logged out. */
   isTokenRevoked(tokenId: string): Promise<boolean>
+  getReport(id: string): Promise<ReportRecord | undefined>
+  /** Newest first. */
+  listReports(status: ReportStatus, page: PageRequest): Promise<Page<ReportRecord>>
+  countOpenReports(): Promise<number>
+  /** How many reports the user made at or after `since`. */
+  countReportsSince(reporterId: string, since: string): Promise<number>
+  /** Newest first. */
+  listAuditLog(page: PageRequest): Promise<Page<AuditEntryRecord>>
+  /** Newest first. */
+  listInvites(page: PageRequest): Promise<Page<InviteRecord>>
+  /** Signups waiting for approval, oldest first. */
+  listPendingUsers(page: PageRequest): Promise<Page<UserRecord>>
+  /** The ids of every moderator and admin, who get the live events of the moderation queue. */
+  listStaffIds(): Promise<string[]>
+  /** Everyone whose suspension is in force at `at`, and when it ends (null: when lifted). */
+  listSuspended(at: string): Promise<{ userId: string; until: string | null }[]>
   /** Whom the user blocks, who blocks them, and whom they mute with the mute running at `at`. */
   relationsOf(userId: string, at: string): Promise<Relations>
   /** Where `viewerId` stands with `otherId` at `at`. */
@@ -300,6 +336,23 @@ export interface StoreTx extends StoreReader {
     userId: string,
     through: NotificationRecord | undefined,
   ): Promise<{ marked: number; unread: number }>
+  /** The changed record, or undefined when there is no such user. */
+  setRole(id: string, role: Role, at: string): Promise<UserRecord | undefined>
+  /** Suspends (or, with null, lifts the suspension of) the user: the changed record, or undefined when none. */
+  setSuspension(id: string, suspension: Suspension | null, at: string): Promise<UserRecord | undefined>
+  /** False when the user is not pending (or does not exist). */
+  approveUser(id: string, at: string): Promise<boolean>
+  /** Deletes a pending signup, which has made nothing yet; false when the user is not pending. */
+  deletePendingUser(id: string): Promise<boolean>
+  /** Stops the report from being made twice in the hour by a reporter racing themselves. */
+  lockUser(id: string): Promise<void>
+  addReport(report: ReportRecord): Promise<void>
+  /** The resolved report, or undefined when it is not open (or does not exist). */
+  resolveReport(id: string, resolution: ReportResolution): Promise<ReportRecord | undefined>
+  addAuditEntry(entry: AuditEntryRecord): Promise<void>
+  addInvite(invite: InviteRecord): Promise<void>
+  /** Counts one use of the invite; false when it is unknown, used up or expired at `at`. */
+  useInvite(code: string, at: string): Promise<boolean>
   /** Records an event that is published once, and only if, the transaction commits. */
   emit(event: ChirpEvent): void
 }

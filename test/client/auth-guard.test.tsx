@@ -99,6 +99,25 @@ await t.test('signup returns to the remembered page and uses the first preset av
   })
 })
 
+await t.test('a signup that waits for approval says so and signs nobody in', async (t) => {
+  const api = stubApi({
+    ...signedInApi,
+    'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, pending: true } }),
+  })
+  t.teardown(api.restore)
+  const { location } = renderAt('/signup', <App />)
+  await screen.findByLabelText('First Name')
+  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
+  fill('First Name', 'Ada')
+  fill('Last Name', 'Lovelace')
+  fill('Email', 'ada@example.com')
+  fill('Username', 'ada')
+  fill('Password', 'analytical')
+  fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+  await screen.findByText(/Your account is waiting for approval/)
+  t.equal(last(location.history), '/signup', 'still on the signup page')
+})
+
 await t.test('Login as a Guest shows only when the server allows it, and logs in as guest', async (t) => {
   let allowed = false
   const api = stubApi({

@@ -367,7 +367,7 @@ await t.test('GUEST_LOGIN=false refuses the guest, and its earlier tokens, but n
   const health = await closed.app.inject({ method: 'GET', url: '/api/health' })
   t.strictSame(
     health.json(),
-    { status: 'ok', store: testStoreKind, guestLogin: false },
+    { status: 'ok', store: testStoreKind, guestLogin: false, registration: 'open' },
     'health tells the client to hide the button',
   )
   const maya = await closed.app.inject({

@@ -38,6 +38,21 @@ const ROUTES = [
   ['post', '/api/comments/downvote/{postId}/{commentId}'],
   ['post', '/api/media'],
   ['get', '/api/health'],
+  ['post', '/api/reports'],
+  ['get', '/api/admin/reports'],
+  ['post', '/api/admin/reports/{id}/resolve'],
+  ['get', '/api/admin/users'],
+  ['get', '/api/admin/users/{id}'],
+  ['post', '/api/admin/users/{id}/role'],
+  ['post', '/api/admin/users/{id}/suspend'],
+  ['post', '/api/admin/users/{id}/unsuspend'],
+  ['post', '/api/admin/users/{id}/approve'],
+  ['post', '/api/admin/users/{id}/reject'],
+  ['delete', '/api/admin/posts/{id}'],
+  ['delete', '/api/admin/comments/{postId}/{commentId}'],
+  ['get', '/api/admin/log'],
+  ['post', '/api/invites'],
+  ['get', '/api/invites'],
   ['post', '/api/events/ticket'],
   ['get', '/api/events'],
 ] as const
@@ -48,10 +63,10 @@ interface Operation {
   responses: Record<string, unknown>
 }
 
-await t.test('GET /api/health answers 200 { status: "ok", store, guestLogin }', async (t) => {
+await t.test('GET /api/health answers 200 { status: "ok", store, guestLogin, registration }', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/health' })
   t.equal(res.statusCode, 200)
-  t.strictSame(res.json(), { status: 'ok', store: testStoreKind, guestLogin: true })
+  t.strictSame(res.json(), { status: 'ok', store: testStoreKind, guestLogin: true, registration: 'open' })
 })
 
 await t.test('GET /api/docs/json is an OpenAPI document of every route, generated from the schemas', async (t) => {

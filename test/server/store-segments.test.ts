@@ -42,7 +42,7 @@ await t.test('a new directory is seeded as a manifest in db.json and one segment
   const dir = await tempDataDir(t)
   await open(t, dir, database(3, 5))
   const manifest = await manifestOf(dir)
-  t.equal(manifest.version, 4)
+  t.equal(manifest.version, 5)
   t.equal(manifest.posts.length, 16, 'the smallest layout')
   t.equal(manifest.notifications.length, 16, 'notifications have shards of their own, even before there are any')
   t.equal(manifest.revokedTokens.length, 16, 'and so do revoked tokens')
@@ -103,7 +103,7 @@ await t.test(
     t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
     t.equal((await store.getPost('p1'))?.content, 'post 1')
     await edit(store, 'p1', 'converted')
-    t.equal((await manifestOf(dir)).version, 4)
+    t.equal((await manifestOf(dir)).version, 5)
     t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
     t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
   },
@@ -155,22 +155,30 @@ await t.test('segments no manifest names are removed at start', async (t) => {
 
 await t.test('a segment mostly superseded is carried forward, so old segments do not pile up', async (t) => {
   const dir = await tempDataDir(t)
-  const store = await open(t, dir, database(40, 128))
+  const store = await open(t, dir, database(200, 512))
   const shards = (await manifestOf(dir)).posts.length
   const byShard = new Map<number, string>()
-  for (let i = 0; i < 128; i++) byShard.set(shardOf(`p${i}`, shards), `p${i}`)
-  // Every post shard and every user shard rewritten: the first segment, which held all 80 shards, is left
-  // holding the 32 (empty) notification and revoked-token shards, fewer than half.
+  for (let i = 0; i < 512; i++) byShard.set(shardOf(`p${i}`, shards), `p${i}`)
+  // Every post shard and every user shard rewritten: the first segment, which held all 272 shards, is left
+  // holding the 80 (empty) shards of notifications, revoked tokens, reports, the audit log and invites,
+  // fewer than half.
   for (const id of byShard.values()) await edit(store, id, 'moved')
   await store.transaction(async (tx) => {
-    for (let i = 0; i < 40; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
+    for (let i = 0; i < 200; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
   })
   t.ok((await segmentsIn(dir)).includes('segment-000001.json'), 'still named by a few shards')
   await edit(store, 'p0', 'once more')
   t.notOk((await segmentsIn(dir)).includes('segment-000001.json'), 'the next flush carried its shards forward')
   const manifest = await manifestOf(dir)
-  t.ok([...manifest.notifications, ...manifest.revokedTokens].every((generation) => generation > 1))
-  t.equal((await readDatabaseFiles(dir)).posts.length, 128, 'nothing lost on the way')
+  const empties = [
+    manifest.notifications,
+    manifest.revokedTokens,
+    manifest.reports,
+    manifest.auditLog,
+    manifest.invites,
+  ]
+  t.ok(empties.flat().every((generation) => generation > 1))
+  t.equal((await readDatabaseFiles(dir)).posts.length, 512, 'nothing lost on the way')
 })
 
 await t.test('a database grown past its layout is redrawn into more shards on the next write', async (t) => {

@@ -6,6 +6,7 @@ import type {
   PageRequest,
   PostQuery,
   PostRecord,
+  ReportStatus,
   StoreReader,
   TokenHolder,
   UserRecord,
@@ -14,6 +15,7 @@ import type {
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
+import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
 import * as relations from './pg-relations.js'
@@ -217,6 +219,33 @@ export class PgReader implements StoreReader {
   }
   countUnread(userId: string) {
     return notifications.countUnread(this.sql, userId)
+  }
+  getReport(id: string) {
+    return moderation.getReport(this.sql, id)
+  }
+  listReports(status: ReportStatus, page: PageRequest) {
+    return moderation.listReports(this.sql, status, page)
+  }
+  countOpenReports() {
+    return moderation.countOpenReports(this.sql)
+  }
+  countReportsSince(reporterId: string, since: string) {
+    return moderation.countReportsSince(this.sql, reporterId, since)
+  }
+  listAuditLog(page: PageRequest) {
+    return moderation.listAuditLog(this.sql, page)
+  }
+  listInvites(page: PageRequest) {
+    return moderation.listInvites(this.sql, page)
+  }
+  listPendingUsers(page: PageRequest) {
+    return moderation.listPendingUsers(this.sql, page)
+  }
+  listStaffIds() {
+    return moderation.listStaffIds(this.sql)
+  }
+  listSuspended(at: string) {
+    return moderation.listSuspended(this.sql, at)
   }
   relationsOf(userId: string, at: string) {
     return relations.relationsOf(this.sql, userId, at)

@@ -1,8 +1,14 @@
 import type postgres from 'postgres'
 import type { ChirpEvent } from '../../schemas/events.js'
 import type {
+  AuditEntryRecord,
   CommentRecord,
+  InviteRecord,
   LockedPost,
+  ReportRecord,
+  ReportResolution,
+  Role,
+  Suspension,
   MuteRecord,
   NotificationMatch,
   NotificationRecord,
@@ -14,6 +20,7 @@ import type {
   UserRecord,
 } from '../types.js'
 import type { Queryable } from './connect.js'
+import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import { PgReader } from './pg-reader.js'
@@ -91,6 +98,55 @@ export class PgTx extends PgReader implements StoreTx {
   async revokeTokens(id: string): Promise<void> {
     if (!isUuid(id)) return
     await this.sql`UPDATE users SET token_version = token_version + 1 WHERE id = ${id}`
+  }
+
+  async setRole(id: string, role: Role, at: string): Promise<UserRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await this.sql`UPDATE users SET role = ${role}, updated_at = ${at} WHERE id = ${id} RETURNING id`
+    return row ? this.getUser(id) : undefined
+  }
+
+  async setSuspension(id: string, suspension: Suspension | null, at: string): Promise<UserRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    // postgres.js serialises a value bound to a jsonb column itself.
+    const value = suspension ? this.sql.json({ ...suspension }) : null
+    const [row] = await this.sql`
+      UPDATE users SET suspension = ${value}, updated_at = ${at} WHERE id = ${id} RETURNING id`
+    return row ? this.getUser(id) : undefined
+  }
+
+  async approveUser(id: string, at: string): Promise<boolean> {
+    if (!isUuid(id)) return false
+    const rows = await this
+      .sql`UPDATE users SET pending = false, updated_at = ${at} WHERE id = ${id} AND pending RETURNING id`
+    return rows.length === 1
+  }
+
+  /** A pending signup has made nothing: its row is all there is (its search rows go with it, by cascade). */
+  async deletePendingUser(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false
+    const rows = await this.sql`DELETE FROM users WHERE id = ${id} AND pending RETURNING id`
+    return rows.length === 1
+  }
+
+  async lockUser(id: string): Promise<void> {
+    if (isUuid(id)) await this.sql`SELECT 1 FROM users WHERE id = ${id} FOR UPDATE`
+  }
+
+  addReport(report: ReportRecord) {
+    return moderation.addReport(this.sql, report)
+  }
+  resolveReport(id: string, resolution: ReportResolution) {
+    return moderation.resolveReport(this.sql, id, resolution)
+  }
+  addAuditEntry(entry: AuditEntryRecord) {
+    return moderation.addAuditEntry(this.sql, entry)
+  }
+  addInvite(invite: InviteRecord) {
+    return moderation.addInvite(this.sql, invite)
+  }
+  useInvite(code: string, at: string) {
+    return moderation.useInvite(this.sql, code, at)
   }
 
   async revokeToken(token: RevokedTokenRecord): Promise<void> {

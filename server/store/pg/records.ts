@@ -1,5 +1,13 @@
 import type { Queryable } from './connect.js'
-import { SHOWN_OF_A_POST, type CommentRecord, type LockedPost, type PostRecord, type UserRecord } from '../types.js'
+import {
+  SHOWN_OF_A_POST,
+  type CommentRecord,
+  type LockedPost,
+  type PostRecord,
+  type Role,
+  type Suspension,
+  type UserRecord,
+} from '../types.js'
 
 /**
  * The columns that rebuild a UserRecord as the embedded store keeps it: its follows and bookmarks as id
@@ -7,7 +15,7 @@ import { SHOWN_OF_A_POST, type CommentRecord, type LockedPost, type PostRecord, 
  */
 export const userColumns = (sql: Queryable) => sql`
   u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
-  u.created_at, u.updated_at, u.token_version,
+  u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending,
   ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
   ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
   ARRAY(SELECT b.post_id FROM bookmarks b WHERE b.user_id = u.id ORDER BY b.seq) AS bookmarks`
@@ -25,6 +33,9 @@ export interface UserRow {
   created_at: Date
   updated_at: Date
   token_version: number
+  role: Role
+  suspension: Suspension | null
+  pending: boolean
   following: string[]
   followers: string[]
   bookmarks: string[]
@@ -46,6 +57,9 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   following: row.following,
   followers: row.followers,
   tokenVersion: row.token_version,
+  ...(row.role !== 'user' ? { role: row.role } : {}),
+  ...(row.suspension ? { suspension: row.suspension } : {}),
+  ...(row.pending ? { pending: true as const } : {}),
 })
 
 /** The most recent likes (or dislikes) of post `p`, as many as a view shows, in the order they were made. */

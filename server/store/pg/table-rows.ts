@@ -8,7 +8,11 @@ import { postTagRows } from './term-rows.js'
  * Records turned into table rows, column names as keys. Rows of the appended tables carry no `seq`
  * here: inserted as they come, each takes the next one by default, in row order; an import sets it.
  */
-type Row = Record<string, string | number | boolean | null | readonly string[]>
+/** A jsonb column (a suspension) takes an object, which postgres.js serialises. */
+type Row = Record<
+  string,
+  string | number | boolean | null | readonly string[] | { readonly [key: string]: string | null }
+>
 
 /** `lookAlike`: an account older than the refusal of look-alikes whose skeleton an earlier one holds (0003_username_keys). */
 export const userRow = (user: UserRecord, followerCount: number, unreadNotifications = 0, lookAlike = false) => ({
@@ -26,6 +30,9 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   created_at: user.createdAt,
   updated_at: user.updatedAt,
   token_version: user.tokenVersion,
+  role: user.role ?? 'user',
+  suspension: user.suspension ? { ...user.suspension } : null,
+  pending: user.pending === true,
   follower_count: followerCount,
   unread_notifications: unreadNotifications,
 })

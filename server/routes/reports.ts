@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ReportBodySchema, ReportReplySchema } from '../schemas/moderation.js'
+import { ERRORS, me, type RouteOptions } from './shared.js'
+
+const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
+  app.post(
+    '/reports',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        tags: ['moderation'],
+        description:
+          'Reports a post, a comment (with its `postId`) or a user to the moderators: 10 an hour per user, never ' +
+          "oneself or one's own content. Moderators' open screens hear of it at once.",
+        body: ReportBodySchema,
+        response: { 201: ReportReplySchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await services.reports.create(me(request), request.body)),
+  )
+}
+
+export default routes

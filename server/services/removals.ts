@@ -1,0 +1,17 @@
+import type { CommentRecord, PostRecord, StoreTx } from '../store/types.js'
+import { retract } from './notifier.js'
+
+/** Deletes a post inside a transaction, by its author or a moderator, and tells every open screen. */
+export async function deletePostIn(tx: StoreTx, post: Pick<PostRecord, '_id' | 'authorId'>) {
+  // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
+  await retract(tx, { postId: post._id })
+  await tx.deletePost(post._id)
+  tx.emit({ name: 'post.deleted', data: { postId: post._id }, by: post.authorId })
+}
+
+/** Deletes a comment inside a transaction, by its author, the post's author or a moderator. */
+export async function deleteCommentIn(tx: StoreTx, postId: string, comment: CommentRecord) {
+  await retract(tx, { commentId: comment._id })
+  await tx.deleteComment(postId, comment._id)
+  tx.emit({ name: 'comment.deleted', data: { postId, commentId: comment._id }, by: comment.authorId })
+}
