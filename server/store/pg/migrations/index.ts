@@ -5,8 +5,8 @@ import * as boundedPosts from './0003_bounded_posts.js'
 import * as usernameKeys from './0004_username_keys.js'
 import * as tokenRevocation from './0005_token_revocation.js'
 import * as streamSlots from './0006_stream_slots.js'
-import * as moderation from './0008_moderation.js'
 import * as blocksMutes from './0007_blocks_mutes.js'
+import * as moderation from './0008_moderation.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -31,6 +31,6 @@ export const MIGRATIONS: readonly Migration[] = [
   usernameKeys,
   tokenRevocation,
   streamSlots,
-  moderation,
   blocksMutes,
+  moderation,
 ]
