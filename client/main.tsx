@@ -1,6 +1,7 @@
 import './styles/index.css'
 import { createRoot } from 'react-dom/client'
 import { App } from './app.js'
+import { watchReadingPosition } from './lib/reading-position.js'
 import { registerServiceWorker } from './lib/service-worker.js'
 import { requestHomeEarly } from './state/early-home.js'
 import { watchNetwork } from './state/network.js'
@@ -9,6 +10,7 @@ import { startSession } from './state/session.js'
 startSession()
 requestHomeEarly(window.location.pathname)
 watchNetwork()
+watchReadingPosition()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
