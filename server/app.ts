@@ -12,7 +12,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plug
 import eventsHub, { redactUrl, type EventsHubOptions } from './plugins/events.js'
 import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
-import { registerStaticFiles } from './plugins/static-files.js'
+import { readClientPage, registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
 import authRoutes from './routes/auth.js'
 import commentsRoutes from './routes/comments.js'
@@ -23,11 +23,13 @@ import mediaRoutes from './routes/media.js'
 import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
 import searchRoutes from './routes/search.js'
+import sharePages from './routes/share-pages.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
 import { createServices } from './services/index.js'
+import { createLinkPreviews } from './services/link-previews.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -164,5 +166,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     { prefix: '/api' },
   )
 
+  const indexHtml = await readClientPage(config.clientDir)
+  if (indexHtml !== undefined) {
+    const previews = createLinkPreviews(services)
+    await fastify.register(sharePages, { previews, indexHtml, publicRead: config.publicRead })
+  }
   await registerStaticFiles(fastify, { clientDir: config.clientDir, mediaDir })
 }

@@ -20,6 +20,8 @@ export interface Config {
   jwtExpiresIn: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   guestLogin: boolean
+  /** Visitors without an account may read post, profile and tag pages (with a call to join); off by default. */
+  publicRead: boolean
   /** Whether X-Forwarded-For is believed; off unless the app runs behind a known proxy. */
   /** false, true, a hop count, or the proxies' addresses/CIDRs (comma-separated), as Fastify's trustProxy takes them. */
   trustProxy: boolean | number | string
@@ -149,6 +151,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     jwtExpiresIn: parseInteger('JWT_EXPIRES_IN', env.JWT_EXPIRES_IN, 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     logLevel: logLevel as Config['logLevel'],
     guestLogin: parseBool('GUEST_LOGIN', env.GUEST_LOGIN, true, problems),
+    publicRead: parseBool('PUBLIC_READ', env.PUBLIC_READ, false, problems),
     trustProxy,
     rateLimit: parseBool('RATE_LIMIT', env.RATE_LIMIT, true, problems),
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),
