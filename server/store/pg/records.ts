@@ -67,7 +67,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const postColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.like_count, p.comment_count,
+  p.created_at, p.updated_at, p.edited_at, p.like_count, p.comment_count,
   ${recentReactions(sql, true)} AS liked_by,
   ${recentReactions(sql, false)} AS disliked_by,
   (SELECT coalesce(json_agg(${commentJson(sql)} ORDER BY c.seq), '[]') FROM (
@@ -95,6 +95,7 @@ export interface PostRow {
   media_height: number | null
   created_at: Date
   updated_at: Date
+  edited_at: Date | null
   like_count: number
   comment_count: number
   liked_by: string[]
@@ -126,6 +127,7 @@ export const toPostRecord = (row: PostRow): PostRecord => ({
   ...(row.media_height !== null ? { mediaHeight: row.media_height } : {}),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
+  ...(row.edited_at !== null ? { editedAt: row.edited_at.toISOString() } : {}),
   likedBy: row.liked_by,
   dislikedBy: row.disliked_by,
   comments: row.comments.map(toCommentRecord),
