@@ -96,6 +96,11 @@ export function PostCard(props: PostCardProps) {
               </Link>
             </>
           )}
+          {post.editedAt && (
+            <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
+              Edited
+            </span>
+          )}
           {isOwner && (
             <Menu
               label="Post options"

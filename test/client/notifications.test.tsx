@@ -122,9 +122,9 @@ await t.test(
     t.same(
       rows().map((row) => row.textContent),
       [
-        'New: maya.lin and 2 others liked your post · 1 minute agoTea at noon',
-        'New: theo mentioned you in a reply · 4 minutes agoAsk @guest about it',
-        'New: maya.lin followed you · 5 minutes ago',
+        'New: maya.lin and 2 others liked your post · 1mTea at noon',
+        'New: theo mentioned you in a reply · 4mAsk @guest about it',
+        'New: maya.lin followed you · 5m',
       ],
     )
     const links = rows().map((row) => within(row).getByRole('link').getAttribute('href'))
