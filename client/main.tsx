@@ -14,6 +14,8 @@ watchReadingPosition()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
+// index.html's static shell goes as the app draws: nothing of it may linger among the app's own elements.
+root.replaceChildren()
 createRoot(root).render(<App />)
 
 // Live updates are not needed for the first paint: their code (the stream, and how each event reaches
