@@ -6,6 +6,7 @@ import { Spinner } from './components/spinner.js'
 import { RequireAuth } from './pages/require-auth.js'
 import { ToastHost } from './pages/toast-host.js'
 import { useNavigationTracking } from './lib/back.js'
+import { publicRead } from './lib/public-read.js'
 import { paths } from './paths.js'
 
 /**
@@ -60,6 +61,15 @@ function guarded(page: ReactElement) {
   )
 }
 
+/** A page people share: signed in, as any other; without an account, readable when the server allows it (PUBLIC_READ). */
+function shared(page: ReactElement) {
+  return (
+    <RequireAuth visitor={publicRead() && page}>
+      <Framed page={page} />
+    </RequireAuth>
+  )
+}
+
 /** Every page of the client (docs/api-contract.md §10); the path-less last route is the 404 page. */
 export function App() {
   const [location] = useLocation()
@@ -74,11 +84,11 @@ export function App() {
           <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
           <Route path={paths.notifications.path}>{guarded(<NotificationsPage />)}</Route>
           <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
-          <Route path={paths.tag.path}>{(params) => guarded(<TagPage tag={params.tag} />)}</Route>
+          <Route path={paths.tag.path}>{(params) => shared(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
           <Route path={paths.settings.path}>{guarded(<SettingsPage />)}</Route>
-          <Route path={paths.profile.path}>{(params) => guarded(<ProfilePage username={params.username} />)}</Route>
-          <Route path={paths.postDetail.path}>{(params) => guarded(<PostDetailPage postId={params.postId} />)}</Route>
+          <Route path={paths.profile.path}>{(params) => shared(<ProfilePage username={params.username} />)}</Route>
+          <Route path={paths.postDetail.path}>{(params) => shared(<PostDetailPage postId={params.postId} />)}</Route>
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

@@ -1,6 +1,7 @@
 import './styles/index.css'
 import { createRoot } from 'react-dom/client'
 import { App } from './app.js'
+import { watchReadingPosition } from './lib/reading-position.js'
 import { registerServiceWorker } from './lib/service-worker.js'
 import { requestHomeEarly } from './state/early-home.js'
 import { watchNetwork } from './state/network.js'
@@ -9,9 +10,12 @@ import { startSession } from './state/session.js'
 startSession()
 requestHomeEarly(window.location.pathname)
 watchNetwork()
+watchReadingPosition()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
+// index.html's static shell goes as the app draws: nothing of it may linger among the app's own elements.
+root.replaceChildren()
 createRoot(root).render(<App />)
 
 // Live updates are not needed for the first paint: their code (the stream, and how each event reaches

@@ -12,7 +12,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandler } from './plug
 import eventsHub, { redactUrl, type EventsHubOptions } from './plugins/events.js'
 import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-limits.js'
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
-import { registerStaticFiles } from './plugins/static-files.js'
+import { readClientPage, registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
 import adminRoutes from './routes/admin.js'
 import authRoutes from './routes/auth.js'
@@ -25,12 +25,14 @@ import notificationsRoutes from './routes/notifications.js'
 import postsRoutes from './routes/posts.js'
 import reportsRoutes from './routes/reports.js'
 import searchRoutes from './routes/search.js'
+import sharePages from './routes/share-pages.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import relationsRoutes from './routes/relations.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
 import { createServices } from './services/index.js'
+import { createLinkPreviews } from './services/link-previews.js'
 import { hiddenFrom } from './services/visibility.js'
 
 export interface AppOptions {
@@ -176,5 +178,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     { prefix: '/api' },
   )
 
+  const indexHtml = await readClientPage(config.clientDir)
+  if (indexHtml !== undefined) {
+    const previews = createLinkPreviews(services)
+    await fastify.register(sharePages, { previews, indexHtml, publicRead: config.publicRead })
+  }
   await registerStaticFiles(fastify, { clientDir: config.clientDir, mediaDir })
 }

@@ -22,6 +22,8 @@ export interface Config {
   guestLogin: boolean
   /** Who may sign up (DECISIONS §8): anyone, anyone once a moderator approves, holders of an invite, or nobody. */
   registration: Registration
+  /** Visitors without an account may read post, profile and tag pages (with a call to join); off by default. */
+  publicRead: boolean
   /** Whether X-Forwarded-For is believed; off unless the app runs behind a known proxy. */
   /** false, true, a hop count, or the proxies' addresses/CIDRs (comma-separated), as Fastify's trustProxy takes them. */
   trustProxy: boolean | number | string
@@ -158,6 +160,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     logLevel: logLevel as Config['logLevel'],
     guestLogin: parseBool('GUEST_LOGIN', env.GUEST_LOGIN, true, problems),
     registration: registration as Registration,
+    publicRead: parseBool('PUBLIC_READ', env.PUBLIC_READ, false, problems),
     trustProxy,
     rateLimit: parseBool('RATE_LIMIT', env.RATE_LIMIT, true, problems),
     clientDir: path.resolve(cwd, env.CLIENT_DIR || './dist/client'),

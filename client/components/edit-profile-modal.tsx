@@ -50,9 +50,10 @@ export function EditProfileModal({ user, avatars, onSave, onClose }: EditProfile
         <label htmlFor={bioId}>Bio</label>
         <textarea id={bioId} rows={3} maxLength={160} value={bio} onChange={(e) => setBio(e.currentTarget.value)} />
         <label htmlFor={websiteId}>Website</label>
-        <textarea
+        <input
           id={websiteId}
-          rows={1}
+          inputMode="url"
+          autoComplete="url"
           maxLength={200}
           placeholder="https://example.com"
           value={website}

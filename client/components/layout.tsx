@@ -105,8 +105,8 @@ export function Layout({
         </nav>
         <div className="app-account">{account}</div>
       </div>
-      <OfflineBanner reason={offline} />
       <main id="main" className="app-main" tabIndex={-1}>
+        <OfflineBanner reason={offline} />
         {topBar && <div className="top-bar">{topBar}</div>}
         {children}
       </main>

@@ -32,9 +32,10 @@ export function MediaPreview({ url, alt, locked, onAltChange, onRemove }: MediaP
       <label htmlFor={altId} className="media-alt-label">
         Image description
       </label>
-      <input
+      <textarea
         id={altId}
         className="media-alt"
+        rows={2}
         placeholder="Describe the image for people who can't see it"
         maxLength={MAX_ALT}
         value={alt}

@@ -107,6 +107,11 @@ export function PostCard(props: PostCardProps) {
               </Link>
             </>
           )}
+          {post.editedAt && (
+            <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
+              Edited
+            </span>
+          )}
           {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
         </header>
         {post.content && (

@@ -11,8 +11,6 @@ const MONTH = 30 * DAY
  */
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 
-type Unit = 'second' | 'minute' | 'hour' | 'day' | 'month'
-
 /** 'Jan 5, 2025', in the reader's time zone: the date shown past the relative range and in 'Joined …'. */
 export function formatShortDate(iso: string): string {
   const date = new Date(iso)
@@ -26,24 +24,20 @@ function formatClock(date: Date): string {
   return `${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`
 }
 
-/** '5 minutes ago', '1 second ago', '0 seconds ago'. */
-function ago(count: number, unit: Unit): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'} ago`
-}
-
 /**
- * The post card's time: seconds under 60, minutes under 60, hours under 24,
- * days under 30, months up to 11, then a short date. A timestamp slightly in the
- * future (clock skew between server and browser) reads as 0 seconds ago.
+ * The post card's time, as short as Mastodon's and Bluesky's so a phone's line keeps the handle:
+ * '14s' under a minute, '5m' under an hour, '2h' under a day, '3d' under 30 days, '4mo' up to 11
+ * months, then a short date. The whole moment is in the element's title. A timestamp slightly in the
+ * future (clock skew between server and browser) reads as '0s'.
  */
 export function relativeTime(iso: string, now: number = Date.now()): string {
   const elapsed = Math.max(0, now - new Date(iso).getTime())
-  if (elapsed < MINUTE) return ago(Math.floor(elapsed / SECOND), 'second')
-  if (elapsed < HOUR) return ago(Math.floor(elapsed / MINUTE), 'minute')
-  if (elapsed < DAY) return ago(Math.floor(elapsed / HOUR), 'hour')
-  if (elapsed < MONTH) return ago(Math.floor(elapsed / DAY), 'day')
+  if (elapsed < MINUTE) return `${Math.floor(elapsed / SECOND)}s`
+  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)}m`
+  if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h`
+  if (elapsed < MONTH) return `${Math.floor(elapsed / DAY)}d`
   const months = Math.floor(elapsed / MONTH)
-  if (months <= 11) return ago(months, 'month')
+  if (months <= 11) return `${months}mo`
   return formatShortDate(iso)
 }
 

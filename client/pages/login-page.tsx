@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, Redirect, useLocation } from 'wouter'
+import { errorMessage, errorStatus } from '../api/http.js'
 import { AuthCard } from '../components/auth-card.js'
 import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
@@ -15,6 +16,8 @@ export function LoginPage() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
+  // Said at the field it is about: an unknown username at Username, anything else (a wrong password, too many tries) at Password.
+  const [problem, setProblem] = useState<{ field: 'username' | 'password'; message: string } | null>(null)
   useDocumentTitle('Log in')
 
   if (token) return <Redirect to={returnTo} replace />
@@ -27,8 +30,14 @@ export function LoginPage() {
   }
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    void finish(login({ username: username.trim(), password }))
+    setProblem(null)
+    void finish(
+      login({ username: username.trim(), password }, (error) =>
+        setProblem({ field: errorStatus(error) === 404 ? 'username' : 'password', message: errorMessage(error) }),
+      ),
+    )
   }
+  const errorAt = (field: 'username' | 'password') => (problem?.field === field ? problem.message : undefined)
 
   return (
     <AuthCard title="Log in to Chirp">
@@ -39,7 +48,11 @@ export function LoginPage() {
           autoComplete="username"
           required
           value={username}
-          onChange={(e) => setUsername(e.currentTarget.value)}
+          error={errorAt('username')}
+          onChange={(e) => {
+            setUsername(e.currentTarget.value)
+            setProblem(null)
+          }}
         />
         <TextField
           label="Password"
@@ -49,7 +62,11 @@ export function LoginPage() {
           required
           minLength={8}
           value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errorAt('password')}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value)
+            setProblem(null)
+          }}
         />
         <button type="submit" className="button primary wide" disabled={busy}>
           Login

@@ -1,5 +1,6 @@
 import { memo, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { useLocation } from 'wouter'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
@@ -83,14 +84,24 @@ export const PostItem = memo(function PostItem({
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
   const now = useNow()
+  const [location, navigate] = useLocation()
   // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
   useEffect(() => {
     if (!showComments) return
     void loadComments(postId)
     return () => closeComments(postId)
   }, [showComments, postId])
-  if (!post || !username) return null
-  const me = username
+  if (!post) return null
+  // A visitor without an account (PUBLIC_READ) reads; each action asks them to join first.
+  const me = username ?? ''
+  const join = () => navigate(paths.signup.href(location))
+  const signedIn = <A extends unknown[], R>(act: (...args: A) => R, instead: R) =>
+    username
+      ? act
+      : () => {
+          join()
+          return instead
+        }
   // Until some are read (or if reading failed), the post's own show: a whole post carries its newest.
   const thread = read && {
     comments: read.items.length > 0 || (read.loaded && !read.error) ? read.items : post.comments,
@@ -130,16 +141,16 @@ export const PostItem = memo(function PostItem({
         commentsOpen={showComments}
         thread={showComments ? thread : undefined}
         onToggleComments={() => setShowComments(!showComments)}
-        onToggleLike={() => void toggleLike(post._id)}
+        onToggleLike={signedIn(() => void toggleLike(post._id), undefined)}
         shareSheet={hasShareSheet()}
         onShare={() => void sharePost(post)}
-        onToggleBookmark={() => void toggleBookmark(post._id)}
+        onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
         onEdit={() => setEditing(true)}
         onOpenMedia={() => setViewing(true)}
         onDelete={() => setDeleting({ kind: 'post' })}
         onRestrictAuthor={(kind) => setDeleting({ kind, username: post.username })}
         comments={{
-          onAdd: (text) => addComment(post._id, text),
+          onAdd: signedIn((text: string) => addComment(post._id, text), Promise.resolve(false)),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
           onRestrict: (kind, username) => setDeleting({ kind, username }),

@@ -6,6 +6,7 @@ import { NewPostsButton } from '../components/new-posts-button.js'
 import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
+import { useReadingPosition } from '../lib/reading-position.js'
 import { useDrawnCount } from '../lib/use-drawn-count.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
@@ -29,6 +30,7 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
   const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
   const drawn = useDrawnCount(list.ids.length)
   const allDrawn = drawn === list.ids.length
+  useReadingPosition(list.loaded && allDrawn && list.ids.length > 0)
   if (list.ids.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <PostSkeleton />
     if (list.error) return <LoadError message={list.error} onRetry={list.retryable ? () => load(false) : undefined} />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { useLocation } from 'wouter'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditProfileModal } from '../components/edit-profile-modal.js'
 import { LoadError } from '../components/load-error.js'
@@ -10,6 +11,7 @@ import { PRESET_AVATARS } from '../lib/avatars.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
+import { paths } from '../paths.js'
 import { lists, loadProfilePosts } from '../state/lists.js'
 import { restrictPerson } from '../state/relations.js'
 import { session } from '../state/session.js'
@@ -27,6 +29,7 @@ export function ProfilePage({ username }: { username: string }) {
   const me = useSnapshot(session).user
   const { profile: posts } = useSnapshot(lists)
   const [dialog, setDialog] = useState<Dialog>('none')
+  const [location, navigate] = useLocation()
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- another profile closes the last one's dialog as its loads start
@@ -61,11 +64,13 @@ export function ProfilePage({ username }: { username: string }) {
     // A block ends the follows both ways: the counts are read again.
     if (await restrictPerson(kind, user.username)) await loadProfile(username)
   }
+  // A visitor without an account (PUBLIC_READ) is asked to join before following anyone.
+  const follow = (id: string) => (me ? void toggleFollow(id) : navigate(paths.signup.href(location)))
   const listProps = {
     meId: me?._id ?? '',
     isFollowing,
     pending,
-    onToggleFollow: (id: string) => void toggleFollow(id),
+    onToggleFollow: follow,
     onClose: close,
   }
   return (
@@ -77,7 +82,7 @@ export function ProfilePage({ username }: { username: string }) {
         following={isFollowing(user._id)}
         followBusy={pending[user._id] === true}
         onEditProfile={() => setDialog('edit')}
-        onToggleFollow={() => void toggleFollow(user._id)}
+        onToggleFollow={() => follow(user._id)}
         onShowFollowing={() => setDialog('following')}
         onShowFollowers={() => setDialog('followers')}
         onRestrict={setDialog}

@@ -5,6 +5,7 @@ import type { FeedSort, Post } from '../api/types.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
 import { tagsIn } from '../../common/text-rules.js'
+import { takeReturn } from '../lib/reading-position.js'
 import { writeSort } from '../lib/storage.js'
 import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
 import { cachePosts } from './post-cache.js'
@@ -56,9 +57,14 @@ const initial = () => ({
 
 export const lists = proxy(initial())
 
-/** Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped. */
+/**
+ * Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped.
+ * Coming back to a list through the history keeps every page it had (live events kept it current).
+ */
 async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
-  if (!more || lists[name].key !== key) lists[name] = emptyList(key)
+  const kept = lists[name]
+  if (!more && takeReturn() && kept.key === key && kept.loaded && !kept.error) return
+  if (!more || kept.key !== key) lists[name] = emptyList(key)
   const list = lists[name]
   if (list.loading || list.done) return
   list.loading = true

@@ -88,13 +88,14 @@ async function askHealth(): Promise<void> {
 }
 
 /** Resolves true when signed in; a failure is shown as a toast with the server's message. */
-export async function login(body: LoginBody): Promise<boolean> {
+/** Logs in; a refusal goes to `onError` (the login form shows it at its field), a toast by default. */
+export async function login(body: LoginBody, onError: (error: unknown) => void = showError): Promise<boolean> {
   try {
     const reply = await apiLogin(body)
     signIn(reply.encodedToken, reply.foundUser)
     return true
   } catch (error) {
-    showError(error)
+    onError(error)
     return false
   }
 }

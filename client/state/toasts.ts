@@ -15,20 +15,46 @@ export const toasts = proxy({ items: [] as Toast[] })
 let nextId = 1
 const timers = new Set<ReturnType<typeof setTimeout>>()
 
-function later(ms: number, run: () => void): void {
+function later(ms: number, run: () => void): ReturnType<typeof setTimeout> {
   const timer = setTimeout(() => {
     timers.delete(timer)
     run()
   }, ms)
   timers.add(timer)
+  return timer
 }
 
+/** Each shown toast's own dismissal, so that the same words said again keep it up rather than stack. */
+const dismissals = new Map<number, ReturnType<typeof setTimeout>>()
+
+function dismissLater(id: number): void {
+  const before = dismissals.get(id)
+  if (before) {
+    clearTimeout(before)
+    timers.delete(before)
+  }
+  dismissals.set(
+    id,
+    later(AUTO_DISMISS_MS, () => dismissToast(id)),
+  )
+}
+
+/**
+ * Shows a toast for 5 seconds. The same words of the same kind while one is still up (one failed post
+ * that two parts of the app report) keep that one up for 5 seconds more instead of showing it twice.
+ */
 export function showToast(text: string, kind: ToastKind = 'info', action?: ToastAction): void {
+  const same = toasts.items.find((toast) => !toast.dismissed && toast.kind === kind && toast.text === text)
+  if (same) {
+    if (action) same.action = ref(action)
+    dismissLater(same.id)
+    return
+  }
   const id = nextId++
   // The action is kept as it is (a function has nothing to watch).
   toasts.items.push({ id, kind, text, dismissed: false, ...(action && { action: ref(action) }) })
   if (toasts.items.length > MAX_TOASTS) toasts.items.splice(0, toasts.items.length - MAX_TOASTS)
-  later(AUTO_DISMISS_MS, () => dismissToast(id))
+  dismissLater(id)
 }
 
 /**
@@ -56,6 +82,7 @@ export function dismissToast(id: number): void {
   const toast = toasts.items.find((t) => t.id === id)
   if (!toast || toast.dismissed) return
   toast.dismissed = true
+  dismissals.delete(id)
   later(REMOVE_AFTER_MS, () => {
     toasts.items = toasts.items.filter((t) => t.id !== id)
   })
@@ -64,5 +91,6 @@ export function dismissToast(id: number): void {
 export function reset(): void {
   for (const timer of timers) clearTimeout(timer)
   timers.clear()
+  dismissals.clear()
   toasts.items = []
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
@@ -59,4 +60,10 @@ export async function registerStaticFiles(
     }
     return reply.code(404).send(errorBody(404, MSG.routeNotFound))
   })
+}
+
+/** The built client's index.html, or undefined when the client has not been built. */
+export async function readClientPage(clientDir: string): Promise<string | undefined> {
+  const file = path.join(clientDir, 'index.html')
+  return existsSync(file) ? readFile(file, 'utf8') : undefined
 }

@@ -21,6 +21,7 @@ export const PostUpdatedEventSchema = Type.Object({
   mediaWidth: Type.Optional(Type.Integer()),
   mediaHeight: Type.Optional(Type.Integer()),
   updatedAt: DateTimeSchema,
+  editedAt: Type.Optional(DateTimeSchema),
 })
 export const PostDeletedEventSchema = Type.Object({ postId: Type.String() })
 /** A like (`liked: true`) or an unlike, by `user`; `likeCount` is the count after it. */

@@ -44,6 +44,8 @@ export const PostSchema = Type.Object(
     mediaHeight: Type.Optional(Type.Integer({ minimum: 1 })),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
+    /** When its author last edited it; absent on a post never edited. */
+    editedAt: Type.Optional(DateTimeSchema),
     likes: Type.Object({
       /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
       likeCount: Type.Integer({ minimum: 0 }),

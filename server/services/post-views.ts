@@ -37,6 +37,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
       : {}),
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
+    ...(post.editedAt !== undefined ? { editedAt: post.editedAt } : {}),
     likes: {
       likeCount: post.likeCount,
       likedBy: summaries(lastOf(post.likedBy), users),

@@ -197,6 +197,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             ...(mediaAlt !== undefined ? { mediaAlt } : {}),
             ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
             updatedAt: at,
+            editedAt: at,
           },
           by: userId,
         })

@@ -145,7 +145,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string) {
     const post = await this.getPost(id)
     if (!post) return
-    const { mediaAlt, mediaWidth, mediaHeight, ...rest } = { ...post, ...changes, updatedAt: at }
+    const { mediaAlt, mediaWidth, mediaHeight, ...rest } = { ...post, ...changes, updatedAt: at, editedAt: at }
     // Optional fields are left out when absent, so a record never holds `undefined`.
     this.#putPost({
       ...rest,

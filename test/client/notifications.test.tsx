@@ -122,9 +122,9 @@ await t.test(
     t.same(
       rows().map((row) => row.textContent),
       [
-        'New: Maya Lin and 2 others liked your post · 1 minute agoTea at noon',
-        'New: Theo Park @theo mentioned you in a reply · 4 minutes agoAsk @guest about itReply',
-        'New: Maya Lin @maya.lin followed you · 5 minutes agoFollow',
+        'New: Maya Lin and 2 others liked your post · 1mTea at noon',
+        'New: Theo Park @theo mentioned you in a reply · 4mAsk @guest about itReply',
+        'New: Maya Lin @maya.lin followed you · 5mFollow',
       ],
     )
     const links = rows().map((row) => within(row).getByRole('link').getAttribute('href'))

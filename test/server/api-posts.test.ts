@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
 import {
   BookmarksReplySchema,
+  FeedReplySchema,
   PostReplySchema,
   PostsReplySchema,
   PostWriteReplySchema,
@@ -316,6 +317,33 @@ await t.test(
     )
   },
 )
+
+await t.test('an edited post says when it was edited; a like or a refused edit does not make it so', async (t) => {
+  const author = await signup(api)
+  const other = await signup(api)
+  const post = await newPost(author, 'as first sent')
+  t.equal(post.editedAt, undefined, 'a new post was never edited')
+  const liked = expectOk(t, await send('POST', `/api/posts/like/${post._id}`, other.token), 201, PostWriteReplySchema)
+  t.equal(liked.post?.editedAt, undefined, 'a like is no edit, though it moves updatedAt')
+  await send('POST', `/api/posts/edit/${post._id}`, other.token, { content: 'hijacked' })
+  t.equal(
+    expectOk(t, await get(`/api/posts/${post._id}`), 200, PostReplySchema).post.editedAt,
+    undefined,
+    'nor a refused edit',
+  )
+
+  const edit = await send('POST', `/api/posts/edit/${post._id}`, author.token, { content: 'as edited' }, MINIMAL)
+  const edited = expectOk(t, edit, 201, PostWriteReplySchema, 'edit').post
+  t.ok(edited?.editedAt, 'the edit answers with editedAt')
+  t.equal(edited?.editedAt, edited?.updatedAt, 'at the moment of the edit')
+  const read = expectOk(t, await get(`/api/posts/${post._id}`), 200, PostReplySchema).post
+  t.equal(read.editedAt, edited?.editedAt, 'kept')
+  await send('POST', `/api/posts/dislike/${post._id}`, other.token)
+  const later = expectOk(t, await get(`/api/posts/${post._id}`), 200, PostReplySchema).post
+  t.equal(later.editedAt, edited?.editedAt, 'and not moved by a later unlike')
+  const listed = expectOk(t, await get(`/api/posts/user/${author.username}?limit=5&compact=1`), 200, FeedReplySchema)
+  t.equal(listed.posts[0]?.editedAt, edited?.editedAt, 'compact lists carry it too')
+})
 
 await t.test('POST /api/posts/edit/:id: the author only', async (t) => {
   const author = await signup(api)

@@ -58,13 +58,28 @@ await t.test('gzip gets the .gz copy, and a client that accepts neither gets the
 })
 
 await t.test('index.html is sent compressed at / and as the fallback of every app route', async (t) => {
-  for (const url of ['/', '/profile/guest']) {
+  for (const url of ['/', '/explore']) {
     const res = await api.app.inject({ method: 'GET', url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })
     t.equal(res.statusCode, 200, url)
     t.equal(res.headers['content-encoding'], 'br', url)
     t.equal(res.headers['cache-control'], 'no-cache', `${url}: revalidated, so a new build is picked up`)
     t.equal(brotliDecompressSync(res.rawPayload).toString(), html, url)
   }
+})
+
+await t.test('a shared page (index.html with its preview tags) is compressed as it is sent', async (t) => {
+  const res = await api.app.inject({
+    method: 'GET',
+    url: '/profile/guest',
+    headers: { accept: 'text/html', 'accept-encoding': 'br' },
+  })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['content-encoding'], 'br')
+  t.equal(res.headers['cache-control'], 'no-cache')
+  t.match(
+    brotliDecompressSync(res.rawPayload).toString(),
+    /<meta property="og:title" content="[^"]+\(@guest\) on Chirp" \/>/,
+  )
 })
 
 await t.test('the compressed copies have no URL of their own', async (t) => {

@@ -44,6 +44,13 @@ await t.test('GUEST_LOGIN and RATE_LIMIT read the usual spellings of true and fa
   t.equal(parseConfig({ RATE_LIMIT: 'yes' }).rateLimit, true)
 })
 
+await t.test('PUBLIC_READ: off unless set, read like the other switches, and a bad value refused', async (t) => {
+  t.equal(parseConfig({}).publicRead, false, 'visitors meet the auth guard by default')
+  t.equal(parseConfig({ PUBLIC_READ: 'true' }).publicRead, true)
+  t.equal(parseConfig({ PUBLIC_READ: 'off' }).publicRead, false)
+  t.throws(() => parseConfig({ PUBLIC_READ: 'sometimes' }), /PUBLIC_READ must be true or false, got "sometimes"/)
+})
+
 await t.test('a hop count of 1 takes the address the one proxy appended, not what the client forged', async (t) => {
   const dataDir = await tempDataDir(t)
   const app = await startApp(testConfig(dataDir, { trustProxy: parseConfig({ TRUST_PROXY: '1' }).trustProxy }))

@@ -270,6 +270,7 @@ export class PgTx extends PgReader implements StoreTx {
       media_url: changes.mediaUrl,
       type: changes.type,
       updated_at: at,
+      edited_at: at,
     }
     for (const [field, column] of Object.entries(MEDIA_COLUMNS)) {
       if (field in changes) set[column] = changes[field as keyof typeof MEDIA_COLUMNS] ?? null

@@ -81,7 +81,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.like_count, p.comment_count`
+  p.created_at, p.updated_at, p.edited_at, p.like_count, p.comment_count`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -113,6 +113,7 @@ export interface LockedRow {
   media_height: number | null
   created_at: Date
   updated_at: Date
+  edited_at: Date | null
   like_count: number
   comment_count: number
 }
@@ -147,6 +148,7 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.media_height !== null ? { mediaHeight: row.media_height } : {}),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
+  ...(row.edited_at !== null ? { editedAt: row.edited_at.toISOString() } : {}),
   likeCount: row.like_count,
   commentCount: row.comment_count,
 })

@@ -49,6 +49,7 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   media_height: post.mediaHeight ?? null,
   created_at: post.createdAt,
   updated_at: post.updatedAt,
+  edited_at: post.editedAt ?? null,
   like_count: likeCount,
   comment_count: commentCount,
   search_words: searchTermsOf(post.content),
