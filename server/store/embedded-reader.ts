@@ -98,6 +98,15 @@ export class EmbeddedReader implements TransactionBase {
   async isTokenRevoked(tokenId: string) {
     return this.index.revokedTokens.get(tokenId) !== undefined
   }
+  /** A walk over every user: a reset is asked for rarely, and never more than its rate limit allows. */
+  async usersWithEmail(email: string) {
+    const wanted = email.toLowerCase()
+    const found = [...this.index.users.values()].filter((user) => user.email.toLowerCase() === wanted)
+    return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((user) => user._id)
+  }
+  async getTwoFactor(userId: string) {
+    return this.index.users.get(userId)?.twoFactor
+  }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)
   }

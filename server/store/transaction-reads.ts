@@ -125,6 +125,12 @@ export class TransactionReads implements StoreReader {
   async countUnread(userId: string) {
     return this.notifications.unread(userId)
   }
+  usersWithEmail(email: string) {
+    return this.base.usersWithEmail(email)
+  }
+  async getTwoFactor(userId: string) {
+    return (await this.getUser(userId))?.twoFactor
+  }
   async isTokenRevoked(tokenId: string) {
     const staged = this.revokedTokens.get(tokenId)
     return staged === undefined ? this.base.isTokenRevoked(tokenId) : staged !== null

@@ -9,9 +9,11 @@ import type {
   ProfileChanges,
   RevokedTokenRecord,
   StoreTx,
+  TwoFactorProof,
   UserRecord,
 } from '../types.js'
 import type { Queryable } from './connect.js'
+import * as account from './pg-account.js'
 import * as notifications from './pg-notifications.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid } from './records.js'
@@ -85,6 +87,22 @@ export class PgTx extends PgReader implements StoreTx {
   async revokeTokens(id: string): Promise<void> {
     if (!isUuid(id)) return
     await this.sql`UPDATE users SET token_version = token_version + 1 WHERE id = ${id}`
+  }
+
+  setPassword(id: string, expected: string, passwordHash: string, at: string) {
+    return account.setPassword(this.sql, id, expected, passwordHash, at)
+  }
+  beginTwoFactor(id: string, secret: string) {
+    return account.beginTwoFactor(this.sql, id, secret)
+  }
+  enableTwoFactor(id: string, secret: string, step: number, recoveryCodes: readonly string[]) {
+    return account.enableTwoFactor(this.sql, id, secret, step, recoveryCodes)
+  }
+  useTwoFactor(id: string, proof: TwoFactorProof) {
+    return account.useTwoFactor(this.sql, id, proof)
+  }
+  disableTwoFactor(id: string) {
+    return account.disableTwoFactor(this.sql, id)
   }
 
   async revokeToken(token: RevokedTokenRecord): Promise<void> {

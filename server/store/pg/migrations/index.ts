@@ -5,6 +5,7 @@ import * as boundedPosts from './0003_bounded_posts.js'
 import * as usernameKeys from './0004_username_keys.js'
 import * as tokenRevocation from './0005_token_revocation.js'
 import * as streamSlots from './0006_stream_slots.js'
+import * as accountSecurity from './0009_account_security.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usernameKeys,
   tokenRevocation,
   streamSlots,
+  accountSecurity,
 ]
