@@ -14,6 +14,7 @@ import { perInstanceLimitsWarning, type RateLimitPolicy } from './plugins/rate-l
 import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
+import accountRoutes from './routes/account.js'
 import authRoutes from './routes/auth.js'
 import commentsRoutes from './routes/comments.js'
 import eventsRoutes from './routes/events.js'
@@ -27,7 +28,9 @@ import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
+import { createAccountSecrets } from './services/account-secrets.js'
 import { createServices } from './services/index.js'
+import { smtpMailer } from './services/mailer.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -118,16 +121,23 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   })
   await persistence.connect(fastify.events)
 
+  const jwtSecret = await persistence.jwtSecret()
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.smtpFrom) : undefined
+  if (mailer) fastify.addHook('onClose', async () => mailer.close())
   const services = createServices({
     store,
     now: options.now ?? (() => new Date()),
     mediaDir,
     signToken: (payload) => fastify.signToken(payload),
     guestLogin: config.guestLogin,
+    secrets: createAccountSecrets(jwtSecret),
+    mailer,
+    publicUrl: config.publicUrl,
+    warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
   })
 
   await fastify.register(authPlugin, {
-    secret: await persistence.jwtSecret(),
+    secret: jwtSecret,
     expiresIn: config.jwtExpiresIn,
     auth: services.auth,
   })
@@ -151,6 +161,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await registerCompression(api)
       await api.register(healthRoutes, { guestLogin: config.guestLogin, store })
       await api.register(authRoutes, routeOptions)
+      await api.register(accountRoutes, routeOptions)
       await api.register(usersRoutes, routeOptions)
       await api.register(postsRoutes, routeOptions)
       await api.register(feedRoutes, routeOptions)

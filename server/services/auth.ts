@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity } from '../errors.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
-import type { RevokedTokenRecord, UserRecord } from '../store/types.js'
+import type { RevokedTokenRecord, TokenHolder, UserRecord } from '../store/types.js'
 import { isGuest, usernameKey } from '../usernames.js'
+import type { AccountSecrets } from './account-secrets.js'
 import type { ServiceDeps } from './deps.js'
 import { hashPassword, verifyPassword } from './passwords.js'
+import { proofOf } from './two-factor.js'
 import { isValidAvatarUrl } from './urls.js'
 import { userView } from './user-views.js'
 
@@ -21,7 +23,12 @@ export interface TokenPayload {
 export interface AuthDeps extends ServiceDeps {
   signToken: (payload: TokenPayload) => string
   guestLogin: boolean
+  secrets: AccountSecrets
 }
+
+/** A token for the holder as it is now, with an id of its own. */
+export const tokenFor = (signToken: AuthDeps['signToken'], user: TokenHolder) =>
+  signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
 
 /**
  * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
@@ -44,9 +51,18 @@ function namesOf({ username, firstName, lastName }: SignupBody) {
 let dummyHash: Promise<string> | undefined
 const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
 
-export function createAuthService({ store, signToken, guestLogin, now }: AuthDeps) {
-  const tokenFor = (user: UserRecord) =>
-    signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
+export function createAuthService({ store, signToken, guestLogin, secrets, now }: AuthDeps) {
+  const tokenOf = (user: TokenHolder) => tokenFor(signToken, user)
+
+  /** With two-factor sign-in on, a login needs a code, spent as it is accepted so it works once. */
+  async function checkSecondFactor(userId: string, otp: string | undefined) {
+    const state = await store.getTwoFactor(userId)
+    if (!state?.enabled) return
+    if (otp === undefined || otp.trim() === '') throw unauthorized(MSG.twoFactorRequired)
+    const proof = proofOf(secrets, state, otp, now())
+    const spent = proof && (await store.transaction((tx) => tx.useTwoFactor(userId, proof)))
+    if (!spent) throw unauthorized(MSG.twoFactorInvalid)
+  }
 
   return {
     async signup(body: SignupBody) {
@@ -78,7 +94,7 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
         if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
         return created
       })
-      return { createdUser: await userView(store, user, true), encodedToken: tokenFor(user) }
+      return { createdUser: await userView(store, user, true), encodedToken: tokenOf(user) }
     },
 
     async login(body: LoginBody) {
@@ -89,7 +105,8 @@ export function createAuthService({ store, signToken, guestLogin, now }: AuthDep
       }
       if (!guestLogin && isGuest(user)) throw forbidden(MSG.guestDisabled)
       if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
-      return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
+      await checkSecondFactor(user._id, body.otp)
+      return { foundUser: await userView(store, user, true), encodedToken: tokenOf(user) }
     },
 
     /** Ends one token until it expires, and, on every instance, the streams it opened; nothing else. */

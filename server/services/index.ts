@@ -1,14 +1,18 @@
-import { createAuthService, type AuthDeps, type AuthService } from './auth.js'
+import { createAccountService, type AccountDeps, type AccountService } from './account.js'
+import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
 import { createPostsService, type PostsService } from './posts.js'
 import { createSearchService, type SearchService } from './search.js'
+import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
   auth: AuthService
+  account: AccountService
+  twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
   comments: CommentsService
@@ -17,16 +21,34 @@ export interface Services {
   search: SearchService
 }
 
-export interface ServicesDeps extends AuthDeps {
+export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'> {
   /** Where uploaded images are kept. */
   mediaDir: string
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
-export function createServices({ mediaDir, signToken, guestLogin, ...deps }: ServicesDeps): Services {
+export function createServices({
+  mediaDir,
+  signToken,
+  guestLogin,
+  secrets,
+  mailer,
+  publicUrl,
+  warn,
+  ...deps
+}: ServicesDeps): Services {
   const media = createMediaService({ mediaDir })
   return {
-    auth: createAuthService({ ...deps, signToken, guestLogin }),
+    auth: createAuthService({ ...deps, signToken, guestLogin, secrets }),
+    account: createAccountService({
+      ...deps,
+      secrets,
+      mailer,
+      publicUrl,
+      warn,
+      tokenFor: (holder) => tokenFor(signToken, holder),
+    }),
+    twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),
