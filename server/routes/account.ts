@@ -13,7 +13,7 @@ import {
 import { EmptyObjectSchema } from '../schemas/common.js'
 import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
-/** The account's own calls (docs/api-contract.md §9): password, password reset and two-factor sign-in. */
+/** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { account, twoFactor } = services
   const signedIn = { onRequest: [app.authenticate] }

@@ -28,7 +28,7 @@ export function proofOf(
   return state.recoveryCodes.includes(recoveryCode) ? { recoveryCode } : undefined
 }
 
-/** Two-factor sign-in (docs/api-contract.md §9): set up, enable with a first code, disable with the password and a code. */
+/** Two-factor sign-in (docs/api-contract.md §4): set up, enable with a first code, disable with the password and a code. */
 export function createTwoFactorService({ store, secrets, now }: TwoFactorDeps) {
   async function ownUser(userId: string) {
     const user = await store.getUser(userId)

@@ -10,7 +10,7 @@ import { openSse, within } from '../helpers/sse.js'
 import { postgresOnly } from '../helpers/store-under-test.js'
 
 /**
- * POST /api/account/password (docs/api-contract.md §9): a new token, and every other token and stream
+ * POST /api/account/password (docs/api-contract.md §4): a new token, and every other token and stream
  * of the user ends at once, on every instance.
  */
 const api = await buildApiApp(t)

@@ -10,7 +10,7 @@ import { startSmtp, type ReceivedMail } from '../helpers/smtp.js'
 import { testDatabaseUrl } from '../helpers/store-under-test.js'
 
 /**
- * Password reset (docs/api-contract.md §9): a link mailed through SMTP_URL, to PUBLIC_URL, valid once and
+ * Password reset (docs/api-contract.md §4): a link mailed through SMTP_URL, to PUBLIC_URL, valid once and
  * for an hour; the same answer for known and unknown addresses; and the operator's admin reset-password.
  * The mail goes to an SMTP server the test runs.
  */

@@ -13,7 +13,7 @@ import { dumpText } from '../helpers/dump.js'
 import { snapshotDb } from '../helpers/seeded.js'
 
 /**
- * Two-factor sign-in (docs/api-contract.md §9): TOTP per RFC 6238 (SHA-1, 6 digits, 30 s, one step of
+ * Two-factor sign-in (docs/api-contract.md §4): TOTP per RFC 6238 (SHA-1, 6 digits, 30 s, one step of
  * drift, a code spent in its step refused) with 10 single-use recovery codes, on whichever store runs.
  */
 const STEP = 30_000

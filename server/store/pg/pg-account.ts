@@ -3,7 +3,7 @@ import type { Queryable } from './connect.js'
 import { isUuid } from './records.js'
 
 /**
- * The account's own writes (docs/api-contract.md §9), each one conditional statement on the user's row or
+ * The account's own writes (docs/api-contract.md §4), each one conditional statement on the user's row or
  * two-factor row: the condition is the check, so of two instances doing the same at once only one wins.
  */
 

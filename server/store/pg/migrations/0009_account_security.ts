@@ -1,7 +1,7 @@
 /**
  * Password reset by mail looks accounts up by their address, without regard to case.
  *
- * Two-factor sign-in (docs/api-contract.md §9): one row a user who set it up, apart from `users` so the
+ * Two-factor sign-in (docs/api-contract.md §4): one row a user who set it up, apart from `users` so the
  * reads of people, which are many, never carry it. The secret is sealed by the server before it is
  * written; recovery codes are kept as their SHA-256 only. Each spend of a code is one conditional
  * UPDATE of this row, so two instances can never both accept the same code.
