@@ -41,6 +41,8 @@ const ProfilePage = lazyPage(() => import('./pages/profile-page.js').then((m) =>
 const SearchPage = lazyPage(() => import('./pages/search-page.js').then((m) => m.SearchPage))
 const TagPage = lazyPage(() => import('./pages/tag-page.js').then((m) => m.TagPage))
 const SignupPage = lazyPage(() => import('./pages/signup-page.js').then((m) => m.SignupPage))
+const SettingsPage = lazyPage(() => import('./pages/settings-page.js').then((m) => m.SettingsPage))
+const ResetPasswordPage = lazyPage(() => import('./pages/reset-password-page.js').then((m) => m.ResetPasswordPage))
 
 /**
  * A signed-in page inside the app's frame. The page's code is fetched along with the frame's: a lazy
@@ -69,12 +71,14 @@ export function App() {
         <Switch>
           <Route path={paths.login.path} component={LoginPage} />
           <Route path={paths.signup.path} component={SignupPage} />
+          <Route path={paths.resetPassword.path} component={ResetPasswordPage} />
           <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
           <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
           <Route path={paths.notifications.path}>{guarded(<NotificationsPage />)}</Route>
           <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
           <Route path={paths.tag.path}>{(params) => guarded(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
+          <Route path={paths.settings.path}>{guarded(<SettingsPage />)}</Route>
           <Route path={paths.profile.path}>{(params) => guarded(<ProfilePage username={params.username} />)}</Route>
           <Route path={paths.postDetail.path}>{(params) => guarded(<PostDetailPage postId={params.postId} />)}</Route>
           <Route component={NotFoundPage} />

@@ -67,9 +67,7 @@ export function errorMessage(error: unknown): string {
     if (status === undefined) return OFFLINE_TEXT
     const wait = status === 429 ? retryAfterSeconds(error.response?.headers.get('retry-after')) : undefined
     if (wait !== undefined) return `Too many attempts. Try again in ${waitText(wait)}.`
-    const first = (error.data as { errors?: unknown } | undefined)?.errors
-    const message = Array.isArray(first) && typeof first[0] === 'string' ? first[0] : ''
-    return plainServerMessage(message, status) || 'Something went wrong. Please try again.'
+    return plainServerMessage(serverMessage(error) ?? '', status) || 'Something went wrong. Please try again.'
   }
   return error instanceof Error ? error.message : 'Something went wrong. Please try again.'
 }
@@ -82,6 +80,12 @@ export function isTransient(error: unknown): boolean {
   if (!(error instanceof FetchError)) return false
   const status = error.statusCode
   return status === undefined || status === 408 || status >= 500
+}
+
+/** The server's own message for a failed call, word for word, as common/messages.ts holds it. */
+export function serverMessage(error: unknown): string | undefined {
+  const errors = error instanceof FetchError ? (error.data as { errors?: unknown } | undefined)?.errors : undefined
+  return Array.isArray(errors) && typeof errors[0] === 'string' ? errors[0] : undefined
 }
 
 /** The HTTP status of a failed call, if the server answered at all. */

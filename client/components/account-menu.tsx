@@ -34,6 +34,7 @@ export function AccountMenu({ username, name, avatarURL, onLogout, onShowShortcu
       }
       items={[
         { label: 'Profile', href: paths.profile.href(username) },
+        { label: 'Settings', href: paths.settings.href() },
         { label: 'Keyboard shortcuts', onSelect: onShowShortcuts },
         { label: `Log out @${username}`, onSelect: onLogout },
       ]}

@@ -184,9 +184,10 @@ await t.test(
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-      ['Profile', 'Keyboard shortcuts', 'Log out @guest'],
+      ['Profile', 'Settings', 'Keyboard shortcuts', 'Log out @guest'],
     )
     t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
+    t.equal(within(menu).getByRole('menuitem', { name: 'Settings' }).getAttribute('href'), '/settings')
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
     t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
     fireEvent.click(
