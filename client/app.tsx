@@ -25,7 +25,6 @@ function lazyPage<P>(load: () => Promise<ComponentType<P>>) {
 }
 const AppShell = lazyPage(() => import('./pages/app-shell.js').then((m) => m.AppShell))
 const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) => m.BookmarkPage))
-const SettingsPage = lazyPage(() => import('./pages/settings/settings-page.js').then((m) => m.SettingsPage))
 const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
 // The home feed's first page is asked for as soon as the page's code is here, not once the page is drawn
 // (or, when the app started on the home page, the request main.tsx made is taken over).
@@ -43,6 +42,8 @@ const ProfilePage = lazyPage(() => import('./pages/profile-page.js').then((m) =>
 const SearchPage = lazyPage(() => import('./pages/search-page.js').then((m) => m.SearchPage))
 const TagPage = lazyPage(() => import('./pages/tag-page.js').then((m) => m.TagPage))
 const SignupPage = lazyPage(() => import('./pages/signup-page.js').then((m) => m.SignupPage))
+const SettingsPage = lazyPage(() => import('./pages/settings-page.js').then((m) => m.SettingsPage))
+const ResetPasswordPage = lazyPage(() => import('./pages/reset-password-page.js').then((m) => m.ResetPasswordPage))
 
 /**
  * A signed-in page inside the app's frame. The page's code is fetched along with the frame's: a lazy
@@ -80,6 +81,7 @@ export function App() {
         <Switch>
           <Route path={paths.login.path} component={LoginPage} />
           <Route path={paths.signup.path} component={SignupPage} />
+          <Route path={paths.resetPassword.path} component={ResetPasswordPage} />
           <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
           <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
           <Route path={paths.notifications.path}>{guarded(<NotificationsPage />)}</Route>

@@ -34,6 +34,8 @@ export const paths = {
     path: '/tag/:tag',
     href: (tag: string) => `/tag/${encodeURIComponent(tag)}`,
   },
+  /** Without a token: ask for a link by mail. With the mailed `?token=`: choose a new password. */
+  resetPassword: { path: '/reset-password', href: () => '/reset-password' },
   login: { path: '/login', href: (from?: string) => withFrom('/login', from) },
   signup: { path: '/signup', href: (from?: string) => withFrom('/signup', from) },
 } as const
@@ -66,6 +68,7 @@ export function returnPath(from: string | null, origin: string = window.location
   if (!url) return '/'
   const path = `${url.pathname}${url.search}${url.hash}`
   if (onThisSite(path, origin)?.href !== url.href) return '/'
-  if (url.pathname === paths.login.path || url.pathname === paths.signup.path) return '/'
+  const signedOutPages: readonly string[] = [paths.login.path, paths.signup.path, paths.resetPassword.path]
+  if (signedOutPages.includes(url.pathname)) return '/'
   return path
 }

@@ -15,6 +15,7 @@ import securityPlugin, { swaggerUiCsp } from './plugins/security.js'
 import { readClientPage, registerStaticFiles } from './plugins/static-files.js'
 import { installValidation } from './plugins/validation.js'
 import adminRoutes from './routes/admin.js'
+import accountRoutes from './routes/account.js'
 import authRoutes from './routes/auth.js'
 import commentsRoutes from './routes/comments.js'
 import eventsRoutes from './routes/events.js'
@@ -31,9 +32,11 @@ import usersRoutes from './routes/users.js'
 import relationsRoutes from './routes/relations.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
+import { createAccountSecrets } from './services/account-secrets.js'
 import { createServices } from './services/index.js'
 import { createLinkPreviews } from './services/link-previews.js'
 import { hiddenFrom } from './services/visibility.js'
+import { smtpMailer } from './services/mailer.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -126,6 +129,9 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   })
   await persistence.connect(fastify.events)
 
+  const jwtSecret = await persistence.jwtSecret()
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.smtpFrom) : undefined
+  if (mailer) fastify.addHook('onClose', async () => mailer.close())
   const services = createServices({
     store,
     now,
@@ -134,10 +140,14 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     guestLogin: config.guestLogin,
     registration: config.registration,
     rateLimit: config.rateLimit,
+    secrets: createAccountSecrets(jwtSecret),
+    mailer,
+    publicUrl: config.publicUrl,
+    warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
   })
 
   await fastify.register(authPlugin, {
-    secret: await persistence.jwtSecret(),
+    secret: jwtSecret,
     expiresIn: config.jwtExpiresIn,
     auth: services.auth,
   })
@@ -163,6 +173,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(authRoutes, routeOptions)
       // Before the users' routes, so that /users/blocks and /users/mutes are never read as usernames.
       await api.register(relationsRoutes, routeOptions)
+      await api.register(accountRoutes, routeOptions)
       await api.register(usersRoutes, routeOptions)
       await api.register(postsRoutes, routeOptions)
       await api.register(feedRoutes, routeOptions)

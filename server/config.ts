@@ -42,6 +42,12 @@ export interface Config {
   redisUrl: string | undefined
   /** Other sites' origins whose pages may send writes, as `scheme://host[:port]`; every other site is refused. */
   allowedOrigins: string[]
+  /** Where password-reset mail is sent through (smtp:// or smtps://); unset, none is sent. */
+  smtpUrl: string | undefined
+  /** The sender of that mail. */
+  smtpFrom: string
+  /** The address people reach Chirp at, without a trailing slash: the start of every link Chirp sends. */
+  publicUrl: string
 }
 
 export class ConfigError extends StartupError {
@@ -80,12 +86,16 @@ function parseInteger(
   return value
 }
 
-/** A redis:// or rediss:// URL; it is never repeated in the message, since it may hold a password. */
-function parseRedisUrl(raw: string | undefined, problems: string[]): string | undefined {
+/**
+ * A service's URL with a host, in its plain or TLS scheme (redis/rediss, smtp/smtps); it is never
+ * repeated in the message, since it may hold a password.
+ */
+function parseServiceUrl(name: string, scheme: 'redis' | 'smtp', raw: string | undefined, problems: string[]) {
   if (raw === undefined || raw === '') return undefined
   const url = URL.canParse(raw) ? new URL(raw) : undefined
-  if (url && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '') return raw
-  problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host')
+  if (url && (url.protocol === `${scheme}:` || url.protocol === `${scheme}s:`) && url.hostname !== '') return raw
+  const article = scheme === 'smtp' ? 'an' : 'a'
+  problems.push(`${name} must be ${article} ${scheme}:// or ${scheme}s:// URL with a host`)
   return undefined
 }
 
@@ -105,6 +115,17 @@ function parseOrigins(raw: string | undefined, problems: string[]): string[] {
       problems.push(`ALLOWED_ORIGINS must be origins such as https://app.example.com, comma-separated; got "${entry}"`)
   }
   return origins
+}
+
+/** An http(s) address, kept without its trailing slash so a path can follow it. */
+function parsePublicUrl(raw: string | undefined, port: number, problems: string[]): string {
+  const fallback = `http://localhost:${port}`
+  if (raw === undefined || raw === '') return fallback
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash && !url.username)
+    return url.href.replace(/\/+$/, '')
+  problems.push(`PUBLIC_URL must be an http(s) address such as https://chirp.example.com, got "${raw}"`)
+  return fallback
 }
 
 /** Reads every variable once and reports every bad one together. Pure: tests pass their own env. */
@@ -147,9 +168,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
           : trustRaw
   }
   const dataDir = path.resolve(cwd, env.DATA_DIR || './data')
+  const port = parseInteger('PORT', env.PORT, 3000, 0, 65535, problems)
   const config: Config = {
     host: env.HOST || '127.0.0.1',
-    port: parseInteger('PORT', env.PORT, 3000, 0, 65535, problems),
+    port,
     dataDir,
     mediaDir: env.MEDIA_DIR ? path.resolve(cwd, env.MEDIA_DIR) : path.join(dataDir, 'media'),
     databaseUrl,
@@ -173,8 +195,11 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
       100_000,
       problems,
     ),
-    redisUrl: parseRedisUrl(env.REDIS_URL, problems),
+    redisUrl: parseServiceUrl('REDIS_URL', 'redis', env.REDIS_URL, problems),
     allowedOrigins: parseOrigins(env.ALLOWED_ORIGINS, problems),
+    smtpUrl: parseServiceUrl('SMTP_URL', 'smtp', env.SMTP_URL, problems),
+    smtpFrom: env.SMTP_FROM || 'Chirp <no-reply@localhost>',
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, port, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -71,10 +71,10 @@ export function errorMessage(error: unknown, action?: string): string {
       const retry = `Try again in ${waitText(wait)}.`
       return action ? `Couldn't ${action}: too many actions in a short time. ${retry}` : `Too many attempts. ${retry}`
     }
-    const body = error.data as { errors?: unknown; code?: unknown } | undefined
-    const message = Array.isArray(body?.errors) && typeof body.errors[0] === 'string' ? body.errors[0] : ''
-    const code = typeof body?.code === 'string' ? body.code : undefined
-    return plainServerMessage(message, status, code) || 'Something went wrong. Please try again.'
+    return (
+      plainServerMessage(serverMessage(error) ?? '', status, errorCode(error)) ||
+      'Something went wrong. Please try again.'
+    )
   }
   return error instanceof Error ? error.message : 'Something went wrong. Please try again.'
 }
@@ -87,6 +87,18 @@ export function isTransient(error: unknown): boolean {
   if (!(error instanceof FetchError)) return false
   const status = error.statusCode
   return status === undefined || status === 408 || status >= 500
+}
+
+/** The server's own message for a failed call, word for word, as common/messages.ts holds it. */
+function serverMessage(error: unknown): string | undefined {
+  const errors = error instanceof FetchError ? (error.data as { errors?: unknown } | undefined)?.errors : undefined
+  return Array.isArray(errors) && typeof errors[0] === 'string' ? errors[0] : undefined
+}
+
+/** The error's code, as the server's error body carries it (common/error-codes.ts). */
+export function errorCode(error: unknown): string | undefined {
+  const code = error instanceof FetchError ? (error.data as { code?: unknown } | undefined)?.code : undefined
+  return typeof code === 'string' ? code : undefined
 }
 
 /**

@@ -11,7 +11,11 @@ import type {
   MutesReplySchema,
   NotificationsReplySchema,
   PostsReplySchema,
+  TokenReplySchema,
   TrendingReplySchema,
+  TwoFactorEnableReplySchema,
+  TwoFactorSetupReplySchema,
+  TwoFactorStatusSchema,
   UnreadReplySchema,
   UserResult,
 } from '../../server/schemas/index.js'
@@ -34,6 +38,10 @@ export type {
 } from '../../server/schemas/index.js'
 
 export type LoginReply = Static<typeof AuthLoginReplySchema>
+export type TokenReply = Static<typeof TokenReplySchema>
+export type TwoFactorSetup = Static<typeof TwoFactorSetupReplySchema>
+export type TwoFactorEnableReply = Static<typeof TwoFactorEnableReplySchema>
+export type TwoFactorStatus = Static<typeof TwoFactorStatusSchema>
 export type SignupReply = Static<typeof AuthSignupReplySchema>
 export type FeedReply = Static<typeof FeedReplySchema>
 export type PostsReply = Static<typeof PostsReplySchema>

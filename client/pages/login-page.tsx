@@ -15,6 +15,8 @@ export function LoginPage() {
   const [, navigate] = useLocation()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
+  /** Asked for once the server says the account has two-factor sign-in on. */
+  const [code, setCode] = useState<string | undefined>(undefined)
   const [busy, setBusy] = useState(false)
   // Said at the field it is about: an unknown username at Username, anything else (a wrong password, too many tries) at Password.
   const [problem, setProblem] = useState<{ field: 'username' | 'password'; message: string } | null>(null)
@@ -22,17 +24,19 @@ export function LoginPage() {
 
   if (token) return <Redirect to={returnTo} replace />
 
-  const finish = async (attempt: Promise<boolean>) => {
+  const finish = async (attempt: Promise<boolean | 'code'>) => {
     setBusy(true)
-    const ok = await attempt
+    const outcome = await attempt
     setBusy(false)
-    if (ok) navigate(returnTo, { replace: true })
+    if (outcome === 'code') setCode('')
+    else if (outcome) navigate(returnTo, { replace: true })
   }
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setProblem(null)
+    const otp = code?.trim()
     void finish(
-      login({ username: username.trim(), password }, (error) =>
+      login({ username: username.trim(), password, ...(otp ? { otp } : {}) }, (error) =>
         setProblem({ field: errorStatus(error) === 404 ? 'username' : 'password', message: errorMessage(error) }),
       ),
     )
@@ -68,6 +72,24 @@ export function LoginPage() {
             setProblem(null)
           }}
         />
+        {code !== undefined && (
+          <>
+            <p className="field-hint" id="login-code-hint">
+              Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+            </p>
+            <TextField
+              label="Two-factor code"
+              name="otp"
+              autoComplete="one-time-code"
+              inputMode="text"
+              required
+              autoFocus
+              aria-describedby="login-code-hint"
+              value={code}
+              onValue={setCode}
+            />
+          </>
+        )}
         <button type="submit" className="button primary wide" disabled={busy}>
           Login
         </button>
@@ -82,6 +104,9 @@ export function LoginPage() {
           </button>
         )}
       </form>
+      <p className="auth-switch">
+        <Link href={paths.resetPassword.href()}>Forgot your password?</Link>
+      </p>
       <p className="auth-switch">
         Don&apos;t have an account? <Link href={paths.signup.href(returnTo)}>Sign up</Link>
       </p>

@@ -1,6 +1,7 @@
 import { proxy } from 'valtio'
 import { apiGetHealth, apiLogin, apiSignup } from '../api/auth.js'
-import { errorStatus, setUnauthorizedHandler } from '../api/http.js'
+import { codeOf } from '../../common/error-codes.js'
+import { errorCode, errorStatus, setUnauthorizedHandler } from '../api/http.js'
 import type { LoginBody, SignupBody, User } from '../api/types.js'
 import { apiGetUser } from '../api/users.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
@@ -87,21 +88,32 @@ async function askHealth(): Promise<void> {
   }
 }
 
-/** Resolves true when signed in; a failure is shown as a toast with the server's message. */
-/** Logs in; a refusal goes to `onError` (the login form shows it at its field), a toast by default. */
-export async function login(body: LoginBody, onError: (error: unknown) => void = showError): Promise<boolean> {
+/**
+ * Logs in. Resolves true when signed in, and 'code' when the account asks for a two-factor code the login
+ * did not carry (the form then asks for it); any other refusal goes to `onError` (the login form shows it
+ * at its field), a toast by default.
+ */
+export async function login(body: LoginBody, onError: (error: unknown) => void = showError): Promise<boolean | 'code'> {
   try {
     const reply = await apiLogin(body)
     signIn(reply.encodedToken, reply.foundUser)
     return true
   } catch (error) {
+    if (body.otp === undefined && errorCode(error) === codeOf('twoFactorRequired')) return 'code'
     onError(error)
     return false
   }
 }
 
-export function loginAsGuest(): Promise<boolean> {
-  return login({ ...GUEST })
+/** A password change hands out a new token and ends the old one: the session goes on with the new. */
+export function replaceToken(token: string): void {
+  if (!session.username) return
+  writeSession(token, session.username)
+  session.token = token
+}
+
+export async function loginAsGuest(): Promise<boolean> {
+  return (await login({ ...GUEST })) === true
 }
 
 export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boolean> {

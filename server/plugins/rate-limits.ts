@@ -24,6 +24,8 @@ export interface RateLimitPolicy {
   writesPerUser: Limit
   /** Uploads, per user, on top of the write limit. */
   uploadsPerUser: Limit
+  /** Password-reset mails asked for, per address; every request counts, known address or not. */
+  passwordResetsPerAddress: Limit
 }
 
 const MINUTE = 60_000
@@ -36,6 +38,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   loginSlowdownPerAccount: { max: 10, windowMs: 15 * MINUTE, firstDelayMs: 1_000, maxDelayMs: 10_000 },
   writesPerUser: { max: 60, windowMs: MINUTE },
   uploadsPerUser: { max: 30, windowMs: 30 * MINUTE },
+  passwordResetsPerAddress: { max: 5, windowMs: 60 * MINUTE },
 }
 
 export interface RateLimitOptions {
@@ -52,6 +55,7 @@ const LOCAL_KEYS_PER_LIMITER = 20_000
 const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
 const SIGNUP_ROUTE = '/api/auth/signup'
 const UPLOAD_ROUTE = '/api/media'
+const PASSWORD_RESET_ROUTE = '/api/auth/password-reset'
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -126,6 +130,9 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
     !READS.has(request.method) && !NOT_WRITES.has(route(request)) && signedIn(request) !== undefined
   const general = limiter('general', policy.general, address)
   const signup = limiter('signup', policy.signupPerAddress, (r) => (route(r) === SIGNUP_ROUTE ? address(r) : undefined))
+  const resets = limiter('password-reset', policy.passwordResetsPerAddress, (r) =>
+    route(r) === PASSWORD_RESET_ROUTE ? address(r) : undefined,
+  )
   const writes = limiter('writes', policy.writesPerUser, (r) => (isWrite(r) ? String(signedIn(r)) : undefined))
   const uploads = limiter('uploads', policy.uploadsPerUser, (r) =>
     isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined,
@@ -136,6 +143,7 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
   app.addHook('onRequest', async (request, reply) => {
     await general(request, reply)
     await signup(request, reply)
+    await resets(request, reply)
   })
   installLoginLimits(app, { counter, sleep: options.sleep, policy })
   app.addHook('preValidation', async (request, reply) => {

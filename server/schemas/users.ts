@@ -62,6 +62,8 @@ export type SignupBody = Static<typeof SignupBodySchema>
 export const LoginBodySchema = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 30 }),
   password: Type.String({ minLength: 1, maxLength: 128 }),
+  /** With two-factor sign-in on: the authenticator's 6-digit code, or one of the recovery codes. */
+  otp: Type.Optional(Type.String({ maxLength: 32 })),
 })
 export type LoginBody = Static<typeof LoginBodySchema>
 

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity } from '../errors.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
-import type { RevokedTokenRecord, UserRecord } from '../store/types.js'
+import type { RevokedTokenRecord, TokenHolder, UserRecord } from '../store/types.js'
 import { isGuest, usernameKey } from '../usernames.js'
 import type { Registration } from '../config.js'
+import type { AccountSecrets } from './account-secrets.js'
 import type { ServiceDeps } from './deps.js'
 import { suspendedAt } from './moderation-access.js'
 import { hashPassword, verifyPassword } from './passwords.js'
+import { proofOf } from './two-factor.js'
 import { isValidAvatarUrl } from './urls.js'
 import { userView } from './user-views.js'
 
@@ -24,7 +26,12 @@ export interface AuthDeps extends ServiceDeps {
   signToken: (payload: TokenPayload) => string
   guestLogin: boolean
   registration: Registration
+  secrets: AccountSecrets
 }
+
+/** A token for the holder as it is now, with an id of its own. */
+export const tokenFor = (signToken: AuthDeps['signToken'], user: TokenHolder) =>
+  signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
 
 /**
  * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
@@ -47,9 +54,18 @@ function namesOf({ username, firstName, lastName }: SignupBody) {
 let dummyHash: Promise<string> | undefined
 const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
 
-export function createAuthService({ store, signToken, guestLogin, registration, now }: AuthDeps) {
-  const tokenFor = (user: UserRecord) =>
-    signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
+export function createAuthService({ store, signToken, guestLogin, registration, secrets, now }: AuthDeps) {
+  const tokenOf = (user: TokenHolder) => tokenFor(signToken, user)
+
+  /** With two-factor sign-in on, a login needs a code, spent as it is accepted so it works once. */
+  async function checkSecondFactor(userId: string, otp: string | undefined) {
+    const state = await store.getTwoFactor(userId)
+    if (!state?.enabled) return
+    if (otp === undefined || otp.trim() === '') throw unauthorized(MSG.twoFactorRequired)
+    const proof = proofOf(secrets, state, otp, now())
+    const spent = proof && (await store.transaction((tx) => tx.useTwoFactor(userId, proof)))
+    if (!spent) throw unauthorized(MSG.twoFactorInvalid)
+  }
 
   return {
     async signup(body: SignupBody) {
@@ -88,7 +104,7 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
         return created
       })
       const createdUser = await userView(store, user, true)
-      return user.pending ? { createdUser, pending: true as const } : { createdUser, encodedToken: tokenFor(user) }
+      return user.pending ? { createdUser, pending: true as const } : { createdUser, encodedToken: tokenOf(user) }
     },
 
     async login(body: LoginBody) {
@@ -102,7 +118,8 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
       // Only once the password is right: nobody else learns whether an account waits or is suspended.
       if (user.pending) throw forbidden(MSG.accountPending)
       if (suspendedAt(user.suspension, now().toISOString())) throw forbidden(MSG.accountSuspended)
-      return { foundUser: await userView(store, user, true), encodedToken: tokenFor(user) }
+      await checkSecondFactor(user._id, body.otp)
+      return { foundUser: await userView(store, user, true), encodedToken: tokenOf(user) }
     },
 
     /** Ends one token until it expires, and, on every instance, the streams it opened; nothing else. */

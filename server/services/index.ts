@@ -1,4 +1,5 @@
-import { createAuthService, type AuthDeps, type AuthService } from './auth.js'
+import { createAccountService, type AccountDeps, type AccountService } from './account.js'
+import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
 import { createModerationService, type ModerationService } from './moderation.js'
@@ -7,11 +8,14 @@ import { createNotificationsService, type NotificationsService } from './notific
 import { createPostsService, type PostsService } from './posts.js'
 import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
+import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
   auth: AuthService
+  account: AccountService
+  twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
   comments: CommentsService
@@ -23,7 +27,7 @@ export interface Services {
   relations: RelationsService
 }
 
-export interface ServicesDeps extends AuthDeps {
+export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'> {
   /** Where uploaded images are kept. */
   mediaDir: string
   /** Whether per-user limits (the hourly cap on reports) hold. */
@@ -37,11 +41,24 @@ export function createServices({
   guestLogin,
   registration,
   rateLimit,
+  secrets,
+  mailer,
+  publicUrl,
+  warn,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ mediaDir })
   return {
-    auth: createAuthService({ ...deps, signToken, guestLogin, registration }),
+    auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets }),
+    account: createAccountService({
+      ...deps,
+      secrets,
+      mailer,
+      publicUrl,
+      warn,
+      tokenFor: (holder) => tokenFor(signToken, holder),
+    }),
+    twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
     comments: createCommentsService(deps),

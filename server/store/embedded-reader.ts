@@ -180,6 +180,15 @@ export class EmbeddedReader implements TransactionBase {
   blockersOf(userId: string) {
     return this.index.blockersOf(userId)
   }
+  /** A walk over every user: a reset is asked for rarely, and never more than its rate limit allows. */
+  async usersWithEmail(email: string) {
+    const wanted = email.toLowerCase()
+    const found = [...this.index.users.values()].filter((user) => user.email.toLowerCase() === wanted)
+    return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((user) => user._id)
+  }
+  async getTwoFactor(userId: string) {
+    return this.index.users.get(userId)?.twoFactor
+  }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)
   }

@@ -207,6 +207,12 @@ export class TransactionReads implements StoreReader {
   listMutes(userId: string, at: string, page: PageRequest) {
     return this.base.listMutes(userId, at, page)
   }
+  usersWithEmail(email: string) {
+    return this.base.usersWithEmail(email)
+  }
+  async getTwoFactor(userId: string) {
+    return (await this.getUser(userId))?.twoFactor
+  }
   async isTokenRevoked(tokenId: string) {
     const staged = this.revokedTokens.get(tokenId)
     return staged === undefined ? this.base.isTokenRevoked(tokenId) : staged !== null

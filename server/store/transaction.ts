@@ -19,6 +19,7 @@ import type {
   ProfileChanges,
   RevokedTokenRecord,
   StoreTx,
+  TwoFactorProof,
   UserRecord,
 } from './types.js'
 
@@ -53,6 +54,49 @@ export class Transaction extends TransactionReads implements StoreTx {
   async revokeTokens(id: string) {
     const user = await this.getUser(id)
     if (user) this.#putUser({ ...user, tokenVersion: user.tokenVersion + 1 })
+  }
+
+  async setPassword(id: string, expected: string, passwordHash: string, at: string) {
+    const user = await this.getUser(id)
+    if (user?.passwordHash !== expected) return undefined
+    const changed = this.#putUser({ ...user, passwordHash, tokenVersion: user.tokenVersion + 1, updatedAt: at })
+    return { _id: changed._id, username: changed.username, tokenVersion: changed.tokenVersion }
+  }
+
+  async beginTwoFactor(id: string, secret: string) {
+    const user = await this.getUser(id)
+    if (!user || user.twoFactor?.enabled) return false
+    this.#putUser({ ...user, twoFactor: { secret, enabled: false, lastStep: 0, recoveryCodes: [] } })
+    return true
+  }
+
+  async enableTwoFactor(id: string, secret: string, step: number, recoveryCodes: readonly string[]) {
+    const user = await this.getUser(id)
+    const pending = user?.twoFactor
+    if (!user || !pending || pending.enabled || pending.secret !== secret) return false
+    this.#putUser({ ...user, twoFactor: { secret, enabled: true, lastStep: step, recoveryCodes: [...recoveryCodes] } })
+    return true
+  }
+
+  async useTwoFactor(id: string, proof: TwoFactorProof) {
+    const user = await this.getUser(id)
+    const state = user?.twoFactor
+    if (!user || !state?.enabled) return false
+    if ('step' in proof) {
+      if (proof.step <= state.lastStep) return false
+      this.#putUser({ ...user, twoFactor: { ...state, lastStep: proof.step } })
+      return true
+    }
+    if (!state.recoveryCodes.includes(proof.recoveryCode)) return false
+    this.#putUser({ ...user, twoFactor: { ...state, recoveryCodes: without(state.recoveryCodes, proof.recoveryCode) } })
+    return true
+  }
+
+  async disableTwoFactor(id: string) {
+    const user = await this.getUser(id)
+    if (!user?.twoFactor) return
+    const { twoFactor: _off, ...rest } = user
+    this.#putUser(rest)
   }
 
   async revokeToken(token: RevokedTokenRecord, at: string) {

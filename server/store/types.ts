@@ -47,6 +47,11 @@ export interface UserRecord {
    */
   readonly blocking?: readonly string[]
   readonly muting?: readonly MuteRecord[]
+  /**
+   * Two-factor sign-in, once set up. The embedded store keeps it on the record, PostgreSQL in a table of
+   * its own that its user reads leave out: read it with getTwoFactor.
+   */
+  readonly twoFactor?: TwoFactorRecord
 }
 
 /** A mute of one person: until `until`, or for ever without it. */
@@ -74,6 +79,21 @@ export interface Relation {
   /** The viewer mutes them, and the mute is still running. */
   readonly mutes: boolean
 }
+
+/** A user's TOTP (RFC 6238) state: set up, then enabled once a code proved the authenticator has it. */
+export interface TwoFactorRecord {
+  /** The shared secret, sealed with a key of the server's (account-secrets.ts): a dump of the data alone does not give it. */
+  readonly secret: string
+  /** False between setup and the first code. */
+  readonly enabled: boolean
+  /** The newest time step a code was accepted for: a code of it or of an earlier one is refused (RFC 6238 §5.2). */
+  readonly lastStep: number
+  /** The SHA-256 of each recovery code not used yet. */
+  readonly recoveryCodes: readonly string[]
+}
+
+/** What proves a second factor: a TOTP code's time step, or a recovery code's SHA-256. */
+export type TwoFactorProof = { step: number } | { recoveryCode: string }
 
 export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
 
@@ -263,6 +283,10 @@ export interface StoreReader {
   listBlocks(userId: string, page: PageRequest): Promise<Page<string>>
   /** The user's mutes running at `at`, the most recent first. */
   listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>>
+  /** The ids of the accounts of an email address, compared without regard to case, the oldest first. */
+  usersWithEmail(email: string): Promise<string[]>
+  /** The user's two-factor state; undefined when it was never set up (or was turned off). */
+  getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined>
 }
 
 /** The fields of a profile its owner may change. */
@@ -292,6 +316,27 @@ export interface StoreTx extends StoreReader {
   updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
   /** Raises the user's token version, so every token issued before it stops working. */
   revokeTokens(id: string): Promise<void>
+  /**
+   * Replaces the password and raises the token version, so every token issued before it stops working;
+   * only while the hash is still `expected`, so of two changes (or two uses of one reset link) made on
+   * one password only the first wins. The holder as it now is, or undefined when the hash had changed.
+   */
+  setPassword(id: string, expected: string, passwordHash: string, at: string): Promise<TokenHolder | undefined>
+  /** Starts a setup with a new secret; false when two-factor sign-in is on already. */
+  beginTwoFactor(id: string, secret: string): Promise<boolean>
+  /**
+   * Turns two-factor sign-in on with the recovery codes' hashes, the step of the code that proved it
+   * becoming the last used; false unless a setup with this secret is waiting.
+   */
+  enableTwoFactor(id: string, secret: string, step: number, recoveryCodes: readonly string[]): Promise<boolean>
+  /**
+   * Spends a proof: a step later than the last one used, or a recovery code not used yet; false when
+   * two-factor sign-in is off or the proof was spent already, so each is accepted once however many
+   * instances are asked at the same moment.
+   */
+  useTwoFactor(id: string, proof: TwoFactorProof): Promise<boolean>
+  /** Turns two-factor sign-in off and forgets its secret and codes. */
+  disableTwoFactor(id: string): Promise<void>
   /** Refuses one token from now until it expires; revocations already past their expiry may be forgotten. */
   revokeToken(token: RevokedTokenRecord, at: string): Promise<void>
   /** False when the follow already exists (or, for unfollow, did not). */

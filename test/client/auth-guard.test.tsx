@@ -206,6 +206,7 @@ await t.test(
       ['Profile', 'Settings', 'Keyboard shortcuts', 'Log out @guest'],
     )
     t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
+    t.equal(within(menu).getByRole('menuitem', { name: 'Settings' }).getAttribute('href'), '/settings')
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))
     t.equal(localStorage.getItem('token'), 'test-token', 'not before the answer')
     fireEvent.click(

@@ -34,6 +34,7 @@ const firstPost = (page: Page) => page.getByRole('article').first().waitFor()
 const signedOut: Screen[] = [
   { name: 'login', path: '/login', ready: heading('Log in to Chirp') },
   { name: 'signup', path: '/signup', ready: heading('Create your account') },
+  { name: 'reset password', path: '/reset-password', ready: heading('Reset your password') },
   { name: '404', path: '/no/such/page', ready: heading('Error 404') },
 ]
 
@@ -44,6 +45,11 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
     { name: 'home', path: '/', ready: firstPost },
     { name: 'explore', path: '/explore', ready: firstPost },
     { name: 'bookmarks', path: '/bookmark', ready: heading('Bookmarks') },
+    {
+      name: 'settings',
+      path: '/settings',
+      ready: (page) => page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor(),
+    },
     { name: 'own profile', path: '/profile/guest', ready: heading('Guest User') },
     { name: "someone's profile", path: '/profile/maya.lin', ready: firstPost },
     { name: 'post page', path: `/post-detail/${postId}`, ready: firstPost },

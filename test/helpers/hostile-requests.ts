@@ -179,6 +179,10 @@ export function requestCases(t: Targets): HostileCase[] {
     ['POST', '/api/media'],
     ['POST', '/api/auth/logout'],
     ['POST', '/api/auth/logout-all'],
+    ['POST', '/api/account/password'],
+    ['POST', '/api/account/2fa/setup'],
+    ['POST', '/api/account/2fa/enable'],
+    ['POST', '/api/account/2fa/disable'],
     ['POST', '/api/events/ticket'],
   ]
   const anonymous: HostileCase[] = writes.map(([method, url]) => ({

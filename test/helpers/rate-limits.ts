@@ -15,6 +15,7 @@ export const loose = (policy: Partial<RateLimitPolicy>): RateLimitPolicy => ({
   loginSlowdownPerAccount: { ...LOOSE, firstDelayMs: 0, maxDelayMs: 0 },
   writesPerUser: LOOSE,
   uploadsPerUser: LOOSE,
+  passwordResetsPerAddress: LOOSE,
   ...policy,
 })
 

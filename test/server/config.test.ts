@@ -139,3 +139,32 @@ await t.test('ALLOWED_ORIGINS: origins as browsers send them, every bad entry na
     ),
   )
 })
+
+await t.test('SMTP_URL, SMTP_FROM and PUBLIC_URL: mail and the links in it', async (t) => {
+  const defaults = parseConfig({ PORT: '3456' })
+  t.equal(defaults.smtpUrl, undefined, 'no mail without SMTP_URL')
+  t.equal(defaults.smtpFrom, 'Chirp <no-reply@localhost>')
+  t.equal(defaults.publicUrl, 'http://localhost:3456', 'links point at this port on localhost by default')
+  const set = parseConfig({
+    SMTP_URL: 'smtps://chirp:s3cret@mail.example.com:465',
+    SMTP_FROM: 'Chirp <chirp@example.com>',
+    PUBLIC_URL: 'https://chirp.example.com/',
+  })
+  t.equal(set.smtpUrl, 'smtps://chirp:s3cret@mail.example.com:465')
+  t.equal(set.smtpFrom, 'Chirp <chirp@example.com>')
+  t.equal(set.publicUrl, 'https://chirp.example.com', 'kept without its trailing slash')
+  t.equal(parseConfig({ PUBLIC_URL: 'https://example.com/chirp/' }).publicUrl, 'https://example.com/chirp', 'a path')
+  for (const bad of ['http://mail.example.com', 'smtp://', 'mail s3cret']) {
+    const error = t.throws(() => parseConfig({ SMTP_URL: bad }), bad) as ConfigError
+    t.strictSame(error.problems, ['SMTP_URL must be an smtp:// or smtps:// URL with a host'], bad)
+    t.notMatch(error.message, /s3cret/, `${bad}: the value is not echoed`)
+  }
+  for (const bad of ['chirp.example.com', 'ftp://chirp.example.com', 'https://chirp.example.com/?a=1']) {
+    const error = t.throws(() => parseConfig({ PUBLIC_URL: bad }), bad) as ConfigError
+    t.strictSame(
+      error.problems,
+      [`PUBLIC_URL must be an http(s) address such as https://chirp.example.com, got "${bad}"`],
+      bad,
+    )
+  }
+})

@@ -35,6 +35,10 @@ async function usedDataDir(t: Test): Promise<string> {
     await people.addBookmark(guest?._id as string, post._id)
   const expiresAt = new Date(Date.now() + 3600_000).toISOString()
   await store.transaction((tx) => tx.revokeToken({ _id: LOGGED_OUT, userId: other?._id as string, expiresAt }, ''))
+  await store.transaction(async (tx) => {
+    await tx.beginTwoFactor(other?._id as string, 'v1.sealed-secret')
+    await tx.enableTwoFactor(other?._id as string, 'v1.sealed-secret', 59_000_000, ['hash-one', 'hash-two'])
+  })
   await store.close()
   return dataDir
 }
@@ -71,8 +75,14 @@ await t.test(
     t.teardown(() => store.close())
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
-      embedded.users,
+      embedded.users.map(({ twoFactor: _separate, ...user }) => user),
       'every user, follow and bookmark list as it was',
+    )
+    const noah = embedded.users.find((u) => u.username === 'noah_kim')
+    t.strictSame(
+      await store.getTwoFactor(noah?._id ?? ''),
+      { secret: 'v1.sealed-secret', enabled: true, lastStep: 59_000_000, recoveryCodes: ['hash-one', 'hash-two'] },
+      'two-factor sign-in as it was, in its own table',
     )
     t.strictSame(
       await store.getPosts(embedded.posts.map((p) => p._id)),

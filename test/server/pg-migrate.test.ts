@@ -132,7 +132,7 @@ await t.test(
     const schema = testSchema(t)
     const sql = pool(t, schema)
     await migrate(sql, { schema })
-    const last = MIGRATIONS.length
+    const last = Math.max(...MIGRATIONS.map((m) => m.version))
     const next = [
       ...MIGRATIONS,
       { version: last + 2, name: 'third', sql: 'ALTER TABLE app_settings ADD COLUMN third int' },
@@ -153,7 +153,11 @@ await t.test('a failing migration leaves the schema as it was', { skip }, async 
   const sql = pool(t, schema)
   const broken = [
     ...MIGRATIONS,
-    { version: MIGRATIONS.length + 1, name: 'broken', sql: 'ALTER TABLE no_such_table ADD COLUMN x int' },
+    {
+      version: Math.max(...MIGRATIONS.map((m) => m.version)) + 1,
+      name: 'broken',
+      sql: 'ALTER TABLE no_such_table ADD COLUMN x int',
+    },
   ]
   await t.rejects(migrate(sql, { schema, migrations: broken }), /no_such_table/)
   const [row] = await sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${schema}`

@@ -27,15 +27,14 @@ function Row({ user, note, undo, onUndo }: { user: UserSummary; note?: string; u
   )
 }
 
-/** Settings: whom I block and whom I mute, each with its undo. */
+/** Settings: whom I block and whom I mute, each with its undo (the page gives it its section and heading). */
 export function BlockedMutedSection() {
   const { blocks, mutes, loaded } = useSnapshot(relations)
   useEffect(() => {
     void loadRelations()
   }, [])
   return (
-    <section aria-labelledby="blocked-muted">
-      <h2 id="blocked-muted">Blocked and muted people</h2>
+    <>
       <h3>Blocked</h3>
       {loaded && blocks.length === 0 ? (
         <EmptyState text="You have not blocked anyone." />
@@ -62,6 +61,6 @@ export function BlockedMutedSection() {
           ))}
         </ul>
       )}
-    </section>
+    </>
   )
 }

@@ -9,6 +9,7 @@ import type {
   ReportStatus,
   StoreReader,
   TokenHolder,
+  TwoFactorRecord,
   UserRecord,
   UserSearch,
   UserSummaryRecord,
@@ -258,6 +259,24 @@ export class PgReader implements StoreReader {
   }
   listMutes(userId: string, at: string, page: PageRequest) {
     return relations.listMutes(this.sql, userId, at, page)
+  }
+  async usersWithEmail(email: string): Promise<string[]> {
+    const rows = await this.sql<{ id: string }[]>`
+      SELECT id FROM users WHERE lower(email) = lower(${email}) ORDER BY created_at, id`
+    return rows.map((row) => row.id)
+  }
+  async getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined> {
+    if (!isUuid(userId)) return undefined
+    const [row] = await this.sql<{ secret: string; enabled: boolean; last_step: string; recovery_codes: string[] }[]>`
+      SELECT secret, enabled, last_step, recovery_codes FROM two_factor WHERE user_id = ${userId}`
+    return (
+      row && {
+        secret: row.secret,
+        enabled: row.enabled,
+        lastStep: Number(row.last_step),
+        recoveryCodes: row.recovery_codes,
+      }
+    )
   }
   async isTokenRevoked(tokenId: string): Promise<boolean> {
     const [row] = await this.sql`SELECT 1 FROM revoked_tokens WHERE token_id = ${tokenId}`

@@ -17,10 +17,12 @@ import type {
   ProfileChanges,
   RevokedTokenRecord,
   StoreTx,
+  TwoFactorProof,
   UserRecord,
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import * as moderation from './pg-moderation.js'
+import * as account from './pg-account.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import { PgReader } from './pg-reader.js'
@@ -147,6 +149,21 @@ export class PgTx extends PgReader implements StoreTx {
   }
   useInvite(code: string, at: string) {
     return moderation.useInvite(this.sql, code, at)
+  }
+  setPassword(id: string, expected: string, passwordHash: string, at: string) {
+    return account.setPassword(this.sql, id, expected, passwordHash, at)
+  }
+  beginTwoFactor(id: string, secret: string) {
+    return account.beginTwoFactor(this.sql, id, secret)
+  }
+  enableTwoFactor(id: string, secret: string, step: number, recoveryCodes: readonly string[]) {
+    return account.enableTwoFactor(this.sql, id, secret, step, recoveryCodes)
+  }
+  useTwoFactor(id: string, proof: TwoFactorProof) {
+    return account.useTwoFactor(this.sql, id, proof)
+  }
+  disableTwoFactor(id: string) {
+    return account.disableTwoFactor(this.sql, id)
   }
 
   async revokeToken(token: RevokedTokenRecord): Promise<void> {

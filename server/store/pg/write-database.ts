@@ -108,6 +108,14 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
       .filter((token) => knownUser(token.userId))
       .map((token) => ({ token_id: token._id, user_id: token.userId, expires_at: token.expiresAt })),
   )
+  // Two-factor sign-in set up before the move still asks for its codes after it.
+  for (const user of database.users) {
+    const state = user.twoFactor
+    if (!state) continue
+    await sql`
+      INSERT INTO two_factor (user_id, secret, enabled, last_step, recovery_codes)
+      VALUES (${user._id}, ${state.secret}, ${state.enabled}, ${state.lastStep}, ${[...state.recoveryCodes]}::text[])`
+  }
   // The next live append goes after everything written here.
   await sql`SELECT setval('activity_seq', ${seq})`
   return {

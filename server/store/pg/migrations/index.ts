@@ -7,6 +7,7 @@ import * as tokenRevocation from './0005_token_revocation.js'
 import * as streamSlots from './0006_stream_slots.js'
 import * as blocksMutes from './0007_blocks_mutes.js'
 import * as moderation from './0008_moderation.js'
+import * as accountSecurity from './0009_account_security.js'
 import * as postEdits from './0010_post_edits.js'
 
 /**
@@ -34,5 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   streamSlots,
   blocksMutes,
   moderation,
+  accountSecurity,
   postEdits,
 ]

@@ -1,0 +1,23 @@
+import type { ComponentType } from 'react'
+import { BlockedMutedSection } from './blocked-muted-section.js'
+import { PasswordSection } from './password-section.js'
+import { ProfileSection } from './profile-section.js'
+import { SessionsSection } from './sessions-section.js'
+import { TwoFactorSection } from './two-factor-section.js'
+
+/** One section of the Settings page: its heading, and what it shows under it. */
+export interface SettingsSection {
+  /** The section's anchor: `/settings#password`. */
+  id: string
+  title: string
+  Body: ComponentType
+}
+
+/** The Settings page's sections, in the order they are shown; each lives in a file of its own beside this one. */
+export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+  { id: 'profile', title: 'Profile', Body: ProfileSection },
+  { id: 'password', title: 'Password', Body: PasswordSection },
+  { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
+  { id: 'sessions', title: 'Sessions', Body: SessionsSection },
+  { id: 'blocked-muted', title: 'Blocked and muted people', Body: BlockedMutedSection },
+]

@@ -1,0 +1,137 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  PasswordChangeSchema,
+  PasswordResetConfirmSchema,
+  PasswordResetSchema,
+  TokenReplySchema,
+  TwoFactorCodeSchema,
+  TwoFactorDisableSchema,
+  TwoFactorEnableReplySchema,
+  TwoFactorSetupReplySchema,
+  TwoFactorStatusSchema,
+} from '../schemas/account.js'
+import { EmptyObjectSchema } from '../schemas/common.js'
+import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
+
+/** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
+const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
+  const { account, twoFactor } = services
+  const signedIn = { onRequest: [app.authenticate] }
+
+  app.post(
+    '/account/password',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'Changes the password and answers a new token: every other token of the caller stops working and every open event stream closes, on every instance.',
+        body: PasswordChangeSchema,
+        response: { 200: TokenReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const { currentPassword, newPassword } = request.body
+      const result = await account.changePassword(me(request), currentPassword, newPassword)
+      await app.events.endUser(me(request))
+      return result
+    },
+  )
+
+  app.post(
+    '/auth/password-reset',
+    {
+      schema: {
+        tags: ['auth'],
+        description:
+          'Mails a link to set a new password, valid once and for an hour, to the accounts of the address. Answers 200 {} whether or not the address is known.',
+        body: PasswordResetSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      await account.requestReset(request.body.email)
+      return {}
+    },
+  )
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      schema: {
+        tags: ['auth'],
+        description: "Sets the password of a reset link's account; every token issued before it stops working.",
+        body: PasswordResetConfirmSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const userId = await account.confirmReset(request.body.token, request.body.newPassword)
+      await app.events.endUser(userId)
+      return {}
+    },
+  )
+
+  app.get(
+    '/account/2fa',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description: 'Whether two-factor sign-in is on for the caller.',
+        response: { 200: TwoFactorStatusSchema, ...ERRORS },
+      },
+    },
+    async (request) => twoFactor.status(me(request)),
+  )
+
+  app.post(
+    '/account/2fa/setup',
+    {
+      ...signedIn,
+      preValidation: emptyBody,
+      schema: {
+        tags: ['account'],
+        description:
+          'A new TOTP secret, shown this once, and its otpauth:// URI; sign-in asks for codes only once enabled.',
+        body: EmptyObjectSchema,
+        response: { 200: TwoFactorSetupReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => twoFactor.setup(me(request)),
+  )
+
+  app.post(
+    '/account/2fa/enable',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'Turns two-factor sign-in on with a code of the set-up secret; answers 10 single-use recovery codes, shown this once.',
+        body: TwoFactorCodeSchema,
+        response: { 200: TwoFactorEnableReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => twoFactor.enable(me(request), request.body.code),
+  )
+
+  app.post(
+    '/account/2fa/disable',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description: 'Turns two-factor sign-in off, given the password and a code (or a recovery code).',
+        body: TwoFactorDisableSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      await twoFactor.disable(me(request), request.body.password, request.body.code)
+      return {}
+    },
+  )
+}
+
+export default routes

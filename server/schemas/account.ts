@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox'
+
+/** The rules of a new password, as at signup. */
+const NewPasswordSchema = Type.String({ minLength: 8, maxLength: 128 })
+/** A password to check: whatever the account's is, long or short. */
+const CurrentPasswordSchema = Type.String({ minLength: 1, maxLength: 128 })
+/** A 6-digit TOTP code or a recovery code, spaces allowed. */
+const CodeSchema = Type.String({ minLength: 1, maxLength: 32 })
+
+export const PasswordChangeSchema = Type.Object({
+  currentPassword: CurrentPasswordSchema,
+  newPassword: NewPasswordSchema,
+})
+
+export const TokenReplySchema = Type.Object({ encodedToken: Type.String() })
+
+export const TwoFactorStatusSchema = Type.Object({ enabled: Type.Boolean() })
+
+export const TwoFactorSetupReplySchema = Type.Object({
+  /** Base32, for typing into an app by hand. */
+  secret: Type.String(),
+  /** The `otpauth://totp/...` URI a QR code is drawn from. */
+  otpauthUrl: Type.String(),
+})
+
+export const TwoFactorCodeSchema = Type.Object({ code: CodeSchema })
+export const TwoFactorEnableReplySchema = Type.Object({ recoveryCodes: Type.Array(Type.String()) })
+export const TwoFactorDisableSchema = Type.Object({ password: CurrentPasswordSchema, code: CodeSchema })
+
+export const PasswordResetSchema = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) })
+export const PasswordResetConfirmSchema = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 500 }),
+  newPassword: NewPasswordSchema,
+})

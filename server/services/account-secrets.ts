@@ -1,0 +1,52 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+
+/**
+ * Keys of the server's own, derived from the token secret, for what the account calls keep or hand out:
+ * a dump of the database alone holds neither a usable TOTP secret nor the means to forge a reset link.
+ * Each purpose has a key of its own (HKDF), so none can stand in for another or for a token's signature.
+ */
+export interface AccountSecrets {
+  /** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
+  seal(plain: string): string
+  /** The sealed text, or undefined when it was not sealed with this key (the token secret changed). */
+  open(sealed: string): string | undefined
+  /** A MAC for a password-reset link. */
+  resetMac(message: string): Buffer
+  /** Whether `mac` is resetMac(message), in constant time. */
+  checkResetMac(message: string, mac: Buffer): boolean
+}
+
+const keyFor = (secret: string, purpose: string) =>
+  Buffer.from(hkdfSync('sha256', secret, 'chirp account secrets', purpose, 32))
+
+export function createAccountSecrets(tokenSecret: string): AccountSecrets {
+  const sealKey = keyFor(tokenSecret, 'two-factor seal')
+  const resetKey = keyFor(tokenSecret, 'password reset')
+  const resetMac = (message: string) => createHmac('sha256', resetKey).update(message).digest()
+  return {
+    seal(plain) {
+      const iv = randomBytes(12)
+      const cipher = createCipheriv('aes-256-gcm', sealKey, iv)
+      const text = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+      return ['v1', iv, cipher.getAuthTag(), text]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join('.')
+    },
+    open(sealed) {
+      const [version, iv, tag, text] = sealed.split('.')
+      if (version !== 'v1' || iv === undefined || tag === undefined || text === undefined) return undefined
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', sealKey, Buffer.from(iv, 'base64url'))
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+        return Buffer.concat([decipher.update(Buffer.from(text, 'base64url')), decipher.final()]).toString('utf8')
+      } catch {
+        return undefined
+      }
+    },
+    resetMac,
+    checkResetMac(message, mac) {
+      const expected = resetMac(message)
+      return mac.length === expected.length && timingSafeEqual(mac, expected)
+    },
+  }
+}

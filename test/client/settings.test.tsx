@@ -1,0 +1,101 @@
+import './dom.js'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
+import t from 'tap'
+import * as MSG from '../../common/messages.js'
+import { App } from '../../client/app.js'
+import { readToken } from '../../client/lib/storage.js'
+import { fail, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+
+t.beforeEach(() => resetAll())
+t.afterEach(() => {
+  cleanup()
+  resetAll()
+})
+
+const me = makeUser({ username: 'ada' })
+const quiet = {
+  'GET /api/users/suggestions': () => ok({ users: [] }),
+  'GET /api/tags/trending': () => ok({ tags: [] }),
+  'GET /api/users/ada': () => ok({ user: me }),
+}
+const type = (label: string | RegExp, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } })
+
+await t.test('the login page asks for the two-factor code when the account needs one', async (t) => {
+  const api = stubApi({
+    'GET /api/health': () => ok({ status: 'ok', guestLogin: true }),
+    'POST /api/auth/login': (request) =>
+      (request.body as { otp?: string }).otp === '123456'
+        ? ok({ foundUser: me, encodedToken: 'signed-in' })
+        : fail(401, MSG.twoFactorRequired),
+    ...quiet,
+    'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
+  })
+  t.teardown(api.restore)
+  renderAt('/login', <App />)
+  await screen.findByLabelText('Username')
+  type('Username', 'ada')
+  type('Password', 'a long password')
+  fireEvent.click(screen.getByRole('button', { name: 'Login' }))
+  const code = await screen.findByLabelText('Two-factor code')
+  t.equal(screen.queryByRole('alert'), null, 'no error toast: the form asks instead')
+  fireEvent.change(code, { target: { value: ' 123456 ' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Login' }))
+  await until(() => readToken() === 'signed-in')
+  const logins = api.calls.filter((c) => c.path === '/api/auth/login').map((c) => c.body)
+  t.strictSame(logins, [
+    { username: 'ada', password: 'a long password' },
+    { username: 'ada', password: 'a long password', otp: '123456' },
+  ])
+})
+
+await t.test('Settings: a new password keeps this tab signed in with the new token', async (t) => {
+  signInAs(me)
+  const api = stubApi({
+    ...quiet,
+    'GET /api/account/2fa': () => ok({ enabled: false }),
+    'POST /api/account/password': () => ok({ encodedToken: 'the-new-token' }),
+  })
+  t.teardown(api.restore)
+  renderAt('/settings', <App />)
+  await screen.findByRole('heading', { name: 'Password' })
+  type('Current password', 'the old one!')
+  type('New password', 'the new one!')
+  type('New password again', 'not the same')
+  t.ok(screen.getByText('The two new passwords are not the same.'), 'a mismatch is said at once')
+  type('New password again', 'the new one!')
+  fireEvent.click(screen.getByRole('button', { name: 'Change password' }))
+  await screen.findByText(/Your password was changed/)
+  t.equal(readToken(), 'the-new-token')
+  const change = api.calls.find((c) => c.path === '/api/account/password')
+  t.strictSame(change?.body, { currentPassword: 'the old one!', newPassword: 'the new one!' })
+})
+
+await t.test('Settings: two-factor set-up shows a QR code, then the recovery codes once', async (t) => {
+  signInAs(me)
+  const recoveryCodes = Array.from({ length: 10 }, (_, i) => `aaaa${i}-bbbbb`)
+  const api = stubApi({
+    ...quiet,
+    'GET /api/account/2fa': () => ok({ enabled: false }),
+    'POST /api/account/2fa/setup': () =>
+      ok({ secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Chirp:ada?secret=JBSWY3DPEHPK3PXP&issuer=Chirp' }),
+    'POST /api/account/2fa/enable': (request) =>
+      (request.body as { code: string }).code === '654321' ? ok({ recoveryCodes }) : fail(400, MSG.twoFactorInvalid),
+    'POST /api/account/2fa/disable': () => ok({}),
+  })
+  t.teardown(api.restore)
+  renderAt('/settings', <App />)
+  fireEvent.click(await screen.findByRole('button', { name: 'Set up two-factor sign-in' }))
+  await screen.findByText('JBSWY3DPEHPK3PXP')
+  t.ok(screen.getByRole('img', { name: 'QR code for your authenticator app' }), 'a QR code is shown')
+  type('Code from the app', '111111')
+  fireEvent.click(screen.getByRole('button', { name: 'Turn on' }))
+  await screen.findByText('The code is not valid.')
+  type('Code from the app', '654321')
+  fireEvent.click(screen.getByRole('button', { name: 'Turn on' }))
+  const list = await screen.findByRole('list', { name: 'Recovery codes' })
+  t.equal(list.querySelectorAll('li').length, 10, 'the 10 recovery codes')
+  fireEvent.click(screen.getByRole('button', { name: 'I have saved them' }))
+  await screen.findByRole('button', { name: 'Turn off two-factor sign-in' })
+  t.equal(screen.queryByRole('list', { name: 'Recovery codes' }), null, 'the codes are gone')
+})
