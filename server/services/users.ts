@@ -85,7 +85,9 @@ export function createUsersService({ store, now }: ServiceDeps) {
 
   return {
     async list(viewerId: string | undefined, page: PageRequest) {
-      const { items, nextCursor } = await store.listUsers(unpagedCap(page))
+      // Whom the reader cannot see (a block either way, a running mute) is not in the list either.
+      const hide = (await hiddenFrom(store, viewerId, now())).people
+      const { items, nextCursor } = await store.listUsers({ ...unpagedCap(page), hide })
       const lookup = await usersOfUsers(store, items)
       const mine =
         viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
