@@ -1,8 +1,40 @@
+import { codeOf, type ErrorCode, type MessageName } from '../common/error-codes.js'
 import * as MSG from '../common/messages.js'
 
 export { MSG }
 
-/** A refusal the client caused; the error handler turns it into `{ errors: [message] }`. */
+const CODE_OF_MESSAGE = new Map(
+  Object.entries(MSG).map(([name, message]) => [message as string, codeOf(name as MessageName)]),
+)
+
+/** The codes of the statuses a refusal without a catalogue message may have. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'too_many_requests',
+}
+
+/** The code an error body carries: the catalogue message's own, else its status's. */
+function errorCode(message: string, status: number): ErrorCode {
+  return CODE_OF_MESSAGE.get(message) ?? CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request')
+}
+
+/**
+ * Every error body: the messages SPEC's clients read, and the code Chirp's client decides by. A 400 whose
+ * message is not the catalogue's is a schema's or a field rule's own words: `invalid_request`.
+ */
+export function errorBody(status: number, message: string, more: readonly string[] = []) {
+  return { errors: [message, ...more], code: errorCode(message, status) }
+}
+
+/** A refusal the client caused; the error handler turns it into `{ errors: [message], code }`. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,

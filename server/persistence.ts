@@ -89,9 +89,9 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
       })
       const started = eventLog
       // The write has committed whatever happens here; its events then arrive with the next tick or poll.
-      store.afterEvents = () =>
+      store.afterEvents = (upTo) =>
         started
-          .settle()
+          .settle(upTo)
           .catch((err: unknown) => options.log.warn({ err }, 'events of a committed write are delivered late'))
     },
     async close() {

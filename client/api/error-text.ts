@@ -1,33 +1,33 @@
-import * as MSG from '../../common/messages.js'
+import type { ErrorCode } from '../../common/error-codes.js'
 
 /**
- * What a failed call says to a person. The server's catalogue speaks in status words ("Unauthorized
+ * What a failed call says to a person, chosen by the error's code. The server's catalogue speaks in status words ("Unauthorized
  * access error", "Unprocessable Entity") and its validation in schema terms ("must NOT have fewer than
  * 3 characters"); the client shows the same facts in plain words.
  */
-const PLAIN: Record<string, string> = {
-  [MSG.invalidToken]: 'Your session has ended. Please log in again.',
-  [MSG.userNotRegistered]: 'There is no account with that username.',
-  [MSG.invalidCredentials]: 'The credentials you entered are invalid. Check the username and password.',
-  [MSG.usernameExists]: 'That username is taken. Try another one.',
-  [MSG.editPostNotOwner]: 'You can only edit your own posts.',
-  [MSG.deletePostNotOwner]: 'You can only delete your own posts.',
-  [MSG.editCommentNotOwner]: 'You can only edit your own comments.',
-  [MSG.deleteCommentNotOwner]: 'You can only delete your own comments.',
-  [MSG.alreadyLiked]: 'You already like this post.',
-  [MSG.likeBelowZero]: "You don't like this post yet.",
-  [MSG.alreadyDisliked]: "You don't like this post yet.",
-  [MSG.alreadyBookmarked]: 'This post is already in your bookmarks.',
-  [MSG.notBookmarked]: 'This post is not in your bookmarks.',
-  [MSG.alreadyFollowing]: 'You already follow this account.',
-  [MSG.notFollowing]: "You don't follow this account.",
-  [MSG.selfFollow]: "You can't follow yourself.",
-  [MSG.postNotFound]: "This post doesn't exist. It may have been deleted.",
-  [MSG.commentNotFound]: "This comment doesn't exist. It may have been deleted.",
-  [MSG.userNotFound]: "This account doesn't exist.",
-  [MSG.tooManyRequests]: "You're doing that too often. Wait a moment and try again.",
-  [MSG.internal]: 'Something went wrong on our side. Please try again.',
-  [MSG.guestDisabled]: 'Guest login is turned off on this server.',
+const PLAIN: Partial<Record<ErrorCode, string>> = {
+  invalid_token: 'Your session has ended. Please log in again.',
+  user_not_registered: 'There is no account with that username.',
+  invalid_credentials: 'The credentials you entered are invalid. Check the username and password.',
+  username_exists: 'That username is taken. Try another one.',
+  edit_post_not_owner: 'You can only edit your own posts.',
+  delete_post_not_owner: 'You can only delete your own posts.',
+  edit_comment_not_owner: 'You can only edit your own comments.',
+  delete_comment_not_owner: 'You can only delete your own comments.',
+  already_liked: 'You already like this post.',
+  like_below_zero: "You don't like this post yet.",
+  already_disliked: "You don't like this post yet.",
+  already_bookmarked: 'This post is already in your bookmarks.',
+  not_bookmarked: 'This post is not in your bookmarks.',
+  already_following: 'You already follow this account.',
+  not_following: "You don't follow this account.",
+  self_follow: "You can't follow yourself.",
+  post_not_found: "This post doesn't exist. It may have been deleted.",
+  comment_not_found: "This comment doesn't exist. It may have been deleted.",
+  user_not_found: "This account doesn't exist.",
+  too_many_requests: "You're doing that too often. Wait a moment and try again.",
+  internal: 'Something went wrong on our side. Please try again.',
+  guest_disabled: 'Guest login is turned off on this server.',
 }
 
 const FIELDS: Record<string, string> = {
@@ -60,11 +60,11 @@ function plainValidation(message: string): string | null {
   return null
 }
 
-/** The words to show for the server's message, or its own when it is plain already. */
-export function plainServerMessage(message: string, status: number): string {
-  const known = PLAIN[message] ?? plainValidation(message)
+/** The words to show for the server's error, by its code, or its own message when it is plain already. */
+export function plainServerMessage(message: string, status: number, code?: string): string {
+  const known = PLAIN[code as ErrorCode] ?? plainValidation(message)
   if (known) return known
-  if (status >= 500) return PLAIN[MSG.internal] ?? message
+  if (status >= 500) return PLAIN.internal ?? message
   return message
 }
 

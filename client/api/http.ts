@@ -59,17 +59,22 @@ export function retryAfterSeconds(header: string | null | undefined, now = Date.
 
 /**
  * The message to show for a failed call: the server's `{ errors: [msg] }` in plain words, else a plain
- * fallback. A 429 says how long to wait, from Retry-After, rather than only "later".
+ * fallback. A 429 says how long to wait, from Retry-After, rather than only "later", and, given `action`
+ * ("like this post"), what was held back: writes share one limit, so a refused like is not a login attempt.
  */
-export function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown, action?: string): string {
   if (error instanceof FetchError) {
     const status = error.statusCode
     if (status === undefined) return OFFLINE_TEXT
     const wait = status === 429 ? retryAfterSeconds(error.response?.headers.get('retry-after')) : undefined
-    if (wait !== undefined) return `Too many attempts. Try again in ${waitText(wait)}.`
-    const first = (error.data as { errors?: unknown } | undefined)?.errors
-    const message = Array.isArray(first) && typeof first[0] === 'string' ? first[0] : ''
-    return plainServerMessage(message, status) || 'Something went wrong. Please try again.'
+    if (wait !== undefined) {
+      const retry = `Try again in ${waitText(wait)}.`
+      return action ? `Couldn't ${action}: too many actions in a short time. ${retry}` : `Too many attempts. ${retry}`
+    }
+    const body = error.data as { errors?: unknown; code?: unknown } | undefined
+    const message = Array.isArray(body?.errors) && typeof body.errors[0] === 'string' ? body.errors[0] : ''
+    const code = typeof body?.code === 'string' ? body.code : undefined
+    return plainServerMessage(message, status, code) || 'Something went wrong. Please try again.'
   }
   return error instanceof Error ? error.message : 'Something went wrong. Please try again.'
 }
@@ -82,6 +87,15 @@ export function isTransient(error: unknown): boolean {
   if (!(error instanceof FetchError)) return false
   const status = error.statusCode
   return status === undefined || status === 408 || status >= 500
+}
+
+/**
+ * Whether a failed read may bring something else if asked again. An answer that settles it (a 404: it is
+ * not there; a 400 or 403) will be the same answer, so no Try again is offered for it.
+ */
+export function isRetryable(error: unknown): boolean {
+  const status = errorStatus(error)
+  return status === undefined || status === 408 || status === 429 || status >= 500
 }
 
 /** The HTTP status of a failed call, if the server answered at all. */

@@ -19,6 +19,8 @@ export type CommentHandlers = {
 export type CommentsReading = {
   loading: boolean
   error: string | null
+  /** Whether trying again may help after `error`: not after a 404 (the post is gone). */
+  retryable: boolean
   more: boolean
   /** Reads the next page, or tries again after a failure. */
   onMore: () => void
@@ -89,7 +91,9 @@ export function CommentsSection({ comments, me, postOwner, now, handlers, readin
         </ul>
       )}
       {reading?.loading && <Spinner label="Loading comments" />}
-      {reading?.error && <LoadError small message={reading.error} onRetry={reading.onMore} />}
+      {reading?.error && (
+        <LoadError small message={reading.error} onRetry={reading.retryable ? reading.onMore : undefined} />
+      )}
       {reading?.more && !reading.loading && !reading.error && (
         <button type="button" className="button outline small" onClick={reading.onMore}>
           Show more replies

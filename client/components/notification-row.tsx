@@ -4,7 +4,9 @@ import { fullName } from '../lib/model.js'
 import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
+import { FollowButton } from './follow-button.js'
 import { AtIcon, CommentIcon, FollowIcon, HeartIcon } from './icons.js'
+import { MentionReply } from './mention-reply.js'
 
 /** How many faces a grouped row shows; the text counts the rest. */
 const MAX_AVATARS = 6
@@ -30,10 +32,23 @@ function excerpt(group: NotificationGroup): string {
   return group.newest.comment?.text ?? group.newest.post?.content ?? ''
 }
 
-/** One row of the notifications page: who, what, the words it is about, and when; the whole row is a link. */
-export function NotificationRow({ group, now }: { group: NotificationGroup; now: number }) {
+export type NotificationRowProps = {
+  group: NotificationGroup
+  now: number
+  /** On a follow: whether I follow the newest follower back, and the way to. */
+  followBack?: { following: boolean; busy: boolean; onToggle: () => void } | undefined
+  /** On a mention: answers it with a comment on its post. */
+  onReply?: ((text: string) => Promise<boolean>) | undefined
+}
+
+/**
+ * One row of the notifications page: who (by name), what, the words it is about, and when; the row is a
+ * link, with a follow back on a follow and a reply on a mention beside it.
+ */
+export function NotificationRow({ group, now, followBack, onReply }: NotificationRowProps) {
   const quote = excerpt(group)
   const { createdAt } = group.newest
+  const first = group.actors[0]
   return (
     <li className={group.unread ? 'notification is-unread' : 'notification'}>
       <Link href={target(group)} className="notification-link">
@@ -46,7 +61,9 @@ export function NotificationRow({ group, now }: { group: NotificationGroup; now:
           </span>
           <span className="notification-text">
             {group.unread && <span className="visually-hidden">New: </span>}
-            <strong>{actorsText(group.actors)}</strong> {actionText(group)}
+            <strong>{actorsText(group.actors)}</strong>
+            {first && group.actors.length === 1 && <span className="notification-handle"> @{first.username}</span>}{' '}
+            {actionText(group)}
             <span className="dot" aria-hidden="true">
               {' · '}
             </span>
@@ -57,6 +74,21 @@ export function NotificationRow({ group, now }: { group: NotificationGroup; now:
           {quote && <span className="notification-excerpt">{quote}</span>}
         </span>
       </Link>
+      {first && followBack && !followBack.following && (
+        <div className="notification-actions">
+          <FollowButton
+            following={false}
+            busy={followBack.busy}
+            name={fullName(first)}
+            onToggle={followBack.onToggle}
+          />
+        </div>
+      )}
+      {first && onReply && (
+        <div className="notification-actions">
+          <MentionReply to={first} onReply={onReply} />
+        </div>
+      )}
     </li>
   )
 }

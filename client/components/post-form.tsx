@@ -5,6 +5,8 @@ import { CharRing } from './char-ring.js'
 import { EmojiPicker } from './emoji-picker.js'
 import { ImagePicker } from './image-picker.js'
 import { MediaPreview } from './media-preview.js'
+import { optionId, TypeaheadList } from './typeahead-list.js'
+import { useComposerTypeahead, type Suggest } from './use-composer-typeahead.js'
 
 export type PostDraft = { content: string; mediaUrl: string; mediaAlt: string }
 
@@ -30,6 +32,8 @@ type PostFormProps = {
   onFileError: (message: string) => void
   /** Every change of the draft, so a page can keep it (the home composer does, until it is sent). */
   onChange?: (draft: PostDraft) => void
+  /** People and tags to offer as `@` and `#` are typed; without it, none are. */
+  suggest?: Suggest | undefined
 }
 
 /** The text box grows with its text instead of scrolling inside a fixed box. */
@@ -61,7 +65,9 @@ export function PostForm(props: PostFormProps) {
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')
   const textId = useId()
   const countId = useId()
+  const listId = useId()
   const textRef = useAutoGrow(content)
+  const typeahead = useComposerTypeahead(textRef, content, setContent, props.suggest)
   // The server's own test: text made only of invisible characters would post as an empty card.
   const isEmpty = !hasVisibleText(content) && mediaUrl === ''
   const sending = busy === 'sending'
@@ -97,6 +103,7 @@ export function PostForm(props: PostFormProps) {
     void send()
   }
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (typeahead.open && typeahead.onKeyDown(event)) return
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault()
       void send()
@@ -121,9 +128,28 @@ export function PostForm(props: PostFormProps) {
           autoFocus={props.autoFocus}
           readOnly={sending}
           aria-describedby={countId}
-          onChange={(e) => setContent(e.currentTarget.value)}
+          aria-autocomplete={props.suggest ? 'list' : undefined}
+          aria-controls={typeahead.open ? listId : undefined}
+          aria-activedescendant={
+            typeahead.open && typeahead.active >= 0 ? optionId(listId, typeahead.active) : undefined
+          }
+          onChange={(e) => {
+            setContent(e.currentTarget.value)
+            typeahead.follow(e.currentTarget.value, e.currentTarget.selectionStart)
+          }}
+          onSelect={(e) => typeahead.follow(e.currentTarget.value, e.currentTarget.selectionStart)}
+          onBlur={typeahead.close}
           onKeyDown={onKeyDown}
         />
+        {typeahead.open && (
+          <TypeaheadList
+            id={listId}
+            label="Suggestions"
+            options={typeahead.options}
+            active={typeahead.active}
+            onPick={typeahead.pick}
+          />
+        )}
         {mediaUrl && (
           <MediaPreview
             url={mediaUrl}
@@ -143,7 +169,7 @@ export function PostForm(props: PostFormProps) {
         )}
         <div className="post-form-bar">
           <ImagePicker disabled={busy !== 'idle'} onFile={(file) => void upload(file)} onError={props.onFileError} />
-          <EmojiPicker onPick={(emoji) => !sending && setContent((text) => (text + emoji).slice(0, MAX_CONTENT))} />
+          <EmojiPicker onPick={(emoji) => !sending && typeahead.insert(emoji, MAX_CONTENT)} />
           <CharRing used={content.length} max={MAX_CONTENT} id={countId} />
           <button type="submit" className="button primary" disabled={isEmpty || busy !== 'idle'}>
             {sending ? busyLabel : submitLabel}

@@ -1,5 +1,5 @@
 import { Link } from 'wouter'
-import { parseRichText } from '../lib/rich-text.js'
+import { parseRichText } from '../../common/text-rules.js'
 import { paths } from '../paths.js'
 
 /**

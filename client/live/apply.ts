@@ -3,7 +3,7 @@ import type { Post } from '../api/types.js'
 import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.js'
 import { dropComment, receiveComment, reviseComment, voteOnComment } from '../state/comments.js'
 import { cachePosts, editCachedPost, likeCachedPost, postCache } from '../state/post-cache.js'
-import { receiveNotification, setUnread } from '../state/notifications.js'
+import { dropNotificationsAbout, receiveNotification, setUnread } from '../state/notifications.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
 import { markBookmarked, session } from '../state/session.js'
@@ -21,6 +21,7 @@ function receivePost(post: Post): void {
 function forgetPost(postId: string): void {
   removePost(postId)
   markBookmarked(postId, false)
+  dropNotificationsAbout({ postId })
 }
 
 /** The event names only the post: an open bookmark list fetches one it has not seen, to show it on top. */
@@ -47,7 +48,10 @@ const handlers: Handlers = {
   'post.deleted': ({ postId }) => forgetPost(postId),
   'comment.added': receiveComment,
   'comment.updated': reviseComment,
-  'comment.deleted': (data) => dropComment(data),
+  'comment.deleted': (data) => {
+    dropComment(data)
+    dropNotificationsAbout(data)
+  },
   'comment.voted': voteOnComment,
   'user.followed': (data) => applyFollow(data, true),
   'user.unfollowed': (data) => applyFollow(data, false),

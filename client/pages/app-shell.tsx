@@ -25,6 +25,7 @@ import { useSidePanel } from './use-side-panel.js'
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js'
 import { useSearchBox } from './use-search-box.js'
 import { SuggestionsPanel } from './suggestions-panel.js'
+import { suggestForComposer } from './suggest.js'
 
 /** The signed-in frame wired to the state: navigation, the Post modal and Who to follow. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -103,6 +104,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             onSubmit={submit}
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}
+            suggest={suggestForComposer}
             onChange={(draft) => setComposerDirty(draft.content.trim() !== '' || draft.mediaUrl !== '')}
           />
         </DraftModal>

@@ -14,6 +14,7 @@ import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { PostList } from './post-list.js'
+import { suggestForComposer } from './suggest.js'
 import { useSidePanel } from './use-side-panel.js'
 import { useSuggestions } from './use-suggestions.js'
 
@@ -55,6 +56,7 @@ export function HomePage() {
           onSubmit={createPost}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}
+          suggest={suggestForComposer}
         />
       </div>
       <div className="list-head">

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
@@ -6,22 +6,43 @@ import { NotificationRow } from '../components/notification-row.js'
 import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
+import { Tabs } from '../components/tabs.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { groupNotifications } from '../lib/notification-groups.js'
+import { groupNotifications, type NotificationGroup } from '../lib/notification-groups.js'
 import { useNow } from '../lib/use-now.js'
 import { loadNotifications, markNotificationsRead, notifications } from '../state/notifications.js'
+import { addComment } from '../state/posts.js'
+import { showToast } from '../state/toasts.js'
+import { isFollowing, toggleFollow, users } from '../state/users.js'
 
-const NOTIFICATIONS_EMPTY = 'Nothing yet. Likes, replies, mentions and new followers will show up here.'
-const NOTIFICATIONS_END = "That's every notification."
+type Filter = 'all' | 'mentions'
+const TABS = [
+  { value: 'all', label: 'All' },
+  { value: 'mentions', label: 'Mentions' },
+] as const satisfies readonly { value: Filter; label: string }[]
+
+const EMPTY: Record<Filter, string> = {
+  all: 'Nothing yet. Likes, replies, mentions and new followers will show up here.',
+  mentions: 'No mentions yet. When someone writes your @username, it shows up here.',
+}
+const END: Record<Filter, string> = {
+  all: "That's every notification.",
+  mentions: "That's every mention.",
+}
 
 /**
- * My notifications, newest first, more as the end comes into view. Being here is seeing them: each
- * newest one shown, on opening and as new ones arrive live, marks it and everything older read.
+ * My notifications, newest first, more as the end comes into view; All or only Mentions. Being here is
+ * seeing them: each newest one shown, on opening and as new ones arrive live, marks it and everything
+ * older read. The Mentions tab reads the same pages and shows their mentions, reading on while the
+ * sentinel stays in view.
  */
 export function NotificationsPage() {
   useDocumentTitle('Notifications')
   const state = useSnapshot(notifications).list
+  const { pending } = useSnapshot(users)
   const now = useNow()
+  const [filter, setFilter] = useState<Filter>('all')
+  const panel = useId()
   useEffect(() => {
     void loadNotifications()
   }, [])
@@ -30,33 +51,57 @@ export function NotificationsPage() {
     if (state.loaded && newestId) void markNotificationsRead()
   }, [state.loaded, newestId])
 
-  const groups = groupNotifications(state.items)
+  const shown = filter === 'all' ? state.items : state.items.filter((n) => n.type === 'mention')
+  const groups = groupNotifications(shown)
+  const retry = (more: boolean) => (state.retryable ? () => void loadNotifications(more) : undefined)
+  const actionsFor = (group: NotificationGroup) => {
+    const first = group.actors[0]
+    const post = group.newest.post
+    if (group.type === 'follow' && first) {
+      const followBack = { following: isFollowing(first._id), busy: pending[first._id] === true }
+      return { followBack: { ...followBack, onToggle: () => void toggleFollow(first._id) } }
+    }
+    if (group.type !== 'mention' || !post) return {}
+    return {
+      onReply: async (text: string) => {
+        const sent = await addComment(post._id, text)
+        if (sent) showToast('Your reply was sent', 'success')
+        return sent
+      },
+    }
+  }
+
   let body
-  if (groups.length === 0) {
+  if (groups.length === 0 && (state.done || !state.loaded || state.error)) {
     if (state.loading || !state.loaded) body = <PostSkeleton label="Loading notifications" />
-    else if (state.error) body = <LoadError message={state.error} onRetry={() => void loadNotifications()} />
-    else body = <EmptyState text={NOTIFICATIONS_EMPTY} />
+    else if (state.error) body = <LoadError message={state.error} onRetry={retry(false)} />
+    else body = <EmptyState text={EMPTY[filter]} />
   } else {
     body = (
       <>
-        <ul className="notification-list" aria-label="Notifications">
-          {groups.map((group) => (
-            <NotificationRow key={group.id} group={group} now={now} />
-          ))}
-        </ul>
+        {groups.length > 0 && (
+          <ul className="notification-list" aria-label="Notifications">
+            {groups.map((group) => (
+              <NotificationRow key={group.id} group={group} now={now} {...actionsFor(group)} />
+            ))}
+          </ul>
+        )}
         {state.loading && <Spinner />}
-        {state.error && <LoadError message={state.error} onRetry={() => void loadNotifications(true)} />}
+        {state.error && <LoadError message={state.error} onRetry={retry(true)} />}
         {!state.done && (
           <Sentinel active={!state.loading && !state.error} onVisible={() => void loadNotifications(true)} />
         )}
-        {state.done && <p className="end-text">{NOTIFICATIONS_END}</p>}
+        {state.done && <p className="end-text">{END[filter]}</p>}
       </>
     )
   }
   return (
     <>
       <h1 className="page-title">Notifications</h1>
-      {body}
+      <Tabs label="Show" tabs={TABS} value={filter} panel={panel} onChange={setFilter} />
+      <div role="tabpanel" id={panel} aria-label={TABS.find((t) => t.value === filter)?.label}>
+        {body}
+      </div>
     </>
   )
 }

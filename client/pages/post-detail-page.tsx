@@ -44,7 +44,7 @@ export function PostDetailPage({ postId }: { postId: string }) {
         <div className="stack center">
           <LoadError
             message={detail.error ?? "This post doesn't exist. It may have been deleted."}
-            onRetry={() => void loadPost(postId)}
+            onRetry={detail.retryable ? () => void loadPost(postId) : undefined}
           />
           <Link href={paths.home.href()} className="button outline small">
             Back to Home

@@ -42,6 +42,12 @@ async function sharePost(post: { id: string; firstName: string; lastName: string
   }
 }
 
+/** "Your comment was deleted", or, when the post's owner deleted someone else's, whose it was. */
+function commentDeletedText(author: string | undefined, me: string): string {
+  if (author === me) return 'Your comment was deleted'
+  return author ? `@${author}'s comment was deleted` : 'The comment was deleted'
+}
+
 /** What the confirmation says will happen. */
 function confirmation(target: NonNullable<Deleting>): { title: string; text: string; confirmLabel: string } {
   if (target.kind === 'post')
@@ -90,6 +96,7 @@ export const PostItem = memo(function PostItem({
     comments: read.items.length > 0 || (read.loaded && !read.error) ? read.items : post.comments,
     loading: read.loading,
     error: read.error,
+    retryable: read.retryable,
     more: read.loaded && !read.done,
     onMore: () => void loadComments(postId, true),
   }
@@ -102,7 +109,9 @@ export const PostItem = memo(function PostItem({
         onDeleted?.()
       }
     } else if (target.kind === 'comment') {
-      if (await deleteComment(post._id, target.commentId)) showToast('Your comment was deleted', 'success')
+      // The post's owner may delete anyone's comment: the toast says whose went.
+      const author = (thread ? thread.comments : post.comments).find((c) => c._id === target.commentId)?.username
+      if (await deleteComment(post._id, target.commentId)) showToast(commentDeletedText(author, me), 'success')
     } else {
       await restrictPerson(target.kind, target.username)
     }

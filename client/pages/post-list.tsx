@@ -31,7 +31,7 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
   const allDrawn = drawn === list.ids.length
   if (list.ids.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <PostSkeleton />
-    if (list.error) return <LoadError message={list.error} onRetry={() => load(false)} />
+    if (list.error) return <LoadError message={list.error} onRetry={list.retryable ? () => load(false) : undefined} />
     return (
       <>
         <EmptyState text={emptyText} />
@@ -52,7 +52,7 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
         ))}
       </div>
       {list.loading && <Spinner />}
-      {list.error && <LoadError message={list.error} onRetry={() => load(true)} />}
+      {list.error && <LoadError message={list.error} onRetry={list.retryable ? () => load(true) : undefined} />}
       {/* Until every post is drawn the end of the list is not where it will be: no asking for more yet. */}
       {!list.done && <Sentinel active={allDrawn && !list.loading && !list.error} onVisible={() => load(true)} />}
       {list.done && allDrawn && endText && <p className="end-text">{endText}</p>}

@@ -40,14 +40,18 @@ export function ProfilePage({ username }: { username: string }) {
   useDocumentTitle(shown ? `${fullName(shown)} (@${shown.username})` : profile.error ? 'Profile' : null)
   if (profile.username !== username || (profile.loading && !user)) return <Spinner label="Loading profile" />
   if (!user) {
+    const retry = () => {
+      void loadProfile(username)
+      void loadProfilePosts(username)
+    }
     return (
-      <LoadError
-        message={profile.error ?? "This account doesn't exist."}
-        onRetry={() => {
-          void loadProfile(username)
-          void loadProfilePosts(username)
-        }}
-      />
+      <>
+        <h1 className="page-title">@{username}</h1>
+        <LoadError
+          message={profile.error ?? "This account doesn't exist."}
+          onRetry={profile.retryable ? retry : undefined}
+        />
+      </>
     )
   }
 

@@ -11,7 +11,7 @@ import { Tabs } from '../components/tabs.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { paths, type SearchTab } from '../paths.js'
 import { loadSearchPosts } from '../state/lists.js'
-import { loadPeople, search } from '../state/search.js'
+import { loadPeople, search, setPeopleFirst } from '../state/search.js'
 import { session } from '../state/session.js'
 import { toggleFollow, users } from '../state/users.js'
 import { PostList } from './post-list.js'
@@ -37,11 +37,31 @@ export function SearchPage() {
   const panel = useId()
   useDocumentTitle(q ? `${q} - Search` : 'Search')
 
+  const snap = useSnapshot(search)
+  // A search typed in the box, until a tab is chosen, looks for people first and shows them if there are any.
+  const peopleFirst = snap.peopleFirst && tab === 'posts' && !q.startsWith('#')
+  const { people } = snap
   useEffect(() => {
     if (!q) return
-    if (tab === 'posts') void loadSearchPosts(q)
-    else void loadPeople(q)
-  }, [q, tab])
+    if (tab === 'users') {
+      if (search.people.key !== q || !search.people.loaded) void loadPeople(q)
+      return
+    }
+    if (!peopleFirst) {
+      void loadSearchPosts(q)
+      return
+    }
+    let current = true
+    void loadPeople(q).then(() => {
+      if (!current || search.people.key !== q) return
+      if (search.people.items.length > 0) navigate(paths.search.href({ q, type: 'users' }), { replace: true })
+      else void loadSearchPosts(q)
+    })
+    return () => {
+      current = false
+    }
+  }, [q, tab, peopleFirst, navigate])
+  const deciding = peopleFirst && (people.key !== q || !people.loaded || people.items.length > 0)
 
   let results
   if (!q) {
@@ -54,6 +74,8 @@ export function SearchPage() {
         </div>
       </>
     )
+  } else if (deciding) {
+    results = <PostSkeleton label="Searching" />
   } else if (tab === 'posts') {
     results = <PostList name="search" emptyText={noPosts(q)} load={(more) => void loadSearchPosts(q, more)} />
   } else {
@@ -68,7 +90,10 @@ export function SearchPage() {
         tabs={TABS}
         value={tab}
         panel={panel}
-        onChange={(type) => navigate(paths.search.href({ q, type }), { replace: true })}
+        onChange={(type) => {
+          setPeopleFirst(false)
+          navigate(paths.search.href({ q, type }), { replace: true })
+        }}
       />
       <div role="tabpanel" id={panel} aria-label={TABS.find((t) => t.value === tab)?.label}>
         {results}
@@ -86,7 +111,9 @@ function PeopleResults({ q }: { q: string }) {
   const list = people.key === q ? people : null
   if (!list || list.items.length === 0) {
     if (!list || list.loading || !list.loaded) return <PostSkeleton label="Searching" />
-    if (list.error) return <LoadError message={list.error} onRetry={() => void loadPeople(q)} />
+    if (list.error) {
+      return <LoadError message={list.error} onRetry={list.retryable ? () => void loadPeople(q) : undefined} />
+    }
     return <EmptyState text={noPeople(q)} />
   }
   return (
@@ -104,7 +131,9 @@ function PeopleResults({ q }: { q: string }) {
         ))}
       </ul>
       {list.loading && <Spinner />}
-      {list.error && <LoadError message={list.error} onRetry={() => void loadPeople(q, true)} />}
+      {list.error && (
+        <LoadError message={list.error} onRetry={list.retryable ? () => void loadPeople(q, true) : undefined} />
+      )}
       {!list.done && <Sentinel active={!list.loading && !list.error} onVisible={() => void loadPeople(q, true)} />}
     </>
   )

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { EmptyState } from '../components/empty-state.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { isTag } from '../lib/rich-text.js'
+import { isTag } from '../../common/text-rules.js'
 import { loadTagPosts } from '../state/lists.js'
 import { PostList } from './post-list.js'
 

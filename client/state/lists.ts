@@ -1,10 +1,10 @@
 import { proxy } from 'valtio'
-import { errorMessage } from '../api/http.js'
+import { errorMessage, isRetryable } from '../api/http.js'
 import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserPosts } from '../api/posts.js'
 import type { FeedSort, Post } from '../api/types.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
-import { tagsIn } from '../lib/rich-text.js'
+import { tagsIn } from '../../common/text-rules.js'
 import { writeSort } from '../lib/storage.js'
 import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
 import { cachePosts } from './post-cache.js'
@@ -21,6 +21,8 @@ export type PostList = {
   loaded: boolean
   done: boolean
   error: string | null
+  /** Whether asking again may help: not after an answer that settles it, such as a 404. */
+  retryable: boolean
 }
 export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'search' | 'tag'
 const LIST_NAMES = ['home', 'explore', 'bookmarks', 'profile', 'search', 'tag'] as const satisfies readonly ListName[]
@@ -35,6 +37,7 @@ const emptyList = (key = ''): PostList => ({
   loaded: false,
   done: false,
   error: null,
+  retryable: true,
 })
 
 const initial = () => ({
@@ -46,7 +49,7 @@ const initial = () => ({
   search: emptyList(),
   /** A hashtag's posts: the key is the tag, lower case. */
   tag: emptyList(),
-  detail: { id: '', loading: false, error: null as string | null },
+  detail: { id: '', loading: false, error: null as string | null, retryable: true },
   /** Latest unless the user chose otherwise before. */
   sort: storedSort(),
 })
@@ -72,6 +75,7 @@ async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch
     if (lists[name] !== list) return
     // Said once, in the list itself, beside its Try again.
     list.error = errorMessage(error)
+    list.retryable = isRetryable(error)
   } finally {
     list.loading = false
     list.loaded = true
@@ -145,14 +149,16 @@ export function loadTagPosts(tag: string, more = false): Promise<void> {
 }
 
 export async function loadPost(postId: string): Promise<void> {
-  lists.detail = { id: postId, loading: true, error: null }
+  lists.detail = { id: postId, loading: true, error: null, retryable: true }
   try {
     const post = await apiGetPost(postId)
     cachePosts([post])
     // The route may name the post by `id`; the cache and the page use `_id`.
-    if (lists.detail.id === postId) lists.detail = { id: post._id, loading: false, error: null }
+    if (lists.detail.id === postId) lists.detail = { id: post._id, loading: false, error: null, retryable: true }
   } catch (error) {
-    if (lists.detail.id === postId) lists.detail = { id: postId, loading: false, error: errorMessage(error) }
+    if (lists.detail.id === postId) {
+      lists.detail = { id: postId, loading: false, error: errorMessage(error), retryable: isRetryable(error) }
+    }
   }
 }
 

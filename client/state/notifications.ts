@@ -69,6 +69,17 @@ export function setUnread({ unread }: NotificationEventPayloads['notification.re
   setCount(unread)
 }
 
+/**
+ * What a deleted post or comment took with it: the server has taken back the notifications about it, and
+ * an open list drops them too rather than lead to something gone.
+ */
+export function dropNotificationsAbout(gone: { postId: string; commentId?: string }): void {
+  const { list } = notifications
+  const about = (n: Notification) =>
+    gone.commentId === undefined ? n.post?._id === gone.postId : n.comment?._id === gone.commentId
+  if (list.items.some(about)) list.items = list.items.filter((n) => !about(n))
+}
+
 export function reset(): void {
   countVersion += 1
   Object.assign(notifications, initial())

@@ -1,4 +1,4 @@
-import { errorMessage } from '../api/http.js'
+import { errorMessage, isRetryable } from '../api/http.js'
 
 /** A list read a page at a time, newest first: what it is of (`key`), what has come so far, and where to go on. */
 export type Paged<T> = {
@@ -10,6 +10,8 @@ export type Paged<T> = {
   loaded: boolean
   done: boolean
   error: string | null
+  /** Whether asking again may help: not after an answer that settles it, such as a 404. */
+  retryable: boolean
 }
 
 export const emptyPaged = <T>(key = ''): Paged<T> => ({
@@ -20,6 +22,7 @@ export const emptyPaged = <T>(key = ''): Paged<T> => ({
   loaded: false,
   done: false,
   error: null,
+  retryable: true,
 })
 
 /**
@@ -47,7 +50,10 @@ export async function loadPaged<T extends { _id: string }, N extends string>(
     list.error = null
   } catch (error) {
     // Said once, in the list itself, beside its Try again.
-    if (holder[name] === list) list.error = errorMessage(error)
+    if (holder[name] === list) {
+      list.error = errorMessage(error)
+      list.retryable = isRetryable(error)
+    }
   } finally {
     if (holder[name] === list) {
       list.loading = false

@@ -1,8 +1,7 @@
-import { snapshot } from 'valtio'
 import { apiAddComment, apiDeleteComment, apiEditComment } from '../api/comments.js'
 import { apiUploadMedia } from '../api/media.js'
-import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiLikePost } from '../api/posts.js'
-import type { Post, PostData, UserSummary } from '../api/types.js'
+import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiGetPost, apiLikePost } from '../api/posts.js'
+import type { BookmarksReply, Post, PostData, UserSummary } from '../api/types.js'
 import { apiAddBookmark, apiRemoveBookmark } from '../api/users.js'
 import { likedBy } from '../lib/model.js'
 import { dropComment, takeComments } from './comments.js'
@@ -10,6 +9,7 @@ import { dropPost, insertPost, setBookmarkList } from './lists.js'
 import { cachePosts, likeCachedPost, postCache, uncachePost } from './post-cache.js'
 import { markBookmarked, session, setBookmarks } from './session.js'
 import { showError } from './toasts.js'
+import { toggleQueue } from './toggle-queue.js'
 
 /** Takes the server's current version of a post. */
 export function applyPost(post: Post): void {
@@ -22,13 +22,16 @@ export function removePost(postId: string): void {
   uncachePost(postId)
 }
 
-/** Runs a write; its failure is shown with the server's message. Resolves whether it succeeded. */
-async function attempt(write: () => Promise<void>): Promise<boolean> {
+/**
+ * Runs a write; its failure is shown with the server's message, naming the `action` ("send the post")
+ * when a rate limit held it back. Resolves whether it succeeded.
+ */
+async function attempt(action: string, write: () => Promise<void>): Promise<boolean> {
   try {
     await write()
     return true
   } catch (error) {
-    showError(error)
+    showError(error, undefined, action)
     return false
   }
 }
@@ -45,7 +48,7 @@ function postData(draft: PostDraft): PostData {
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('send the post', async () => {
     const post = await apiCreatePost(postData(draft))
     applyPost(post)
     insertPost(post, { inHome: true })
@@ -53,11 +56,11 @@ export function createPost(draft: PostDraft): Promise<boolean> {
 }
 
 export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
-  return attempt(async () => applyPost(await apiEditPost(postId, postData(draft))))
+  return attempt('save the post', async () => applyPost(await apiEditPost(postId, postData(draft))))
 }
 
 export function deletePost(postId: string): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('delete the post', async () => {
     await apiDeletePost(postId)
     removePost(postId)
     markBookmarked(postId, false)
@@ -77,40 +80,72 @@ function meAsSummary(): UserSummary | null {
   )
 }
 
-/** Likes or unlikes at once, then confirms with the server; on failure the old likes come back. */
-export async function toggleLike(postId: string): Promise<void> {
+/** Shows the post liked by me or not, with the count moved by one; nothing when it already shows that. */
+function showLiked(postId: string, liked: boolean): void {
   const post = postCache.byId[postId]
   const me = meAsSummary()
-  if (!post || !me) return
-  // A plain copy: proxies cannot be cloned, and the rollback must not share objects with the post.
-  const before = structuredClone(snapshot(post.likes)) as Post['likes']
-  const liking = !likedBy(post, session.username ?? '')
-  const likeCount = Math.max(0, post.likes.likeCount + (liking ? 1 : -1))
-  likeCachedPost({ postId, user: me, liked: liking, likeCount })
+  if (!post || !me || likedBy(post, me.username) === liked) return
+  const likeCount = Math.max(0, post.likes.likeCount + (liked ? 1 : -1))
+  likeCachedPost({ postId, user: me, liked, likeCount })
+}
+
+/** Forgets every like and bookmark intent still queued: the next person's clicks start afresh. */
+export function reset(): void {
+  likeWrites.forget()
+  bookmarkWrites.forget()
+}
+
+/** Reads a post again, for the counts a write's refusal did not carry. */
+async function refreshPost(postId: string): Promise<void> {
   try {
-    applyPost(await (liking ? apiLikePost(postId) : apiDislikePost(postId)))
-  } catch (error) {
-    const current = postCache.byId[postId]
-    if (current) current.likes = before
-    showError(error, () => void toggleLike(postId))
+    applyPost(await apiGetPost(postId))
+  } catch {
+    // The count stays as shown until the next read or live event; the like state is already right.
   }
 }
 
-/** Bookmarks or un-bookmarks at once; the server's list then replaces ours, or the old one returns. */
-export async function toggleBookmark(postId: string): Promise<void> {
-  if (!session.user) return
-  const before = [...session.user.bookmarks]
-  const adding = !before.includes(postId)
-  markBookmarked(postId, adding)
-  try {
-    const reply = await (adding ? apiAddBookmark(postId) : apiRemoveBookmark(postId))
+const likeWrites = toggleQueue<Post>({
+  send: (postId, like) => (like ? apiLikePost(postId) : apiDislikePost(postId)),
+  settle: (_postId, post) => applyPost(post),
+  restore(postId, liked, how, error) {
+    showLiked(postId, liked)
+    // The write that failed asked for the opposite of what the server holds.
+    if (how === 'failed') showError(error, () => void toggleLike(postId), liked ? 'unlike the post' : 'like the post')
+    if (how === 'already') void refreshPost(postId)
+  },
+  already: { on: ['already_liked'], off: ['like_below_zero', 'already_disliked'] },
+})
+
+/** Likes or unlikes at once; the server is told the latest intent, and the button ends where the server is. */
+export async function toggleLike(postId: string): Promise<void> {
+  const post = postCache.byId[postId]
+  if (!post || !session.user) return
+  const liked = likedBy(post, session.user.username)
+  showLiked(postId, !liked)
+  await likeWrites.toggle(postId, !liked, liked)
+}
+
+const bookmarkWrites = toggleQueue<BookmarksReply>({
+  send: (postId, add) => (add ? apiAddBookmark(postId) : apiRemoveBookmark(postId)),
+  settle(_postId, reply) {
     cachePosts(reply.bookmarks)
     setBookmarks(reply.bookmarks.map((p) => p._id))
     setBookmarkList(reply.bookmarks)
-  } catch (error) {
-    setBookmarks(before)
-    showError(error, () => void toggleBookmark(postId))
-  }
+  },
+  restore(postId, bookmarked, how, error) {
+    markBookmarked(postId, bookmarked)
+    if (how === 'failed')
+      showError(error, () => void toggleBookmark(postId), bookmarked ? 'remove the bookmark' : 'bookmark the post')
+  },
+  already: { on: ['already_bookmarked'], off: ['not_bookmarked'] },
+})
+
+/** Bookmarks or un-bookmarks at once; the server's list then replaces ours once the latest intent is made. */
+export async function toggleBookmark(postId: string): Promise<void> {
+  if (!session.user) return
+  const bookmarked = session.user.bookmarks.includes(postId)
+  markBookmarked(postId, !bookmarked)
+  await bookmarkWrites.toggle(postId, !bookmarked, bookmarked)
 }
 
 /** The answer to a comment write: the post, and its newest comments where the tab shows them (my new one among them). */
@@ -120,15 +155,17 @@ function applyCommentWrite(postId: string, post: Post): void {
 }
 
 export function addComment(postId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
+  return attempt('send the comment', async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
 }
 
 export function editComment(postId: string, commentId: string, text: string): Promise<boolean> {
-  return attempt(async () => applyCommentWrite(postId, await apiEditComment(postId, commentId, text)))
+  return attempt('save the comment', async () =>
+    applyCommentWrite(postId, await apiEditComment(postId, commentId, text)),
+  )
 }
 
 export function deleteComment(postId: string, commentId: string): Promise<boolean> {
-  return attempt(async () => {
+  return attempt('delete the comment', async () => {
     applyPost(await apiDeleteComment(postId, commentId))
     // The answer's count already leaves it out.
     dropComment({ postId, commentId }, true)
@@ -140,7 +177,7 @@ export async function uploadMedia(file: File): Promise<string | null> {
   try {
     return await apiUploadMedia(file)
   } catch (error) {
-    showError(error)
+    showError(error, undefined, 'upload the image')
     return null
   }
 }

@@ -12,6 +12,11 @@ const initial = () => ({
   trending: [] as TrendingTag[],
   trendingLoaded: false,
   trendingFailed: false,
+  /**
+   * A search typed in the box, with no tab chosen yet: a query that finds people then shows People, and
+   * any other Posts. An address opened as it is (a link, a reload) shows what it says.
+   */
+  peopleFirst: false,
 })
 
 export const search = proxy(initial())
@@ -21,6 +26,10 @@ export function loadPeople(q: string, more = false): Promise<void> {
     const reply = await apiSearchUsers(q, { limit: PEOPLE_PAGE, cursor })
     return { items: reply.users, nextCursor: reply.nextCursor }
   })
+}
+
+export function setPeopleFirst(on: boolean): void {
+  search.peopleFirst = on
 }
 
 export async function loadTrending(): Promise<void> {
@@ -35,6 +44,22 @@ export async function loadTrending(): Promise<void> {
   }
 }
 
+/** The tags a typeahead offers are those used this week: up to this many, read at most once a minute. */
+const TAGS_READ = 100
+const TAGS_FRESH_MS = 60_000
+let tagsRead: { at: number; read: Promise<TrendingTag[]> } | undefined
+
+/** This week's tags, most used first, for the typeaheads; a failed read is not kept, so the next keystroke asks again. */
+export function weekTags(): Promise<TrendingTag[]> {
+  if (!tagsRead || Date.now() - tagsRead.at > TAGS_FRESH_MS) {
+    const read = apiGetTrendingTags(TAGS_READ)
+    tagsRead = { at: Date.now(), read }
+    read.catch(() => (tagsRead = undefined))
+  }
+  return tagsRead.read
+}
+
 export function reset(): void {
+  tagsRead = undefined
   Object.assign(search, initial())
 }

@@ -5,6 +5,7 @@ import { reset as resetLists } from './lists.js'
 import { reset as resetNetwork } from './network.js'
 import { reset as resetNotifications } from './notifications.js'
 import { reset as resetPostCache } from './post-cache.js'
+import { reset as resetPosts } from './posts.js'
 import { reset as resetRelations } from './relations.js'
 import { reset as resetSearch } from './search.js'
 import { forgetSession, session } from './session.js'
@@ -26,13 +27,15 @@ export const STATE_RESETS = {
   /** A helper for paged lists; the lists are in the stores that use it. */
   paged: null,
   'post-cache': resetPostCache,
-  /** Actions only: they change the other stores. */
-  posts: null,
+  /** Actions, and the like and bookmark intents still queued. */
+  posts: resetPosts,
   relations: resetRelations,
   search: resetSearch,
   session: forgetSession,
   'sign-out': null,
   toasts: resetToasts,
+  /** A helper for likes and bookmarks; their queues are in posts. */
+  'toggle-queue': null,
   users: resetUsers,
 } as const satisfies Record<string, (() => void) | null>
 

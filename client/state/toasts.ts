@@ -33,10 +33,15 @@ export function showToast(text: string, kind: ToastKind = 'info', action?: Toast
 
 /**
  * A failed call, in plain words (the server's message, reworded for people by
- * api/error-text.ts). With `retry`, a failure that may pass (no connection, a busy server) offers Try again.
+ * api/error-text.ts). With `retry`, a failure that may pass (no connection, a busy server) offers Try again;
+ * `action` ("like this post") names what a rate limit held back.
  */
-export function showError(error: unknown, retry?: () => void): void {
-  showToast(errorMessage(error), 'error', retry && isTransient(error) ? { label: 'Try again', run: retry } : undefined)
+export function showError(error: unknown, retry?: () => void, action?: string): void {
+  showToast(
+    errorMessage(error, action),
+    'error',
+    retry && isTransient(error) ? { label: 'Try again', run: retry } : undefined,
+  )
 }
 
 /** Runs a toast's action and dismisses it. */

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio'
-import { errorMessage } from '../api/http.js'
+import { errorMessage, isRetryable } from '../api/http.js'
 import type { EventPayloads, User, UserEdit, UserSummary } from '../api/types.js'
 import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
 import { withPerson, type Author } from '../lib/people.js'
@@ -14,7 +14,7 @@ const initial = () => ({
   /** Profiles seen so far, by username. */
   byUsername: {} as Record<string, User>,
   /** The profile on screen: the route's username and, once loaded, the record's own spelling of it. */
-  profile: { username: '', resolved: '', loading: false, error: null as string | null },
+  profile: { username: '', resolved: '', loading: false, error: null as string | null, retryable: true },
   suggestions: [] as User[],
   suggestionsLoaded: false,
   suggestionsError: null as string | null,
@@ -79,15 +79,16 @@ export function isFollowing(userId: string): boolean {
 }
 
 export async function loadProfile(username: string): Promise<void> {
-  users.profile = { username, resolved: '', loading: true, error: null }
+  users.profile = { username, resolved: '', loading: true, error: null, retryable: true }
   try {
     const user = await apiGetUser(username)
     applyUser(user)
     if (users.profile.username === username)
-      users.profile = { username, resolved: user.username, loading: false, error: null }
+      users.profile = { username, resolved: user.username, loading: false, error: null, retryable: true }
   } catch (error) {
     if (users.profile.username === username) {
-      users.profile = { username, resolved: '', loading: false, error: errorMessage(error) }
+      const retryable = isRetryable(error)
+      users.profile = { username, resolved: '', loading: false, error: errorMessage(error), retryable }
     }
   }
 }
@@ -114,12 +115,13 @@ export async function loadSuggestions(): Promise<void> {
 export async function toggleFollow(userId: string): Promise<void> {
   if (users.pending[userId]) return
   users.pending[userId] = true
+  const following = isFollowing(userId)
   try {
-    const reply = await (isFollowing(userId) ? apiUnfollowUser(userId) : apiFollowUser(userId))
+    const reply = await (following ? apiUnfollowUser(userId) : apiFollowUser(userId))
     applyUser(reply.user)
     applyUser(reply.followUser)
   } catch (error) {
-    showError(error, () => void toggleFollow(userId))
+    showError(error, () => void toggleFollow(userId), following ? 'unfollow' : 'follow')
   } finally {
     delete users.pending[userId]
   }
@@ -130,7 +132,7 @@ export async function editProfile(edit: UserEdit): Promise<boolean> {
     applyUser(await apiEditUser(edit))
     return true
   } catch (error) {
-    showError(error)
+    showError(error, undefined, 'save the profile')
     return false
   }
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, MSG } from '../errors.js'
+import { AppError, errorBody, MSG } from '../errors.js'
 
 /** Fastify's own 4xx codes whose message is fit for a client, with the text Chirp answers instead where it has one. */
 const CLIENT_ERRORS: Record<string, string | undefined> = {
@@ -18,24 +18,25 @@ const CLIENT_ERRORS: Record<string, string | undefined> = {
 }
 
 /**
- * The one place errors become responses: `{ errors: [...] }`, the catalogue's status and message,
- * and never a stack or internals for anything unexpected.
+ * The one place errors become responses: `{ errors: [...], code }`, the catalogue's status, message
+ * and code, and never a stack or internals for anything unexpected.
  */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError & { messages?: string[] }, request, reply) => {
-    if (error instanceof AppError) return reply.code(error.statusCode).send({ errors: [error.message] })
+    if (error instanceof AppError) return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message))
     if (error.validation) {
-      return reply.code(400).send({ errors: error.messages ?? [error.message] })
+      const [first = error.message, ...more] = error.messages ?? []
+      return reply.code(400).send(errorBody(400, first, more))
     }
     const status = error.statusCode ?? 500
-    if (status === 429) return reply.code(429).send({ errors: [MSG.tooManyRequests] })
+    if (status === 429) return reply.code(429).send(errorBody(429, MSG.tooManyRequests))
     if (status >= 400 && status < 500) {
       const message =
         CLIENT_ERRORS[error.code] ?? (error.code?.startsWith('FST_') ? error.message : MSG.malformedRequest)
-      return reply.code(status).send({ errors: [message] })
+      return reply.code(status).send(errorBody(status, message))
     }
     request.log.error({ err: error }, 'request failed')
-    return reply.code(500).send({ errors: [MSG.internal] })
+    return reply.code(500).send(errorBody(500, MSG.internal))
   })
 }
 
@@ -43,7 +44,7 @@ export function installErrorHandler(app: FastifyInstance) {
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const status =
     error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
-  void reply.code(status).send({ errors: [status === 414 ? MSG.urlTooLong : MSG.badUrl] })
+  void reply.code(status).send(errorBody(status, status === 414 ? MSG.urlTooLong : MSG.badUrl))
 }
 
 /**
@@ -53,9 +54,12 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const body = JSON.stringify({
-    errors: [status === 431 ? MSG.headersTooLarge : status === 408 ? MSG.requestTimedOut : MSG.malformedRequest],
-  })
+  const body = JSON.stringify(
+    errorBody(
+      status,
+      status === 431 ? MSG.headersTooLarge : status === 408 ? MSG.requestTimedOut : MSG.malformedRequest,
+    ),
+  )
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

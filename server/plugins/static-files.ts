@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { MSG } from '../errors.js'
+import { errorBody, MSG } from '../errors.js'
 
 /** Uploaded files never change (their names are fresh uuids), and are never run as anything but an image. */
 const MEDIA_HEADERS = {
@@ -57,6 +57,6 @@ export async function registerStaticFiles(
     if (hasClient && isApp && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html')
     }
-    return reply.code(404).send({ errors: [MSG.routeNotFound] })
+    return reply.code(404).send(errorBody(404, MSG.routeNotFound))
   })
 }

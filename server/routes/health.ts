@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { MSG } from '../errors.js'
+import { errorBody, MSG } from '../errors.js'
 import { ErrorsSchema } from '../schemas/common.js'
 
 const HealthReplySchema = Type.Object({
@@ -30,7 +30,7 @@ const routes: FastifyPluginAsyncTypebox<{ guestLogin: boolean; store: Pingable }
       } catch (err) {
         // A load balancer takes this instance out of rotation until the database answers again.
         app.log.warn({ err }, 'health check: the database cannot be reached')
-        return reply.code(503).send({ errors: [MSG.databaseUnreachable] })
+        return reply.code(503).send(errorBody(503, MSG.databaseUnreachable))
       }
       return { status: 'ok' as const, store: store.kind, guestLogin }
     },

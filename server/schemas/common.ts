@@ -2,8 +2,14 @@ import { Type } from '@sinclair/typebox'
 
 /** Every error leaves the server in this shape (docs/api-contract.md §3). */
 export const ErrorsSchema = Type.Object(
-  { errors: Type.Array(Type.String()) },
-  { title: 'Errors', description: 'One message per problem' },
+  {
+    errors: Type.Array(Type.String(), { description: 'One message per problem' }),
+    code: Type.String({
+      description:
+        "What went wrong, as a stable code to decide by (`post_not_found`, `too_many_requests`, `invalid_request`): the catalogue message's name in snake case",
+    }),
+  },
+  { title: 'Errors' },
 )
 
 /** Ids are uuids, but routes accept any short id-like string and answer 404 when it is unknown. */

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import { hasVisibleText } from '../schemas/text.js'
-import type { CommentRecord, PageRequest, PostRecord, StoreTx } from '../store/types.js'
+import type { CommentRecord, LockedPost, PageRequest, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { toPost, usersOfPosts } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 import { checkCanInteract, hiddenFrom } from './visibility.js'
 
-async function mustGetComment(tx: StoreTx, post: PostRecord, commentId: string): Promise<CommentRecord> {
+async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
   if (!comment) throw notFound(MSG.commentNotFound)
   return comment
@@ -18,7 +18,7 @@ function checkText(text: string) {
   if (!hasVisibleText(text)) throw badRequest(MSG.emptyComment)
 }
 
-async function lockPost(tx: StoreTx, postId: string): Promise<PostRecord> {
+async function lockPost(tx: StoreTx, postId: string): Promise<LockedPost> {
   const post = await tx.lockPost(postId)
   if (!post) throw notFound(MSG.postNotFound)
   return post
@@ -26,7 +26,7 @@ async function lockPost(tx: StoreTx, postId: string): Promise<PostRecord> {
 
 export function createCommentsService({ store, now }: ServiceDeps) {
   /** One write to one post's comments inside a transaction; answers with the post as it now is. */
-  async function write(postId: string, change: (tx: StoreTx, post: PostRecord, at: string) => Promise<void>) {
+  async function write(postId: string, change: (tx: StoreTx, post: LockedPost, at: string) => Promise<void>) {
     await store.transaction(async (tx) => change(tx, await lockPost(tx, postId), now().toISOString()))
     const post = await store.getPost(postId)
     if (!post) throw notFound(MSG.postNotFound)

@@ -66,20 +66,20 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     return { post }
   }
 
-  /** A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream. */
+  /**
+   * A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream.
+   * The change itself says whether the like was already in that state, so nothing reads it first.
+   */
   async function react(userId: string, postId: string, liked: boolean) {
     await store.transaction(async (tx) => {
-      const post = await tx.lockPost(postId)
+      const [post, me] = await Promise.all([tx.lockPost(postId), summaryRecordOf(tx, userId)])
       if (!post) throw notFound(MSG.postNotFound)
       await checkCanInteract(tx, userId, post.authorId, now().toISOString())
-      const likes = (await tx.likedAmong(userId, [post._id])).has(post._id)
-      if (liked && likes) throw badRequest(MSG.alreadyLiked)
       if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
-      if (!liked && !likes) throw badRequest(MSG.alreadyDisliked)
-      const me = await summaryRecordOf(tx, userId)
       if (!me) throw notFound(MSG.userNotRegistered)
       const at = now().toISOString()
-      await tx.setReaction(post._id, userId, liked, at)
+      if (!(await tx.setReaction(post._id, userId, liked, at)))
+        throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
       const likeCount = post.likeCount + (liked ? 1 : -1)
       tx.emit({
         name: 'post.liked',

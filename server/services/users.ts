@@ -38,8 +38,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
     await store.transaction(async (tx) => {
-      const me = await mustGetUser(tx, meId, MSG.userNotRegistered)
-      const other = await mustGetUser(tx, targetId)
+      // Summaries, read together: whole records would carry every follower of someone followed by thousands.
+      const found = await tx.getUserSummaries([meId, targetId])
+      const me = found.find((user) => user._id === meId)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      const other = found.find((user) => user._id === targetId)
+      if (!other) throw notFound(MSG.userNotFound)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
       if (follow) await checkCanInteract(tx, me._id, other._id, at)

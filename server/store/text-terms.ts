@@ -1,3 +1,4 @@
+import { isTag, mentionsIn, tagsIn } from '../../common/text-rules.js'
 import { usernameKey } from '../usernames.js'
 
 /**
@@ -8,25 +9,11 @@ import { usernameKey } from '../usernames.js'
  * `ß`, `maya.lin` as a host name), which would make the two stores answer one search differently.
  */
 
-/** Links are never scanned for tags or mentions: `https://x.example/#top` holds no tag, `…/@ada` no mention. */
-const LINK = /https?:\/\/\S+/giu
-
-/** `#` after anything but a letter, digit or `_`, then 1 to 50 letters of any script, digits or `_`, and no more. */
-const TAG = /(?<![\p{L}\p{M}\p{N}_])#([\p{L}\p{M}\p{Nd}_]{1,50})(?![\p{L}\p{M}\p{N}_])/gu
-const WHOLE_TAG = /^[\p{L}\p{M}\p{Nd}_]{1,50}$/u
-const DIGITS_ONLY = /^\p{Nd}+$/u
-
-/** `@` after anything but a letter, digit or `_` (so `ada@example.com` mentions nobody), then a run of username characters. */
-const MENTION = /(?<![\p{L}\p{M}\p{N}_])@([A-Za-z0-9_.]+)/gu
-const USERNAME = /^[A-Za-z0-9_.]{3,30}$/
-
 /** Scripts written without spaces between words: each of their characters is a word of its own. */
 const UNSPACED = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`
 const WORD = new RegExp(String.raw`[${UNSPACED}]|(?:(?![${UNSPACED}])[\p{L}\p{N}_])+`, 'gu')
 /** Longer runs are no words anyone searches for (a query is at most 100 characters), and they would bloat an index. */
 const MAX_WORD = 100
-
-const withoutLinks = (text: string) => text.replace(LINK, ' ')
 
 /**
  * Text as search compares it: lower case, compatibility forms unified (`ﬁ`, full-width letters) and
@@ -46,17 +33,12 @@ export function wordsOf(text: string): string[] {
 /** A tag as stored and matched: composed, lower case; undefined when `raw` is not one (too long, other characters, only digits). */
 export function tagOf(raw: string): string | undefined {
   const tag = raw.normalize('NFC')
-  return WHOLE_TAG.test(tag) && !DIGITS_ONLY.test(tag) ? tag.toLowerCase() : undefined
+  return isTag(tag) ? tag.toLowerCase() : undefined
 }
 
-/** The distinct hashtags of a post or comment, lower case, in order of first use. */
+/** The distinct hashtags of a post or comment, lower case, in order of first use, by the rules the client draws with. */
 function tagsOf(text: string): string[] {
-  const tags = new Set<string>()
-  for (const match of withoutLinks(text.normalize('NFC')).matchAll(TAG)) {
-    const tag = tagOf(match[1] as string)
-    if (tag !== undefined) tags.add(tag)
-  }
-  return [...tags]
+  return [...new Set(tagsIn(text))]
 }
 
 /** A text that may carry tags, and when it was written: a post's content, or one of its comments. */
@@ -87,18 +69,12 @@ export function tagUsesOf(post: {
 }
 
 /**
- * Every `@name` of a text, each as the usernames it may mean, as usernameKey gives them, longest first: `@maya.lin.` at
- * the end of a sentence is `maya.lin.` if someone has that name, else `maya.lin`. Which one, if any,
- * names a user is for the caller to find out.
+ * Every `@name` of a text, by the rules the client draws with, each as the usernames it may mean, as
+ * usernameKey gives them, longest first: `@maya.lin.` at the end of a sentence is `maya.lin.` if
+ * someone has that name, else `maya.lin`. Which one, if any, names a user is for the caller to find out.
  */
 export function mentionsOf(text: string): string[][] {
-  const mentions: string[][] = []
-  for (const match of withoutLinks(text).matchAll(MENTION)) {
-    const run = usernameKey(match[1] as string)
-    const candidates = [...new Set([run, run.replace(/\.+$/, '')])].filter((name) => USERNAME.test(name))
-    if (candidates.length > 0) mentions.push(candidates)
-  }
-  return mentions
+  return mentionsIn(text).map((candidates) => [...new Set(candidates.map(usernameKey))])
 }
 
 /** What a post is found by: its words, and `@name` for each name it mentions (so `@ada` finds the posts that mention ada). */

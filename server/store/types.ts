@@ -108,6 +108,9 @@ export interface PostRecord {
   readonly commentCount: number
 }
 
+/** What a write learns of the post it locks: all but its lists, whose counts are fresh once the lock is held. */
+export type LockedPost = Omit<PostRecord, 'likedBy' | 'dislikedBy' | 'comments'>
+
 /** How many likers, dislikers and comments a post's view shows, the most recent (docs/api-contract.md §5). */
 export const SHOWN_OF_A_POST = 20
 
@@ -237,8 +240,11 @@ export type PostChanges = Pick<PostRecord, 'content' | 'mediaUrl' | 'type' | 'me
  * false, and the service turns that into the matching refusal.
  */
 export interface StoreTx extends StoreReader {
-  /** The post, held against other writers until the transaction ends; undefined when there is none. */
-  lockPost(id: string): Promise<PostRecord | undefined>
+  /**
+   * The post without its lists of likes and comments (a write checks and changes those in the statements
+   * that change them), held against other writers until the transaction ends; undefined when there is none.
+   */
+  lockPost(id: string): Promise<LockedPost | undefined>
   /**
    * 'taken' when someone has the username already (compared by usernameKey), 'lookAlike' when someone's
    * has its confusable skeleton (usernameSkeleton); the user is created only when neither.

@@ -184,7 +184,7 @@ await t.test(
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-      ['Profile', 'Keyboard shortcuts', 'Log out @guest'],
+      ['Profile', 'Settings', 'Keyboard shortcuts', 'Log out @guest'],
     )
     t.equal(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href'), '/profile/guest')
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Log out @guest' }))

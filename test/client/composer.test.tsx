@@ -3,7 +3,8 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import t from 'tap'
 import { EditPostModal } from '../../client/components/edit-post-modal.js'
 import { PostForm, type PostDraft } from '../../client/components/post-form.js'
-import { until } from './helpers.js'
+import type { Suggestion } from '../../client/lib/typeahead.js'
+import { suggestionTexts, until } from './helpers.js'
 
 t.afterEach(() => cleanup())
 
@@ -83,7 +84,7 @@ await t.test('a file of 20 MB or more is refused before upload', async (t) => {
   t.equal(onUpload.calls.length, 1)
 })
 
-await t.test('the emoji picker offers 23 emojis and appends the chosen one', async (t) => {
+await t.test('the emoji picker offers 23 emojis and puts the chosen one at the caret', async (t) => {
   const { text, tweet } = renderComposer()
   fireEvent.change(text, { target: { value: 'Nice' } })
   const opener = screen.getByRole('button', { name: 'Add emoji' })
@@ -95,8 +96,62 @@ await t.test('the emoji picker offers 23 emojis and appends the chosen one', asy
   fireEvent.click(within(grid).getByRole('button', { name: 'fire' }))
   t.equal(text.value, 'Nice🔥')
   t.equal(screen.queryByRole('group', { name: 'Emojis' }), null, 'the grid closes')
-  t.equal(document.activeElement, opener, 'focus returns to the button')
+  t.equal(document.activeElement, text, 'focus returns to the text, to type on')
   t.notOk(tweet.disabled)
+
+  fireEvent.change(text, { target: { value: 'Hello world' } })
+  text.setSelectionRange(5, 5)
+  fireEvent.click(opener)
+  fireEvent.click(within(screen.getByRole('group', { name: 'Emojis' })).getByRole('button', { name: 'rocket' }))
+  t.equal(text.value, 'Hello🚀 world', 'in the middle, where the caret was, not at the end')
+  t.equal(text.selectionStart, 'Hello🚀'.length, 'and the caret after it')
+  text.setSelectionRange(0, 5)
+  fireEvent.click(opener)
+  fireEvent.click(within(screen.getByRole('group', { name: 'Emojis' })).getByRole('button', { name: 'fire' }))
+  t.equal(text.value, '🔥🚀 world', 'a selection is replaced')
+})
+
+await t.test('typing @ or # offers people or tags as a listbox the keys operate', async (t) => {
+  const asked: string[] = []
+  const suggest = async (trigger: '@' | '#', query: string): Promise<Suggestion[]> => {
+    asked.push(`${trigger}${query}`)
+    return trigger === '@'
+      ? [
+          { kind: 'person', username: 'maya.lin', name: 'Maya Lin', avatarURL: '/avatars/avatar-2.svg' },
+          { kind: 'person', username: 'mayan', name: 'Mayan Ruins', avatarURL: '/avatars/avatar-1.svg' },
+        ]
+      : [{ kind: 'tag', tag: 'tea', posts: 3 }]
+  }
+  render(<PostForm onSubmit={async () => true} onUpload={async () => null} onFileError={() => {}} suggest={suggest} />)
+  const text = screen.getByPlaceholderText('What is happening?!') as HTMLTextAreaElement
+  text.focus()
+  fireEvent.change(text, { target: { value: 'Tea with @ma' } })
+  const list = await screen.findByRole('listbox', { name: 'Suggestions' })
+  t.same(asked, ['@ma'], 'asked once the typing paused, for what follows the @')
+  t.equal(text.getAttribute('aria-controls'), list.id)
+  t.equal(text.getAttribute('aria-autocomplete'), 'list')
+  fireEvent.keyDown(text, { key: 'ArrowDown' })
+  fireEvent.keyDown(text, { key: 'ArrowDown' })
+  fireEvent.keyDown(text, { key: 'ArrowUp' })
+  const first = within(list).getAllByRole('option')[0]!
+  t.equal(text.getAttribute('aria-activedescendant'), first.id)
+  t.equal(first.getAttribute('aria-selected'), 'true')
+  fireEvent.keyDown(text, { key: 'Enter' })
+  t.equal(text.value, 'Tea with @maya.lin ', 'the whole username, and a space to go on')
+  t.equal(screen.queryByRole('listbox'), null)
+
+  fireEvent.change(text, { target: { value: 'Tea with @maya.lin #t' } })
+  t.same(await suggestionTexts(), ['#tea3 posts this week'])
+  fireEvent.mouseDown(screen.getByRole('option'))
+  t.equal(text.value, 'Tea with @maya.lin #tea ')
+  fireEvent.change(text, { target: { value: 'mail ada@ex' } })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  t.equal(screen.queryByRole('listbox'), null, 'an email address mentions nobody')
+  fireEvent.change(text, { target: { value: 'Hi @ma' } })
+  await screen.findByRole('listbox')
+  fireEvent.keyDown(text, { key: 'Escape' })
+  t.equal(screen.queryByRole('listbox'), null, 'Escape closes it and keeps the text')
+  t.equal(text.value, 'Hi @ma')
 })
 
 await t.test('an emoji alone makes the post non-empty; Escape closes the grid', async (t) => {

@@ -168,5 +168,7 @@ await t.test('the home composer keeps its draft across visits until it is sent',
   t.equal(composer().value, 'Kept for later', 'the draft came back')
   fireEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Post' }))
   await until(() => composer().value === '')
+  // The draft is written from an effect after the box is drawn empty: wait for that, not only the box.
+  await until(() => localStorage.getItem('composerDraft') === null).catch(() => undefined)
   t.equal(localStorage.getItem('composerDraft'), null, 'sent, so forgotten')
 })

@@ -10,6 +10,7 @@ import type { PostCardProps } from '../../client/components/post-card.js'
 import type { Comment, Post, User } from '../../client/api/types.js'
 import { reset as resetSession, session, setCurrentUser } from '../../client/state/session.js'
 import { STATE_RESETS } from '../../client/state/sign-out.js'
+import { expectedCode } from '../helpers/error-codes.js'
 
 export type ApiRequest = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers }
 export type ApiReply = { status?: number; body?: unknown; headers?: Record<string, string> }
@@ -42,7 +43,10 @@ export function stubApi(routes: Record<string, Handler>) {
 }
 
 export const ok = (body: unknown): ApiReply => ({ status: 200, body })
-export const fail = (status: number, message: string): ApiReply => ({ status, body: { errors: [message] } })
+export const fail = (status: number, message: string): ApiReply => ({
+  status,
+  body: { errors: [message], code: expectedCode(message) },
+})
 
 const NOW = new Date('2026-01-10T12:00:00.000Z').toISOString()
 
@@ -219,4 +223,10 @@ export function fakeIntersectionObserver(t: { teardown(fn: () => unknown): void 
         o.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver)
     },
   }
+}
+
+/** The words of each option of the open "Suggestions" listbox, once it shows. */
+export async function suggestionTexts(): Promise<(string | null)[]> {
+  const list = await screen.findByRole('listbox', { name: 'Suggestions' })
+  return Array.from(list.querySelectorAll('[role="option"]'), (option) => option.textContent)
 }

@@ -22,3 +22,26 @@ await t.test('the web app manifest names the app, is linked from the page, and i
   const html = await readFile(new URL('index.html', CLIENT), 'utf8')
   t.match(html, /<link rel="manifest" href="\/manifest\.webmanifest" \/>/)
 })
+
+await t.test("Chirp's own mark: the favicon, the install icons and the logo draw one speech bubble", async (t) => {
+  const { MARK } = await import('../../client/components/logo.js')
+  const { APP_ICON_SIZES, renderIcon } = await import('../../scripts/icons.js')
+  const sharp = (await import('sharp')).default
+  for (const file of ['favicon.svg', 'icon.svg']) {
+    const svg = await readFile(new URL(`public/${file}`, CLIENT), 'utf8')
+    t.ok(svg.includes(`d="${MARK.bubble}"`), `${file} draws the bubble`)
+    for (const wave of MARK.waves) t.ok(svg.includes(`d="${wave}"`), `${file} draws its waves`)
+    t.notMatch(svg, /c3\.5 1 7\.5\.3 10-2\.3/, `${file} no longer draws a bird`)
+  }
+  const svgFile = new URL('public/icon.svg', CLIENT).pathname
+  for (const size of APP_ICON_SIZES) {
+    const shipped = await sharp(new URL(`public/icon-${size}.png`, CLIENT).pathname)
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const fresh = await sharp(await renderIcon(svgFile, size))
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    t.same([shipped.info.width, shipped.info.height], [size, size], `icon-${size}.png is ${size} pixels a side`)
+    t.ok(shipped.data.equals(fresh.data), `icon-${size}.png is icon.svg as it is now (npm run icons)`)
+  }
+})

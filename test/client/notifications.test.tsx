@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import type { Notification, User } from '../../client/api/types.js'
 import { groupNotifications, GROUP_WINDOW_MS } from '../../client/lib/notification-groups.js'
-import { fakeIntersectionObserver, makeUser, ok, resetAll, summary, until, expectTitle } from './helpers.js'
+import { fakeIntersectionObserver, makePost, makeUser, ok, resetAll, summary, until, expectTitle } from './helpers.js'
 import { liveApp } from './live-app.js'
 
 t.beforeEach(() => resetAll())
@@ -122,9 +122,9 @@ await t.test(
     t.same(
       rows().map((row) => row.textContent),
       [
-        'New: maya.lin and 2 others liked your post · 1 minute agoTea at noon',
-        'New: theo mentioned you in a reply · 4 minutes agoAsk @guest about it',
-        'New: maya.lin followed you · 5 minutes ago',
+        'New: Maya Lin and 2 others liked your post · 1 minute agoTea at noon',
+        'New: Theo Park @theo mentioned you in a reply · 4 minutes agoAsk @guest about itReply',
+        'New: Maya Lin @maya.lin followed you · 5 minutes agoFollow',
       ],
     )
     const links = rows().map((row) => within(row).getByRole('link').getAttribute('href'))
@@ -209,4 +209,88 @@ await t.test('a count asked for before the page marked everything read does not 
   answerCount()
   await new Promise((resolve) => setTimeout(resolve, 20))
   t.equal(bell().querySelector('.nav-badge')?.textContent, undefined, 'the older answer (1 unread) is not taken')
+})
+
+await t.test('All and Mentions: the Mentions tab shows only mentions, reading on for more', async (t) => {
+  const observers = fakeIntersectionObserver(t)
+  const firstPage = [note('like', maya, 1, { post }), note('follow', theo, 2)]
+  const secondPage = [note('mention', ada, 30, { post: other })]
+  const { api } = await liveApp(t, me, '/notifications', {
+    'GET /api/notifications': (req) =>
+      ok(
+        req.query.get('cursor') === 'page-2'
+          ? { notifications: secondPage, nextCursor: null, unread: 0 }
+          : { notifications: firstPage, nextCursor: 'page-2', unread: 0 },
+      ),
+  })
+  await screen.findByText('Tea at noon')
+  const tabs = screen.getByRole('tablist', { name: 'Show' })
+  t.equal(within(tabs).getByRole('tab', { name: 'All' }).getAttribute('aria-selected'), 'true')
+  fireEvent.click(within(tabs).getByRole('tab', { name: 'Mentions' }))
+  t.equal(screen.getByRole('tabpanel').getAttribute('aria-label'), 'Mentions')
+  t.equal(screen.queryByText('Tea at noon'), null, 'a like is not a mention')
+  observers.scrollToEnd()
+  t.ok(await screen.findByText('Another post'), 'the next page is read for its mentions')
+  await screen.findByText("That's every mention.")
+  t.same(
+    within(screen.getByRole('list', { name: 'Notifications' }))
+      .getAllByRole('listitem')
+      .map((row) => within(row).getByRole('link').textContent),
+    ['New: Ada Byron @ada mentioned you in a post · 30 minutes agoAnother post'],
+  )
+  fireEvent.keyDown(tabs, { key: 'ArrowLeft' })
+  t.ok(await screen.findByText('Tea at noon'), 'All shows everything again')
+  t.equal(api.calls.filter((c) => c.path === '/api/notifications' && c.query.get('limit') === '20').length, 2)
+})
+
+await t.test('a follow row offers to follow back; once followed the button goes', async (t) => {
+  const followed = { ...me, following: [summary(theo)] }
+  const { api } = await liveApp(t, me, '/notifications', {
+    'GET /api/notifications': () => ok({ notifications: [note('follow', theo, 1)], nextCursor: null, unread: 0 }),
+    'POST /api/users/follow/id-theo': () => ok({ user: followed, followUser: { ...theo, followers: [summary(me)] } }),
+  })
+  fireEvent.click(await screen.findByRole('button', { name: 'Follow Theo Park' }))
+  await until(() => screen.queryByRole('button', { name: 'Follow Theo Park' }) === null)
+  t.ok(api.calls.some((c) => c.method === 'POST' && c.path === '/api/users/follow/id-theo'))
+})
+
+await t.test('a mention is answered from the list, as a comment on its post naming who mentioned me', async (t) => {
+  const mentioned = note('mention', maya, 1, { post: other, comment: { _id: 'c7', text: 'What do you think @guest?' } })
+  const { api } = await liveApp(t, me, '/notifications', {
+    'GET /api/notifications': () => ok({ notifications: [mentioned], nextCursor: null, unread: 0 }),
+    'POST /api/comments/add/p2': (req) =>
+      ok({ post: { ...makePost({ _id: 'p2', id: 'p2' }), comments: [], commentCount: 1 }, echoed: req.body }),
+  })
+  fireEvent.click(await screen.findByRole('button', { name: 'Reply to Maya Lin' }))
+  const box = screen.getByRole('textbox', { name: 'Reply to Maya Lin' }) as HTMLTextAreaElement
+  t.equal(box.value, '@maya.lin ', 'the reply starts by naming them')
+  t.equal(document.activeElement, box, 'and the caret is in it')
+  fireEvent.change(box, { target: { value: '@maya.lin I think so too' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Send reply' }))
+  await screen.findByText('Your reply was sent')
+  await until(() => screen.queryByRole('textbox', { name: 'Reply to Maya Lin' }) === null)
+  t.same(api.calls.find((c) => c.path === '/api/comments/add/p2')?.body, {
+    commentData: { text: '@maya.lin I think so too' },
+  })
+})
+
+await t.test('a notification whose post or comment is deleted leaves the open list', async (t) => {
+  const { send } = await liveApp(t, me, '/notifications', {
+    'GET /api/notifications': () =>
+      ok({
+        notifications: [
+          note('like', maya, 1, { post }),
+          note('mention', theo, 2, { post: other, comment: { _id: 'c8', text: 'Soon gone' } }),
+          note('comment', ada, 3, { post: other, comment: { _id: 'c9', text: 'Staying' } }),
+        ],
+        nextCursor: null,
+        unread: 0,
+      }),
+  })
+  await screen.findByText('Tea at noon')
+  send('post.deleted', { postId: 'p1' })
+  await until(() => screen.queryByText('Tea at noon') === null)
+  send('comment.deleted', { postId: 'p2', commentId: 'c8' })
+  await until(() => screen.queryByText('Soon gone') === null)
+  t.ok(screen.getByText('Staying'), 'the rest of that post stays')
 })

@@ -154,25 +154,41 @@ await t.test('like is optimistic and confirmed by the server', async (t) => {
   await until(() => screen.queryByRole('button', { name: 'Unlike, 1 like' }) !== null)
 })
 
-await t.test('unlike sends dislike; a failure rolls the like back and shows the server message', async (t) => {
-  const me = makeUser({ username: 'guest' })
-  renderItem(makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } }))
-  let release: () => void = () => {}
-  const api = stubApi({
-    'POST /api/posts/dislike/p1': () =>
-      new Promise((resolve) => {
-        release = () => resolve(fail(400, 'Cannot decrement like less than 0.'))
-      }),
-  })
+await t.test(
+  'unlike sends dislike; a refusal saying there is no like leaves the button where the server is',
+  async (t) => {
+    const me = makeUser({ username: 'guest' })
+    const post = makePost({ _id: 'p1', id: 'p1', likes: { likeCount: 1, likedBy: [summary(me)], dislikedBy: [] } })
+    renderItem(post)
+    let release: () => void = () => {}
+    const api = stubApi({
+      'POST /api/posts/dislike/p1': () =>
+        new Promise((resolve) => {
+          release = () => resolve(fail(400, 'Cannot decrement like less than 0.'))
+        }),
+      'GET /api/posts/p1': () => ok({ post: { ...post, likes: { likeCount: 0, likedBy: [], dislikedBy: [] } } }),
+    })
+    t.teardown(api.restore)
+    fireEvent.click(screen.getByRole('button', { name: 'Unlike, 1 like' }))
+    t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }), 'optimistic unlike')
+    await until(() => api.calls.length === 1)
+    release()
+    await until(() => api.calls.length === 2)
+    t.equal(api.calls[0]?.path, '/api/posts/dislike/p1')
+    t.equal(api.calls[1]?.path, '/api/posts/p1', 'the count is read again')
+    t.ok(screen.getByRole('button', { name: 'Like, 0 likes' }), 'the server holds no like, and neither does the button')
+    t.equal(screen.queryByRole('alert'), null, 'nothing went wrong to say')
+  },
+)
+
+await t.test('a like that fails rolls back and says why, with a retry', async (t) => {
+  renderItem(makePost({ _id: 'p1', id: 'p1' }))
+  const api = stubApi({ 'POST /api/posts/like/p1': () => fail(500, 'Internal server error') })
   t.teardown(api.restore)
-  fireEvent.click(screen.getByRole('button', { name: 'Unlike, 1 like' }))
-  t.ok(await screen.findByRole('button', { name: 'Like, 0 likes' }), 'optimistic unlike')
-  await until(() => api.calls.length === 1)
-  release()
-  await screen.findByText("You don't like this post yet.")
-  t.equal(screen.queryByRole('button', { name: 'Try again' }), null, 'a refusal is not worth retrying')
-  t.ok(screen.getByRole('button', { name: 'Unlike, 1 like' }), 'rolled back')
-  t.equal(api.calls[0]?.path, '/api/posts/dislike/p1')
+  fireEvent.click(screen.getByRole('button', { name: 'Like, 0 likes' }))
+  await screen.findByText('Something went wrong on our side. Please try again.')
+  t.ok(screen.getByRole('button', { name: 'Like, 0 likes' }), 'rolled back')
+  t.ok(screen.getByRole('button', { name: 'Try again' }), 'a failure is worth retrying')
 })
 
 await t.test('share copies the post link and says so', async (t) => {

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import t from 'tap'
 import { CommentItem } from '../../client/components/comment-item.js'
 import { RichText } from '../../client/components/rich-text.js'
-import { isTag, parseRichText } from '../../client/lib/rich-text.js'
+import { isTag, parseRichText } from '../../common/text-rules.js'
 import { makeComment, renderAt } from './helpers.js'
 
 t.afterEach(() => cleanup())
@@ -38,16 +38,20 @@ await t.test('mentions, tags and web addresses become links; the rest stays as t
 await t.test('a mention follows the username rule', async (t) => {
   const kinds = (text: string) => parseRichText(text).filter((s) => s.kind !== 'text')
   t.same(kinds('@ab is too short'), [])
-  t.same(kinds('@abc'), [{ kind: 'mention', text: '@abc', username: 'abc' }])
+  t.same(kinds('@abc'), [{ kind: 'mention', text: '@abc', username: 'abc', candidates: ['abc'] }])
   t.same(kinds(`@${'a'.repeat(30)}`).length, 1, '30 characters')
   t.same(kinds(`@${'a'.repeat(31)}`), [], '31 characters is no username, nor any part of it')
   t.same(kinds('mail ada@example.com'), [], 'an address mentions nobody')
   t.same(
     kinds('thanks @maya.lin.'),
-    [{ kind: 'mention', text: '@maya.lin', username: 'maya.lin' }],
-    'the full stop ends the sentence',
+    [{ kind: 'mention', text: '@maya.lin', username: 'maya.lin', candidates: ['maya.lin.', 'maya.lin'] }],
+    'the full stop ends the sentence, unless someone has the name with it',
   )
-  t.same(kinds('@maya-lin'), [{ kind: 'mention', text: '@maya', username: 'maya' }], 'a dash is not part of a username')
+  t.same(
+    kinds('@maya-lin'),
+    [{ kind: 'mention', text: '@maya', username: 'maya', candidates: ['maya'] }],
+    'a dash is not part of a username',
+  )
   t.same(kinds('@Ünal'), [], 'letters outside A-Z are not in usernames')
 })
 

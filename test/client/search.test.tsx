@@ -10,6 +10,7 @@ import {
   resetAll,
   signInAs,
   stubApi,
+  suggestionTexts,
   summary,
   until,
   type ApiRequest,
@@ -67,7 +68,7 @@ function start(t: Test, path: string) {
 const searches = (calls: ApiRequest[]) =>
   calls.filter((c) => c.path === '/api/search').map((c) => `${c.query.get('type')}:${c.query.get('q')}`)
 const sideBox = () =>
-  within(document.querySelector('.app-aside') as HTMLElement).getByRole('searchbox', { name: 'Search Chirp' })
+  within(document.querySelector('.app-aside') as HTMLElement).getByRole('combobox', { name: 'Search Chirp' })
 const type = (box: HTMLElement, value: string) => fireEvent.change(box, { target: { value } })
 
 await t.test(
@@ -77,11 +78,15 @@ await t.test(
     await screen.findByText('Explore post')
     const box = sideBox()
     box.focus()
-    for (const text of ['m', 'ma', 'may', 'maya']) type(box, text)
-    await until(() => location.history?.at(-1) === '/search?q=maya')
-    t.same(location.history, ['/explore', '/search?q=maya'], 'one new entry for the search, so Back returns to Explore')
+    for (const text of ['t', 'te', 'tea']) type(box, text)
+    await until(() => location.history?.at(-1) === '/search?q=tea')
+    t.same(location.history, ['/explore', '/search?q=tea'], 'one new entry for the search, so Back returns to Explore')
     t.ok(await screen.findByText('Tea with maya'), 'the posts found')
-    t.same(searches(api.calls), ['posts:maya'], 'one search, for what was typed when the typing paused')
+    t.same(
+      searches(api.calls).filter((s) => s.startsWith('posts:')),
+      ['posts:tea'],
+      'one search for what was typed when the typing paused: as nobody matches "tea", posts',
+    )
     t.equal(document.activeElement, box, 'the caret stays in the box')
 
     type(box, 'maya tea')
@@ -135,7 +140,7 @@ await t.test('from another page, @name looks for a person; Enter searches at onc
 await t.test('on a phone the box at the top of Explore stays, with its text, while the results come', async (t) => {
   const { location } = start(t, '/explore')
   await screen.findByText('Explore post')
-  const top = within(document.querySelector('.top-bar') as HTMLElement).getByRole('searchbox')
+  const top = within(document.querySelector('.top-bar') as HTMLElement).getByRole('combobox')
   top.focus()
   type(top, 'tea')
   await until(() => location.history?.at(-1) === '/search?q=tea')
@@ -199,4 +204,53 @@ await t.test('a tag page for what cannot be a tag says so without asking the ser
   const { api } = start(t, '/tag/2026')
   t.ok(await screen.findByText(/is not a hashtag/))
   t.notOk(api.calls.some((c) => c.path.startsWith('/api/posts/tag/')))
+})
+
+await t.test(
+  'a query typed in the box that matches people shows People first; a link shows what it says',
+  async (t) => {
+    const { location } = start(t, '/explore')
+    await screen.findByText('Explore post')
+    type(sideBox(), 'maya')
+    await until(() => location.history?.at(-1) === '/search?q=maya&type=users')
+    t.equal(screen.getByRole('tab', { name: 'People' }).getAttribute('aria-selected'), 'true')
+    t.ok(await within(await screen.findByRole('list', { name: 'People found' })).findByText('Ink and paper'))
+    t.same(location.history, ['/explore', '/search?q=maya&type=users'], 'Back still returns to Explore')
+    cleanup()
+    resetAll()
+
+    start(t, '/search?q=maya')
+    t.ok(await screen.findByText('Tea with maya'), 'an address with no tab is Posts, as it always was')
+  },
+)
+
+await t.test('the search box is a combobox: people and tags as they are typed, picked with the keys', async (t) => {
+  const { location } = start(t, '/explore')
+  await screen.findByText('Explore post')
+  const box = sideBox()
+  box.focus()
+  type(box, 'may')
+  const list = await screen.findByRole('listbox', { name: 'Suggestions' })
+  t.equal(box.getAttribute('aria-expanded'), 'true')
+  t.equal(box.getAttribute('aria-controls'), list.id)
+  t.same(
+    within(list)
+      .getAllByRole('option')
+      .map((o) => o.textContent),
+    ['Maya Lin@maya.lin', 'Mayan Ruins@mayan'],
+  )
+  fireEvent.keyDown(box, { key: 'ArrowDown' })
+  fireEvent.keyDown(box, { key: 'ArrowDown' })
+  const active = within(list).getAllByRole('option')[1]!
+  t.equal(box.getAttribute('aria-activedescendant'), active.id, 'the field points at the chosen option')
+  t.equal(active.getAttribute('aria-selected'), 'true')
+  fireEvent.keyDown(box, { key: 'Enter' })
+  await until(() => location.history?.at(-1) === '/profile/mayan')
+  t.equal(screen.queryByRole('listbox'), null, 'picked, the list closes')
+
+  type(sideBox(), '#t')
+  t.same(await suggestionTexts(), ['#tea3 posts this week'], "this week's tags that begin so")
+  fireEvent.keyDown(sideBox(), { key: 'Escape' })
+  t.equal(screen.queryByRole('listbox'), null, 'Escape closes it')
+  t.equal(sideBox().getAttribute('aria-expanded'), 'false')
 })

@@ -6,6 +6,7 @@ import { dismissToast, MAX_TOASTS, showError, showToast, toasts } from '../../cl
 import { FetchError } from 'ofetch'
 import { errorMessage, http } from '../../client/api/http.js'
 import { renderAt, resetAll, stubApi, until } from './helpers.js'
+import { expectedCode } from '../helpers/error-codes.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -43,7 +44,7 @@ await t.test('a failed call shows the server message; non-server errors get a re
 
 await t.test('server words become plain words', async (t) => {
   const failure = async (status: number, errors: string[]) => {
-    const api = stubApi({ 'GET /api/x': () => ({ status, body: { errors } }) })
+    const api = stubApi({ 'GET /api/x': () => ({ status, body: { errors, code: expectedCode(errors[0] ?? '') } }) })
     try {
       await http('/x')
       return ''

@@ -55,18 +55,21 @@ await journey(
     await bell(page, 1).click()
     await waitForPath(page, '/notifications')
     const row = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()
-    await row.getByText('maya.lin mentioned you in a post').waitFor()
+    await row.getByText('Maya Lin @maya.lin mentioned you in a post').waitFor()
     t.match(await row.textContent(), `tea at four? #${tag}`, 'with the words of the post')
     await bell(page, 0).waitFor()
     await page.waitForFunction(() => document.title === 'Notifications / Chirp')
     t.pass('opening the page clears the badge and the title count')
 
-    const box = page.getByRole('searchbox', { name: 'Search Chirp' })
+    const box = page.getByRole('combobox', { name: 'Search Chirp' })
     await box.click()
     await box.pressSequentially('maya', { delay: 40 })
-    await waitForPath(page, '/search?q=maya')
-    await page.getByRole('tab', { name: 'People' }).click()
     await waitForPath(page, '/search?q=maya&type=users')
+    t.equal(
+      await page.getByRole('tab', { name: 'People' }).getAttribute('aria-selected'),
+      'true',
+      'a query that finds people shows People first',
+    )
     const people = page.getByRole('list', { name: 'People found' })
     await people.getByRole('link', { name: /Maya Lin/ }).waitFor()
     t.pass('People finds maya.lin')

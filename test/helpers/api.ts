@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { ErrorsSchema } from '../../server/schemas/index.js'
 import { gradientPng } from '../../server/seed/png.js'
+import { expectedCode } from './error-codes.js'
 import { buildTestApp, tempDataDir, type TestApp, type TestContext } from './app.js'
 import { JPEG } from './images.js'
 import { schemaText, testDatabaseUrl } from './store-under-test.js'
@@ -54,10 +55,10 @@ export function expectOk<S extends TSchema>(
   return body
 }
 
-/** The exact error of the catalogue: status and `{ errors: [message] }`, nothing more. */
+/** The exact error of the catalogue: status and `{ errors: [message], code }`, nothing more. */
 export function expectError(t: Test, res: LightMyRequestResponse, status: number, message: string, what = '') {
   t.equal(res.statusCode, status, `${what} answers ${status}`.trim())
-  t.strictSame(res.json(), { errors: [message] }, `${what} says "${message}"`.trim())
+  t.strictSame(res.json(), { errors: [message], code: expectedCode(message) }, `${what} says "${message}"`.trim())
   checkSchema(t, ErrorsSchema, res.json(), `${what} error matches ErrorsSchema`.trim())
 }
 

@@ -20,7 +20,7 @@ export const loose = (policy: Partial<RateLimitPolicy>): RateLimitPolicy => ({
 
 export function expect429(t: Test, res: LightMyRequestResponse, what: string) {
   t.equal(res.statusCode, 429, `${what}: 429`)
-  t.strictSame(res.json(), { errors: [MSG.tooManyRequests] }, `${what}: { errors } body`)
+  t.strictSame(res.json(), { errors: [MSG.tooManyRequests], code: 'too_many_requests' }, `${what}: { errors } body`)
   const retryAfter = Number(res.headers['retry-after'])
   t.ok(
     Number.isInteger(retryAfter) && retryAfter >= 1,

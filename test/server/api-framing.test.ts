@@ -65,7 +65,7 @@ await t.test('the client routes of the built app and its files answer with a tra
   t.equal((await withClient.app.inject({ method: 'GET', url: '/avatars/avatar-1.svg/' })).statusCode, 200, 'a file/')
   const api404 = await withClient.app.inject({ method: 'GET', url: '/api/nothing/', headers: html })
   t.equal(api404.statusCode, 404, 'an unknown API path/ is never the app')
-  t.strictSame(api404.json(), { errors: ['Route not found'] })
+  t.strictSame(api404.json(), { errors: ['Route not found'], code: 'route_not_found' })
 })
 
 await t.test('an empty body sent as application/json is no body', async (t) => {

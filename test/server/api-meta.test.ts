@@ -85,8 +85,8 @@ await t.test('GET /api/docs/json is an OpenAPI document of every route, generate
   }
   t.strictSame(
     errors?.content?.['application/json']?.schema?.required,
-    ['errors'],
-    'errors are documented as { errors }',
+    ['errors', 'code'],
+    'errors are documented as { errors, code }',
   )
   t.notOk(res.body.includes('scrypt$'), 'no hash in the docs')
 })

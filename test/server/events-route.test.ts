@@ -9,7 +9,7 @@ import eventsRoutes from '../../server/routes/events.js'
 import { ErrorsSchema, TicketReplySchema } from '../../server/schemas/index.js'
 import { checkSseHead, openSse, waitFor, within } from '../helpers/sse.js'
 
-const UNAUTHORIZED = { errors: ['The token is invalid. Unauthorized access error.'] }
+const UNAUTHORIZED = { errors: ['The token is invalid. Unauthorized access error.'], code: 'invalid_token' }
 
 /**
  * The events routes on their own, with the app's error handler and a stand-in for the auth plugin:
@@ -132,7 +132,7 @@ await t.test('a user past the stream cap gets 429', async (t) => {
   const url = `/api/events?ticket=${await ticket('ann')}`
   const res = await within(app.inject({ method: 'GET', url }), 2000, 'the refusal')
   t.equal(res.statusCode, 429)
-  t.same(res.json(), { errors: ['Too many requests, please try again later.'] })
+  t.strictSame(res.json(), { errors: ['Too many requests, please try again later.'], code: 'too_many_requests' })
   const bob = await open('bob')
   t.equal(bob.status, 200, 'other users are unaffected')
 })

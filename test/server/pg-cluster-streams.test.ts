@@ -28,7 +28,7 @@ await onPostgres(async () => {
     t.equal(client.status, 429, `${what}: 429`)
     if (client.status !== 429) return
     await client.ended
-    t.strictSame(JSON.parse(client.text), { errors: [TOO_MANY] }, `${what}: says so`)
+    t.strictSame(JSON.parse(client.text), { errors: [TOO_MANY], code: 'too_many_requests' }, `${what}: says so`)
   }
   const slotsOf = async (userId: string) =>
     Number(

@@ -19,7 +19,7 @@ await onPostgres(async () => {
     relay.cut()
     const down = await health()
     t.equal(down.statusCode, 503, 'unreachable')
-    t.strictSame(down.json(), { errors: ['The database cannot be reached.'] })
+    t.strictSame(down.json(), { errors: ['The database cannot be reached.'], code: 'database_unreachable' })
     const token = await api.login('guest').catch((error: Error) => error)
     t.type(token, Error, 'a call that needs the database fails cleanly meanwhile')
     relay.open = true

@@ -123,10 +123,11 @@ for (const hostile of cases) {
     const errors = (body as { errors?: unknown } | undefined)?.errors
     t.ok(
       Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === 'string' && e !== ''),
-      'the body is { errors: [message, ...] }',
+      'the body is { errors: [message, ...], code }',
       { body: res.body.slice(0, 200) },
     )
-    t.strictSame(Object.keys(body ?? {}), ['errors'], 'and nothing else')
+    t.strictSame(Object.keys(body ?? {}), ['errors', 'code'], 'and nothing else')
+    t.match((body as { code?: unknown } | undefined)?.code, /^[a-z]+(?:_[a-z]+)*$/, 'a code in snake case')
     t.notMatch(res.body, /at \/|node_modules|\.ts:\d+|stack/i, 'no stack or internals')
   })
 }
@@ -135,7 +136,8 @@ for (const hostile of extras) {
   await t.test(`extra fields, ${hostile.name}`, async (t) => {
     const res = await send(extrasApi, hostile, [extrasToken, extrasMemberToken])
     t.ok(res.statusCode < 500, `no 5xx (${res.statusCode}: ${res.body.slice(0, 160)})`)
-    if (res.statusCode >= 400) t.strictSame(Object.keys(res.json() as object), ['errors'], 'a refusal is { errors }')
+    if (res.statusCode >= 400)
+      t.strictSame(Object.keys(res.json() as object), ['errors', 'code'], 'a refusal is { errors, code }')
   })
 }
 

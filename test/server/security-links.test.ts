@@ -123,6 +123,6 @@ await t.test('the API refuses them with 400 and stores nothing', async (t) => {
     url: '/api/users/edit',
     payload: { website: 'javascript:alert(1)' },
   })
-  t.strictSame(website.json(), { errors: [MSG.badWebsite] })
+  t.strictSame(website.json(), { errors: [MSG.badWebsite], code: 'bad_website' })
   t.strictSame(await snapshotDb(api), before, 'the database files are unchanged')
 })

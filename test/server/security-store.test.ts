@@ -200,7 +200,7 @@ await t.test('over HTTP: a write whose flush fails is a 500, and nothing of it r
   state.failing = true
   const failed = await post('never stored')
   t.equal(failed.statusCode, 500)
-  t.strictSame(failed.json(), { errors: ['Internal server error'] }, 'no internals in the answer')
+  t.strictSame(failed.json(), { errors: ['Internal server error'], code: 'internal' }, 'no internals in the answer')
   const list = (await app.inject({ method: 'GET', url: '/api/posts' })).json() as { posts: Array<{ content: string }> }
   t.notOk(
     list.posts.some((p) => p.content === 'never stored'),

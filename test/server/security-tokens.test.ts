@@ -102,7 +102,7 @@ for (const [name, bad] of refused) {
     ] as const) {
       const res = await api.app.inject({ ...request, headers: { authorization: bad } })
       t.equal(res.statusCode, 401, `${request.method} ${request.url}`)
-      t.strictSame(res.json(), { errors: [MSG.invalidToken] })
+      t.strictSame(res.json(), { errors: [MSG.invalidToken], code: 'invalid_token' })
     }
   })
 }
@@ -122,7 +122,7 @@ await t.test('a token logged out stops working; logout-all ends the rest; a new 
   t.equal((await api.as(session, { method: 'POST', url: '/api/auth/logout' })).statusCode, 200)
   const res = await feed(session)
   t.equal(res.statusCode, 401, 'the session logged out ended')
-  t.strictSame(res.json(), { errors: [MSG.invalidToken] })
+  t.strictSame(res.json(), { errors: [MSG.invalidToken], code: 'invalid_token' })
   t.equal((await feed(other)).statusCode, 200, "the user's other session goes on")
   t.equal(
     (await api.as(session, { method: 'POST', url: '/api/auth/logout' })).statusCode,

@@ -23,6 +23,7 @@ import {
   webpExtended,
   webpLossless,
 } from '../helpers/images.js'
+import { expectedCode } from '../helpers/error-codes.js'
 import { readImage, solidPng } from '../helpers/encoded-images.js'
 import { buildSeededApp, listMedia as listMediaOf } from '../helpers/seeded.js'
 
@@ -238,7 +239,7 @@ for (const [name, body, [status, message]] of refused) {
     const before = await listMedia()
     const res = await upload(body)
     t.equal(res.statusCode, status, res.body.slice(0, 200))
-    t.strictSame(res.json(), { errors: [message] })
+    t.strictSame(res.json(), { errors: [message], code: expectedCode(message) })
     t.strictSame(await listMedia(), before, 'nothing left in the media folder')
   })
 }
@@ -310,7 +311,7 @@ for (const [name, data, outcome] of polyglots) {
     const before = await listMedia()
     const res = await upload(fileUpload(data, 'a.img', 'image/png'))
     if (outcome === 'refused') {
-      t.strictSame([res.statusCode, res.json()], [415, { errors: [MSG.uploadNotImage] }])
+      t.strictSame([res.statusCode, res.json()], [415, { errors: [MSG.uploadNotImage], code: 'upload_not_image' }])
       t.strictSame(await listMedia(), before, 'nothing left in the media folder')
       return
     }

@@ -34,10 +34,11 @@ export interface EventLog {
   /** The seq of the newest event delivered. */
   readonly head: number
   /**
-   * Numbers every event committed so far (sequencing now rather than at the next tick) and delivers it,
-   * so that what a write just committed reaches this instance's streams before the write is answered.
+   * Numbers every event committed so far, up to the outbox id `upTo` (sequencing now rather than at the
+   * next tick), and delivers it, so that what a write just committed reaches this instance's streams
+   * before the write is answered.
    */
-  settle(): Promise<void>
+  settle(upTo: number): Promise<void>
   /** The events a reconnecting client missed, or undefined when it must refetch (replayFrom says when). */
   replay(request: ReplayRequest): Promise<LoggedEvent[] | undefined>
   close(): Promise<void>
@@ -82,17 +83,23 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
   let head = options.from
   let closed = false
 
-  /** Moves one batch of committed outbox rows into the log, if no other instance is doing it now. */
-  async function sequence(): Promise<void> {
-    const [waiting] = await sql`select 1 from event_outbox limit 1`
-    if (!waiting) return
-    await sql.begin(async (tx) => {
+  /**
+   * Moves one batch of committed outbox rows into the log, if no other instance is doing it now, and says
+   * whether any row up to the outbox id `upTo` is still waiting after it. The lock is a statement of its
+   * own, so the batch's statement sees every batch numbered before the lock was granted.
+   */
+  async function sequence(upTo: number): Promise<boolean> {
+    return sql.begin(async (tx) => {
       const [lock] = await tx<
         { locked: boolean }[]
       >`select pg_try_advisory_xact_lock(hashtext(${sequencerLock})) as locked`
-      if (!lock?.locked) return
+      if (!lock?.locked) {
+        const [left] = await tx`select 1 from event_outbox where id <= ${upTo} limit 1`
+        return left !== undefined
+      }
       // Ids start from the clock in ms × 1000, as a lone process's do, so they keep rising across restores.
-      const rows = await tx<{ seq: string }[]>`
+      // The NOTIFY goes out when this commits; `left` reads the outbox as it was before the batch left it.
+      const [row] = await tx<{ left: boolean }[]>`
         with batch as (
           delete from event_outbox
           where id in (select id from event_outbox order by id limit ${BATCH})
@@ -102,14 +109,23 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
             coalesce((select max(seq) from events), 0),
             (extract(epoch from clock_timestamp()) * 1000)::bigint * 1000
           ) as first
+        ), logged as (
+          insert into events (seq, name, recipient, actor, data, created_at)
+          select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.actor, batch.data, batch.created_at
+          from batch, base
+          returning seq
         )
-        insert into events (seq, name, recipient, actor, data, created_at)
-        select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.actor, batch.data, batch.created_at
-        from batch, base
-        returning seq::text as seq`
-      const newest = rows.reduce((max, row) => Math.max(max, Number(row.seq)), 0)
-      if (newest > 0) await tx`select pg_notify(${channel}, ${String(newest)})`
+        select
+          (select pg_notify(${channel}, max(seq)::text) from logged having count(*) > 0) is not null as notified,
+          exists (select 1 from event_outbox o where o.id <= ${upTo} and o.id not in (select id from batch)) as left`
+      return row?.left ?? false
     })
+  }
+
+  /** What the timer does: a batch, when any row waits. */
+  async function sequenceWaiting(): Promise<void> {
+    const [waiting] = await sql`select 1 from event_outbox limit 1`
+    if (waiting) await sequence(0)
   }
 
   let tailing: Promise<void> | undefined
@@ -187,7 +203,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
     () => void tail().catch(complain('tailing')),
     () => void tail().catch(complain('catching up')),
   )
-  every(options.sequenceEveryMs ?? 10, 'sequencing', sequence)
+  every(options.sequenceEveryMs ?? 10, 'sequencing', sequenceWaiting)
   every(options.pollEveryMs ?? 1000, 'polling', tail)
   every(options.pruneEveryMs ?? 60_000, 'pruning', prune)
 
@@ -195,17 +211,11 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
     get head() {
       return head
     },
-    async settle() {
-      const [row] = await sql<{ max: string | null }[]>`select max(id)::text as max from event_outbox`
-      if (row?.max) {
-        const upTo = Number(row.max)
-        // Another instance may hold the sequencer's lock for a moment: try again, a bounded number of times.
-        for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !closed; attempt++) {
-          await sequence()
-          const [left] = await sql`select 1 from event_outbox where id <= ${upTo} limit 1`
-          if (!left) break
-          await new Promise((resolve) => setTimeout(resolve, 2))
-        }
+    async settle(upTo) {
+      // Another instance may hold the sequencer's lock for a moment: try again, a bounded number of times.
+      for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !closed; attempt++) {
+        if (!(await sequence(upTo))) break
+        await new Promise((resolve) => setTimeout(resolve, 2))
       }
       await tail()
     },

@@ -32,7 +32,7 @@ export class PgStore extends PgReader implements Store {
    * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
    * is already on the writer's own streams, as with the embedded store.
    */
-  afterEvents: () => Promise<void> = async () => {}
+  afterEvents: (upTo: number) => Promise<void> = async () => {}
 
   private constructor(
     override readonly sql: Sql,
@@ -60,16 +60,15 @@ export class PgStore extends PgReader implements Store {
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        let emitted = false
+        let newestEvent = 0
         // begin() types its result for pipelined query arrays; `work` resolves to plain data.
         const result = (await this.sql.begin(async (sql) => {
           const tx = new PgTx(sql)
           const result = await work(tx)
-          emitted = tx.events.length > 0
-          await tx.writeEvents()
+          newestEvent = await tx.writeEvents()
           return result
         })) as T
-        if (emitted) await this.afterEvents()
+        if (newestEvent > 0) await this.afterEvents(newestEvent)
         return result
       } catch (error) {
         if (attempt >= RETRIES || !isRetryable(error)) throw error

@@ -2,6 +2,7 @@ import type postgres from 'postgres'
 import type { ChirpEvent } from '../../schemas/events.js'
 import type {
   CommentRecord,
+  LockedPost,
   MuteRecord,
   NotificationMatch,
   NotificationRecord,
@@ -16,7 +17,7 @@ import type { Queryable } from './connect.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import { PgReader } from './pg-reader.js'
-import { isUuid } from './records.js'
+import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
 import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
 
@@ -43,13 +44,16 @@ export class PgTx extends PgReader implements StoreTx {
   }
 
   /**
-   * The lock is a statement of its own: under READ COMMITTED the next statement reads everything that
-   * committed while this one waited (the likes of the writer before), which one statement would not.
+   * One statement, which reads only the post's own row: under READ COMMITTED a row locked after a wait is
+   * read as the writer before left it (its counts included), while anything else a statement reads would
+   * come from before the wait. The statements after it read everything that committed meanwhile.
    */
-  async lockPost(id: string): Promise<PostRecord | undefined> {
+  async lockPost(id: string): Promise<LockedPost | undefined> {
     if (!isUuid(id)) return undefined
-    const [locked] = await this.sql`SELECT 1 FROM posts WHERE id = ${id} FOR UPDATE`
-    return locked ? this.getPost(id) : undefined
+    const [row] = await this.sql<
+      LockedRow[]
+    >`SELECT ${lockedColumns(this.sql)} FROM posts p WHERE p.id = ${id} FOR UPDATE`
+    return row && toLockedPost(row)
   }
 
   /**
@@ -318,15 +322,19 @@ export class PgTx extends PgReader implements StoreTx {
     this.events.push(event)
   }
 
-  /** The events, in the order emitted, as outbox rows of this transaction. */
-  async writeEvents(): Promise<void> {
+  /** The events, in the order emitted, as outbox rows of this transaction: the newest row's id, 0 for none. */
+  async writeEvents(): Promise<number> {
+    if (this.events.length === 0) return 0
     const rows = this.events.map((event) => ({
       name: event.name,
       recipient: event.to ?? null,
       actor: event.by ?? null,
       data: JSON.stringify(event.data),
     }))
-    await insertRows(this.sql, 'event_outbox', rows)
+    const sql = this.sql
+    const [written] = await sql<{ newest: string }[]>`
+      WITH written AS (INSERT INTO event_outbox ${sql(rows)} RETURNING id) SELECT max(id)::text AS newest FROM written`
+    return Number(written?.newest ?? 0)
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from './connect.js'
-import { SHOWN_OF_A_POST, type CommentRecord, type PostRecord, type UserRecord } from '../types.js'
+import { SHOWN_OF_A_POST, type CommentRecord, type LockedPost, type PostRecord, type UserRecord } from '../types.js'
 
 /**
  * The columns that rebuild a UserRecord as the embedded store keeps it: its follows and bookmarks as id
@@ -65,9 +65,12 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  * dislikes and comments (with their votes, as JSON), each oldest first, beside the counts the posts
  * row keeps. `p` is the posts table.
  */
-export const postColumns = (sql: Queryable) => sql`
+export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.like_count, p.comment_count,
+  p.created_at, p.updated_at, p.like_count, p.comment_count`
+
+export const postColumns = (sql: Queryable) => sql`
+  ${lockedColumns(sql)},
   ${recentReactions(sql, true)} AS liked_by,
   ${recentReactions(sql, false)} AS disliked_by,
   (SELECT coalesce(json_agg(${commentJson(sql)} ORDER BY c.seq), '[]') FROM (
@@ -84,7 +87,8 @@ export interface CommentJson {
   down: string[]
 }
 
-export interface PostRow {
+/** A post's own row, as lockPost reads it. */
+export interface LockedRow {
   id: string
   author_id: string
   content: string
@@ -97,6 +101,9 @@ export interface PostRow {
   updated_at: Date
   like_count: number
   comment_count: number
+}
+
+export interface PostRow extends LockedRow {
   liked_by: string[]
   disliked_by: string[]
   comments: CommentJson[]
@@ -115,7 +122,7 @@ export const toCommentRecord = (comment: CommentJson): CommentRecord => ({
 })
 
 /** Optional fields are left out when NULL, as the embedded store never holds `undefined`. */
-export const toPostRecord = (row: PostRow): PostRecord => ({
+export const toLockedPost = (row: LockedRow): LockedPost => ({
   _id: row.id,
   authorId: row.author_id,
   content: row.content,
@@ -126,11 +133,15 @@ export const toPostRecord = (row: PostRow): PostRecord => ({
   ...(row.media_height !== null ? { mediaHeight: row.media_height } : {}),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
+  likeCount: row.like_count,
+  commentCount: row.comment_count,
+})
+
+export const toPostRecord = (row: PostRow): PostRecord => ({
+  ...toLockedPost(row),
   likedBy: row.liked_by,
   dislikedBy: row.disliked_by,
   comments: row.comments.map(toCommentRecord),
-  likeCount: row.like_count,
-  commentCount: row.comment_count,
 })
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

@@ -1,14 +1,23 @@
 /**
- * How post and comment text is cut into plain text, links, @mentions and #tags (docs/api-contract.md
- * §8). The rules are the server's own, so what shows as a mention or a tag is what the server notifies and
- * indexes: a link is never scanned for either, a tag is 1 to 50 letters of any script, digits or `_`
- * (not only digits), and a mention follows the username rule.
+ * The one definition of how post and comment text is cut into plain text, links, @mentions and #tags
+ * (docs/api-contract.md §8). The client draws with it and the server indexes tags and notifies mentions
+ * with it, so what shows as a mention or a tag is what the server notifies and indexes: a link starts
+ * where a word starts and is never scanned for either, a tag is 1 to 50 letters of any script, digits or
+ * `_` (not only digits), and a mention is a run of username characters that is, or ends in dots after, a
+ * username.
  */
 
 export type Segment =
   | { kind: 'text'; text: string }
   | { kind: 'link'; text: string; href: string }
-  | { kind: 'mention'; text: string; username: string }
+  | {
+      kind: 'mention'
+      text: string
+      /** The name the mention shows and links to: the run without the dots that may end a sentence. */
+      username: string
+      /** Every name it may mean, longest first: `@maya.lin.` is `maya.lin.` if someone has that name, else `maya.lin`. */
+      candidates: string[]
+    }
   | { kind: 'tag'; text: string; tag: string }
 
 /** The patterns the rules below are made of. */
@@ -85,6 +94,11 @@ function safeHref(text: string): string | null {
   }
 }
 
+/** The names a run after `@` may mean, longest first; none when neither the run nor the run without its last dots is a username. */
+function mentionCandidates(run: string): string[] {
+  return [...new Set([run, run.replace(/\.+$/, '')])].filter((name) => USERNAME.test(name))
+}
+
 function markers(text: string, rules: Rules, into: Segment[]): void {
   let at = 0
   for (const match of text.matchAll(rules.marker)) {
@@ -93,14 +107,15 @@ function markers(text: string, rules: Rules, into: Segment[]): void {
     let segment: Segment | null = null
     let length = whole.length
     if (name !== undefined) {
-      // `@maya.lin.` at the end of a sentence names maya.lin.
-      const username = name.replace(/\.+$/, '')
-      if (USERNAME.test(username)) {
-        segment = { kind: 'mention', text: `@${username}`, username }
+      const candidates = mentionCandidates(name)
+      const username = candidates[candidates.length - 1]
+      if (username !== undefined) {
+        segment = { kind: 'mention', text: `@${username}`, username, candidates }
         length = username.length + 1
       }
-    } else if (tag !== undefined && isTag(tag)) {
-      segment = { kind: 'tag', text: whole, tag: tag.normalize('NFC').toLowerCase() }
+    } else if (tag !== undefined) {
+      const composed = tag.normalize('NFC')
+      if (isTag(composed)) segment = { kind: 'tag', text: whole, tag: composed.toLowerCase() }
     }
     if (!segment) continue
     if (start > at) into.push({ kind: 'text', text: text.slice(at, start) })
@@ -137,7 +152,17 @@ export function parseRichText(text: string): Segment[] {
   }, [])
 }
 
-/** The tags a text holds, lower case, as links would show them. */
+/** The tags a text holds, lower case and composed, in order, as links would show them. */
 export function tagsIn(text: string): string[] {
   return parseRichText(text).flatMap((segment) => (segment.kind === 'tag' ? [segment.tag] : []))
+}
+
+/** The names each mention of a text may mean, longest first (see the mention segment's `candidates`). */
+export function mentionsIn(text: string): string[][] {
+  return parseRichText(text).flatMap((segment) => (segment.kind === 'mention' ? [segment.candidates] : []))
+}
+
+/** The addresses of a text's links, in order. */
+export function linksIn(text: string): string[] {
+  return parseRichText(text).flatMap((segment) => (segment.kind === 'link' ? [segment.href] : []))
 }
