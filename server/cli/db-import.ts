@@ -40,8 +40,10 @@ export async function runDbImport(
           )
           return 1
         }
-        const { users, posts, notifications, skipped } = result.seeded
+        const { users, posts, notifications, blocks, mutes, skipped } = result.seeded
         out.log(`Imported ${users} users, ${posts} posts and ${notifications} notifications from ${from}.`)
+        const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
+        if (blocks + mutes > 0) out.log(`Imported ${count(blocks, 'block')} and ${count(mutes, 'mute')}.`)
         if (skipped > 0)
           out.log(`Left out ${skipped} references to users, posts or comments that do not exist, or repeated.`)
         out.log(

@@ -94,7 +94,9 @@ export function createUsersService({ store, now }: ServiceDeps) {
 
   return {
     async list(viewerId: string | undefined, page: PageRequest) {
-      const found = await store.listUsers(unpagedCap(page))
+      // Whom the reader cannot see (a block either way, a running mute, a suspension) is not in the list either.
+      const hide = (await hiddenFrom(store, viewerId, now())).people
+      const found = await store.listUsers({ ...unpagedCap(page), hide })
       const { nextCursor } = found
       const items = listed(found.items)
       const lookup = await usersOfUsers(store, items)

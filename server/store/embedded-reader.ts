@@ -57,7 +57,7 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.peopleVersion
   }
   async listUsers(page: PageRequest) {
-    return this.index.listUsers(page)
+    return fullPage(page, (part) => this.index.listUsers(part), idOf)
   }
   async suggestUsers(userId: string, limit: number, hide?: readonly string[]) {
     return this.index.suggestUsers(userId, limit, hide)

@@ -226,7 +226,7 @@ export interface StoreReader {
    * another instance may have written), and then summaries are read again instead.
    */
   peopleVersion?(): number
-  /** Oldest account first. */
+  /** Oldest account first, without the people `page.hide` names. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /**
    * Who to follow: neither the user nor anyone they follow or `hide` holds; the most followed first, then

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { scan, SCHEMES } from './axe.js'
 import { journey, startE2E, type E2E } from './harness.js'
-import { GUEST, login, postIdByContent } from './helpers.js'
+import { GUEST, call, login, postIdByContent, signupUser } from './helpers.js'
 
 /*
  * axe-core scans every screen, signed out and in, with each kind of dialog open, in light and dark,
@@ -38,8 +38,23 @@ const signedOut: Screen[] = [
   { name: '404', path: '/no/such/page', ready: heading('Error 404') },
 ]
 
+/** The guest blocks one new person and mutes another for a day, so Settings lists someone in each. */
+async function restrictSomeone(e2e: E2E) {
+  const guest = await login(e2e, GUEST.username, GUEST.password)
+  for (const [action, body] of [
+    ['block', {}],
+    ['mute', { duration: 86_400 }],
+  ] as const) {
+    const { username } = await signupUser(e2e, action)
+    const { user } = await call<{ user: { _id: string } }>(e2e, 'GET', `/api/users/${username}`, undefined, guest.token)
+    await call(e2e, 'POST', `/api/users/${action}/${user._id}`, body, guest.token)
+  }
+}
+
 async function signedIn(e2e: E2E): Promise<Screen[]> {
   const postId = await postIdByContent(e2e, 'Sourdough attempt')
+  await restrictSomeone(e2e)
+  const menu = (name: string) => (page: Page) => page.getByRole('button', { name }).first().click()
   const dialog = (name: string) => (page: Page) => page.getByRole('dialog', { name }).waitFor()
   return [
     { name: 'home', path: '/', ready: firstPost },
@@ -89,6 +104,33 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
         await page.getByRole('button', { name: 'Post options' }).first().click()
         await page.getByRole('menuitem', { name: 'Delete Post' }).click()
         await page.getByRole('alertdialog', { name: 'Delete post?' }).waitFor()
+      },
+    },
+    {
+      name: 'settings',
+      path: '/settings',
+      ready: (page) =>
+        page
+          .getByRole('button', { name: /^Unmute @/ })
+          .first()
+          .waitFor(),
+    },
+    { name: "someone's post menu", path: '/profile/maya.lin', ready: firstPost, open: menu('Post options') },
+    { name: 'profile menu', path: '/profile/maya.lin', ready: firstPost, open: menu('Profile options') },
+    {
+      name: "someone's comment menu",
+      path: `/post-detail/${postId}`,
+      ready: (page) => page.getByText('That looks amazing, recipe please!').waitFor(),
+      open: menu('Comment options'),
+    },
+    {
+      name: 'block confirmation',
+      path: '/profile/maya.lin',
+      ready: firstPost,
+      open: async (page) => {
+        await menu('Profile options')(page)
+        await page.getByRole('menuitem', { name: 'Block @maya.lin' }).click()
+        await page.getByRole('alertdialog', { name: 'Block @maya.lin?' }).waitFor()
       },
     },
     {

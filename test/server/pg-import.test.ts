@@ -6,6 +6,7 @@ import { runDbImport } from '../../server/cli/db-import.js'
 import { runDbMigrate } from '../../server/cli/db-migrate.js'
 import { buildSeed } from '../../server/seed/index.js'
 import { createPostsService } from '../../server/services/posts.js'
+import { createRelationsService } from '../../server/services/relations.js'
 import { createUsersService } from '../../server/services/users.js'
 import { verifyPassword } from '../../server/services/passwords.js'
 import { readDatabaseFiles } from '../../server/store/database-files.js'
@@ -19,7 +20,10 @@ const skip = await skipWithoutPostgres()
 
 const LOGGED_OUT = 'a-token-logged-out-before-the-move'
 
-/** A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post, a logout. */
+/**
+ * A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post, a
+ * logout, and the guest blocking two people and muting another for an hour.
+ */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
   const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
@@ -33,6 +37,11 @@ async function usedDataDir(t: Test): Promise<string> {
   await people.follow(other?._id as string, guest?._id as string)
   for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
     await people.addBookmark(guest?._id as string, post._id)
+  const relations = createRelationsService(deps)
+  const id = (username: string) => users.find((u) => u.username === username)?._id as string
+  await relations.block(id('guest'), id('maya.lin'))
+  await relations.block(id('guest'), id('lucia.rossi'))
+  await relations.mute(id('guest'), id('sam.okafor'), { duration: 3600 })
   const expiresAt = new Date(Date.now() + 3600_000).toISOString()
   await store.transaction((tx) => tx.revokeToken({ _id: LOGGED_OUT, userId: other?._id as string, expiresAt }, ''))
   await store.transaction(async (tx) => {
@@ -62,7 +71,7 @@ await t.test(
     t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
     t.match(
       lines.log.join('\n'),
-      /applied migration 1[\s\S]*Imported 6 users, 14 posts and 2 notifications from .*\n.*set MEDIA_DIR=.*media/,
+      /applied migration 1[\s\S]*Imported 6 users, 14 posts and 2 notifications from .*\nImported 2 blocks and 1 mute\.\n.*set MEDIA_DIR=.*media/,
     )
 
     const embedded = await readDatabaseFiles(from)
@@ -75,7 +84,8 @@ await t.test(
     t.teardown(() => store.close())
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
-      embedded.users.map(({ twoFactor: _separate, ...user }) => user),
+      // PostgreSQL keeps two-factor state, blocks and mutes in tables of their own, read below.
+      embedded.users.map(({ twoFactor: _separate, blocking: _blocking, muting: _muting, ...user }) => user),
       'every user, follow and bookmark list as it was',
     )
     const noah = embedded.users.find((u) => u.username === 'noah_kim')
@@ -83,6 +93,19 @@ await t.test(
       await store.getTwoFactor(noah?._id ?? ''),
       { secret: 'v1.sealed-secret', enabled: true, lastStep: 59_000_000, recoveryCodes: ['hash-one', 'hash-two'] },
       'two-factor sign-in as it was, in its own table',
+    )
+    const idOf = (username: string) => embedded.users.find((u) => u.username === username)?._id as string
+    const now = new Date().toISOString()
+    t.strictSame(
+      (await store.listBlocks(idOf('guest'), {})).items,
+      [idOf('lucia.rossi'), idOf('maya.lin')],
+      'the blocks, the most recent first',
+    )
+    const muting = embedded.users.find((u) => u.username === 'guest')?.muting
+    t.strictSame((await store.listMutes(idOf('guest'), now, {})).items, muting, 'the mute with its end')
+    t.ok(
+      (await store.relationsOf(idOf('maya.lin'), now)).blockedBy.includes(idOf('guest')),
+      'and the blocked person is blocked by the guest',
     )
     t.strictSame(
       await store.getPosts(embedded.posts.map((p) => p._id)),

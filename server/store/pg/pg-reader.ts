@@ -77,13 +77,13 @@ export class PgReader implements StoreReader {
 
   async listUsers(page: PageRequest): Promise<Page<UserRecord>> {
     const sql = this.sql
-    let after = sql``
+    let after = sql`TRUE`
     if (page.cursor !== undefined) {
       const [at, id] = readCursor(page.cursor, CURSOR.byTime)
-      after = sql`WHERE (u.created_at, u.id) > (${at}, ${id}::uuid)`
+      after = sql`(u.created_at, u.id) > (${at}, ${id}::uuid)`
     }
     const rows = await sql<UserRow[]>`
-      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u ${after} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
+      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u WHERE ${after} ${hidden(sql, 'u.id', page.hide)} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
       ORDER BY u.created_at, u.id`
     return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toUserRecord)
   }

@@ -83,6 +83,40 @@ function keep(
   return kept
 }
 
+/** Blocks and mutes, one row each, as the blocks and mutes tables hold them (migration 7). */
+export interface RelationRows {
+  blocks: { blocker_id: string; blocked_id: string; created_at: string }[]
+  mutes: { muter_id: string; muted_id: string; created_at: string; until: string | null }[]
+}
+
+/**
+ * Whom `user` blocks and mutes, oldest first as the record keeps them, without themselves, repeats or
+ * people `known` does not hold. The embedded record keeps no date for either, so `at` stands for it.
+ */
+export function relationRows(
+  user: UserRecord,
+  known: (id: string) => boolean,
+  at: string,
+  rows: RelationRows,
+  counter: { skipped: number },
+): void {
+  for (const blocked_id of keep(user.blocking ?? [], known, new Set([user._id]), counter))
+    rows.blocks.push({ blocker_id: user._id, blocked_id, created_at: at })
+  const muting = user.muting ?? []
+  const kept = new Set(
+    keep(
+      muting.map((mute) => mute.userId),
+      known,
+      new Set([user._id]),
+      counter,
+    ),
+  )
+  for (const mute of muting) {
+    if (!kept.delete(mute.userId)) continue
+    rows.mutes.push({ muter_id: user._id, muted_id: mute.userId, created_at: at, until: mute.until ?? null })
+  }
+}
+
 export interface PostCounts {
   likeCount: number
   commentCount: number

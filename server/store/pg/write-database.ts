@@ -5,12 +5,23 @@ import type { Queryable } from './connect.js'
 import { followOrder } from './follow-order.js'
 import { notificationRow } from './pg-notifications.js'
 import { userWordRows } from './term-rows.js'
-import { emptyChildRows, insertRows, postChildRows, postRow, userRow, type ChildRows } from './table-rows.js'
+import {
+  emptyChildRows,
+  insertRows,
+  postChildRows,
+  postRow,
+  relationRows,
+  userRow,
+  type ChildRows,
+  type RelationRows,
+} from './table-rows.js'
 
 export interface WriteSummary {
   users: number
   posts: number
   notifications: number
+  blocks: number
+  mutes: number
   /** References to users, posts or comments that do not exist (or repeats), which the tables cannot hold. */
   skipped: number
 }
@@ -67,6 +78,11 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     children.skipped += user.bookmarks.length - kept.length
   }
 
+  // Blocks and mutes keep their order (and so the order of each person's lists); their date is the copy's.
+  const relations: RelationRows = { blocks: [], mutes: [] }
+  const copiedAt = new Date().toISOString()
+  for (const user of database.users) relationRows(user, knownUser, copiedAt, relations, children)
+
   const notifications = keptNotifications(database.notifications ?? [], knownUser, (id) => postIds.has(id), children)
   const unread = new Map<string, number>()
   for (const n of notifications) if (!n.read) unread.set(n.recipientId, (unread.get(n.recipientId) ?? 0) + 1)
@@ -99,6 +115,8 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   await insertRows(sql, 'comments', numbered(children.comments))
   await insertRows(sql, 'comment_votes', numbered(children.votes))
   await insertRows(sql, 'bookmarks', numbered(bookmarks))
+  await insertRows(sql, 'blocks', numbered(relations.blocks))
+  await insertRows(sql, 'mutes', numbered(relations.mutes))
   await insertRows(sql, 'notifications', notifications.map(notificationRow))
   // A token logged out before the move stays logged out after it.
   await insertRows(
@@ -122,6 +140,8 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     users: database.users.length,
     posts: posts.length,
     notifications: notifications.length,
+    blocks: relations.blocks.length,
+    mutes: relations.mutes.length,
     skipped: children.skipped,
   }
 }
