@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { PostItem } from '../../client/pages/post-item.js'
 import { ProfilePage } from '../../client/pages/profile-page.js'
-import { BlockedMutedSection } from '../../client/pages/settings/blocked-muted-section.js'
+import { SettingsPage } from '../../client/pages/settings-page.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { reset as resetRelations } from '../../client/state/relations.js'
 import {
@@ -169,7 +169,7 @@ await t.test('Settings lists blocked and muted people, each with an undo that ta
   })
   t.teardown(api.restore)
   signInAs(makeUser({ username: 'guest' }))
-  renderAt('/settings', <BlockedMutedSection />)
+  renderAt('/settings', <SettingsPage />)
   t.ok(screen.getByRole('heading', { name: 'Blocked and muted people' }))
   await until(() => screen.queryByRole('button', { name: 'Unblock @maya' }) !== null)
   const muted = screen.getByRole('list', { name: 'Muted people' })

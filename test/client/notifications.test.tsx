@@ -236,7 +236,7 @@ await t.test('All and Mentions: the Mentions tab shows only mentions, reading on
     within(screen.getByRole('list', { name: 'Notifications' }))
       .getAllByRole('listitem')
       .map((row) => within(row).getByRole('link').textContent),
-    ['New: Ada Byron @ada mentioned you in a post · 30 minutes agoAnother post'],
+    ['New: Ada Byron @ada mentioned you in a post · 30mAnother post'],
   )
   fireEvent.keyDown(tabs, { key: 'ArrowLeft' })
   t.ok(await screen.findByText('Tea at noon'), 'All shows everything again')
