@@ -39,7 +39,7 @@ await t.test(
       first.applied,
       MIGRATIONS.map((m) => m.version),
     )
-    t.strictSame(first.seeded, { users: 6, posts: 13, notifications: 0, skipped: 0 })
+    t.strictSame(first.seeded, { users: 6, posts: 13, notifications: 0, skipped: 0, blocks: 0, mutes: 0 })
     t.match(lines.join('\n'), /applied migration 1 \(initial\)[\s\S]*6 users and 13 posts/)
 
     const [counts] =
