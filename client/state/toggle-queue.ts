@@ -1,5 +1,5 @@
-import { FetchError } from 'ofetch'
 import type { ErrorCode } from '../../common/error-codes.js'
+import { errorCode } from '../api/http.js'
 
 /**
  * One on/off intent a key (a post's like, a bookmark, a follow), as Bluesky's client queues them: the
@@ -30,11 +30,6 @@ interface Intent {
   wanted: boolean
 }
 
-function refusalCode(error: unknown): string | undefined {
-  const code = error instanceof FetchError ? (error.data as { code?: unknown } | undefined)?.code : undefined
-  return typeof code === 'string' ? code : undefined
-}
-
 /**
  * A queue of toggles: `toggle(key, on, held)` records a click (`held`: what was shown before it) and
  * resolves once settled; `forget()` drops every intent, as a sign-out does (a write on its way still
@@ -51,7 +46,7 @@ export function toggleQueue<Reply>(writes: ToggleWrites<Reply>) {
         intent.held = target
         if (intent.wanted === target) writes.settle(key, reply)
       } catch (error) {
-        const code = refusalCode(error) as ErrorCode | undefined
+        const code = errorCode(error) as ErrorCode | undefined
         // A refusal that says the server already holds the target is as good as the write.
         const already = code !== undefined && writes.already[target ? 'on' : 'off'].includes(code)
         if (already) intent.held = target

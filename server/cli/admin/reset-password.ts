@@ -1,10 +1,9 @@
 import type { Config } from '../../config.js'
-import { openPersistence } from '../../persistence.js'
-import { buildSeed } from '../../seed/index.js'
 import { createAccountSecrets } from '../../services/account-secrets.js'
 import { createResetLinks } from '../../services/reset-links.js'
 import { isGuest } from '../../usernames.js'
 import type { Output } from '../database-env.js'
+import { withStore } from './open-store.js'
 
 /**
  * `reset-password <username>`: prints a link that sets a new password for the account, valid once and
@@ -17,12 +16,7 @@ export async function resetPassword(config: Config, args: readonly string[], out
     out.error('usage: npm run admin -- reset-password <username>')
     return 2
   }
-  const persistence = await openPersistence(config, {
-    seed: () => buildSeed(config.mediaDir),
-    log: { info: () => {}, warn: (_obj, msg) => out.error(msg) },
-    onBroken: () => {},
-  })
-  try {
+  return withStore(config, out, async (persistence) => {
     const user = await persistence.store.getUserByUsername(username)
     if (!user || isGuest(user)) {
       out.error(`reset-password: there is no account @${username} whose password can be reset`)
@@ -35,7 +29,5 @@ export async function resetPassword(config: Config, args: readonly string[], out
     })
     out.log(links.linkFor(user))
     return 0
-  } finally {
-    await persistence.close()
-  }
+  })
 }

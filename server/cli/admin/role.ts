@@ -1,9 +1,8 @@
 import type { Config } from '../../config.js'
-import { openPersistence } from '../../persistence.js'
-import { buildSeed } from '../../seed/index.js'
 import { createModerationService } from '../../services/moderation.js'
 import type { Role } from '../../store/types.js'
 import type { Output } from '../database-env.js'
+import { withStore } from './open-store.js'
 
 const ROLES: readonly Role[] = ['user', 'moderator', 'admin']
 const USAGE = 'usage: npm run admin -- role <username> admin|moderator|user'
@@ -20,17 +19,10 @@ export async function setRole(config: Config, args: readonly string[], out: Outp
     out.error(USAGE)
     return 2
   }
-  const persistence = await openPersistence(config, {
-    seed: () => buildSeed(config.mediaDir),
-    log: { info: () => {}, warn: (_obj, msg) => out.error(msg) },
-    onBroken: () => {},
-  })
-  try {
+  return withStore(config, out, async (persistence) => {
     const moderation = createModerationService({ store: persistence.store, now: () => new Date() })
     const user = await moderation.setRoleFromCli(username, role as Role)
     out.log(`${user.username} is now ${user.role}.`)
     return 0
-  } finally {
-    await persistence.close()
-  }
+  })
 }
