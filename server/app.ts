@@ -35,6 +35,7 @@ import { buildSeed } from './seed/index.js'
 import { createAccountSecrets } from './services/account-secrets.js'
 import { createServices } from './services/index.js'
 import { createLinkPreviews } from './services/link-previews.js'
+import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
 
@@ -54,6 +55,8 @@ export interface AppOptions {
   logStream?: { write(line: string): void }
   /** Builds the first database of an empty store; the seeded demo community by default. */
   seed?: (mediaDir: string) => Promise<Database>
+  /** How link cards' pages are fetched: a resolver, a certificate authority and a deadline of a test's own. */
+  linkFetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
 }
 
 /** What the app plugin is registered with: the parsed configuration, and the seams tests use. */
@@ -144,7 +147,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mailer,
     publicUrl: config.publicUrl,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
+    linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })
+  // Before the store closes (onClose): a card being stored finishes, and no fetch outlives the app.
+  fastify.addHook('preClose', async () => services.linkCards?.close())
 
   await fastify.register(authPlugin, {
     secret: jwtSecret,

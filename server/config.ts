@@ -48,6 +48,13 @@ export interface Config {
   smtpFrom: string
   /** The address people reach Chirp at, without a trailing slash: the start of every link Chirp sends. */
   publicUrl: string
+  /** Whether the server fetches link cards for posts' https links. */
+  linkPreviews: boolean
+  /**
+   * Host names, each with an optional `:port`, whose pages the link fetcher reads without checking their
+   * addresses and on any port, lower case: for tests, whose pages are on this machine.
+   */
+  linkPreviewAllow: string[]
 }
 
 export class ConfigError extends StartupError {
@@ -115,6 +122,20 @@ function parseOrigins(raw: string | undefined, problems: string[]): string[] {
       problems.push(`ALLOWED_ORIGINS must be origins such as https://app.example.com, comma-separated; got "${entry}"`)
   }
   return origins
+}
+
+/** A host name or IPv4 address with an optional port; an IPv6 literal in brackets with one. */
+const HOST_ENTRY =
+  /^(?:[a-z0-9]([a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/
+
+function parseHosts(name: string, raw: string | undefined, problems: string[]): string[] {
+  const hosts: string[] = []
+  for (const entry of (raw ?? '').split(',').map((part) => part.trim().toLowerCase())) {
+    if (entry === '') continue
+    if (HOST_ENTRY.test(entry)) hosts.push(entry)
+    else problems.push(`${name} must be host names with an optional :port, comma-separated; got "${entry}"`)
+  }
+  return hosts
 }
 
 /** An http(s) address, kept without its trailing slash so a path can follow it. */
@@ -200,6 +221,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     smtpUrl: parseServiceUrl('SMTP_URL', 'smtp', env.SMTP_URL, problems),
     smtpFrom: env.SMTP_FROM || 'Chirp <no-reply@localhost>',
     publicUrl: parsePublicUrl(env.PUBLIC_URL, port, problems),
+    linkPreviews: parseBool('LINK_PREVIEWS', env.LINK_PREVIEWS, true, problems),
+    linkPreviewAllow: parseHosts('LINK_PREVIEW_ALLOW', env.LINK_PREVIEW_ALLOW, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema } from './common.js'
 import type { ReportCreatedEventSchema } from './moderation.js'
 import { NotificationSchema, UnreadSchema } from './notifications.js'
-import { CommentSchema, PostSchema } from './posts.js'
+import { CommentSchema, LinkCardSchema, PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
 /**
@@ -22,6 +22,10 @@ export const PostUpdatedEventSchema = Type.Object({
   mediaHeight: Type.Optional(Type.Integer()),
   updatedAt: DateTimeSchema,
   editedAt: Type.Optional(DateTimeSchema),
+  /** The post's link card after the change: null when an edit changed or removed the link. */
+  card: Type.Optional(Type.Union([LinkCardSchema, Type.Null()])),
+  /** When a link card arrived: the whole post, in its compact form. */
+  post: Type.Optional(PostSchema),
 })
 export const PostDeletedEventSchema = Type.Object({ postId: Type.String() })
 /** A like (`liked: true`) or an unlike, by `user`; `likeCount` is the count after it. */

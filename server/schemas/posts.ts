@@ -21,6 +21,20 @@ export const CommentSchema = Type.Object(
 )
 export type Comment = Static<typeof CommentSchema>
 
+/** The preview of a post's first https link, fetched by the server after the post is saved. */
+export const LinkCardSchema = Type.Object(
+  {
+    /** The link as the post writes it. */
+    url: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    /** The page's image, stored by this server as an upload (a /media/ path), or '' when it has none. */
+    image: Type.String(),
+  },
+  { title: 'LinkCard' },
+)
+export type LinkCard = Static<typeof LinkCardSchema>
+
 export const PostSchema = Type.Object(
   {
     _id: Type.String(),
@@ -46,6 +60,8 @@ export const PostSchema = Type.Object(
     updatedAt: DateTimeSchema,
     /** When its author last edited it; absent on a post never edited. */
     editedAt: Type.Optional(DateTimeSchema),
+    /** The preview of the first https link: null until the server has fetched it, or when there is none. */
+    card: Type.Union([LinkCardSchema, Type.Null()]),
     likes: Type.Object({
       /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
       likeCount: Type.Integer({ minimum: 0 }),

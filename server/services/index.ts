@@ -1,6 +1,8 @@
 import { createAccountService, type AccountDeps, type AccountService } from './account.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
+import { createLinkCards, type LinkCards } from './link-cards.js'
+import { createLinkFetcher, type LinkFetchOptions } from './link-fetch.js'
 import { createMediaService, type MediaService } from './media.js'
 import { createModerationService, type ModerationService } from './moderation.js'
 import { createReportsService, type ReportsService } from './reports.js'
@@ -25,6 +27,8 @@ export interface Services {
   reports: ReportsService
   moderation: ModerationService
   relations: RelationsService
+  /** Absent when link previews are off. */
+  linkCards: LinkCards | undefined
 }
 
 export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'> {
@@ -32,6 +36,8 @@ export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'pu
   mediaDir: string
   /** Whether per-user limits (the hourly cap on reports) hold. */
   rateLimit: boolean
+  /** How link cards' pages are fetched; no cards are made without it (LINK_PREVIEWS=false). */
+  linkFetch: LinkFetchOptions | undefined
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -45,9 +51,18 @@ export function createServices({
   mailer,
   publicUrl,
   warn,
+  linkFetch,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ mediaDir })
+  const linkCards =
+    linkFetch &&
+    createLinkCards({
+      ...deps,
+      fetcher: createLinkFetcher(linkFetch),
+      saveImage: async (bytes) => (await media.saveFetched(bytes)).url,
+      log: (message, error) => warn(message, error),
+    })
   return {
     auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets }),
     account: createAccountService({
@@ -60,7 +75,7 @@ export function createServices({
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
-    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards }),
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),
@@ -68,5 +83,6 @@ export function createServices({
     reports: createReportsService({ ...deps, rateLimit }),
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),
+    linkCards,
   }
 }

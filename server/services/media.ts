@@ -91,6 +91,13 @@ async function store(mediaDir: string, name: string, data: Buffer): Promise<void
  * produced. Nothing reaches the folder before every check has passed.
  */
 export function createMediaService({ mediaDir }: { mediaDir: string }) {
+  async function saveImage(type: ImageType, bytes: Buffer): Promise<MediaReply> {
+    const image = await reencodeImage(bytes, type)
+    const name = `${randomUUID()}.${type}`
+    await store(mediaDir, name, image.data)
+    return { url: `/media/${name}`, width: image.width, height: image.height }
+  }
+
   return {
     /**
      * The pixel size of an image this server stored, read from the file's header (the stored file was
@@ -109,10 +116,17 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
     async save(upload: Upload): Promise<MediaReply> {
       const { type, bytes } = await receive(upload)
       await upload.finish()
-      const image = await reencodeImage(bytes, type)
-      const name = `${randomUUID()}.${type}`
-      await store(mediaDir, name, image.data)
-      return { url: `/media/${name}`, width: image.width, height: image.height }
+      return saveImage(type, bytes)
+    },
+
+    /**
+     * An image the server fetched itself (a link card's), stored as an upload is: its type from its
+     * bytes, then re-encoded. Refused (415) when the bytes are no image of the four types.
+     */
+    async saveFetched(bytes: Buffer): Promise<MediaReply> {
+      const type = sniffImageType(bytes)
+      if (type === undefined) throw notImage()
+      return saveImage(type, bytes)
     },
   }
 }

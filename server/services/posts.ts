@@ -8,6 +8,7 @@ import { notify, retract, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
+import { cardLinkOf, type LinkCards } from './link-cards.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
@@ -55,7 +56,13 @@ export const unpagedCap = (page: PageRequest): PageRequest => (paged(page) ? pag
 /** Without a media folder (a store tested alone), no image's size is known. */
 const noSizes: MediaSizes = async () => undefined
 
-export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps & { sizeOf?: MediaSizes }) {
+export interface PostsDeps extends ServiceDeps {
+  sizeOf?: MediaSizes
+  /** Makes the link card of a post just written (link-cards.ts); none are made without it. */
+  linkCards?: Pick<LinkCards, 'schedule'>
+}
+
+export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: PostsDeps) {
   /** The post as it now is, to `userId` when someone signed in asks. */
   async function view(postId: string, userId?: string) {
     const record = await mustGetPost(store, postId)
@@ -174,21 +181,26 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) }, by: userId })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
       })
+      linkCards?.schedule(record._id, record.content)
       return view(record._id, userId)
     },
 
     async edit(userId: string, postId: string, data: PostData) {
-      await store.transaction(async (tx) => {
+      const texts = await store.transaction(async (tx) => {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
         const mediaUrl = editedValue(data.mediaUrl, data.image ?? data.imageUrl, post.mediaUrl) ?? post.mediaUrl
         // A new image starts without the old one's description unless one is sent with it.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
-        const changes = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
+        const media = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
+        // A card stays while the text links where it did; another link's card is fetched after the edit.
+        const sameLink = cardLinkOf(post.content)?.text === cardLinkOf(media.content)?.text
+        const changes: PostChanges = sameLink ? media : { ...media, card: undefined }
+        const card = sameLink ? (post.card ?? null) : null
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
-        const { mediaAlt, mediaWidth, mediaHeight, ...text } = changes
+        const { mediaAlt, mediaWidth, mediaHeight, card: _card, ...text } = changes
         tx.emit({
           name: 'post.updated',
           data: {
@@ -198,6 +210,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
             updatedAt: at,
             editedAt: at,
+            card,
           },
           by: userId,
         })
@@ -211,7 +224,9 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } },
             at,
           )
+        return texts
       })
+      linkCards?.schedule(postId, texts.after, texts.before)
       return view(postId, userId)
     },
 

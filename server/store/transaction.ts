@@ -14,6 +14,7 @@ import type {
   MuteRecord,
   NotificationMatch,
   NotificationRecord,
+  LinkCardRecord,
   PostChanges,
   PostRecord,
   ProfileChanges,
@@ -189,14 +190,20 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string) {
     const post = await this.getPost(id)
     if (!post) return
-    const { mediaAlt, mediaWidth, mediaHeight, ...rest } = { ...post, ...changes, updatedAt: at, editedAt: at }
+    const { mediaAlt, mediaWidth, mediaHeight, card, ...rest } = { ...post, ...changes, updatedAt: at, editedAt: at }
     // Optional fields are left out when absent, so a record never holds `undefined`.
     this.#putPost({
       ...rest,
       ...(mediaAlt !== undefined ? { mediaAlt } : {}),
       ...(mediaWidth !== undefined ? { mediaWidth } : {}),
       ...(mediaHeight !== undefined ? { mediaHeight } : {}),
+      ...(card !== undefined ? { card } : {}),
     })
+  }
+
+  async setPostCard(id: string, card: LinkCardRecord) {
+    const post = await this.getPost(id)
+    if (post) this.#putPost({ ...post, card })
   }
 
   async deletePost(id: string) {

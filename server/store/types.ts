@@ -134,6 +134,8 @@ export interface PostRecord {
   readonly updatedAt: string
   /** When its author last edited it; absent on a post never edited (a like changes `updatedAt` only). */
   readonly editedAt?: string
+  /** The preview of the post's first https link, once fetched; absent until then, or when there is none. */
+  readonly card?: LinkCardRecord
   /**
    * Who likes the post, and who took a like back, in the order they did, and its comments, oldest first.
    * A store may hold only the most recent SHOWN_OF_A_POST of each here, all a view shows (PostgreSQL
@@ -144,6 +146,14 @@ export interface PostRecord {
   readonly comments: readonly CommentRecord[]
   readonly likeCount: number
   readonly commentCount: number
+}
+
+/** A link's preview: `url` is the link as the post writes it; `image` is a /media/ path of this server, or ''. */
+export interface LinkCardRecord {
+  readonly url: string
+  readonly title: string
+  readonly description: string
+  readonly image: string
 }
 
 /** What a write learns of the post it locks: all but its lists, whose counts are fresh once the lock is held. */
@@ -292,8 +302,14 @@ export interface StoreReader {
 /** The fields of a profile its owner may change. */
 export type ProfileChanges = Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'avatarURL' | 'bio' | 'website'>>
 
-/** The fields of a post its author may change. */
-export type PostChanges = Pick<PostRecord, 'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight'>
+/**
+ * The fields of a post its author may change; `card`, named as undefined, is cleared (an edit to another
+ * link), and left out, kept.
+ */
+export type PostChanges = Pick<
+  PostRecord,
+  'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'card'
+>
 
 /**
  * The writes, each one atomic step that checks and changes together, so no service reads a record,
@@ -359,6 +375,8 @@ export interface StoreTx extends StoreReader {
   removeBookmark(userId: string, postId: string, at: string): Promise<boolean>
   insertPost(post: PostRecord): Promise<void>
   updatePost(id: string, changes: PostChanges, at: string): Promise<void>
+  /** Sets the post's link card, leaving everything else (`updatedAt` too) as it is. */
+  setPostCard(id: string, card: LinkCardRecord): Promise<void>
   /** Removes the post with its comments, reactions and every bookmark of it. */
   deletePost(id: string): Promise<void>
   /** Likes (true) or unlikes (false); false when the user's like was already in that state. */

@@ -97,6 +97,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
     comments: [],
     commentCount: overrides.comments?.length ?? 0,
+    card: null,
     ...overrides,
   }
 }

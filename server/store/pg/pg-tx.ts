@@ -19,6 +19,7 @@ import type {
   StoreTx,
   TwoFactorProof,
   UserRecord,
+  LinkCardRecord,
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import * as moderation from './pg-moderation.js'
@@ -292,8 +293,15 @@ export class PgTx extends PgReader implements StoreTx {
     for (const [field, column] of Object.entries(MEDIA_COLUMNS)) {
       if (field in changes) set[column] = changes[field as keyof typeof MEDIA_COLUMNS] ?? null
     }
+    // A card is only ever cleared here; setPostCard sets one.
+    if ('card' in changes && changes.card === undefined) set.card = null
     await sql`UPDATE posts SET ${sql(set)} WHERE id = ${id}`
     await reindexPost(sql, id, changes.content)
+  }
+
+  async setPostCard(id: string, card: LinkCardRecord): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`UPDATE posts SET card = ${this.sql.json({ ...card })} WHERE id = ${id}`
   }
 
   /** Comments, votes, reactions and bookmarks go with it, through their foreign keys. */
