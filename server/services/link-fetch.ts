@@ -93,10 +93,10 @@ export function createLinkFetcher({
     if (url.protocol !== 'https:') throw new LinkFetchError('not-https', `not an https link: ${url.protocol}`)
     if (url.username || url.password) throw new LinkFetchError('bad-url', 'a link with credentials')
     if (isAllowed(url)) return
-    if (url.port !== '') throw new LinkFetchError('bad-url', `a link to port ${url.port}`)
     const host = bareHost(url)
     if (isIP(host) !== 0 && !isPublicAddress(host))
       throw new LinkFetchError('private-address', `a link to a private address: ${host}`)
+    if (url.port !== '') throw new LinkFetchError('bad-url', `a link to port ${url.port}`)
   }
 
   /**
