@@ -61,7 +61,7 @@ export async function servePages(t: TestContext, routes: Record<string, PageHand
   const server = createServer({ key, cert }, (req, res) => {
     const path = req.url ?? '/'
     requested.push(path)
-    const route = routes[path]
+    const route = routes[path.split('?')[0] ?? path]
     if (route) route(req, res)
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('not here')
   })
