@@ -7,6 +7,7 @@ import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers, type CommentsReading } from './comments-section.js'
+import { LinkCard } from './link-card.js'
 import { Menu, type MenuItem } from './menu.js'
 import { PostActions } from './post-actions.js'
 import { RichText } from './rich-text.js'
@@ -142,6 +143,7 @@ export function PostCard(props: PostCardProps) {
             />
           </a>
         )}
+        {post.card && <LinkCard card={post.card} />}
         {isDetail && (
           <p className="post-date">
             <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>

@@ -30,8 +30,11 @@ export function updateAuthor(author: Author): void {
  * tab's own write comes back to it as an event too, before or after the write's answer.
  */
 
-/** An edit: the post's text and media as they now are. */
-export function editCachedPost({ postId, ...edit }: EventPayloads['post.updated']): void {
+/**
+ * An edit, or a link card arriving: the post's text, media and card as they now are. The whole post a card
+ * event also carries is its compact form, without this reader's like, so only the delta is applied.
+ */
+export function editCachedPost({ postId, post: _whole, ...edit }: EventPayloads['post.updated']): void {
   const post = postCache.byId[postId]
   if (!post) return
   // The edit names the description it keeps; a size belongs to the image, so the same image keeps its own.

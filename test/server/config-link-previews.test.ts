@@ -23,7 +23,7 @@ await t.test('LINK_PREVIEW_ALLOW: host names with an optional port, lower case',
   for (const bad of ['https://localhost', 'host/path', 'a b', 'user@host'])
     t.throws(
       () => parseConfig({ LINK_PREVIEW_ALLOW: bad }),
-      { problems: [`LINK_PREVIEW_ALLOW must be host names with an optional :port, comma-separated; got "${bad}"`] },
+      /LINK_PREVIEW_ALLOW must be host names with an optional :port/,
       bad,
     )
 })

@@ -1,0 +1,36 @@
+import type { PostView } from '../lib/model.js'
+
+type Card = NonNullable<PostView['card']>
+
+/** The address a card opens, and its host as shown: only an https link, as the server makes cards of no other. */
+function target(url: string): { href: string; host: string } | undefined {
+  if (!URL.canParse(url)) return undefined
+  const parsed = new URL(url)
+  return parsed.protocol === 'https:' ? { href: parsed.href, host: parsed.hostname.replace(/^www\./, '') } : undefined
+}
+
+/**
+ * The preview of a post's first link: the page's image, host, title and description, the whole card one
+ * link to the page in a new tab. Its name is the title and the host, so a screen reader says where it goes.
+ */
+export function LinkCard({ card }: { card: Card }) {
+  const to = target(card.url)
+  if (!to) return null
+  const title = card.title || to.host
+  return (
+    <a
+      className={card.image ? 'link-card has-image' : 'link-card'}
+      href={to.href}
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+      aria-label={`${title}, ${to.host} (opens in a new tab)`}
+    >
+      {card.image && <img className="link-card-image" src={card.image} alt="" loading="lazy" />}
+      <span className="link-card-text">
+        <span className="link-card-host">{to.host}</span>
+        <span className="link-card-title">{title}</span>
+        {card.description && <span className="link-card-description">{card.description}</span>}
+      </span>
+    </a>
+  )
+}
