@@ -33,7 +33,6 @@ export const LinkCardSchema = Type.Object(
   },
   { title: 'LinkCard' },
 )
-export type LinkCard = Static<typeof LinkCardSchema>
 
 export const PostSchema = Type.Object(
   {

@@ -16,7 +16,7 @@ import { postViews } from './post-views.js'
  */
 
 /** A page's body, and a card image's, is read up to this many bytes. */
-export const MAX_PAGE_BYTES = 1024 * 1024
+const MAX_PAGE_BYTES = 1024 * 1024
 const MAX_ACTIVE = 4
 const MAX_WAITING = 200
 const CACHED_LINKS = 2000

@@ -13,7 +13,7 @@ import { isPublicAddress } from './address-class.js'
  * the whole fetch, redirects and body, has one deadline; the body is read up to a cap and no further.
  */
 
-export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>
+type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>
 
 export interface LinkFetchOptions {
   /**
@@ -70,8 +70,8 @@ export interface FetchRequest {
   signal?: AbortSignal
 }
 
-export const MAX_REDIRECTS = 3
-export const FETCH_TIMEOUT_MS = 5000
+const MAX_REDIRECTS = 3
+const FETCH_TIMEOUT_MS = 5000
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
 const defaultResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true, verbatim: true })

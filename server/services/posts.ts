@@ -21,7 +21,7 @@ async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> 
 }
 
 /** The pixel size of an image this server stored; undefined for any other URL. */
-export type MediaSizes = (url: string) => Promise<{ width: number; height: number } | undefined>
+type MediaSizes = (url: string) => Promise<{ width: number; height: number } | undefined>
 
 /**
  * A post's text and image fields as they will be stored, or the refusal that says what is wrong. Every
