@@ -61,7 +61,7 @@ export function createServices({
       ...deps,
       fetcher: createLinkFetcher(linkFetch),
       saveImage: async (bytes) => (await media.saveFetched(bytes)).url,
-      log: (message, error) => warn(message, error),
+      log: warn,
     })
   return {
     auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets }),

@@ -3,7 +3,7 @@ import { parseRichText } from '../../common/text-rules.js'
 import type { LinkCardRecord, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { decodePage, summarisePage } from './link-card-parse.js'
-import type { LinkFetcher } from './link-fetch.js'
+import { LinkFetchError, type LinkFetcher } from './link-fetch.js'
 import { postViews } from './post-views.js'
 
 /**
@@ -38,8 +38,14 @@ export interface LinkCardsDeps extends ServiceDeps {
   fetcher: LinkFetcher
   /** Stores a fetched image as an upload (re-encoded): its /media/ path; rejects when the bytes are no image. */
   saveImage: (bytes: Buffer) => Promise<string>
-  /** Why a card could not be made: a refusal of the fetcher, or an error of the store. */
-  log: (message: string, error: unknown) => void
+  /** Why a card could not be made: a refusal of the fetcher (said in the message), or an error with its stack. */
+  log: (message: string, error?: unknown) => void
+}
+
+/** A refusal is a page that cannot be shown, said in a line; anything else is a fault, logged whole. */
+function report(log: LinkCardsDeps['log'], what: string, error: unknown): void {
+  if (error instanceof LinkFetchError) log(`${what}: ${error.reason}, ${error.message}`)
+  else log(what, error)
 }
 
 const isImageType = (type: string) => /^image\/(jpeg|png|gif|webp)$/.test(type)
@@ -73,7 +79,7 @@ export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDep
       })
       return await saveImage(image.body)
     } catch (error) {
-      log(`link card image ${imageUrl} not used`, error)
+      report(log, `link card image ${imageUrl} not used`, error)
       return ''
     }
   }
@@ -94,7 +100,7 @@ export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDep
     const cached = cache.get(href)
     if (cached) return cached
     const card = inTurn(() => fetchCard(href)).catch((error: unknown) => {
-      log(`link card for ${href} not made`, error)
+      report(log, `link card for ${href} not made`, error)
       return null
     })
     cache.set(href, card)
@@ -152,11 +158,11 @@ export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDep
       if (!link || shutdown.signal.aborted) return
       if (previous !== undefined && cardLinkOf(previous)?.text === link.text) return
       if (active >= MAX_ACTIVE && waiting.length >= MAX_WAITING && !cache.has(link.href)) {
-        log(`link card for ${link.href} skipped`, new Error('too many link cards are being made'))
+        log(`link card for ${link.href} skipped: too many link cards are being made`)
         return
       }
       const task = makeCard(postId, link)
-        .catch((error: unknown) => log(`link card of post ${postId} not stored`, error))
+        .catch((error: unknown) => report(log, `link card of post ${postId} not stored`, error))
         .finally(() => running.delete(task))
       running.add(task)
     },
