@@ -86,6 +86,8 @@ export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDep
 
   /** What a card shows of the page at `href`; null when there is nothing to show or the page cannot be read. */
   async function fetchCard(href: string): Promise<CardContent | null> {
+    // One that waited its turn past shutdown starts nothing.
+    if (shutdown.signal.aborted) return null
     const page = await fetcher.fetch(href, {
       accept: (type) => type === 'text/html',
       maxBytes: MAX_PAGE_BYTES,
