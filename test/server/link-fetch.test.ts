@@ -37,6 +37,11 @@ const pages = await servePages(t, {
   '/slow': (_req, res) => {
     slowTimer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>late</title>'), 2000)
   },
+  '/stalls': (_req, res) => {
+    // The head, then nothing more: the deadline covers the body too.
+    res.writeHead(200, { 'content-type': 'text/html' })
+    res.write('<html><head><title>Never ends')
+  },
   '/to-private': redirect('https://127.0.0.1/admin'),
   '/to-internal-name': redirect('https://internal.example/admin'),
   '/to-http': redirect('http://example.com/'),
@@ -149,6 +154,7 @@ await t.test('a body over the cap is not read past it', async (t) => {
 
 await t.test('a page slower than the deadline is given up', async (t) => {
   await refused(t, fetcher({ timeoutMs: 200 }).fetch(pages.url('/slow'), HTML_ONLY), 'timeout', 'a slow page')
+  await refused(t, fetcher({ timeoutMs: 200 }).fetch(pages.url('/stalls'), HTML_ONLY), 'timeout', 'a body that stalls')
 })
 
 await t.test('only the types asked for are read', async (t) => {
