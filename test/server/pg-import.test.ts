@@ -21,8 +21,8 @@ const skip = await skipWithoutPostgres()
 const LOGGED_OUT = 'a-token-logged-out-before-the-move'
 
 /**
- * A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post, a
- * logout, and the guest blocking two people and muting another for an hour.
+ * A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post with a
+ * link card, a logout, and the guest blocking two people and muting another for an hour.
  */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
@@ -33,6 +33,8 @@ async function usedDataDir(t: Test): Promise<string> {
   const posts = createPostsService(deps)
   const mine = await posts.create(guest?._id as string, { content: 'made before the move' })
   await posts.like(other?._id as string, mine.post._id)
+  const card = { url: 'https://example.com/a', title: 'A page', description: 'About it', image: '/media/card.png' }
+  await store.transaction((tx) => tx.setPostCard(mine.post._id, card))
   const people = createUsersService(deps)
   await people.follow(other?._id as string, guest?._id as string)
   for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
