@@ -4,6 +4,7 @@ import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { summaryOfRecord } from './summaries.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
   MuteRecord,
@@ -51,7 +52,7 @@ export class EmbeddedReader implements TransactionBase {
   }
   /** In memory a whole record costs nothing more to hand out than its summary. */
   async getUserSummaries(ids: readonly string[]) {
-    return this.index.getUsers(ids)
+    return this.index.getUsers(ids).map(summaryOfRecord)
   }
   peopleVersion() {
     return this.index.peopleVersion

@@ -1,6 +1,7 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
@@ -87,8 +88,8 @@ export class TransactionReads implements StoreReader {
     const found = await Promise.all(ids.map((id) => this.getUser(id)))
     return found.filter((user): user is UserRecord => user !== undefined)
   }
-  getUserSummaries(ids: readonly string[]) {
-    return this.getUsers(ids)
+  async getUserSummaries(ids: readonly string[]) {
+    return (await this.getUsers(ids)).map(summaryOfRecord)
   }
   async getPost(id: string) {
     const staged = this.posts.get(id)
