@@ -1,7 +1,7 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
-import { summaryOfRecord } from './summaries.js'
+import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
@@ -74,6 +74,9 @@ export class TransactionReads implements StoreReader {
   async getTokenHolder(id: string) {
     const user = await this.getUser(id)
     return user && { _id: user._id, username: user.username, tokenVersion: user.tokenVersion }
+  }
+  async getAccount(id: string) {
+    return accountOf(await this.getUser(id))
   }
   async getUserByUsername(username: string) {
     const key = usernameKey(username)

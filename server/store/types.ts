@@ -97,6 +97,16 @@ export type TwoFactorProof = { step: number } | { recoveryCode: string }
 
 export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
 
+/**
+ * A user's own record without the lists that grow with their audience (follows, bookmarks) and what
+ * PostgreSQL keeps in tables of their own (blocks, mutes, two-factor state): what a check of who someone
+ * is (their role, suspension, pending signup) reads.
+ */
+export type AccountRecord = Omit<
+  UserRecord,
+  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor'
+>
+
 /** A token logged out before it expired: refused until then, and forgotten after. */
 export interface RevokedTokenRecord {
   /** The token's id (its `jti`). */
@@ -219,6 +229,8 @@ export interface StoreReader {
   getUser(id: string): Promise<UserRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
   getTokenHolder(id: string): Promise<TokenHolder | undefined>
+  /** The user without their lists (AccountRecord): far cheaper than getUser for someone followed by thousands. */
+  getAccount(id: string): Promise<AccountRecord | undefined>
   /** Compared by usernameKey (server/usernames.ts), as usernames are unique by it. */
   getUserByUsername(username: string): Promise<UserRecord | undefined>
   /** In the order asked, an id asked twice answered twice; unknown ids are skipped. */

@@ -12,6 +12,17 @@ export function contentReads(f: Fixture): ReadCase[] {
     { op: 'getUser', name: 'a malformed id', read: (s) => s.getUser(MALFORMED) },
     { op: 'getTokenHolder', name: 'a user', read: (s) => s.getTokenHolder(u[2] as string) },
     { op: 'getTokenHolder', name: 'nobody', read: (s) => s.getTokenHolder(MALFORMED) },
+    { op: 'getAccount', name: 'a user, without their lists', read: (s) => s.getAccount(u[1] as string) },
+    {
+      op: 'getAccount',
+      name: 'with a role, a suspension, a pending signup',
+      read: async (s) => Promise.all([u[7], u[5], f.pending[1]._id].map((id) => s.getAccount(id as string))),
+    },
+    {
+      op: 'getAccount',
+      name: 'unknown and malformed',
+      read: async (s) => [await s.getAccount(UNKNOWN), await s.getAccount(MALFORMED)],
+    },
     { op: 'getUserByUsername', name: 'any case', read: (s) => s.getUserByUsername('PERSON_3') },
     { op: 'getUserByUsername', name: 'nobody', read: (s) => s.getUserByUsername('nobody_here') },
     {

@@ -13,6 +13,7 @@ export type Operation = keyof StoreTx
 export const OPERATIONS: Record<Operation, true> = {
   getUser: true,
   getTokenHolder: true,
+  getAccount: true,
   getUserByUsername: true,
   getUsers: true,
   getUserSummaries: true,
