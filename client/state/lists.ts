@@ -13,7 +13,7 @@ import { emptyPaged, loadPagedBy, type Paged } from './paged.js'
 import { users } from './users.js'
 
 /** A list of posts: their ids (the posts themselves are in the post cache); `waiting` holds others' new posts. */
-export type PostList = Paged<string>
+type PostList = Paged<string>
 export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'search' | 'tag'
 const LIST_NAMES = ['home', 'explore', 'bookmarks', 'profile', 'search', 'tag'] as const satisfies readonly ListName[]
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>

@@ -183,7 +183,7 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
  * mutes and two-factor state, which PostgreSQL keeps in tables and its own reads answer for).
  */
-export function comparable(value: unknown): unknown {
+function comparable(value: unknown): unknown {
   if (value instanceof Set) return [...(value as Set<unknown>)].map(String).sort()
   if (Array.isArray(value)) return value.map(comparable)
   if (value === null || typeof value !== 'object') return value
