@@ -13,6 +13,7 @@ import { lists, loadHome, prefetchHome, setSort } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
+import { users } from '../state/users.js'
 import { PostList } from './post-list.js'
 import { suggestForComposer } from './suggest.js'
 import { useSidePanel } from './use-side-panel.js'
@@ -35,14 +36,15 @@ export function HomePage() {
     void loadHome()
   }, [])
 
-  // Following or unfollowing someone (here in Who to follow) changes whose posts belong in the feed.
-  const followingCount = user?.following.length
-  const knownCount = useRef(followingCount)
+  // A follow or an unfollow the server made (here in Who to follow, or in another tab) changes whose posts
+  // belong in the feed: its answer, or its live event, raises the version.
+  const { followsVersion } = useSnapshot(users)
+  const knownVersion = useRef(followsVersion)
   useEffect(() => {
-    const before = knownCount.current
-    knownCount.current = followingCount
-    if (before !== undefined && followingCount !== undefined && before !== followingCount) void loadHome()
-  }, [followingCount])
+    if (knownVersion.current === followsVersion) return
+    knownVersion.current = followsVersion
+    void loadHome()
+  }, [followsVersion])
 
   return (
     <>

@@ -59,7 +59,7 @@ export function NotificationsPage() {
     const post = group.newest.post
     if (group.type === 'follow' && first) {
       const followBack = { following: isFollowing(first._id), busy: pending[first._id] === true }
-      return { followBack: { ...followBack, onToggle: () => void toggleFollow(first._id) } }
+      return { followBack: { ...followBack, onToggle: () => void toggleFollow(first._id, first) } }
     }
     if (group.type !== 'mention' || !post) return {}
     return {

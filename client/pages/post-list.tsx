@@ -27,11 +27,11 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
   const list = useSnapshot(lists)[name]
   const cached = useSnapshot(postCache).byId
   // Only the posts read here are watched: those down to the first with an image.
-  const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
-  const drawn = useDrawnCount(list.ids.length)
-  const allDrawn = drawn === list.ids.length
-  useReadingPosition(list.loaded && allDrawn && list.ids.length > 0)
-  if (list.ids.length === 0 && list.waiting.length === 0) {
+  const firstImage = list.items.find((id) => cached[id]?.mediaUrl)
+  const drawn = useDrawnCount(list.items.length)
+  const allDrawn = drawn === list.items.length
+  useReadingPosition(list.loaded && allDrawn && list.items.length > 0)
+  if (list.items.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <PostSkeleton />
     if (list.error) return <LoadError message={list.error} onRetry={list.retryable ? () => load(false) : undefined} />
     return (
@@ -49,7 +49,7 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
     <>
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
-        {list.ids.slice(0, drawn).map((id) => (
+        {list.items.slice(0, drawn).map((id) => (
           <PostItem key={id} postId={id} eagerMedia={id === firstImage} />
         ))}
       </div>

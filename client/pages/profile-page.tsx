@@ -77,7 +77,7 @@ export function ProfilePage({ username }: { username: string }) {
     <>
       <ProfileHeader
         user={user}
-        postCount={posts.key === username && posts.loaded ? `${posts.ids.length}${posts.done ? '' : '+'}` : '–'}
+        postCount={posts.key === username && posts.loaded ? `${posts.items.length}${posts.done ? '' : '+'}` : '–'}
         isMe={isMe}
         following={isFollowing(user._id)}
         followBusy={pending[user._id] === true}

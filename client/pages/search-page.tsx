@@ -126,7 +126,7 @@ function PeopleResults({ q }: { q: string }) {
             isMe={user._id === me?._id}
             following={followingIds.has(user._id)}
             busy={pending[user._id] === true}
-            onToggleFollow={() => void toggleFollow(user._id)}
+            onToggleFollow={() => void toggleFollow(user._id, user)}
           />
         ))}
       </ul>

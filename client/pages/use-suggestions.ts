@@ -10,13 +10,12 @@ import { loadSuggestions, toggleFollow, users } from '../state/users.js'
  */
 export function useSuggestions({ load = false } = {}) {
   const { username, user } = useSnapshot(session)
-  const { suggestions, suggestionsLoaded, suggestionsError, pending } = useSnapshot(users)
+  const { suggestions, suggestionsLoaded, suggestionsError, pending, followsVersion } = useSnapshot(users)
 
-  const followingCount = user?.following.length
   useEffect(() => {
     // Not while logging out: the call would go without a token and fail.
     if (load && username) void loadSuggestions()
-  }, [load, username, followingCount])
+  }, [load, username, followsVersion])
 
   const followingIds = new Set(user?.following.map((u) => u._id))
   const shown = suggestions.filter((u) => u.username !== username && !followingIds.has(u._id))

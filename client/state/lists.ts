@@ -9,47 +9,24 @@ import { takeReturn } from '../lib/reading-position.js'
 import { writeSort } from '../lib/storage.js'
 import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
 import { cachePosts } from './post-cache.js'
-import { session } from './session.js'
+import { emptyPaged, loadPagedBy, type Paged } from './paged.js'
+import { users } from './users.js'
 
-export type PostList = {
-  /** What the list is of: the sort for home, the username for a profile. A change starts a new list. */
-  key: string
-  ids: string[]
-  /** Others' new posts, held back until the reader asks, so the list never moves under them. */
-  waiting: string[]
-  nextCursor: string | null
-  loading: boolean
-  loaded: boolean
-  done: boolean
-  error: string | null
-  /** Whether asking again may help: not after an answer that settles it, such as a 404. */
-  retryable: boolean
-}
+/** A list of posts: their ids (the posts themselves are in the post cache); `waiting` holds others' new posts. */
+type PostList = Paged<string>
 export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'search' | 'tag'
 const LIST_NAMES = ['home', 'explore', 'bookmarks', 'profile', 'search', 'tag'] as const satisfies readonly ListName[]
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
 
-const emptyList = (key = ''): PostList => ({
-  key,
-  ids: [],
-  waiting: [],
-  nextCursor: null,
-  loading: false,
-  loaded: false,
-  done: false,
-  error: null,
-  retryable: true,
-})
-
 const initial = () => ({
-  home: emptyList(),
-  explore: emptyList(),
-  bookmarks: emptyList(),
-  profile: emptyList(),
+  home: emptyPaged<string>(),
+  explore: emptyPaged<string>(),
+  bookmarks: emptyPaged<string>(),
+  profile: emptyPaged<string>(),
   /** Posts found by the search on screen: the key is the query. */
-  search: emptyList(),
+  search: emptyPaged<string>(),
   /** A hashtag's posts: the key is the tag, lower case. */
-  tag: emptyList(),
+  tag: emptyPaged<string>(),
   detail: { id: '', loading: false, error: null as string | null, retryable: true },
   /** Latest unless the user chose otherwise before. */
   sort: storedSort(),
@@ -58,34 +35,25 @@ const initial = () => ({
 export const lists = proxy(initial())
 
 /**
- * Loads the first page of a list (fresh) or the next one; an answer for a list since replaced is dropped.
- * Coming back to a list through the history keeps every page it had (live events kept it current).
+ * Loads the first page of a list (fresh) or the next one, as every paged list does (paged.ts); the posts
+ * go to the cache and the list keeps their ids. Coming back to a list through the history keeps every
+ * page it had (live events kept it current).
  */
-async function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
+function loadPage(name: ListName, key: string, more: boolean, fetch: Fetch): Promise<void> {
   const kept = lists[name]
-  if (!more && takeReturn() && kept.key === key && kept.loaded && !kept.error) return
-  if (!more || kept.key !== key) lists[name] = emptyList(key)
-  const list = lists[name]
-  if (list.loading || list.done) return
-  list.loading = true
-  try {
-    const reply = await fetch(list.nextCursor)
-    if (lists[name] !== list) return
-    cachePosts(reply.posts)
-    const known = new Set(list.ids)
-    list.ids.push(...reply.posts.map((p) => p._id).filter((id) => !known.has(id)))
-    list.nextCursor = reply.nextCursor ?? null
-    list.done = list.nextCursor === null
-    list.error = null
-  } catch (error) {
-    if (lists[name] !== list) return
-    // Said once, in the list itself, beside its Try again.
-    list.error = errorMessage(error)
-    list.retryable = isRetryable(error)
-  } finally {
-    list.loading = false
-    list.loaded = true
-  }
+  if (!more && takeReturn() && kept.key === key && kept.loaded && !kept.error) return Promise.resolve()
+  return loadPagedBy(
+    lists,
+    name,
+    key,
+    more,
+    (id) => id,
+    async (cursor) => {
+      const reply = await fetch(cursor)
+      cachePosts(reply.posts)
+      return { items: reply.posts.map((post) => post._id), nextCursor: reply.nextCursor }
+    },
+  )
 }
 
 const EXPLORE_PAGE = 10
@@ -95,21 +63,19 @@ const SEARCH_PAGE = 20
 const TAG_PAGE = 20
 
 /**
- * The home feed's first page when it was asked for before its page was drawn: the order, how many
- * people I followed then (a follow since calls for a new page), and the load itself.
+ * The home feed's first page when it was asked for before its page was drawn: the order, the version of
+ * whom I follow then (a follow since calls for a new page), and the load itself.
  */
-let prefetchedHome: { sort: FeedSort; following: number | undefined; done: Promise<void> } | undefined
+let prefetchedHome: { sort: FeedSort; follows: number; done: Promise<void> } | undefined
 
 const homeSort = () => feedSort(lists.sort)
-const followingCount = () => session.user?.following.length
 
 export function loadHome(more = false): Promise<void> {
   const sort = homeSort()
   if (!more && prefetchedHome) {
     const started = prefetchedHome
     prefetchedHome = undefined
-    // Asked for before my record arrived, it went by whom the server knew I followed: that counts as no change.
-    const followed = started.following === undefined || started.following === followingCount()
+    const followed = started.follows === users.followsVersion
     if (started.sort === sort && followed && lists.home.key === sort) return started.done
   }
   const early = more ? undefined : takeEarlyHome(sort)
@@ -121,8 +87,7 @@ export function loadHome(more = false): Promise<void> {
  * own first load then takes this one over instead of asking again.
  */
 export function prefetchHome(): void {
-  const following = followingCount()
-  prefetchedHome = { sort: homeSort(), following, done: loadHome() }
+  prefetchedHome = { sort: homeSort(), follows: users.followsVersion, done: loadHome() }
 }
 
 export function setSort(sort: SortLabel): Promise<void> {
@@ -175,9 +140,9 @@ export async function loadPost(postId: string): Promise<void> {
 export function insertPost(post: Post, options: { inHome: boolean; wait?: boolean }): boolean {
   let placed = false
   const add = (list: PostList, atTop: boolean) => {
-    if (!list.loaded || list.ids.includes(post._id) || list.waiting.includes(post._id)) return
-    if (atTop) (options.wait ? list.waiting : list.ids).unshift(post._id)
-    else if (list.done) list.ids.push(post._id)
+    if (!list.loaded || list.items.includes(post._id) || list.waiting.includes(post._id)) return
+    if (atTop) (options.wait ? list.waiting : list.items).unshift(post._id)
+    else if (list.done) list.items.push(post._id)
     else return
     placed = true
   }
@@ -192,14 +157,14 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
 export function showWaitingPosts(name: ListName): void {
   const list = lists[name]
   const waiting = new Set(list.waiting)
-  list.ids = [...list.waiting, ...list.ids.filter((id) => !waiting.has(id))]
+  list.items = [...list.waiting, ...list.items.filter((id) => !waiting.has(id))]
   list.waiting = []
 }
 
 export function dropPost(postId: string): void {
   for (const name of LIST_NAMES) {
     const list = lists[name]
-    if (list.ids.includes(postId)) list.ids = list.ids.filter((id) => id !== postId)
+    if (list.items.includes(postId)) list.items = list.items.filter((id) => id !== postId)
     if (list.waiting.includes(postId)) list.waiting = list.waiting.filter((id) => id !== postId)
   }
 }
@@ -208,12 +173,12 @@ export function dropPost(postId: string): void {
 export function markBookmark(postId: string, bookmarked: boolean): void {
   const list = lists.bookmarks
   if (!list.loaded) return
-  const rest = list.ids.filter((id) => id !== postId)
-  list.ids = bookmarked ? [postId, ...rest] : rest
+  const rest = list.items.filter((id) => id !== postId)
+  list.items = bookmarked ? [postId, ...rest] : rest
 }
 
 export function setBookmarkList(posts: readonly Post[]): void {
-  if (lists.bookmarks.loaded) lists.bookmarks.ids = posts.map((p) => p._id)
+  if (lists.bookmarks.loaded) lists.bookmarks.items = posts.map((p) => p._id)
 }
 
 export function reset(): void {

@@ -1,10 +1,15 @@
 import { errorMessage, isRetryable } from '../api/http.js'
 
-/** A list read a page at a time, newest first: what it is of (`key`), what has come so far, and where to go on. */
+/**
+ * The one list read a page at a time that every screen's list is (posts, comments, notifications,
+ * people): what it is of (`key`), what has come so far, and where to go on.
+ */
 export type Paged<T> = {
-  /** What the list is of (a query, a tag); a change starts a new list. */
+  /** What the list is of (the sort for home, a username, a query, a tag); a change starts a new list. */
   key: string
   items: T[]
+  /** New items held back until the reader asks, so the list never moves under them. */
+  waiting: T[]
   nextCursor: string | null
   loading: boolean
   loaded: boolean
@@ -17,6 +22,7 @@ export type Paged<T> = {
 export const emptyPaged = <T>(key = ''): Paged<T> => ({
   key,
   items: [],
+  waiting: [],
   nextCursor: null,
   loading: false,
   loaded: false,
@@ -25,16 +31,19 @@ export const emptyPaged = <T>(key = ''): Paged<T> => ({
   retryable: true,
 })
 
+type Fetch<T> = (cursor: string | null) => Promise<{ items: T[]; nextCursor?: string | null }>
+
 /**
  * Loads the first page of `holder[name]` (fresh, or when `key` changed) or the next one. An answer for a
- * list since replaced is dropped; an item already shown is not shown twice.
+ * list since replaced is dropped; an item already shown (the same `idOf`) is not shown twice.
  */
-export async function loadPaged<T extends { _id: string }, N extends string>(
+export async function loadPagedBy<T, N extends string>(
   holder: Record<N, Paged<T>>,
   name: N,
   key: string,
   more: boolean,
-  fetch: (cursor: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
+  idOf: (item: T) => string,
+  fetch: Fetch<T>,
 ): Promise<void> {
   if (!more || holder[name].key !== key) holder[name] = emptyPaged<T>(key)
   const list = holder[name]
@@ -43,10 +52,10 @@ export async function loadPaged<T extends { _id: string }, N extends string>(
   try {
     const reply = await fetch(list.nextCursor)
     if (holder[name] !== list) return
-    const known = new Set(list.items.map((item) => item._id))
-    list.items.push(...reply.items.filter((item) => !known.has(item._id)))
-    list.nextCursor = reply.nextCursor
-    list.done = reply.nextCursor === null
+    const known = new Set(list.items.map(idOf))
+    list.items.push(...reply.items.filter((item) => !known.has(idOf(item))))
+    list.nextCursor = reply.nextCursor ?? null
+    list.done = list.nextCursor === null
     list.error = null
   } catch (error) {
     // Said once, in the list itself, beside its Try again.
@@ -60,4 +69,15 @@ export async function loadPaged<T extends { _id: string }, N extends string>(
       list.loaded = true
     }
   }
+}
+
+/** loadPagedBy for records, told apart by their `_id`. */
+export function loadPaged<T extends { _id: string }, N extends string>(
+  holder: Record<N, Paged<T>>,
+  name: N,
+  key: string,
+  more: boolean,
+  fetch: Fetch<T>,
+): Promise<void> {
+  return loadPagedBy(holder, name, key, more, (item) => item._id, fetch)
 }

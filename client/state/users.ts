@@ -1,12 +1,13 @@
 import { proxy } from 'valtio'
 import { errorMessage, isRetryable } from '../api/http.js'
-import type { EventPayloads, User, UserEdit, UserSummary } from '../api/types.js'
+import type { EventPayloads, FollowReply, User, UserEdit, UserSummary } from '../api/types.js'
 import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
 import { withPerson, type Author } from '../lib/people.js'
 import { renameCommenter } from './comments.js'
 import { updateAuthor } from './post-cache.js'
 import { changeCurrentUser, session, setCurrentUser, type CurrentUser } from './session.js'
 import { showError } from './toasts.js'
+import { toggleQueue } from './toggle-queue.js'
 
 const SUGGESTIONS = 5
 
@@ -18,8 +19,13 @@ const initial = () => ({
   suggestions: [] as User[],
   suggestionsLoaded: false,
   suggestionsError: null as string | null,
-  /** User ids with a follow or unfollow on its way, so a second click cannot race the first. */
+  /** User ids with a follow or unfollow on its way (a click meanwhile joins its queue). */
   pending: {} as Record<string, boolean>,
+  /**
+   * Raised each time whom I follow changed on the server, by a follow's answer here or a live event of
+   * another tab's: what shows others' posts or suggests people reads again then.
+   */
+  followsVersion: 0,
 })
 
 export const users = proxy(initial())
@@ -52,11 +58,18 @@ function changeHeldUsers(change: (user: HeldUser) => void): void {
 }
 
 /** `user` followed (or, with `follows` false, unfollowed) `followUser`: both their lists change where they show. */
-export function applyFollow({ user, followUser }: EventPayloads['user.followed'], follows: boolean): void {
+function showFollow({ user, followUser }: EventPayloads['user.followed'], follows: boolean): void {
   changeHeldUsers((held) => {
     if (held._id === user._id) held.following = withPerson(held.following, followUser, follows)
     if (held._id === followUser._id) held.followers = withPerson(held.followers, user, follows)
   })
+}
+
+/** A live follow or unfollow; one of mine that this tab did not know of yet (another tab's) changes what I see. */
+export function applyFollow(data: EventPayloads['user.followed'], follows: boolean): void {
+  const mine = data.user._id === session.user?._id && isFollowing(data.followUser._id) !== follows
+  showFollow(data, follows)
+  if (mine) users.followsVersion++
 }
 
 /** A profile edited anywhere: the record itself, the person's name in every follow list, and on their posts. */
@@ -111,20 +124,65 @@ export async function loadSuggestions(): Promise<void> {
   users.suggestionsLoaded = true
 }
 
-/** Follows when not following and unfollows when following; both users' records come back updated. */
-export async function toggleFollow(userId: string): Promise<void> {
-  if (users.pending[userId]) return
-  users.pending[userId] = true
-  const following = isFollowing(userId)
-  try {
-    const reply = await (following ? apiUnfollowUser(userId) : apiFollowUser(userId))
+const summaryOf = ({ _id, username, firstName, lastName, avatarURL }: UserSummary): UserSummary => ({
+  _id,
+  username,
+  firstName,
+  lastName,
+  avatarURL,
+})
+
+/** Someone as the tab holds them: a profile seen, a suggestion, or a person in a follow list it shows. */
+function heldPerson(userId: string): UserSummary | undefined {
+  const held: readonly UserSummary[] = [...Object.values(users.byUsername), ...users.suggestions]
+  const me = session.user
+  const lists = [held, me?.following ?? [], me?.followers ?? []]
+  for (const user of Object.values(users.byUsername)) lists.push(user.following, user.followers)
+  for (const list of lists) {
+    const found = list.find((person) => person._id === userId)
+    if (found) return summaryOf(found)
+  }
+  return undefined
+}
+
+/** Shows me following `person` or not, in my record and in theirs; nothing when it already shows that. */
+function showFollowing(person: UserSummary | undefined, follows: boolean): void {
+  const me = session.user
+  if (!me || !person || isFollowing(person._id) === follows) return
+  showFollow({ user: summaryOf(me), followUser: person }, follows)
+}
+
+const followWrites = toggleQueue<FollowReply>({
+  send: (userId, follow) => (follow ? apiFollowUser(userId) : apiUnfollowUser(userId)),
+  settle(_userId, reply) {
     applyUser(reply.user)
     applyUser(reply.followUser)
-  } catch (error) {
-    showError(error, () => void toggleFollow(userId), following ? 'unfollow' : 'follow')
+  },
+  restore(userId, follows, how, error) {
+    showFollowing(heldPerson(userId), follows)
+    // The write that failed asked for the opposite of what the server holds.
+    if (how === 'failed') showError(error, () => void toggleFollow(userId), follows ? 'unfollow' : 'follow')
+  },
+  already: { on: ['already_following'], off: ['not_following'] },
+})
+
+/**
+ * Follows when not following and unfollows when following, at once (`person`: who they are, when the tab
+ * holds them nowhere else); the server is told the latest intent, and the button ends where the server is.
+ * Once it has settled, a change of whom I follow raises `followsVersion`.
+ */
+export async function toggleFollow(userId: string, person?: UserSummary): Promise<void> {
+  if (!session.user) return
+  const following = isFollowing(userId)
+  showFollowing(person ? summaryOf(person) : heldPerson(userId), !following)
+  if (users.pending[userId]) return void followWrites.toggle(userId, !following, following)
+  users.pending[userId] = true
+  try {
+    await followWrites.toggle(userId, !following, following)
   } finally {
     delete users.pending[userId]
   }
+  if (isFollowing(userId) !== following) users.followsVersion++
 }
 
 export async function editProfile(edit: UserEdit): Promise<boolean> {
@@ -138,5 +196,6 @@ export async function editProfile(edit: UserEdit): Promise<boolean> {
 }
 
 export function reset(): void {
+  followWrites.forget()
   Object.assign(users, initial())
 }

@@ -1,6 +1,6 @@
 import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { UserEdit } from '../schemas/users.js'
-import type { PageRequest, ProfileChanges, StoreReader, UserRecord } from '../store/types.js'
+import type { AccountRecord, PageRequest, ProfileChanges, StoreReader, UserRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import { editedValue } from './aliases.js'
 import type { ServiceDeps } from './deps.js'
@@ -19,10 +19,13 @@ async function mustGetUser(store: StoreReader, id: string, missing: string = MSG
   return user
 }
 
-/** Someone else, as everyone but moderators sees them: a signup waiting for approval is nobody yet (DECISIONS §8). */
-async function mustGetVisibleUser(store: StoreReader, id: string): Promise<UserRecord> {
-  const user = await mustGetUser(store, id)
-  if (user.pending) throw notFound(MSG.userNotFound)
+/**
+ * Someone else, as everyone but moderators sees them (a signup waiting for approval is nobody yet, DECISIONS
+ * §8), without their lists: who they are is all a check needs, and a popular account's followers are many.
+ */
+async function mustGetVisibleAccount(store: StoreReader, id: string): Promise<AccountRecord> {
+  const user = await store.getAccount(id)
+  if (!user || user.pending) throw notFound(MSG.userNotFound)
   return user
 }
 
@@ -47,8 +50,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
     await store.transaction(async (tx) => {
-      const me = await mustGetUser(tx, meId, MSG.userNotRegistered)
-      const other = await mustGetVisibleUser(tx, targetId)
+      const me = await tx.getAccount(meId)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      const other = await mustGetVisibleAccount(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
       if (follow) await checkCanInteract(tx, me._id, other._id, at)

@@ -4,6 +4,7 @@ import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { accountOf, summaryOfRecord } from './summaries.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
   MuteRecord,
@@ -40,6 +41,9 @@ export class EmbeddedReader implements TransactionBase {
     const user = this.index.users.get(id)
     return user && { _id: user._id, username: user.username, tokenVersion: user.tokenVersion }
   }
+  async getAccount(id: string) {
+    return accountOf(this.index.users.get(id))
+  }
   async getUserByUsername(username: string) {
     return this.index.usersByName.get(usernameKey(username))
   }
@@ -51,7 +55,7 @@ export class EmbeddedReader implements TransactionBase {
   }
   /** In memory a whole record costs nothing more to hand out than its summary. */
   async getUserSummaries(ids: readonly string[]) {
-    return this.index.getUsers(ids)
+    return this.index.getUsers(ids).map(summaryOfRecord)
   }
   peopleVersion() {
     return this.index.peopleVersion

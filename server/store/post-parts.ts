@@ -1,5 +1,5 @@
 import { CURSOR, decodeCursor, encodeCursor, pageByOffset } from './cursor.js'
-import type { CommentRecord, Page, PageRequest, PostRecord } from './types.js'
+import type { CommentRecord, LockedPost, Page, PageRequest, PostRecord } from './types.js'
 
 /**
  * The paged reads of a post's likes and comments, for the embedded store, whose records hold them all;
@@ -37,4 +37,36 @@ export function withCounts(post: PostRecord): PostRecord {
   return post.likeCount === likeCount && post.commentCount === commentCount
     ? post
     : { ...post, likeCount, commentCount }
+}
+
+/** The post without its lists, as a write that locks it learns it. */
+export function lockedOf(post: PostRecord | undefined): LockedPost | undefined {
+  if (!post) return undefined
+  const { likedBy: _likes, dislikedBy: _dislikes, comments: _comments, ...locked } = post
+  return locked
+}
+
+/** Each id once and only the known, in their order; `taken` holds ids an earlier list kept. */
+function keptOf(ids: readonly string[], known: (id: string) => boolean, taken: Set<string>): string[] {
+  return ids.filter((id) => known(id) && !taken.has(id) && taken.add(id) !== undefined)
+}
+
+/**
+ * A post as a store takes it in: only the likes, dislikes, comments and votes of people who exist, each
+ * once (a like wins over a dislike, an upvote over a downvote), and the counts of what was kept.
+ */
+export function withKnownPeople(post: PostRecord, known: (id: string) => boolean): PostRecord {
+  const reacted = new Set<string>()
+  const likedBy = keptOf(post.likedBy, known, reacted)
+  const dislikedBy = keptOf(post.dislikedBy, known, reacted)
+  const comments = post.comments
+    .filter((comment) => known(comment.authorId))
+    .map((comment) => withKnownVoters(comment, known))
+  return withCounts({ ...post, likedBy, dislikedBy, comments })
+}
+
+export function withKnownVoters(comment: CommentRecord, known: (id: string) => boolean): CommentRecord {
+  const voted = new Set<string>()
+  const upvotedBy = keptOf(comment.upvotedBy, known, voted)
+  return { ...comment, upvotedBy, downvotedBy: keptOf(comment.downvotedBy, known, voted) }
 }

@@ -1,6 +1,7 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
@@ -74,6 +75,9 @@ export class TransactionReads implements StoreReader {
     const user = await this.getUser(id)
     return user && { _id: user._id, username: user.username, tokenVersion: user.tokenVersion }
   }
+  async getAccount(id: string) {
+    return accountOf(await this.getUser(id))
+  }
   async getUserByUsername(username: string) {
     const key = usernameKey(username)
     for (const user of this.users.values()) if (usernameKey(user.username) === key) return user
@@ -87,8 +91,8 @@ export class TransactionReads implements StoreReader {
     const found = await Promise.all(ids.map((id) => this.getUser(id)))
     return found.filter((user): user is UserRecord => user !== undefined)
   }
-  getUserSummaries(ids: readonly string[]) {
-    return this.getUsers(ids)
+  async getUserSummaries(ids: readonly string[]) {
+    return (await this.getUsers(ids)).map(summaryOfRecord)
   }
   async getPost(id: string) {
     const staged = this.posts.get(id)

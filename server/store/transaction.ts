@@ -1,4 +1,4 @@
-import { withCounts } from './post-parts.js'
+import { lockedOf, withKnownPeople, withKnownVoters } from './post-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
@@ -25,6 +25,7 @@ import type {
 } from './types.js'
 
 const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id)
+const peopleOfComment = (comment: CommentRecord) => [comment.authorId, ...comment.upvotedBy, ...comment.downvotedBy]
 const withLast = (ids: readonly string[], id: string) => [...without(ids, id), id]
 
 /**
@@ -35,8 +36,8 @@ const withLast = (ids: readonly string[], id: string) => [...without(ids, id), i
 export class Transaction extends TransactionReads implements StoreTx {
   readonly events: ChirpEvent[] = []
 
-  lockPost(id: string) {
-    return this.getPost(id)
+  async lockPost(id: string) {
+    return lockedOf(await this.getPost(id))
   }
 
   async createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'> {
@@ -115,7 +116,8 @@ export class Transaction extends TransactionReads implements StoreTx {
   async #changeFollow(followerId: string, followeeId: string, at: string, follow: boolean) {
     const follower = await this.getUser(followerId)
     const followee = await this.getUser(followeeId)
-    if (!follower || !followee || follower.following.includes(followeeId) === follow) return false
+    if (!follower || !followee || followerId === followeeId || follower.following.includes(followeeId) === follow)
+      return false
     this.#putUser({
       ...follower,
       following: follow ? withLast(follower.following, followeeId) : without(follower.following, followeeId),
@@ -174,7 +176,7 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async #changeBookmark(userId: string, postId: string, at: string, add: boolean) {
     const user = await this.getUser(userId)
-    if (!user || user.bookmarks.includes(postId) === add) return false
+    if (!user || user.bookmarks.includes(postId) === add || (add && !(await this.getPost(postId)))) return false
     this.#putUser({
       ...user,
       bookmarks: add ? withLast(user.bookmarks, postId) : without(user.bookmarks, postId),
@@ -184,7 +186,8 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async insertPost(post: PostRecord) {
-    this.#putPost(withCounts(post))
+    const people = [...post.likedBy, ...post.dislikedBy, ...post.comments.flatMap(peopleOfComment)]
+    this.#putPost(withKnownPeople(post, await this.#knownUsers(people)))
   }
 
   async updatePost(id: string, changes: PostChanges, at: string) {
@@ -220,7 +223,7 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async setReaction(postId: string, userId: string, liked: boolean, at: string) {
     const post = await this.getPost(postId)
-    if (!post || post.likedBy.includes(userId) === liked) return false
+    if (!post || post.likedBy.includes(userId) === liked || !(await this.getUser(userId))) return false
     this.#putPost({
       ...post,
       likedBy: liked ? withLast(post.likedBy, userId) : without(post.likedBy, userId),
@@ -233,7 +236,10 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async addComment(postId: string, comment: CommentRecord) {
     const post = await this.getPost(postId)
-    if (post) this.#putPost({ ...post, comments: [...post.comments, comment], commentCount: post.commentCount + 1 })
+    const known = await this.#knownUsers(peopleOfComment(comment))
+    if (!post || !known(comment.authorId)) return
+    const added = withKnownVoters(comment, known)
+    this.#putPost({ ...post, comments: [...post.comments, added], commentCount: post.commentCount + 1 })
   }
 
   updateComment(postId: string, commentId: string, text: string, at: string) {
@@ -248,6 +254,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async setVote(postId: string, commentId: string, userId: string, up: boolean, at: string) {
+    if (!(await this.getUser(userId))) return false
     let changed = false
     await this.#changeComment(postId, commentId, (comment) => {
       if ((up ? comment.upvotedBy : comment.downvotedBy).includes(userId)) return comment
@@ -353,6 +360,12 @@ export class Transaction extends TransactionReads implements StoreTx {
       return next
     })
     if (changed) this.#putPost({ ...post, comments })
+  }
+
+  /** Which of these users exist. */
+  async #knownUsers(ids: readonly string[]): Promise<(id: string) => boolean> {
+    const found = new Set((await this.getUsers(ids)).map((user) => user._id))
+    return (id) => found.has(id)
   }
 
   #putUser(user: UserRecord): UserRecord {

@@ -97,6 +97,16 @@ export type TwoFactorProof = { step: number } | { recoveryCode: string }
 
 export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
 
+/**
+ * A user's own record without the lists that grow with their audience (follows, bookmarks) and what
+ * PostgreSQL keeps in tables of their own (blocks, mutes, two-factor state): what a check of who someone
+ * is (their role, suspension, pending signup) reads.
+ */
+export type AccountRecord = Omit<
+  UserRecord,
+  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor'
+>
+
 /** A token logged out before it expired: refused until then, and forgotten after. */
 export interface RevokedTokenRecord {
   /** The token's id (its `jti`). */
@@ -217,17 +227,28 @@ export interface PostQuery extends PageRequest {
   sort: FeedSort
 }
 
+/**
+ * The reads both stores answer alike, PostgreSQL's answers being the rule; the contract suite
+ * (test/server/store-contract.test.ts) holds each store to every rule written here. Throughout: an id no
+ * record has, a malformed one included (PostgreSQL's ids are uuids), finds nothing and is never an error;
+ * a pending signup is a user like any other here (services hide it); and every paged read refuses a cursor
+ * it could not have made with a 400 that names the cursor, on either store.
+ */
 export interface StoreReader {
+  /** The whole record, its follows and bookmarks included; undefined for an unknown id. */
   getUser(id: string): Promise<UserRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
   getTokenHolder(id: string): Promise<TokenHolder | undefined>
+  /** The user without their lists (AccountRecord): far cheaper than getUser for someone followed by thousands. */
+  getAccount(id: string): Promise<AccountRecord | undefined>
   /** Compared by usernameKey (server/usernames.ts), as usernames are unique by it. */
   getUserByUsername(username: string): Promise<UserRecord | undefined>
-  /** In the order asked; unknown ids are skipped. */
+  /** In the order asked, an id asked twice answered twice; unknown ids are skipped. */
   getUsers(ids: readonly string[]): Promise<UserRecord[]>
   /**
-   * Only what shows a person beside what they did, in the order asked, unknown ids skipped: far cheaper
-   * than whole records where a user follows or is followed by thousands.
+   * Only what shows a person beside what they did (the five fields of UserSummaryRecord, nothing more), in
+   * the order asked, unknown ids skipped: far cheaper than whole records where a user follows or is followed
+   * by thousands.
    */
   getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]>
   /**
@@ -240,20 +261,27 @@ export interface StoreReader {
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /**
    * Who to follow: neither the user nor anyone they follow or `hide` holds; the most followed first, then
-   * the oldest account.
+   * the oldest account. For an unknown user, everyone but `hide`.
    */
   suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]>
+  /** The post with its lists (see PostRecord); undefined for an unknown id. */
   getPost(id: string): Promise<PostRecord | undefined>
+  /** In the order asked, repeats kept, unknown ids skipped. */
   getPosts(ids: readonly string[]): Promise<PostRecord[]>
-  /** Which of these posts the user likes. */
+  /** Which of these posts the user likes; none for an unknown user, and unknown posts are left out. */
   likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
+  /** The comment, only when it belongs to that post. */
   getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
   /** The post's comments, oldest first; an unknown post has none. */
   listComments(postId: string, page: PageRequest): Promise<Page<CommentRecord>>
+  /**
+   * The posts the query names in its sort: latest and oldest by creation, trending by likes and then the
+   * newest, ties broken by id; the home feed of an unknown user is empty, and an unknown author has no posts.
+   */
   listPosts(query: PostQuery): Promise<Page<PostRecord>>
-  /** The user's bookmarked posts, newest bookmark first. */
+  /** The user's bookmarked posts, newest bookmark first; an unknown user has none. */
   listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>>
   /** Posts carrying the tag (lower case, as text-terms.ts makes it), newest first. */
   listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>>
@@ -261,11 +289,12 @@ export interface StoreReader {
   trendingTags(since: string, limit: number, hide?: readonly string[]): Promise<TagCount[]>
   /** Posts whose search terms (text-terms.ts) include every one of `terms`, newest first. */
   searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>>
-  /** Users matching, in order of their lower-case username. */
+  /** Users matching, in order of their lower-case username, pending signups included. */
   searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>>
   getNotification(id: string): Promise<NotificationRecord | undefined>
-  /** The user's notifications, newest first. */
+  /** The user's notifications, newest first; an unknown user has none. */
   listNotifications(userId: string, page: PageRequest): Promise<Page<NotificationRecord>>
+  /** 0 for an unknown user. */
   countUnread(userId: string): Promise<number>
   /** Whether the token of this id was logged out. */
   isTokenRevoked(tokenId: string): Promise<boolean>
@@ -273,7 +302,7 @@ export interface StoreReader {
   /** Newest first. */
   listReports(status: ReportStatus, page: PageRequest): Promise<Page<ReportRecord>>
   countOpenReports(): Promise<number>
-  /** How many reports the user made at or after `since`. */
+  /** How many reports the user made at or after `since`; 0 for an unknown user. */
   countReportsSince(reporterId: string, since: string): Promise<number>
   /** Newest first. */
   listAuditLog(page: PageRequest): Promise<Page<AuditEntryRecord>>
@@ -285,9 +314,12 @@ export interface StoreReader {
   listStaffIds(): Promise<string[]>
   /** Everyone whose suspension is in force at `at`, and when it ends (null: when lifted). */
   listSuspended(at: string): Promise<{ userId: string; until: string | null }[]>
-  /** Whom the user blocks, who blocks them, and whom they mute with the mute running at `at`. */
+  /**
+   * Whom the user blocks, who blocks them, and whom they mute with the mute running at `at` (a mute past
+   * its end is in none of these reads); all empty for an unknown user.
+   */
   relationsOf(userId: string, at: string): Promise<Relations>
-  /** Where `viewerId` stands with `otherId` at `at`. */
+  /** Where `viewerId` stands with `otherId` at `at`; all false when either is unknown. */
   relationBetween(viewerId: string, otherId: string, at: string): Promise<Relation>
   /** The ids of whom the user blocks, the most recent block first. */
   listBlocks(userId: string, page: PageRequest): Promise<Page<string>>
@@ -315,7 +347,9 @@ export type PostChanges = Pick<
  * The writes, each one atomic step that checks and changes together, so no service reads a record,
  * changes it and puts it back (which loses updates as soon as two writers share a database). Reads
  * inside a transaction see its own writes. Operations that may find nothing to do say so by returning
- * false, and the service turns that into the matching refusal.
+ * false, and the service turns that into the matching refusal. As with the reads, an unknown or malformed
+ * id is nothing to do, never an error, and PostgreSQL's answers are the rule the contract suite holds the
+ * embedded store to: a write never names someone, or something, that does not exist.
  */
 export interface StoreTx extends StoreReader {
   /**
@@ -328,9 +362,9 @@ export interface StoreTx extends StoreReader {
    * has its confusable skeleton (usernameSkeleton); the user is created only when neither.
    */
   createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'>
-  /** The changed record, or undefined when there is no such user. */
+  /** Only the fields `changes` holds, and `updatedAt`: the changed record, or undefined when there is no such user. */
   updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
-  /** Raises the user's token version, so every token issued before it stops working. */
+  /** Raises the user's token version, so every token issued before it stops working; nothing for an unknown user. */
   revokeTokens(id: string): Promise<void>
   /**
    * Replaces the password and raises the token version, so every token issued before it stops working;
@@ -338,7 +372,10 @@ export interface StoreTx extends StoreReader {
    * one password only the first wins. The holder as it now is, or undefined when the hash had changed.
    */
   setPassword(id: string, expected: string, passwordHash: string, at: string): Promise<TokenHolder | undefined>
-  /** Starts a setup with a new secret; false when two-factor sign-in is on already. */
+  /**
+   * Starts a setup with a new secret, replacing a setup not yet enabled; false when two-factor sign-in is
+   * on already or there is no such user.
+   */
   beginTwoFactor(id: string, secret: string): Promise<boolean>
   /**
    * Turns two-factor sign-in on with the recovery codes' hashes, the step of the code that proved it
@@ -351,47 +388,88 @@ export interface StoreTx extends StoreReader {
    * instances are asked at the same moment.
    */
   useTwoFactor(id: string, proof: TwoFactorProof): Promise<boolean>
-  /** Turns two-factor sign-in off and forgets its secret and codes. */
+  /** Turns two-factor sign-in off and forgets its secret and codes; nothing when it was off. */
   disableTwoFactor(id: string): Promise<void>
-  /** Refuses one token from now until it expires; revocations already past their expiry may be forgotten. */
+  /**
+   * Refuses one token from now until it expires (again: no change); revocations already past their expiry
+   * may be forgotten.
+   */
   revokeToken(token: RevokedTokenRecord, at: string): Promise<void>
-  /** False when the follow already exists (or, for unfollow, did not). */
+  /**
+   * Adds the follow at the end of the follower's `following` and the followee's `followers`, and sets both
+   * users' `updatedAt`; false, changing nothing, when the follow exists already, when either user does not
+   * exist, or when both are one user (nobody follows themselves).
+   */
   follow(followerId: string, followeeId: string, at: string): Promise<boolean>
+  /** Ends the follow, setting both users' `updatedAt`; false, changing nothing, when there was no such follow. */
   unfollow(followerId: string, followeeId: string, at: string): Promise<boolean>
   /**
    * The blocker blocks the blocked, and the follows between the two, both ways, end (the counts with
-   * them): the follows that ended, as [follower, followee]; undefined when the block existed already or
-   * either user does not.
+   * them): the follows that ended, as [follower, followee], blocker's first; undefined when the block existed
+   * already, either user does not, or both are one user.
    */
   block(blockerId: string, blockedId: string, at: string): Promise<[string, string][] | undefined>
   /** False when there was no such block. */
   unblock(blockerId: string, blockedId: string): Promise<boolean>
-  /** Starts the mute, or replaces the running one's end; false when either user does not exist. */
+  /**
+   * Starts the mute, or replaces the running one's end and makes it the most recent; false when either user
+   * does not exist or both are one user.
+   */
   mute(muterId: string, mute: MuteRecord, at: string): Promise<boolean>
   /** False when there was no such mute. */
   unmute(muterId: string, mutedId: string): Promise<boolean>
-  /** False when the bookmark already exists (or, for remove, did not). */
+  /**
+   * Adds the bookmark as the user's newest and sets their `updatedAt`; false, changing nothing, when it
+   * exists already or when the user or the post does not exist.
+   */
   addBookmark(userId: string, postId: string, at: string): Promise<boolean>
+  /** False, changing nothing, when there was no such bookmark. */
   removeBookmark(userId: string, postId: string, at: string): Promise<boolean>
+  /**
+   * Adds the post with only the likes, dislikes, comments and votes of people who exist, each person once
+   * in each (a like wins over a dislike, an upvote over a downvote), and the counts of what it kept.
+   */
   insertPost(post: PostRecord): Promise<void>
+  /**
+   * Sets the fields `changes` holds and `updatedAt` and `editedAt`; an optional field present but undefined
+   * is cleared, one absent is kept. Nothing for an unknown post.
+   */
   updatePost(id: string, changes: PostChanges, at: string): Promise<void>
   /** Sets the post's link card, leaving everything else (`updatedAt` too) as it is. */
   setPostCard(id: string, card: LinkCardRecord): Promise<void>
   /** Removes the post with its comments, reactions and every bookmark of it. */
   deletePost(id: string): Promise<void>
-  /** Likes (true) or unlikes (false); false when the user's like was already in that state. */
+  /**
+   * Likes (true): the user joins the end of `likedBy` and leaves `dislikedBy`, `likeCount` rises; or unlikes
+   * (false): the reverse, joining `dislikedBy`. Sets the post's `updatedAt`. False, changing nothing, when the
+   * user's like was already in that state (an unlike of a post never liked included), or the post or the
+   * user does not exist.
+   */
   setReaction(postId: string, userId: string, liked: boolean, at: string): Promise<boolean>
+  /**
+   * Adds the comment as the post's newest and raises `commentCount`; votes of people who do not exist are
+   * left out. Nothing when the post or the comment's author does not exist.
+   */
   addComment(postId: string, comment: CommentRecord): Promise<void>
+  /** Sets the text and `updatedAt`; nothing unless the comment is the post's. */
   updateComment(postId: string, commentId: string, text: string, at: string): Promise<void>
+  /** Removes the comment and lowers `commentCount`; nothing unless the comment is the post's. */
   deleteComment(postId: string, commentId: string): Promise<void>
-  /** Upvotes (true) or downvotes (false); false when the user's vote was already that. */
+  /**
+   * Upvotes (true) or downvotes (false), moving the user to the end of the list they join and setting the
+   * comment's `updatedAt`; false, changing nothing, when the user's vote was already that, the user does
+   * not exist, or the comment is not the post's.
+   */
   setVote(postId: string, commentId: string, userId: string, up: boolean, at: string): Promise<boolean>
   /**
    * The unread count of its recipient after adding it; undefined when that notification exists already
    * (see NotificationIdentity) or the people, post or comment it names do not.
    */
   addNotification(notification: NotificationRecord): Promise<number | undefined>
-  /** Removes the matching notifications; answers the recipients whose unread count fell, with the new count. */
+  /**
+   * Removes the matching notifications; answers the recipients whose unread count fell, with the new count
+   * (none when only read notifications went).
+   */
   removeNotifications(match: NotificationMatch): Promise<UnreadCount[]>
   /**
    * Marks read the user's unread notifications up to and including `through` in their order (all without
@@ -409,10 +487,11 @@ export interface StoreTx extends StoreReader {
   approveUser(id: string, at: string): Promise<boolean>
   /** Deletes a pending signup, which has made nothing yet; false when the user is not pending. */
   deletePendingUser(id: string): Promise<boolean>
-  /** Stops the report from being made twice in the hour by a reporter racing themselves. */
+  /** Stops the report from being made twice in the hour by a reporter racing themselves; nothing for an unknown user. */
   lockUser(id: string): Promise<void>
+  /** The report as given; the service checks its reporter and target. */
   addReport(report: ReportRecord): Promise<void>
-  /** The resolved report, or undefined when it is not open (or does not exist). */
+  /** The report resolved with `resolution`, or undefined when it is not open (or does not exist). */
   resolveReport(id: string, resolution: ReportResolution): Promise<ReportRecord | undefined>
   addAuditEntry(entry: AuditEntryRecord): Promise<void>
   addInvite(invite: InviteRecord): Promise<void>

@@ -4,7 +4,8 @@ import { writeSort } from '../../client/lib/storage.js'
 import { requestHomeEarly } from '../../client/state/early-home.js'
 import { lists, loadHome, prefetchHome } from '../../client/state/lists.js'
 import { session } from '../../client/state/session.js'
-import { makePost, makeUser, ok, resetAll, signInAs, stubApi } from './helpers.js'
+import { applyFollow } from '../../client/state/users.js'
+import { makePost, makeUser, ok, resetAll, signInAs, stubApi, summary } from './helpers.js'
 
 /** The home feed's first page asked for with the page's code, before the page is drawn (app.tsx). */
 t.beforeEach(() => resetAll())
@@ -24,7 +25,7 @@ await t.test("the page's first load takes over the early request instead of aski
   prefetchHome()
   await loadHome()
   t.equal(feedCalls(api), 1, 'one request')
-  t.same(lists.home.ids, ['p1'])
+  t.same(lists.home.items, ['p1'])
   await loadHome()
   t.equal(feedCalls(api), 2, 'a later first load asks afresh, as it always did')
 })
@@ -32,9 +33,21 @@ await t.test("the page's first load takes over the early request instead of aski
 await t.test('a follow made between the early request and the page asks again', async (t) => {
   const api = setup(t)
   prefetchHome()
-  session.user?.following.push(makeUser({ username: 'maya', _id: 'id-maya' }))
+  // My follow, as its live event tells it (another tab made it).
+  applyFollow(
+    { user: summary(makeUser({ username: 'guest' })), followUser: summary(makeUser({ username: 'maya' })) },
+    true,
+  )
   await loadHome()
   t.equal(feedCalls(api), 2, 'the feed is asked for again, with the new follow in scope')
+})
+
+await t.test('a change to my record that is no follow does not', async (t) => {
+  const api = setup(t)
+  prefetchHome()
+  session.user?.followers.push(summary(makeUser({ username: 'maya' })))
+  await loadHome()
+  t.equal(feedCalls(api), 1, 'the early request is taken')
 })
 
 await t.test('another order chosen in between asks again', async (t) => {
@@ -62,7 +75,7 @@ await t.test(
     t.equal(api.calls[0]?.query.get('limit'), '20')
     await loadHome()
     t.equal(feedCalls(api), 1, 'the first load took it over')
-    t.same(lists.home.ids, ['p1'])
+    t.same(lists.home.items, ['p1'])
     await loadHome()
     t.equal(feedCalls(api), 2, 'and only once')
   },

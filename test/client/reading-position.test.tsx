@@ -43,7 +43,7 @@ await t.test('Back to a list keeps its pages and scrolls to where the reader was
   go('/explore', 'pushState')
   await loadExplore()
   await loadExplore(true)
-  t.equal(lists.explore.ids.length, 20, 'two pages were read')
+  t.equal(lists.explore.items.length, 20, 'two pages were read')
   scrollTo(1234)
 
   go('/post-detail/p15', 'pushState')
@@ -66,6 +66,6 @@ await t.test('a new visit to a list reads its first page afresh', async (t) => {
   renderAt('/explore', <ExplorePage />)
   await until(() => lists.explore.loaded && !lists.explore.loading)
   t.equal(api.calls.length, reads + 1, 'the first page is read again')
-  t.equal(lists.explore.ids.length, 10, 'one page is shown')
+  t.equal(lists.explore.items.length, 10, 'one page is shown')
   t.equal(scrolls.at(-1), 0, 'from the top')
 })

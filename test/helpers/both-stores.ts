@@ -25,7 +25,7 @@ export async function openPgStore(t: TestContext, database: Database, schema = t
 
 /**
  * The embedded store and PostgreSQL, each seeded with the same database, for tests that hold both to
- * one contract: the embedded store is the reference PostgreSQL must match.
+ * one contract (server/store/types.ts): where they differ, PostgreSQL is the rule.
  */
 export async function openBothStores(t: TestContext, database: Database): Promise<OpenedStore[]> {
   const published: { name: string; to: string | null; data: unknown }[] = []

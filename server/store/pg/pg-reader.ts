@@ -2,6 +2,7 @@ import type postgres from 'postgres'
 import { usernameKey } from '../../usernames.js'
 import { CURSOR } from '../cursor.js'
 import type {
+  AccountRecord,
   Page,
   PageRequest,
   PostQuery,
@@ -21,6 +22,7 @@ import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
 import * as relations from './pg-relations.js'
 import * as search from './pg-search.js'
+import { accountOf } from '../summaries.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
 /**
@@ -44,6 +46,16 @@ export class PgReader implements StoreReader {
     const [row] = await this.sql<{ id: string; username: string; token_version: number }[]>`
       SELECT id, username, token_version FROM users WHERE id = ${id}`
     return row && { _id: row.id, username: row.username, tokenVersion: row.token_version }
+  }
+
+  /** The users row alone: none of the follows or bookmarks getUser gathers. */
+  async getAccount(id: string): Promise<AccountRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await this.sql<UserRow[]>`
+      SELECT u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
+        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending
+      FROM users u WHERE u.id = ${id}`
+    return row && accountOf(toUserRecord({ ...row, following: [], followers: [], bookmarks: [] }))
   }
 
   async getUserByUsername(username: string): Promise<UserRecord | undefined> {

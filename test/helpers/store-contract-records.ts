@@ -1,0 +1,165 @@
+import type { NotificationRecord, ReportRecord } from '../../server/store/types.js'
+import { MALFORMED, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
+
+/** The writes of notifications, reports, the audit log, invites, two-factor state, tokens and events. */
+export function recordWrites(f: Fixture): WriteCase[] {
+  const { u, p, at, fresh, c1 } = f
+  const [u0, u1, u2, , u4, u5, u6, u7] = u as [string, string, string, string, string, string, string, string]
+  const like: NotificationRecord = {
+    _id: fresh.notification,
+    type: 'like',
+    recipientId: u4,
+    actorId: u1,
+    postId: p[4] as string,
+    createdAt: at(40),
+    read: false,
+  }
+  const follow: NotificationRecord = {
+    _id: fresh.resolved,
+    type: 'follow',
+    recipientId: u4,
+    actorId: u5,
+    createdAt: at(41),
+    read: false,
+  }
+  const note = (changes: Partial<NotificationRecord>): NotificationRecord => ({ ...like, _id: UNKNOWN, ...changes })
+  const report = (_id: string, createdAt: string): ReportRecord => ({
+    _id,
+    reporterId: u2,
+    targetType: 'comment',
+    targetId: c1,
+    postId: p[1] as string,
+    subjectId: u1,
+    snapshot: { text: 'as it was' },
+    category: 'spam',
+    comment: 'look',
+    status: 'open',
+    createdAt,
+  })
+  const resolution = { action: 'dismiss', note: 'fine', resolvedBy: u7, resolvedAt: at(50) } as const
+  const invite = { createdBy: u7, uses: 1, used: 0, createdAt: at(51) }
+  return [
+    { op: 'addNotification', name: 'a like', write: (tx) => tx.addNotification(like) },
+    { op: 'addNotification', name: 'the same again', write: (tx) => tx.addNotification({ ...like, _id: UNKNOWN }) },
+    { op: 'addNotification', name: 'a follow', write: (tx) => tx.addNotification(follow) },
+    { op: 'addNotification', name: 'by nobody', write: (tx) => tx.addNotification(note({ actorId: UNKNOWN })) },
+    {
+      op: 'addNotification',
+      name: 'about no post',
+      write: (tx) => tx.addNotification(note({ type: 'comment', postId: UNKNOWN })),
+    },
+    {
+      op: 'addNotification',
+      name: 'about a comment of another post',
+      write: (tx) => tx.addNotification(note({ type: 'comment', commentId: c1 })),
+    },
+    { op: 'markNotificationsRead', name: 'up to one', write: (tx) => tx.markNotificationsRead(u4, like) },
+    { op: 'markNotificationsRead', name: 'all', write: (tx) => tx.markNotificationsRead(u4, undefined) },
+    { op: 'markNotificationsRead', name: 'of nobody', write: (tx) => tx.markNotificationsRead(MALFORMED, undefined) },
+    {
+      op: 'removeNotifications',
+      name: 'one',
+      write: (tx) => tx.removeNotifications({ identity: { type: 'follow', recipientId: u4, actorId: u5 } }),
+    },
+    {
+      op: 'removeNotifications',
+      name: 'of a post with none',
+      write: (tx) => tx.removeNotifications({ postId: p[0] as string }),
+    },
+    { op: 'removeNotifications', name: 'of a comment', write: (tx) => tx.removeNotifications({ commentId: UNKNOWN }) },
+    {
+      op: 'addNotification',
+      name: 'a follow, left unread',
+      write: (tx) => tx.addNotification({ ...follow, _id: fresh.unread, recipientId: u0, actorId: u1 }),
+    },
+    {
+      op: 'removeNotifications',
+      name: 'between two, one unread',
+      write: (tx) => tx.removeNotifications({ between: [u0, u1] }),
+    },
+    { op: 'addReport', name: 'a report', write: (tx) => tx.addReport(report(fresh.report, at(42))) },
+    { op: 'addReport', name: 'another', write: (tx) => tx.addReport(report(fresh.resolved, at(43))) },
+    { op: 'resolveReport', name: 'an open report', write: (tx) => tx.resolveReport(fresh.resolved, resolution) },
+    { op: 'resolveReport', name: 'a resolved report', write: (tx) => tx.resolveReport(fresh.resolved, resolution) },
+    { op: 'resolveReport', name: 'no report', write: (tx) => tx.resolveReport(MALFORMED, resolution) },
+    {
+      op: 'addAuditEntry',
+      name: 'by a moderator',
+      write: (tx) =>
+        tx.addAuditEntry({
+          _id: fresh.audit,
+          actorId: u7,
+          action: 'suspend',
+          targetType: 'user',
+          targetId: u5,
+          reason: 'spam',
+          createdAt: at(44),
+        }),
+    },
+    {
+      op: 'addAuditEntry',
+      name: 'by the command line',
+      write: (tx) =>
+        tx.addAuditEntry({
+          _id: fresh.token,
+          actorId: null,
+          action: 'role',
+          targetType: 'user',
+          targetId: u7,
+          createdAt: at(45),
+        }),
+    },
+    {
+      op: 'addInvite',
+      name: 'for one signup',
+      write: (tx) => tx.addInvite({ ...invite, _id: 'ONE-USE', expiresAt: null }),
+    },
+    {
+      op: 'addInvite',
+      name: 'that expires',
+      write: (tx) => tx.addInvite({ ...invite, _id: 'EXPIRES', expiresAt: at(55) }),
+    },
+    { op: 'useInvite', name: 'an invite', write: (tx) => tx.useInvite('ONE-USE', at(52)) },
+    { op: 'useInvite', name: 'used up', write: (tx) => tx.useInvite('ONE-USE', at(52)) },
+    { op: 'useInvite', name: 'expired', write: (tx) => tx.useInvite('EXPIRES', at(55)) },
+    { op: 'useInvite', name: 'unknown', write: (tx) => tx.useInvite('NOPE', at(52)) },
+    { op: 'beginTwoFactor', name: 'a setup', write: (tx) => tx.beginTwoFactor(u6, 'sealed-1') },
+    { op: 'beginTwoFactor', name: 'a setup again, a new secret', write: (tx) => tx.beginTwoFactor(u6, 'sealed-2') },
+    { op: 'beginTwoFactor', name: 'nobody', write: (tx) => tx.beginTwoFactor(UNKNOWN, 'sealed') },
+    {
+      op: 'enableTwoFactor',
+      name: 'with the old secret',
+      write: (tx) => tx.enableTwoFactor(u6, 'sealed-1', 5, ['r1']),
+    },
+    {
+      op: 'enableTwoFactor',
+      name: 'with the secret set up',
+      write: (tx) => tx.enableTwoFactor(u6, 'sealed-2', 5, ['r1', 'r2']),
+    },
+    { op: 'enableTwoFactor', name: 'again', write: (tx) => tx.enableTwoFactor(u6, 'sealed-2', 6, []) },
+    { op: 'beginTwoFactor', name: 'once enabled', write: (tx) => tx.beginTwoFactor(u6, 'sealed-3') },
+    { op: 'useTwoFactor', name: 'a later step', write: (tx) => tx.useTwoFactor(u6, { step: 6 }) },
+    { op: 'useTwoFactor', name: 'that step again', write: (tx) => tx.useTwoFactor(u6, { step: 6 }) },
+    { op: 'useTwoFactor', name: 'a recovery code', write: (tx) => tx.useTwoFactor(u6, { recoveryCode: 'r1' }) },
+    { op: 'useTwoFactor', name: 'that code again', write: (tx) => tx.useTwoFactor(u6, { recoveryCode: 'r1' }) },
+    { op: 'useTwoFactor', name: 'while off', write: (tx) => tx.useTwoFactor(u5, { step: 9 }) },
+    { op: 'beginTwoFactor', name: 'a second user', write: (tx) => tx.beginTwoFactor(u4, 'sealed-4') },
+    { op: 'disableTwoFactor', name: 'a setup', write: (tx) => tx.disableTwoFactor(u4) },
+    { op: 'disableTwoFactor', name: 'while off', write: (tx) => tx.disableTwoFactor(u5) },
+    {
+      op: 'revokeToken',
+      name: 'a token',
+      write: (tx) => tx.revokeToken({ _id: fresh.token, userId: u0, expiresAt: at(600) }, at(46)),
+    },
+    {
+      op: 'revokeToken',
+      name: 'again',
+      write: (tx) => tx.revokeToken({ _id: fresh.token, userId: u0, expiresAt: at(600) }, at(47)),
+    },
+    {
+      op: 'emit',
+      name: 'an event, published once committed',
+      write: async (tx) => tx.emit({ name: 'bookmark.added', data: { postId: p[3] as string }, to: u2 }),
+    },
+  ]
+}

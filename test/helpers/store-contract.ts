@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto'
+import type { Database, StoreReader, StoreTx, UserRecord } from '../../server/store/types.js'
+import { uuidDatabase } from './uuid-database.js'
+
+/**
+ * The storage contract as a table: each row runs one operation of the store interface in one case, and
+ * the suite (test/server/store-contract.test.ts) runs every row on the embedded store and on PostgreSQL
+ * from the same database, comparing what each answers or throws.
+ */
+export type Operation = keyof StoreTx
+
+/** Every operation of the interface, so that one without a row in the table fails the typecheck or the suite. */
+export const OPERATIONS: Record<Operation, true> = {
+  getUser: true,
+  getTokenHolder: true,
+  getAccount: true,
+  getUserByUsername: true,
+  getUsers: true,
+  getUserSummaries: true,
+  peopleVersion: true,
+  listUsers: true,
+  suggestUsers: true,
+  getPost: true,
+  getPosts: true,
+  likedAmong: true,
+  listLikers: true,
+  getComment: true,
+  listComments: true,
+  listPosts: true,
+  listBookmarks: true,
+  listTaggedPosts: true,
+  trendingTags: true,
+  searchPosts: true,
+  searchUsers: true,
+  getNotification: true,
+  listNotifications: true,
+  countUnread: true,
+  isTokenRevoked: true,
+  getReport: true,
+  listReports: true,
+  countOpenReports: true,
+  countReportsSince: true,
+  listAuditLog: true,
+  listInvites: true,
+  listPendingUsers: true,
+  listStaffIds: true,
+  listSuspended: true,
+  relationsOf: true,
+  relationBetween: true,
+  listBlocks: true,
+  listMutes: true,
+  usersWithEmail: true,
+  getTwoFactor: true,
+  lockPost: true,
+  createUser: true,
+  updateProfile: true,
+  revokeTokens: true,
+  setPassword: true,
+  beginTwoFactor: true,
+  enableTwoFactor: true,
+  useTwoFactor: true,
+  disableTwoFactor: true,
+  revokeToken: true,
+  follow: true,
+  unfollow: true,
+  block: true,
+  unblock: true,
+  mute: true,
+  unmute: true,
+  addBookmark: true,
+  removeBookmark: true,
+  insertPost: true,
+  updatePost: true,
+  deletePost: true,
+  setReaction: true,
+  addComment: true,
+  updateComment: true,
+  deleteComment: true,
+  setVote: true,
+  addNotification: true,
+  removeNotifications: true,
+  markNotificationsRead: true,
+  setRole: true,
+  setSuspension: true,
+  approveUser: true,
+  deletePendingUser: true,
+  lockUser: true,
+  addReport: true,
+  resolveReport: true,
+  addAuditEntry: true,
+  addInvite: true,
+  useInvite: true,
+  emit: true,
+}
+
+/** A read: run on the store itself and inside a transaction, which must answer alike. */
+export interface ReadCase {
+  op: Operation
+  name: string
+  read: (store: StoreReader) => Promise<unknown>
+}
+
+/** A write: run in a transaction of its own; after it, both stores must hold the same records. */
+export interface WriteCase {
+  op: Operation
+  name: string
+  write: (tx: StoreTx) => Promise<unknown>
+}
+
+export type ContractCase = ReadCase | WriteCase
+
+/** A uuid no record has, and an id no record could have (PostgreSQL's ids are uuids). */
+export const UNKNOWN = '00000000-0000-4000-8000-000000000000'
+export const MALFORMED = 'not-a-uuid'
+
+/** The database both stores start from and the ids the rows name, made once so they are the same for both. */
+export interface Fixture {
+  database: Database
+  /** Eight users; u[0] follows u[5] and u[1], u[0] and u[1] have bookmarks (uuidDatabase). */
+  u: string[]
+  /** Twelve posts, p[i] by u[i % 8]; p[1] has a comment with votes, p[4] likes. */
+  p: string[]
+  /** The first comment of p[1] and of p[2]. */
+  c1: string
+  c2: string
+  /** A user the writes create, and two signups waiting for approval. */
+  newcomer: UserRecord
+  pending: [UserRecord, UserRecord]
+  /** Ids for the records the writes add. */
+  fresh: Record<'post' | 'comment' | 'notification' | 'unread' | 'report' | 'resolved' | 'audit' | 'token', string>
+  at: (minute: number) => string
+}
+
+export function contractFixture(): Fixture {
+  const database = uuidDatabase({ users: 8, posts: 12 })
+  const u = database.users.map((user) => user._id)
+  const p = database.posts.map((post) => post._id)
+  const commentOf = (i: number) => database.posts[i]?.comments[0]?._id as string
+  const at = (minute: number) => new Date(Date.UTC(2026, 5, 1, 0, minute)).toISOString()
+  // A new account: the first user's profile under a name of its own, with no follows, bookmarks or logouts yet.
+  const blank = { bookmarks: [], following: [], followers: [], tokenVersion: 0, createdAt: at(0), updatedAt: at(0) }
+  const person = (username: string, extra: Partial<UserRecord> = {}): UserRecord => ({
+    ...(database.users[0] as UserRecord),
+    ...blank,
+    ...{ _id: randomUUID(), username, email: `${username}@example.com` },
+    ...extra,
+  })
+  return {
+    database,
+    u,
+    p,
+    c1: commentOf(1),
+    c2: commentOf(2),
+    newcomer: person('newcomer'),
+    pending: [person('waiting', { pending: true }), person('hopeful', { pending: true })],
+    fresh: {
+      post: randomUUID(),
+      comment: randomUUID(),
+      notification: randomUUID(),
+      unread: randomUUID(),
+      report: randomUUID(),
+      resolved: randomUUID(),
+      audit: randomUUID(),
+      token: randomUUID(),
+    },
+    at,
+  }
+}
+
+/** What a row gave: its answer, made comparable, or the error it threw (its message and status). */
+export type Outcome = { answer: unknown } | { error: string; statusCode?: number }
+
+export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    return { answer: comparable(await work()) }
+  } catch (error) {
+    const { message, statusCode } = error as { message: string; statusCode?: number }
+    return statusCode === undefined ? { error: message } : { error: message, statusCode }
+  }
+}
+
+/**
+ * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
+ * mutes and two-factor state, which PostgreSQL keeps in tables and its own reads answer for).
+ */
+function comparable(value: unknown): unknown {
+  if (value instanceof Set) return [...(value as Set<unknown>)].map(String).sort()
+  if (Array.isArray(value)) return value.map(comparable)
+  if (value === null || typeof value !== 'object') return value
+  const record = value as Record<string, unknown>
+  const kept = Object.entries(record).filter(
+    ([key]) => !('passwordHash' in record && (key === 'blocking' || key === 'muting' || key === 'twoFactor')),
+  )
+  return Object.fromEntries(kept.map(([key, inner]) => [key, comparable(inner)]))
+}
+
+/** Pages through a list with `limit` a page: every item once, then the end. */
+export async function everyPage<T>(
+  read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>,
+): Promise<T[]> {
+  const items: T[] = []
+  let cursor: string | undefined
+  for (let pages = 0; pages < 50; pages++) {
+    const page = await read(cursor)
+    items.push(...page.items)
+    if (page.nextCursor === null) return items
+    cursor = page.nextCursor
+  }
+  throw new Error('more than 50 pages')
+}

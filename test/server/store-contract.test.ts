@@ -1,0 +1,78 @@
+import t from 'tap'
+import type { Store } from '../../server/store/types.js'
+import { openBothStores, type OpenedStore } from '../helpers/both-stores.js'
+import { skipWithoutPostgres } from '../helpers/pg.js'
+import {
+  OPERATIONS,
+  contractFixture,
+  outcomeOf,
+  type ContractCase,
+  type Fixture,
+  type Operation,
+  type Outcome,
+} from '../helpers/store-contract.js'
+import { otherReads } from '../helpers/store-contract-more-reads.js'
+import { contentReads } from '../helpers/store-contract-reads.js'
+import { recordWrites } from '../helpers/store-contract-records.js'
+import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
+
+/**
+ * One storage contract, proven on both stores: every row of the table (test/helpers/store-contract*.ts)
+ * runs on the embedded store and on PostgreSQL, each opened on the same database, and must answer, or
+ * throw, the same on both. Reads run on the store and inside a transaction, before the writes and after
+ * them; after every write both stores must hold the same people and posts.
+ */
+const skip = await skipWithoutPostgres()
+
+const reads = (f: Fixture) => [...contentReads(f), ...otherReads(f)]
+const table = (f: Fixture): ContractCase[] => [
+  ...reads(f),
+  ...peopleWrites(f),
+  ...contentWrites(f),
+  ...recordWrites(f),
+  ...reads(f),
+]
+
+async function outcomesOf(store: Store, row: ContractCase): Promise<Outcome[]> {
+  if ('write' in row) return [await outcomeOf(() => store.transaction((tx) => row.write(tx)))]
+  return [await outcomeOf(() => row.read(store)), await outcomeOf(() => store.transaction((tx) => row.read(tx)))]
+}
+
+/** The people and posts as each store holds them: what a write must leave the same on both. */
+async function holdings(store: Store, f: Fixture) {
+  const people = [...f.u, f.newcomer._id, ...f.pending.map((user) => user._id)]
+  return outcomeOf(async () => ({
+    users: await store.getUsers(people),
+    posts: await store.getPosts([...f.p, f.fresh.post]),
+  }))
+}
+
+await t.test('every operation of the store interface has a row in the contract table', async (t) => {
+  const covered = new Set(table(contractFixture()).map((row) => row.op))
+  const missing = (Object.keys(OPERATIONS) as Operation[]).filter((op) => !covered.has(op))
+  t.strictSame(missing, [], 'operations without a row')
+})
+
+await t.test('the embedded store and PostgreSQL answer every row of the contract alike', { skip }, async (t) => {
+  const f = contractFixture()
+  const [embedded, postgres] = (await openBothStores(t, f.database)) as [OpenedStore, OpenedStore]
+  let differing = 0
+  for (const row of table(f)) {
+    const label = `${row.op}: ${row.name}`
+    const expected = await outcomesOf(postgres.store, row)
+    const got = await outcomesOf(embedded.store, row)
+    // PostgreSQL's answer is the rule: the embedded store is compared with it.
+    if (!t.strictSame(got, expected, label)) differing++
+    if (
+      'write' in row &&
+      !t.strictSame(
+        await holdings(embedded.store, f),
+        await holdings(postgres.store, f),
+        `${label}: what both hold after`,
+      )
+    )
+      differing++
+  }
+  t.strictSame(await embedded.events(), await postgres.events(), 'the events committed, in order')
+  t.equal(differing, 0, 'no row differs')
+})
