@@ -102,6 +102,11 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   installErrorHandler(fastify)
   const limitsWarning = perInstanceLimitsWarning(config)
   if (limitsWarning) fastify.log.warn(limitsWarning)
+  if (config.linkPreviews && config.linkPreviewAllow.length > 0)
+    fastify.log.warn(
+      `LINK_PREVIEW_ALLOW is set (${config.linkPreviewAllow.join(', ')}): link cards fetch from those hosts ` +
+        'whatever address they resolve to. It is meant for tests only.',
+    )
   await fastify.register(securityPlugin, {
     allowedOrigins: config.allowedOrigins,
     rateLimit: config.rateLimit,

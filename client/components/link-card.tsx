@@ -4,8 +4,13 @@ type Card = NonNullable<PostView['card']>
 
 /** The address a card opens, and its host as shown: only an https link, as the server makes cards of no other. */
 function target(url: string): { href: string; host: string } | undefined {
-  if (!URL.canParse(url)) return undefined
-  const parsed = new URL(url)
+  let parsed: URL
+  try {
+    // Not URL.canParse: browsers a few versions old lack it.
+    parsed = new URL(url)
+  } catch {
+    return undefined
+  }
   return parsed.protocol === 'https:' ? { href: parsed.href, host: parsed.hostname.replace(/^www\./, '') } : undefined
 }
 

@@ -142,7 +142,8 @@ export function createLinkFetcher({
         },
       })
       req.once('response', resolvePromise)
-      req.once('error', reject)
+      // Every error, not only the first: one that follows another must not go unheard (and crash the process).
+      req.on('error', reject)
       req.end()
     })
   }

@@ -108,6 +108,15 @@ await t.test('http links and posts without links get no card', async (t) => {
   t.equal(pages.requested.length, before, 'nothing was fetched')
 })
 
+await t.test('a start with LINK_PREVIEW_ALLOW set warns that it is for tests only', async (t) => {
+  const lines: string[] = []
+  await buildApiApp(t, {
+    config: { logLevel: 'warn', linkPreviewAllow: ['pages.test:8443'] },
+    options: { logStream: { write: (line) => lines.push(line) } },
+  })
+  t.ok(lines.some((line) => line.includes('LINK_PREVIEW_ALLOW is set (pages.test:8443)')))
+})
+
 await t.test('LINK_PREVIEWS=false: no card is fetched', async (t) => {
   const off = await buildApiApp(t, {
     config: { linkPreviews: false, linkPreviewAllow: [`localhost:${pages.port}`] },
