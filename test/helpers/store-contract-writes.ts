@@ -136,6 +136,7 @@ export function contentWrites(f: Fixture): WriteCase[] {
     mediaWidth: 4,
     mediaHeight: 3,
   }
+  const card = { url: 'https://a.example/x', title: 'A page', description: 'What it says', image: '' }
   return [
     { op: 'insertPost', name: 'a post liked by someone and by nobody', write: (tx) => tx.insertPost(post) },
     { op: 'updatePost', name: 'content and an image', write: (tx) => tx.updatePost(fresh.post, image, at(22)) },
@@ -145,6 +146,15 @@ export function contentWrites(f: Fixture): WriteCase[] {
       write: (tx) => tx.updatePost(fresh.post, { content: 'edited #chirp', mediaUrl: '', type: '' }, at(23)),
     },
     { op: 'updatePost', name: 'a post that does not exist', write: (tx) => tx.updatePost(UNKNOWN, image, at(23)) },
+    { op: 'setPostCard', name: 'a card', write: (tx) => tx.setPostCard(fresh.post, card) },
+    { op: 'setPostCard', name: 'a post that does not exist', write: (tx) => tx.setPostCard(UNKNOWN, card) },
+    { op: 'setPostCard', name: 'a malformed id', write: (tx) => tx.setPostCard(MALFORMED, card) },
+    {
+      op: 'updatePost',
+      name: 'the card cleared by an edit',
+      write: (tx) =>
+        tx.updatePost(fresh.post, { content: 'edited again', mediaUrl: '', type: '', card: undefined }, at(24)),
+    },
     { op: 'lockPost', name: 'a post', write: (tx) => tx.lockPost(fresh.post) },
     {
       op: 'lockPost',

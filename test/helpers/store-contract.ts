@@ -71,6 +71,7 @@ export const OPERATIONS: Record<Operation, true> = {
   removeBookmark: true,
   insertPost: true,
   updatePost: true,
+  setPostCard: true,
   deletePost: true,
   setReaction: true,
   addComment: true,
