@@ -63,6 +63,9 @@ const handlers: Handlers = {
   'user.unblocked': () => refetchOnScreen(),
   'user.muted': ({ user }) => hidePerson(user.username),
   'user.unmuted': () => refetchOnScreen(),
+  // A moderator suspended someone: their posts and comments leave every screen; a lifted suspension refetches.
+  'user.suspended': ({ username }) => hidePerson(username),
+  'user.unsuspended': () => refetchOnScreen(),
   'notification.created': receiveNotification,
   'notification.read': setUnread,
   reset: () => refetchOnScreen(),

@@ -10,7 +10,7 @@ import { isValidAvatarUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
-import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
+import { checkCanInteract, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
 async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
@@ -19,14 +19,15 @@ async function mustGetUser(store: StoreReader, id: string, missing: string = MSG
   return user
 }
 
-/** Someone else, as everyone but moderators sees them: a signup waiting for approval is nobody yet (DECISIONS §8). */
-async function mustGetVisibleUser(store: StoreReader, id: string): Promise<UserRecord> {
-  const user = await mustGetUser(store, id)
-  if (user.pending) throw notFound(MSG.userNotFound)
-  return user
+/**
+ * Someone's summary, all a follow needs of either side, rather than a whole record with its follows; a
+ * signup waiting for approval is nobody yet to anyone else (DECISIONS §8).
+ */
+async function mustGetPerson(store: StoreReader, id: string, missing: string = MSG.userNotFound) {
+  const person = await store.getPerson(id)
+  if (!person || (person.pending && missing === MSG.userNotFound)) throw notFound(missing)
+  return person
 }
-
-const listed = (users: readonly UserRecord[]) => users.filter((user) => !user.pending)
 
 type SentProfile = Omit<UserEdit, 'username' | 'token'>
 
@@ -47,8 +48,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function createUsersService({ store, now }: ServiceDeps) {
   async function changeFollow(meId: string, targetId: string, follow: boolean) {
     await store.transaction(async (tx) => {
-      const me = await mustGetUser(tx, meId, MSG.userNotRegistered)
-      const other = await mustGetVisibleUser(tx, targetId)
+      const [me, other] = await Promise.all([
+        mustGetPerson(tx, meId, MSG.userNotRegistered),
+        mustGetPerson(tx, targetId),
+      ])
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
       if (follow) await checkCanInteract(tx, me._id, other._id, at)
@@ -66,7 +69,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
       mustGetUser(store, meId, MSG.userNotRegistered),
       mustGetUser(store, targetId),
     ])
-    return { user: await userView(store, me, true), followUser: await userView(store, other, false) }
+    const at = now()
+    return { user: await userView(store, me, true, at), followUser: await userView(store, other, false, at) }
   }
 
   async function changeBookmark(userId: string, postId: string, add: boolean) {
@@ -96,10 +100,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async list(viewerId: string | undefined, page: PageRequest) {
       // Whom the reader cannot see (a block either way, a running mute, a suspension) is not in the list either.
       const hide = (await hiddenFrom(store, viewerId, now())).people
-      const found = await store.listUsers({ ...unpagedCap(page), hide })
-      const { nextCursor } = found
-      const items = listed(found.items)
-      const lookup = await usersOfUsers(store, items)
+      const { items, nextCursor } = await store.listUsers({ ...unpagedCap(page), hide })
+      const lookup = await usersOfUsers(store, items, await suspendedPeople(store, now()))
       const mine =
         viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
       const users = items.map((user) => toUser(user, lookup, user._id === viewerId, mine))
@@ -114,7 +116,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (!user || user.pending) throw notFound(MSG.userNotFound)
       // To someone they block, a person is not there; whom they block or mute can still open their profile.
       if (!user || (await hiddenFrom(store, viewerId, now())).shut.has(user._id)) throw notFound(MSG.userNotFound)
-      return { user: await userView(store, user, user._id === viewerId) }
+      return { user: await userView(store, user, user._id === viewerId, now()) }
     },
 
     /** A `token` sent along is never stored; the reply's user carries it back, as the original mock did. */
@@ -129,7 +131,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
         tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } }, by: user._id })
         return user
       })
-      const view = await userView(store, user, true)
+      const view = await userView(store, user, true, now())
       return { user: typeof token === 'string' ? { ...view, token } : view }
     },
 
@@ -140,8 +142,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
       const hidden = await hiddenFrom(store, userId, now())
-      const candidates = listed(await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people))
-      const lookup = await usersOfUsers(store, candidates)
+      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people)
+      const lookup = await usersOfUsers(store, candidates, new Set(hidden.suspended))
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },
 

@@ -1,6 +1,6 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
-import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
@@ -70,6 +70,9 @@ export class TransactionReads implements StoreReader {
     if (this.deletedUsers.has(id)) return undefined
     return this.users.get(id) ?? this.base.getUser(id)
   }
+  getPerson(id: string) {
+    return this.getUser(id)
+  }
   async getTokenHolder(id: string) {
     const user = await this.getUser(id)
     return user && { _id: user._id, username: user.username, tokenVersion: user.tokenVersion }
@@ -100,6 +103,9 @@ export class TransactionReads implements StoreReader {
   }
   async likedAmong(userId: string, postIds: readonly string[]) {
     return likedIn(await this.getPosts(postIds), userId)
+  }
+  async countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
+    return likesByIn(await this.getPosts(postIds), userIds)
   }
   async listLikers(postId: string, page: PageRequest) {
     return likersOf(await this.getPost(postId), page)

@@ -109,6 +109,9 @@ export interface RevokedTokenRecord {
 /** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
 export type UserSummaryRecord = Pick<UserRecord, '_id' | 'username' | 'firstName' | 'lastName' | 'avatarURL'>
 
+/** A summary with the one standing a write aimed at someone checks: a pending signup is nobody yet. */
+export type PersonRecord = UserSummaryRecord & Pick<UserRecord, 'pending'>
+
 export interface CommentRecord {
   readonly _id: string
   readonly authorId: string
@@ -209,6 +212,8 @@ export interface PostQuery extends PageRequest {
 
 export interface StoreReader {
   getUser(id: string): Promise<UserRecord | undefined>
+  /** The user's summary and whether they wait for approval: what a follow checks of either side. */
+  getPerson(id: string): Promise<PersonRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
   getTokenHolder(id: string): Promise<TokenHolder | undefined>
   /** Compared by usernameKey (server/usernames.ts), as usernames are unique by it. */
@@ -226,10 +231,11 @@ export interface StoreReader {
    * another instance may have written), and then summaries are read again instead.
    */
   peopleVersion?(): number
-  /** Oldest account first, without the people `page.hide` names. */
+  /** Oldest account first, without the people `page.hide` names and signups waiting for approval. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /**
-   * Who to follow: neither the user nor anyone they follow or `hide` holds; the most followed first, then
+   * Who to follow: neither the user nor anyone they follow or `hide` holds, nor a signup waiting for
+   * approval; the most followed first, then
    * the oldest account.
    */
   suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]>
@@ -237,6 +243,8 @@ export interface StoreReader {
   getPosts(ids: readonly string[]): Promise<PostRecord[]>
   /** Which of these posts the user likes. */
   likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
+  /** How many likes of each of these posts are by these people, by post id; posts without one are left out. */
+  countLikesBy(postIds: readonly string[], userIds: readonly string[]): Promise<Map<string, number>>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
   getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
@@ -251,7 +259,7 @@ export interface StoreReader {
   trendingTags(since: string, limit: number, hide?: readonly string[]): Promise<TagCount[]>
   /** Posts whose search terms (text-terms.ts) include every one of `terms`, newest first. */
   searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>>
-  /** Users matching, in order of their lower-case username. */
+  /** Users matching, in order of their lower-case username; never a signup waiting for approval. */
   searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>>
   getNotification(id: string): Promise<NotificationRecord | undefined>
   /** The user's notifications, newest first. */

@@ -4,6 +4,7 @@ import { CURSOR } from '../cursor.js'
 import type {
   Page,
   PageRequest,
+  PersonRecord,
   PostQuery,
   PostRecord,
   ReportStatus,
@@ -37,6 +38,22 @@ export class PgReader implements StoreReader {
     const sql = this.sql
     const [row] = await sql<UserRow[]>`SELECT ${userColumns(sql)} FROM users u WHERE u.id = ${id}`
     return row && toUserRecord(row)
+  }
+
+  async getPerson(id: string): Promise<PersonRecord | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await this.sql<(SummaryRow & { pending: boolean })[]>`
+      SELECT id, username, first_name, last_name, avatar_url, pending FROM users WHERE id = ${id}`
+    return (
+      row && {
+        _id: row.id,
+        username: row.username,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        avatarURL: row.avatar_url,
+        ...(row.pending ? { pending: true as const } : {}),
+      }
+    )
   }
 
   async getTokenHolder(id: string): Promise<TokenHolder | undefined> {
@@ -83,7 +100,7 @@ export class PgReader implements StoreReader {
       after = sql`(u.created_at, u.id) > (${at}, ${id}::uuid)`
     }
     const rows = await sql<UserRow[]>`
-      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u WHERE ${after} ${hidden(sql, 'u.id', page.hide)} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
+      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u WHERE ${after} AND NOT u.pending ${hidden(sql, 'u.id', page.hide)} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
       ORDER BY u.created_at, u.id`
     return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toUserRecord)
   }
@@ -91,9 +108,9 @@ export class PgReader implements StoreReader {
   async suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]> {
     const sql = this.sql
     const notMine = isUuid(userId)
-      ? sql`WHERE u.id <> ${userId} AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)
+      ? sql`WHERE u.id <> ${userId} AND NOT u.pending AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)
           ${hidden(sql, 'u.id', hide)}`
-      : sql``
+      : sql`WHERE NOT u.pending`
     const rows = await sql<UserRow[]>`
       SELECT ${userColumns(sql)}
       FROM (SELECT * FROM users u ${notMine} ORDER BY u.follower_count DESC, u.created_at, u.id LIMIT ${limit}) u
@@ -112,6 +129,9 @@ export class PgReader implements StoreReader {
     return (await this.#inOrder<PostRow>(ids, 'posts', 'p', postColumns)).map(toPostRecord)
   }
 
+  countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
+    return parts.countLikesBy(this.sql, postIds, userIds)
+  }
   likedAmong(userId: string, postIds: readonly string[]) {
     return parts.likedAmong(this.sql, userId, postIds)
   }
