@@ -4,6 +4,7 @@ import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.j
 import { dropComment, receiveComment, reviseComment, voteOnComment } from '../state/comments.js'
 import { cachePosts, editCachedPost, likeCachedPost, postCache } from '../state/post-cache.js'
 import { dropNotificationsAbout, receiveNotification, setUnread } from '../state/notifications.js'
+import { receiveReport } from '../state/moderation.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
 import { markBookmarked, session } from '../state/session.js'
@@ -68,6 +69,8 @@ const handlers: Handlers = {
   'user.unsuspended': () => refetchOnScreen(),
   'notification.created': receiveNotification,
   'notification.read': setUnread,
+  // Moderators' streams only: the queue's count in the navigation, and the report on top of an open queue.
+  'report.created': receiveReport,
   reset: () => refetchOnScreen(),
 }
 
