@@ -74,7 +74,6 @@ export type MutesReply = Static<typeof MutesReplySchema>
 export type MutedUser = MutesReply['users'][number]
 
 /** Moderation (docs/api-contract.md, DECISIONS §8): reports, the queue, moderated people, the audit log, invites. */
-export type ReportCategory = ReportBody['category']
 export type ReportsReply = Static<typeof ReportsReplySchema>
 export type Report = ReportsReply['reports'][number]
 export type ResolveAction = ResolveBody['action']

@@ -3,7 +3,7 @@ import type { ReportCategory } from '../lib/model.js'
 import { Modal } from './modal.js'
 
 /** The most a report's comment holds (DECISIONS §8). */
-export const REPORT_COMMENT_MAX = 1000
+const REPORT_COMMENT_MAX = 1000
 
 const CATEGORIES: readonly { value: ReportCategory; label: string; description: string }[] = [
   { value: 'spam', label: 'Spam', description: 'Ads, scams, fake accounts or the same thing posted over and over.' },
