@@ -51,6 +51,16 @@ await t.test('a suspended user’s like stops counting and comes back on unsuspe
     { count: 1, likedBy: [other.user._id], listed: 1, likers: [other.user._id] },
     'the suspended like counts nowhere',
   )
+  const stream = await live.stream(t, author)
+  const nextLike = async () => {
+    const message = await stream.until((m) => m.event === 'post.liked', 3000)
+    return (JSON.parse(message.data ?? '{}') as { likeCount: number }).likeCount
+  }
+  await call(api, other.token, 'POST', `/api/posts/dislike/${postId}`)
+  t.equal(await nextLike(), 0, 'a live unlike’s count leaves the suspended like out')
+  await call(api, other.token, 'POST', `/api/posts/like/${postId}`)
+  t.equal(await nextLike(), 1, 'and so does a live like’s')
+
   await unsuspend(liker.user._id)
   t.strictSame(await seen(), { count: 2, likedBy: both, listed: 2, likers: both }, 'and counts again after')
 })
