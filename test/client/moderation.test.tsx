@@ -222,3 +222,23 @@ await t.test('the audit log reads a page at a time as its end comes into view', 
     [null, 'next'],
   )
 })
+
+await t.test("a live suspension takes the person's posts off the screen; its end brings them back", async (t) => {
+  let suspended = false
+  const post = makePost({ _id: 'p1', id: 'p1', username: 'maya', content: 'A post of maya' })
+  const { send, api } = await liveApp(t, makeUser({ username: 'guest' }), '/explore', {
+    'GET /api/posts': () => ok({ posts: suspended ? [] : [structuredClone(post)], nextCursor: null }),
+    'GET /api/notifications': () => ok({ notifications: [], nextCursor: null, unread: 0 }),
+    'GET /api/users/guest': () => ok({ user: makeUser({ username: 'guest' }) }),
+  })
+  await screen.findByText('A post of maya')
+  suspended = true
+  send('user.suspended', { userId: maya._id, username: 'maya' })
+  await until(() => screen.queryByText('A post of maya') === null)
+  t.pass('gone at once, without a refetch')
+  suspended = false
+  const reads = api.calls.filter((c) => c.path === '/api/posts').length
+  send('user.unsuspended', { userId: maya._id, username: 'maya' })
+  await screen.findByText('A post of maya')
+  t.ok(api.calls.filter((c) => c.path === '/api/posts').length > reads, 'back after a refetch')
+})
