@@ -5,7 +5,7 @@ import { runAdmin } from '../../server/cli/admin.js'
 import { dropSchema, TEST_DATABASE_URL } from '../helpers/pg.js'
 import { scan, SCHEMES } from './axe.js'
 import { journey, startE2E, type E2E } from './harness.js'
-import { call, navLink, postCard, signupUser, type NewUser } from './helpers.js'
+import { call, followedAuthor, navLink, postCard, signupUser, type NewUser } from './helpers.js'
 
 /**
  * A report from a reader reaches a moderator in another browser live; the moderator removes the post from the
@@ -25,19 +25,9 @@ async function makeModerator(username: string) {
   if (code !== 0) throw new Error(`admin role: ${errors.join('\n')}`)
 }
 
-/** An author the reader follows, with one post in the reader's home feed. */
+/** An author the reader follows, with one post in the reader's home feed: its text. */
 async function followedPost(e2e: E2E, reader: NewUser) {
-  const author = await signupUser(e2e, 'spammer')
-  const text = `Cheap pills from ${author.username}`
-  await call(e2e, 'POST', '/api/posts', { postData: { content: text } }, author.token)
-  const { user } = await call<{ user: { _id: string } }>(
-    e2e,
-    'GET',
-    `/api/users/${author.username}`,
-    undefined,
-    reader.token,
-  )
-  await call(e2e, 'POST', `/api/users/follow/${user._id}`, {}, reader.token)
+  const { text } = await followedAuthor(e2e, reader, 'spammer', (username) => `Cheap pills from ${username}`)
   return text
 }
 
