@@ -43,6 +43,12 @@ const SearchPage = lazyPage(() => import('./pages/search-page.js').then((m) => m
 const TagPage = lazyPage(() => import('./pages/tag-page.js').then((m) => m.TagPage))
 const SignupPage = lazyPage(() => import('./pages/signup-page.js').then((m) => m.SignupPage))
 const SettingsPage = lazyPage(() => import('./pages/settings-page.js').then((m) => m.SettingsPage))
+const moderationPages = () => import('./pages/moderation/index.js')
+const ModerationPage = lazyPage(() => moderationPages().then((m) => m.ModerationPage))
+const ModerationPeoplePage = lazyPage(() => moderationPages().then((m) => m.ModerationPeoplePage))
+const ModerationPersonPage = lazyPage(() => moderationPages().then((m) => m.ModerationPersonPage))
+const ModerationInvitesPage = lazyPage(() => moderationPages().then((m) => m.ModerationInvitesPage))
+const ModerationLogPage = lazyPage(() => moderationPages().then((m) => m.ModerationLogPage))
 const ResetPasswordPage = lazyPage(() => import('./pages/reset-password-page.js').then((m) => m.ResetPasswordPage))
 
 /**
@@ -89,6 +95,11 @@ export function App() {
           <Route path={paths.tag.path}>{(params) => shared(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
           <Route path={paths.settings.path}>{guarded(<SettingsPage />)}</Route>
+          <Route path={paths.moderation.path}>{guarded(<ModerationPage />)}</Route>
+          <Route path={paths.moderationUsers.path}>{guarded(<ModerationPeoplePage />)}</Route>
+          <Route path={paths.moderationUser.path}>{(params) => guarded(<ModerationPersonPage id={params.id} />)}</Route>
+          <Route path={paths.moderationInvites.path}>{guarded(<ModerationInvitesPage />)}</Route>
+          <Route path={paths.moderationLog.path}>{guarded(<ModerationLogPage />)}</Route>
           <Route path={paths.profile.path}>{(params) => shared(<ProfilePage username={params.username} />)}</Route>
           <Route path={paths.postDetail.path}>{(params) => shared(<PostDetailPage postId={params.postId} />)}</Route>
           <Route component={NotFoundPage} />

@@ -19,6 +19,15 @@ export const paths = {
   },
   notifications: { path: '/notifications', href: () => '/notifications' },
   settings: { path: '/settings', href: () => '/settings' },
+  /** Moderators and admins only (DECISIONS §8): the queue, people waiting or moderated, invites, the audit log. */
+  moderation: { path: '/moderation', href: () => '/moderation' },
+  moderationUsers: { path: '/moderation/users', href: () => '/moderation/users' },
+  moderationUser: {
+    path: '/moderation/users/:id',
+    href: (id: string) => `/moderation/users/${encodeURIComponent(id)}`,
+  },
+  moderationInvites: { path: '/moderation/invites', href: () => '/moderation/invites' },
+  moderationLog: { path: '/moderation/log', href: () => '/moderation/log' },
   search: {
     path: '/search',
     /** `/search?q=…&type=…`: the query and the tab are in the address, so a search can be shared and reloaded. */

@@ -28,6 +28,15 @@ const PLAIN: Partial<Record<ErrorCode, string>> = {
   too_many_requests: "You're doing that too often. Wait a moment and try again.",
   internal: 'Something went wrong on our side. Please try again.',
   guest_disabled: 'Guest login is turned off on this server.',
+  report_own: "You can't report yourself or your own posts and comments.",
+  not_allowed: 'Only moderators and admins can do that.',
+  report_resolved: 'Another moderator has resolved this report already.',
+  nothing_to_remove: 'An account cannot be removed: suspend it instead.',
+  suspend_self: "You can't suspend yourself.",
+  not_suspended: 'This account is not suspended.',
+  not_pending: 'This account is not waiting for approval.',
+  own_role_lowered: "An admin can't lower their own role.",
+  guest_role: "The guest account can't be a moderator or an admin.",
 }
 
 const FIELDS: Record<string, string> = {

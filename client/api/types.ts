@@ -19,7 +19,18 @@ import type {
   UnreadReplySchema,
   UserResult,
 } from '../../server/schemas/index.js'
+import type {
+  AuditLogReplySchema,
+  InvitesReplySchema,
+  ModeratedUserReplySchema,
+  ModeratedUsersReplySchema,
+  ReportCreatedEventSchema,
+  ReportsReplySchema,
+  ReportBody,
+  ResolveBody,
+} from '../../server/schemas/moderation.js'
 
+export type { ReportBody, SuspendBody } from '../../server/schemas/moderation.js'
 export type {
   Comment,
   EventPayloads,
@@ -61,3 +72,16 @@ export type Health = { status: string; guestLogin?: boolean }
 export type BlocksReply = Static<typeof BlocksReplySchema>
 export type MutesReply = Static<typeof MutesReplySchema>
 export type MutedUser = MutesReply['users'][number]
+
+/** Moderation (docs/api-contract.md, DECISIONS §8): reports, the queue, moderated people, the audit log, invites. */
+export type ReportsReply = Static<typeof ReportsReplySchema>
+export type Report = ReportsReply['reports'][number]
+export type ResolveAction = ResolveBody['action']
+export type ModeratedUser = Static<typeof ModeratedUserReplySchema>['user']
+export type ModeratedUsersReply = Static<typeof ModeratedUsersReplySchema>
+export type AuditLogReply = Static<typeof AuditLogReplySchema>
+export type AuditEntry = AuditLogReply['entries'][number]
+export type InvitesReply = Static<typeof InvitesReplySchema>
+export type Invite = InvitesReply['invites'][number]
+export type Role = ModeratedUser['role']
+export type ReportCreated = Static<typeof ReportCreatedEventSchema>

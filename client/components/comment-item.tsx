@@ -19,10 +19,13 @@ type CommentItemProps = {
   onDelete: () => void
   /** Someone else's comment: its author can be muted or blocked from its menu. */
   onRestrict?: ((kind: Restriction) => void) | undefined
+  /** Someone else's comment: it can be reported from its menu. */
+  onReport?: (() => void) | undefined
 }
 
 /** One comment; its author may edit it in place (textarea and Update) or delete it. */
-export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete, onRestrict }: CommentItemProps) {
+export function CommentItem(props: CommentItemProps) {
+  const { comment, canEdit, canDelete, now, onEdit, onDelete, onRestrict, onReport } = props
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
   useDraftGuard(draft !== null && draft.trim() !== comment.text)
@@ -30,7 +33,7 @@ export function CommentItem({ comment, canEdit, canDelete, now, onEdit, onDelete
   const items: MenuItem[] = []
   if (canEdit) items.push({ label: 'Edit', onSelect: () => setDraft(comment.text) })
   if (canDelete) items.push({ label: 'Delete', onSelect: onDelete, danger: true })
-  if (onRestrict) items.push(...restrictItems(comment.username, onRestrict))
+  if (onRestrict) items.push(...restrictItems(comment.username, onRestrict, onReport && { what: 'comment', onReport }))
 
   const update = async (event: FormEvent) => {
     event.preventDefault()

@@ -13,6 +13,8 @@ export type CommentHandlers = {
   onDelete: (commentId: string) => void
   /** Mutes or blocks a comment's author (after asking); without it their comments offer neither. */
   onRestrict?: (kind: Restriction, username: string) => void
+  /** Reports someone else's comment (in a dialog); without it comments offer no Report. */
+  onReport?: (commentId: string) => void
 }
 
 /** How reading a post's comments goes, once they are opened: whether more are to come, or it failed. */
@@ -85,6 +87,9 @@ export function CommentsSection({ comments, me, postOwner, now, handlers, readin
                 comment.username !== me && handlers.onRestrict
                   ? (kind) => handlers.onRestrict?.(kind, comment.username)
                   : undefined
+              }
+              onReport={
+                comment.username !== me && handlers.onReport ? () => handlers.onReport?.(comment._id) : undefined
               }
             />
           ))}

@@ -22,6 +22,11 @@ export const ProfileIcon = () => (
     <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
   </Icon>
 )
+export const ShieldIcon = () => (
+  <Icon>
+    <path d="M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6z" />
+  </Icon>
+)
 export const HeartIcon = ({ filled = false }: { filled?: boolean }) => (
   <Icon filled={filled}>
     <path d="M12 20s-7.5-4.6-9.2-9.3C1.7 7.4 4 4 7.4 4c2 0 3.5 1.1 4.6 2.7C13.1 5.1 14.6 4 16.6 4 20 4 22.3 7.4 21.2 10.7 19.5 15.4 12 20 12 20z" />

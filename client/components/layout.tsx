@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
-import { BellIcon, BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon } from './icons.js'
+import { BellIcon, BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon, ShieldIcon } from './icons.js'
 import { Logo } from './logo.js'
 import { OfflineBanner } from './offline-banner.js'
 
@@ -9,6 +9,8 @@ type LayoutProps = {
   username: string
   /** Unread notifications: the badge on Notifications. */
   unread: number
+  /** For moderators and admins: open reports, the badge on Moderation; without it there is no Moderation item. */
+  openReports?: number | undefined
   onPost: () => void
   /** The account button and its menu (profile, log out). */
   account: ReactNode
@@ -23,12 +25,20 @@ type LayoutProps = {
   children: ReactNode
 }
 
-type NavLinkProps = { href: string; pattern: string; icon: ReactNode; label: string; badge?: number }
+type NavLinkProps = {
+  href: string
+  pattern: string
+  icon: ReactNode
+  label: string
+  badge?: number
+  /** What the badge counts, as a screen reader hears it after the name. */
+  counted?: string
+}
 
 /** Past this the badge says 99+: the exact count matters less than that there is a lot. */
 const BADGE_MAX = 99
 
-function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
+function NavLink({ href, pattern, icon, label, badge = 0, counted = 'unread' }: NavLinkProps) {
   const [active] = useRoute(pattern)
   return (
     <Link
@@ -36,8 +46,11 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
       className={active ? 'nav-link is-active' : 'nav-link'}
       aria-current={active ? 'page' : undefined}
       // The badge is a picture of the count; screen readers hear it after the name instead.
-      aria-label={badge > 0 ? `${label}, ${badge} unread` : undefined}
+      aria-label={badge > 0 ? `${label}, ${badge} ${counted}` : undefined}
     >
+      {/* The name first, the icon drawn before it (CSS order): the badge's number then follows the name in
+          the text, a word apart, as it does in the accessible name, which axe checks the visible text against. */}
+      <span className="nav-label">{label}</span>{' '}
       <span className="nav-icon">
         {icon}
         {badge > 0 && (
@@ -46,7 +59,6 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
           </span>
         )}
       </span>
-      <span className="nav-label">{label}</span>
     </Link>
   )
 }
@@ -59,6 +71,7 @@ function NavLink({ href, pattern, icon, label, badge = 0 }: NavLinkProps) {
 export function Layout({
   username,
   unread,
+  openReports,
   onPost,
   account,
   aside,
@@ -98,6 +111,16 @@ export function Layout({
             icon={<ProfileIcon />}
             label="Profile"
           />
+          {openReports !== undefined && (
+            <NavLink
+              href={paths.moderation.href()}
+              pattern={`${paths.moderation.path}/*?`}
+              icon={<ShieldIcon />}
+              label="Moderation"
+              badge={openReports}
+              counted="open reports"
+            />
+          )}
           <button type="button" className="button primary post-button" onClick={onPost}>
             <FeatherIcon />
             <span className="nav-label">Post</span>

@@ -30,6 +30,8 @@ export type PostCardProps = {
   onDelete: () => void
   /** Someone else's post: its author can be muted or blocked from its menu. */
   onRestrictAuthor?: (kind: Restriction) => void
+  /** Someone else's post: it can be reported from its menu. */
+  onReport?: () => void
   /** The image was clicked: show it large. */
   onOpenMedia: () => void
   comments: CommentHandlers
@@ -69,7 +71,11 @@ export function PostCard(props: PostCardProps) {
         { label: 'Delete Post', onSelect: props.onDelete, danger: true },
       ]
     : props.onRestrictAuthor
-      ? restrictItems(post.username, props.onRestrictAuthor)
+      ? restrictItems(
+          post.username,
+          props.onRestrictAuthor,
+          props.onReport && { what: 'post', onReport: props.onReport },
+        )
       : []
 
   const openPost = (event: MouseEvent<HTMLElement>) => {

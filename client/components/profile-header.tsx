@@ -19,6 +19,8 @@ type ProfileHeaderProps = {
   onShowFollowers: () => void
   /** Someone else's profile: they can be muted or blocked from its menu (after asking). */
   onRestrict?: (kind: Restriction) => void
+  /** Someone else's profile: they can be reported from its menu. */
+  onReport?: () => void
 }
 
 /**
@@ -53,7 +55,14 @@ export function ProfileHeader(props: ProfileHeaderProps) {
         ) : (
           <div className="profile-actions">
             {props.onRestrict && (
-              <Menu label="Profile options" items={restrictItems(user.username, props.onRestrict)} />
+              <Menu
+                label="Profile options"
+                items={restrictItems(
+                  user.username,
+                  props.onRestrict,
+                  props.onReport && { what: `@${user.username}`, onReport: props.onReport },
+                )}
+              />
             )}
             <FollowButton
               following={props.following}

@@ -3,8 +3,9 @@
  * deeply read-only: a component can show a post but never change it behind the state's back.
  */
 import type { Comment, Notification, Post, User, UserSummary } from '../../server/schemas/index.js'
+import type { Report, ReportBody, ResolveBody } from '../../server/schemas/moderation.js'
 
-type DeepReadonly<T> = T extends readonly (infer U)[]
+export type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
   : T extends object
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
@@ -15,6 +16,9 @@ export type CommentView = DeepReadonly<Comment>
 export type UserView = DeepReadonly<User>
 export type UserSummaryView = DeepReadonly<UserSummary>
 export type NotificationView = DeepReadonly<Notification>
+export type ReportView = DeepReadonly<Report>
+export type ReportCategory = ReportBody['category']
+export type ResolveAction = ResolveBody['action']
 
 /** An image's text alternative: its author's description, or at least whose image it is. */
 export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {

@@ -18,9 +18,16 @@ export function restrictConfirmation(
       }
 }
 
-/** The menu items that mute or block someone, as every menu about another person's content offers them. */
-export function restrictItems(username: string, onRestrict: (kind: Restriction) => void) {
+/** Reporting what a menu is about: the words after "Report" ("post", "comment", "@name") and what opens the dialog. */
+export type ReportItem = { what: string; onReport: () => void }
+
+/**
+ * The menu items that report what the menu is about and mute or block its author, as every menu about
+ * another person's content offers them.
+ */
+export function restrictItems(username: string, onRestrict: (kind: Restriction) => void, report?: ReportItem) {
   return [
+    ...(report ? [{ label: `Report ${report.what}`, onSelect: report.onReport }] : []),
     { label: `Mute @${username}`, onSelect: () => onRestrict('mute') },
     { label: `Block @${username}`, onSelect: () => onRestrict('block'), danger: true },
   ]

@@ -4,6 +4,7 @@ import { insertPost, lists, loadBookmarks, markBookmark } from '../state/lists.j
 import { dropComment, receiveComment, reviseComment, voteOnComment } from '../state/comments.js'
 import { cachePosts, editCachedPost, likeCachedPost, postCache } from '../state/post-cache.js'
 import { dropNotificationsAbout, receiveNotification, setUnread } from '../state/notifications.js'
+import { receiveReport } from '../state/moderation.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
 import { markBookmarked, session } from '../state/session.js'
@@ -63,8 +64,13 @@ const handlers: Handlers = {
   'user.unblocked': () => refetchOnScreen(),
   'user.muted': ({ user }) => hidePerson(user.username),
   'user.unmuted': () => refetchOnScreen(),
+  // A moderator suspended someone: their posts and comments leave every screen; a lifted suspension refetches.
+  'user.suspended': ({ username }) => hidePerson(username),
+  'user.unsuspended': () => refetchOnScreen(),
   'notification.created': receiveNotification,
   'notification.read': setUnread,
+  // Moderators' streams only: the queue's count in the navigation, and the report on top of an open queue.
+  'report.created': receiveReport,
   reset: () => refetchOnScreen(),
 }
 

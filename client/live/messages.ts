@@ -1,11 +1,12 @@
-import type { EventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
+import type { EventPayloads, ModerationEventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
 
 /**
  * Every event the server sends (docs/api-contract.md §7 and §8), plus `reset`: the server's word that
  * what is on screen must be refetched.
  */
 export type LivePayloads = Omit<EventPayloads, 'session.ended'> &
-  NotificationEventPayloads & { reset: Record<string, never> }
+  NotificationEventPayloads &
+  ModerationEventPayloads & { reset: Record<string, never> }
 export type LiveName = keyof LivePayloads
 
 /** One event as it reached this tab, from its own stream or relayed by the tab that holds the stream. */

@@ -9,8 +9,9 @@ import {
   loadTagPosts,
 } from '../state/lists.js'
 import { reloadComments } from '../state/comments.js'
+import { isStaff, loadOpenCount, loadQueue, moderation } from '../state/moderation.js'
 import { loadNotifications, loadUnreadCount, notifications } from '../state/notifications.js'
-import { loadCurrentUser } from '../state/session.js'
+import { loadCurrentUser, session } from '../state/session.js'
 import { loadProfile, loadSuggestions, users } from '../state/users.js'
 
 /**
@@ -32,4 +33,6 @@ export function refetchOnScreen(): void {
   if (users.suggestionsLoaded) void loadSuggestions()
   if (notifications.list.loaded) void loadNotifications()
   else void loadUnreadCount()
+  if (moderation.queue.loaded) void loadQueue(moderation.queue.key === 'resolved' ? 'resolved' : 'open')
+  else if (isStaff(session.user?.role)) void loadOpenCount()
 }

@@ -14,6 +14,7 @@ import { fullName } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
+import { isStaff, loadOpenCount, moderation } from '../state/moderation.js'
 import { loadUnreadCount, notifications } from '../state/notifications.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { session } from '../state/session.js'
@@ -31,6 +32,8 @@ import { suggestForComposer } from './suggest.js'
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const { unread } = useSnapshot(notifications)
+  const { open: openReports } = useSnapshot(moderation)
+  const staff = isStaff(user?.role)
   const offline = offlineReason(useSnapshot(network))
   // On a narrower screen the panel is hidden: drawing it (and fetching what it shows) would only delay the page.
   const sidePanel = useSidePanel()
@@ -52,6 +55,9 @@ export function AppShell({ children }: { children: ReactNode }) {
     // Not while logging out: the call would go without a token and fail.
     if (username) void loadUnreadCount()
   }, [username])
+  useEffect(() => {
+    if (staff) void loadOpenCount()
+  }, [staff])
 
   const closeComposer = () => {
     setComposing(false)
@@ -70,6 +76,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <Layout
       username={username ?? ''}
       unread={unread}
+      openReports={staff ? openReports : undefined}
       offline={offline}
       onPost={() => setComposing(true)}
       account={

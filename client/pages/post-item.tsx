@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
+import { ReportDialog } from '../components/report-dialog.js'
 import { fullName, likedBy, mediaAlt } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
@@ -23,6 +24,7 @@ import {
   uploadMedia,
 } from '../state/posts.js'
 import { restrictPerson } from '../state/relations.js'
+import { sendReport, type ReportTarget } from '../state/reports.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 
@@ -83,6 +85,7 @@ export const PostItem = memo(function PostItem({
   const [viewing, setViewing] = useState(false)
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
+  const [reporting, setReporting] = useState<ReportTarget | null>(null)
   const now = useNow()
   const [location, navigate] = useLocation()
   // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
@@ -149,14 +152,27 @@ export const PostItem = memo(function PostItem({
         onOpenMedia={() => setViewing(true)}
         onDelete={() => setDeleting({ kind: 'post' })}
         onRestrictAuthor={(kind) => setDeleting({ kind, username: post.username })}
+        onReport={username ? () => setReporting({ targetType: 'post', targetId: post._id }) : undefined}
         comments={{
           onAdd: signedIn((text: string) => addComment(post._id, text), Promise.resolve(false)),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
           onRestrict: (kind, username) => setDeleting({ kind, username }),
+          ...(username
+            ? {
+                onReport: (commentId) => setReporting({ targetType: 'comment', targetId: commentId, postId: post._id }),
+              }
+            : {}),
         }}
       />
       {viewing && <Lightbox src={post.mediaUrl} alt={mediaAlt(post)} onClose={() => setViewing(false)} />}
+      {reporting && (
+        <ReportDialog
+          subject={reporting.targetType}
+          onSend={(category, comment) => sendReport(reporting, category, comment)}
+          onClose={() => setReporting(null)}
+        />
+      )}
       {deleting && (
         <ConfirmDialog
           {...confirmation(deleting)}

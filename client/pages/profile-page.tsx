@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditProfileModal } from '../components/edit-profile-modal.js'
 import { LoadError } from '../components/load-error.js'
 import { ProfileHeader } from '../components/profile-header.js'
+import { ReportDialog } from '../components/report-dialog.js'
 import { Spinner } from '../components/spinner.js'
 import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
@@ -14,6 +15,7 @@ import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { lists, loadProfilePosts } from '../state/lists.js'
 import { restrictPerson } from '../state/relations.js'
+import { sendReport } from '../state/reports.js'
 import { session } from '../state/session.js'
 import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
 import { PostList } from './post-list.js'
@@ -21,7 +23,7 @@ import { PostList } from './post-list.js'
 const PROFILE_EMPTY = 'You have not added any posts!'
 const othersEmpty = (username: string) => `@${username} hasn't posted yet.`
 
-type Dialog = 'none' | 'edit' | 'following' | 'followers' | Restriction
+type Dialog = 'none' | 'edit' | 'following' | 'followers' | 'report' | Restriction
 
 /** A user's profile: who they are, whom they follow and who follows them, and their posts. */
 export function ProfilePage({ username }: { username: string }) {
@@ -86,6 +88,7 @@ export function ProfilePage({ username }: { username: string }) {
         onShowFollowing={() => setDialog('following')}
         onShowFollowers={() => setDialog('followers')}
         onRestrict={setDialog}
+        onReport={me ? () => setDialog('report') : undefined}
       />
       <h2 className="section-title">Posts</h2>
       <PostList
@@ -95,6 +98,13 @@ export function ProfilePage({ username }: { username: string }) {
       />
       {dialog === 'edit' && isMe && (
         <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
+      )}
+      {dialog === 'report' && (
+        <ReportDialog
+          subject="user"
+          onSend={(category, comment) => sendReport({ targetType: 'user', targetId: user._id }, category, comment)}
+          onClose={close}
+        />
       )}
       {(dialog === 'mute' || dialog === 'block') && (
         <ConfirmDialog

@@ -2,6 +2,8 @@ import { apiLogout } from '../api/auth.js'
 import { reset as resetComments } from './comments.js'
 import { resetEarlyHome } from './early-home.js'
 import { reset as resetLists } from './lists.js'
+import { reset as resetModeratedPeople } from './moderated-people.js'
+import { reset as resetModeration } from './moderation.js'
 import { reset as resetNetwork } from './network.js'
 import { reset as resetNotifications } from './notifications.js'
 import { reset as resetPostCache } from './post-cache.js'
@@ -22,6 +24,8 @@ export const STATE_RESETS = {
   comments: resetComments,
   'early-home': resetEarlyHome,
   lists: resetLists,
+  'moderated-people': resetModeratedPeople,
+  moderation: resetModeration,
   network: resetNetwork,
   notifications: resetNotifications,
   /** A helper for paged lists; the lists are in the stores that use it. */
@@ -30,6 +34,8 @@ export const STATE_RESETS = {
   /** Actions, and the like and bookmark intents still queued. */
   posts: resetPosts,
   relations: resetRelations,
+  /** Actions only: a report holds nothing once sent. */
+  reports: null,
   search: resetSearch,
   session: forgetSession,
   'sign-out': null,

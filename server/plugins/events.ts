@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 const SESSION_ENDED: EventName = 'session.ended'
 /** Events every instance acts on that no client is ever sent. */
-const UNSENT: ReadonlySet<string> = new Set([SESSION_ENDED, 'user.suspended', 'user.unsuspended'])
+const UNSENT: ReadonlySet<string> = new Set([SESSION_ENDED])
 
 /** The token a `session.ended` names, or undefined when it ends every token of its user. */
 function loggedOutToken(data: string): string | undefined {

@@ -71,6 +71,12 @@ export const MuteEventSchema = Type.Object({
   user: UserSummarySchema,
   until: Type.Union([DateTimeSchema, Type.Null()]),
 })
+/**
+ * A suspension began or was lifted. Every instance hides (or shows again) the user's content on its streams
+ * from here on, in log order, and every client takes their posts and comments out of what it shows (or
+ * refetches to bring them back); the user's own streams have closed.
+ */
+export const SuspensionEventSchema = Type.Object({ userId: Type.String(), username: Type.String() })
 /** A new notification for the stream's user, with their unread count after it. */
 export const NotificationCreatedEventSchema = Type.Composite([
   NotificationSchema,
@@ -92,6 +98,8 @@ export interface EventPayloads {
   'user.followed': Static<typeof FollowEventSchema>
   'user.unfollowed': Static<typeof FollowEventSchema>
   'user.updated': Static<typeof UserUpdatedEventSchema>
+  'user.suspended': Static<typeof SuspensionEventSchema>
+  'user.unsuspended': Static<typeof SuspensionEventSchema>
   /**
    * The user logged out: every instance ends the streams of the token logged out, or with no `tokenId`
    * (logout everywhere) all of that user's streams. It travels through the event log like any event, so
@@ -120,14 +128,8 @@ export interface NotificationEventPayloads {
 }
 
 /** To the streams of moderators and admins only: a new report, with the queue's open count after it. */
-interface ModerationEventPayloads {
+export interface ModerationEventPayloads {
   'report.created': Static<typeof ReportCreatedEventSchema>
-  /**
-   * A suspension began or was lifted: every instance hides (or shows again) the user's content on its
-   * streams from here on, in log order. Like `session.ended`, it travels through the log but no client is sent it.
-   */
-  'user.suspended': { userId: string }
-  'user.unsuspended': { userId: string }
 }
 
 /** Every event the server sends. */

@@ -33,6 +33,8 @@ const ReportSchema = Type.Object(
     targetType: TargetTypeSchema,
     targetId: Type.String(),
     postId: Type.Optional(Type.String()),
+    /** The reported user, or the author of the reported post or comment: whom `suspend` suspends. */
+    subjectId: Type.String(),
     /** The post (compact), comment or user summary as it is now, or as it was when removed. */
     target: Type.Union([PostSchema, CommentSchema, UserSummarySchema]),
     /** Whether the target is gone (removed by a moderator or deleted by its author). */

@@ -103,7 +103,7 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
         if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
         return created
       })
-      const createdUser = await userView(store, user, true)
+      const createdUser = await userView(store, user, true, now())
       return user.pending ? { createdUser, pending: true as const } : { createdUser, encodedToken: tokenOf(user) }
     },
 
@@ -119,7 +119,7 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
       if (user.pending) throw forbidden(MSG.accountPending)
       if (suspendedAt(user.suspension, now().toISOString())) throw forbidden(MSG.accountSuspended)
       await checkSecondFactor(user._id, body.otp)
-      return { foundUser: await userView(store, user, true), encodedToken: tokenOf(user) }
+      return { foundUser: await userView(store, user, true, now()), encodedToken: tokenOf(user) }
     },
 
     /** Ends one token until it expires, and, on every instance, the streams it opened; nothing else. */

@@ -38,6 +38,7 @@ async function reportView(store: StoreReader, report: ReportRecord, people: Peop
     targetType: report.targetType,
     targetId: report.targetId,
     ...(report.postId !== undefined ? { postId: report.postId } : {}),
+    subjectId: report.subjectId,
     target: now ?? (report.snapshot as Target),
     removed: now === undefined,
     category: report.category,

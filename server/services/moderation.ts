@@ -86,7 +86,7 @@ export function createModerationService({ store, now }: ServiceDeps) {
         if (isStaff(target) && roleOf(actor) !== 'admin') throw forbidden(MSG.notAllowed)
         if (!suspendedAt(target.suspension, at)) throw badRequest(MSG.notSuspended)
         const lifted = await tx.setSuspension(target._id, null, at)
-        tx.emit({ name: 'user.unsuspended', data: { userId: target._id } })
+        tx.emit({ name: 'user.unsuspended', data: { userId: target._id, username: target.username } })
         await audit(tx, actor._id, 'unsuspend', { type: 'user', id: target._id }, at)
         return lifted
       }),

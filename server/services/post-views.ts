@@ -243,7 +243,20 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
           asked.map((e) => e.record._id),
         )
   const [me] = liked.size > 0 && userId !== undefined ? await store.getUserSummaries([userId]) : []
-  return entries.map((entry) => viewFor(entry, reader, liked.has(entry.record._id) ? me : undefined))
+  const views = entries.map((entry) => viewFor(entry, reader, liked.has(entry.record._id) ? me : undefined))
+  return withoutSuspendedLikes(store, views, reader.hidden?.suspended ?? [])
+}
+
+/** While someone is suspended their likes do not count (DECISIONS §11): each view's likeCount leaves them out. */
+async function withoutSuspendedLikes(store: StoreReader, views: Post[], suspended: readonly string[]): Promise<Post[]> {
+  const liked = views.filter((view) => view.likes.likeCount > 0).map((view) => view._id)
+  if (suspended.length === 0 || liked.length === 0) return views
+  const theirs = await store.countLikesBy(liked, suspended)
+  if (theirs.size === 0) return views
+  return views.map((view) => {
+    const count = theirs.get(view._id)
+    return count === undefined ? view : { ...view, likes: { ...view.likes, likeCount: view.likes.likeCount - count } }
+  })
 }
 
 /** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */

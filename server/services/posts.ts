@@ -88,7 +88,10 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
       const at = now().toISOString()
       if (!(await tx.setReaction(post._id, userId, liked, at)))
         throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
-      const likeCount = post.likeCount + (liked ? 1 : -1)
+      // The count the event carries leaves out the likes of people suspended now, as every view does.
+      const suspended = (await tx.listSuspended(at)).map((entry) => entry.userId)
+      const theirs = suspended.length === 0 ? 0 : ((await tx.countLikesBy([post._id], suspended)).get(post._id) ?? 0)
+      const likeCount = post.likeCount + (liked ? 1 : -1) - theirs
       tx.emit({
         name: 'post.liked',
         data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },

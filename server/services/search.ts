@@ -79,9 +79,8 @@ export function createSearchService({ store, now }: ServiceDeps) {
         const search = userSearchOf(q)
         const { items, nextCursor } =
           search === undefined ? nothing(page, CURSOR.byName) : await store.searchUsers(search, withLimit(page))
-        // A signup waiting for approval is nobody yet (DECISIONS §8).
-        const people = items.filter((user) => !user.pending)
-        return { users: people.map((user) => ({ ...summaryOf(user), bio: user.bio })), nextCursor }
+        // The store leaves out signups waiting for approval, who are nobody yet (DECISIONS §8).
+        return { users: items.map((user) => ({ ...summaryOf(user), bio: user.bio })), nextCursor }
       }
       if (q.startsWith('#')) return tagged(tagOf(q.slice(1).trim()), page, reader)
       const terms = postTermsOf(q)

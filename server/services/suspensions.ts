@@ -24,7 +24,7 @@ export async function suspendIn(
   const suspended = await tx.setSuspension(target._id, { reason, at, until }, at)
   await tx.revokeTokens(target._id)
   tx.emit({ name: 'session.ended', data: {}, to: target._id })
-  tx.emit({ name: 'user.suspended', data: { userId: target._id } })
+  tx.emit({ name: 'user.suspended', data: { userId: target._id, username: target.username } })
   await audit(tx, actor._id, 'suspend', { type: 'user', id: target._id }, at, reason)
   return suspended ?? target
 }

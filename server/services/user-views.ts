@@ -2,19 +2,32 @@ import type { User } from '../schemas/users.js'
 import type { StoreReader, UserRecord } from '../store/types.js'
 import { ownBookmarks } from './post-views.js'
 import { lookup, toUser, type UserLookup } from './views.js'
+import { suspendedPeople } from './visibility.js'
 
-/** Everyone a set of users shows: themselves, whom they follow and who follows them. */
-export async function usersOfUsers(store: StoreReader, people: readonly UserRecord[]): Promise<UserLookup> {
+/**
+ * Everyone a set of users shows: themselves, whom they follow and who follows them, but for `suspended`,
+ * whose follows do not count while the suspension lasts (DECISIONS §11): left out of the lookup, they
+ * are left out of the follow lists and their counts.
+ */
+export async function usersOfUsers(
+  store: StoreReader,
+  people: readonly UserRecord[],
+  suspended: ReadonlySet<string> = new Set(),
+): Promise<UserLookup> {
   const ids = new Set<string>()
   for (const user of people) {
     ids.add(user._id)
-    for (const id of user.following) ids.add(id)
-    for (const id of user.followers) ids.add(id)
+    for (const id of user.following) if (!suspended.has(id)) ids.add(id)
+    for (const id of user.followers) if (!suspended.has(id)) ids.add(id)
   }
   return lookup(store, ids)
 }
 
-export async function userView(store: StoreReader, user: UserRecord, self: boolean): Promise<User> {
-  const [users, bookmarks] = await Promise.all([usersOfUsers(store, [user]), self ? ownBookmarks(store, user._id) : []])
+/** The user as `at` finds them: follows of people suspended then are left out. */
+export async function userView(store: StoreReader, user: UserRecord, self: boolean, at: Date): Promise<User> {
+  const [users, bookmarks] = await Promise.all([
+    suspendedPeople(store, at).then((suspended) => usersOfUsers(store, [user], suspended)),
+    self ? ownBookmarks(store, user._id) : [],
+  ])
   return toUser(user, users, self, bookmarks)
 }

@@ -10,7 +10,7 @@ import { isValidAvatarUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
-import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
+import { checkCanInteract, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
 async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
@@ -28,8 +28,6 @@ async function mustGetVisibleAccount(store: StoreReader, id: string): Promise<Ac
   if (!user || user.pending) throw notFound(MSG.userNotFound)
   return user
 }
-
-const listed = (users: readonly UserRecord[]) => users.filter((user) => !user.pending)
 
 type SentProfile = Omit<UserEdit, 'username' | 'token'>
 
@@ -70,7 +68,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
       mustGetUser(store, meId, MSG.userNotRegistered),
       mustGetUser(store, targetId),
     ])
-    return { user: await userView(store, me, true), followUser: await userView(store, other, false) }
+    const at = now()
+    return { user: await userView(store, me, true, at), followUser: await userView(store, other, false, at) }
   }
 
   async function changeBookmark(userId: string, postId: string, add: boolean) {
@@ -100,10 +99,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async list(viewerId: string | undefined, page: PageRequest) {
       // Whom the reader cannot see (a block either way, a running mute, a suspension) is not in the list either.
       const hide = (await hiddenFrom(store, viewerId, now())).people
-      const found = await store.listUsers({ ...unpagedCap(page), hide })
-      const { nextCursor } = found
-      const items = listed(found.items)
-      const lookup = await usersOfUsers(store, items)
+      const { items, nextCursor } = await store.listUsers({ ...unpagedCap(page), hide })
+      const lookup = await usersOfUsers(store, items, await suspendedPeople(store, now()))
       const mine =
         viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
       const users = items.map((user) => toUser(user, lookup, user._id === viewerId, mine))
@@ -118,7 +115,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (!user || user.pending) throw notFound(MSG.userNotFound)
       // To someone they block, a person is not there; whom they block or mute can still open their profile.
       if (!user || (await hiddenFrom(store, viewerId, now())).shut.has(user._id)) throw notFound(MSG.userNotFound)
-      return { user: await userView(store, user, user._id === viewerId) }
+      return { user: await userView(store, user, user._id === viewerId, now()) }
     },
 
     /** A `token` sent along is never stored; the reply's user carries it back, as the original mock did. */
@@ -133,7 +130,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
         tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } }, by: user._id })
         return user
       })
-      const view = await userView(store, user, true)
+      const view = await userView(store, user, true, now())
       return { user: typeof token === 'string' ? { ...view, token } : view }
     },
 
@@ -144,8 +141,8 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
       const hidden = await hiddenFrom(store, userId, now())
-      const candidates = listed(await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people))
-      const lookup = await usersOfUsers(store, candidates)
+      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people)
+      const lookup = await usersOfUsers(store, candidates, new Set(hidden.suspended))
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },
 

@@ -29,6 +29,13 @@ export function summaryById(id: string, users: UserLookup): UserSummary {
 
 export const summaries = (ids: readonly string[], users: UserLookup) => ids.map((id) => summaryById(id, users))
 
+/** Only the follows `users` holds: whom it leaves out (a suspended person) does not count (DECISIONS §11). */
+const followsIn = (ids: readonly string[], users: UserLookup) =>
+  ids.flatMap((id) => {
+    const user = users.get(id)
+    return user ? [summaryOf(user)] : []
+  })
+
 /**
  * `self` is true only when the record is the caller's own: only then do email and bookmarks show,
  * the bookmarks being the posts `bookmarks` holds (see ownBookmarks).
@@ -48,8 +55,8 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookm
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
     bookmarks: self ? [...bookmarks] : [],
-    following: summaries(user.following, users),
-    followers: summaries(user.followers, users),
+    following: followsIn(user.following, users),
+    followers: followsIn(user.followers, users),
   }
 }
 

@@ -21,6 +21,11 @@ export interface Hidden {
   readonly shut: ReadonlySet<string>
   /** When the soonest timed mute among `people` ends, in ms since the epoch: past it, ask again. */
   readonly until: number | undefined
+  /**
+   * Who among `people` is suspended: their likes and follows do not count while it lasts (DECISIONS §11),
+   * so views take them out of likeCount and of follow lists as well.
+   */
+  readonly suspended: readonly string[]
 }
 
 /** A reader who is not signed in, or who hides nobody. */
@@ -28,6 +33,7 @@ const NOBODY_HIDDEN: Hidden = Object.freeze({
   people: Object.freeze([]),
   shut: new Set<string>(),
   until: undefined,
+  suspended: Object.freeze([]),
 })
 
 /** Whether two people have a block between them, either way: then neither may act on the other. */
@@ -60,7 +66,13 @@ export async function hiddenFrom(store: StoreReader, readerId: string | undefine
     people: [...new Set([...suspendedIds, ...blocking, ...blockedBy, ...muting.map((mute) => mute.userId)])],
     shut: new Set([...suspendedIds, ...blockedBy]),
     until: soonest([...suspended.map((entry) => entry.until), ...muting.map((mute) => mute.until)]),
+    suspended: suspendedIds,
   }
+}
+
+/** Whose suspension is in force at `at`: their likes and follows count nowhere meanwhile. */
+export async function suspendedPeople(store: StoreReader, at: Date): Promise<ReadonlySet<string>> {
+  return new Set((await store.listSuspended(at.toISOString())).map((entry) => entry.userId))
 }
 
 /** Refuses, with 403, a write by `actorId` aimed at `otherId` (a follow, a like, a comment, a vote, a bookmark) across a block. */

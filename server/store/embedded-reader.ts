@@ -3,7 +3,7 @@ import { fullPage } from './full-page.js'
 import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
-import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
@@ -61,7 +61,8 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.peopleVersion
   }
   async listUsers(page: PageRequest) {
-    return fullPage(page, (part) => this.index.listUsers(part), idOf)
+    const hide = this.index.withPending(page.hide)
+    return fullPage({ ...page, hide }, (part) => this.index.listUsers(part), idOf)
   }
   async suggestUsers(userId: string, limit: number, hide?: readonly string[]) {
     return this.index.suggestUsers(userId, limit, hide)
@@ -74,6 +75,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   async likedAmong(userId: string, postIds: readonly string[]) {
     return likedIn(this.index.getPosts(postIds), userId)
+  }
+  async countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
+    return likesByIn(this.index.getPosts(postIds), userIds)
   }
   async listLikers(postId: string, page: PageRequest) {
     const post = this.index.posts.get(postId)
@@ -121,7 +125,12 @@ export class EmbeddedReader implements TransactionBase {
     return fullPage(page, (part) => recordsOf(this.index.search.posts(terms, part), this.index.posts), authorOf)
   }
   async searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
-    return fullPage(page, (part) => recordsOf(this.index.names.users(search, part), this.index.users), idOf)
+    const hide = this.index.withPending(page.hide)
+    return fullPage(
+      { ...page, hide },
+      (part) => recordsOf(this.index.names.users(search, part), this.index.users),
+      idOf,
+    )
   }
   async getNotification(id: string) {
     return this.index.notifications.get(id)

@@ -82,6 +82,8 @@ export class MemoryIndex {
   readonly #staff = new Set<string>()
   /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
   readonly #suspended = new Map<string, string | null>()
+  /** Signups waiting for approval: nobody yet, so no list of people holds them (DECISIONS §11). */
+  readonly #pending = new Set<string>()
   /** Who blocks each user: every record's `blocking`, the other way round. */
   readonly #blockedBy = new Map<string, Set<string>>()
   readonly #usersByTime = new SortedList(byJoined)
@@ -110,6 +112,7 @@ export class MemoryIndex {
     this.usernameSkeletons.clear()
     this.#staff.clear()
     this.#suspended.clear()
+    this.#pending.clear()
     this.posts.clear()
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
@@ -187,7 +190,7 @@ export class MemoryIndex {
    */
   suggestUsers(userId: string, limit: number, hide: readonly string[] = []): UserRecord[] {
     const me = this.users.get(userId)
-    const left = new Set([...(me?.following ?? []), ...hide])
+    const left = new Set([...(me?.following ?? []), ...this.withPending(hide)])
     return this.#usersByTime.items
       .filter((user) => user._id !== userId && !left.has(user._id))
       .sort((a, b) => b.followers.length - a.followers.length)
@@ -293,6 +296,7 @@ export class MemoryIndex {
     this.usersByName.delete(usernameKey(user.username))
     this.usernameSkeletons.delete(usernameSkeleton(user.username))
     this.#staff.delete(id)
+    this.#pending.delete(id)
     this.#usersByTime.remove(user)
     this.names.deleteUser(user)
   }
@@ -312,6 +316,11 @@ export class MemoryIndex {
     const found: { userId: string; until: string | null }[] = []
     for (const [userId, until] of this.#suspended) if (until === null || until > at) found.push({ userId, until })
     return found
+  }
+
+  /** Whom a list of people leaves out besides `hide`: the signups waiting for approval. */
+  withPending(hide: readonly string[] = []): readonly string[] {
+    return this.#pending.size === 0 ? hide : [...hide, ...this.#pending]
   }
 
   staffIds(): string[] {
@@ -336,6 +345,8 @@ export class MemoryIndex {
     else this.#staff.delete(user._id)
     if (user.suspension) this.#suspended.set(user._id, user.suspension.until)
     else this.#suspended.delete(user._id)
+    if (user.pending) this.#pending.add(user._id)
+    else this.#pending.delete(user._id)
     this.users.set(user._id, user)
     this.usersByName.set(usernameKey(user.username), user)
     this.usernameSkeletons.add(usernameSkeleton(user.username))

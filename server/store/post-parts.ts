@@ -27,6 +27,17 @@ export const commentOf = (post: PostRecord | undefined, commentId: string): Comm
 export const likedIn = (posts: readonly PostRecord[], userId: string): Set<string> =>
   new Set(posts.filter((post) => post.likedBy.includes(userId)).map((post) => post._id))
 
+/** How many likes of each post are by `userIds`, by post id; posts without one are left out. */
+export function likesByIn(posts: readonly PostRecord[], userIds: readonly string[]): Map<string, number> {
+  const people = new Set(userIds)
+  const counts = new Map<string, number>()
+  for (const post of posts) {
+    const count = post.likedBy.reduce((sum, id) => (people.has(id) ? sum + 1 : sum), 0)
+    if (count > 0) counts.set(post._id, count)
+  }
+  return counts
+}
+
 /**
  * The record with its counts, worked out from its lists: databases written before the counts existed
  * hold none. The same record when they are right already.

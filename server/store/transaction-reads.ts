@@ -1,6 +1,6 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
-import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
@@ -104,6 +104,9 @@ export class TransactionReads implements StoreReader {
   }
   async likedAmong(userId: string, postIds: readonly string[]) {
     return likedIn(await this.getPosts(postIds), userId)
+  }
+  async countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
+    return likesByIn(await this.getPosts(postIds), userIds)
   }
   async listLikers(postId: string, page: PageRequest) {
     return likersOf(await this.getPost(postId), page)

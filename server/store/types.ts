@@ -231,8 +231,9 @@ export interface PostQuery extends PageRequest {
  * The reads both stores answer alike, PostgreSQL's answers being the rule; the contract suite
  * (test/server/store-contract.test.ts) holds each store to every rule written here. Throughout: an id no
  * record has, a malformed one included (PostgreSQL's ids are uuids), finds nothing and is never an error;
- * a pending signup is a user like any other here (services hide it); and every paged read refuses a cursor
- * it could not have made with a 400 that names the cursor, on either store.
+ * a pending signup is a user like any other here (services hide it), but for the lists of people
+ * (listUsers, suggestUsers, searchUsers), which leave it out so that their pages are full; and every
+ * paged read refuses a cursor it could not have made with a 400 that names the cursor, on either store.
  */
 export interface StoreReader {
   /** The whole record, its follows and bookmarks included; undefined for an unknown id. */
@@ -257,11 +258,11 @@ export interface StoreReader {
    * another instance may have written), and then summaries are read again instead.
    */
   peopleVersion?(): number
-  /** Oldest account first, without the people `page.hide` names. */
+  /** Oldest account first, without the people `page.hide` names and signups waiting for approval. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /**
-   * Who to follow: neither the user nor anyone they follow or `hide` holds; the most followed first, then
-   * the oldest account. For an unknown user, everyone but `hide`.
+   * Who to follow: neither the user nor anyone they follow or `hide` holds, nor a signup waiting for
+   * approval; the most followed first, then the oldest account. For an unknown user, everyone but `hide`.
    */
   suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]>
   /** The post with its lists (see PostRecord); undefined for an unknown id. */
@@ -270,6 +271,8 @@ export interface StoreReader {
   getPosts(ids: readonly string[]): Promise<PostRecord[]>
   /** Which of these posts the user likes; none for an unknown user, and unknown posts are left out. */
   likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
+  /** How many likes of each of these posts are by these people, by post id; posts without one are left out. */
+  countLikesBy(postIds: readonly string[], userIds: readonly string[]): Promise<Map<string, number>>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
   /** The comment, only when it belongs to that post. */
@@ -289,7 +292,7 @@ export interface StoreReader {
   trendingTags(since: string, limit: number, hide?: readonly string[]): Promise<TagCount[]>
   /** Posts whose search terms (text-terms.ts) include every one of `terms`, newest first. */
   searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>>
-  /** Users matching, in order of their lower-case username, pending signups included. */
+  /** Users matching, in order of their lower-case username; never a signup waiting for approval. */
   searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>>
   getNotification(id: string): Promise<NotificationRecord | undefined>
   /** The user's notifications, newest first; an unknown user has none. */

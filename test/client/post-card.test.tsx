@@ -243,8 +243,8 @@ await t.test('the comment count toggles the comments, read when opened; Reply is
   fireEvent.click(theirs)
   t.same(
     screen.getAllByRole('menuitem').map((item) => item.textContent),
-    ['Mute @theo', 'Block @theo'],
-    "someone else's comment can only be muted or blocked",
+    ['Report comment', 'Mute @theo', 'Block @theo'],
+    "someone else's comment can only be reported, muted or blocked",
   )
   fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' })
 

@@ -16,6 +16,8 @@ import {
   loadSearchPosts,
   loadTagPosts,
 } from '../../client/state/lists.js'
+import { loadAuditLog } from '../../client/state/moderated-people.js'
+import { loadQueue } from '../../client/state/moderation.js'
 import { setStreamState } from '../../client/state/network.js'
 import { loadRelations } from '../../client/state/relations.js'
 import { loadNotifications, notifications } from '../../client/state/notifications.js'
@@ -113,6 +115,14 @@ await t.test("after a logout every store's state is its state at the start", asy
     'GET /api/tags/trending': () => ok({ tags: [{ tag: 'tea', posts: 1 }] }),
     'GET /api/users/blocks': () => ok({ users: [summary(maya)], nextCursor: null }),
     'GET /api/users/mutes': () => ok({ users: [{ ...summary(maya), mutedUntil: null }], nextCursor: null }),
+    'GET /api/admin/reports': () => ok({ reports: [], nextCursor: null, open: 2 }),
+    'GET /api/admin/log': () =>
+      ok({
+        entries: [
+          { _id: 'a1', actor: 'cli', action: 'role', targetType: 'user', targetId: 'u1', createdAt: post.createdAt },
+        ],
+        nextCursor: null,
+      }),
     'POST /api/auth/logout': () => ok({}),
   })
   t.teardown(api.restore)
@@ -133,6 +143,8 @@ await t.test("after a logout every store's state is its state at the start", asy
     loadPeople('ma'),
     loadTrending(),
     loadRelations(),
+    loadQueue('open'),
+    loadAuditLog(),
   ])
   showToast('Your post was sent', 'success')
   setStreamState('open')

@@ -134,6 +134,18 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
       },
     },
     {
+      name: 'report dialog',
+      path: '/profile/maya.lin',
+      ready: firstPost,
+      open: async (page) => {
+        await menu('Post options')(page)
+        await page.getByRole('menuitem', { name: 'Report post' }).click()
+        await dialog('Report this post')(page)
+      },
+    },
+    // Moderation pages as a moderator sees them are scanned in moderation.test.ts, whose server has one.
+    { name: 'moderation, not allowed', path: '/moderation', ready: heading('Not allowed') },
+    {
       name: 'lightbox',
       path: `/post-detail/${postId}`,
       ready: firstPost,

@@ -1,25 +1,9 @@
 import t from 'tap'
 import { journey, startE2E, type E2E } from './harness.js'
-import { call, navLink, postCard, signupUser, type NewUser } from './helpers.js'
+import { followedAuthor, navLink, postCard, signupUser, type NewUser } from './helpers.js'
 
 /** Blocking someone from their profile takes their posts out of the feeds; unblocking in Settings brings them back. */
 const e2e = await startE2E(t)
-
-/** Someone with one post, followed by the reader so their post is in the reader's home feed too. */
-async function followedAuthor(e2e: E2E, reader: NewUser) {
-  const author = await signupUser(e2e, 'author')
-  const text = `Posted by ${author.username}`
-  await call(e2e, 'POST', '/api/posts', { postData: { content: text } }, author.token)
-  const { user } = await call<{ user: { _id: string } }>(
-    e2e,
-    'GET',
-    `/api/users/${author.username}`,
-    undefined,
-    reader.token,
-  )
-  await call(e2e, 'POST', `/api/users/follow/${user._id}`, {}, reader.token)
-  return { author, text }
-}
 
 let reader: NewUser | undefined
 await journey(

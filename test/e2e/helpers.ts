@@ -53,6 +53,30 @@ export async function signupUser(e2e: E2E, prefix: string): Promise<NewUser> {
   return { ...user, username, token: reply.encodedToken, fullName: `${user.firstName} ${user.lastName}` }
 }
 
+/**
+ * Someone new (named from `prefix`) with one post, `text` or "Posted by <username>", whom `reader` follows,
+ * so the post is in the reader's home feed too.
+ */
+export async function followedAuthor(
+  e2e: E2E,
+  reader: NewUser,
+  prefix = 'author',
+  text?: (username: string) => string,
+) {
+  const author = await signupUser(e2e, prefix)
+  const content = text ? text(author.username) : `Posted by ${author.username}`
+  await call(e2e, 'POST', '/api/posts', { postData: { content } }, author.token)
+  const { user } = await call<{ user: { _id: string } }>(
+    e2e,
+    'GET',
+    `/api/users/${author.username}`,
+    undefined,
+    reader.token,
+  )
+  await call(e2e, 'POST', `/api/users/follow/${user._id}`, {}, reader.token)
+  return { author, text: content }
+}
+
 /** The id of the seeded post whose text starts with `content`. */
 export async function postIdByContent(e2e: E2E, content: string): Promise<string> {
   const { posts } = await call<{ posts: { _id: string; content: string }[] }>(e2e, 'GET', '/api/posts')

@@ -72,6 +72,16 @@ export function contentReads(f: Fixture): ReadCase[] {
       read: (s) => s.likedAmong(u[7] as string, [...p, UNKNOWN, MALFORMED]),
     },
     { op: 'likedAmong', name: 'an unknown user likes none', read: (s) => s.likedAmong(UNKNOWN, p) },
+    {
+      op: 'countLikesBy',
+      name: 'likes of these posts by these people',
+      read: async (s) => [...(await s.countLikesBy([...p, UNKNOWN, MALFORMED], [...u, UNKNOWN])).entries()].sort(),
+    },
+    {
+      op: 'countLikesBy',
+      name: 'by nobody known',
+      read: async (s) => [...(await s.countLikesBy(p, [UNKNOWN, MALFORMED])).entries()],
+    },
     { op: 'listLikers', name: 'most recent first', read: (s) => s.listLikers(p[4] as string, {}) },
     {
       op: 'listLikers',

@@ -23,6 +23,7 @@ export const OPERATIONS: Record<Operation, true> = {
   getPost: true,
   getPosts: true,
   likedAmong: true,
+  countLikesBy: true,
   listLikers: true,
   getComment: true,
   listComments: true,

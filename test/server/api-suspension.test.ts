@@ -213,6 +213,7 @@ await t.test(
     )
     const moderatorView = await call(api, moderator, 'GET', `/api/admin/users/${target.user._id}`)
     t.equal(moderatorView.statusCode, 200, 'moderators still find the user')
+    t.match(await live.nextEvent(stream), { event: 'user.suspended' }, 'open screens hear of the suspension')
     const other = await signup(api)
     await call(api, other.token, 'POST', `/api/comments/add/${readerPost}`, { text: 'after the suspension' })
     t.match(await live.nextEvent(stream), { event: 'comment.added' }, 'the stream goes on for everyone else')

@@ -20,6 +20,22 @@ export async function likedAmong(sql: Queryable, userId: string, postIds: readon
   return new Set(rows.map((row) => row.post_id))
 }
 
+/** How many likes of each post are by `userIds`, by post id (post_reactions_user); posts without one are left out. */
+export async function countLikesBy(
+  sql: Queryable,
+  postIds: readonly string[],
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
+  const posts = postIds.filter(isUuid)
+  const people = userIds.filter(isUuid)
+  if (posts.length === 0 || people.length === 0) return new Map()
+  const rows = await sql<{ post_id: string; likes: number }[]>`
+    SELECT r.post_id, count(*)::int AS likes FROM post_reactions r
+    WHERE r.liked AND r.user_id = ANY(${people}::uuid[]) AND r.post_id = ANY(${posts}::uuid[])
+    GROUP BY r.post_id`
+  return new Map(rows.map((row) => [row.post_id, row.likes]))
+}
+
 /** The most recent like first; the cursor is the last like's place in the order they were made. */
 export async function listLikers(sql: Queryable, postId: string, page: PageRequest): Promise<Page<string>> {
   if (!isUuid(postId)) return nothing

@@ -95,7 +95,7 @@ export class PgReader implements StoreReader {
       after = sql`(u.created_at, u.id) > (${at}, ${id}::uuid)`
     }
     const rows = await sql<UserRow[]>`
-      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u WHERE ${after} ${hidden(sql, 'u.id', page.hide)} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
+      SELECT ${userColumns(sql)} FROM (SELECT * FROM users u WHERE ${after} AND NOT u.pending ${hidden(sql, 'u.id', page.hide)} ORDER BY u.created_at, u.id ${limitOf(sql, page.limit)}) u
       ORDER BY u.created_at, u.id`
     return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toUserRecord)
   }
@@ -103,9 +103,9 @@ export class PgReader implements StoreReader {
   async suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]> {
     const sql = this.sql
     const notMine = isUuid(userId)
-      ? sql`WHERE u.id <> ${userId} AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)
+      ? sql`WHERE u.id <> ${userId} AND NOT u.pending AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)
           ${hidden(sql, 'u.id', hide)}`
-      : sql``
+      : sql`WHERE NOT u.pending`
     const rows = await sql<UserRow[]>`
       SELECT ${userColumns(sql)}
       FROM (SELECT * FROM users u ${notMine} ORDER BY u.follower_count DESC, u.created_at, u.id LIMIT ${limit}) u
@@ -124,6 +124,9 @@ export class PgReader implements StoreReader {
     return (await this.#inOrder<PostRow>(ids, 'posts', 'p', postColumns)).map(toPostRecord)
   }
 
+  countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
+    return parts.countLikesBy(this.sql, postIds, userIds)
+  }
   likedAmong(userId: string, postIds: readonly string[]) {
     return parts.likedAmong(this.sql, userId, postIds)
   }

@@ -87,7 +87,7 @@ export async function searchUsers(sql: Queryable, search: UserSearch, page: Page
       : withNameWords(sql, search.prefixes)
   const rows = await sql<(UserRow & { name: string })[]>`
     SELECT ${userColumns(sql)}, u.name
-    FROM (SELECT u.*, ${name} AS name FROM users u WHERE ${matching} ${after} ${hidden(sql, 'u.id', page.hide)} ORDER BY ${name} ${limitOf(sql, page.limit)}) u
+    FROM (SELECT u.*, ${name} AS name FROM users u WHERE ${matching} ${after} AND NOT u.pending ${hidden(sql, 'u.id', page.hide)} ORDER BY ${name} ${limitOf(sql, page.limit)}) u
     ORDER BY u.name`
   return pageFrom(rows, page.limit, (row) => [row.name], toUserRecord)
 }
