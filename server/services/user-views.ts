@@ -14,7 +14,12 @@ export async function usersOfUsers(store: StoreReader, people: readonly UserReco
   return lookup(store, ids)
 }
 
+/** One person's record, with the true number of their posts (a list of people leaves it out: a count each). */
 export async function userView(store: StoreReader, user: UserRecord, self: boolean): Promise<User> {
-  const [users, bookmarks] = await Promise.all([usersOfUsers(store, [user]), self ? ownBookmarks(store, user._id) : []])
-  return toUser(user, users, self, bookmarks)
+  const [users, bookmarks, postCount] = await Promise.all([
+    usersOfUsers(store, [user]),
+    self ? ownBookmarks(store, user._id) : [],
+    store.countPosts(user._id),
+  ])
+  return { ...toUser(user, users, self, bookmarks), postCount }
 }

@@ -200,7 +200,13 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async deletePost(id: string) {
+    const likers = (await this.getPost(id))?.likedBy ?? []
     this.posts.set(id, null)
+    for (const userId of likers) {
+      const user = await this.getUser(userId)
+      const likes = user?.likes ?? this.base.likesOf(userId)
+      if (user && likes.includes(id)) this.#putUser({ ...user, likes: without(likes, id) })
+    }
     for (const userId of this.base.usersBookmarking(id)) {
       const user = await this.getUser(userId)
       if (user?.bookmarks.includes(id)) this.#putUser({ ...user, bookmarks: without(user.bookmarks, id) })
@@ -214,6 +220,9 @@ export class Transaction extends TransactionReads implements StoreTx {
   async setReaction(postId: string, userId: string, liked: boolean, at: string) {
     const post = await this.getPost(postId)
     if (!post || post.likedBy.includes(userId) === liked) return false
+    const user = await this.getUser(userId)
+    const likes = user?.likes ?? this.base.likesOf(userId)
+    if (user) this.#putUser({ ...user, likes: liked ? withLast(likes, postId) : without(likes, postId) })
     this.#putPost({
       ...post,
       likedBy: liked ? withLast(post.likedBy, userId) : without(post.likedBy, userId),
