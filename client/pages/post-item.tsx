@@ -8,10 +8,8 @@ import { PostCard } from '../components/post-card.js'
 import { fullName, likedBy, mediaAlt } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
-import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { closeComments, comments, loadComments } from '../state/comments.js'
-import { postCache } from '../state/post-cache.js'
 import {
   addComment,
   deleteComment,
@@ -25,6 +23,7 @@ import {
 import { restrictPerson } from '../state/relations.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
+import { useCachedPost } from './use-cached-post.js'
 
 type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; onDeleted?: () => void }
 
@@ -68,7 +67,8 @@ function confirmation(target: NonNullable<Deleting>): { title: string; text: str
 
 /**
  * A post card wired to the state: reads one cached post, and turns clicks into actions. It draws again
- * only when its own post, the session or the clock changes, not each time its list draws a few more cards.
+ * only when its own post or the session changes, not each time its list draws a few more cards nor at
+ * each tick of the clock (the times on the card follow it themselves).
  */
 export const PostItem = memo(function PostItem({
   postId,
@@ -76,14 +76,13 @@ export const PostItem = memo(function PostItem({
   eagerMedia = false,
   onDeleted,
 }: PostItemProps) {
-  const post = useSnapshot(postCache).byId[postId]
+  const post = useCachedPost(postId)
   const { username, user } = useSnapshot(session)
   const read = useSnapshot(comments).byPost[postId]
   const [showComments, setShowComments] = useState(detail)
   const [viewing, setViewing] = useState(false)
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
-  const now = useNow()
   const [location, navigate] = useLocation()
   // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
   useEffect(() => {
@@ -135,7 +134,6 @@ export const PostItem = memo(function PostItem({
         variant={detail ? 'detail' : 'feed'}
         eagerMedia={eagerMedia || detail}
         me={me}
-        now={now}
         liked={likedBy(post, me)}
         bookmarked={user?.bookmarks.includes(post._id) ?? false}
         commentsOpen={showComments}

@@ -16,7 +16,7 @@ const UserSchema = Type.Object(
     email: Type.Optional(Type.String()),
     /** Only on the caller's own record (DECISIONS §8). */
     role: Type.Optional(RoleSchema),
-    /** The name shown above the username: the one the user chose, or their first and last name. */
+    /** The name the user chose to show above their username; empty: their first and last name show. */
     displayName: Type.String(),
     avatarURL: Type.String(),
     /** The wide image at the top of the profile; empty when none. */

@@ -9,7 +9,7 @@ import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidMediaUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
-import { displayNameOf, summaryOf, toUser } from './views.js'
+import { summaryOf, toUser } from './views.js'
 import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
@@ -128,7 +128,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
         const user = await tx.updateProfile(userId, profileChanges(sent, current), now().toISOString())
         if (!user) throw notFound(MSG.userNotRegistered)
         const { bio, website, updatedAt } = user
-        const shown = { displayName: displayNameOf(user), bannerURL: user.bannerURL ?? '' }
+        const shown = { displayName: user.displayName ?? '', bannerURL: user.bannerURL ?? '' }
         tx.emit({
           name: 'user.updated',
           data: { user: { ...summaryOf(user), ...shown, bio, website, updatedAt } },

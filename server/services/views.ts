@@ -29,9 +29,6 @@ export function summaryById(id: string, users: UserLookup): UserSummary {
 
 export const summaries = (ids: readonly string[], users: UserLookup) => ids.map((id) => summaryById(id, users))
 
-/** The name a profile shows: the one its owner chose, or their first and last name. */
-export const displayNameOf = (user: UserRecord) => user.displayName || `${user.firstName} ${user.lastName}`.trim()
-
 /**
  * `self` is true only when the record is the caller's own: only then do email and bookmarks show,
  * the bookmarks being the posts `bookmarks` holds (see ownBookmarks).
@@ -43,7 +40,7 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookm
     firstName: user.firstName,
     lastName: user.lastName,
     ...(self ? { email: user.email, role: user.role ?? 'user' } : {}),
-    displayName: displayNameOf(user),
+    displayName: user.displayName ?? '',
     avatarURL: user.avatarURL,
     bannerURL: user.bannerURL ?? '',
     bio: user.bio,

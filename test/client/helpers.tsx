@@ -59,7 +59,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     username,
     firstName: 'Guest',
     lastName: 'User',
-    displayName: `${overrides.firstName ?? 'Guest'} ${overrides.lastName ?? 'User'}`,
+    displayName: '',
     avatarURL,
     bannerURL: '',
     bio: '',

@@ -61,17 +61,19 @@ await t.test('postCount is the true number of posts, on one person’s record', 
   t.equal(edited.postCount, 22, 'the edit’s answer carries it too')
 })
 
-await t.test('displayName: set, shown, and falls back to the names when empty', async (t) => {
+await t.test('displayName: set, shown, and empty again (the names show) when cleared', async (t) => {
   const me = await signup(api, { firstName: 'Ada', lastName: 'Byron' })
   t.equal(
     (await get(`/api/users/${me.username}`)).json<{ user: { displayName: string } }>().user.displayName,
-    'Ada Byron',
+    '',
+    'none chosen yet',
   )
   const set = expectOk(t, await edit(me.token, { displayName: 'Countess 🌙' }), 201, UserReplySchema).user
   t.equal(set.displayName, 'Countess 🌙')
   t.equal(set.firstName, 'Ada', 'the names stay')
   const cleared = expectOk(t, await edit(me.token, { displayName: '' }), 201, UserReplySchema).user
-  t.equal(cleared.displayName, 'Ada Byron', 'empty: the names again')
+  t.equal(cleared.displayName, '', 'cleared')
+  t.equal(cleared.firstName, 'Ada', 'the names were never touched')
   expectError(
     t,
     await edit(me.token, { displayName: 'x'.repeat(51) }),
