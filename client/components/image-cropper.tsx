@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react'
-import { centred, clampOffset, cropArea, rezoom, type CropArea, type Point, type Size } from '../lib/crop.js'
+import { centred, clampOffset, cropArea, rezoom, scaleOf, type CropArea, type Point, type Size } from '../lib/crop.js'
 
 type ImageCropperProps = {
   /** The chosen file, as an object URL. */
@@ -64,7 +64,7 @@ export function ImageCropper({ src, aspect, what, busy = false, onCancel, onCrop
     if (!start) return
     move({ x: start.from.x + event.clientX - start.pointer.x, y: start.from.y + event.clientY - start.pointer.y })
   }
-  const scale = natural ? Math.max(frame.width / natural.width, frame.height / natural.height) * zoom : 0
+  const scale = natural ? scaleOf(natural, frame, zoom) : 0
 
   return (
     <div className="cropper stack">

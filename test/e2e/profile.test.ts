@@ -1,8 +1,7 @@
 import t from 'tap'
 import { scan } from './axe.js'
-import { journey, startE2E } from './harness.js'
-import { call, drawImage, postCard } from './helpers.js'
-import { signupUser } from './helpers.js'
+import { journey, startE2E, type E2E } from './harness.js'
+import { call, drawImage, postCard, signupUser, type NewUser } from './helpers.js'
 
 /*
  * A profile of one's own in Chromium: a new picture chosen from a file, cropped square in the Edit
@@ -12,14 +11,18 @@ import { signupUser } from './helpers.js'
  */
 const e2e = await startE2E(t)
 
+/** The journey's own account, signed up as its browser context is made. */
+let me: NewUser | undefined
+const signedUp = (prefix: string) => async (e2e: E2E) => (me = await signupUser(e2e, prefix))
+
 await journey(
   t,
   e2e,
   'Edit Profile: upload, crop and save an avatar, a banner and a display name',
-  { session: async (e2e) => signupUser(e2e, 'face') },
+  { session: signedUp('face') },
   async (page, t, e2e) => {
-    const token = (await page.evaluate(() => localStorage.getItem('token'))) ?? ''
-    const username = (await page.evaluate(() => localStorage.getItem('username'))) ?? ''
+    if (!me) throw new Error('signed up')
+    const { token, username } = me
     await call(e2e, 'POST', '/api/posts', { content: 'My very first post' }, token)
     await page.goto(`/profile/${username}`)
     const header = page.getByRole('region', { name: 'Profile' })
@@ -70,25 +73,19 @@ await journey(
   },
 )
 
-await journey(
-  t,
-  e2e,
-  'A profile’s Media and Likes tabs',
-  { session: async (e2e) => signupUser(e2e, 'tabs') },
-  async (page, t, e2e) => {
-    const token = (await page.evaluate(() => localStorage.getItem('token'))) ?? ''
-    const username = (await page.evaluate(() => localStorage.getItem('username'))) ?? ''
-    await call(e2e, 'POST', '/api/posts', { content: 'Only words here' }, token)
-    const { posts } = await call<{ posts: { _id: string; content: string }[] }>(e2e, 'GET', '/api/posts?limit=3')
-    const liked = posts.find((post) => post.content !== 'Only words here')
-    if (!liked) throw new Error('no post to like')
-    await call(e2e, 'POST', `/api/posts/like/${liked._id}`, undefined, token)
-    await page.goto(`/profile/${username}`)
-    await postCard(page, 'Only words here').waitFor()
-    await page.getByRole('tab', { name: 'Media' }).click()
-    await page.getByText('No photos or videos yet.').waitFor()
-    await page.getByRole('tab', { name: 'Likes' }).click()
-    await postCard(page, liked.content.slice(0, 30)).waitFor()
-    t.equal(await page.getByRole('tab', { name: 'Likes' }).getAttribute('aria-selected'), 'true')
-  },
-)
+await journey(t, e2e, 'A profile’s Media and Likes tabs', { session: signedUp('tabs') }, async (page, t, e2e) => {
+  if (!me) throw new Error('signed up')
+  const { token, username } = me
+  await call(e2e, 'POST', '/api/posts', { content: 'Only words here' }, token)
+  const { posts } = await call<{ posts: { _id: string; content: string }[] }>(e2e, 'GET', '/api/posts?limit=3')
+  const liked = posts.find((post) => post.content !== 'Only words here')
+  if (!liked) throw new Error('no post to like')
+  await call(e2e, 'POST', `/api/posts/like/${liked._id}`, undefined, token)
+  await page.goto(`/profile/${username}`)
+  await postCard(page, 'Only words here').waitFor()
+  await page.getByRole('tab', { name: 'Media' }).click()
+  await page.getByText('No photos or videos yet.').waitFor()
+  await page.getByRole('tab', { name: 'Likes' }).click()
+  await postCard(page, liked.content.slice(0, 30)).waitFor()
+  t.equal(await page.getByRole('tab', { name: 'Likes' }).getAttribute('aria-selected'), 'true')
+})
