@@ -5,6 +5,7 @@ import { App } from '../../client/app.js'
 import { ImageCropper } from '../../client/components/image-cropper.js'
 import { cropArea } from '../../client/lib/crop.js'
 import { PRESET_AVATARS } from '../../client/lib/avatars.js'
+import { createPost, deletePost } from '../../client/state/posts.js'
 import { signup } from '../../client/state/session.js'
 import { defaultAvatarOf } from '../../common/avatars.js'
 import { makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi } from './helpers.js'
@@ -125,4 +126,25 @@ await t.test('a profile’s tabs: Posts, Media and Likes, each its own list, wit
   await screen.findByText('Theo wrote this')
   t.equal(within(tabs).getByRole('tab', { name: 'Likes' }).getAttribute('aria-selected'), 'true')
   t.ok(screen.getByRole('tabpanel', { name: 'Likes' }))
+})
+
+await t.test('my own profile’s count follows the posts I make and delete here', async (t) => {
+  const me = makeUser({ username: 'guest', postCount: 2 })
+  signInAs(me)
+  const made = makePost({ _id: 'new1', username: 'guest', content: 'Fresh' })
+  const api = stubApi({
+    'GET /api/users/suggestions': () => ok({ users: [] }),
+    'GET /api/users/guest': () => ok({ user: me }),
+    'GET /api/posts/user/guest': () => ok({ posts: [], nextCursor: null }),
+    'POST /api/posts': () => ({ status: 201, body: { post: made } }),
+    'DELETE /api/posts/new1': () => ({ status: 201, body: {} }),
+  })
+  t.teardown(api.restore)
+  renderAt('/profile/guest', <App />)
+  await screen.findByText('2')
+  await createPost({ content: 'Fresh', mediaUrl: '', mediaAlt: '' })
+  await screen.findByText('3')
+  await deletePost('new1')
+  await screen.findByText('2')
+  t.pass('the count went up and down')
 })
