@@ -11,8 +11,15 @@ export function apiGetPosts(page: Page): Promise<PostsReply> {
   return http<PostsReply>('/posts', { query: postListQuery(page) })
 }
 
-export function apiGetUserPosts(username: string, page: Page): Promise<PostsReply> {
-  return http<PostsReply>(`/posts/user/${id(username)}`, { query: postListQuery(page) })
+/** A user's posts; `media`: only those with an image (the profile's Media tab). */
+export function apiGetUserPosts(username: string, page: Page, media = false): Promise<PostsReply> {
+  const query = { ...postListQuery(page), ...(media ? { filter: 'media' } : {}) }
+  return http<PostsReply>(`/posts/user/${id(username)}`, { query })
+}
+
+/** The posts a user likes, the most recent like first. */
+export function apiGetUserLikes(username: string, page: Page): Promise<PostsReply> {
+  return http<PostsReply>(`/users/${id(username)}/likes`, { query: postListQuery(page) })
 }
 
 export async function apiGetPost(postId: string): Promise<Post> {

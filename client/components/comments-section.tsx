@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
+import { useNow } from '../lib/use-now.js'
 import type { CommentView } from '../lib/model.js'
 import type { Restriction } from '../lib/restrict-text.js'
 import { CommentItem } from './comment-item.js'
@@ -32,13 +33,16 @@ type CommentsSectionProps = {
   comments: readonly CommentView[]
   me: string
   postOwner: string
-  now: number
+  /** The time the comments' ages are told from; without it, the shared clock's. */
+  now?: number | undefined
   handlers: CommentHandlers
   reading?: CommentsReading | undefined
 }
 
 /** The reply box, then the comments newest first. */
-export function CommentsSection({ comments, me, postOwner, now, handlers, reading }: CommentsSectionProps) {
+export function CommentsSection({ comments, me, postOwner, now: given, handlers, reading }: CommentsSectionProps) {
+  const live = useNow()
+  const now = given ?? live
   const [text, setText] = useState('')
   const [sending, setSending] = useState(false)
   const replyId = useId()

@@ -4,6 +4,9 @@ import { ImageIcon } from './icons.js'
 
 type ImagePickerProps = {
   disabled?: boolean
+  /** The button's name; shown as its text when `text` is set, else the icon stands for it. */
+  label?: string
+  text?: boolean
   onFile: (file: File) => void
   onError: (message: string) => void
 }
@@ -13,7 +16,13 @@ type ImagePickerProps = {
  * as a label answers only one of them in some browsers). Files failing the checks of lib/file-check.ts never
  * leave the browser.
  */
-export function ImagePicker({ disabled = false, onFile, onError }: ImagePickerProps) {
+export function ImagePicker({
+  disabled = false,
+  label = 'Add image',
+  text = false,
+  onFile,
+  onError,
+}: ImagePickerProps) {
   const input = useRef<HTMLInputElement>(null)
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const element = event.currentTarget
@@ -29,13 +38,13 @@ export function ImagePicker({ disabled = false, onFile, onError }: ImagePickerPr
     <>
       <button
         type="button"
-        className="icon-button accent"
-        aria-label="Add image"
-        title="Add image"
+        className={text ? 'button outline' : 'icon-button accent'}
+        aria-label={text ? undefined : label}
+        title={text ? undefined : label}
         disabled={disabled}
         onClick={() => input.current?.click()}
       >
-        <ImageIcon />
+        {text ? label : <ImageIcon />}
       </button>
       <input
         ref={input}
@@ -43,7 +52,7 @@ export function ImagePicker({ disabled = false, onFile, onError }: ImagePickerPr
         accept="image/*"
         hidden
         tabIndex={-1}
-        aria-label="Image file"
+        aria-label={text ? label : 'Image file'}
         disabled={disabled}
         onChange={onChange}
       />

@@ -2,7 +2,7 @@ import type { MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
 import { commentCount, fullName, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
-import { formatFullDate, relativeTime } from '../lib/relative-time.js'
+import { formatFullDate } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
@@ -11,6 +11,7 @@ import { LinkCard } from './link-card.js'
 import { Menu, type MenuItem } from './menu.js'
 import { PostActions } from './post-actions.js'
 import { RichText } from './rich-text.js'
+import { TimeAgo } from './time-ago.js'
 
 export type PostCardProps = {
   post: PostView
@@ -57,8 +58,8 @@ function selectingText(): boolean {
 
 /** One post as the feed draws it: author, time, text, image, actions, and the comments area on demand. */
 export function PostCard(props: PostCardProps) {
-  // eslint-disable-next-line react-hooks/purity -- only a card shown alone reads the clock; lists pass the shared useNow()
-  const { post, me, now = Date.now() } = props
+  // Without `now` the card's times follow the shared clock themselves (TimeAgo), so the card never draws again for them.
+  const { post, me, now } = props
   const [, navigate] = useLocation()
   const profile = paths.profile.href(post.username)
   const detail = paths.postDetail.href(post.id)
@@ -110,7 +111,7 @@ export function PostCard(props: PostCardProps) {
                 ·
               </span>
               <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
-                <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
+                <TimeAgo at={post.createdAt} now={now} />
               </Link>
             </>
           )}

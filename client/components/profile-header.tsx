@@ -1,4 +1,4 @@
-import { fullName, type UserView } from '../lib/model.js'
+import { displayNameOf, type UserView } from '../lib/model.js'
 import { formatShortDate } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { Avatar } from './avatar.js'
@@ -8,8 +8,8 @@ import { Menu } from './menu.js'
 
 type ProfileHeaderProps = {
   user: UserView
-  /** '12', or '20+' while more pages are unread. */
-  postCount: string
+  /** The true number of the user's posts; undefined until known. */
+  postCount: number | undefined
   isMe: boolean
   following: boolean
   followBusy: boolean
@@ -42,10 +42,15 @@ function safeLink(url: string): { href: string; text: string } | null {
 /** The top of a profile: who they are, the counts, and Edit Profile or Follow. */
 export function ProfileHeader(props: ProfileHeaderProps) {
   const { user, postCount, isMe } = props
-  const name = fullName(user)
+  const name = displayNameOf(user)
   const website = user.website ? safeLink(user.website) : null
   return (
     <section className="profile-header" aria-label="Profile">
+      {user.bannerURL ? (
+        <img className="profile-banner" src={user.bannerURL} alt="" width="600" height="200" />
+      ) : (
+        <div className="profile-banner is-empty" />
+      )}
       <div className="profile-top">
         <Avatar src={user.avatarURL} name={name} size="lg" />
         {isMe ? (
@@ -87,7 +92,7 @@ export function ProfileHeader(props: ProfileHeaderProps) {
       </div>
       <div className="profile-counts">
         <span className="count">
-          <strong>{postCount}</strong> Posts
+          <strong>{postCount ?? '–'}</strong> {postCount === 1 ? 'Post' : 'Posts'}
         </span>
         <button type="button" className="count link-like" onClick={props.onShowFollowing}>
           <strong>{user.following.length}</strong> Following

@@ -29,6 +29,11 @@ export function fullName(user: { firstName: string; lastName: string }): string 
   return `${user.firstName} ${user.lastName}`.trim()
 }
 
+/** The name a profile shows: the one its owner chose, else the first and last name (a server without it sends none). */
+export function displayNameOf(user: { displayName?: string | undefined; firstName: string; lastName: string }): string {
+  return user.displayName || fullName(user)
+}
+
 /** One of the signed-in user's bookmarks: a post id, or the bookmarked post itself. */
 export type BookmarkEntry = string | { readonly _id: string }
 

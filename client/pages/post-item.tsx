@@ -9,10 +9,8 @@ import { ReportDialog } from '../components/report-dialog.js'
 import { fullName, likedBy, mediaAlt } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
-import { useNow } from '../lib/use-now.js'
 import { paths } from '../paths.js'
 import { closeComments, comments, loadComments } from '../state/comments.js'
-import { postCache } from '../state/post-cache.js'
 import {
   addComment,
   deleteComment,
@@ -27,6 +25,7 @@ import { restrictPerson } from '../state/relations.js'
 import { sendReport, type ReportTarget } from '../state/reports.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
+import { useCachedPost } from './use-cached-post.js'
 
 type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; onDeleted?: () => void }
 
@@ -70,7 +69,8 @@ function confirmation(target: NonNullable<Deleting>): { title: string; text: str
 
 /**
  * A post card wired to the state: reads one cached post, and turns clicks into actions. It draws again
- * only when its own post, the session or the clock changes, not each time its list draws a few more cards.
+ * only when its own post or the session changes, not each time its list draws a few more cards nor at
+ * each tick of the clock (the times on the card follow it themselves).
  */
 export const PostItem = memo(function PostItem({
   postId,
@@ -78,7 +78,7 @@ export const PostItem = memo(function PostItem({
   eagerMedia = false,
   onDeleted,
 }: PostItemProps) {
-  const post = useSnapshot(postCache).byId[postId]
+  const post = useCachedPost(postId)
   const { username, user } = useSnapshot(session)
   const read = useSnapshot(comments).byPost[postId]
   const [showComments, setShowComments] = useState(detail)
@@ -86,7 +86,6 @@ export const PostItem = memo(function PostItem({
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
   const [reporting, setReporting] = useState<ReportTarget | null>(null)
-  const now = useNow()
   const [location, navigate] = useLocation()
   // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
   useEffect(() => {
@@ -138,7 +137,6 @@ export const PostItem = memo(function PostItem({
         variant={detail ? 'detail' : 'feed'}
         eagerMedia={eagerMedia || detail}
         me={me}
-        now={now}
         liked={likedBy(post, me)}
         bookmarked={user?.bookmarks.includes(post._id) ?? false}
         commentsOpen={showComments}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { memo, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
@@ -11,6 +11,28 @@ import { useDrawnCount } from '../lib/use-drawn-count.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
+
+/** Cards are drawn in groups of this many: a group whose posts stay the same is not drawn again. */
+const CHUNK = 20
+
+function chunksOf(ids: readonly string[], drawn: number): (readonly string[])[] {
+  const chunks: (readonly string[])[] = []
+  for (let start = 0; start < drawn; start += CHUNK) chunks.push(ids.slice(start, Math.min(drawn, start + CHUNK)))
+  return chunks
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i])
+
+/**
+ * One group of cards. Drawing two more cards at post 500 then costs what it costs at post 20: only the
+ * last group draws again, where the whole list used to, each time a few more cards were added.
+ */
+const PostChunk = memo(
+  function PostChunk({ ids, eager }: { ids: readonly string[]; eager: string }) {
+    return ids.map((id) => <PostItem key={id} postId={id} eagerMedia={id === eager} />)
+  },
+  (a, b) => a.eager === b.eager && sameIds(a.ids, b.ids),
+)
 
 type PostListProps = {
   name: ListName
@@ -49,8 +71,8 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
     <>
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
-        {list.items.slice(0, drawn).map((id) => (
-          <PostItem key={id} postId={id} eagerMedia={id === firstImage} />
+        {chunksOf(list.items, drawn).map((ids, i) => (
+          <PostChunk key={i} ids={ids} eager={firstImage !== undefined && ids.includes(firstImage) ? firstImage : ''} />
         ))}
       </div>
       {list.loading && <Spinner />}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
@@ -7,13 +7,16 @@ import { LoadError } from '../components/load-error.js'
 import { ProfileHeader } from '../components/profile-header.js'
 import { ReportDialog } from '../components/report-dialog.js'
 import { Spinner } from '../components/spinner.js'
+import { Tabs } from '../components/tabs.js'
 import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { fullName } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
-import { lists, loadProfilePosts } from '../state/lists.js'
+import { loadProfileLikes, loadProfileMedia, loadProfilePosts } from '../state/lists.js'
+import { uploadMedia } from '../state/posts.js'
+import { showToast } from '../state/toasts.js'
 import { restrictPerson } from '../state/relations.js'
 import { sendReport } from '../state/reports.js'
 import { session } from '../state/session.js'
@@ -22,20 +25,34 @@ import { PostList } from './post-list.js'
 
 const PROFILE_EMPTY = 'You have not added any posts!'
 const othersEmpty = (username: string) => `@${username} hasn't posted yet.`
+const MEDIA_EMPTY = 'No photos or videos yet.'
+const likesEmpty = (mine: boolean, username: string) =>
+  mine ? "You haven't liked any posts yet." : `@${username} hasn't liked any posts yet.`
 
 type Dialog = 'none' | 'edit' | 'following' | 'followers' | 'report' | Restriction
+
+type Tab = 'posts' | 'media' | 'likes'
+const TABS = [
+  { value: 'posts', label: 'Posts' },
+  { value: 'media', label: 'Media' },
+  { value: 'likes', label: 'Likes' },
+] as const satisfies readonly { value: Tab; label: string }[]
+const TAB_LISTS = { posts: 'profile', media: 'profileMedia', likes: 'profileLikes' } as const
+const TAB_LOADS = { posts: loadProfilePosts, media: loadProfileMedia, likes: loadProfileLikes }
 
 /** A user's profile: who they are, whom they follow and who follows them, and their posts. */
 export function ProfilePage({ username }: { username: string }) {
   const { profile, byUsername, pending } = useSnapshot(users)
   const me = useSnapshot(session).user
-  const { profile: posts } = useSnapshot(lists)
   const [dialog, setDialog] = useState<Dialog>('none')
+  const [tab, setTab] = useState<Tab>('posts')
   const [location, navigate] = useLocation()
+  const panelId = useId()
 
   useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- another profile closes the last one's dialog as its loads start
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- another profile closes the last one's dialog and tab as its loads start
     setDialog('none')
+    setTab('posts')
     void loadProfile(username)
     void loadProfilePosts(username)
   }, [username])
@@ -79,7 +96,7 @@ export function ProfilePage({ username }: { username: string }) {
     <>
       <ProfileHeader
         user={user}
-        postCount={posts.key === username && posts.loaded ? `${posts.items.length}${posts.done ? '' : '+'}` : '–'}
+        postCount={user.postCount}
         isMe={isMe}
         following={isFollowing(user._id)}
         followBusy={pending[user._id] === true}
@@ -90,14 +107,41 @@ export function ProfilePage({ username }: { username: string }) {
         onRestrict={setDialog}
         onReport={me ? () => setDialog('report') : undefined}
       />
-      <h2 className="section-title">Posts</h2>
-      <PostList
-        name="profile"
-        emptyText={isMe ? PROFILE_EMPTY : othersEmpty(user.username)}
-        load={(more) => void loadProfilePosts(username, more)}
+      <Tabs
+        label="Posts of the profile"
+        tabs={TABS}
+        value={tab}
+        panel={panelId}
+        onChange={(next) => {
+          setTab(next)
+          void TAB_LOADS[next](username)
+        }}
       />
+      <div id={panelId} role="tabpanel" aria-label={TABS.find((t) => t.value === tab)?.label}>
+        <PostList
+          key={tab}
+          name={TAB_LISTS[tab]}
+          emptyText={
+            tab === 'media'
+              ? MEDIA_EMPTY
+              : tab === 'likes'
+                ? likesEmpty(isMe, user.username)
+                : isMe
+                  ? PROFILE_EMPTY
+                  : othersEmpty(user.username)
+          }
+          load={(more) => void TAB_LOADS[tab](username, more)}
+        />
+      </div>
       {dialog === 'edit' && isMe && (
-        <EditProfileModal user={user} avatars={PRESET_AVATARS} onSave={editProfile} onClose={close} />
+        <EditProfileModal
+          user={user}
+          avatars={PRESET_AVATARS}
+          onSave={editProfile}
+          onUpload={uploadMedia}
+          onFileError={(message) => showToast(message, 'error')}
+          onClose={close}
+        />
       )}
       {dialog === 'report' && (
         <ReportDialog

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio'
 import { errorMessage, isRetryable } from '../api/http.js'
-import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserPosts } from '../api/posts.js'
+import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserLikes, apiGetUserPosts } from '../api/posts.js'
 import type { FeedSort, Post } from '../api/types.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
@@ -14,8 +14,17 @@ import { users } from './users.js'
 
 /** A list of posts: their ids (the posts themselves are in the post cache); `waiting` holds others' new posts. */
 type PostList = Paged<string>
-export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'search' | 'tag'
-const LIST_NAMES = ['home', 'explore', 'bookmarks', 'profile', 'search', 'tag'] as const satisfies readonly ListName[]
+export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'profileMedia' | 'profileLikes' | 'search' | 'tag'
+const LIST_NAMES = [
+  'home',
+  'explore',
+  'bookmarks',
+  'profile',
+  'profileMedia',
+  'profileLikes',
+  'search',
+  'tag',
+] as const satisfies readonly ListName[]
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
 
 const initial = () => ({
@@ -23,6 +32,9 @@ const initial = () => ({
   explore: emptyPaged<string>(),
   bookmarks: emptyPaged<string>(),
   profile: emptyPaged<string>(),
+  /** A profile's posts with an image, and the posts its user likes: the key is the username. */
+  profileMedia: emptyPaged<string>(),
+  profileLikes: emptyPaged<string>(),
   /** Posts found by the search on screen: the key is the query. */
   search: emptyPaged<string>(),
   /** A hashtag's posts: the key is the tag, lower case. */
@@ -104,6 +116,18 @@ export function loadProfilePosts(username: string, more = false): Promise<void> 
   return loadPage('profile', username, more, (cursor) => apiGetUserPosts(username, { limit: PROFILE_PAGE, cursor }))
 }
 
+export function loadProfileMedia(username: string, more = false): Promise<void> {
+  return loadPage('profileMedia', username, more, (cursor) =>
+    apiGetUserPosts(username, { limit: PROFILE_PAGE, cursor }, true),
+  )
+}
+
+export function loadProfileLikes(username: string, more = false): Promise<void> {
+  return loadPage('profileLikes', username, more, (cursor) =>
+    apiGetUserLikes(username, { limit: PROFILE_PAGE, cursor }),
+  )
+}
+
 export function loadBookmarks(more = false): Promise<void> {
   return loadPage('bookmarks', 'mine', more, async (cursor) => {
     const reply = await apiGetBookmarks({ limit: BOOKMARK_PAGE, cursor })
@@ -149,6 +173,7 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
   if (options.inHome) add(lists.home, lists.sort === 'Latest')
   add(lists.explore, true)
   if (lists.profile.key === post.username) add(lists.profile, true)
+  if (lists.profileMedia.key === post.username && post.mediaUrl) add(lists.profileMedia, true)
   if (lists.tag.key && tagsIn(post.content).includes(lists.tag.key)) add(lists.tag, true)
   return placed
 }

@@ -10,6 +10,7 @@ import { cachePosts, likeCachedPost, postCache, uncachePost } from './post-cache
 import { markBookmarked, session, setBookmarks } from './session.js'
 import { showError } from './toasts.js'
 import { toggleQueue } from './toggle-queue.js'
+import { countOwnPost } from './users.js'
 
 /** Takes the server's current version of a post. */
 export function applyPost(post: Post): void {
@@ -52,6 +53,7 @@ export function createPost(draft: PostDraft): Promise<boolean> {
     const post = await apiCreatePost(postData(draft))
     applyPost(post)
     insertPost(post, { inHome: true })
+    countOwnPost(1)
   })
 }
 
@@ -63,6 +65,7 @@ export function deletePost(postId: string): Promise<boolean> {
   return attempt('delete the post', async () => {
     await apiDeletePost(postId)
     removePost(postId)
+    countOwnPost(-1)
     markBookmarked(postId, false)
   })
 }

@@ -4,6 +4,7 @@ import { codeOf } from '../../common/error-codes.js'
 import { errorCode, errorStatus, setUnauthorizedHandler } from '../api/http.js'
 import type { LoginBody, SignupBody, User } from '../api/types.js'
 import { apiGetUser } from '../api/users.js'
+import { defaultAvatarOf } from '../../common/avatars.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
 import { bookmarkIds } from '../lib/model.js'
 import { clearSession, readSession, writeSession } from '../lib/storage.js'
@@ -118,7 +119,7 @@ export async function loginAsGuest(): Promise<boolean> {
 
 export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boolean> {
   try {
-    const reply = await apiSignup({ ...body, avatarURL: PRESET_AVATARS[0] })
+    const reply = await apiSignup({ ...body, avatarURL: defaultAvatarOf(body.username, PRESET_AVATARS) })
     // REGISTRATION=approval: the account exists, but waits for a moderator before it may sign in.
     if (reply.encodedToken === undefined) {
       showToast('Your account is waiting for approval. You can log in once a moderator approves it.')

@@ -87,6 +87,12 @@ export function applyProfile({ user: edited }: EventPayloads['user.updated']): v
   renameAuthor(edited)
 }
 
+/** My own post made (1) or deleted (-1) here: my profile's count follows without reading it again. */
+export function countOwnPost(change: 1 | -1): void {
+  const mine = session.username ? users.byUsername[session.username] : undefined
+  if (mine?.postCount !== undefined) mine.postCount = Math.max(0, mine.postCount + change)
+}
+
 export function isFollowing(userId: string): boolean {
   return session.user?.following.some((u) => u._id === userId) ?? false
 }

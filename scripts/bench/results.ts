@@ -87,11 +87,16 @@ async function readSaved(): Promise<SavedResults> {
   return saved.checks ? { embedded: { ...(saved as GroupResults), details: saved.details ?? [] } } : {}
 }
 
+/** The figures of `npm run bench:scroll`, written into results.md by hand: a run of the legs keeps them. */
+const KEPT_SECTION = '\n## Scrolling a long profile'
+
 /** Replaces the saved figures of the groups in `run`, keeps the others, and writes both files. */
 export async function save(run: SavedResults): Promise<string> {
   const merged = { ...(await readSaved()), ...run }
   await mkdir(DIR, { recursive: true })
   await writeFile(path.join(DIR, 'results.json'), `${JSON.stringify(merged, null, 2)}\n`)
-  await writeFile(path.join(DIR, 'results.md'), render(merged))
+  const before = await readFile(path.join(DIR, 'results.md'), 'utf8').catch(() => '')
+  const kept = before.includes(KEPT_SECTION) ? before.slice(before.indexOf(KEPT_SECTION)) : ''
+  await writeFile(path.join(DIR, 'results.md'), render(merged) + kept)
   return DIR
 }

@@ -8,6 +8,7 @@ import {
   PostReplySchema,
   PostsReplySchema,
   PostWriteReplySchema,
+  UserPostsQuerySchema,
 } from '../schemas/posts.js'
 import { UsernameParamsSchema } from '../schemas/users.js'
 import { sendPostList } from './post-list-reply.js'
@@ -59,7 +60,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: {
         tags,
         params: UsernameParamsSchema,
-        querystring: ListQuerySchema,
+        querystring: UserPostsQuerySchema,
         response: { 200: PostsReplySchema, ...ERRORS },
       },
     },

@@ -1,21 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { EmptyObjectSchema, LimitSchema, ListQuerySchema, PageQuerySchema } from '../schemas/common.js'
-import { BookmarksReplySchema, IdParamsSchema } from '../schemas/posts.js'
+import { BookmarksReplySchema, FeedReplySchema, IdParamsSchema } from '../schemas/posts.js'
 import {
   FollowReplySchema,
   UserEditSchema,
   UserIdParamsSchema,
   UserReplySchema,
   UserLookupParamsSchema,
+  UsernameParamsSchema,
   UsersReplySchema,
 } from '../schemas/users.js'
+import { sendPostList } from './post-list-reply.js'
 import { ERRORS, emptyBody, me, readerOf, unwrap, viewer, type RouteOptions } from './shared.js'
 
 const SuggestionsQuerySchema = Type.Object({ limit: Type.Optional(LimitSchema) })
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { users } = services
+  const { users, posts } = services
   const write = { onRequest: [app.authenticate], preValidation: emptyBody }
   const tags = ['users']
 
@@ -54,6 +56,22 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: { tags, params: UserLookupParamsSchema, response: { 200: UserReplySchema, ...ERRORS } },
     },
     async (request) => users.get(request.params.username, viewer(request)),
+  )
+
+  app.get(
+    '/users/:username/likes',
+    {
+      onRequest: [app.identify],
+      schema: {
+        tags,
+        description: 'The posts the user likes, the most recent like first.',
+        params: UsernameParamsSchema,
+        querystring: ListQuerySchema,
+        response: { 200: FeedReplySchema, ...ERRORS },
+      },
+    },
+    async (request, reply) =>
+      sendPostList(reply, await posts.likedBy(request.params.username, request.query, readerOf(request))),
   )
 
   app.post(

@@ -58,7 +58,14 @@ export const FollowEventSchema = Type.Object({ user: UserSummarySchema, followUs
 export const UserUpdatedEventSchema = Type.Object({
   user: Type.Composite([
     UserSummarySchema,
-    Type.Object({ bio: Type.String(), website: Type.String(), updatedAt: DateTimeSchema }),
+    Type.Object({
+      /** Always sent; optional for events written to the log before profiles had them. */
+      displayName: Type.Optional(Type.String()),
+      bannerURL: Type.Optional(Type.String()),
+      bio: Type.String(),
+      website: Type.String(),
+      updatedAt: DateTimeSchema,
+    }),
   ]),
 })
 export const BookmarkEventSchema = Type.Object({ postId: Type.String() })

@@ -11,5 +11,4 @@ export type MediaReply = Static<typeof MediaReplySchema>
 /** The largest upload, in bytes. */
 export const MAX_UPLOAD_BYTES = 20_971_520
 
-/** The three preset avatars, served by the client build. */
-export const PRESET_AVATARS = ['/avatars/avatar-1.svg', '/avatars/avatar-2.svg', '/avatars/avatar-3.svg'] as const
+export { PRESET_AVATARS } from '../../common/avatars.js'

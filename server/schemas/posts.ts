@@ -114,6 +114,12 @@ const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'
 export type FeedSort = Static<typeof FeedSortSchema>
 export const FeedQuerySchema = Type.Composite([ListQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })])
 export type FeedQuery = Static<typeof FeedQuerySchema>
+/** `filter=media`: only the posts with an image (a profile's Media tab). */
+export const UserPostsQuerySchema = Type.Composite([
+  ListQuerySchema,
+  Type.Object({ filter: Type.Optional(Type.Literal('media')) }),
+])
+export type UserPostsQuery = Static<typeof UserPostsQuerySchema>
 
 export const PostsReplySchema = Type.Object({ posts: Type.Array(PostSchema), nextCursor: NextCursorSchema })
 export const FeedReplySchema = Type.Object({

@@ -16,7 +16,11 @@ const UserSchema = Type.Object(
     email: Type.Optional(Type.String()),
     /** Only on the caller's own record (DECISIONS §8). */
     role: Type.Optional(RoleSchema),
+    /** The name the user chose to show above their username; empty: their first and last name show. */
+    displayName: Type.String(),
     avatarURL: Type.String(),
+    /** The wide image at the top of the profile; empty when none. */
+    bannerURL: Type.String(),
     bio: Type.String(),
     website: Type.String(),
     /** `website` and `avatarURL` again, by the names clients of the original mock read back (docs/api-contract.md §2). */
@@ -33,6 +37,8 @@ const UserSchema = Type.Object(
     bookmarks: Type.Array(PostSchema),
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
+    /** How many posts the user has; on one person's record, not in lists of people. */
+    postCount: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { title: 'User' },
 )
@@ -76,9 +82,13 @@ export const UserEditSchema = Type.Object({
   firstName: Type.Optional(NameSchema),
   /** Empty only when it already is (an account made by a signup without names, sent back whole). */
   lastName: Type.Optional(Type.String({ maxLength: 50 })),
+  /** Empty: shown by the first and last name again. */
+  displayName: Type.Optional(Type.String({ maxLength: 50 })),
   bio: Type.Optional(BioSchema),
   website: Type.Optional(WebsiteSchema),
   avatarURL: Type.Optional(AvatarUrlSchema),
+  /** Empty, an uploaded /media/ file or an https URL, as a post's image; the service checks which. */
+  bannerURL: Type.Optional(Type.String({ maxLength: 500 })),
   portfolio: Type.Optional(WebsiteSchema),
   avatar: Type.Optional(AvatarUrlSchema),
   /** Accepted by the schema only so that a change can be refused with the catalogue's message. */

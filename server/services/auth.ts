@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, forbidden, notFound, unauthorized, unprocessableEntity } from '../errors.js'
+import { defaultAvatarOf } from '../../common/avatars.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
 import type { LoginBody, SignupBody } from '../schemas/users.js'
 import type { RevokedTokenRecord, TokenHolder, UserRecord } from '../store/types.js'
@@ -70,7 +71,7 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
   return {
     async signup(body: SignupBody) {
       if (registration === 'closed') throw forbidden(MSG.signupsClosed)
-      const avatarURL = body.avatarURL ?? PRESET_AVATARS[0]
+      const avatarURL = body.avatarURL ?? defaultAvatarOf(body.username, PRESET_AVATARS)
       if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
       const names = namesOf(body)
       if (RESERVED_USERNAMES.has(usernameKey(body.username))) throw unprocessableEntity(MSG.usernameExists)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { FeedQuery, PostData } from '../schemas/posts.js'
+import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
@@ -63,6 +63,14 @@ export interface PostsDeps extends ServiceDeps {
 }
 
 export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: PostsDeps) {
+  /** A profile someone reads, and how they see: one the person blocks them from is not there. */
+  async function profileOf(username: string, asked: Reader) {
+    const user = await store.getUserByUsername(username)
+    const reader = await seeing(store, asked, now())
+    if (!user || user.pending || reader.hidden.shut.has(user._id)) throw notFound(MSG.userNotFound)
+    return { user, reader }
+  }
+
   /** The post as it now is, to `userId` when someone signed in asks. */
   async function view(postId: string, userId?: string) {
     const record = await mustGetPost(store, postId)
@@ -133,18 +141,25 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
     },
 
     /** Someone's own posts, which the people they block cannot read; those who block or mute them can, by asking. */
-    async byUser(username: string, { limit, cursor }: PageRequest, asked: Reader) {
+    async byUser(username: string, { limit, cursor, filter }: UserPostsQuery, asked: Reader) {
       const page = { limit, cursor }
-      const user = await store.getUserByUsername(username)
-      const reader = await seeing(store, asked, now())
-      if (!user || reader.hidden.shut.has(user._id)) throw notFound(MSG.userNotFound)
+      const { user, reader } = await profileOf(username, asked)
       const { items, nextCursor } = await store.listPosts({
         sort: 'latest',
         authorIds: [user._id],
+        ...(filter === 'media' ? { media: true } : {}),
         ...unpagedCap(page),
       })
       const posts = await postViews(store, items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
+    },
+
+    /** The posts someone likes, newest like first, without those of anyone hidden from the reader. */
+    async likedBy(username: string, { limit, cursor }: PageRequest, asked: Reader) {
+      const { user, reader } = await profileOf(username, asked)
+      const hide = reader.hidden.people
+      const { items, nextCursor } = await store.listLikedPosts(user._id, { limit, cursor, hide })
+      return { posts: await postViews(store, items, reader), nextCursor }
     },
 
     /** The home timeline: my posts and those of everyone I follow. */

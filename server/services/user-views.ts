@@ -23,11 +23,15 @@ export async function usersOfUsers(
   return lookup(store, ids)
 }
 
-/** The user as `at` finds them: follows of people suspended then are left out. */
+/**
+ * One person's record as `at` finds them: follows of people suspended then are left out, and the true number
+ * of their posts is counted (a list of people leaves it out: a count each).
+ */
 export async function userView(store: StoreReader, user: UserRecord, self: boolean, at: Date): Promise<User> {
-  const [users, bookmarks] = await Promise.all([
+  const [users, bookmarks, postCount] = await Promise.all([
     suspendedPeople(store, at).then((suspended) => usersOfUsers(store, [user], suspended)),
     self ? ownBookmarks(store, user._id) : [],
+    store.countPosts(user._id),
   ])
-  return toUser(user, users, self, bookmarks)
+  return { ...toUser(user, users, self, bookmarks), postCount }
 }

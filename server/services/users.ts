@@ -6,7 +6,7 @@ import { editedValue } from './aliases.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
-import { isValidAvatarUrl, isValidWebsite } from './urls.js'
+import { isValidAvatarUrl, isValidMediaUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
@@ -37,6 +37,8 @@ function profileChanges({ portfolio, avatar, ...sent }: SentProfile, current: Us
   const avatarURL = editedValue(sent.avatarURL, avatar, current.avatarURL)
   if (website !== undefined && !isValidWebsite(website)) throw badRequest(MSG.badWebsite)
   if (avatarURL !== undefined && !isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
+  // A banner is shown like a post's image, so it is held to the same rule; empty takes it away.
+  if (sent.bannerURL !== undefined && !isValidMediaUrl(sent.bannerURL)) throw badRequest(MSG.badBannerUrl)
   // Only an account made by a signup without names has an empty last name, and it may send it back.
   if (sent.lastName === '' && current.lastName !== '') throw badRequest(MSG.emptyLastName)
   const changes: ProfileChanges = { ...sent, website, avatarURL }
@@ -127,7 +129,12 @@ export function createUsersService({ store, now }: ServiceDeps) {
         const user = await tx.updateProfile(userId, profileChanges(sent, current), now().toISOString())
         if (!user) throw notFound(MSG.userNotRegistered)
         const { bio, website, updatedAt } = user
-        tx.emit({ name: 'user.updated', data: { user: { ...summaryOf(user), bio, website, updatedAt } }, by: user._id })
+        const shown = { displayName: user.displayName ?? '', bannerURL: user.bannerURL ?? '' }
+        tx.emit({
+          name: 'user.updated',
+          data: { user: { ...summaryOf(user), ...shown, bio, website, updatedAt } },
+          by: user._id,
+        })
         return user
       })
       const view = await userView(store, user, true, now())

@@ -28,6 +28,7 @@ function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page
 }
 
 const authorOf = (post: PostRecord) => post.authorId
+const withMedia = (post: PostRecord) => post.mediaUrl !== ''
 const idOf = (user: UserRecord) => user._id
 
 /** The embedded store's reads, all answered from memory: the index holds the whole database. */
@@ -98,11 +99,21 @@ export class EmbeddedReader implements TransactionBase {
       (comment) => comment.authorId,
     )
   }
-  async listPosts({ hide, ...query }: PostQuery) {
-    return fullPage({ ...query, hide }, (part) => this.index.listPosts({ ...query, ...part }), authorOf)
+  async listPosts({ hide, media, ...query }: PostQuery) {
+    const read = (part: PageRequest) => this.index.listPosts({ ...query, ...part })
+    return fullPage({ ...query, hide }, read, authorOf, media ? withMedia : undefined)
+  }
+  async countPosts(authorId: string) {
+    return this.index.postCountOf(authorId)
+  }
+  async listLikedPosts(userId: string, page: PageRequest) {
+    return this.#postsByPosition([...this.index.likesOf(userId)].reverse(), page)
   }
   async listBookmarks(userId: string, page: PageRequest) {
-    const ids = [...(this.index.users.get(userId)?.bookmarks ?? [])].reverse()
+    return this.#postsByPosition([...(this.index.users.get(userId)?.bookmarks ?? [])].reverse(), page)
+  }
+  /** Posts named by a list of ids, paged by position in it. */
+  #postsByPosition(ids: readonly string[], page: PageRequest) {
     return fullPage(
       page,
       (part) => {
@@ -204,6 +215,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)
+  }
+  likesOf(userId: string) {
+    return this.index.likesOf(userId)
   }
   expiredRevocations(at: string) {
     return this.index.revokedTokens.expired(at)

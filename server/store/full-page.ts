@@ -1,7 +1,8 @@
 import type { Page, PageRequest } from './types.js'
 
 /**
- * A page without the records of the people `request.hide` names, still as full as asked: reads go on
+ * A page without the records of the people `request.hide` names (nor, with `wanted`, those it refuses),
+ * still as full as asked: reads go on
  * from where the last one stopped until the page is full or the list ends, so the cursor handed back is
  * that of the last record read, kept or not, and the next page starts right after it. Reads here are
  * from memory, so going on costs no round trip.
@@ -10,11 +11,12 @@ export function fullPage<T>(
   request: PageRequest,
   read: (page: PageRequest) => Page<T>,
   personOf: (record: T) => string,
+  wanted?: (record: T) => boolean,
 ): Page<T> {
   const { hide, ...page } = request
-  if (!hide || hide.length === 0) return read(page)
+  if ((!hide || hide.length === 0) && !wanted) return read(page)
   const hidden = new Set(hide)
-  const keep = (record: T) => !hidden.has(personOf(record))
+  const keep = (record: T) => !hidden.has(personOf(record)) && (!wanted || wanted(record))
   if (page.limit === undefined) {
     const whole = read(page)
     return { items: whole.items.filter(keep), nextCursor: whole.nextCursor }

@@ -10,7 +10,8 @@ import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
-const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
+/** Oldest first, ties by id: the order of posts, and of the likes of a database that kept no like times. */
+export const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
   order(a.createdAt, b.createdAt) || order(a._id, b._id)
 
 const byTime: SortKey<PostRecord> = {
@@ -40,6 +41,21 @@ function known<T>(records: ReadonlyMap<string, T>, ids: readonly string[]): T[] 
     if (record) found.push(record)
   }
   return found
+}
+
+/**
+ * Each user's liked posts, for a database written before records kept them: what the posts' lists say,
+ * posts in time order, as no time of those likes was kept.
+ */
+function likesIn(posts: readonly PostRecord[]): Map<string, string[]> {
+  const likes = new Map<string, string[]>()
+  for (const post of [...posts].sort(byCreation))
+    for (const userId of post.likedBy) {
+      const mine = likes.get(userId)
+      if (mine) mine.push(post._id)
+      else likes.set(userId, [post._id])
+    }
+  return likes
 }
 
 /** The posts of a set of authors, found once per `authorIds` array and kept while that array lives. */
@@ -92,6 +108,8 @@ export class MemoryIndex {
   /** Never shrinks while the index lives, so that the lists kept in #authors stay the live ones. */
   readonly #postsByAuthor = new Map<string, SortedList<PostRecord>>()
   #authors = new WeakMap<readonly string[], Authors>()
+  /** The likes of users whose records, written before records kept them, hold none (see likesIn). */
+  #derivedLikes = new Map<string, string[]>()
   #feeds = new WeakMap<readonly string[], readonly string[]>()
   /**
    * Raised when a post is added or removed. Other changes (a like, an edit, a comment) leave every post
@@ -117,6 +135,7 @@ export class MemoryIndex {
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
     this.#authors = new WeakMap()
+    this.#derivedLikes = data.users.some((user) => !user.likes) ? likesIn(data.posts) : new Map<string, string[]>()
     for (const user of data.users) {
       this.#indexUser(Object.freeze(user))
       this.#indexBlocks(user._id, [], user.blocking ?? [])
@@ -177,6 +196,17 @@ export class MemoryIndex {
     this.#postsByTrend.remove(previous)
     this.#listOf(previous.authorId).remove(previous)
     this.search.deletePost(previous)
+  }
+
+  /** The ids of the posts the user likes, oldest like first. */
+  likesOf(userId: string): readonly string[] {
+    const user = this.users.get(userId)
+    return user?.likes ?? this.#derivedLikes.get(userId) ?? NOBODY
+  }
+
+  /** How many posts the author has: the length of their own list, never a walk. */
+  postCountOf(authorId: string): number {
+    return this.#postsByAuthor.get(authorId)?.items.length ?? 0
   }
 
   /** The ids of everyone who blocks the user. */

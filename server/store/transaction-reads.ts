@@ -25,6 +25,8 @@ import type {
  */
 export interface TransactionBase extends StoreReader {
   usersBookmarking(postId: string): readonly string[]
+  /** The ids of the posts the user likes, oldest like first, as committed. */
+  likesOf(userId: string): readonly string[]
   hasUsernameSkeleton(skeleton: string): boolean
   expiredRevocations(at: string): readonly string[]
   getInvite(code: string): Promise<InviteRecord | undefined>
@@ -128,6 +130,12 @@ export class TransactionReads implements StoreReader {
   }
   listBookmarks(userId: string, page: PageRequest) {
     return this.base.listBookmarks(userId, page)
+  }
+  listLikedPosts(userId: string, page: PageRequest) {
+    return this.base.listLikedPosts(userId, page)
+  }
+  countPosts(authorId: string) {
+    return this.base.countPosts(authorId)
   }
   listTaggedPosts(tag: string, page: PageRequest) {
     return this.base.listTaggedPosts(tag, page)

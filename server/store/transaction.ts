@@ -187,7 +187,13 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async insertPost(post: PostRecord) {
     const people = [...post.likedBy, ...post.dislikedBy, ...post.comments.flatMap(peopleOfComment)]
-    this.#putPost(withKnownPeople(post, await this.#knownUsers(people)))
+    const kept = withKnownPeople(post, await this.#knownUsers(people))
+    this.#putPost(kept)
+    // Its likers like it now, as PostgreSQL's rows of the same likes say (listLikedPosts).
+    for (const userId of kept.likedBy) {
+      const user = await this.getUser(userId)
+      if (user) this.#putUser({ ...user, likes: withLast(user.likes ?? this.base.likesOf(userId), kept._id) })
+    }
   }
 
   async updatePost(id: string, changes: PostChanges, at: string) {
@@ -210,7 +216,13 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async deletePost(id: string) {
+    const likers = (await this.getPost(id))?.likedBy ?? []
     this.posts.set(id, null)
+    for (const userId of likers) {
+      const user = await this.getUser(userId)
+      const likes = user?.likes ?? this.base.likesOf(userId)
+      if (user && likes.includes(id)) this.#putUser({ ...user, likes: without(likes, id) })
+    }
     for (const userId of this.base.usersBookmarking(id)) {
       const user = await this.getUser(userId)
       if (user?.bookmarks.includes(id)) this.#putUser({ ...user, bookmarks: without(user.bookmarks, id) })
@@ -223,7 +235,11 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async setReaction(postId: string, userId: string, liked: boolean, at: string) {
     const post = await this.getPost(postId)
-    if (!post || post.likedBy.includes(userId) === liked || !(await this.getUser(userId))) return false
+    if (!post || post.likedBy.includes(userId) === liked) return false
+    const user = await this.getUser(userId)
+    if (!user) return false
+    const likes = user.likes ?? this.base.likesOf(userId)
+    this.#putUser({ ...user, likes: liked ? withLast(likes, postId) : without(likes, postId) })
     this.#putPost({
       ...post,
       likedBy: liked ? withLast(post.likedBy, userId) : without(post.likedBy, userId),

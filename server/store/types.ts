@@ -24,6 +24,10 @@ export interface UserRecord {
   /** `scrypt$N$r$p$salt$hash`, never sent to a client. */
   readonly passwordHash: string
   readonly avatarURL: string
+  /** The name shown above the username; absent or empty: the first and last name. */
+  readonly displayName?: string
+  /** A wide image at the top of the profile: an upload of this server or an https URL; absent or empty: none. */
+  readonly bannerURL?: string
   readonly bio: string
   readonly website: string
   readonly createdAt: string
@@ -52,6 +56,12 @@ export interface UserRecord {
    * its own that its user reads leave out: read it with getTwoFactor.
    */
   readonly twoFactor?: TwoFactorRecord
+  /**
+   * The ids of the posts the user likes, oldest like first: kept on the record by the embedded store
+   * (worked out from the posts when a database written before it is loaded); PostgreSQL reads
+   * post_reactions instead and leaves it out.
+   */
+  readonly likes?: readonly string[]
 }
 
 /** A mute of one person: until `until`, or for ever without it. */
@@ -225,6 +235,8 @@ export interface PostQuery extends PageRequest {
   /** Instead: the home feed of this user, their own posts and those of everyone they follow. */
   feedOf?: string
   sort: FeedSort
+  /** Only posts with an image. */
+  media?: boolean
 }
 
 /**
@@ -286,6 +298,10 @@ export interface StoreReader {
   listPosts(query: PostQuery): Promise<Page<PostRecord>>
   /** The user's bookmarked posts, newest bookmark first; an unknown user has none. */
   listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>>
+  /** The posts the user likes, newest like first. */
+  listLikedPosts(userId: string, page: PageRequest): Promise<Page<PostRecord>>
+  /** How many posts the user has written, counted by an index rather than read. */
+  countPosts(authorId: string): Promise<number>
   /** Posts carrying the tag (lower case, as text-terms.ts makes it), newest first. */
   listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>>
   /** The tags of posts created at or after `since`, by how many posts carry each, most first, then by tag. */
@@ -335,7 +351,9 @@ export interface StoreReader {
 }
 
 /** The fields of a profile its owner may change. */
-export type ProfileChanges = Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'avatarURL' | 'bio' | 'website'>>
+export type ProfileChanges = Partial<
+  Pick<UserRecord, 'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'bannerURL' | 'bio' | 'website'>
+>
 
 /**
  * The fields of a post its author may change; `card`, named as undefined, is cleared (an edit to another

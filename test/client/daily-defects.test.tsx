@@ -72,7 +72,16 @@ await t.test('an edited post says so; one never edited does not', async (t) => {
 })
 
 await t.test('the website is a one-line field; the image description a text area', async (t) => {
-  render(<EditProfileModal user={makeUser()} avatars={[]} onSave={async () => true} onClose={noop} />)
+  render(
+    <EditProfileModal
+      user={makeUser()}
+      avatars={[]}
+      onSave={async () => true}
+      onUpload={async () => null}
+      onFileError={noop}
+      onClose={noop}
+    />,
+  )
   t.equal(screen.getByLabelText('Website').tagName, 'INPUT')
   cleanup()
   render(<MediaPreview url="/media/a.png" alt="" locked={false} onAltChange={noop} onRemove={noop} />)

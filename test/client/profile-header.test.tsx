@@ -7,11 +7,11 @@ import { makeUser } from './helpers.js'
 t.afterEach(() => cleanup())
 
 const noop = () => {}
-function renderWebsite(website: string) {
+function renderHeader(overrides: Parameters<typeof makeUser>[0], postCount?: number) {
   return render(
     <ProfileHeader
-      user={makeUser({ username: 'maya', website })}
-      postCount="3"
+      user={makeUser({ username: 'maya', ...overrides })}
+      postCount={postCount}
       isMe={false}
       following={false}
       followBusy={false}
@@ -22,6 +22,35 @@ function renderWebsite(website: string) {
     />,
   )
 }
+const renderWebsite = (website: string) => renderHeader({ website }, 3)
+
+/** The count's whole text, "1 Post" or "524 Posts". */
+const countText = (text: string) =>
+  screen.getByText((_, element) => element?.textContent === text && element.className === 'count')
+
+await t.test('the post count is the true one, singular for one', async (t) => {
+  for (const [count, text] of [
+    [1, '1 Post'],
+    [524, '524 Posts'],
+    [0, '0 Posts'],
+    [undefined, '– Posts'],
+  ] as const) {
+    renderHeader({}, count)
+    t.ok(countText(text), text)
+    cleanup()
+  }
+})
+
+await t.test('the display name heads the profile, with the banner above it', async (t) => {
+  renderHeader({ displayName: 'Maya the Maker', bannerURL: '/media/00000000-0000-4000-8000-000000000000.png' })
+  t.ok(screen.getByRole('heading', { name: 'Maya the Maker' }))
+  const banner = document.querySelector('img.profile-banner')
+  t.equal(banner?.getAttribute('src'), '/media/00000000-0000-4000-8000-000000000000.png')
+  t.equal(banner?.getAttribute('alt'), '', 'decorative: the name says whose it is')
+  cleanup()
+  renderHeader({ firstName: 'Maya', lastName: 'Lin', displayName: '' })
+  t.ok(screen.getByRole('heading', { name: 'Maya Lin' }), 'no display name: the names')
+})
 
 await t.test(
   'an http(s) website is a link that opens apart, without referrer, and shows the parsed address',

@@ -124,5 +124,22 @@ export function contentReads(f: Fixture): ReadCase[] {
       read: (s) => everyPage((cursor) => s.listBookmarks(u0, { limit: 2, cursor })),
     },
     { op: 'listBookmarks', name: 'of nobody', read: (s) => s.listBookmarks(MALFORMED, {}) },
+    ...u.map((id, i): ReadCase => ({
+      op: 'listLikedPosts',
+      name: `liked by user ${i}, newest like first`,
+      read: (s) => s.listLikedPosts(id, {}),
+    })),
+    {
+      op: 'listLikedPosts',
+      name: 'one a page',
+      read: (s) => everyPage((cursor) => s.listLikedPosts(u[7] as string, { limit: 1, cursor })),
+    },
+    { op: 'listLikedPosts', name: 'of nobody', read: (s) => s.listLikedPosts(MALFORMED, {}) },
+    ...u.map((id, i): ReadCase => ({ op: 'countPosts', name: `posts of user ${i}`, read: (s) => s.countPosts(id) })),
+    {
+      op: 'countPosts',
+      name: 'of nobody',
+      read: async (s) => [await s.countPosts(UNKNOWN), await s.countPosts(MALFORMED)],
+    },
   ]
 }

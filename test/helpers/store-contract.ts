@@ -29,6 +29,8 @@ export const OPERATIONS: Record<Operation, true> = {
   listComments: true,
   listPosts: true,
   listBookmarks: true,
+  listLikedPosts: true,
+  countPosts: true,
   listTaggedPosts: true,
   trendingTags: true,
   searchPosts: true,
@@ -183,16 +185,16 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes and two-factor state, which PostgreSQL keeps in tables and its own reads answer for).
+ * mutes, two-factor state and liked posts, which PostgreSQL keeps in tables and its own reads answer for).
  */
+const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes'])
+
 function comparable(value: unknown): unknown {
   if (value instanceof Set) return [...(value as Set<unknown>)].map(String).sort()
   if (Array.isArray(value)) return value.map(comparable)
   if (value === null || typeof value !== 'object') return value
   const record = value as Record<string, unknown>
-  const kept = Object.entries(record).filter(
-    ([key]) => !('passwordHash' in record && (key === 'blocking' || key === 'muting' || key === 'twoFactor')),
-  )
+  const kept = Object.entries(record).filter(([key]) => !('passwordHash' in record && EMBEDDED_ONLY.has(key)))
   return Object.fromEntries(kept.map(([key, inner]) => [key, comparable(inner)]))
 }
 

@@ -1,4 +1,6 @@
 import t, { type Test } from 'tap'
+import { defaultAvatarOf } from '../../common/avatars.js'
+import { PRESET_AVATARS } from '../../server/schemas/media.js'
 import { AuthLoginReplySchema, AuthSignupReplySchema } from '../../server/schemas/users.js'
 import { TEST_SECRET } from '../helpers/app.js'
 import { testStoreKind } from '../helpers/store-under-test.js'
@@ -54,7 +56,7 @@ await t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } an
     firstName: 'Ada',
     lastName: 'Lovelace',
     email: 'grace@example.com',
-    avatarURL: '/avatars/avatar-1.svg',
+    avatarURL: defaultAvatarOf(body.username as string, PRESET_AVATARS),
     bio: '',
     website: '',
     bookmarks: [],

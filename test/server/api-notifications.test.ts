@@ -1,4 +1,6 @@
 import t, { type Test } from 'tap'
+import { defaultAvatarOf } from '../../common/avatars.js'
+import { PRESET_AVATARS } from '../../server/schemas/media.js'
 import { NotificationsReplySchema, UnreadReplySchema, type Notification } from '../../server/schemas/notifications.js'
 import type { Post } from '../../server/schemas/posts.js'
 import {
@@ -81,7 +83,7 @@ await t.test('a like, a comment, a mention and a follow each notify the person a
     username: bob.username,
     firstName: 'Test',
     lastName: 'User',
-    avatarURL: '/avatars/avatar-1.svg',
+    avatarURL: defaultAvatarOf(bob.username, PRESET_AVATARS),
   }
   t.strictSame(liked.actor, actor, 'the actor as a user summary')
   t.strictSame(liked.post, { _id: post._id, content: 'A picture of the sea', mediaUrl: '' })

@@ -87,7 +87,9 @@ await t.test(
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
       // PostgreSQL keeps two-factor state, blocks and mutes in tables of their own, read below.
-      embedded.users.map(({ twoFactor: _separate, blocking: _blocking, muting: _muting, ...user }) => user),
+      embedded.users.map(
+        ({ twoFactor: _separate, blocking: _blocking, muting: _muting, likes: _likes, ...user }) => user,
+      ),
       'every user, follow and bookmark list as it was',
     )
     const noah = embedded.users.find((u) => u.username === 'noah_kim')

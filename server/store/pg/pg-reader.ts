@@ -174,6 +174,7 @@ export class PgReader implements StoreReader {
     const authorIds = query.feedOf !== undefined ? await this.#feedAuthors(query.feedOf) : query.authorIds
     const authors = authorIds ? sql`AND p.author_id = ANY(${authorIds.filter(isUuid)}::uuid[])` : sql``
     const shown = hidden(sql, 'p.author_id', query.hide)
+    const media = query.media ? sql`AND p.media_url <> ''` : sql``
     let after = sql``
     if (query.cursor !== undefined && trending) {
       const [likes, at, id] = readCursor(query.cursor, CURSOR.byLikes)
@@ -192,7 +193,7 @@ export class PgReader implements StoreReader {
         : sql`p.created_at DESC, p.id DESC`
     const rows = await sql<PostRow[]>`
       SELECT ${postColumns(sql)}
-      FROM (SELECT * FROM posts p WHERE true ${authors} ${shown} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
+      FROM (SELECT * FROM posts p WHERE true ${authors} ${media} ${shown} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
       ORDER BY ${order}`
     const keyOf = trending
       ? (row: PostRow) => [row.like_count, row.created_at.toISOString(), row.id]
@@ -201,18 +202,35 @@ export class PgReader implements StoreReader {
   }
 
   /** Newest bookmark first; the cursor is the last bookmark's place in the order they were made. */
-  async listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
+  listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
+    return this.#postsPickedBy(userId, page, 'bookmarks')
+  }
+
+  listLikedPosts(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
+    return this.#postsPickedBy(userId, page, 'likes')
+  }
+
+  /** The posts a user bookmarked or likes, the most recent first, paged by the row's `seq`. */
+  async #postsPickedBy(userId: string, page: PageRequest, by: 'bookmarks' | 'likes'): Promise<Page<PostRecord>> {
     if (!isUuid(userId)) return { items: [], nextCursor: null }
     const sql = this.sql
+    const rows = by === 'bookmarks' ? sql`bookmarks b` : sql`post_reactions b`
+    const kept = by === 'bookmarks' ? sql`` : sql`AND b.liked`
     const before = page.cursor === undefined ? sql`` : sql`AND b.seq < ${readCursor(page.cursor, CURSOR.byPosition)[0]}`
-    const rows = await sql<(PostRow & { seq: string })[]>`
+    const found = await sql<(PostRow & { seq: string })[]>`
       SELECT b.seq, ${postColumns(sql)}
-      FROM (SELECT b.post_id, b.seq FROM bookmarks b JOIN posts p ON p.id = b.post_id
-            WHERE b.user_id = ${userId} ${before} ${hidden(sql, 'p.author_id', page.hide)}
+      FROM (SELECT b.post_id, b.seq FROM ${rows} JOIN posts p ON p.id = b.post_id
+            WHERE b.user_id = ${userId} ${kept} ${before} ${hidden(sql, 'p.author_id', page.hide)}
             ORDER BY b.seq DESC ${limitOf(sql, page.limit)}) b
       JOIN posts p ON p.id = b.post_id
       ORDER BY b.seq DESC`
-    return pageFrom(rows, page.limit, (row) => [Number(row.seq)], toPostRecord)
+    return pageFrom(found, page.limit, (row) => [Number(row.seq)], toPostRecord)
+  }
+
+  async countPosts(authorId: string): Promise<number> {
+    if (!isUuid(authorId)) return 0
+    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM posts WHERE author_id = ${authorId}`
+    return row?.n ?? 0
   }
 
   listTaggedPosts(tag: string, page: PageRequest) {

@@ -35,6 +35,8 @@ const PROFILE_COLUMNS = {
   firstName: 'first_name',
   lastName: 'last_name',
   avatarURL: 'avatar_url',
+  displayName: 'display_name',
+  bannerURL: 'banner_url',
   bio: 'bio',
   website: 'website',
 } as const

@@ -16,6 +16,7 @@ import {
  */
 export const userColumns = (sql: Queryable) => sql`
   u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
+  u.display_name, u.banner_url,
   u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending,
   ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
   ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
@@ -29,6 +30,8 @@ export interface UserRow {
   email: string
   password_hash: string
   avatar_url: string
+  display_name: string | null
+  banner_url: string | null
   bio: string
   website: string
   created_at: Date
@@ -50,6 +53,8 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   email: row.email,
   passwordHash: row.password_hash,
   avatarURL: row.avatar_url,
+  ...(row.display_name ? { displayName: row.display_name } : {}),
+  ...(row.banner_url ? { bannerURL: row.banner_url } : {}),
   bio: row.bio,
   website: row.website,
   createdAt: row.created_at.toISOString(),

@@ -25,6 +25,8 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   email: user.email,
   password_hash: user.passwordHash,
   avatar_url: user.avatarURL,
+  display_name: user.displayName || null,
+  banner_url: user.bannerURL || null,
   bio: user.bio,
   website: user.website,
   created_at: user.createdAt,

@@ -1,3 +1,4 @@
+import { byCreation } from '../memory-index.js'
 import { laterLookAlikes } from '../../usernames.js'
 import { identityKey } from '../notification-index.js'
 import type { Database, NotificationRecord, UserRecord } from '../types.js'
@@ -69,7 +70,9 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   const postIds = new Set(posts.map((post) => post._id))
   const children = emptyChildRows()
   children.skipped = database.posts.length - posts.length
-  const postRows = posts.map((post) => postRow(post, postChildRows(post, knownUser, children)))
+  // Oldest post first, so that each person's likes are numbered in the order the embedded store reads
+  // them where no time of a like was kept (memory-index.ts, likesIn), each post's own in its list's order.
+  const postRows = [...posts].sort(byCreation).map((post) => postRow(post, postChildRows(post, knownUser, children)))
 
   const bookmarks: { user_id: string; post_id: string }[] = []
   for (const user of database.users) {

@@ -10,6 +10,7 @@ import * as moderation from './0008_moderation.js'
 import * as accountSecurity from './0009_account_security.js'
 import * as postEdits from './0010_post_edits.js'
 import * as linkCards from './0013_link_cards.js'
+import * as profileMedia from './0016_profile_media.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   accountSecurity,
   postEdits,
   linkCards,
+  profileMedia,
 ]

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:scroll`: does drawing one more page of a long profile cost the same at post 500 as at
+ * post 20? Builds the app when a source changed, starts it on a temporary data directory, seeds a user
+ * with SCROLL_POSTS posts (500; every fourth with an image), opens their profile in Chromium with the CPU
+ * slowed 4× (CDP Emulation.setCPUThrottlingRate) and scrolls to the end. A PerformanceObserver counts
+ * long tasks (over 50 ms) by how many cards were drawn when each ended; the script prints the long-task
+ * time of each hundred cards and that of the last hundred ÷ the first (the goal is ≤ 1.5).
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { chromium } from 'playwright-core'
+import { gradientPng } from '../server/seed/png.js'
+import { call } from './bench/api.js'
+import { ensureBuilt } from './bench/build.js'
+import { startChirp } from './bench/processes.js'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js'
+
+const POSTS = Number(process.env.SCROLL_POSTS ?? 500)
+const BUCKET = 100
+const THROTTLE = 4
+/** Past this the scroll stops where it is, and the report says how far it came. */
+const SCROLL_DEADLINE_MS = 10 * 60_000
+const CARD = 'article.post-card'
+
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+interface LongTask {
+  duration: number
+  drawn: number
+}
+
+/** Watches long tasks from the first script on: each with the number of cards drawn as it ended. */
+function watchLongTasks(card: string): void {
+  const tasks: LongTask[] = []
+  ;(window as unknown as { longTasks: LongTask[] }).longTasks = tasks
+  new PerformanceObserver((list) => {
+    const drawn = document.querySelectorAll(card).length
+    for (const entry of list.getEntries()) tasks.push({ duration: entry.duration, drawn })
+  }).observe({ type: 'longtask', buffered: true })
+}
+
+async function seed(base: string): Promise<{ token: string; username: string }> {
+  const username = 'scroller'
+  const password = 'scroll-bench-password'
+  const body = { username, password, firstName: 'Long', lastName: 'Profile', email: 'scroller@example.com' }
+  const { encodedToken: token } = await call<{ encodedToken: string }>(base, 'POST', '/api/auth/signup', { body })
+  const form = new FormData()
+  form.append(
+    'file',
+    new Blob([new Uint8Array(gradientPng(600, 400, [29, 155, 240], [255, 173, 31], 1))], { type: 'image/png' }),
+    'a.png',
+  )
+  const uploaded = await fetch(`${base}/api/media`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const { url } = (await uploaded.json()) as { url: string }
+  for (let i = 0; i < POSTS; i++) {
+    const content = `Post ${i + 1} of a long profile: #scrolling with a line or two of text, as people write them.`
+    await call(base, 'POST', '/api/posts', { token, body: { content, ...(i % 4 === 0 ? { mediaUrl: url } : {}) } })
+  }
+  return { token, username }
+}
+
+async function main(): Promise<void> {
+  await ensureBuilt(log)
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-scroll-'))
+  const server = await startChirp({ dataDir, jwtSecret: 'scroll-bench-secret-'.padEnd(40, 'x'), openFiles: 1024 })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  try {
+    log(`seeding ${POSTS} posts`)
+    const { token, username } = await seed(server.url)
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 1280, height: 900 },
+      storageState: {
+        cookies: [],
+        origins: [
+          {
+            origin: server.url,
+            localStorage: [
+              { name: 'token', value: token },
+              { name: 'username', value: username },
+            ],
+          },
+        ],
+      },
+    })
+    const page = await context.newPage()
+    await page.addInitScript(watchLongTasks, CARD)
+    await page.goto(`/profile/${username}`)
+    await page.locator(CARD).first().waitFor()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE })
+    const deadline = Date.now() + SCROLL_DEADLINE_MS
+    let drawn = 0
+    while (drawn < POSTS && Date.now() < deadline) {
+      await page.mouse.wheel(0, 2000)
+      await page.waitForTimeout(150)
+      drawn = await page.locator(CARD).count()
+    }
+    // The last cards' tasks end after they are counted: a moment for the observer to hear of them.
+    await page.waitForTimeout(1000)
+    const tasks = await page.evaluate(() => (window as unknown as { longTasks: LongTask[] }).longTasks)
+    report(tasks, drawn)
+  } finally {
+    await browser.close()
+    await server.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+function report(tasks: readonly LongTask[], drawn: number): void {
+  const buckets = Array.from({ length: Math.ceil(POSTS / BUCKET) }, () => 0)
+  for (const task of tasks) {
+    const at = Math.min(buckets.length - 1, Math.floor(Math.max(0, task.drawn - 1) / BUCKET))
+    buckets[at] = (buckets[at] ?? 0) + task.duration
+  }
+  const seconds = (ms: number) => (ms / 1000).toFixed(2)
+  process.stdout.write(`Cards drawn: ${drawn} of ${POSTS}, CPU ${THROTTLE}× slower\n`)
+  buckets.forEach((ms, i) => {
+    process.stdout.write(`  posts ${i * BUCKET}–${(i + 1) * BUCKET - 1}: long tasks ${seconds(ms)} s\n`)
+  })
+  const first = buckets[0] ?? 0
+  const last = buckets[buckets.length - 1] ?? 0
+  const ratio = first > 0 ? (last / first).toFixed(2) : last > 0 ? '∞' : '1.00 (no long tasks at all)'
+  process.stdout.write(`Last ${BUCKET} ÷ first ${BUCKET}: ${ratio} (goal ≤ 1.5)\n`)
+}
+
+await main()
