@@ -18,6 +18,7 @@ import adminRoutes from './routes/admin.js'
 import accountRoutes from './routes/account.js'
 import authRoutes from './routes/auth.js'
 import commentsRoutes from './routes/comments.js'
+import pollsRoutes from './routes/polls.js'
 import eventsRoutes from './routes/events.js'
 import feedRoutes from './routes/feed.js'
 import healthRoutes from './routes/health.js'
@@ -143,6 +144,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     secrets: createAccountSecrets(jwtSecret),
     mailer,
     publicUrl: config.publicUrl,
+    pollDaySeconds: config.pollDaySeconds,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
   })
 
@@ -178,6 +180,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(postsRoutes, routeOptions)
       await api.register(feedRoutes, routeOptions)
       await api.register(commentsRoutes, routeOptions)
+      await api.register(pollsRoutes, routeOptions)
       await api.register(mediaRoutes, routeOptions)
       await api.register(notificationsRoutes, routeOptions)
       await api.register(tagsRoutes, routeOptions)

@@ -5,6 +5,7 @@ import { createMediaService, type MediaService } from './media.js'
 import { createModerationService, type ModerationService } from './moderation.js'
 import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
+import { createPollsService, type PollsService } from './polls.js'
 import { createPostsService, type PostsService } from './posts.js'
 import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
@@ -18,6 +19,7 @@ export interface Services {
   twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
+  polls: PollsService
   comments: CommentsService
   media: MediaService
   notifications: NotificationsService
@@ -32,6 +34,8 @@ export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'pu
   mediaDir: string
   /** Whether per-user limits (the hourly cap on reports) hold. */
   rateLimit: boolean
+  /** How long a poll's day lasts, in seconds. */
+  pollDaySeconds: number
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -45,6 +49,7 @@ export function createServices({
   mailer,
   publicUrl,
   warn,
+  pollDaySeconds,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ mediaDir })
@@ -60,7 +65,8 @@ export function createServices({
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
-    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), pollDaySeconds }),
+    polls: createPollsService(deps),
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),

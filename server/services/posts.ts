@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { FeedQuery, PostData } from '../schemas/posts.js'
+import type { FeedQuery, PollData, PostData } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
@@ -10,6 +10,8 @@ import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
+import { newPoll } from './poll-views.js'
+import { noticeClosedPolls } from './polls.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
@@ -52,17 +54,38 @@ const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !==
 export const MAX_UNPAGED = 1000
 export const unpagedCap = (page: PageRequest): PageRequest => (paged(page) ? page : { limit: MAX_UNPAGED })
 
+/** A poll's day, in seconds, where no setting says otherwise. */
+const DEFAULT_POLL_DAY = 86_400
+
 /** Without a media folder (a store tested alone), no image's size is known. */
 const noSizes: MediaSizes = async () => undefined
 
-export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps & { sizeOf?: MediaSizes }) {
+/** A post's content warning as stored: '' means none. */
+const spoilerOf = (text: string | undefined) => (text ? { spoilerText: text } : {})
+
+function checkPoll(poll: PollData | undefined) {
+  if (poll && !poll.options.every(hasVisibleText)) throw badRequest(MSG.blankPollOption)
+}
+
+export function createPostsService({
+  store,
+  now,
+  sizeOf = noSizes,
+  pollDaySeconds = DEFAULT_POLL_DAY,
+}: ServiceDeps & { sizeOf?: MediaSizes; pollDaySeconds?: number }) {
+  /** Views of a list's posts; a poll among them that closed unnoticed is told to its author first. */
+  async function listViews(items: readonly PostRecord[], reader: Reader & { at: Date }) {
+    await noticeClosedPolls(store, items, reader.at)
+    return postViews(store, items, reader)
+  }
+
   /** The post as it now is, to `userId` when someone signed in asks. */
   async function view(postId: string, userId?: string) {
     const record = await mustGetPost(store, postId)
     const reader = await seeing(store, { userId, compact: false }, now())
     // To someone its author blocks, the post is not there.
     if (reader.hidden.shut.has(record.authorId)) throw notFound(MSG.postNotFound)
-    const [post] = await postViews(store, [record], reader)
+    const [post] = await listViews([record], reader)
     if (!post) throw notFound(MSG.postNotFound)
     return { post }
   }
@@ -106,7 +129,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       const reader = await seeing(store, asked, now())
       const hide = reader.hidden.people
       const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page), hide })
-      const posts = await postViews(store, items, reader)
+      const posts = await listViews(items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -133,7 +156,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         authorIds: [user._id],
         ...unpagedCap(page),
       })
-      const posts = await postViews(store, items, reader)
+      const posts = await listViews(items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -142,10 +165,11 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       const reader = await seeing(store, asked, now())
       const hide = reader.hidden.people
       const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor, hide })
-      return { posts: await postViews(store, items, reader), nextCursor }
+      return { posts: await listViews(items, reader), nextCursor }
     },
 
     async create(userId: string, data: PostData) {
+      checkPoll(data.poll)
       const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
         data.content ?? '',
         data.mediaUrl ?? '',
@@ -159,6 +183,8 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         ...media,
         ...(mediaAlt !== undefined ? { mediaAlt } : {}),
         ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+        ...spoilerOf(data.spoilerText),
+        ...(data.poll ? { poll: newPoll(data.poll, new Date(at), pollDaySeconds) } : {}),
         createdAt: at,
         updatedAt: at,
         likedBy: [],
@@ -185,10 +211,11 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         const mediaUrl = editedValue(data.mediaUrl, data.image ?? data.imageUrl, post.mediaUrl) ?? post.mediaUrl
         // A new image starts without the old one's description unless one is sent with it.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
-        const changes = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
+        const media = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
+        const changes = { ...media, spoilerText: (data.spoilerText ?? post.spoilerText) || undefined }
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
-        const { mediaAlt, mediaWidth, mediaHeight, ...text } = changes
+        const { mediaAlt, mediaWidth, mediaHeight, spoilerText, ...text } = changes
         tx.emit({
           name: 'post.updated',
           data: {
@@ -196,6 +223,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
             ...text,
             ...(mediaAlt !== undefined ? { mediaAlt } : {}),
             ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+            ...spoilerOf(spoilerText),
             updatedAt: at,
             editedAt: at,
           },

@@ -21,6 +21,8 @@ export interface Hidden {
   readonly shut: ReadonlySet<string>
   /** When the soonest timed mute among `people` ends, in ms since the epoch: past it, ask again. */
   readonly until: number | undefined
+  /** The suspended among `people`, whose poll votes do not count either. */
+  readonly suspended?: readonly string[]
 }
 
 /** A reader who is not signed in, or who hides nobody. */
@@ -60,6 +62,7 @@ export async function hiddenFrom(store: StoreReader, readerId: string | undefine
     people: [...new Set([...suspendedIds, ...blocking, ...blockedBy, ...muting.map((mute) => mute.userId)])],
     shut: new Set([...suspendedIds, ...blockedBy]),
     until: soonest([...suspended.map((entry) => entry.until), ...muting.map((mute) => mute.until)]),
+    suspended: suspendedIds,
   }
 }
 
@@ -74,6 +77,6 @@ export async function seeing<R extends { userId: string | undefined }>(
   store: StoreReader,
   reader: R,
   at: Date,
-): Promise<R & { hidden: Hidden }> {
-  return { ...reader, hidden: await hiddenFrom(store, reader.userId, at) }
+): Promise<R & { hidden: Hidden; at: Date }> {
+  return { ...reader, hidden: await hiddenFrom(store, reader.userId, at), at }
 }

@@ -1,6 +1,7 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { repliesIn, votesIn } from './poll-parts.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
@@ -29,6 +30,8 @@ export interface TransactionBase extends StoreReader {
   getInvite(code: string): Promise<InviteRecord | undefined>
   /** Who blocks the user, as committed. */
   blockersOf(userId: string): readonly string[]
+  /** The posts in whose polls the user voted, as committed. */
+  pollsVotedIn(userId: string): readonly string[]
 }
 
 /**
@@ -106,6 +109,12 @@ export class TransactionReads implements StoreReader {
   }
   async getComment(postId: string, commentId: string) {
     return commentOf(await this.getPost(postId), commentId)
+  }
+  async listReplies(postId: string, commentId: string) {
+    return repliesIn(await this.getPost(postId), commentId)
+  }
+  async pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
+    return votesIn(await this.getPosts(postIds), userIds)
   }
   async listComments(postId: string, page: PageRequest) {
     return commentsOf(await this.getPost(postId), page)

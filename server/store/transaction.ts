@@ -1,4 +1,5 @@
 import { withCounts } from './post-parts.js'
+import { noticedClosed, withoutVote, withVote } from './poll-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
@@ -14,6 +15,8 @@ import type {
   MuteRecord,
   NotificationMatch,
   NotificationRecord,
+  PollRecord,
+  PollVote,
   PostChanges,
   PostRecord,
   ProfileChanges,
@@ -189,13 +192,19 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string) {
     const post = await this.getPost(id)
     if (!post) return
-    const { mediaAlt, mediaWidth, mediaHeight, ...rest } = { ...post, ...changes, updatedAt: at, editedAt: at }
+    const { mediaAlt, mediaWidth, mediaHeight, spoilerText, ...rest } = {
+      ...post,
+      ...changes,
+      updatedAt: at,
+      editedAt: at,
+    }
     // Optional fields are left out when absent, so a record never holds `undefined`.
     this.#putPost({
       ...rest,
       ...(mediaAlt !== undefined ? { mediaAlt } : {}),
       ...(mediaWidth !== undefined ? { mediaWidth } : {}),
       ...(mediaHeight !== undefined ? { mediaHeight } : {}),
+      ...(spoilerText !== undefined ? { spoilerText } : {}),
     })
   }
 
@@ -253,6 +262,22 @@ export class Transaction extends TransactionReads implements StoreTx {
       }
     })
     return changed
+  }
+
+  async addPollVote(vote: PollVote) {
+    return this.#changePoll(vote.postId, (poll) => withVote(poll, vote))
+  }
+
+  async removePollVotes(userId: string) {
+    const changed: string[] = []
+    for (const postId of this.base.pollsVotedIn(userId)) {
+      if (await this.#changePoll(postId, (poll) => withoutVote(poll, userId))) changed.push(postId)
+    }
+    return changed
+  }
+
+  notePollClosed(postId: string, at: string) {
+    return this.#changePoll(postId, (poll) => noticedClosed(poll, at))
   }
 
   async addNotification(notification: NotificationRecord) {
@@ -346,6 +371,15 @@ export class Transaction extends TransactionReads implements StoreTx {
       return next
     })
     if (changed) this.#putPost({ ...post, comments })
+  }
+
+  /** Replaces the post's poll with what `change` makes of it; false when there is no poll or it made nothing. */
+  async #changePoll(postId: string, change: (poll: PollRecord) => PollRecord | undefined) {
+    const post = await this.getPost(postId)
+    const poll = post?.poll && change(post.poll)
+    if (!post || !poll) return false
+    this.#putPost({ ...post, poll })
+    return true
   }
 
   #putUser(user: UserRecord): UserRecord {
