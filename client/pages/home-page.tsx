@@ -50,6 +50,7 @@ export function HomePage() {
       <div className="card composer">
         <PostForm
           resetAfterSubmit
+          allowPoll
           initial={readDraft()}
           onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
