@@ -72,6 +72,6 @@ export function actionText(group: NotificationGroup): string {
     case 'reply':
       return 'replied to your comment'
     case 'poll':
-      return 'Your poll has ended'
+      return 'ran a poll that has now ended'
   }
 }
