@@ -40,7 +40,7 @@ type CommentsSectionProps = {
  * Threads one level deep: the comments that answer none, newest first, each followed by its replies,
  * oldest first. A reply whose comment is not among those read stands on its own.
  */
-export function threadsOf(comments: readonly CommentView[]): { root: CommentView; replies: CommentView[] }[] {
+function threadsOf(comments: readonly CommentView[]): { root: CommentView; replies: CommentView[] }[] {
   const ids = new Set(comments.map((comment) => comment._id))
   const roots = comments.filter((comment) => comment.replyTo === null || !ids.has(comment.replyTo))
   return roots

@@ -14,7 +14,7 @@ const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
 /** "3 days left", "5 hours left", "less than an hour left". */
-export function timeLeft(closesAt: string, now: number): string {
+function timeLeft(closesAt: string, now: number): string {
   const left = Date.parse(closesAt) - now
   if (left >= DAY) return plural(Math.floor(left / DAY), 'day')
   if (left >= HOUR) return plural(Math.floor(left / HOUR), 'hour')

@@ -26,7 +26,7 @@ export type Comment = Static<typeof CommentSchema>
 /** A vote count, null to a reader who has not voted while the poll is open (DECISIONS §11). */
 const VotesSchema = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])
 
-export const PollSchema = Type.Object(
+const PollSchema = Type.Object(
   {
     options: Type.Array(Type.Object({ text: Type.String(), votes: VotesSchema })),
     /** How many voted, in all. */
@@ -91,8 +91,8 @@ const MediaAltSchema = Type.String({ maxLength: 1000 })
 const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
 /** '' clears the warning. */
 const SpoilerTextSchema = Type.String({ maxLength: 100 })
-export const POLL_DAYS = { min: 1, max: 7 } as const
-export const POLL_OPTIONS = { min: 2, max: 4, maxLength: 50 } as const
+const POLL_DAYS = { min: 1, max: 7 } as const
+const POLL_OPTIONS = { min: 2, max: 4, maxLength: 50 } as const
 const PollDataSchema = Type.Object({
   options: Type.Array(Type.String({ minLength: 1, maxLength: POLL_OPTIONS.maxLength }), {
     minItems: POLL_OPTIONS.min,
