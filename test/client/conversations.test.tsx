@@ -5,6 +5,7 @@ import { CommentsSection } from '../../client/components/comments-section.js'
 import { PollCard } from '../../client/components/poll-card.js'
 import { PostCard } from '../../client/components/post-card.js'
 import { PostForm, type PostDraft } from '../../client/components/post-form.js'
+import { actionText, groupNotifications } from '../../client/lib/notification-groups.js'
 import { applyLiveEvent } from '../../client/live/apply.js'
 import { cachePosts, postCache } from '../../client/state/post-cache.js'
 import type { Poll } from '../../server/schemas/posts.js'
@@ -18,6 +19,7 @@ t.afterEach(() => {
 
 const NOW = Date.parse('2026-03-01T00:00:00.000Z')
 const DAY = 86_400_000
+const NOW_ISO = new Date(NOW).toISOString()
 const openPoll = (fields: Partial<Poll> = {}): Poll => ({
   options: [
     { text: 'Tea', votes: null },
@@ -218,4 +220,28 @@ await t.test('a live poll.voted reads the post again, as its reader sees it', as
   t.equal(api.calls.length, 1)
   applyLiveEvent({ name: 'poll.voted', data: { postId: 'not-shown' }, id: '2' })
   t.equal(api.calls.length, 1, 'a post not on screen is not read')
+})
+
+await t.test('reply and poll notifications say what happened, each on its own row', async (t) => {
+  const actor = { _id: 'u1', username: 'theo', firstName: 'Theo', lastName: 'Park', avatarURL: '/avatars/avatar-1.svg' }
+  const about = { _id: 'p1', content: 'Tea or coffee?', mediaUrl: '' }
+  const rows = groupNotifications([
+    {
+      _id: 'n1',
+      type: 'reply',
+      actor,
+      post: about,
+      comment: { _id: 'c1', text: 'Tea!' },
+      createdAt: NOW_ISO,
+      read: false,
+    },
+    { _id: 'n2', type: 'poll', actor, post: about, createdAt: NOW_ISO, read: false },
+  ])
+  t.strictSame(
+    rows.map((row) => [row.type, actionText(row)]),
+    [
+      ['reply', 'replied to your comment'],
+      ['poll', 'ran a poll that has now ended'],
+    ],
+  )
 })
