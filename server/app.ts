@@ -39,6 +39,9 @@ import { createLinkPreviews } from './services/link-previews.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
 
+/** How often an instance looks for polls that closed unread (services/polls.ts). */
+const POLL_SWEEP_MS = 60_000
+
 export interface AppOptions {
   /** The clock, for tests. */
   now?: () => Date
@@ -147,6 +150,13 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     pollDaySeconds: config.pollDaySeconds,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
   })
+
+  // A poll nobody reads after it closes still reaches its author within a minute of any instance's sweep.
+  const pollSweep = setInterval(() => {
+    services.polls.sweep().catch((error: unknown) => fastify.log.warn({ err: error }, 'poll sweep failed'))
+  }, POLL_SWEEP_MS)
+  pollSweep.unref()
+  fastify.addHook('onClose', async () => clearInterval(pollSweep))
 
   await fastify.register(authPlugin, {
     secret: jwtSecret,

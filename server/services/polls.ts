@@ -33,8 +33,21 @@ export async function noticeClosedPolls(store: Store, posts: readonly PostRecord
   }
 }
 
+/** How many closed polls one sweep tells their authors of; the next sweep takes the rest. */
+const SWEEP_BATCH = 100
+
 export function createPollsService({ store, now }: ServiceDeps) {
   return {
+    /**
+     * Tells the authors of polls that closed while nobody read them: what a running instance does now
+     * and then, so that a poll nobody looks at still reaches its author. Reads do it too, first.
+     */
+    async sweep() {
+      const at = now()
+      const ids = await store.closedPollsUnnoticed(at.toISOString(), SWEEP_BATCH)
+      if (ids.length > 0) await noticeClosedPolls(store, await store.getPosts(ids), at)
+    },
+
     /**
      * Counts the user's vote, once. Every open screen hears that the poll changed, without the counts,
      * which each reader may or may not see: a client reads the post again to draw it.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
+import { createPollsService } from '../../server/services/polls.js'
 import type { PostRecord } from '../../server/store/types.js'
 import { openBothStores } from '../helpers/both-stores.js'
 import { skipWithoutPostgres } from '../helpers/pg.js'
@@ -82,6 +83,47 @@ await t.test('replies are listed by the comment they answer on both stores', { s
       )
       t.strictSame(await store.listReplies(postId, replies[0]?._id ?? ''), [], 'a reply has none')
       t.equal((await store.getComment(postId, root._id))?.replyTo, undefined, 'a root has no replyTo')
+    })
+  }
+})
+
+await t.test('a sweep tells the authors of polls that closed unread, once, on both stores', { skip }, async (t) => {
+  const database = uuidDatabase({ users: 2, posts: 1 })
+  const [author] = database.users.map((user) => user._id) as [string]
+  const poll = (closesAt: string): PostRecord => ({
+    _id: randomUUID(),
+    authorId: author,
+    content: `closes ${closesAt}`,
+    mediaUrl: '',
+    type: '',
+    createdAt: '2026-05-01T00:00:00.000Z',
+    updatedAt: '2026-05-01T00:00:00.000Z',
+    likedBy: [],
+    dislikedBy: [],
+    comments: [],
+    likeCount: 0,
+    commentCount: 0,
+    poll: { options: ['x', 'y'], closesAt, counts: [0, 0] },
+  })
+  const [early, late] = [poll('2026-06-01T00:00:00.000Z'), poll('2026-06-09T00:00:00.000Z')]
+  for (const { name, store } of await openBothStores(t, database)) {
+    await t.test(name, async (t) => {
+      await store.transaction(async (tx) => {
+        await tx.insertPost(early)
+        await tx.insertPost(late)
+      })
+      const at = '2026-06-02T00:00:00.000Z'
+      t.strictSame(await store.closedPollsUnnoticed(at, 10), [early._id], 'the one closed by then')
+      const polls = createPollsService({ store, now: () => new Date(at) })
+      await polls.sweep()
+      await polls.sweep()
+      const told = (await store.listNotifications(author, {})).items
+      t.strictSame(
+        told.map((n) => [n.type, n.postId]),
+        [['poll', early._id]],
+        'its author told once',
+      )
+      t.strictSame(await store.closedPollsUnnoticed(at, 10), [], 'and it is noticed')
     })
   }
 })
