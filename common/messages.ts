@@ -94,3 +94,9 @@ export const twoFactorAlreadyOn = 'Two-factor sign-in is on already.'
 export const twoFactorNotSetUp = 'Set up two-factor sign-in first.'
 export const twoFactorOff = 'Two-factor sign-in is not on.'
 export const resetLinkInvalid = 'The link is not valid or has expired.'
+// Conversations (DECISIONS §10).
+export const pollNotFound = 'Poll not found'
+export const alreadyVoted = 'You have already voted.'
+export const pollClosed = 'This poll is closed.'
+export const noSuchChoice = "choice must be the index of one of the poll's options"
+export const blankPollOption = 'poll options must not be blank'

@@ -18,6 +18,7 @@ import adminRoutes from './routes/admin.js'
 import accountRoutes from './routes/account.js'
 import authRoutes from './routes/auth.js'
 import commentsRoutes from './routes/comments.js'
+import pollsRoutes from './routes/polls.js'
 import eventsRoutes from './routes/events.js'
 import feedRoutes from './routes/feed.js'
 import healthRoutes from './routes/health.js'
@@ -38,6 +39,9 @@ import { createLinkPreviews } from './services/link-previews.js'
 import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
+
+/** How often an instance looks for polls that closed unread (services/polls.ts). */
+const POLL_SWEEP_MS = 60_000
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -151,11 +155,19 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     secrets: createAccountSecrets(jwtSecret),
     mailer,
     publicUrl: config.publicUrl,
+    pollDaySeconds: config.pollDaySeconds,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })
   // Before the store closes (onClose): a card being stored finishes, and no fetch outlives the app.
   fastify.addHook('preClose', async () => services.linkCards?.close())
+
+  // A poll nobody reads after it closes still reaches its author within a minute of any instance's sweep.
+  const pollSweep = setInterval(() => {
+    services.polls.sweep().catch((error: unknown) => fastify.log.warn({ err: error }, 'poll sweep failed'))
+  }, POLL_SWEEP_MS)
+  pollSweep.unref()
+  fastify.addHook('onClose', async () => clearInterval(pollSweep))
 
   await fastify.register(authPlugin, {
     secret: jwtSecret,
@@ -189,6 +201,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(postsRoutes, routeOptions)
       await api.register(feedRoutes, routeOptions)
       await api.register(commentsRoutes, routeOptions)
+      await api.register(pollsRoutes, routeOptions)
       await api.register(mediaRoutes, routeOptions)
       await api.register(notificationsRoutes, routeOptions)
       await api.register(tagsRoutes, routeOptions)

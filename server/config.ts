@@ -55,6 +55,8 @@ export interface Config {
    * addresses and on any port, lower case: for tests, whose pages are on this machine.
    */
   linkPreviewAllow: string[]
+  /** How long a poll's day lasts, in seconds: 86400 but in tests, which close polls in moments. */
+  pollDaySeconds: number
 }
 
 export class ConfigError extends StartupError {
@@ -199,6 +201,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     databasePoolMax: parseInteger('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000, problems),
     databaseSchema,
     jwtSecret,
+    pollDaySeconds: parseInteger('POLL_DAY_SECONDS', env.POLL_DAY_SECONDS, 86_400, 1, 86_400, problems),
     jwtExpiresIn: parseInteger('JWT_EXPIRES_IN', env.JWT_EXPIRES_IN, 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     logLevel: logLevel as Config['logLevel'],
     guestLogin: parseBool('GUEST_LOGIN', env.GUEST_LOGIN, true, problems),

@@ -9,8 +9,9 @@ export function apiGetComments(postId: string, page: Page): Promise<CommentsRepl
   return http<CommentsReply>(`/comments/${id(postId)}`, { query: pageQuery(page) })
 }
 
-export function apiAddComment(postId: string, text: string): Promise<Post> {
-  return writePost(`/comments/add/${id(postId)}`, { commentData: { text } })
+/** A comment, or with `replyTo` a reply to one of the post's comments. */
+export function apiAddComment(postId: string, text: string, replyTo?: string): Promise<Post> {
+  return writePost(`/comments/add/${id(postId)}`, { commentData: replyTo ? { text, replyTo } : { text } })
 }
 
 export function apiEditComment(postId: string, commentId: string, text: string): Promise<Post> {

@@ -41,6 +41,12 @@ export function apiEditPost(postId: string, postData: PostData): Promise<Post> {
   return writePost(`/posts/edit/${id(postId)}`, { postData })
 }
 
+/** A vote in the post's poll: the post as the voter now sees it, counts and all. */
+export async function apiVotePoll(postId: string, choice: number): Promise<Post> {
+  const reply = await http<{ post: Post }>(`/polls/${id(postId)}/vote`, { method: 'POST', body: { choice } })
+  return reply.post
+}
+
 export async function apiDeletePost(postId: string): Promise<void> {
   await http(`/posts/${id(postId)}`, { method: 'DELETE', headers: RETURN_MINIMAL })
 }

@@ -26,7 +26,6 @@ import type {
   ModeratedUsersReplySchema,
   ReportCreatedEventSchema,
   ReportsReplySchema,
-  ReportBody,
   ResolveBody,
 } from '../../server/schemas/moderation.js'
 

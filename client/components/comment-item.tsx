@@ -17,6 +17,8 @@ type CommentItemProps = {
   now: number
   onEdit: (text: string) => Promise<boolean>
   onDelete: () => void
+  /** Answers the comment: the reply box says whom it answers. */
+  onReply?: (() => void) | undefined
   /** Someone else's comment: its author can be muted or blocked from its menu. */
   onRestrict?: ((kind: Restriction) => void) | undefined
   /** Someone else's comment: it can be reported from its menu. */
@@ -25,7 +27,7 @@ type CommentItemProps = {
 
 /** One comment; its author may edit it in place (textarea and Update) or delete it. */
 export function CommentItem(props: CommentItemProps) {
-  const { comment, canEdit, canDelete, now, onEdit, onDelete, onRestrict, onReport } = props
+  const { comment, canEdit, canDelete, now, onEdit, onDelete, onReply, onRestrict, onReport } = props
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
   useDraftGuard(draft !== null && draft.trim() !== comment.text)
@@ -61,9 +63,21 @@ export function CommentItem(props: CommentItemProps) {
           {items.length > 0 && <Menu label="Comment options" items={items} />}
         </div>
         {draft === null ? (
-          <p className="comment-text">
-            <RichText text={comment.text} />
-          </p>
+          <>
+            <p className="comment-text">
+              <RichText text={comment.text} />
+            </p>
+            {onReply && (
+              <button
+                type="button"
+                className="button ghost small comment-reply"
+                aria-label={`Reply to @${comment.username}`}
+                onClick={onReply}
+              >
+                Reply
+              </button>
+            )}
+          </>
         ) : (
           <form className="reply-form" onSubmit={(event) => void update(event)}>
             <label htmlFor={editId} className="visually-hidden">

@@ -31,7 +31,8 @@ export function EditPostModal({ initial, onSubmit, onUpload, onFileError, onClos
           setDirty(
             draft.content !== initial.content ||
               draft.mediaUrl !== initial.mediaUrl ||
-              draft.mediaAlt !== initial.mediaAlt,
+              draft.mediaAlt !== initial.mediaAlt ||
+              (draft.spoilerText ?? '') !== (initial.spoilerText ?? ''),
           )
         }
       />

@@ -100,3 +100,8 @@ export const SearchIcon = () => (
     <path d="m20 20-4-4" />
   </Icon>
 )
+export const PollIcon = () => (
+  <Icon>
+    <path d="M5 20V10m7 10V4m7 16v-7" />
+  </Icon>
+)

@@ -5,7 +5,7 @@ import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
-import { AtIcon, CommentIcon, FollowIcon, HeartIcon } from './icons.js'
+import { AtIcon, CommentIcon, FollowIcon, HeartIcon, PollIcon } from './icons.js'
 import { MentionReply } from './mention-reply.js'
 
 /** How many faces a grouped row shows; the text counts the rest. */
@@ -16,6 +16,8 @@ const ICONS = {
   comment: <CommentIcon />,
   mention: <AtIcon />,
   follow: <FollowIcon />,
+  reply: <CommentIcon />,
+  poll: <PollIcon />,
 } as const
 
 /** Where the row leads: the post it is about, or for a follow the follower's profile. */

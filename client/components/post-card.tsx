@@ -9,9 +9,11 @@ import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers, type CommentsReading } from './comments-section.js'
 import { LinkCard } from './link-card.js'
 import { Menu, type MenuItem } from './menu.js'
+import { PollCard } from './poll-card.js'
 import { PostActions } from './post-actions.js'
 import { RichText } from './rich-text.js'
 import { TimeAgo } from './time-ago.js'
+import { SpoilerGate } from './spoiler-gate.js'
 
 export type PostCardProps = {
   post: PostView
@@ -33,6 +35,8 @@ export type PostCardProps = {
   onRestrictAuthor?: (kind: Restriction) => void
   /** Someone else's post: it can be reported from its menu. */
   onReport?: () => void
+  /** A vote in the post's poll; without it the poll cannot be voted in. */
+  onVote?: ((choice: number) => Promise<boolean>) | undefined
   /** The image was clicked: show it large. */
   onOpenMedia: () => void
   comments: CommentHandlers
@@ -122,35 +126,38 @@ export function PostCard(props: PostCardProps) {
           )}
           {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
         </header>
-        {post.content && (
-          <p className="post-content">
-            <RichText text={post.content} />
-          </p>
-        )}
-        {post.mediaUrl && (
-          // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
-          <a
-            href={post.mediaUrl}
-            className="post-media"
-            data-stay=""
-            onClick={(event) => {
-              if (event.ctrlKey || event.metaKey || event.shiftKey) return
-              event.preventDefault()
-              props.onOpenMedia()
-            }}
-          >
-            <img
-              src={post.mediaUrl}
-              alt={mediaAlt(post)}
-              width={post.mediaWidth}
-              height={post.mediaHeight}
-              loading={props.eagerMedia ? 'eager' : 'lazy'}
-              // The first image is often the largest thing on the first screen: it goes before the rest.
-              fetchPriority={props.eagerMedia ? 'high' : 'auto'}
-            />
-          </a>
-        )}
-        {post.card && <LinkCard card={post.card} />}
+        <SpoilerGate warning={post.spoilerText}>
+          {post.content && (
+            <p className="post-content">
+              <RichText text={post.content} />
+            </p>
+          )}
+          {post.mediaUrl && (
+            // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
+            <a
+              href={post.mediaUrl}
+              className="post-media"
+              data-stay=""
+              onClick={(event) => {
+                if (event.ctrlKey || event.metaKey || event.shiftKey) return
+                event.preventDefault()
+                props.onOpenMedia()
+              }}
+            >
+              <img
+                src={post.mediaUrl}
+                alt={mediaAlt(post)}
+                width={post.mediaWidth}
+                height={post.mediaHeight}
+                loading={props.eagerMedia ? 'eager' : 'lazy'}
+                // The first image is often the largest thing on the first screen: it goes before the rest.
+                fetchPriority={props.eagerMedia ? 'high' : 'auto'}
+              />
+            </a>
+          )}
+          {post.card && <LinkCard card={post.card} />}
+        </SpoilerGate>
+        {post.poll && <PollCard poll={post.poll} now={now} onVote={props.onVote} />}
         {isDetail && (
           <p className="post-date">
             <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>

@@ -1,14 +1,35 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react'
 import { hasVisibleText } from '../../server/schemas/text.js'
 import { Avatar } from './avatar.js'
 import { CharRing } from './char-ring.js'
 import { EmojiPicker } from './emoji-picker.js'
 import { ImagePicker } from './image-picker.js'
 import { MediaPreview } from './media-preview.js'
+import { emptyPoll, PollBuilder, pollReady, type PollDraft } from './poll-builder.js'
 import { optionId, TypeaheadList } from './typeahead-list.js'
 import { useComposerTypeahead, type Suggest } from './use-composer-typeahead.js'
 
-export type PostDraft = { content: string; mediaUrl: string; mediaAlt: string }
+export type PostDraft = {
+  content: string
+  mediaUrl: string
+  mediaAlt: string
+  /** The content warning, when the author opened its field or the post had one; '' clears it. */
+  spoilerText?: string
+  /** A new post's poll, when the author made one. */
+  poll?: PollDraft | undefined
+}
+
+/** The server takes a content warning of at most 100 characters. */
+const MAX_WARNING = 100
 
 /** The server takes at most 500 characters of content. */
 const MAX_CONTENT = 500
@@ -34,6 +55,8 @@ type PostFormProps = {
   onChange?: (draft: PostDraft) => void
   /** People and tags to offer as `@` and `#` are typed; without it, none are. */
   suggest?: Suggest | undefined
+  /** A new post may carry a poll; an edit cannot change one. */
+  allowPoll?: boolean
 }
 
 /** The text box grows with its text instead of scrolling inside a fixed box. */
@@ -62,6 +85,19 @@ export function PostForm(props: PostFormProps) {
   const [content, setContent] = useState(initial?.content ?? '')
   const [mediaUrl, setMediaUrl] = useState(initial?.mediaUrl ?? '')
   const [mediaAlt, setMediaAlt] = useState(initial?.mediaAlt ?? '')
+  const [spoilerText, setSpoilerText] = useState(initial?.spoilerText ?? '')
+  const [warned, setWarned] = useState(spoilerText !== '')
+  const [poll, setPoll] = useState<PollDraft | undefined>(undefined)
+  const warningId = useId()
+  const hadWarning = initial?.spoilerText !== undefined && initial.spoilerText !== ''
+  /** The warning and the poll go only when there is one, or (the warning) when an edit takes one away. */
+  const extras = useCallback(
+    (warning: string, withPoll: PollDraft | undefined): Pick<PostDraft, 'spoilerText' | 'poll'> => ({
+      ...(warning !== '' || hadWarning ? { spoilerText: warning } : {}),
+      ...(withPoll ? { poll: withPoll } : {}),
+    }),
+    [hadWarning],
+  )
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')
   const textId = useId()
   const countId = useId()
@@ -69,7 +105,7 @@ export function PostForm(props: PostFormProps) {
   const textRef = useAutoGrow(content)
   const typeahead = useComposerTypeahead(textRef, content, setContent, props.suggest)
   // The server's own test: text made only of invisible characters would post as an empty card.
-  const isEmpty = !hasVisibleText(content) && mediaUrl === ''
+  const isEmpty = (!hasVisibleText(content) && mediaUrl === '') || (poll !== undefined && !pollReady(poll))
   const sending = busy === 'sending'
 
   const onChange = useRef(props.onChange)
@@ -77,8 +113,8 @@ export function PostForm(props: PostFormProps) {
     onChange.current = props.onChange
   })
   useEffect(() => {
-    onChange.current?.({ content, mediaUrl, mediaAlt })
-  }, [content, mediaUrl, mediaAlt])
+    onChange.current?.({ content, mediaUrl, mediaAlt, ...extras(warned ? spoilerText : '', poll) })
+  }, [content, mediaUrl, mediaAlt, spoilerText, warned, poll, extras])
 
   const upload = async (file: File) => {
     setBusy('uploading')
@@ -90,12 +126,20 @@ export function PostForm(props: PostFormProps) {
   const send = async () => {
     if (isEmpty || busy !== 'idle') return
     setBusy('sending')
-    const ok = await props.onSubmit({ content: content.trim(), mediaUrl, mediaAlt: mediaUrl ? mediaAlt.trim() : '' })
+    const ok = await props.onSubmit({
+      content: content.trim(),
+      mediaUrl,
+      mediaAlt: mediaUrl ? mediaAlt.trim() : '',
+      ...extras(warned ? spoilerText.trim() : '', poll && { ...poll, options: poll.options.map((o) => o.trim()) }),
+    })
     setBusy('idle')
     if (ok && props.resetAfterSubmit) {
       setContent('')
       setMediaUrl('')
       setMediaAlt('')
+      setSpoilerText('')
+      setWarned(false)
+      setPoll(undefined)
     }
   }
   const submit = (event: FormEvent) => {
@@ -114,6 +158,23 @@ export function PostForm(props: PostFormProps) {
     <form className="post-form" onSubmit={submit} aria-busy={sending}>
       {author && <Avatar src={author.avatarURL} name={author.name} />}
       <div className="post-form-main">
+        {warned && (
+          <>
+            <label htmlFor={warningId} className="visually-hidden">
+              Content warning text
+            </label>
+            <input
+              id={warningId}
+              type="text"
+              className="text-input post-form-warning"
+              placeholder="Content warning"
+              maxLength={MAX_WARNING}
+              value={spoilerText}
+              readOnly={sending}
+              onChange={(e) => setSpoilerText(e.currentTarget.value)}
+            />
+          </>
+        )}
         <label htmlFor={textId} className="visually-hidden">
           Post text
         </label>
@@ -162,6 +223,7 @@ export function PostForm(props: PostFormProps) {
             }}
           />
         )}
+        {poll && <PollBuilder poll={poll} locked={sending} onChange={setPoll} />}
         {busy === 'uploading' && (
           <p className="form-note" role="status">
             Uploading image…
@@ -170,6 +232,28 @@ export function PostForm(props: PostFormProps) {
         <div className="post-form-bar">
           <ImagePicker disabled={busy !== 'idle'} onFile={(file) => void upload(file)} onError={props.onFileError} />
           <EmojiPicker onPick={(emoji) => !sending && typeahead.insert(emoji, MAX_CONTENT)} />
+          <button
+            type="button"
+            className="button ghost small"
+            aria-pressed={warned}
+            aria-label="Content warning"
+            title="Content warning"
+            disabled={sending}
+            onClick={() => setWarned(!warned)}
+          >
+            CW
+          </button>
+          {props.allowPoll && (
+            <button
+              type="button"
+              className="button ghost small"
+              aria-pressed={poll !== undefined}
+              disabled={sending}
+              onClick={() => setPoll(poll ? undefined : emptyPoll())}
+            >
+              Poll
+            </button>
+          )}
           <CharRing used={content.length} max={MAX_CONTENT} id={countId} />
           <button type="submit" className="button primary" disabled={isEmpty || busy !== 'idle'}>
             {sending ? busyLabel : submitLabel}

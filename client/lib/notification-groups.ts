@@ -69,5 +69,9 @@ export function actionText(group: NotificationGroup): string {
       return 'replied to your post'
     case 'mention':
       return group.newest.comment ? 'mentioned you in a reply' : 'mentioned you in a post'
+    case 'reply':
+      return 'replied to your comment'
+    case 'poll':
+      return 'ran a poll that has now ended'
   }
 }

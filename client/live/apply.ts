@@ -39,6 +39,19 @@ async function changeBookmark(postId: string, bookmarked: boolean): Promise<void
   markBookmark(postId, bookmarked)
 }
 
+/**
+ * Someone voted: the event carries no counts, which this reader may not be allowed to see, so a post on
+ * screen is read again, as this reader sees it.
+ */
+async function refreshPoll(postId: string): Promise<void> {
+  if (!postCache.byId[postId]) return
+  try {
+    cachePosts([await apiGetPost(postId)])
+  } catch {
+    // Out of reach (gone, or offline): the next event or refetch brings it.
+  }
+}
+
 type Handlers = { [K in LiveName]: (data: LivePayloads[K]) => void }
 
 /** Each event carries what changed, and each change reaches only what this tab holds (state/post-cache, state/comments, state/users). */
@@ -47,6 +60,7 @@ const handlers: Handlers = {
   'post.updated': editCachedPost,
   'post.liked': likeCachedPost,
   'post.deleted': ({ postId }) => forgetPost(postId),
+  'poll.voted': ({ postId }) => void refreshPoll(postId),
   'comment.added': receiveComment,
   'comment.updated': reviseComment,
   'comment.deleted': (data) => {

@@ -107,6 +107,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       {composing && (
         <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
+            allowPoll
             author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
             onSubmit={submit}
             onUpload={uploadMedia}

@@ -52,6 +52,7 @@ export function HomePage() {
       <div className="card composer">
         <PostForm
           resetAfterSubmit
+          allowPoll
           initial={readDraft()}
           onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}

@@ -19,6 +19,7 @@ import {
   editPost,
   toggleBookmark,
   toggleLike,
+  votePoll,
   uploadMedia,
 } from '../state/posts.js'
 import { restrictPerson } from '../state/relations.js'
@@ -148,11 +149,15 @@ export const PostItem = memo(function PostItem({
         onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
         onEdit={() => setEditing(true)}
         onOpenMedia={() => setViewing(true)}
+        onVote={signedIn((choice: number) => votePoll(post._id, choice), Promise.resolve(false))}
         onDelete={() => setDeleting({ kind: 'post' })}
         onRestrictAuthor={(kind) => setDeleting({ kind, username: post.username })}
         onReport={username ? () => setReporting({ targetType: 'post', targetId: post._id }) : undefined}
         comments={{
-          onAdd: signedIn((text: string) => addComment(post._id, text), Promise.resolve(false)),
+          onAdd: signedIn(
+            (text: string, replyTo?: string) => addComment(post._id, text, replyTo),
+            Promise.resolve(false),
+          ),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
           onRestrict: (kind, username) => setDeleting({ kind, username }),
@@ -180,7 +185,12 @@ export const PostItem = memo(function PostItem({
       )}
       {editing && (
         <EditPostModal
-          initial={{ content: post.content, mediaUrl: post.mediaUrl, mediaAlt: post.mediaAlt ?? '' }}
+          initial={{
+            content: post.content,
+            mediaUrl: post.mediaUrl,
+            mediaAlt: post.mediaAlt ?? '',
+            spoilerText: post.spoilerText ?? '',
+          }}
           onSubmit={(draft) => editPost(post._id, draft)}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}

@@ -39,6 +39,8 @@ export function editCachedPost({ postId, post: _whole, ...edit }: EventPayloads[
   if (!post) return
   // The edit names the description it keeps; a size belongs to the image, so the same image keeps its own.
   delete post.mediaAlt
+  // So is the content warning: an edit without one cleared it.
+  delete post.spoilerText
   if (edit.mediaUrl !== post.mediaUrl || edit.mediaWidth !== undefined) {
     delete post.mediaWidth
     delete post.mediaHeight

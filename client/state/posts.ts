@@ -1,6 +1,14 @@
 import { apiAddComment, apiDeleteComment, apiEditComment } from '../api/comments.js'
 import { apiUploadMedia } from '../api/media.js'
-import { apiCreatePost, apiDeletePost, apiDislikePost, apiEditPost, apiGetPost, apiLikePost } from '../api/posts.js'
+import {
+  apiCreatePost,
+  apiDeletePost,
+  apiDislikePost,
+  apiEditPost,
+  apiGetPost,
+  apiLikePost,
+  apiVotePoll,
+} from '../api/posts.js'
 import type { BookmarksReply, Post, PostData, UserSummary } from '../api/types.js'
 import { apiAddBookmark, apiRemoveBookmark } from '../api/users.js'
 import { likedBy } from '../lib/model.js'
@@ -37,14 +45,28 @@ async function attempt(action: string, write: () => Promise<void>): Promise<bool
   }
 }
 
-export type PostDraft = { content: string; mediaUrl: string; mediaAlt?: string }
+export type PostDraft = {
+  content: string
+  mediaUrl: string
+  mediaAlt?: string
+  /** The content warning; '' for none (on an edit, it clears one). */
+  spoilerText?: string
+  /** On a new post only. */
+  poll?: { options: string[]; days: number } | undefined
+}
 
 /**
  * The description goes only with an image: the server refuses one on a post without.
  * With an image it always goes, so an empty one clears what an edited post had.
  */
 function postData(draft: PostDraft): PostData {
-  const data: PostData = { content: draft.content, mediaUrl: draft.mediaUrl, type: draft.mediaUrl ? 'image' : '' }
+  const data: PostData = {
+    content: draft.content,
+    mediaUrl: draft.mediaUrl,
+    type: draft.mediaUrl ? 'image' : '',
+    ...(draft.spoilerText !== undefined ? { spoilerText: draft.spoilerText } : {}),
+    ...(draft.poll ? { poll: draft.poll } : {}),
+  }
   return draft.mediaUrl ? { ...data, mediaAlt: draft.mediaAlt ?? '' } : data
 }
 
@@ -59,6 +81,11 @@ export function createPost(draft: PostDraft): Promise<boolean> {
 
 export function editPost(postId: string, draft: PostDraft): Promise<boolean> {
   return attempt('save the post', async () => applyPost(await apiEditPost(postId, postData(draft))))
+}
+
+/** A vote in the post's poll; the answer shows the counts the voter may now see. */
+export function votePoll(postId: string, choice: number): Promise<boolean> {
+  return attempt('send the vote', async () => applyPost(await apiVotePoll(postId, choice)))
 }
 
 export function deletePost(postId: string): Promise<boolean> {
@@ -157,8 +184,8 @@ function applyCommentWrite(postId: string, post: Post): void {
   takeComments(postId, post.comments)
 }
 
-export function addComment(postId: string, text: string): Promise<boolean> {
-  return attempt('send the comment', async () => applyCommentWrite(postId, await apiAddComment(postId, text)))
+export function addComment(postId: string, text: string, replyTo?: string): Promise<boolean> {
+  return attempt('send the comment', async () => applyCommentWrite(postId, await apiAddComment(postId, text, replyTo)))
 }
 
 export function editComment(postId: string, commentId: string, text: string): Promise<boolean> {

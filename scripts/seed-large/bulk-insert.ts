@@ -1,7 +1,7 @@
 import type { Queryable } from '../../server/store/pg/connect.js'
 
-/** A jsonb column's value is an object. */
-type Value = string | number | boolean | null | readonly string[] | { readonly [key: string]: string | null }
+/** A jsonb column takes an object (a suspension, a poll), sent as its JSON. */
+type Value = string | number | boolean | null | readonly string[] | { readonly [key: string]: unknown }
 export type Row = Record<string, Value>
 
 /** Rows a statement carries: big enough that a statement's round trip is noise, small enough to stay a few MB. */

@@ -41,7 +41,11 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     '/comments/add/:postId',
     { ...textWrite, schema: { tags, params: PostIdParamsSchema, body: CommentDataSchema, response: writeResponse } },
     async (request, reply) =>
-      commentReply(request, reply, await comments.add(me(request), request.params.postId, request.body.text)),
+      commentReply(
+        request,
+        reply,
+        await comments.add(me(request), request.params.postId, request.body.text, request.body.replyTo),
+      ),
   )
 
   app.post(

@@ -20,6 +20,7 @@ export const PostUpdatedEventSchema = Type.Object({
   mediaAlt: Type.Optional(Type.String()),
   mediaWidth: Type.Optional(Type.Integer()),
   mediaHeight: Type.Optional(Type.Integer()),
+  spoilerText: Type.Optional(Type.String()),
   updatedAt: DateTimeSchema,
   editedAt: Type.Optional(DateTimeSchema),
   /** The post's link card after the change: null when an edit changed or removed the link. */
@@ -28,6 +29,11 @@ export const PostUpdatedEventSchema = Type.Object({
   post: Type.Optional(PostSchema),
 })
 export const PostDeletedEventSchema = Type.Object({ postId: Type.String() })
+/**
+ * Someone voted in the post's poll. Its counts are not sent, as a reader who has not voted may not see
+ * them: a client that shows the post reads it again (`GET /api/posts/{postId}`).
+ */
+export const PollVotedEventSchema = Type.Object({ postId: Type.String() })
 /** A like (`liked: true`) or an unlike, by `user`; `likeCount` is the count after it. */
 export const PostLikedEventSchema = Type.Object({
   postId: Type.String(),
@@ -98,6 +104,7 @@ export interface EventPayloads {
   'post.deleted': Static<typeof PostDeletedEventSchema>
   /** Likes and unlikes both. */
   'post.liked': Static<typeof PostLikedEventSchema>
+  'poll.voted': Static<typeof PollVotedEventSchema>
   'comment.added': Static<typeof CommentAddedEventSchema>
   'comment.updated': Static<typeof CommentUpdatedEventSchema>
   'comment.deleted': Static<typeof CommentDeletedEventSchema>

@@ -7,11 +7,15 @@ const NotificationTypeSchema = Type.Union([
   Type.Literal('comment'),
   Type.Literal('mention'),
   Type.Literal('follow'),
+  Type.Literal('reply'),
+  Type.Literal('poll'),
 ])
 
 /**
  * Someone else's action on the reader (docs/api-contract.md §8): `like` and `comment` carry the post (and the
- * comment), `mention` the post that mentions (and the comment, when one does), `follow` neither. The
+ * comment), `mention` the post that mentions (and the comment, when one does), `follow` neither; `reply`
+ * the post and the reply to the reader's comment, `poll` the reader's post whose poll closed (its actor the
+ * reader). The
  * post's content and the comment's text are the current ones, cut to their first 140 characters.
  */
 export const NotificationSchema = Type.Object(

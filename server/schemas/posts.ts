@@ -16,6 +16,8 @@ export const CommentSchema = Type.Object(
     }),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
+    /** The comment this one answers, always a root of the post's comments; null on a root. */
+    replyTo: Type.Union([Type.String(), Type.Null()]),
   },
   { title: 'Comment' },
 )
@@ -33,6 +35,22 @@ export const LinkCardSchema = Type.Object(
   },
   { title: 'LinkCard' },
 )
+/** A vote count, null to a reader who has not voted while the poll is open (DECISIONS §11). */
+const VotesSchema = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])
+
+const PollSchema = Type.Object(
+  {
+    options: Type.Array(Type.Object({ text: Type.String(), votes: VotesSchema })),
+    /** How many voted, in all. */
+    votes: VotesSchema,
+    closesAt: DateTimeSchema,
+    closed: Type.Boolean(),
+    /** The reader's choice, or null. */
+    voted: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  },
+  { title: 'Poll' },
+)
+export type Poll = Static<typeof PollSchema>
 
 export const PostSchema = Type.Object(
   {
@@ -61,6 +79,9 @@ export const PostSchema = Type.Object(
     editedAt: Type.Optional(DateTimeSchema),
     /** The preview of the first https link: null until the server has fetched it, or when there is none. */
     card: Type.Union([LinkCardSchema, Type.Null()]),
+    /** The content warning a reader sees before the text and image; absent when none. */
+    spoilerText: Type.Optional(Type.String()),
+    poll: Type.Optional(PollSchema),
     likes: Type.Object({
       /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
       likeCount: Type.Integer({ minimum: 0 }),
@@ -82,6 +103,18 @@ const ContentSchema = Type.String({ maxLength: 500 })
 const MediaUrlSchema = Type.String({ maxLength: 500 })
 const MediaAltSchema = Type.String({ maxLength: 1000 })
 const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
+/** '' clears the warning. */
+const SpoilerTextSchema = Type.String({ maxLength: 100 })
+const POLL_DAYS = { min: 1, max: 7 } as const
+const POLL_OPTIONS = { min: 2, max: 4, maxLength: 50 } as const
+const PollDataSchema = Type.Object({
+  options: Type.Array(Type.String({ minLength: 1, maxLength: POLL_OPTIONS.maxLength }), {
+    minItems: POLL_OPTIONS.min,
+    maxItems: POLL_OPTIONS.max,
+  }),
+  days: Type.Integer({ minimum: POLL_DAYS.min, maximum: POLL_DAYS.max }),
+})
+export type PollData = Static<typeof PollDataSchema>
 
 /**
  * Body of post create and edit. The original client wraps it as `{ postData }`; routes unwrap the
@@ -94,6 +127,9 @@ export const PostDataSchema = Type.Object({
   image: Type.Optional(MediaUrlSchema),
   imageUrl: Type.Optional(MediaUrlSchema),
   mediaAlt: Type.Optional(MediaAltSchema),
+  spoilerText: Type.Optional(SpoilerTextSchema),
+  /** On create only: an edit leaves the poll as it is. */
+  poll: Type.Optional(PollDataSchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */
   firstName: Type.Optional(Type.String({ maxLength: 50 })),
@@ -101,7 +137,13 @@ export const PostDataSchema = Type.Object({
 })
 export type PostData = Static<typeof PostDataSchema>
 
-export const CommentDataSchema = Type.Object({ text: CommentTextSchema })
+export const CommentDataSchema = Type.Object({
+  text: CommentTextSchema,
+  /** On create: the comment of the same post this one answers; a reply to a reply answers its root. */
+  replyTo: Type.Optional(Type.Union([IdSchema, Type.Null()])),
+})
+
+export const VoteDataSchema = Type.Object({ choice: Type.Integer({ minimum: 0 }) })
 
 export const PostIdParamsSchema = Type.Object({ postId: IdSchema }, { additionalProperties: false })
 export const IdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })

@@ -67,10 +67,17 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       return page.limit === undefined && page.cursor === undefined ? { comments } : { comments, nextCursor }
     },
 
-    add(userId: string, postId: string, text: string) {
+    /**
+     * A comment, or with `replyTo` a reply to one of the post's comments: a reply to a reply answers its
+     * root, so threads stay one level deep. An id that is not a comment of this post is a 404.
+     */
+    add(userId: string, postId: string, text: string, replyTo?: string | null) {
       checkText(text)
       return write(postId, async (tx, post, at) => {
         await checkCanInteract(tx, userId, post.authorId, at)
+        const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
+        if (answered) await checkCanInteract(tx, userId, answered.authorId, at)
+        const root = answered?.replyTo ?? answered?._id
         const comment: CommentRecord = {
           _id: randomUUID(),
           authorId: userId,
@@ -79,6 +86,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
           downvotedBy: [],
           createdAt: at,
           updatedAt: at,
+          ...(root !== undefined ? { replyTo: root } : {}),
         }
         await tx.addComment(post._id, comment)
         const author = await tx.getUserSummaries([userId])
@@ -86,9 +94,12 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view }, by: userId })
         const [me] = author
         if (!me) return
-        await notify(tx, me, post.authorId, 'comment', { post, comment }, at)
-        // The post's author hears of the comment already; a mention of them in it says nothing more.
-        await syncMentions(tx, me, { before: '', after: text }, { post, comment }, at, new Set([post.authorId]))
+        // Whose comment is answered hears of the reply; the post's author of the comment, unless that is the same news.
+        if (answered) await notify(tx, me, answered.authorId, 'reply', { post, comment }, at)
+        if (answered?.authorId !== post.authorId) await notify(tx, me, post.authorId, 'comment', { post, comment }, at)
+        // Those told already hear nothing more of a mention of them in it.
+        const told = new Set([post.authorId, ...(answered ? [answered.authorId] : [])])
+        await syncMentions(tx, me, { before: '', after: text }, { post, comment }, at, told)
       })
     },
 

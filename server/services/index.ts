@@ -7,6 +7,7 @@ import { createMediaService, type MediaService } from './media.js'
 import { createModerationService, type ModerationService } from './moderation.js'
 import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
+import { createPollsService, type PollsService } from './polls.js'
 import { createPostsService, type PostsService } from './posts.js'
 import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
@@ -20,6 +21,7 @@ export interface Services {
   twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
+  polls: PollsService
   comments: CommentsService
   media: MediaService
   notifications: NotificationsService
@@ -38,6 +40,8 @@ export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'pu
   rateLimit: boolean
   /** How link cards' pages are fetched; no cards are made without it (LINK_PREVIEWS=false). */
   linkFetch: LinkFetchOptions | undefined
+  /** How long a poll's day lasts, in seconds. */
+  pollDaySeconds: number
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -52,6 +56,7 @@ export function createServices({
   publicUrl,
   warn,
   linkFetch,
+  pollDaySeconds,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ mediaDir })
@@ -75,7 +80,8 @@ export function createServices({
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
-    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards }),
+    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds }),
+    polls: createPollsService(deps),
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),

@@ -43,12 +43,17 @@ export async function notify(
     createdAt: at,
     read: false,
   }
+  await addAndTell(tx, record, actor, subject)
+}
+
+/** Adds the notification and tells its recipient's streams, unless it existed already. */
+export async function addAndTell(tx: StoreTx, record: NotificationRecord, actor: UserSummaryRecord, subject: Subject) {
   const unread = await tx.addNotification(record)
   if (unread === undefined) return
   tx.emit({
     name: 'notification.created',
     data: { ...notificationView(record, summaryOf(actor), subject), unread },
-    to: recipientId,
+    to: record.recipientId,
   })
 }
 

@@ -1,6 +1,7 @@
-import type { Post } from '../schemas/posts.js'
+import type { Poll, Post } from '../schemas/posts.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import { BoundedCache } from './bounded-cache.js'
+import { pollView, pollViewsFor } from './poll-views.js'
 import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -16,6 +17,8 @@ export interface Reader {
   readonly compact: boolean
   /** Whose likes and comments the reader's views leave out (services/visibility.ts); nobody's when absent. */
   readonly hidden?: Hidden
+  /** When the reader reads, which decides whether a poll is closed; now when absent. */
+  readonly at?: Date
 }
 const ANYONE: Reader = { userId: undefined, compact: false }
 
@@ -39,6 +42,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     updatedAt: post.updatedAt,
     ...(post.editedAt !== undefined ? { editedAt: post.editedAt } : {}),
     card: post.card ? { ...post.card } : null,
+    ...(post.spoilerText !== undefined ? { spoilerText: post.spoilerText } : {}),
     likes: {
       likeCount: post.likeCount,
       likedBy: summaries(lastOf(post.likedBy), users),
@@ -145,9 +149,10 @@ function entryOf(post: PostRecord, users: UserLookup, peopleVersion?: number): C
   return entry
 }
 
-/** The post as anyone sees it, drawn with `users`, which holds everyone it shows; frozen and shared. */
+/** The post as anyone sees it, drawn with `users`, which holds everyone it shows; frozen and shared but for a poll. */
 export function toPost(post: PostRecord, users: UserLookup, peopleVersion?: number): Post {
-  return entryOf(post, users, peopleVersion).view
+  const { view } = entryOf(post, users, peopleVersion)
+  return post.poll ? { ...view, poll: pollView(post.poll, new Date(), null, []) } : view
 }
 
 /**
@@ -243,7 +248,12 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
           asked.map((e) => e.record._id),
         )
   const [me] = liked.size > 0 && userId !== undefined ? await store.getUserSummaries([userId]) : []
-  const views = entries.map((entry) => viewFor(entry, reader, liked.has(entry.record._id) ? me : undefined))
+  const polls = await pollsFor(store, posts, reader)
+  const views = entries.map((entry) => {
+    const view = viewFor(entry, reader, liked.has(entry.record._id) ? me : undefined)
+    const poll = polls.get(entry.record._id)
+    return poll ? { ...view, poll } : view
+  })
   return withoutSuspendedLikes(store, views, reader.hidden?.suspended ?? [])
 }
 
@@ -257,6 +267,21 @@ async function withoutSuspendedLikes(store: StoreReader, views: Post[], suspende
     const count = theirs.get(view._id)
     return count === undefined ? view : { ...view, likes: { ...view.likes, likeCount: view.likes.likeCount - count } }
   })
+}
+
+/** The polls among the posts as the reader sees them: the only part of a view drawn for each reader afresh. */
+async function pollsFor(store: StoreReader, posts: readonly PostRecord[], reader: Reader) {
+  const polls = posts.flatMap((post) => (post.poll ? [{ postId: post._id, poll: post.poll }] : []))
+  if (polls.length === 0) return new Map<string, Poll>()
+  const voters = [...(reader.userId !== undefined ? [reader.userId] : []), ...(reader.hidden?.suspended ?? [])]
+  const votes =
+    voters.length === 0
+      ? []
+      : await store.pollVotesOf(
+          polls.map((poll) => poll.postId),
+          voters,
+        )
+  return pollViewsFor(polls, votes, reader.userId, reader.at ?? new Date())
 }
 
 /** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */

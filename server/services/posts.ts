@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
+import type { FeedQuery, PollData, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
@@ -11,6 +11,8 @@ import { isValidMediaUrl } from './urls.js'
 import { cardLinkOf, type LinkCards } from './link-cards.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
+import { newPoll } from './poll-views.js'
+import { noticeClosedPolls } from './polls.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
@@ -53,16 +55,34 @@ const paged = (page: PageRequest) => page.limit !== undefined || page.cursor !==
 export const MAX_UNPAGED = 1000
 export const unpagedCap = (page: PageRequest): PageRequest => (paged(page) ? page : { limit: MAX_UNPAGED })
 
+/** A poll's day, in seconds, where no setting says otherwise. */
+const DEFAULT_POLL_DAY = 86_400
+
 /** Without a media folder (a store tested alone), no image's size is known. */
 const noSizes: MediaSizes = async () => undefined
+
+/** A post's content warning as stored: '' means none. */
+const spoilerOf = (text: string | undefined) => (text ? { spoilerText: text } : {})
+
+function checkPoll(poll: PollData | undefined) {
+  if (poll && !poll.options.every(hasVisibleText)) throw badRequest(MSG.blankPollOption)
+}
 
 export interface PostsDeps extends ServiceDeps {
   sizeOf?: MediaSizes
   /** Makes the link card of a post just written (link-cards.ts); none are made without it. */
   linkCards?: Pick<LinkCards, 'schedule'>
+  /** How long a poll's day lasts, in seconds. */
+  pollDaySeconds?: number
 }
 
-export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: PostsDeps) {
+export function createPostsService({
+  store,
+  now,
+  sizeOf = noSizes,
+  linkCards,
+  pollDaySeconds = DEFAULT_POLL_DAY,
+}: PostsDeps) {
   /** A profile someone reads, and how they see: one the person blocks them from is not there. */
   async function profileOf(username: string, asked: Reader) {
     const user = await store.getUserByUsername(username)
@@ -71,13 +91,19 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
     return { user, reader }
   }
 
+  /** Views of a list's posts; a poll among them that closed unnoticed is told to its author first. */
+  async function listViews(items: readonly PostRecord[], reader: Reader & { at: Date }) {
+    await noticeClosedPolls(store, items, reader.at)
+    return postViews(store, items, reader)
+  }
+
   /** The post as it now is, to `userId` when someone signed in asks. */
   async function view(postId: string, userId?: string) {
     const record = await mustGetPost(store, postId)
     const reader = await seeing(store, { userId, compact: false }, now())
     // To someone its author blocks, the post is not there.
     if (reader.hidden.shut.has(record.authorId)) throw notFound(MSG.postNotFound)
-    const [post] = await postViews(store, [record], reader)
+    const [post] = await listViews([record], reader)
     if (!post) throw notFound(MSG.postNotFound)
     return { post }
   }
@@ -124,7 +150,7 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
       const reader = await seeing(store, asked, now())
       const hide = reader.hidden.people
       const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page), hide })
-      const posts = await postViews(store, items, reader)
+      const posts = await listViews(items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -150,7 +176,7 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
         ...(filter === 'media' ? { media: true } : {}),
         ...unpagedCap(page),
       })
-      const posts = await postViews(store, items, reader)
+      const posts = await listViews(items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -167,10 +193,11 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
       const reader = await seeing(store, asked, now())
       const hide = reader.hidden.people
       const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor, hide })
-      return { posts: await postViews(store, items, reader), nextCursor }
+      return { posts: await listViews(items, reader), nextCursor }
     },
 
     async create(userId: string, data: PostData) {
+      checkPoll(data.poll)
       const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
         data.content ?? '',
         data.mediaUrl ?? '',
@@ -184,6 +211,8 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
         ...media,
         ...(mediaAlt !== undefined ? { mediaAlt } : {}),
         ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+        ...spoilerOf(data.spoilerText),
+        ...(data.poll ? { poll: newPoll(data.poll, new Date(at), pollDaySeconds) } : {}),
         createdAt: at,
         updatedAt: at,
         likedBy: [],
@@ -214,11 +243,12 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
         const media = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
         // A card stays while the text links where it did; another link's card is fetched after the edit.
         const sameLink = cardLinkOf(post.content)?.text === cardLinkOf(media.content)?.text
-        const changes: PostChanges = sameLink ? media : { ...media, card: undefined }
+        const spoilerText = (data.spoilerText ?? post.spoilerText) || undefined
+        const changes: PostChanges = sameLink ? { ...media, spoilerText } : { ...media, spoilerText, card: undefined }
         const card = sameLink ? (post.card ?? null) : null
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
-        const { mediaAlt, mediaWidth, mediaHeight, card: _card, ...text } = changes
+        const { mediaAlt, mediaWidth, mediaHeight, card: _card, spoilerText: _spoiler, ...text } = changes
         tx.emit({
           name: 'post.updated',
           data: {
@@ -226,6 +256,7 @@ export function createPostsService({ store, now, sizeOf = noSizes, linkCards }: 
             ...text,
             ...(mediaAlt !== undefined ? { mediaAlt } : {}),
             ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+            ...spoilerOf(spoilerText),
             updatedAt: at,
             editedAt: at,
             card,

@@ -9,8 +9,16 @@ export async function deletePostIn(tx: StoreTx, post: Pick<PostRecord, '_id' | '
   tx.emit({ name: 'post.deleted', data: { postId: post._id }, by: post.authorId })
 }
 
-/** Deletes a comment inside a transaction, by its author, the post's author or a moderator. */
+/**
+ * Deletes a comment inside a transaction, by its author, the post's author or a moderator, and the
+ * replies to it with it, each told to open screens and its notifications taken back.
+ */
 export async function deleteCommentIn(tx: StoreTx, postId: string, comment: CommentRecord) {
+  for (const reply of await tx.listReplies(postId, comment._id)) await deleteOne(tx, postId, reply)
+  await deleteOne(tx, postId, comment)
+}
+
+async function deleteOne(tx: StoreTx, postId: string, comment: CommentRecord) {
   await retract(tx, { commentId: comment._id })
   await tx.deleteComment(postId, comment._id)
   tx.emit({ name: 'comment.deleted', data: { postId, commentId: comment._id }, by: comment.authorId })

@@ -71,6 +71,7 @@ export function toComment(comment: CommentRecord, users: UserLookup): Comment {
     votes: { upvotedBy: summaries(comment.upvotedBy, users), downvotedBy: summaries(comment.downvotedBy, users) },
     createdAt: comment.createdAt,
     updatedAt: comment.updatedAt,
+    replyTo: comment.replyTo ?? null,
   }
 }
 

@@ -86,6 +86,6 @@ export async function seeing<R extends { userId: string | undefined }>(
   store: StoreReader,
   reader: R,
   at: Date,
-): Promise<R & { hidden: Hidden }> {
-  return { ...reader, hidden: await hiddenFrom(store, reader.userId, at) }
+): Promise<R & { hidden: Hidden; at: Date }> {
+  return { ...reader, hidden: await hiddenFrom(store, reader.userId, at), at }
 }

@@ -4,6 +4,7 @@ import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
+import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
@@ -90,6 +91,29 @@ export class EmbeddedReader implements TransactionBase {
   }
   async getComment(postId: string, commentId: string) {
     return commentOf(this.index.posts.get(postId), commentId)
+  }
+  async listReplies(postId: string, commentId: string) {
+    return repliesIn(this.index.posts.get(postId), commentId)
+  }
+  async pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
+    return votesIn(this.index.getPosts(postIds), userIds)
+  }
+  /** Walks every post, once a minute at most (services/polls.ts). */
+  async closedPollsUnnoticed(at: string, limit: number) {
+    const ids: string[] = []
+    for (const post of this.index.posts.values()) {
+      if (ids.length >= limit) break
+      if (post.poll && !post.poll.closeNoticed && post.poll.closesAt <= at) ids.push(post._id)
+    }
+    return ids
+  }
+  /** Walks every post: only an account's deletion asks. */
+  pollsVotedIn(userId: string) {
+    const ids: string[] = []
+    for (const post of this.index.posts.values()) {
+      if (post.poll?.voters?.some((vote) => vote.userId === userId)) ids.push(post._id)
+    }
+    return ids
   }
   async listComments(postId: string, page: PageRequest) {
     const post = this.index.posts.get(postId)

@@ -1,6 +1,7 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
+import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
@@ -32,6 +33,8 @@ export interface TransactionBase extends StoreReader {
   getInvite(code: string): Promise<InviteRecord | undefined>
   /** Who blocks the user, as committed. */
   blockersOf(userId: string): readonly string[]
+  /** The posts in whose polls the user voted, as committed. */
+  pollsVotedIn(userId: string): readonly string[]
 }
 
 /**
@@ -115,6 +118,15 @@ export class TransactionReads implements StoreReader {
   }
   async getComment(postId: string, commentId: string) {
     return commentOf(await this.getPost(postId), commentId)
+  }
+  async listReplies(postId: string, commentId: string) {
+    return repliesIn(await this.getPost(postId), commentId)
+  }
+  closedPollsUnnoticed(at: string, limit: number) {
+    return this.base.closedPollsUnnoticed(at, limit)
+  }
+  async pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
+    return votesIn(await this.getPosts(postIds), userIds)
   }
   async listComments(postId: string, page: PageRequest) {
     return commentsOf(await this.getPost(postId), page)

@@ -1,4 +1,5 @@
 import { lockedOf, withKnownPeople, withKnownVoters } from './post-parts.js'
+import { noticedClosed, withoutVote, withVote } from './poll-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
@@ -15,6 +16,8 @@ import type {
   NotificationMatch,
   NotificationRecord,
   LinkCardRecord,
+  PollRecord,
+  PollVote,
   PostChanges,
   PostRecord,
   ProfileChanges,
@@ -199,7 +202,12 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string) {
     const post = await this.getPost(id)
     if (!post) return
-    const { mediaAlt, mediaWidth, mediaHeight, card, ...rest } = { ...post, ...changes, updatedAt: at, editedAt: at }
+    const { mediaAlt, mediaWidth, mediaHeight, card, spoilerText, ...rest } = {
+      ...post,
+      ...changes,
+      updatedAt: at,
+      editedAt: at,
+    }
     // Optional fields are left out when absent, so a record never holds `undefined`.
     this.#putPost({
       ...rest,
@@ -207,6 +215,7 @@ export class Transaction extends TransactionReads implements StoreTx {
       ...(mediaWidth !== undefined ? { mediaWidth } : {}),
       ...(mediaHeight !== undefined ? { mediaHeight } : {}),
       ...(card !== undefined ? { card } : {}),
+      ...(spoilerText !== undefined ? { spoilerText } : {}),
     })
   }
 
@@ -283,6 +292,24 @@ export class Transaction extends TransactionReads implements StoreTx {
       }
     })
     return changed
+  }
+
+  async addPollVote(vote: PollVote) {
+    // A vote names someone who exists, as PostgreSQL's rows must.
+    if (!(await this.getUser(vote.userId))) return false
+    return this.#changePoll(vote.postId, (poll) => withVote(poll, vote))
+  }
+
+  async removePollVotes(userId: string) {
+    const changed: string[] = []
+    for (const postId of this.base.pollsVotedIn(userId)) {
+      if (await this.#changePoll(postId, (poll) => withoutVote(poll, userId))) changed.push(postId)
+    }
+    return changed
+  }
+
+  notePollClosed(postId: string, at: string) {
+    return this.#changePoll(postId, (poll) => noticedClosed(poll, at))
   }
 
   async addNotification(notification: NotificationRecord) {
@@ -382,6 +409,15 @@ export class Transaction extends TransactionReads implements StoreTx {
   async #knownUsers(ids: readonly string[]): Promise<(id: string) => boolean> {
     const found = new Set((await this.getUsers(ids)).map((user) => user._id))
     return (id) => found.has(id)
+  }
+
+  /** Replaces the post's poll with what `change` makes of it; false when there is no poll or it made nothing. */
+  async #changePoll(postId: string, change: (poll: PollRecord) => PollRecord | undefined) {
+    const post = await this.getPost(postId)
+    const poll = post?.poll && change(post.poll)
+    if (!post || !poll) return false
+    this.#putPost({ ...post, poll })
+    return true
   }
 
   #putUser(user: UserRecord): UserRecord {

@@ -137,6 +137,29 @@ export interface CommentRecord {
   readonly downvotedBy: readonly string[]
   readonly createdAt: string
   readonly updatedAt: string
+  /** The comment of the same post this one answers, always a root (one without replyTo); absent on a root. */
+  readonly replyTo?: string
+}
+
+/** A poll on a post (DECISIONS §10): its options, when it closes, and the votes cast for each option. */
+export interface PollRecord {
+  readonly options: readonly string[]
+  readonly closesAt: string
+  /** Votes per option, in the options' order, counting every voter (suspended ones too: views leave those out). */
+  readonly counts: readonly number[]
+  /** Set once, by whichever instance first noticed the poll closed and told its author. */
+  readonly closeNoticed?: true
+  /**
+   * Who voted for what, kept on the record by the embedded store; PostgreSQL keeps votes in a table of
+   * its own and leaves this out: read them with pollVotesOf.
+   */
+  readonly voters?: readonly PollVote[]
+}
+
+export interface PollVote {
+  readonly postId: string
+  readonly userId: string
+  readonly choice: number
 }
 
 export interface PostRecord {
@@ -156,6 +179,9 @@ export interface PostRecord {
   readonly editedAt?: string
   /** The preview of the post's first https link, once fetched; absent until then, or when there is none. */
   readonly card?: LinkCardRecord
+  /** The content warning a reader sees before the text and image; absent when none. */
+  readonly spoilerText?: string
+  readonly poll?: PollRecord
   /**
    * Who likes the post, and who took a like back, in the order they did, and its comments, oldest first.
    * A store may hold only the most recent SHOWN_OF_A_POST of each here, all a view shows (PostgreSQL
@@ -289,6 +315,12 @@ export interface StoreReader {
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
   /** The comment, only when it belongs to that post. */
   getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
+  /** The replies to a comment of the post, oldest first. */
+  listReplies(postId: string, commentId: string): Promise<CommentRecord[]>
+  /** Up to `limit` posts whose polls closed at or before `at` and whose closing nobody noticed yet. */
+  closedPollsUnnoticed(at: string, limit: number): Promise<string[]>
+  /** The votes these users cast in the polls of these posts. */
+  pollVotesOf(postIds: readonly string[], userIds: readonly string[]): Promise<PollVote[]>
   /** The post's comments, oldest first; an unknown post has none. */
   listComments(postId: string, page: PageRequest): Promise<Page<CommentRecord>>
   /**
@@ -361,7 +393,7 @@ export type ProfileChanges = Partial<
  */
 export type PostChanges = Pick<
   PostRecord,
-  'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'card'
+  'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'card' | 'spoilerText'
 >
 
 /**
@@ -476,6 +508,18 @@ export interface StoreTx extends StoreReader {
   updateComment(postId: string, commentId: string, text: string, at: string): Promise<void>
   /** Removes the comment and lowers `commentCount`; nothing unless the comment is the post's. */
   deleteComment(postId: string, commentId: string): Promise<void>
+  /** Counts the user's vote in the post's poll; false when they voted already (or there is no poll). */
+  addPollVote(vote: PollVote): Promise<boolean>
+  /**
+   * Takes back every poll vote of the user, and the counts with them (for an account that is deleted);
+   * answers the posts whose counts changed.
+   */
+  removePollVotes(userId: string): Promise<string[]>
+  /**
+   * Marks the post's poll as noticed closed, if it closed at or before `at` and nobody noticed yet: true
+   * only for the one transaction that did, however many instances ask at once.
+   */
+  notePollClosed(postId: string, at: string): Promise<boolean>
   /**
    * Upvotes (true) or downvotes (false), moving the user to the end of the list they join and setting the
    * comment's `updatedAt`; false, changing nothing, when the user's vote was already that, the user does

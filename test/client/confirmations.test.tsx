@@ -59,6 +59,7 @@ await t.test('deleting a comment asks first and says when it is done', async (t)
     votes: { upvotedBy: [], downvotedBy: [] },
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
+    replyTo: null,
   }
   const post = makePost({ _id: 'p1', id: 'p1', comments: [comment] })
   const api = stubApi({

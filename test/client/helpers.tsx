@@ -116,6 +116,7 @@ export function makeComment(text: string, overrides: Partial<Comment> = {}): Com
     votes: { upvotedBy: [], downvotedBy: [] },
     createdAt: NOW,
     updatedAt: NOW,
+    replyTo: null,
     ...overrides,
   }
 }

@@ -41,6 +41,7 @@ await t.test('Reply and Update stay disabled for invisible text, and nothing is 
     votes: { upvotedBy: [], downvotedBy: [] },
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
+    replyTo: null,
   }
   renderAt(
     '/post-detail/p1',

@@ -27,6 +27,9 @@ export const OPERATIONS: Record<Operation, true> = {
   listLikers: true,
   getComment: true,
   listComments: true,
+  listReplies: true,
+  closedPollsUnnoticed: true,
+  pollVotesOf: true,
   listPosts: true,
   listBookmarks: true,
   listLikedPosts: true,
@@ -80,6 +83,9 @@ export const OPERATIONS: Record<Operation, true> = {
   addComment: true,
   updateComment: true,
   deleteComment: true,
+  addPollVote: true,
+  removePollVotes: true,
+  notePollClosed: true,
   setVote: true,
   addNotification: true,
   removeNotifications: true,
@@ -131,7 +137,10 @@ export interface Fixture {
   newcomer: UserRecord
   pending: [UserRecord, UserRecord]
   /** Ids for the records the writes add. */
-  fresh: Record<'post' | 'comment' | 'notification' | 'unread' | 'report' | 'resolved' | 'audit' | 'token', string>
+  fresh: Record<
+    'post' | 'poll' | 'reply' | 'comment' | 'notification' | 'unread' | 'report' | 'resolved' | 'audit' | 'token',
+    string
+  >
   at: (minute: number) => string
 }
 
@@ -159,6 +168,8 @@ export function contractFixture(): Fixture {
     pending: [person('waiting', { pending: true }), person('hopeful', { pending: true })],
     fresh: {
       post: randomUUID(),
+      poll: randomUUID(),
+      reply: randomUUID(),
       comment: randomUUID(),
       notification: randomUUID(),
       unread: randomUUID(),
@@ -189,12 +200,17 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
  */
 const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes'])
 
+/** A poll's voters, which the embedded store keeps on the post and PostgreSQL in a table (pollVotesOf reads them). */
+const isPollRecord = (record: Record<string, unknown>) => 'counts' in record && 'closesAt' in record
+
 function comparable(value: unknown): unknown {
   if (value instanceof Set) return [...(value as Set<unknown>)].map(String).sort()
   if (Array.isArray(value)) return value.map(comparable)
   if (value === null || typeof value !== 'object') return value
   const record = value as Record<string, unknown>
-  const kept = Object.entries(record).filter(([key]) => !('passwordHash' in record && EMBEDDED_ONLY.has(key)))
+  const kept = Object.entries(record).filter(
+    ([key]) => !('passwordHash' in record && EMBEDDED_ONLY.has(key)) && !(isPollRecord(record) && key === 'voters'),
+  )
   return Object.fromEntries(kept.map(([key, inner]) => [key, comparable(inner)]))
 }
 

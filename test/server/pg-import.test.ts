@@ -5,6 +5,8 @@ import t, { type Test } from 'tap'
 import { runDbImport } from '../../server/cli/db-import.js'
 import { runDbMigrate } from '../../server/cli/db-migrate.js'
 import { buildSeed } from '../../server/seed/index.js'
+import { createCommentsService } from '../../server/services/comments.js'
+import { createPollsService } from '../../server/services/polls.js'
 import { createPostsService } from '../../server/services/posts.js'
 import { createRelationsService } from '../../server/services/relations.js'
 import { createUsersService } from '../../server/services/users.js'
@@ -35,6 +37,15 @@ async function usedDataDir(t: Test): Promise<string> {
   await posts.like(other?._id as string, mine.post._id)
   const card = { url: 'https://example.com/a', title: 'A page', description: 'About it', image: '/media/card.png' }
   await store.transaction((tx) => tx.setPostCard(mine.post._id, card))
+  // A poll with a vote, and a comment with a reply to it, all by people told of nothing (their own).
+  const polled = await posts.create(guest?._id as string, {
+    content: 'an older poll',
+    poll: { options: ['a', 'b'], days: 1 },
+  })
+  await createPollsService(deps).vote(other?._id as string, polled.post._id, 1)
+  const comments = createCommentsService(deps)
+  const root = (await comments.add(guest?._id as string, mine.post._id, 'a root')).post.comments[0]
+  await comments.add(guest?._id as string, mine.post._id, 'its reply', root?._id)
   const people = createUsersService(deps)
   await people.follow(other?._id as string, guest?._id as string)
   for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
@@ -73,7 +84,7 @@ await t.test(
     t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
     t.match(
       lines.log.join('\n'),
-      /applied migration 1[\s\S]*Imported 6 users, 14 posts and 2 notifications from .*\nImported 2 blocks and 1 mute\.\n.*set MEDIA_DIR=.*media/,
+      /applied migration 1[\s\S]*Imported 6 users, 15 posts and 2 notifications from .*\nImported 2 blocks and 1 mute\.\n.*set MEDIA_DIR=.*media/,
     )
 
     const embedded = await readDatabaseFiles(from)
@@ -111,10 +122,22 @@ await t.test(
       (await store.relationsOf(idOf('maya.lin'), now)).blockedBy.includes(idOf('guest')),
       'and the blocked person is blocked by the guest',
     )
+    // PostgreSQL keeps poll votes in a table of their own, read below.
+    const withoutVoters = embedded.posts.map((post) => {
+      if (!post.poll) return post
+      const { voters: _separate, ...poll } = post.poll
+      return { ...post, poll }
+    })
     t.strictSame(
       await store.getPosts(embedded.posts.map((p) => p._id)),
-      embedded.posts,
-      'every post, like and comment as it was',
+      withoutVoters,
+      'every post, like, comment, reply and poll as it was',
+    )
+    const polled = embedded.posts.find((p) => p.poll)
+    t.strictSame(
+      await store.pollVotesOf([polled?._id ?? ''], [idOf('noah_kim')]),
+      [{ postId: polled?._id, userId: idOf('noah_kim'), choice: 1 }],
+      'and the vote in it',
     )
     const guestId = embedded.users.find((u) => u.username === 'guest')?._id as string
     const newestFirst = (a: { createdAt: string; _id: string }, b: { createdAt: string; _id: string }) =>
@@ -182,6 +205,6 @@ await t.test('the command runs as a process: exit code 0, then 1 on a database t
   const run = promisify(execFile)
   const command = ['--import', 'tsx', 'server/cli/db-import.ts', '--from', from]
   const ok = await run(process.execPath, command, { env })
-  t.match(ok.stdout, /Imported 6 users, 14 posts and 2 notifications/)
+  t.match(ok.stdout, /Imported 6 users, 15 posts and 2 notifications/)
   await t.rejects(run(process.execPath, command, { env }), { code: 1, stderr: /already holds users/ })
 })

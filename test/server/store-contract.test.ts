@@ -12,6 +12,7 @@ import {
   type Outcome,
 } from '../helpers/store-contract.js'
 import { otherReads } from '../helpers/store-contract-more-reads.js'
+import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
@@ -24,11 +25,12 @@ import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js
  */
 const skip = await skipWithoutPostgres()
 
-const reads = (f: Fixture) => [...contentReads(f), ...otherReads(f)]
+const reads = (f: Fixture) => [...contentReads(f), ...otherReads(f), ...pollReads(f)]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
   ...peopleWrites(f),
   ...contentWrites(f),
+  ...pollWrites(f),
   ...recordWrites(f),
   ...reads(f),
 ]
@@ -43,7 +45,7 @@ async function holdings(store: Store, f: Fixture) {
   const people = [...f.u, f.newcomer._id, ...f.pending.map((user) => user._id)]
   return outcomeOf(async () => ({
     users: await store.getUsers(people),
-    posts: await store.getPosts([...f.p, f.fresh.post]),
+    posts: await store.getPosts([...f.p, f.fresh.post, f.fresh.poll]),
   }))
 }
 

@@ -20,6 +20,7 @@ import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
+import * as polls from './pg-polls.js'
 import * as relations from './pg-relations.js'
 import * as search from './pg-search.js'
 import { accountOf } from '../summaries.js'
@@ -138,6 +139,15 @@ export class PgReader implements StoreReader {
   }
   listComments(postId: string, page: PageRequest) {
     return parts.listComments(this.sql, postId, page)
+  }
+  listReplies(postId: string, commentId: string) {
+    return polls.listReplies(this.sql, postId, commentId)
+  }
+  closedPollsUnnoticed(at: string, limit: number) {
+    return polls.closedPollsUnnoticed(this.sql, at, limit)
+  }
+  pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
+    return polls.pollVotesOf(this.sql, postIds, userIds)
   }
 
   /** Rows of `table` by id, in the order asked, repeats included, unknown ids skipped: one statement. */

@@ -12,6 +12,7 @@ import type {
   MuteRecord,
   NotificationMatch,
   NotificationRecord,
+  PollVote,
   PostChanges,
   PostRecord,
   ProfileChanges,
@@ -26,6 +27,7 @@ import * as moderation from './pg-moderation.js'
 import * as account from './pg-account.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
+import * as polls from './pg-polls.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
@@ -40,7 +42,12 @@ const PROFILE_COLUMNS = {
   bio: 'bio',
   website: 'website',
 } as const
-const MEDIA_COLUMNS = { mediaAlt: 'media_alt', mediaWidth: 'media_width', mediaHeight: 'media_height' } as const
+const MEDIA_COLUMNS = {
+  mediaAlt: 'media_alt',
+  mediaWidth: 'media_width',
+  mediaHeight: 'media_height',
+  spoilerText: 'spoiler_text',
+} as const
 
 /**
  * One transaction's writes. Each operation checks and changes in SQL, on rows it locks or on the
@@ -279,6 +286,7 @@ export class PgTx extends PgReader implements StoreTx {
     await insertRows(this.sql, 'post_reactions', children.reactions)
     await insertRows(this.sql, 'comments', children.comments)
     await insertRows(this.sql, 'comment_votes', children.votes)
+    await insertRows(this.sql, 'poll_votes', children.pollVotes)
   }
 
   /** Fields `changes` leaves out keep their value, as the embedded store merges them; one set to undefined is cleared. */
@@ -347,8 +355,8 @@ export class PgTx extends PgReader implements StoreTx {
     commentRows(postId, comment, (id) => id === comment.authorId || voters(id), children)
     const sql = this.sql
     const made = await sql`
-      INSERT INTO comments (id, post_id, author_id, text, created_at, updated_at)
-      SELECT ${comment._id}::uuid, p.id, u.id, ${comment.text}::text, ${comment.createdAt}::timestamptz, ${comment.updatedAt}::timestamptz
+      INSERT INTO comments (id, post_id, author_id, text, created_at, updated_at, reply_to)
+      SELECT ${comment._id}::uuid, p.id, u.id, ${comment.text}::text, ${comment.createdAt}::timestamptz, ${comment.updatedAt}::timestamptz, ${comment.replyTo ?? null}::uuid
       FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${comment.authorId}
       RETURNING id`
     if (made.length === 0) return
@@ -370,6 +378,18 @@ export class PgTx extends PgReader implements StoreTx {
       WITH gone AS (DELETE FROM comments WHERE id = ${commentId} AND post_id = ${postId} RETURNING 1)
       UPDATE posts SET comment_count = comment_count - 1 WHERE id = ${postId} AND EXISTS (SELECT 1 FROM gone)`
     await retagPost(this.sql, postId)
+  }
+
+  addPollVote(vote: PollVote): Promise<boolean> {
+    return polls.addPollVote(this.sql, vote)
+  }
+
+  removePollVotes(userId: string): Promise<string[]> {
+    return polls.removePollVotes(this.sql, userId)
+  }
+
+  notePollClosed(postId: string, at: string): Promise<boolean> {
+    return polls.notePollClosed(this.sql, postId, at)
   }
 
   /** Inserts the vote or flips it, moving the user to the end of the list they join; false when it was already that. */

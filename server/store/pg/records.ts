@@ -4,6 +4,7 @@ import {
   type CommentRecord,
   type LinkCardRecord,
   type LockedPost,
+  type PollRecord,
   type PostRecord,
   type Role,
   type Suspension,
@@ -77,6 +78,7 @@ const recentReactions = (sql: Queryable, liked: boolean) => sql`
 /** A comment `c` as JSON, with its votes in the order they were cast. */
 export const commentJson = (sql: Queryable) => sql`json_build_object(
   'id', c.id, 'authorId', c.author_id, 'text', c.text, 'createdAt', c.created_at, 'updatedAt', c.updated_at,
+  'replyTo', c.reply_to,
   'up', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND v.up ORDER BY v.seq),
   'down', ARRAY(SELECT v.user_id FROM comment_votes v WHERE v.comment_id = c.id AND NOT v.up ORDER BY v.seq))`
 
@@ -87,7 +89,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.edited_at, p.card, p.like_count, p.comment_count`
+  p.created_at, p.updated_at, p.edited_at, p.card, p.like_count, p.comment_count, p.spoiler_text, p.poll`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -103,6 +105,7 @@ export interface CommentJson {
   text: string
   createdAt: string
   updatedAt: string
+  replyTo: string | null
   up: string[]
   down: string[]
 }
@@ -123,6 +126,8 @@ export interface LockedRow {
   card: LinkCardRecord | null
   like_count: number
   comment_count: number
+  spoiler_text: string | null
+  poll: PollRecord | null
 }
 
 export interface PostRow extends LockedRow {
@@ -141,6 +146,7 @@ export const toCommentRecord = (comment: CommentJson): CommentRecord => ({
   downvotedBy: comment.down,
   createdAt: iso(comment.createdAt),
   updatedAt: iso(comment.updatedAt),
+  ...(comment.replyTo !== null ? { replyTo: comment.replyTo } : {}),
 })
 
 /** Optional fields are left out when NULL, as the embedded store never holds `undefined`. */
@@ -159,6 +165,8 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.card !== null ? { card: row.card } : {}),
   likeCount: row.like_count,
   commentCount: row.comment_count,
+  ...(row.spoiler_text !== null ? { spoilerText: row.spoiler_text } : {}),
+  ...(row.poll !== null ? { poll: row.poll } : {}),
 })
 
 export const toPostRecord = (row: PostRow): PostRecord => ({

@@ -1,4 +1,4 @@
-import type { CommentRecord, PostRecord, UserRecord } from '../types.js'
+import type { CommentRecord, PollRecord, PostRecord, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { searchTermsOf } from '../text-terms.js'
 import { usernameKey, usernameSkeleton } from '../../usernames.js'
@@ -11,8 +11,13 @@ import { postTagRows } from './term-rows.js'
 /** A jsonb column (a suspension) takes an object, which postgres.js serialises. */
 type Row = Record<
   string,
-  string | number | boolean | null | readonly string[] | { readonly [key: string]: string | null }
+  string | number | boolean | null | readonly string[] | { readonly [key: string]: string | null } | PollJson
 >
+
+/** A poll as the posts row keeps it: its votes are rows of poll_votes. */
+type PollJson = Omit<PollRecord, 'voters'>
+
+const pollJson = ({ voters: _voters, ...poll }: PollRecord): PollJson => poll
 
 /** `lookAlike`: an account older than the refusal of look-alikes whose skeleton an earlier one holds (0003_username_keys). */
 export const userRow = (user: UserRecord, followerCount: number, unreadNotifications = 0, lookAlike = false) => ({
@@ -55,14 +60,25 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   card: post.card ? { ...post.card } : null,
   like_count: likeCount,
   comment_count: commentCount,
+  spoiler_text: post.spoilerText ?? null,
+  poll: post.poll ? pollJson(post.poll) : null,
   search_words: searchTermsOf(post.content),
 })
 
 export interface ChildRows {
   tags: ReturnType<typeof postTagRows>
   reactions: { post_id: string; user_id: string; liked: boolean }[]
-  comments: { id: string; post_id: string; author_id: string; text: string; created_at: string; updated_at: string }[]
+  comments: {
+    id: string
+    post_id: string
+    author_id: string
+    text: string
+    created_at: string
+    updated_at: string
+    reply_to: string | null
+  }[]
   votes: { comment_id: string; user_id: string; up: boolean }[]
+  pollVotes: { post_id: string; user_id: string; choice: number }[]
   /** References to users that do not exist, and repeats, which the tables cannot hold: left out. */
   skipped: number
 }
@@ -136,6 +152,18 @@ export function postChildRows(post: PostRecord, knownUser: (id: string) => boole
   for (const user_id of liked) rows.reactions.push({ post_id: post._id, user_id, liked: true })
   for (const user_id of keep(post.dislikedBy, knownUser, reacted, rows))
     rows.reactions.push({ post_id: post._id, user_id, liked: false })
+  const voters = post.poll?.voters ?? []
+  const kept = new Set(
+    keep(
+      voters.map((vote) => vote.userId),
+      knownUser,
+      new Set(),
+      rows,
+    ),
+  )
+  for (const vote of voters) {
+    if (kept.delete(vote.userId)) rows.pollVotes.push({ post_id: post._id, user_id: vote.userId, choice: vote.choice })
+  }
   const before = rows.comments.length
   for (const comment of post.comments) commentRows(post._id, comment, knownUser, rows)
   return { likeCount: liked.length, commentCount: rows.comments.length - before }
@@ -159,6 +187,7 @@ export function commentRows(
     text: comment.text,
     created_at: comment.createdAt,
     updated_at: comment.updatedAt,
+    reply_to: comment.replyTo ?? null,
   })
   const voted = new Set<string>()
   for (const user_id of keep(comment.upvotedBy, knownUser, voted, rows))
@@ -167,7 +196,14 @@ export function commentRows(
     rows.votes.push({ comment_id: comment._id, user_id, up: false })
 }
 
-export const emptyChildRows = (): ChildRows => ({ tags: [], reactions: [], comments: [], votes: [], skipped: 0 })
+export const emptyChildRows = (): ChildRows => ({
+  tags: [],
+  reactions: [],
+  comments: [],
+  votes: [],
+  pollVotes: [],
+  skipped: 0,
+})
 
 /** The protocol's limit on one statement's parameters is 65,535. */
 const MAX_PARAMETERS = 65_000

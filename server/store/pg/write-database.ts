@@ -117,6 +117,7 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   await insertRows(sql, 'post_reactions', numbered(children.reactions))
   await insertRows(sql, 'comments', numbered(children.comments))
   await insertRows(sql, 'comment_votes', numbered(children.votes))
+  await insertRows(sql, 'poll_votes', children.pollVotes)
   await insertRows(sql, 'bookmarks', numbered(bookmarks))
   await insertRows(sql, 'blocks', numbered(relations.blocks))
   await insertRows(sql, 'mutes', numbered(relations.mutes))
