@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
+import { PRESET_AVATARS, defaultAvatarOf } from '../../common/avatars.js'
 import {
   BookmarksReplySchema,
   FeedReplySchema,
@@ -181,7 +182,7 @@ await t.test('POST /api/posts answers 201 { posts, post }, or { post } with Pref
     username: me.username,
     firstName: 'Poster',
     lastName: 'Person',
-    avatarURL: '/avatars/avatar-1.svg',
+    avatarURL: defaultAvatarOf(me.username, PRESET_AVATARS),
     content: 'Hello from a test',
     mediaUrl: '',
     type: '',

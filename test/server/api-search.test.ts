@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import t, { type Test } from 'tap'
+import { PRESET_AVATARS, defaultAvatarOf } from '../../common/avatars.js'
 import type { Post } from '../../server/schemas/posts.js'
 import { SearchReplySchema } from '../../server/schemas/search.js'
 import { buildApiApp, expectError, expectNoSecrets, expectOk, signup, type SignedUp } from '../helpers/api.js'
@@ -96,7 +97,7 @@ await t.test('people come as summaries with their bio, and nothing private', asy
       username: chloe.username,
       firstName: 'Chloé',
       lastName: `Bérard${run}`,
-      avatarURL: '/avatars/avatar-1.svg',
+      avatarURL: defaultAvatarOf(chloe.username, PRESET_AVATARS),
       bio: 'Café owner',
     },
   ])
