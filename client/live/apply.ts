@@ -6,6 +6,7 @@ import { cachePosts, editCachedPost, likeCachedPost, postCache } from '../state/
 import { dropNotificationsAbout, receiveNotification, setUnread } from '../state/notifications.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
+import { applyPin, applyRepost } from '../state/reposts.js'
 import { markBookmarked, session } from '../state/session.js'
 import { applyFollow, applyProfile } from '../state/users.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
@@ -45,6 +46,8 @@ const handlers: Handlers = {
   'post.created': ({ post }) => receivePost(post),
   'post.updated': editCachedPost,
   'post.liked': likeCachedPost,
+  'post.reposted': applyRepost,
+  'post.pinned': applyPin,
   'post.deleted': ({ postId }) => forgetPost(postId),
   'comment.added': receiveComment,
   'comment.updated': reviseComment,

@@ -7,6 +7,8 @@ const NotificationTypeSchema = Type.Union([
   Type.Literal('comment'),
   Type.Literal('mention'),
   Type.Literal('follow'),
+  Type.Literal('repost'),
+  Type.Literal('quote'),
 ])
 
 /**

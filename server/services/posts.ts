@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import { MSG, badRequest, notFound } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { FeedQuery, PostData } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
-import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
+import { MAX_PINNED, type PageRequest, type PostChanges, type PostRecord, type StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
-import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
+import { postViews, type Reader } from './post-views.js'
+import { homeFeed } from './home-feed.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
@@ -94,6 +95,72 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     return view(postId, userId)
   }
 
+  /**
+   * A repost (true) or its undoing, as a like is: the change itself says whether it was already so. A
+   * repost tells every stream, with the post as a home feed shows it, and notifies the author.
+   */
+  async function repost(userId: string, postId: string, reposted: boolean) {
+    await store.transaction(async (tx) => {
+      const [post, me] = await Promise.all([tx.lockPost(postId), summaryRecordOf(tx, userId)])
+      if (!post) throw notFound(MSG.postNotFound)
+      const at = now().toISOString()
+      await checkCanInteract(tx, userId, post.authorId, at)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      // A post its reader cannot see (a suspended author's) is not there to repost.
+      if (reposted && (await hiddenFrom(tx, userId, now())).shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+      if (!(await tx.setRepost(post._id, userId, reposted, at)))
+        throw badRequest(reposted ? MSG.alreadyReposted : MSG.notReposted)
+      const repostCount = (post.repostCount ?? 0) + (reposted ? 1 : -1)
+      const record = reposted ? await tx.getPost(post._id) : undefined
+      const [shown] = record ? await postViews(tx, [record], { userId: undefined, compact: true }) : []
+      const user = summaryOf(me)
+      tx.emit({
+        name: 'post.reposted',
+        data: {
+          postId: post._id,
+          user,
+          reposted,
+          repostCount,
+          at,
+          ...(shown ? { post: { ...shown, repostedBy: user, repostedAt: at } } : {}),
+        },
+        by: userId,
+      })
+      if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
+      else
+        await retract(tx, {
+          identity: { type: 'repost', recipientId: post.authorId, actorId: userId, postId: post._id },
+        })
+    })
+    return view(postId, userId)
+  }
+
+  /** Pins (true) or unpins one of the author's own posts; pinning a pinned post keeps it where it was. */
+  async function pin(userId: string, postId: string, pinned: boolean) {
+    await store.transaction(async (tx) => {
+      const post = await tx.lockPost(postId)
+      if (!post) throw notFound(MSG.postNotFound)
+      if (post.authorId !== userId) throw forbidden(MSG.notAllowed)
+      if (pinned && post.pinnedAt === undefined) {
+        // Two pins at once by one author must not both pass the count.
+        await tx.lockUser(userId)
+        if ((await tx.listPinned(userId)).length >= MAX_PINNED) throw badRequest(MSG.tooManyPins)
+      }
+      await tx.setPinned(post._id, pinned ? (post.pinnedAt ?? now().toISOString()) : null)
+      tx.emit({ name: 'post.pinned', data: { postId: post._id, pinned }, by: userId })
+    })
+    return view(postId, userId)
+  }
+
+  /** The post a new post quotes, which its writer must be able to see and interact with. */
+  async function quoted(tx: StoreReader, userId: string, quoteOf: string) {
+    const post = await tx.getPost(quoteOf)
+    if (!post) throw notFound(MSG.postNotFound)
+    await checkCanInteract(tx, userId, post.authorId, now().toISOString())
+    if ((await hiddenFrom(tx, userId, now())).shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+    return post
+  }
+
   return {
     /** The newest posts, at most a page of MAX_UNPAGED: the `posts` of a write reply and of an unpaginated GET /posts. */
     async all() {
@@ -128,21 +195,21 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       const user = await store.getUserByUsername(username)
       const reader = await seeing(store, asked, now())
       if (!user || reader.hidden.shut.has(user._id)) throw notFound(MSG.userNotFound)
-      const { items, nextCursor } = await store.listPosts({
-        sort: 'latest',
-        authorIds: [user._id],
-        ...unpagedCap(page),
-      })
-      const posts = await postViews(store, items, reader)
+      const [pinned, { items, nextCursor }] = await Promise.all([
+        store.listPinned(user._id),
+        store.listPosts({ sort: 'latest', authorIds: [user._id], ...unpagedCap(page) }),
+      ])
+      // Pinned posts lead the first page and are left out of every page, so none shows twice.
+      const first = cursor === undefined ? pinned : []
+      const rest = items.filter((post) => post.pinnedAt === undefined)
+      const posts = await postViews(store, [...first, ...rest], reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
     /** The home timeline: my posts and those of everyone I follow. */
     async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, asked: Reader) {
       const reader = await seeing(store, asked, now())
-      const hide = reader.hidden.people
-      const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor, hide })
-      return { posts: await postViews(store, items, reader), nextCursor }
+      return homeFeed(store, userId, { sort, limit, cursor }, reader)
     },
 
     async create(userId: string, data: PostData) {
@@ -157,6 +224,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         _id: randomUUID(),
         authorId: userId,
         ...media,
+        ...(data.quoteOf !== undefined ? { quoteOf: data.quoteOf } : {}),
         ...(mediaAlt !== undefined ? { mediaAlt } : {}),
         ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
         createdAt: at,
@@ -170,9 +238,12 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
       await store.transaction(async (tx) => {
         const me = await summaryRecordOf(tx, userId)
         if (!me) throw notFound(MSG.userNotRegistered)
+        const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
         await tx.insertPost(record)
-        tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) }, by: userId })
+        const [post] = await postViews(tx, [record])
+        if (post) tx.emit({ name: 'post.created', data: { post }, by: userId })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
+        if (quote) await notify(tx, me, quote.authorId, 'quote', { post: record }, at)
       })
       return view(record._id, userId)
     },
@@ -229,6 +300,10 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
     like: (userId: string, postId: string) => react(userId, postId, true),
     /** "Dislike" is unlike: it takes back a like. */
     dislike: (userId: string, postId: string) => react(userId, postId, false),
+    repost: (userId: string, postId: string) => repost(userId, postId, true),
+    unrepost: (userId: string, postId: string) => repost(userId, postId, false),
+    pin: (userId: string, postId: string) => pin(userId, postId, true),
+    unpin: (userId: string, postId: string) => pin(userId, postId, false),
   }
 }
 

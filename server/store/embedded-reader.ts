@@ -3,9 +3,10 @@ import { fullPage } from './full-page.js'
 import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
-import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, repostedIn } from './post-parts.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
+  FeedRepostQuery,
   MuteRecord,
   Page,
   PageRequest,
@@ -70,6 +71,15 @@ export class EmbeddedReader implements TransactionBase {
   }
   async likedAmong(userId: string, postIds: readonly string[]) {
     return likedIn(this.index.getPosts(postIds), userId)
+  }
+  async repostedAmong(userId: string, postIds: readonly string[]) {
+    return repostedIn(this.index.getPosts(postIds), userId)
+  }
+  async listFeedReposts(userId: string, query: FeedRepostQuery) {
+    return this.index.listFeedReposts(userId, query)
+  }
+  async listPinned(userId: string) {
+    return this.index.listPinned(userId)
   }
   async listLikers(postId: string, page: PageRequest) {
     const post = this.index.posts.get(postId)

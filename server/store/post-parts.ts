@@ -27,6 +27,9 @@ export const commentOf = (post: PostRecord | undefined, commentId: string): Comm
 export const likedIn = (posts: readonly PostRecord[], userId: string): Set<string> =>
   new Set(posts.filter((post) => post.likedBy.includes(userId)).map((post) => post._id))
 
+export const repostedIn = (posts: readonly PostRecord[], userId: string): Set<string> =>
+  new Set(posts.filter((post) => post.reposts?.some((repost) => repost.userId === userId)).map((post) => post._id))
+
 /**
  * The record with its counts, worked out from its lists: databases written before the counts existed
  * hold none. The same record when they are right already.
@@ -34,7 +37,9 @@ export const likedIn = (posts: readonly PostRecord[], userId: string): Set<strin
 export function withCounts(post: PostRecord): PostRecord {
   const likeCount = post.likedBy.length
   const commentCount = post.comments.length
-  return post.likeCount === likeCount && post.commentCount === commentCount
-    ? post
-    : { ...post, likeCount, commentCount }
+  const repostCount = post.reposts?.length ?? 0
+  if (post.likeCount === likeCount && post.commentCount === commentCount && (post.repostCount ?? 0) === repostCount)
+    return post
+  const { repostCount: _stale, ...rest } = post
+  return { ...rest, likeCount, commentCount, ...(repostCount > 0 ? { repostCount } : {}) }
 }

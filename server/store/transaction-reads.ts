@@ -1,10 +1,11 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
-import { commentOf, commentsOf, likedIn, likersOf } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, repostedIn } from './post-parts.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
   AuditEntryRecord,
+  FeedRepostQuery,
   InviteRecord,
   PageRequest,
   ReportRecord,
@@ -100,6 +101,22 @@ export class TransactionReads implements StoreReader {
   }
   async likedAmong(userId: string, postIds: readonly string[]) {
     return likedIn(await this.getPosts(postIds), userId)
+  }
+  async repostedAmong(userId: string, postIds: readonly string[]) {
+    return repostedIn(await this.getPosts(postIds), userId)
+  }
+  listFeedReposts(userId: string, query: FeedRepostQuery) {
+    return this.base.listFeedReposts(userId, query)
+  }
+  /** Pins staged in this transaction count: a fourth pin is refused by what the transaction itself did. */
+  async listPinned(userId: string) {
+    const committed = await this.base.listPinned(userId)
+    const ids = new Set(committed.map((post) => post._id))
+    for (const [id, post] of this.posts) if (post?.authorId === userId) ids.add(id)
+    const current = await this.getPosts([...ids])
+    return current
+      .filter((post) => post.pinnedAt !== undefined)
+      .sort((a, b) => (b.pinnedAt ?? '').localeCompare(a.pinnedAt ?? '') || b._id.localeCompare(a._id))
   }
   async listLikers(postId: string, page: PageRequest) {
     return likersOf(await this.getPost(postId), page)

@@ -97,6 +97,8 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
     comments: [],
     commentCount: overrides.comments?.length ?? 0,
+    repostCount: 0,
+    reposted: false,
     ...overrides,
   }
 }

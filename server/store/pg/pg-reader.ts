@@ -2,6 +2,7 @@ import type postgres from 'postgres'
 import { usernameKey } from '../../usernames.js'
 import { CURSOR } from '../cursor.js'
 import type {
+  FeedRepostQuery,
   Page,
   PageRequest,
   PostQuery,
@@ -19,6 +20,7 @@ import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
+import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
 import * as search from './pg-search.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
@@ -117,6 +119,15 @@ export class PgReader implements StoreReader {
   }
   listLikers(postId: string, page: PageRequest) {
     return parts.listLikers(this.sql, postId, page)
+  }
+  repostedAmong(userId: string, postIds: readonly string[]) {
+    return reposts.repostedAmong(this.sql, userId, postIds)
+  }
+  async listFeedReposts(userId: string, query: FeedRepostQuery) {
+    return reposts.listFeedReposts(this.sql, await this.#feedAuthors(userId), query)
+  }
+  listPinned(userId: string) {
+    return reposts.listPinned(this.sql, userId)
   }
   getComment(postId: string, commentId: string) {
     return parts.getComment(this.sql, postId, commentId)

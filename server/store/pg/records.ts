@@ -81,7 +81,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.edited_at, p.like_count, p.comment_count`
+  p.created_at, p.updated_at, p.edited_at, p.like_count, p.comment_count, p.repost_count, p.quote_of, p.pinned_at`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -116,6 +116,9 @@ export interface LockedRow {
   edited_at: Date | null
   like_count: number
   comment_count: number
+  repost_count: number
+  quote_of: string | null
+  pinned_at: Date | null
 }
 
 export interface PostRow extends LockedRow {
@@ -151,6 +154,9 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.edited_at !== null ? { editedAt: row.edited_at.toISOString() } : {}),
   likeCount: row.like_count,
   commentCount: row.comment_count,
+  ...(row.repost_count > 0 ? { repostCount: row.repost_count } : {}),
+  ...(row.quote_of !== null ? { quoteOf: row.quote_of } : {}),
+  ...(row.pinned_at !== null ? { pinnedAt: row.pinned_at.toISOString() } : {}),
 })
 
 export const toPostRecord = (row: PostRow): PostRecord => ({

@@ -52,6 +52,8 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   edited_at: post.editedAt ?? null,
   like_count: likeCount,
   comment_count: commentCount,
+  quote_of: post.quoteOf ?? null,
+  pinned_at: post.pinnedAt ?? null,
   search_words: searchTermsOf(post.content),
 })
 

@@ -69,7 +69,17 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   const postIds = new Set(posts.map((post) => post._id))
   const children = emptyChildRows()
   children.skipped = database.posts.length - posts.length
-  const postRows = posts.map((post) => postRow(post, postChildRows(post, knownUser, children)))
+  const reposts = posts.flatMap((post) =>
+    (post.reposts ?? [])
+      .filter((repost) => knownUser(repost.userId))
+      .map((repost) => ({ post_id: post._id, user_id: repost.userId, created_at: repost.at })),
+  )
+  const repostCounts = new Map<string, number>()
+  for (const row of reposts) repostCounts.set(row.post_id, (repostCounts.get(row.post_id) ?? 0) + 1)
+  const postRows = posts.map((post) => ({
+    ...postRow(post, postChildRows(post, knownUser, children)),
+    repost_count: repostCounts.get(post._id) ?? 0,
+  }))
 
   const bookmarks: { user_id: string; post_id: string }[] = []
   for (const user of database.users) {
@@ -106,6 +116,7 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   )
   await insertRows(sql, 'posts', postRows)
   await insertRows(sql, 'post_tags', children.tags)
+  await insertRows(sql, 'reposts', reposts)
   await insertRows(
     sql,
     'follows',
