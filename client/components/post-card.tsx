@@ -8,7 +8,9 @@ import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers, type CommentsReading } from './comments-section.js'
 import { Menu, type MenuItem } from './menu.js'
+import { PinIcon, RepostIcon } from './icons.js'
 import { PostActions } from './post-actions.js'
+import { QuoteCard } from './quote-card.js'
 import { RichText } from './rich-text.js'
 
 export type PostCardProps = {
@@ -21,6 +23,15 @@ export type PostCardProps = {
   now?: number
   onToggleComments: () => void
   onToggleLike: () => void
+  onToggleRepost: () => void
+  /** Opens the composer of a quote of this post. */
+  onQuote: () => void
+  /** The owner's Pin or Unpin item. */
+  onTogglePin?: () => void
+  /** In the home feed, on a post there because someone reposted it. */
+  repostedBy?: { name: string; username: string } | undefined
+  /** On the profile: the post is pinned there, and says so. */
+  showPinned?: boolean
   onShare: () => void
   /** The browser has a share sheet, which Share opens; without one Share copies the link. */
   shareSheet?: boolean
@@ -62,8 +73,12 @@ export function PostCard(props: PostCardProps) {
   const name = fullName(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
+  const pinItems: MenuItem[] = props.onTogglePin
+    ? [{ label: post.pinned ? 'Unpin from profile' : 'Pin to profile', onSelect: props.onTogglePin }]
+    : []
   const menuItems: MenuItem[] = isOwner
     ? [
+        ...pinItems,
         { label: 'Edit Post', onSelect: props.onEdit },
         { label: 'Delete Post', onSelect: props.onDelete, danger: true },
       ]
@@ -92,6 +107,18 @@ export function PostCard(props: PostCardProps) {
         <Avatar src={post.avatarURL} name={name} />
       </Link>
       <div className="post-main">
+        {props.repostedBy && (
+          <p className="post-context">
+            <RepostIcon />
+            <Link href={paths.profile.href(props.repostedBy.username)}>Reposted by {props.repostedBy.name}</Link>
+          </p>
+        )}
+        {props.showPinned && post.pinned && (
+          <p className="post-context">
+            <PinIcon />
+            Pinned
+          </p>
+        )}
         <header className="post-head">
           <Link href={profile} className="post-author">
             <span className="author-name">{name}</span>
@@ -142,6 +169,7 @@ export function PostCard(props: PostCardProps) {
             />
           </a>
         )}
+        {post.quoteOf !== undefined && <QuoteCard quote={post.quote} />}
         {isDetail && (
           <p className="post-date">
             <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>
@@ -155,6 +183,10 @@ export function PostCard(props: PostCardProps) {
           commentsOpen={props.commentsOpen}
           onToggleComments={props.onToggleComments}
           onToggleLike={props.onToggleLike}
+          repostCount={post.repostCount}
+          reposted={post.reposted}
+          onToggleRepost={props.onToggleRepost}
+          onQuote={props.onQuote}
           onShare={props.onShare}
           shareSheet={props.shareSheet ?? false}
           onToggleBookmark={props.onToggleBookmark}

@@ -24,7 +24,9 @@ type PostListProps = {
 
 /** One of the post lists: placeholders while the first page loads, then posts, more on scroll (with a spinner). */
 export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
-  const list = useSnapshot(lists)[name]
+  const snapshot = useSnapshot(lists)
+  const list = snapshot[name]
+  const reposted = snapshot.reposted
   const cached = useSnapshot(postCache).byId
   // Only the posts read here are watched: those down to the first with an image.
   const firstImage = list.ids.find((id) => cached[id]?.mediaUrl)
@@ -50,7 +52,13 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
         {list.ids.slice(0, drawn).map((id) => (
-          <PostItem key={id} postId={id} eagerMedia={id === firstImage} />
+          <PostItem
+            key={id}
+            postId={id}
+            eagerMedia={id === firstImage}
+            repostedBy={name === 'home' ? reposted[id]?.by : undefined}
+            showPinned={name === 'profile'}
+          />
         ))}
       </div>
       {list.loading && <Spinner />}

@@ -1,7 +1,8 @@
 import { apiCreatePost, apiPinPost, apiRepostPost, apiUnpinPost, apiUnrepostPost } from '../api/posts.js'
-import type { EventPayloads, Post } from '../api/types.js'
+import type { EventPayloads } from '../api/types.js'
 import { insertPost, insertRepost } from './lists.js'
 import { cachePosts, postCache } from './post-cache.js'
+import type { PostDraft } from './posts.js'
 import { session } from './session.js'
 import { showError } from './toasts.js'
 
@@ -63,14 +64,16 @@ export async function togglePin(postId: string): Promise<void> {
 }
 
 /** Sends a post that quotes another; resolves whether it was sent. */
-export async function createQuote(content: string, quoteOf: string): Promise<Post | null> {
+export async function createQuote(draft: PostDraft, quoteOf: string): Promise<boolean> {
+  const { content, mediaUrl, mediaAlt } = draft
+  const media = mediaUrl ? { mediaUrl, type: 'image' as const, mediaAlt: mediaAlt ?? '' } : {}
   try {
-    const post = await apiCreatePost({ content, quoteOf })
+    const post = await apiCreatePost({ content, ...media, quoteOf })
     cachePosts([post])
     insertPost(post, { inHome: true })
-    return post
+    return true
   } catch (error) {
     showError(error, undefined, 'send the post')
-    return null
+    return false
   }
 }

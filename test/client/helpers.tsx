@@ -189,6 +189,8 @@ export function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps
     commentsOpen: false,
     onToggleComments: noop,
     onToggleLike: noop,
+    onToggleRepost: noop,
+    onQuote: noop,
     onShare: noop,
     onToggleBookmark: noop,
     onEdit: noop,
