@@ -3,7 +3,7 @@ import { authHeaders, call, type Session } from './api.js'
 import { compare, type BenchBase } from './context.js'
 import type { Report } from './legs.js'
 import { load, pairedRatio } from './load.js'
-import { atLeast, ms } from './report.js'
+import { atLeast, kb, ms } from './report.js'
 
 /** How many posts the reader with reposts reposts: half a page, so its first page mixes both kinds. */
 const REPOSTS = 10
@@ -48,7 +48,15 @@ async function feedWithReposts(bench: BenchBase, reader: Session, username: stri
     withReposts: run(withReposts),
     without: run(reader),
   })
-  return { ...comparison, reposts: REPOSTS, ratio: pairedRatio(comparison.runs.withReposts, comparison.runs.without) }
+  const bytes = async (session: Session) =>
+    (await fetch(session.base + PATH, { headers: authHeaders(session) }).then((res) => res.text())).length
+  const pages = { withReposts: await bytes(withReposts), without: await bytes(reader) }
+  return {
+    ...comparison,
+    reposts: REPOSTS,
+    pages,
+    ratio: pairedRatio(comparison.runs.withReposts, comparison.runs.without),
+  }
 }
 
 /** Runs leg 13 or 14 against `reader`'s server and adds its goal and figures to the report. */
@@ -63,7 +71,7 @@ export async function repostsLeg(
   checks.push(atLeast(leg, 'feed with reposts ÷ without (following 10)', reposts.ratio, 0.8))
   const { withReposts, without } = reposts.medians
   details.push(
-    `Leg ${leg} (req/s, medians): with ${reposts.reposts} reposts ${withReposts.rps.toFixed(0)} (p99 ${ms(withReposts.p99)}), ` +
-      `without ${without.rps.toFixed(0)} (p99 ${ms(without.p99)}).`,
+    `Leg ${leg} (req/s, medians): with ${reposts.reposts} reposts ${withReposts.rps.toFixed(0)} (p99 ${ms(withReposts.p99)}, ` +
+      `${kb(reposts.pages.withReposts)} a page), without ${without.rps.toFixed(0)} (p99 ${ms(without.p99)}, ${kb(reposts.pages.without)}).`,
   )
 }

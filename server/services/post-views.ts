@@ -1,6 +1,7 @@
 import type { Post } from '../schemas/posts.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import { BoundedCache } from './bounded-cache.js'
+import { derivedFrom, derivedJson, withFields } from './derived-views.js'
 import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -158,6 +159,8 @@ export function toPost(post: PostRecord, users: UserLookup, peopleVersion?: numb
  * out, so that they were made by `encode` from it; otherwise freshly encoded.
  */
 export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
+  const made = derivedFrom(view)
+  if (made) return derivedJson(made, (base) => keptJson(base, encode)) ?? encode(view)
   const entry = postCache.peek(view._id)
   if (entry?.view === view) return (entry.json ??= encode(view))
   if (entry?.compact === view) return (entry.compactJson ??= encode(view))
@@ -238,7 +241,7 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
   const [reposted, quotes] = await Promise.all([repostedBy(store, posts, reader), quotesOf(store, posts, reader)])
   if (reposted.size === 0 && quotes === undefined) return views
   return views.map((view) => {
-    const withState = reposted.has(view._id) ? { ...view, reposted: true } : view
+    const withState = reposted.has(view._id) ? withFields(view, { reposted: true }) : view
     return view.quoteOf === undefined || quotes === undefined
       ? withState
       : { ...withState, quote: quotes.get(view.quoteOf) ?? null }
@@ -268,7 +271,7 @@ async function quotesOf(
   const quoted = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
   const compact = { ...reader, compact: true }
   const [views, reposted] = await Promise.all([ownViews(store, quoted, compact), repostedBy(store, quoted, compact)])
-  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? { ...view, reposted: true } : view]))
+  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? withFields(view, { reposted: true }) : view]))
 }
 
 /** The views without what comes from other posts and the reader's reposts. */
