@@ -81,7 +81,6 @@ export const PostSchema = Type.Object(
   { title: 'Post' },
 )
 export type Post = Static<typeof PostSchema>
-export type QuotedPost = Static<typeof QuotedPostSchema>
 
 const ContentSchema = Type.String({ maxLength: 500 })
 /** '' or a /media/ path of this server or an absolute https URL; the service checks which. */

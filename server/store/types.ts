@@ -158,7 +158,7 @@ export interface PostRecord {
 }
 
 /** One person's repost of a post. */
-export interface RepostRecord {
+interface RepostRecord {
   readonly userId: string
   readonly at: string
 }
