@@ -24,7 +24,9 @@ if (!existsSync(path.join(ROOT, 'client', 'live'))) {
 }
 
 /** A signed-in page, and whether it opened its event stream once loaded. */
-const open = (e2e: E2E, session: Session, url: string) => openLive(t, e2e, session, url)
+function open(e2e: E2E, session: Session, url: string) {
+  return openLive(t, e2e, session, url)
+}
 
 async function twoUsers(e2e: E2E) {
   await t.test('a like and a comment in one browser appear in the other without a reload', async (t) => {
