@@ -14,6 +14,11 @@ import { refetchOnScreen } from './refetch.js'
 
 /** My own posts appear at once; others' wait behind 'N new posts' in the lists whose scope they are in. */
 function receivePost(post: Post): void {
+  // A quote comes without the quoted post, which depends on who reads it: this reader's view is read.
+  if (post.quoteOf !== undefined && post.quote === undefined) {
+    apiGetPost(post._id).then(receivePost, () => undefined)
+    return
+  }
   const mine = post.username === session.username
   const followed = session.user?.following.some((u) => u.username === post.username) ?? false
   if (insertPost(post, { inHome: mine || followed, wait: !mine })) applyPost(post)

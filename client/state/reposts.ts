@@ -1,4 +1,4 @@
-import { apiCreatePost, apiPinPost, apiRepostPost, apiUnpinPost, apiUnrepostPost } from '../api/posts.js'
+import { apiCreatePost, apiGetPost, apiPinPost, apiRepostPost, apiUnpinPost, apiUnrepostPost } from '../api/posts.js'
 import type { EventPayloads } from '../api/types.js'
 import { insertPost, insertRepost } from './lists.js'
 import { cachePosts, postCache } from './post-cache.js'
@@ -22,7 +22,15 @@ export function applyRepost(event: EventPayloads['post.reposted']): void {
   const author = event.post.username
   // A post by me or by someone I follow is in the feed as itself; a repost reaches me from those I follow.
   if (author === session.username || follows(author)) return
-  if (mine || follows(event.user.username)) insertRepost(event.post, mine)
+  if (!mine && !follows(event.user.username)) return
+  const shared = event.post
+  if (shared.quoteOf === undefined || shared.quote !== undefined) return insertRepost(shared, mine)
+  // A quote comes without the quoted post, which depends on who reads it: this reader's view is read.
+  const { repostedBy, repostedAt } = shared
+  apiGetPost(shared._id).then(
+    (post) => insertRepost({ ...post, repostedBy, repostedAt }, mine),
+    () => undefined,
+  )
 }
 
 export function applyPin({ postId, pinned }: EventPayloads['post.pinned']): void {

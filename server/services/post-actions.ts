@@ -8,6 +8,15 @@ import { checkCanInteract, hiddenFrom } from './visibility.js'
 import type { Post } from '../schemas/posts.js'
 
 /**
+ * A post as a live event carries it: without its quote, which one view cannot show rightly to every
+ * stream (the quoted author may be hidden from some readers); a client reads the post to see it.
+ */
+export function withoutQuote(post: Post): Post {
+  const { quote: _each, ...rest } = post
+  return rest
+}
+
+/**
  * Reposts, pins and what a quote needs (DECISIONS §10): the posts service's writes of conversations,
  * each one transaction that checks and changes together, answering the post as `view` reads it.
  */
@@ -42,7 +51,7 @@ export function createPostActions(
           reposted,
           repostCount,
           at,
-          ...(shown ? { post: { ...shown, repostedBy: user, repostedAt: at } } : {}),
+          ...(shown ? { post: { ...withoutQuote(shown), repostedBy: user, repostedAt: at } } : {}),
         },
         by: userId,
       })

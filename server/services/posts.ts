@@ -9,7 +9,7 @@ import { editedValue } from './aliases.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { DEFAULT_PAGE } from './notifications.js'
-import { createPostActions } from './post-actions.js'
+import { createPostActions, withoutQuote } from './post-actions.js'
 import { postViews, type Reader } from './post-views.js'
 import { homeFeed } from './home-feed.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
@@ -178,7 +178,7 @@ export function createPostsService({ store, now, sizeOf = noSizes }: ServiceDeps
         const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
         await tx.insertPost(record)
         const [post] = await postViews(tx, [record])
-        if (post) tx.emit({ name: 'post.created', data: { post }, by: userId })
+        if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
         if (quote) await notify(tx, me, quote.authorId, 'quote', { post: record }, at)
       })

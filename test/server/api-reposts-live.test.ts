@@ -1,6 +1,7 @@
 import t from 'tap'
 import {
   NotificationCreatedEventSchema,
+  PostEventSchema,
   PostPinnedEventSchema,
   PostRepostedEventSchema,
 } from '../../server/schemas/events.js'
@@ -45,4 +46,15 @@ await t.test('a muted reposter is left out of the stream', async (t) => {
   const data: unknown = JSON.parse(next.data ?? 'null')
   checkSchema(t, PostPinnedEventSchema, data, 'post.pinned data matches its schema')
   t.strictSame(data, { postId: post._id, pinned: true }, 'which post, pinned')
+})
+
+await t.test('a new quote reaches streams without the quoted post, which each reader reads as they may', async (t) => {
+  const [author, quoter, reader] = [await signup(api), await signup(api), await signup(api)]
+  await write(reader, 'POST', `/api/users/block/${author.user._id}`)
+  const original = await newPost(author, 'hidden from the reader')
+  const theirs = await stream(t, reader)
+  await write(quoter, 'POST', '/api/posts', { content: 'quoting it', quoteOf: original._id })
+  const { post } = await expectEvent(t, theirs, 'post.created', PostEventSchema)
+  t.equal(post.quoteOf, original._id, 'the event names what it quotes')
+  t.equal(post.quote, undefined, 'but carries no quoted post, which this reader may not see')
 })
