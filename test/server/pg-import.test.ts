@@ -33,6 +33,11 @@ async function usedDataDir(t: Test): Promise<string> {
   const posts = createPostsService(deps)
   const mine = await posts.create(guest?._id as string, { content: 'made before the move' })
   await posts.like(other?._id as string, mine.post._id)
+  // A repost and a pin, written to the store alone, so no notification joins the two counted below.
+  await store.transaction(async (tx) => {
+    await tx.setRepost(mine.post._id, other?._id as string, true, new Date().toISOString())
+    await tx.setPinned(mine.post._id, new Date().toISOString())
+  })
   const people = createUsersService(deps)
   await people.follow(other?._id as string, guest?._id as string)
   for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
@@ -109,8 +114,16 @@ await t.test(
     )
     t.strictSame(
       await store.getPosts(embedded.posts.map((p) => p._id)),
-      embedded.posts,
-      'every post, like and comment as it was',
+      // PostgreSQL keeps reposts in a table of their own, read below.
+      embedded.posts.map(({ reposts: _separate, ...post }) => post),
+      'every post, like, comment, repost count and pin as it was',
+    )
+    const reposted = embedded.posts.find((p) => p.reposts?.length)
+    t.ok(reposted?.pinnedAt, 'the pinned post is there')
+    t.strictSame(
+      [...(await store.repostedAmong(idOf('noah_kim'), [reposted?._id ?? '']))],
+      [reposted?._id],
+      'the repost, in its own table',
     )
     const guestId = embedded.users.find((u) => u.username === 'guest')?._id as string
     const newestFirst = (a: { createdAt: string; _id: string }, b: { createdAt: string; _id: string }) =>
