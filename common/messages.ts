@@ -70,6 +70,10 @@ export const notPending = 'This account is not waiting for approval.'
 export const cannotInteract = 'You cannot interact with this user.'
 export const selfBlock = 'You cannot block yourself.'
 export const selfMute = 'You cannot mute yourself.'
+// Conversations (DECISIONS §10 and §11).
+export const alreadyReposted = 'You have already reposted this post.'
+export const notReposted = 'You have not reposted this post.'
+export const tooManyPins = 'You can pin at most 3 posts.'
 // Requests refused for their framing before any route reads them.
 export const bodyTooLarge = 'Request body is too large'
 export const unsupportedContentType = 'Unsupported content type'

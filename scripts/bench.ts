@@ -24,7 +24,7 @@ const DEADLINE_MS = 300_000
 const PG_DEADLINE_MS = 900_000
 const log = (line: string) => process.stderr.write(`${line}\n`)
 /** The legs that measure PostgreSQL, and need DATABASE_URL. */
-const PG_LEGS = [7, 8, 9, 12]
+const PG_LEGS = [7, 8, 9, 12, 14]
 
 function settingsFromArgs(): Settings {
   const databaseUrl = process.env.DATABASE_URL || undefined
@@ -41,7 +41,7 @@ function settingsFromArgs(): Settings {
       events: { type: 'string', default: '20' },
       'pg-users': { type: 'string', default: '20000' },
       'pg-posts': { type: 'string', default: '1000000' },
-      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,6,10,11,7,8,9,12' : '1,2,3,4,5,6,10,11' },
+      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,13,6,10,11,7,8,9,14,12' : '1,2,3,4,5,13,6,10,11' },
     },
   })
   const number = (name: keyof typeof values) => {
@@ -52,7 +52,7 @@ function settingsFromArgs(): Settings {
   const only = new Set(String(values.only).split(',').map(Number))
   if (PG_LEGS.some((leg) => only.has(leg))) {
     if (!databaseUrl)
-      throw new Error('legs 7 to 9 and 12 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
+      throw new Error('legs 7 to 9, 12 and 14 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
     checkBenchDatabase(databaseUrl)
   }
   if (only.has(9) && !only.has(3)) {
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
 
     if (settings.only.has(10)) await lighthouseLeg(reports.embedded, { scratch, running, log })
 
-    if ([1, 2, 3, 4, 5, 11].some((leg) => settings.only.has(leg))) {
+    if ([1, 2, 3, 4, 5, 11, 13].some((leg) => settings.only.has(leg))) {
       const { bench, hello } = await startEmbedded(base, running)
       await runServerLegs(bench, hello, reports.embedded)
       if (settings.only.has(11))

@@ -58,3 +58,19 @@ export function apiLikePost(postId: string): Promise<Post> {
 export function apiDislikePost(postId: string): Promise<Post> {
   return writePost(`/posts/dislike/${id(postId)}`)
 }
+
+export function apiRepostPost(postId: string): Promise<Post> {
+  return writePost(`/posts/repost/${id(postId)}`)
+}
+
+export function apiUnrepostPost(postId: string): Promise<Post> {
+  return writePost(`/posts/unrepost/${id(postId)}`)
+}
+
+export function apiPinPost(postId: string): Promise<Post> {
+  return writePost(`/posts/pin/${id(postId)}`)
+}
+
+export function apiUnpinPost(postId: string): Promise<Post> {
+  return writePost(`/posts/unpin/${id(postId)}`)
+}

@@ -105,3 +105,19 @@ export const PollIcon = () => (
     <path d="M5 20V10m7 10V4m7 16v-7" />
   </Icon>
 )
+export const RepostIcon = () => (
+  <Icon>
+    <path d="M7 7h10l-3-3M17 17H7l3 3" />
+    <path d="M4 13V9a2 2 0 0 1 2-2M20 11v4a2 2 0 0 1-2 2" />
+  </Icon>
+)
+export const QuoteIcon = () => (
+  <Icon>
+    <path d="M9 7H5v5h4v-5zM9 12c0 3-1.5 5-4 5M19 7h-4v5h4v-5zM19 12c0 3-1.5 5-4 5" />
+  </Icon>
+)
+export const PinIcon = () => (
+  <Icon>
+    <path d="M9 3h6l-1 6 4 4H6l4-4zM12 13v8" />
+  </Icon>
+)

@@ -12,12 +12,14 @@ type MenuProps = {
   /** What the button shows; three dots unless given. */
   trigger?: ReactNode
   className?: string
+  /** The button's own class, when it should look like something else than a menu trigger (an action of a post). */
+  triggerClassName?: string
 }
 
 const ITEM = '[role="menuitem"]'
 
 /** A menu button (WAI-ARIA menu button), three dots by default: arrows move, Escape closes and refocuses the button. */
-export function Menu({ label, items, trigger, className }: MenuProps) {
+export function Menu({ label, items, trigger, className, triggerClassName }: MenuProps) {
   const { open, setOpen, close, buttonRef, panelRef } = usePopover<HTMLUListElement>()
   const menuId = useId()
 
@@ -41,7 +43,7 @@ export function Menu({ label, items, trigger, className }: MenuProps) {
       <button
         ref={buttonRef}
         type="button"
-        className={trigger ? 'menu-trigger' : 'icon-button'}
+        className={triggerClassName ?? (trigger ? 'menu-trigger' : 'icon-button')}
         aria-label={trigger ? undefined : label}
         aria-haspopup="menu"
         aria-expanded={open}

@@ -5,7 +5,7 @@ import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
-import { AtIcon, CommentIcon, FollowIcon, HeartIcon, PollIcon } from './icons.js'
+import { AtIcon, CommentIcon, FollowIcon, HeartIcon, PollIcon, QuoteIcon, RepostIcon } from './icons.js'
 import { MentionReply } from './mention-reply.js'
 
 /** How many faces a grouped row shows; the text counts the rest. */
@@ -18,6 +18,8 @@ const ICONS = {
   follow: <FollowIcon />,
   reply: <CommentIcon />,
   poll: <PollIcon />,
+  repost: <RepostIcon />,
+  quote: <QuoteIcon />,
 } as const
 
 /** Where the row leads: the post it is about, or for a follow the follower's profile. */
@@ -28,7 +30,7 @@ function target(group: NotificationGroup): string {
   return first ? paths.profile.href(first.username) : paths.notifications.href()
 }
 
-/** The words quoted under the row: the reply or mention itself, or the post that was liked. */
+/** The words quoted under the row: the reply or mention itself, the post that was liked or reposted, or the quote. */
 function excerpt(group: NotificationGroup): string {
   if (group.type === 'follow') return ''
   return group.newest.comment?.text ?? group.newest.post?.content ?? ''

@@ -1,4 +1,5 @@
 import { BookmarkIcon, CommentIcon, HeartIcon, ShareIcon } from './icons.js'
+import { RepostMenu } from './repost-menu.js'
 
 type PostActionsProps = {
   commentCount: number
@@ -7,6 +8,10 @@ type PostActionsProps = {
   bookmarked: boolean
   commentsOpen: boolean
   onToggleComments: () => void
+  repostCount: number
+  reposted: boolean
+  onToggleRepost: () => void
+  onQuote: () => void
   onToggleLike: () => void
   onShare: () => void
   /** Share opens the browser's share sheet rather than copying the link. */
@@ -31,6 +36,12 @@ export function PostActions(props: PostActionsProps) {
         <CommentIcon />
         <span aria-hidden="true">{commentCount}</span>
       </button>
+      <RepostMenu
+        reposted={props.reposted}
+        repostCount={props.repostCount}
+        onToggleRepost={props.onToggleRepost}
+        onQuote={props.onQuote}
+      />
       <button
         type="button"
         className={`action like-action${liked ? ' is-on' : ''}`}

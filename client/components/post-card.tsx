@@ -10,7 +10,9 @@ import { CommentsSection, type CommentHandlers, type CommentsReading } from './c
 import { LinkCard } from './link-card.js'
 import { Menu, type MenuItem } from './menu.js'
 import { PollCard } from './poll-card.js'
+import { PinIcon, RepostIcon } from './icons.js'
 import { PostActions } from './post-actions.js'
+import { QuoteCard } from './quote-card.js'
 import { RichText } from './rich-text.js'
 import { TimeAgo } from './time-ago.js'
 import { SpoilerGate } from './spoiler-gate.js'
@@ -25,6 +27,15 @@ export type PostCardProps = {
   now?: number
   onToggleComments: () => void
   onToggleLike: () => void
+  onToggleRepost: () => void
+  /** Opens the composer of a quote of this post. */
+  onQuote: () => void
+  /** The owner's Pin or Unpin item. */
+  onTogglePin?: () => void
+  /** In the home feed, on a post there because someone reposted it. */
+  repostedBy?: { name: string; username: string } | undefined
+  /** On the profile: the post is pinned there, and says so. */
+  showPinned?: boolean
   onShare: () => void
   /** The browser has a share sheet, which Share opens; without one Share copies the link. */
   shareSheet?: boolean
@@ -70,8 +81,12 @@ export function PostCard(props: PostCardProps) {
   const name = fullName(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
+  const pinItems: MenuItem[] = props.onTogglePin
+    ? [{ label: post.pinned ? 'Unpin from profile' : 'Pin to profile', onSelect: props.onTogglePin }]
+    : []
   const menuItems: MenuItem[] = isOwner
     ? [
+        ...pinItems,
         { label: 'Edit Post', onSelect: props.onEdit },
         { label: 'Delete Post', onSelect: props.onDelete, danger: true },
       ]
@@ -104,6 +119,18 @@ export function PostCard(props: PostCardProps) {
         <Avatar src={post.avatarURL} name={name} />
       </Link>
       <div className="post-main">
+        {props.repostedBy && (
+          <p className="post-context">
+            <RepostIcon />
+            <Link href={paths.profile.href(props.repostedBy.username)}>Reposted by {props.repostedBy.name}</Link>
+          </p>
+        )}
+        {props.showPinned && post.pinned && (
+          <p className="post-context">
+            <PinIcon />
+            Pinned
+          </p>
+        )}
         <header className="post-head">
           <Link href={profile} className="post-author">
             <span className="author-name">{name}</span>
@@ -156,6 +183,7 @@ export function PostCard(props: PostCardProps) {
             </a>
           )}
           {post.card && <LinkCard card={post.card} />}
+          {post.quoteOf !== undefined && <QuoteCard quote={post.quote} />}
         </SpoilerGate>
         {post.poll && <PollCard poll={post.poll} now={now} onVote={props.onVote} />}
         {isDetail && (
@@ -171,6 +199,10 @@ export function PostCard(props: PostCardProps) {
           commentsOpen={props.commentsOpen}
           onToggleComments={props.onToggleComments}
           onToggleLike={props.onToggleLike}
+          repostCount={post.repostCount}
+          reposted={post.reposted}
+          onToggleRepost={props.onToggleRepost}
+          onQuote={props.onQuote}
           onShare={props.onShare}
           shareSheet={props.shareSheet ?? false}
           onToggleBookmark={props.onToggleBookmark}

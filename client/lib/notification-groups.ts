@@ -15,9 +15,10 @@ export type NotificationGroup = {
 /** Likes and follows join a row whose newest is at most this much newer: a like from last month is news of its own. */
 export const GROUP_WINDOW_MS = 24 * 60 * 60 * 1000
 
-/** Which row a notification may join: likes by post, follows all together; mentions and comments never join. */
+/** Which row a notification may join: likes and reposts by post, follows all together; the rest never join. */
 function groupKey(notification: NotificationView): string | null {
-  if (notification.type === 'like' && notification.post) return `like:${notification.post._id}`
+  if ((notification.type === 'like' || notification.type === 'repost') && notification.post)
+    return `${notification.type}:${notification.post._id}`
   if (notification.type === 'follow') return 'follow'
   return null
 }
@@ -73,5 +74,9 @@ export function actionText(group: NotificationGroup): string {
       return 'replied to your comment'
     case 'poll':
       return 'ran a poll that has now ended'
+    case 'repost':
+      return 'reposted your post'
+    case 'quote':
+      return 'quoted your post'
   }
 }

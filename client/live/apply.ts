@@ -7,6 +7,7 @@ import { dropNotificationsAbout, receiveNotification, setUnread } from '../state
 import { receiveReport } from '../state/moderation.js'
 import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
+import { applyPin, applyRepost } from '../state/reposts.js'
 import { markBookmarked, session } from '../state/session.js'
 import { applyFollow, applyProfile } from '../state/users.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
@@ -14,6 +15,11 @@ import { refetchOnScreen } from './refetch.js'
 
 /** My own posts appear at once; others' wait behind 'N new posts' in the lists whose scope they are in. */
 function receivePost(post: Post): void {
+  // A quote comes without the quoted post, which depends on who reads it: this reader's view is read.
+  if (post.quoteOf !== undefined && post.quote === undefined) {
+    apiGetPost(post._id).then(receivePost, () => undefined)
+    return
+  }
   const mine = post.username === session.username
   const followed = session.user?.following.some((u) => u.username === post.username) ?? false
   if (insertPost(post, { inHome: mine || followed, wait: !mine })) applyPost(post)
@@ -59,6 +65,8 @@ const handlers: Handlers = {
   'post.created': ({ post }) => receivePost(post),
   'post.updated': editCachedPost,
   'post.liked': likeCachedPost,
+  'post.reposted': applyRepost,
+  'post.pinned': applyPin,
   'post.deleted': ({ postId }) => forgetPost(postId),
   'poll.voted': ({ postId }) => void refreshPoll(postId),
   'comment.added': receiveComment,

@@ -5,8 +5,9 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
+import { QuoteModal } from '../components/quote-modal.js'
 import { ReportDialog } from '../components/report-dialog.js'
-import { fullName, likedBy, mediaAlt } from '../lib/model.js'
+import { fullName, likedBy, mediaAlt, type UserSummaryView } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { paths } from '../paths.js'
@@ -24,11 +25,21 @@ import {
 } from '../state/posts.js'
 import { restrictPerson } from '../state/relations.js'
 import { sendReport, type ReportTarget } from '../state/reports.js'
+import { createQuote, togglePin, toggleRepost } from '../state/reposts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
 import { useCachedPost } from './use-cached-post.js'
 
-type PostItemProps = { postId: string; detail?: boolean; eagerMedia?: boolean; onDeleted?: () => void }
+type PostItemProps = {
+  postId: string
+  detail?: boolean
+  eagerMedia?: boolean
+  onDeleted?: () => void
+  /** In the home feed: who reposted it there. */
+  repostedBy?: UserSummaryView | undefined
+  /** On its author's profile, where a pinned post says so. */
+  showPinned?: boolean
+}
 
 /** What the reader is asked to confirm: deleting this post or one of its comments, or muting or blocking its author. */
 type Deleting =
@@ -78,6 +89,8 @@ export const PostItem = memo(function PostItem({
   detail = false,
   eagerMedia = false,
   onDeleted,
+  repostedBy,
+  showPinned = false,
 }: PostItemProps) {
   const post = useCachedPost(postId)
   const { username, user } = useSnapshot(session)
@@ -85,6 +98,7 @@ export const PostItem = memo(function PostItem({
   const [showComments, setShowComments] = useState(detail)
   const [viewing, setViewing] = useState(false)
   const [editing, setEditing] = useState(false)
+  const [quoting, setQuoting] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
   const [reporting, setReporting] = useState<ReportTarget | null>(null)
   const [location, navigate] = useLocation()
@@ -144,6 +158,11 @@ export const PostItem = memo(function PostItem({
         thread={showComments ? thread : undefined}
         onToggleComments={() => setShowComments(!showComments)}
         onToggleLike={signedIn(() => void toggleLike(post._id), undefined)}
+        onToggleRepost={signedIn(() => void toggleRepost(post._id), undefined)}
+        onQuote={signedIn(() => setQuoting(true), undefined)}
+        onTogglePin={() => void togglePin(post._id)}
+        repostedBy={repostedBy && { name: fullName(repostedBy), username: repostedBy.username }}
+        showPinned={showPinned}
         shareSheet={hasShareSheet()}
         onShare={() => void sharePost(post)}
         onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
@@ -181,6 +200,15 @@ export const PostItem = memo(function PostItem({
           {...confirmation(deleting)}
           onConfirm={() => void confirmDelete(deleting)}
           onCancel={() => setDeleting(null)}
+        />
+      )}
+      {quoting && (
+        <QuoteModal
+          quoted={post}
+          onSubmit={(draft) => createQuote(draft, post._id)}
+          onUpload={uploadMedia}
+          onFileError={(message) => showToast(message, 'error')}
+          onClose={() => setQuoting(false)}
         />
       )}
       {editing && (

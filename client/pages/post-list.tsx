@@ -11,6 +11,7 @@ import { useDrawnCount } from '../lib/use-drawn-count.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
+import type { UserSummary } from '../api/types.js'
 
 /** Cards are drawn in groups of this many: a group whose posts stay the same is not drawn again. */
 const CHUNK = 20
@@ -27,12 +28,25 @@ const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.l
  * One group of cards. Drawing two more cards at post 500 then costs what it costs at post 20: only the
  * last group draws again, where the whole list used to, each time a few more cards were added.
  */
-const PostChunk = memo(
-  function PostChunk({ ids, eager }: { ids: readonly string[]; eager: string }) {
-    return ids.map((id) => <PostItem key={id} postId={id} eagerMedia={id === eager} />)
-  },
-  (a, b) => a.eager === b.eager && sameIds(a.ids, b.ids),
-)
+type ChunkProps = {
+  ids: readonly string[]
+  eager: string
+  /** Beside each id: who reposted it, when the home feed shows it for that. */
+  reposters: readonly (UserSummary | undefined)[]
+  showPinned: boolean
+}
+
+const sameChunk = (a: ChunkProps, b: ChunkProps) =>
+  a.eager === b.eager &&
+  a.showPinned === b.showPinned &&
+  sameIds(a.ids, b.ids) &&
+  a.reposters.every((by, i) => by === b.reposters[i])
+
+const PostChunk = memo(function PostChunk({ ids, eager, reposters, showPinned }: ChunkProps) {
+  return ids.map((id, i) => (
+    <PostItem key={id} postId={id} eagerMedia={id === eager} repostedBy={reposters[i]} showPinned={showPinned} />
+  ))
+}, sameChunk)
 
 type PostListProps = {
   name: ListName
@@ -46,7 +60,9 @@ type PostListProps = {
 
 /** One of the post lists: placeholders while the first page loads, then posts, more on scroll (with a spinner). */
 export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
-  const list = useSnapshot(lists)[name]
+  const snapshot = useSnapshot(lists)
+  const list = snapshot[name]
+  const reposted = snapshot.reposted
   const cached = useSnapshot(postCache).byId
   // Only the posts read here are watched: those down to the first with an image.
   const firstImage = list.items.find((id) => cached[id]?.mediaUrl)
@@ -72,7 +88,13 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
         {chunksOf(list.items, drawn).map((ids, i) => (
-          <PostChunk key={i} ids={ids} eager={firstImage !== undefined && ids.includes(firstImage) ? firstImage : ''} />
+          <PostChunk
+            key={i}
+            ids={ids}
+            eager={firstImage !== undefined && ids.includes(firstImage) ? firstImage : ''}
+            reposters={ids.map((id) => (name === 'home' ? reposted[id]?.by : undefined))}
+            showPinned={name === 'profile'}
+          />
         ))}
       </div>
       {list.loading && <Spinner />}

@@ -1,7 +1,7 @@
 import { proxy } from 'valtio'
 import { errorMessage, isRetryable } from '../api/http.js'
 import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserLikes, apiGetUserPosts } from '../api/posts.js'
-import type { FeedSort, Post } from '../api/types.js'
+import type { FeedSort, Post, UserSummary } from '../api/types.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
 import { tagsIn } from '../../common/text-rules.js'
@@ -42,6 +42,8 @@ const initial = () => ({
   detail: { id: '', loading: false, error: null as string | null, retryable: true },
   /** Latest unless the user chose otherwise before. */
   sort: storedSort(),
+  /** Posts the home feed shows because someone reposted them: by whom, by post id. */
+  reposted: {} as Record<string, { by: UserSummary; at: string }>,
 })
 
 export const lists = proxy(initial())
@@ -91,7 +93,29 @@ export function loadHome(more = false): Promise<void> {
     if (started.sort === sort && followed && lists.home.key === sort) return started.done
   }
   const early = more ? undefined : takeEarlyHome(sort)
-  return loadPage('home', sort, more, (cursor) => early ?? apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
+  return loadPage('home', sort, more, async (cursor) => {
+    const reply = await (early ?? apiGetFeed(sort, { limit: HOME_PAGE, cursor }))
+    for (const post of reply.posts) noteRepost(post)
+    return reply
+  })
+}
+
+/** Remembers why the home feed shows a post that someone reposted. */
+function noteRepost(post: Post): void {
+  if (post.repostedBy && post.repostedAt) lists.reposted[post._id] = { by: post.repostedBy, at: post.repostedAt }
+}
+
+/**
+ * A repost that reached this tab live: the home feed takes it, behind 'N new posts' unless it is my own,
+ * when it does not show the post already.
+ */
+export function insertRepost(post: Post, mine: boolean): void {
+  const home = lists.home
+  if (!home.loaded || lists.sort !== 'Latest' || home.items.includes(post._id) || home.waiting.includes(post._id))
+    return
+  noteRepost(post)
+  cachePosts([post])
+  ;(mine ? home.items : home.waiting).unshift(post._id)
 }
 
 /**

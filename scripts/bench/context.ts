@@ -19,7 +19,7 @@ export interface Settings {
   /** Event-stream clients of the fan-out leg. */
   fanout: number[]
   fanoutEvents: number
-  /** Which legs run (1 to 12); 1 to 6, 10 and 11 by default, and 7 to 9 and 12 too when DATABASE_URL is set. */
+  /** Which legs run (1 to 14); 1 to 6, 10, 11 and 13 by default, and 7 to 9, 12 and 14 too when DATABASE_URL is set. */
   only: ReadonlySet<number>
   /** Where the PostgreSQL legs (7 to 9 and 12) make their schemas: a database on 127.0.0.1. */
   databaseUrl: string | undefined

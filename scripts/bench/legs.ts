@@ -3,6 +3,7 @@ import { fanout } from './fanout.js'
 import { readsUnderWrites } from './mixed.js'
 import type { Running } from './processes.js'
 import { feedByFollowing, readsAgainstSameBytes } from './reads.js'
+import { repostsLeg } from './reposts.js'
 import { atLeast, atMost, kb, measured, ms, percent, type Check } from './report.js'
 import { writesSharedVsPerWrite } from './writes.js'
 
@@ -61,6 +62,7 @@ export async function runServerLegs(bench: Bench, hello: Running, { checks, deta
         `writes achieved ${mixed.writesPerSecond.toFixed(1)}/s.`,
     )
   }
+  if (only.has(13)) await repostsLeg(bench, bench.sessions.few, 13, { checks, details, results })
   if (only.has(5)) {
     const sizes = []
     for (const clients of bench.settings.fanout) sizes.push(await fanout(bench, clients))

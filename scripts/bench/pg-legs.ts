@@ -5,6 +5,7 @@ import type { Report } from './legs.js'
 import { load, median, pairedRatio, type LoadResult } from './load.js'
 import { PG_STREAMS, type PgBench } from './pg.js'
 import { atLeast, atMost, measured, ms, percent, times } from './report.js'
+import { repostsLeg } from './reposts.js'
 import { likeUnlikeRun } from './writes.js'
 
 const rps = (value: number) => value.toFixed(0)
@@ -103,7 +104,7 @@ async function deliveryAcrossInstances(bench: BenchBase, pg: PgBench) {
 }
 
 /**
- * Legs 7 to 9, those asked for. Leg 9 compares with leg 3's shared flush, measured earlier in the same
+ * Legs 7 to 9 and 14, those asked for. Leg 9 compares with leg 3's shared flush, measured earlier in the same
  * run (`sharedFlush`, its median writes a second).
  */
 export async function runPgLegs(
@@ -127,6 +128,7 @@ export async function runPgLegs(
       )
     }
   }
+  if (only.has(14)) await repostsLeg(bench, pg.small.few, 14, { checks, details, results })
   if (only.has(8)) {
     const delivery = await deliveryAcrossInstances(bench, pg)
     results.crossInstance = delivery

@@ -102,6 +102,21 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   app.post('/posts/dislike/:id', write, async (request, reply) =>
     writeReply(request, reply, posts, await posts.dislike(me(request), request.params.id)),
   )
+
+  // Reposts answer as likes do (201); pins are changes, which answer 200 (DECISIONS §11).
+  const repostWrite = {
+    ...write,
+    schema: { ...idWrite, response: { 201: PostReplySchema, ...ERRORS } },
+  }
+  app.post('/posts/repost/:id', repostWrite, async (request, reply) =>
+    reply.code(201).send(await posts.repost(me(request), request.params.id)),
+  )
+  app.post('/posts/unrepost/:id', repostWrite, async (request, reply) =>
+    reply.code(201).send(await posts.unrepost(me(request), request.params.id)),
+  )
+  const pinWrite = { ...write, schema: { ...idWrite, response: { 200: PostReplySchema, ...ERRORS } } }
+  app.post('/posts/pin/:id', pinWrite, async (request) => posts.pin(me(request), request.params.id))
+  app.post('/posts/unpin/:id', pinWrite, async (request) => posts.unpin(me(request), request.params.id))
 }
 
 export default routes

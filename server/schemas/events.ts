@@ -42,6 +42,21 @@ export const PostLikedEventSchema = Type.Object({
   likeCount: Type.Integer({ minimum: 0 }),
   updatedAt: DateTimeSchema,
 })
+/**
+ * A repost (`reposted: true`) or its undoing, by `user`; `repostCount` is the count after it. A repost
+ * carries `post`, as a home feed shows it (compact, with `repostedBy` and `repostedAt`), so the feeds of
+ * the reposter's followers can take it in.
+ */
+export const PostRepostedEventSchema = Type.Object({
+  postId: Type.String(),
+  user: UserSummarySchema,
+  reposted: Type.Boolean(),
+  repostCount: Type.Integer({ minimum: 0 }),
+  at: DateTimeSchema,
+  post: Type.Optional(PostSchema),
+})
+/** The author pinned (`pinned: true`) or unpinned one of their posts. */
+export const PostPinnedEventSchema = Type.Object({ postId: Type.String(), pinned: Type.Boolean() })
 export const CommentAddedEventSchema = Type.Object({ postId: Type.String(), comment: CommentSchema })
 export const CommentUpdatedEventSchema = Type.Object({
   postId: Type.String(),
@@ -105,6 +120,9 @@ export interface EventPayloads {
   /** Likes and unlikes both. */
   'post.liked': Static<typeof PostLikedEventSchema>
   'poll.voted': Static<typeof PollVotedEventSchema>
+  /** Reposts and their undoing. */
+  'post.reposted': Static<typeof PostRepostedEventSchema>
+  'post.pinned': Static<typeof PostPinnedEventSchema>
   'comment.added': Static<typeof CommentAddedEventSchema>
   'comment.updated': Static<typeof CommentUpdatedEventSchema>
   'comment.deleted': Static<typeof CommentDeletedEventSchema>

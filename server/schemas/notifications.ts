@@ -9,6 +9,8 @@ const NotificationTypeSchema = Type.Union([
   Type.Literal('follow'),
   Type.Literal('reply'),
   Type.Literal('poll'),
+  Type.Literal('repost'),
+  Type.Literal('quote'),
 ])
 
 /**

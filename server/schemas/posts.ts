@@ -52,47 +52,67 @@ const PollSchema = Type.Object(
 )
 export type Poll = Static<typeof PollSchema>
 
+const postFields = {
+  _id: Type.String(),
+  /** Equal to _id; routes accept either. */
+  id: Type.String(),
+  username: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  avatarURL: Type.String(),
+  content: Type.String(),
+  /** '' when the post has no media. */
+  mediaUrl: Type.String(),
+  /** The same as mediaUrl, for clients of the original mock that read it by this name; never in compact lists. */
+  image: Type.Optional(Type.String()),
+  /** 'image' when mediaUrl is set, '' otherwise. */
+  type: Type.String(),
+  /** The image's description, written by its author; only on posts with an image. */
+  mediaAlt: Type.Optional(Type.String()),
+  /** The stored image's pixel size, when known: absent for an image at an https URL. */
+  mediaWidth: Type.Optional(Type.Integer({ minimum: 1 })),
+  mediaHeight: Type.Optional(Type.Integer({ minimum: 1 })),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+  /** When its author last edited it; absent on a post never edited. */
+  editedAt: Type.Optional(DateTimeSchema),
+  /** The preview of the first https link: null until the server has fetched it, or when there is none. */
+  card: Type.Union([LinkCardSchema, Type.Null()]),
+  /** The content warning a reader sees before the text and image; absent when none. */
+  spoilerText: Type.Optional(Type.String()),
+  poll: Type.Optional(PollSchema),
+  likes: Type.Object({
+    /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
+    likeCount: Type.Integer({ minimum: 0 }),
+    /** At most 20: the reader first when they like the post, then the most recent likers. */
+    likedBy: Type.Array(UserSummarySchema),
+    dislikedBy: Type.Array(UserSummarySchema),
+  }),
+  /** The newest comments, at most 20, oldest first; none in compact lists. */
+  comments: Type.Array(CommentSchema),
+  /** The true number of comments, however many `comments` holds (a bounded list, empty in a compact one). */
+  commentCount: Type.Integer({ minimum: 0 }),
+  /** How many people repost it. */
+  repostCount: Type.Integer({ minimum: 0 }),
+  /** Whether the reader reposts it (false for a reader not signed in). */
+  reposted: Type.Boolean(),
+  /** The id of the post it quotes, when it quotes one. */
+  quoteOf: Type.Optional(Type.String()),
+  /** On a post its author pinned to their profile. */
+  pinned: Type.Optional(Type.Literal(true)),
+}
+
+/** A quoted post, in its `compact=1` form; its own quote is named by `quoteOf` only. */
+export const QuotedPostSchema = Type.Object(postFields, { title: 'QuotedPost' })
+
 export const PostSchema = Type.Object(
   {
-    _id: Type.String(),
-    /** Equal to _id; routes accept either. */
-    id: Type.String(),
-    username: Type.String(),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    avatarURL: Type.String(),
-    content: Type.String(),
-    /** '' when the post has no media. */
-    mediaUrl: Type.String(),
-    /** The same as mediaUrl, for clients of the original mock that read it by this name; never in compact lists. */
-    image: Type.Optional(Type.String()),
-    /** 'image' when mediaUrl is set, '' otherwise. */
-    type: Type.String(),
-    /** The image's description, written by its author; only on posts with an image. */
-    mediaAlt: Type.Optional(Type.String()),
-    /** The stored image's pixel size, when known: absent for an image at an https URL. */
-    mediaWidth: Type.Optional(Type.Integer({ minimum: 1 })),
-    mediaHeight: Type.Optional(Type.Integer({ minimum: 1 })),
-    createdAt: DateTimeSchema,
-    updatedAt: DateTimeSchema,
-    /** When its author last edited it; absent on a post never edited. */
-    editedAt: Type.Optional(DateTimeSchema),
-    /** The preview of the first https link: null until the server has fetched it, or when there is none. */
-    card: Type.Union([LinkCardSchema, Type.Null()]),
-    /** The content warning a reader sees before the text and image; absent when none. */
-    spoilerText: Type.Optional(Type.String()),
-    poll: Type.Optional(PollSchema),
-    likes: Type.Object({
-      /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
-      likeCount: Type.Integer({ minimum: 0 }),
-      /** At most 20: the reader first when they like the post, then the most recent likers. */
-      likedBy: Type.Array(UserSummarySchema),
-      dislikedBy: Type.Array(UserSummarySchema),
-    }),
-    /** The newest comments, at most 20, oldest first; none in compact lists. */
-    comments: Type.Array(CommentSchema),
-    /** The true number of comments, however many `comments` holds (a bounded list, empty in a compact one). */
-    commentCount: Type.Integer({ minimum: 0 }),
+    ...postFields,
+    /** On a post with `quoteOf`: the quoted post, or null when it was deleted or is hidden from the reader. */
+    quote: Type.Optional(Type.Union([QuotedPostSchema, Type.Null()])),
+    /** In a home feed, on a post there because someone reposted it: who, and when. */
+    repostedBy: Type.Optional(UserSummarySchema),
+    repostedAt: Type.Optional(DateTimeSchema),
   },
   { title: 'Post' },
 )
@@ -130,6 +150,8 @@ export const PostDataSchema = Type.Object({
   spoilerText: Type.Optional(SpoilerTextSchema),
   /** On create only: an edit leaves the poll as it is. */
   poll: Type.Optional(PollDataSchema),
+  /** On create only: the id of the post this one quotes. */
+  quoteOf: Type.Optional(IdSchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */
   firstName: Type.Optional(Type.String({ maxLength: 50 })),

@@ -2,6 +2,7 @@ import type { Poll, Post } from '../schemas/posts.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import { BoundedCache } from './bounded-cache.js'
 import { pollView, pollViewsFor } from './poll-views.js'
+import { derivedFrom, derivedJson, withFields } from './derived-views.js'
 import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -50,6 +51,10 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     },
     comments: lastOf(post.comments).map((comment) => toComment(comment, users)),
     commentCount: post.commentCount,
+    repostCount: post.repostCount ?? 0,
+    reposted: false,
+    ...(post.quoteOf !== undefined ? { quoteOf: post.quoteOf } : {}),
+    ...(post.pinnedAt !== undefined ? { pinned: true as const } : {}),
   }
 }
 
@@ -160,6 +165,8 @@ export function toPost(post: PostRecord, users: UserLookup, peopleVersion?: numb
  * out, so that they were made by `encode` from it; otherwise freshly encoded.
  */
 export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
+  const made = derivedFrom(view)
+  if (made) return derivedJson(made, (base) => keptJson(base, encode)) ?? encode(view)
   const entry = postCache.peek(view._id)
   if (entry?.view === view) return (entry.json ??= encode(view))
   if (entry?.compact === view) return (entry.compactJson ??= encode(view))
@@ -236,6 +243,45 @@ async function entriesOf(store: StoreReader, posts: readonly PostRecord[]): Prom
 
 /** Views of several posts as `reader` sees them; the reader's own summary is read only when one shows it. */
 export async function postViews(store: StoreReader, posts: readonly PostRecord[], reader = ANYONE): Promise<Post[]> {
+  const views = await ownViews(store, posts, reader)
+  const [reposted, quotes] = await Promise.all([repostedBy(store, posts, reader), quotesOf(store, posts, reader)])
+  if (reposted.size === 0 && quotes === undefined) return views
+  return views.map((view) => {
+    const withState = reposted.has(view._id) ? withFields(view, { reposted: true }) : view
+    return view.quoteOf === undefined || quotes === undefined
+      ? withState
+      : { ...withState, quote: quotes.get(view.quoteOf) ?? null }
+  })
+}
+
+/** Which of the posts the reader reposts: asked only about posts somebody reposts. */
+async function repostedBy(store: StoreReader, posts: readonly PostRecord[], reader: Reader): Promise<Set<string>> {
+  const asked = posts.filter((post) => (post.repostCount ?? 0) > 0).map((post) => post._id)
+  if (reader.userId === undefined || asked.length === 0) return new Set()
+  return store.repostedAmong(reader.userId, asked)
+}
+
+/**
+ * The posts the posts quote, in their compact form as the reader sees them, by id; one that is gone or
+ * whose author is hidden from the reader (a block either way, a mute, a suspension) is missing, and reads
+ * null. A quoted post's own quote is named by its `quoteOf` alone, so quotes never nest.
+ */
+async function quotesOf(
+  store: StoreReader,
+  posts: readonly PostRecord[],
+  reader: Reader,
+): Promise<Map<string, Post> | undefined> {
+  const ids = [...new Set(posts.flatMap((post) => (post.quoteOf === undefined ? [] : [post.quoteOf])))]
+  if (ids.length === 0) return undefined
+  const hidden = new Set(reader.hidden?.people ?? [])
+  const quoted = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
+  const compact = { ...reader, compact: true }
+  const [views, reposted] = await Promise.all([ownViews(store, quoted, compact), repostedBy(store, quoted, compact)])
+  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? withFields(view, { reposted: true }) : view]))
+}
+
+/** The views without what comes from other posts and the reader's reposts. */
+async function ownViews(store: StoreReader, posts: readonly PostRecord[], reader: Reader): Promise<Post[]> {
   const entries = await entriesOf(store, posts)
   const { userId } = reader
   // Only where a view shows the reader apart from the rest: in a compact list, or past SHOWN likers.

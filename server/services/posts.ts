@@ -10,9 +10,11 @@ import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { cardLinkOf, type LinkCards } from './link-cards.js'
 import { DEFAULT_PAGE } from './notifications.js'
-import { postViews, toPost, usersOfPosts, type Reader } from './post-views.js'
+import { postViews, type Reader } from './post-views.js'
 import { newPoll } from './poll-views.js'
 import { noticeClosedPolls } from './polls.js'
+import { createPostActions, withoutQuote } from './post-actions.js'
+import { homeFeed } from './home-feed.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
 
@@ -138,6 +140,8 @@ export function createPostsService({
     return view(postId, userId)
   }
 
+  const { repost, pin, quoted } = createPostActions({ store, now }, view)
+
   return {
     /** The newest posts, at most a page of MAX_UNPAGED: the `posts` of a write reply and of an unpaginated GET /posts. */
     async all() {
@@ -170,13 +174,16 @@ export function createPostsService({
     async byUser(username: string, { limit, cursor, filter }: UserPostsQuery, asked: Reader) {
       const page = { limit, cursor }
       const { user, reader } = await profileOf(username, asked)
-      const { items, nextCursor } = await store.listPosts({
-        sort: 'latest',
-        authorIds: [user._id],
-        ...(filter === 'media' ? { media: true } : {}),
-        ...unpagedCap(page),
-      })
-      const posts = await listViews(items, reader)
+      const media = filter === 'media'
+      const [pinned, { items, nextCursor }] = await Promise.all([
+        media ? [] : store.listPinned(user._id),
+        store.listPosts({ sort: 'latest', authorIds: [user._id], ...(media ? { media } : {}), ...unpagedCap(page) }),
+      ])
+      // Pinned posts lead the first page of the Posts tab and are left out of its every page, so none shows
+      // twice; the Media tab lists posts in their order alone.
+      const first = cursor === undefined ? pinned : []
+      const rest = media ? items : items.filter((post) => post.pinnedAt === undefined)
+      const posts = await listViews([...first, ...rest], reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -191,9 +198,7 @@ export function createPostsService({
     /** The home timeline: my posts and those of everyone I follow. */
     async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, asked: Reader) {
       const reader = await seeing(store, asked, now())
-      const hide = reader.hidden.people
-      const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, limit, cursor, hide })
-      return { posts: await listViews(items, reader), nextCursor }
+      return homeFeed(store, userId, { sort, limit, cursor }, reader)
     },
 
     async create(userId: string, data: PostData) {
@@ -209,6 +214,7 @@ export function createPostsService({
         _id: randomUUID(),
         authorId: userId,
         ...media,
+        ...(data.quoteOf !== undefined ? { quoteOf: data.quoteOf } : {}),
         ...(mediaAlt !== undefined ? { mediaAlt } : {}),
         ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
         ...spoilerOf(data.spoilerText),
@@ -224,9 +230,12 @@ export function createPostsService({
       await store.transaction(async (tx) => {
         const me = await summaryRecordOf(tx, userId)
         if (!me) throw notFound(MSG.userNotRegistered)
+        const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
         await tx.insertPost(record)
-        tx.emit({ name: 'post.created', data: { post: toPost(record, await usersOfPosts(tx, [record])) }, by: userId })
+        const [post] = await postViews(tx, [record])
+        if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
+        if (quote) await notify(tx, me, quote.authorId, 'quote', { post: record }, at)
       })
       linkCards?.schedule(record._id, record.content)
       return view(record._id, userId)
@@ -293,6 +302,10 @@ export function createPostsService({
     like: (userId: string, postId: string) => react(userId, postId, true),
     /** "Dislike" is unlike: it takes back a like. */
     dislike: (userId: string, postId: string) => react(userId, postId, false),
+    repost: (userId: string, postId: string) => repost(userId, postId, true),
+    unrepost: (userId: string, postId: string) => repost(userId, postId, false),
+    pin: (userId: string, postId: string) => pin(userId, postId, true),
+    unpin: (userId: string, postId: string) => pin(userId, postId, false),
   }
 }
 

@@ -3,11 +3,12 @@ import { fullPage } from './full-page.js'
 import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
-import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
+  FeedRepostQuery,
   MuteRecord,
   Page,
   PageRequest,
@@ -80,6 +81,15 @@ export class EmbeddedReader implements TransactionBase {
   }
   async countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
     return likesByIn(this.index.getPosts(postIds), userIds)
+  }
+  async repostedAmong(userId: string, postIds: readonly string[]) {
+    return repostedIn(this.index.getPosts(postIds), userId)
+  }
+  async listFeedReposts(userId: string, query: FeedRepostQuery) {
+    return this.index.listFeedReposts(userId, query)
+  }
+  async listPinned(userId: string) {
+    return this.index.listPinned(userId)
   }
   async listLikers(postId: string, page: PageRequest) {
     const post = this.index.posts.get(postId)

@@ -7,7 +7,17 @@ import { SearchIndex } from './search-index.js'
 import { withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
-import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
+import type {
+  Database,
+  FeedRepost,
+  FeedRepostQuery,
+  Page,
+  PageRequest,
+  PostQuery,
+  PostRecord,
+  UserRecord,
+  UserSummaryRecord,
+} from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
 /** Oldest first, ties by id: the order of posts, and of the likes of a database that kept no like times. */
@@ -23,6 +33,11 @@ const byTrend: SortKey<PostRecord> = {
   of: (post) => [post.likeCount, post.createdAt, post._id],
   parts: CURSOR.byLikes,
   compare: (a, b) => order(a.likeCount, b.likeCount) || byCreation(a, b),
+}
+const byRepostTime: SortKey<FeedRepost> = {
+  of: (entry) => [entry.at, entry.post._id],
+  parts: CURSOR.byTime,
+  compare: (a, b) => order(a.at, b.at) || order(a.post._id, b.post._id),
 }
 const byJoined: SortKey<UserRecord> = {
   of: (user) => [user.createdAt, user._id],
@@ -64,6 +79,8 @@ interface Authors {
   lists: readonly SortedList<PostRecord>[]
   /** Pages by time already worked out, by sort, limit and cursor; valid while `shape` is unchanged. */
   pages: Map<string, { shape: number; ids: string[]; nextCursor: string | null }>
+  /** The feed's reposts in ascending order, for one set of hidden people, while no repost has changed. */
+  reposts?: { shape: number; hide: string; entries: readonly FeedRepost[] }
 }
 
 /**
@@ -116,6 +133,10 @@ export class MemoryIndex {
    * where it was in time order, so a page by time stays the same list of ids while this stays put.
    */
   #shape = 0
+  /** Each user's reposts: post id → when. */
+  readonly #repostsBy = new Map<string, Map<string, string>>()
+  /** Raised whenever a repost is made or taken back, or a reposted post goes. */
+  #repostShape = 0
   #peopleVersion = ++peopleVersions
 
   /** Raised whenever someone joins or anyone's summary (username, names, avatar) changes. */
@@ -134,6 +155,8 @@ export class MemoryIndex {
     this.posts.clear()
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
+    this.#repostsBy.clear()
+    this.#repostShape++
     this.#authors = new WeakMap()
     this.#derivedLikes = data.users.some((user) => !user.likes) ? likesIn(data.posts) : new Map<string, string[]>()
     for (const user of data.users) {
@@ -144,6 +167,7 @@ export class MemoryIndex {
     for (const post of data.posts) {
       const counted = Object.freeze(withCounts(post))
       this.posts.set(post._id, counted)
+      this.#indexReposts(counted, true)
       const mine = byAuthor.get(post.authorId)
       if (mine) mine.push(counted)
       else byAuthor.set(post.authorId, [counted])
@@ -180,6 +204,10 @@ export class MemoryIndex {
   putPost(post: PostRecord): void {
     const previous = this.posts.get(post._id)
     if (!previous) this.#shape++
+    if (previous?.reposts !== post.reposts) {
+      if (previous) this.#indexReposts(previous, false)
+      this.#indexReposts(post, true)
+    }
     this.posts.set(post._id, post)
     this.#postsByTime.upsert(previous, post)
     this.#postsByTrend.upsert(previous, post)
@@ -191,6 +219,7 @@ export class MemoryIndex {
     const previous = this.posts.get(id)
     if (!previous) return
     this.#shape++
+    this.#indexReposts(previous, false)
     this.posts.delete(id)
     this.#postsByTime.remove(previous)
     this.#postsByTrend.remove(previous)
@@ -287,6 +316,60 @@ export class MemoryIndex {
     return query.sort === 'trending'
       ? sortPage(lists.flat(), key, direction, query)
       : mergePage(lists, key, direction, query)
+  }
+
+  /** A user's pinned posts, the most recently pinned first. */
+  listPinned(userId: string): PostRecord[] {
+    const pinned = (this.#postsByAuthor.get(userId)?.items ?? []).filter((post) => post.pinnedAt !== undefined)
+    return pinned.sort((a, b) => order(b.pinnedAt ?? '', a.pinnedAt ?? '') || order(b._id, a._id))
+  }
+
+  /** See StoreReader.listFeedReposts. */
+  listFeedReposts(userId: string, query: FeedRepostQuery): Page<FeedRepost> {
+    const entries = this.#feedReposts(this.#authorsOf(this.#feedAuthors(userId)), query.hide ?? NOBODY)
+    const page = pageOf(entries, byRepostTime, query.sort === 'oldest' ? 1 : -1, query)
+    // Kept entries hold the records of when they were worked out: a like since then is in the current one.
+    const items = page.items.map((entry) => ({ ...entry, post: this.posts.get(entry.post._id) ?? entry.post }))
+    return { items, nextCursor: page.nextCursor }
+  }
+
+  /**
+   * Every repost a feed shows, in ascending order: kept with the feed's authors until a repost changes.
+   * Each post's first repost by one of the authors counts, unless one of them wrote it.
+   */
+  #feedReposts(authors: Authors, hide: readonly string[]): readonly FeedRepost[] {
+    const hideKey = hide.join(' ')
+    const kept = authors.reposts
+    if (kept?.shape === this.#repostShape && kept.hide === hideKey) return kept.entries
+    const hidden = new Set(hide)
+    const first = new Map<string, FeedRepost>()
+    for (const by of authors.ids) {
+      if (hidden.has(by)) continue
+      for (const [postId, at] of this.#repostsBy.get(by) ?? []) {
+        const post = this.posts.get(postId)
+        if (!post || authors.ids.has(post.authorId) || hidden.has(post.authorId)) continue
+        const seen = first.get(postId)
+        if (!seen || at < seen.at || (at === seen.at && by < seen.by)) first.set(postId, { post, by, at })
+      }
+    }
+    const entries = [...first.values()].sort(byRepostTime.compare)
+    authors.reposts = { shape: this.#repostShape, hide: hideKey, entries }
+    return entries
+  }
+
+  #indexReposts(post: PostRecord, add: boolean): void {
+    if (!post.reposts?.length) return
+    this.#repostShape++
+    for (const { userId, at } of post.reposts) {
+      let mine = this.#repostsBy.get(userId)
+      if (add) {
+        if (!mine) this.#repostsBy.set(userId, (mine = new Map<string, string>()))
+        mine.set(post._id, at)
+      } else {
+        mine?.delete(post._id)
+        if (mine?.size === 0) this.#repostsBy.delete(userId)
+      }
+    }
   }
 
   #listOf(authorId: string): SortedList<PostRecord> {

@@ -37,6 +37,8 @@ export function likesByIn(posts: readonly PostRecord[], userIds: readonly string
   }
   return counts
 }
+export const repostedIn = (posts: readonly PostRecord[], userId: string): Set<string> =>
+  new Set(posts.filter((post) => post.reposts?.some((repost) => repost.userId === userId)).map((post) => post._id))
 
 /**
  * The record with its counts, worked out from its lists: databases written before the counts existed
@@ -45,9 +47,11 @@ export function likesByIn(posts: readonly PostRecord[], userIds: readonly string
 export function withCounts(post: PostRecord): PostRecord {
   const likeCount = post.likedBy.length
   const commentCount = post.comments.length
-  return post.likeCount === likeCount && post.commentCount === commentCount
-    ? post
-    : { ...post, likeCount, commentCount }
+  const repostCount = post.reposts?.length ?? 0
+  if (post.likeCount === likeCount && post.commentCount === commentCount && (post.repostCount ?? 0) === repostCount)
+    return post
+  const { repostCount: _stale, ...rest } = post
+  return { ...rest, likeCount, commentCount, ...(repostCount > 0 ? { repostCount } : {}) }
 }
 
 /** The post without its lists, as a write that locks it learns it. */

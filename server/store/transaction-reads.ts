@@ -1,12 +1,13 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
-import { commentOf, commentsOf, likedIn, likersOf, likesByIn } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
   AuditEntryRecord,
+  FeedRepostQuery,
   InviteRecord,
   PageRequest,
   ReportRecord,
@@ -112,6 +113,22 @@ export class TransactionReads implements StoreReader {
   }
   async countLikesBy(postIds: readonly string[], userIds: readonly string[]) {
     return likesByIn(await this.getPosts(postIds), userIds)
+  }
+  async repostedAmong(userId: string, postIds: readonly string[]) {
+    return repostedIn(await this.getPosts(postIds), userId)
+  }
+  listFeedReposts(userId: string, query: FeedRepostQuery) {
+    return this.base.listFeedReposts(userId, query)
+  }
+  /** Pins staged in this transaction count: a fourth pin is refused by what the transaction itself did. */
+  async listPinned(userId: string) {
+    const committed = await this.base.listPinned(userId)
+    const ids = new Set(committed.map((post) => post._id))
+    for (const [id, post] of this.posts) if (post?.authorId === userId) ids.add(id)
+    const current = await this.getPosts([...ids])
+    return current
+      .filter((post) => post.pinnedAt !== undefined)
+      .sort((a, b) => (b.pinnedAt ?? '').localeCompare(a.pinnedAt ?? '') || b._id.localeCompare(a._id))
   }
   async listLikers(postId: string, page: PageRequest) {
     return likersOf(await this.getPost(postId), page)

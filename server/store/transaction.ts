@@ -259,6 +259,31 @@ export class Transaction extends TransactionReads implements StoreTx {
     return true
   }
 
+  async setRepost(postId: string, userId: string, reposted: boolean, at: string) {
+    const post = await this.getPost(postId)
+    const reposts = post?.reposts ?? []
+    if (!post || reposts.some((repost) => repost.userId === userId) === reposted) return false
+    // A repost names someone who exists, as PostgreSQL's rows must.
+    if (reposted && !(await this.getUser(userId))) return false
+    const next = reposted
+      ? [...reposts, Object.freeze({ userId, at })]
+      : reposts.filter((repost) => repost.userId !== userId)
+    const { reposts: _before, repostCount: _count, ...rest } = post
+    this.#putPost({
+      ...rest,
+      ...(next.length > 0 ? { reposts: next, repostCount: next.length } : {}),
+      updatedAt: at,
+    })
+    return true
+  }
+
+  async setPinned(postId: string, at: string | null) {
+    const post = await this.getPost(postId)
+    if (!post) return
+    const { pinnedAt: _before, ...rest } = post
+    this.#putPost(at === null ? rest : { ...rest, pinnedAt: at })
+  }
+
   async addComment(postId: string, comment: CommentRecord) {
     const post = await this.getPost(postId)
     const known = await this.#knownUsers(peopleOfComment(comment))

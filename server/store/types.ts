@@ -192,6 +192,17 @@ export interface PostRecord {
   readonly comments: readonly CommentRecord[]
   readonly likeCount: number
   readonly commentCount: number
+  /** How many people repost it; absent: none (posts written before reposts existed). */
+  readonly repostCount?: number
+  /**
+   * Who reposts it and when, oldest first: kept on the record by the embedded store; PostgreSQL keeps
+   * them in a table of its own and leaves this out.
+   */
+  readonly reposts?: readonly RepostRecord[]
+  /** The post it quotes, by id; it may have been deleted since. */
+  readonly quoteOf?: string
+  /** When its author pinned it to their profile; absent when not pinned. */
+  readonly pinnedAt?: string
 }
 
 /** A link's preview: `url` is the link as the post writes it; `image` is a /media/ path of this server, or ''. */
@@ -202,8 +213,30 @@ export interface LinkCardRecord {
   readonly image: string
 }
 
+/** One person's repost of a post. */
+interface RepostRecord {
+  readonly userId: string
+  readonly at: string
+}
+
+/** A post a home feed shows because someone the reader follows (or the reader) reposted it. */
+export interface FeedRepost {
+  readonly post: PostRecord
+  /** The reposter. */
+  readonly by: string
+  readonly at: string
+}
+
+/** What a home feed's reposts are read by: the time orders only, with a cursor of the time kind. */
+export interface FeedRepostQuery extends PageRequest {
+  sort: 'latest' | 'oldest'
+}
+
+/** At most this many posts are pinned to a profile. */
+export const MAX_PINNED = 3
+
 /** What a write learns of the post it locks: all but its lists, whose counts are fresh once the lock is held. */
-export type LockedPost = Omit<PostRecord, 'likedBy' | 'dislikedBy' | 'comments'>
+export type LockedPost = Omit<PostRecord, 'likedBy' | 'dislikedBy' | 'comments' | 'reposts'>
 
 /** How many likers, dislikers and comments a post's view shows, the most recent (docs/api-contract.md §5). */
 export const SHOWN_OF_A_POST = 20
@@ -311,6 +344,16 @@ export interface StoreReader {
   likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
   /** How many likes of each of these posts are by these people, by post id; posts without one are left out. */
   countLikesBy(postIds: readonly string[], userIds: readonly string[]): Promise<Map<string, number>>
+  /** Which of these posts the user reposts. */
+  repostedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
+  /**
+   * The reposts a user's home feed shows: each post reposted by the user or someone they follow, by none of
+   * `hide` and not written by any of them (those are in the feed as themselves), once, at its first such
+   * repost; ordered by that time and the post's id, newest first (or oldest), with a cursor of CURSOR.byTime.
+   */
+  listFeedReposts(userId: string, query: FeedRepostQuery): Promise<Page<FeedRepost>>
+  /** The user's pinned posts, the most recently pinned first. */
+  listPinned(userId: string): Promise<PostRecord[]>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
   /** The comment, only when it belongs to that post. */
@@ -492,6 +535,10 @@ export interface StoreTx extends StoreReader {
   setPostCard(id: string, card: LinkCardRecord): Promise<void>
   /** Removes the post with its comments, reactions and every bookmark of it. */
   deletePost(id: string): Promise<void>
+  /** Reposts (true) or takes the repost back (false); false when the user's repost was already in that state. */
+  setRepost(postId: string, userId: string, reposted: boolean, at: string): Promise<boolean>
+  /** Pins the post at `at`, or unpins it with null. */
+  setPinned(postId: string, at: string | null): Promise<void>
   /**
    * Likes (true): the user joins the end of `likedBy` and leaves `dislikedBy`, `likeCount` rises; or unlikes
    * (false): the reverse, joining `dislikedBy`. Sets the post's `updatedAt`. False, changing nothing, when the

@@ -100,6 +100,8 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     comments: [],
     commentCount: overrides.comments?.length ?? 0,
     card: null,
+    repostCount: 0,
+    reposted: false,
     ...overrides,
   }
 }
@@ -191,6 +193,8 @@ export function cardProps(overrides: Partial<PostCardProps> = {}): PostCardProps
     commentsOpen: false,
     onToggleComments: noop,
     onToggleLike: noop,
+    onToggleRepost: noop,
+    onQuote: noop,
     onShare: noop,
     onToggleBookmark: noop,
     onEdit: noop,

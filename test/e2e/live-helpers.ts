@@ -1,4 +1,26 @@
 import type { BrowserContext, Page } from 'playwright-core'
+import type { Test } from 'tap'
+import type { E2E, Session } from './harness.js'
+
+/** A signed-in page at `url`, closed when the test ends, and whether it opened its event stream once loaded. */
+export async function openLive(
+  t: Pick<Test, 'teardown'>,
+  e2e: E2E,
+  session: Session,
+  url: string,
+): Promise<{ page: Page; streaming: Promise<boolean> }> {
+  const context = await e2e.newContext(session)
+  t.teardown(() => context.close())
+  const page = await context.newPage()
+  const streaming = page
+    .waitForResponse((res) => new URL(res.url()).pathname === '/api/events')
+    .then(
+      () => true,
+      () => false,
+    )
+  await page.goto(url)
+  return { page, streaming }
+}
 
 /**
  * What to wait for on a page: an element with this aria-label or a button with this text, inside the post

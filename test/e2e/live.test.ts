@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import type { Test } from 'tap'
 import { saveScreenshot, startE2E, type E2E, type Session } from './harness.js'
 import { login, postCard, postIdByContent, signupUser } from './helpers.js'
-import { recordStreams, seenAt, within, type Sight } from './live-helpers.js'
+import { openLive, recordStreams, seenAt, within, type Sight } from './live-helpers.js'
 import { ROOT } from './server-process.js'
 
 /** What one user does shows on the other's screen within a second of the write. */
@@ -24,18 +24,8 @@ if (!existsSync(path.join(ROOT, 'client', 'live'))) {
 }
 
 /** A signed-in page, and whether it opened its event stream once loaded. */
-async function open(e2e: E2E, session: Session, url: string): Promise<{ page: Page; streaming: Promise<boolean> }> {
-  const context = await e2e.newContext(session)
-  t.teardown(() => context.close())
-  const page = await context.newPage()
-  const streaming = page
-    .waitForResponse((res) => new URL(res.url()).pathname === '/api/events')
-    .then(
-      () => true,
-      () => false,
-    )
-  await page.goto(url)
-  return { page, streaming }
+function open(e2e: E2E, session: Session, url: string) {
+  return openLive(t, e2e, session, url)
 }
 
 async function twoUsers(e2e: E2E) {

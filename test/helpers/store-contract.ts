@@ -23,6 +23,9 @@ export const OPERATIONS: Record<Operation, true> = {
   getPost: true,
   getPosts: true,
   likedAmong: true,
+  repostedAmong: true,
+  listFeedReposts: true,
+  listPinned: true,
   countLikesBy: true,
   listLikers: true,
   getComment: true,
@@ -80,6 +83,8 @@ export const OPERATIONS: Record<Operation, true> = {
   setPostCard: true,
   deletePost: true,
   setReaction: true,
+  setRepost: true,
+  setPinned: true,
   addComment: true,
   updateComment: true,
   deleteComment: true,
@@ -200,7 +205,10 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
  */
 const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes'])
 
-/** A poll's voters, which the embedded store keeps on the post and PostgreSQL in a table (pollVotesOf reads them). */
+/**
+ * A poll's voters and a post's reposts, which the embedded store keeps on the post and PostgreSQL in tables
+ * (pollVotesOf and repostedAmong read them).
+ */
 const isPollRecord = (record: Record<string, unknown>) => 'counts' in record && 'closesAt' in record
 
 function comparable(value: unknown): unknown {
@@ -209,7 +217,10 @@ function comparable(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
   const record = value as Record<string, unknown>
   const kept = Object.entries(record).filter(
-    ([key]) => !('passwordHash' in record && EMBEDDED_ONLY.has(key)) && !(isPollRecord(record) && key === 'voters'),
+    ([key]) =>
+      !('passwordHash' in record && EMBEDDED_ONLY.has(key)) &&
+      !(isPollRecord(record) && key === 'voters') &&
+      !('authorId' in record && 'likedBy' in record && key === 'reposts'),
   )
   return Object.fromEntries(kept.map(([key, inner]) => [key, comparable(inner)]))
 }

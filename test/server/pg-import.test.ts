@@ -46,6 +46,11 @@ async function usedDataDir(t: Test): Promise<string> {
   const comments = createCommentsService(deps)
   const root = (await comments.add(guest?._id as string, mine.post._id, 'a root')).post.comments[0]
   await comments.add(guest?._id as string, mine.post._id, 'its reply', root?._id)
+  // A repost and a pin, written to the store alone, so no notification joins the two counted below.
+  await store.transaction(async (tx) => {
+    await tx.setRepost(mine.post._id, other?._id as string, true, new Date().toISOString())
+    await tx.setPinned(mine.post._id, new Date().toISOString())
+  })
   const people = createUsersService(deps)
   await people.follow(other?._id as string, guest?._id as string)
   for (const post of (await store.listPosts({ sort: 'trending', limit: 3 })).items)
@@ -122,7 +127,6 @@ await t.test(
       (await store.relationsOf(idOf('maya.lin'), now)).blockedBy.includes(idOf('guest')),
       'and the blocked person is blocked by the guest',
     )
-    // PostgreSQL keeps poll votes in a table of their own, read below.
     const withoutVoters = embedded.posts.map((post) => {
       if (!post.poll) return post
       const { voters: _separate, ...poll } = post.poll
@@ -130,14 +134,22 @@ await t.test(
     })
     t.strictSame(
       await store.getPosts(embedded.posts.map((p) => p._id)),
-      withoutVoters,
-      'every post, like, comment, reply and poll as it was',
+      // PostgreSQL keeps poll votes and reposts in tables of their own, read below.
+      withoutVoters.map(({ reposts: _separate, ...post }) => post),
+      'every post, like, comment, reply, poll, repost count and pin as it was',
     )
     const polled = embedded.posts.find((p) => p.poll)
     t.strictSame(
       await store.pollVotesOf([polled?._id ?? ''], [idOf('noah_kim')]),
       [{ postId: polled?._id, userId: idOf('noah_kim'), choice: 1 }],
       'and the vote in it',
+    )
+    const reposted = embedded.posts.find((p) => p.reposts?.length)
+    t.ok(reposted?.pinnedAt, 'the pinned post is there')
+    t.strictSame(
+      [...(await store.repostedAmong(idOf('noah_kim'), [reposted?._id ?? '']))],
+      [reposted?._id],
+      'the repost, in its own table',
     )
     const guestId = embedded.users.find((u) => u.username === 'guest')?._id as string
     const newestFirst = (a: { createdAt: string; _id: string }, b: { createdAt: string; _id: string }) =>

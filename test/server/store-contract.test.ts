@@ -14,6 +14,7 @@ import {
 import { otherReads } from '../helpers/store-contract-more-reads.js'
 import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
+import { repostReads, repostWrites } from '../helpers/store-contract-reposts.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
@@ -25,12 +26,13 @@ import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js
  */
 const skip = await skipWithoutPostgres()
 
-const reads = (f: Fixture) => [...contentReads(f), ...otherReads(f), ...pollReads(f)]
+const reads = (f: Fixture) => [...contentReads(f), ...otherReads(f), ...pollReads(f), ...repostReads(f)]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
   ...peopleWrites(f),
   ...contentWrites(f),
   ...pollWrites(f),
+  ...repostWrites(f),
   ...recordWrites(f),
   ...reads(f),
 ]

@@ -1,3 +1,4 @@
+import type postgres from 'postgres'
 import { CURSOR } from '../cursor.js'
 import type { CommentRecord, Page, PageRequest } from '../types.js'
 import type { Queryable } from './connect.js'
@@ -66,4 +67,21 @@ export async function listComments(sql: Queryable, postId: string, page: PageReq
     WHERE c.post_id = ${postId} AND c.seq > ${seqOf(page) ?? 0} ${hidden(sql, 'c.author_id', page.hide)}
     ORDER BY c.seq ${limitOf(sql, page.limit)}`
   return seqPage(rows, page.limit, (row) => toCommentRecord(row.comment))
+}
+
+/**
+ * Runs `changed` (a statement that returns a row when it changed something) and moves the post's count
+ * in `column` by `delta` in the same statement, only when it did; whether it did.
+ */
+export async function countedChange(
+  sql: Queryable,
+  changed: postgres.PendingQuery<postgres.Row[]>,
+  post: { id: string; column: 'like_count' | 'repost_count'; delta: number; at: string },
+): Promise<boolean> {
+  const rows = await sql`
+    WITH changed AS (${changed})
+    UPDATE posts SET ${sql(post.column)} = ${sql(post.column)} + ${post.delta}, updated_at = ${post.at}
+    WHERE id = ${post.id} AND EXISTS (SELECT 1 FROM changed)
+    RETURNING id`
+  return rows.length > 0
 }

@@ -3,6 +3,7 @@ import { usernameKey } from '../../usernames.js'
 import { CURSOR } from '../cursor.js'
 import type {
   AccountRecord,
+  FeedRepostQuery,
   Page,
   PageRequest,
   PostQuery,
@@ -21,6 +22,7 @@ import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
 import * as polls from './pg-polls.js'
+import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
 import * as search from './pg-search.js'
 import { accountOf } from '../summaries.js'
@@ -133,6 +135,15 @@ export class PgReader implements StoreReader {
   }
   listLikers(postId: string, page: PageRequest) {
     return parts.listLikers(this.sql, postId, page)
+  }
+  repostedAmong(userId: string, postIds: readonly string[]) {
+    return reposts.repostedAmong(this.sql, userId, postIds)
+  }
+  async listFeedReposts(userId: string, query: FeedRepostQuery) {
+    return reposts.listFeedReposts(this.sql, await this.#feedAuthors(userId), query)
+  }
+  listPinned(userId: string) {
+    return reposts.listPinned(this.sql, userId)
   }
   getComment(postId: string, commentId: string) {
     return parts.getComment(this.sql, postId, commentId)

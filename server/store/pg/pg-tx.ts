@@ -26,8 +26,10 @@ import type { Queryable } from './connect.js'
 import * as moderation from './pg-moderation.js'
 import * as account from './pg-account.js'
 import * as notifications from './pg-notifications.js'
+import { countedChange } from './pg-post-parts.js'
 import * as relations from './pg-relations.js'
 import * as polls from './pg-polls.js'
+import * as reposts from './pg-reposts.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
@@ -338,12 +340,15 @@ export class PgTx extends PgReader implements StoreTx {
           UPDATE post_reactions SET liked = false, seq = nextval('activity_seq')
           WHERE post_id = ${postId} AND user_id = ${userId} AND liked
           RETURNING 1`
-    const rows = await sql`
-      WITH changed AS (${changed})
-      UPDATE posts SET like_count = like_count + ${liked ? 1 : -1}, updated_at = ${at}
-      WHERE id = ${postId} AND EXISTS (SELECT 1 FROM changed)
-      RETURNING id`
-    return rows.length > 0
+    return countedChange(sql, changed, { id: postId, column: 'like_count', delta: liked ? 1 : -1, at })
+  }
+
+  setRepost(postId: string, userId: string, reposted: boolean, at: string): Promise<boolean> {
+    return reposts.setRepost(this.sql, postId, userId, reposted, at)
+  }
+
+  setPinned(postId: string, at: string | null): Promise<void> {
+    return reposts.setPinned(this.sql, postId, at)
   }
 
   /** Nothing when the post or its author is gone, as the embedded store adds to no post. */

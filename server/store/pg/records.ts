@@ -89,7 +89,8 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.edited_at, p.card, p.like_count, p.comment_count, p.spoiler_text, p.poll`
+  p.created_at, p.updated_at, p.edited_at, p.card, p.like_count, p.comment_count, p.spoiler_text, p.poll,
+  p.repost_count, p.quote_of, p.pinned_at`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -128,6 +129,9 @@ export interface LockedRow {
   comment_count: number
   spoiler_text: string | null
   poll: PollRecord | null
+  repost_count: number
+  quote_of: string | null
+  pinned_at: Date | null
 }
 
 export interface PostRow extends LockedRow {
@@ -167,6 +171,9 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   commentCount: row.comment_count,
   ...(row.spoiler_text !== null ? { spoilerText: row.spoiler_text } : {}),
   ...(row.poll !== null ? { poll: row.poll } : {}),
+  ...(row.repost_count > 0 ? { repostCount: row.repost_count } : {}),
+  ...(row.quote_of !== null ? { quoteOf: row.quote_of } : {}),
+  ...(row.pinned_at !== null ? { pinnedAt: row.pinned_at.toISOString() } : {}),
 })
 
 export const toPostRecord = (row: PostRow): PostRecord => ({

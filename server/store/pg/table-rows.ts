@@ -62,6 +62,8 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   comment_count: commentCount,
   spoiler_text: post.spoilerText ?? null,
   poll: post.poll ? pollJson(post.poll) : null,
+  quote_of: post.quoteOf ?? null,
+  pinned_at: post.pinnedAt ?? null,
   search_words: searchTermsOf(post.content),
 })
 

@@ -70,9 +70,19 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   const postIds = new Set(posts.map((post) => post._id))
   const children = emptyChildRows()
   children.skipped = database.posts.length - posts.length
+  const reposts = posts.flatMap((post) =>
+    (post.reposts ?? [])
+      .filter((repost) => knownUser(repost.userId))
+      .map((repost) => ({ post_id: post._id, user_id: repost.userId, created_at: repost.at })),
+  )
+  const repostCounts = new Map<string, number>()
+  for (const row of reposts) repostCounts.set(row.post_id, (repostCounts.get(row.post_id) ?? 0) + 1)
   // Oldest post first, so that each person's likes are numbered in the order the embedded store reads
   // them where no time of a like was kept (memory-index.ts, likesIn), each post's own in its list's order.
-  const postRows = [...posts].sort(byCreation).map((post) => postRow(post, postChildRows(post, knownUser, children)))
+  const postRows = [...posts].sort(byCreation).map((post) => ({
+    ...postRow(post, postChildRows(post, knownUser, children)),
+    repost_count: repostCounts.get(post._id) ?? 0,
+  }))
 
   const bookmarks: { user_id: string; post_id: string }[] = []
   for (const user of database.users) {
@@ -109,6 +119,7 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   )
   await insertRows(sql, 'posts', postRows)
   await insertRows(sql, 'post_tags', children.tags)
+  await insertRows(sql, 'reposts', reposts)
   await insertRows(
     sql,
     'follows',

@@ -9,6 +9,7 @@ import * as blocksMutes from './0007_blocks_mutes.js'
 import * as moderation from './0008_moderation.js'
 import * as accountSecurity from './0009_account_security.js'
 import * as postEdits from './0010_post_edits.js'
+import * as repostsPins from './0011_reposts_pins.js'
 import * as conversations from './0012_conversations.js'
 import * as linkCards from './0013_link_cards.js'
 import * as profileMedia from './0016_profile_media.js'
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   moderation,
   accountSecurity,
   postEdits,
+  repostsPins,
   conversations,
   linkCards,
   profileMedia,

@@ -1,0 +1,31 @@
+import { Link } from 'wouter'
+import { fullName, mediaAlt, type PostView } from '../lib/model.js'
+import { paths } from '../paths.js'
+import { Avatar } from './avatar.js'
+
+type QuoteCardProps = {
+  /** The quoted post in its compact form; null when it was deleted or is hidden from the reader. */
+  quote: Omit<PostView, 'quote' | 'repostedBy' | 'repostedAt'> | null | undefined
+}
+
+/** The post a post quotes, small and inside it: a link to the quoted post, or a box that says it is gone. */
+export function QuoteCard({ quote }: QuoteCardProps) {
+  if (!quote) return <div className="quote-card is-unavailable">This post is unavailable</div>
+  const name = fullName(quote)
+  return (
+    <Link
+      href={paths.postDetail.href(quote.id)}
+      className="quote-card"
+      aria-label={`Quoted post by ${name}: ${quote.content}`}
+    >
+      <span className="quote-head">
+        <Avatar src={quote.avatarURL} name={name} size="xs" decorative />
+        <span className="author-name">{name}</span>
+        <span className="author-handle">@{quote.username}</span>
+      </span>
+      {/* Plain text: the card is one link, and links cannot hold links. */}
+      {quote.content && <span className="quote-content">{quote.content}</span>}
+      {quote.mediaUrl && <img className="quote-media" src={quote.mediaUrl} alt={mediaAlt(quote)} loading="lazy" />}
+    </Link>
+  )
+}

@@ -1,0 +1,94 @@
+import { MSG, badRequest, forbidden, notFound } from '../errors.js'
+import { MAX_PINNED, type StoreReader } from '../store/types.js'
+import type { ServiceDeps } from './deps.js'
+import { notify, retract } from './notifier.js'
+import { postViews } from './post-views.js'
+import { summaryOf, summaryRecordOf } from './views.js'
+import { checkCanInteract, hiddenFrom } from './visibility.js'
+import type { Post } from '../schemas/posts.js'
+
+/**
+ * A post as a live event carries it: without its quote, which one view cannot show rightly to every
+ * stream (the quoted author may be hidden from some readers); a client reads the post to see it.
+ */
+export function withoutQuote(post: Post): Post {
+  const { quote: _each, ...rest } = post
+  return rest
+}
+
+/**
+ * Reposts, pins and what a quote needs (DECISIONS §10): the posts service's writes of conversations,
+ * each one transaction that checks and changes together, answering the post as `view` reads it.
+ */
+export function createPostActions(
+  { store, now }: Pick<ServiceDeps, 'store' | 'now'>,
+  view: (postId: string, userId?: string) => Promise<{ post: Post }>,
+) {
+  /**
+   * A repost (true) or its undoing, as a like is: the change itself says whether it was already so. A
+   * repost tells every stream, with the post as a home feed shows it, and notifies the author.
+   */
+  async function repost(userId: string, postId: string, reposted: boolean) {
+    await store.transaction(async (tx) => {
+      const [post, me] = await Promise.all([tx.lockPost(postId), summaryRecordOf(tx, userId)])
+      if (!post) throw notFound(MSG.postNotFound)
+      const at = now().toISOString()
+      await checkCanInteract(tx, userId, post.authorId, at)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      // A post its reader cannot see (a suspended author's) is not there to repost.
+      if (reposted && (await hiddenFrom(tx, userId, now())).shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+      if (!(await tx.setRepost(post._id, userId, reposted, at)))
+        throw badRequest(reposted ? MSG.alreadyReposted : MSG.notReposted)
+      const repostCount = (post.repostCount ?? 0) + (reposted ? 1 : -1)
+      const record = reposted ? await tx.getPost(post._id) : undefined
+      const [shown] = record ? await postViews(tx, [record], { userId: undefined, compact: true }) : []
+      const user = summaryOf(me)
+      tx.emit({
+        name: 'post.reposted',
+        data: {
+          postId: post._id,
+          user,
+          reposted,
+          repostCount,
+          at,
+          ...(shown ? { post: { ...withoutQuote(shown), repostedBy: user, repostedAt: at } } : {}),
+        },
+        by: userId,
+      })
+      if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
+      else
+        await retract(tx, {
+          identity: { type: 'repost', recipientId: post.authorId, actorId: userId, postId: post._id },
+        })
+    })
+    return view(postId, userId)
+  }
+
+  /** Pins (true) or unpins one of the author's own posts; pinning a pinned post keeps it where it was. */
+  async function pin(userId: string, postId: string, pinned: boolean) {
+    await store.transaction(async (tx) => {
+      const post = await tx.lockPost(postId)
+      if (!post) throw notFound(MSG.postNotFound)
+      if (post.authorId !== userId) throw forbidden(MSG.notAllowed)
+      if (pinned && post.pinnedAt === undefined) {
+        // Two pins at once by one author must not both pass the count.
+        await tx.lockUser(userId)
+        if ((await tx.listPinned(userId)).length >= MAX_PINNED) throw badRequest(MSG.tooManyPins)
+      }
+      await tx.setPinned(post._id, pinned ? (post.pinnedAt ?? now().toISOString()) : null)
+      tx.emit({ name: 'post.pinned', data: { postId: post._id, pinned }, by: userId })
+    })
+    return view(postId, userId)
+  }
+
+  /** The post a new post quotes, which its writer must be able to see and interact with. */
+  async function quoted(tx: StoreReader, userId: string, quoteOf: string) {
+    const post = await tx.getPost(quoteOf)
+    if (!post) throw notFound(MSG.postNotFound)
+    await checkCanInteract(tx, userId, post.authorId, now().toISOString())
+    if ((await hiddenFrom(tx, userId, now())).shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+    return post
+  }
+
+  return { repost, pin, quoted }
+}
