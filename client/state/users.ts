@@ -74,6 +74,17 @@ export function applyProfile({ user: edited }: EventPayloads['user.updated']): v
   renameAuthor(edited)
 }
 
+/** An account deleted anywhere: it leaves every list of people the tab holds, and its profile. */
+export function forgetUser({ userId, username }: EventPayloads['user.deleted']): void {
+  const gone = (person: UserSummary) => person._id !== userId
+  changeHeldUsers((held) => {
+    held.following = held.following.filter(gone)
+    held.followers = held.followers.filter(gone)
+  })
+  users.suggestions = users.suggestions.filter(gone)
+  delete users.byUsername[username]
+}
+
 export function isFollowing(userId: string): boolean {
   return session.user?.following.some((u) => u._id === userId) ?? false
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
+  AccountDeleteSchema,
   PasswordChangeSchema,
   PasswordResetConfirmSchema,
   PasswordResetSchema,
@@ -15,7 +16,7 @@ import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
 /** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { account, twoFactor } = services
+  const { account, accountDeletion, twoFactor } = services
   const signedIn = { onRequest: [app.authenticate] }
 
   app.post(
@@ -35,6 +36,25 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       const result = await account.changePassword(me(request), currentPassword, newPassword)
       await app.events.endUser(me(request))
       return result
+    },
+  )
+
+  app.delete(
+    '/account',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'Deletes the account and everything it made, given the password. Its username stays held for 30 days; its tokens stop working and its streams close, on every instance.',
+        body: AccountDeleteSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      await accountDeletion.deleteAccount(me(request), request.body.password)
+      await app.events.endUser(me(request))
+      return {}
     },
   )
 

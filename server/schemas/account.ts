@@ -32,3 +32,5 @@ export const PasswordResetConfirmSchema = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 500 }),
   newPassword: NewPasswordSchema,
 })
+
+export const AccountDeleteSchema = Type.Object({ password: CurrentPasswordSchema })

@@ -1,4 +1,5 @@
 import { createAccountService, type AccountDeps, type AccountService } from './account.js'
+import { createAccountDeletion, type AccountDeletion } from './account-deletion.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
@@ -15,6 +16,7 @@ import { createUsersService, type UsersService } from './users.js'
 export interface Services {
   auth: AuthService
   account: AccountService
+  accountDeletion: AccountDeletion
   twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
@@ -58,6 +60,7 @@ export function createServices({
       warn,
       tokenFor: (holder) => tokenFor(signToken, holder),
     }),
+    accountDeletion: createAccountDeletion({ ...deps, removeMedia: (url) => media.remove(url) }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),

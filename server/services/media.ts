@@ -106,6 +106,14 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
       }
     },
 
+    /** Deletes an upload of this server's that nothing shows any more; anything else is left alone. */
+    async remove(url: string): Promise<void> {
+      if (!MEDIA_PATH.test(url)) return
+      await unlink(path.join(mediaDir, path.basename(url))).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      })
+    },
+
     async save(upload: Upload): Promise<MediaReply> {
       const { type, bytes } = await receive(upload)
       await upload.finish()
