@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   AccountDeleteSchema,
+  ArchiveSchema,
   PasswordChangeSchema,
   PasswordResetConfirmSchema,
   PasswordResetSchema,
@@ -16,7 +17,7 @@ import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
 /** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { account, accountDeletion, twoFactor } = services
+  const { account, accountDeletion, accountExport, twoFactor } = services
   const signedIn = { onRequest: [app.authenticate] }
 
   app.post(
@@ -55,6 +56,28 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       await accountDeletion.deleteAccount(me(request), request.body.password)
       await app.events.endUser(me(request))
       return {}
+    },
+  )
+
+  app.get(
+    '/account/export',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'A zip of everything the account made (account.json, posts.json, comments.json, bookmarks.json, likes.json, following.csv, followers.csv, blocks.csv, mutes.csv and media/), streamed. Once an hour.',
+        produces: ['application/zip'],
+        response: { 200: ArchiveSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { username, stream } = await accountExport.archiveOf(me(request))
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="chirp-${username}.zip"`)
+        .header('cache-control', 'no-store')
+        .send(stream)
     },
   )
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { Type } from '@sinclair/typebox'
 
 /** The rules of a new password, as at signup. */
@@ -34,3 +35,10 @@ export const PasswordResetConfirmSchema = Type.Object({
 })
 
 export const AccountDeleteSchema = Type.Object({ password: CurrentPasswordSchema })
+
+/** An account's archive: a zip, sent as a stream of bytes (Fastify pipes a stream; it never serialises one). */
+export const ArchiveSchema = Type.Unsafe<Readable>({
+  type: 'string',
+  format: 'binary',
+  contentMediaType: 'application/zip',
+})

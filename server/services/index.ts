@@ -1,5 +1,6 @@
 import { createAccountService, type AccountDeps, type AccountService } from './account.js'
 import { createAccountDeletion, type AccountDeletion } from './account-deletion.js'
+import { createAccountExport, type AccountExport } from './account-export.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
@@ -17,6 +18,7 @@ export interface Services {
   auth: AuthService
   account: AccountService
   accountDeletion: AccountDeletion
+  accountExport: AccountExport
   twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
@@ -61,6 +63,7 @@ export function createServices({
       tokenFor: (holder) => tokenFor(signToken, holder),
     }),
     accountDeletion: createAccountDeletion({ ...deps, removeMedia: (url) => media.remove(url) }),
+    accountExport: createAccountExport({ ...deps, mediaDir }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),

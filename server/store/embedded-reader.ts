@@ -165,6 +165,12 @@ export class EmbeddedReader implements TransactionBase {
   async wasDeleted(userId: string) {
     return this.index.reservedNames.wasDeleted(userId)
   }
+  async listCommentsBy(userId: string, page: PageRequest) {
+    return pageByOffset(this.index.commentsBy(userId), page)
+  }
+  async listLikedPostIds(userId: string, page: PageRequest) {
+    return pageByOffset(this.index.likedBy(userId), page)
+  }
   async isMediaUsed(url: string) {
     return this.index.usesMedia(url)
   }

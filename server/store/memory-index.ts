@@ -8,7 +8,16 @@ import { SearchIndex } from './search-index.js'
 import { withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
-import type { Database, Page, PageRequest, PostQuery, PostRecord, UserRecord, UserSummaryRecord } from './types.js'
+import type {
+  AuthoredComment,
+  Database,
+  Page,
+  PageRequest,
+  PostQuery,
+  PostRecord,
+  UserRecord,
+  UserSummaryRecord,
+} from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
 const byCreation = (a: PostRecord | UserRecord, b: PostRecord | UserRecord) =>
@@ -326,6 +335,21 @@ export class MemoryIndex {
       if (touched) ids.push(post._id)
     }
     return ids
+  }
+
+  /** The user's comments, oldest first: a walk over every post, which only an export makes. */
+  commentsBy(userId: string): AuthoredComment[] {
+    const found: AuthoredComment[] = []
+    for (const post of this.posts.values()) {
+      for (const comment of post.comments) if (comment.authorId === userId) found.push({ postId: post._id, comment })
+    }
+    return found.sort((a, b) => order(a.comment.createdAt, b.comment.createdAt) || order(a.comment._id, b.comment._id))
+  }
+
+  /** The ids of the posts the user likes, the oldest post first (a post's likes keep no time of their own). */
+  likedBy(userId: string): string[] {
+    const found = [...this.posts.values()].filter((post) => post.likedBy.includes(userId))
+    return found.sort((a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id)).map((post) => post._id)
   }
 
   /** Who mutes the user, timed-out mutes included: a walk over every user, for an account's deletion. */

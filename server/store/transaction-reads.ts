@@ -232,6 +232,12 @@ export class TransactionReads implements StoreReader {
     if (this.deletedUsers.has(userId)) return true
     return this.base.wasDeleted(userId)
   }
+  listCommentsBy(userId: string, page: PageRequest) {
+    return this.base.listCommentsBy(userId, page)
+  }
+  listLikedPostIds(userId: string, page: PageRequest) {
+    return this.base.listLikedPostIds(userId, page)
+  }
   isMediaUsed(url: string) {
     return this.base.isMediaUsed(url)
   }

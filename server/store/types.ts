@@ -196,6 +196,12 @@ export interface ReservedNameRecord {
   readonly until: string
 }
 
+/** A comment and the post it is on. */
+export interface AuthoredComment {
+  readonly postId: string
+  readonly comment: CommentRecord
+}
+
 /** What the deletion of an account changed for everyone else, for the events that tell them. */
 export interface AccountRemoval {
   /** The account's posts, all gone. */
@@ -313,6 +319,10 @@ export interface StoreReader {
   isUsernameReserved(username: string, at: string): Promise<boolean>
   /** Whether the id was an account's that was deleted and whose username is still held. */
   wasDeleted(userId: string): Promise<boolean>
+  /** The user's comments, each with its post's id, oldest first (an export reads them a page at a time). */
+  listCommentsBy(userId: string, page: PageRequest): Promise<Page<AuthoredComment>>
+  /** The ids of the posts the user likes, the oldest like first. */
+  listLikedPostIds(userId: string, page: PageRequest): Promise<Page<string>>
   /** Whether any post or profile shows the media URL (an upload still in use). */
   isMediaUsed(url: string): Promise<boolean>
 }

@@ -272,6 +272,12 @@ export class PgReader implements StoreReader {
   wasDeleted(userId: string): Promise<boolean> {
     return removal.wasDeleted(this.sql, userId)
   }
+  listCommentsBy(userId: string, page: PageRequest) {
+    return parts.listCommentsBy(this.sql, userId, page)
+  }
+  listLikedPostIds(userId: string, page: PageRequest) {
+    return parts.listLikedPostIds(this.sql, userId, page)
+  }
   isMediaUsed(url: string): Promise<boolean> {
     return removal.isMediaUsed(this.sql, url)
   }

@@ -1,7 +1,8 @@
 /**
  * Deleting an account: its username is held for a while (`reserved_usernames`, by the username's key),
  * so nobody takes it over at once, and the account's old tokens are told apart from a stranger's while
- * it is. `posts_media` finds whether anyone else still shows an upload the account used.
+ * it is. `posts_media` finds whether anyone else still shows an upload the account used, and
+ * `comments_author` reads an account's comments a page at a time for its export.
  */
 export const version = 14
 export const name = 'account_deletion'
@@ -14,4 +15,5 @@ CREATE TABLE reserved_usernames (
 );
 CREATE INDEX reserved_usernames_user ON reserved_usernames (user_id);
 CREATE INDEX posts_media ON posts (media_url) WHERE media_url <> '';
+CREATE INDEX comments_author ON comments (author_id, seq);
 `
