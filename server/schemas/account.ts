@@ -36,6 +36,15 @@ export const PasswordResetConfirmSchema = Type.Object({
 
 export const AccountDeleteSchema = Type.Object({ password: CurrentPasswordSchema })
 
+const ImportCountsSchema = Type.Object({
+  posts: Type.Integer(),
+  following: Type.Integer(),
+  blocks: Type.Integer(),
+  mutes: Type.Integer(),
+  bookmarks: Type.Integer(),
+})
+export const ImportReplySchema = Type.Object({ imported: ImportCountsSchema, skipped: ImportCountsSchema })
+
 /** An account's archive: a zip, sent as a stream of bytes (Fastify pipes a stream; it never serialises one). */
 export const ArchiveSchema = Type.Unsafe<Readable>({
   type: 'string',

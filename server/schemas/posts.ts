@@ -46,6 +46,8 @@ export const PostSchema = Type.Object(
     updatedAt: DateTimeSchema,
     /** When its author last edited it; absent on a post never edited. */
     editedAt: Type.Optional(DateTimeSchema),
+    /** When the post was imported from its author's archive; `createdAt` is the original date. */
+    importedAt: Type.Optional(DateTimeSchema),
     likes: Type.Object({
       /** How many people like the post; `GET /api/posts/{id}/likes` pages them. */
       likeCount: Type.Integer({ minimum: 0 }),

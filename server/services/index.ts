@@ -1,6 +1,8 @@
 import { createAccountService, type AccountDeps, type AccountService } from './account.js'
 import { createAccountDeletion, type AccountDeletion } from './account-deletion.js'
 import { createAccountExport, type AccountExport } from './account-export.js'
+import { createAccountImport, hostOf, type AccountImport } from './account-import.js'
+import type { ImportLimits } from './archive-reader.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createMediaService, type MediaService } from './media.js'
@@ -19,6 +21,7 @@ export interface Services {
   account: AccountService
   accountDeletion: AccountDeletion
   accountExport: AccountExport
+  accountImport: AccountImport
   twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
@@ -36,6 +39,8 @@ export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'pu
   mediaDir: string
   /** Whether per-user limits (the hourly cap on reports) hold. */
   rateLimit: boolean
+  /** How much an account's import may bring. */
+  importLimits: ImportLimits
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -45,6 +50,7 @@ export function createServices({
   guestLogin,
   registration,
   rateLimit,
+  importLimits,
   secrets,
   mailer,
   publicUrl,
@@ -64,6 +70,13 @@ export function createServices({
     }),
     accountDeletion: createAccountDeletion({ ...deps, removeMedia: (url) => media.remove(url) }),
     accountExport: createAccountExport({ ...deps, mediaDir }),
+    accountImport: createAccountImport({
+      ...deps,
+      limits: importLimits,
+      publicHost: hostOf(publicUrl),
+      saveImage: (bytes) => media.saveBytes(bytes),
+      removeMedia: (url) => media.remove(url),
+    }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url) }),

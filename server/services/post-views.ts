@@ -38,6 +38,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
     ...(post.editedAt !== undefined ? { editedAt: post.editedAt } : {}),
+    ...(post.importedAt !== undefined ? { importedAt: post.importedAt } : {}),
     likes: {
       likeCount: post.likeCount,
       likedBy: summaries(lastOf(post.likedBy), users),

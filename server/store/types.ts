@@ -134,6 +134,8 @@ export interface PostRecord {
   readonly updatedAt: string
   /** When its author last edited it; absent on a post never edited (a like changes `updatedAt` only). */
   readonly editedAt?: string
+  /** When it was brought in from an archive of its author's (its `createdAt` is the original's); absent otherwise. */
+  readonly importedAt?: string
   /**
    * Who likes the post, and who took a like back, in the order they did, and its comments, oldest first.
    * A store may hold only the most recent SHOWN_OF_A_POST of each here, all a view shows (PostgreSQL

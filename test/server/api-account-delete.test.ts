@@ -5,8 +5,8 @@ import t, { type Test } from 'tap'
 import { MSG } from '../../server/errors.js'
 import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import { TicketReplySchema } from '../../server/schemas/events.js'
-import { IMAGE_BYTES, expectError, expectOk, multipart, signup, type SignedUp } from '../helpers/api.js'
-import { buildModerationApp, call, commentBy, postBy } from '../helpers/moderation.js'
+import { expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
+import { buildModerationApp, call, commentBy, imageBy, postBy } from '../helpers/moderation.js'
 import { snapshotDb } from '../helpers/seeded.js'
 import { openSse, within, type SseClient } from '../helpers/sse.js'
 
@@ -30,15 +30,6 @@ async function streamOf(t: Test, token: string): Promise<SseClient> {
   return client
 }
 
-async function upload(token: string): Promise<string> {
-  const res = await api.as(token, {
-    method: 'POST',
-    url: '/api/media',
-    ...multipart('file', 'a.png', 'image/png', IMAGE_BYTES.png),
-  })
-  return (res.json() as { url: string }).url
-}
-
 const exists = (url: string) =>
   access(path.join(api.dataDir, 'media', path.basename(url))).then(
     () => true,
@@ -55,8 +46,8 @@ await t.test('everything the user made goes, and every count drops', async (t) =
   await call(api, leaver.token, 'POST', `/api/users/bookmark/${beasPost}`)
   await call(api, leaver.token, 'POST', `/api/users/follow/${id(bea)}`)
   await call(api, bea.token, 'POST', `/api/users/follow/${id(leaver)}`)
-  const image = await upload(leaver.token)
-  const shared = await upload(leaver.token)
+  const image = await imageBy(api, leaver.token)
+  const shared = await imageBy(api, leaver.token)
   const created = await call(api, leaver.token, 'POST', '/api/posts', { content: 'mine', mediaUrl: image })
   const leaversPost = (created.json() as { post: Post }).post._id
   await call(api, leaver.token, 'POST', '/api/posts', { content: 'shared', mediaUrl: shared })

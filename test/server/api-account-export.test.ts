@@ -1,6 +1,6 @@
 import t from 'tap'
-import { IMAGE_BYTES, buildApiApp, expectError, multipart, signup } from '../helpers/api.js'
-import { call, commentBy, postBy } from '../helpers/moderation.js'
+import { buildApiApp, expectError, signup } from '../helpers/api.js'
+import { call, commentBy, imageBy, postBy } from '../helpers/moderation.js'
 import { expect429, loose } from '../helpers/rate-limits.js'
 import { readZip } from '../helpers/zip.js'
 
@@ -19,12 +19,7 @@ const json = <T>(files: Map<string, Buffer>, name: string) => JSON.parse(text(fi
 
 await t.test('the archive holds every file, each with what the account made', async (t) => {
   const [me, ann, ben] = await Promise.all([signup(api), signup(api), signup(api)])
-  const upload = await api.as(me.token, {
-    method: 'POST',
-    url: '/api/media',
-    ...multipart('file', 'a.png', 'image/png', IMAGE_BYTES.png),
-  })
-  const { url } = upload.json() as { url: string }
+  const url = await imageBy(api, me.token)
   await call(api, me.token, 'POST', '/api/posts', { content: 'with a picture', mediaUrl: url, mediaAlt: 'a gradient' })
   await postBy(api, me.token, 'just words')
   const annsPost = await postBy(api, ann.token, 'ann writes')

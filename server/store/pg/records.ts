@@ -81,7 +81,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.edited_at, p.like_count, p.comment_count`
+  p.created_at, p.updated_at, p.edited_at, p.imported_at, p.like_count, p.comment_count`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -114,6 +114,7 @@ export interface LockedRow {
   created_at: Date
   updated_at: Date
   edited_at: Date | null
+  imported_at: Date | null
   like_count: number
   comment_count: number
 }
@@ -149,6 +150,7 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
   ...(row.edited_at !== null ? { editedAt: row.edited_at.toISOString() } : {}),
+  ...(row.imported_at !== null ? { importedAt: row.imported_at.toISOString() } : {}),
   likeCount: row.like_count,
   commentCount: row.comment_count,
 })

@@ -50,6 +50,7 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   created_at: post.createdAt,
   updated_at: post.updatedAt,
   edited_at: post.editedAt ?? null,
+  imported_at: post.importedAt ?? null,
   like_count: likeCount,
   comment_count: commentCount,
   search_words: searchTermsOf(post.content),

@@ -9,7 +9,7 @@ import * as blocksMutes from './0007_blocks_mutes.js'
 import * as moderation from './0008_moderation.js'
 import * as accountSecurity from './0009_account_security.js'
 import * as postEdits from './0010_post_edits.js'
-import * as accountDeletion from './0014_account_deletion.js'
+import * as accountData from './0014_account_data.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -38,5 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   moderation,
   accountSecurity,
   postEdits,
-  accountDeletion,
+  accountData,
 ]
