@@ -57,8 +57,6 @@ export const UserUpdatedEventSchema = Type.Object({
     Type.Object({ bio: Type.String(), website: Type.String(), updatedAt: DateTimeSchema }),
   ]),
 })
-/** An account was deleted: screens drop the person's comments and rows (their posts each get `post.deleted`). */
-export const UserDeletedEventSchema = Type.Object({ userId: Type.String(), username: Type.String() })
 export const BookmarkEventSchema = Type.Object({ postId: Type.String() })
 /**
  * The stream's user blocked, unblocked, unmuted or muted `user` (until `until`, or for ever with null):
@@ -90,7 +88,8 @@ export interface EventPayloads {
   'user.followed': Static<typeof FollowEventSchema>
   'user.unfollowed': Static<typeof FollowEventSchema>
   'user.updated': Static<typeof UserUpdatedEventSchema>
-  'user.deleted': Static<typeof UserDeletedEventSchema>
+  /** An account was deleted: screens drop the person's comments and rows (their posts each get `post.deleted`). */
+  'user.deleted': { userId: string; username: string }
   /**
    * The user logged out: every instance ends the streams of the token logged out, or with no `tokenId`
    * (logout everywhere) all of that user's streams. It travels through the event log like any event, so

@@ -6,7 +6,7 @@ import { verifyPassword } from './passwords.js'
 import { MEDIA_PATH } from './urls.js'
 
 /** How long a deleted account's username stays held, so nobody takes it over at once (DECISIONS §9). */
-export const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
+const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
 
 /** Pages of this many posts are read when gathering a big account's uploads. */
 const PAGE = 100
