@@ -5,10 +5,11 @@ import t, { type Test } from 'tap'
 import { MSG } from '../../server/errors.js'
 import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import { TicketReplySchema } from '../../server/schemas/events.js'
-import { expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
+import { buildApiApp, expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
 import { buildModerationApp, call, commentBy, imageBy, postBy } from '../helpers/moderation.js'
 import { snapshotDb } from '../helpers/seeded.js'
 import { openSse, within, type SseClient } from '../helpers/sse.js'
+import { postgresOnly } from '../helpers/store-under-test.js'
 
 /**
  * DELETE /api/account (DECISIONS §9): everything the user made goes, counts everywhere drop, open screens
@@ -165,3 +166,41 @@ await t.test('the only admin cannot go; once there is another, they can', async 
     'now the other is the only one',
   )
 })
+
+await t.test('the username is free again after 30 days', async (t) => {
+  let clock = Date.parse('2026-01-01T00:00:00.000Z')
+  const timed = await buildApiApp(t, { options: { now: () => new Date(clock) } })
+  const leaver = await signup(timed)
+  expectOk(
+    t,
+    await call(timed, leaver.token, 'DELETE', '/api/account', { password: leaver.password }),
+    200,
+    EmptyObjectSchema,
+  )
+  clock += 29 * 24 * 60 * 60 * 1000
+  await t.rejects(signup(timed, { username: leaver.username }), /400/, 'held on day 29')
+  clock += 2 * 24 * 60 * 60 * 1000
+  t.equal((await signup(timed, { username: leaver.username })).username, leaver.username, 'free on day 31')
+})
+
+await t.test(
+  'on PostgreSQL, a deletion through one instance ends the streams and tokens on another',
+  { skip: postgresOnly },
+  async (t) => {
+    const second = await buildApiApp(t, { sharedSchema: api.schema as string })
+    await second.app.listen({ host: '127.0.0.1', port: 0 })
+    const leaver = await signup(api)
+    const { ticket } = expectOk(
+      t,
+      await call(second, leaver.token, 'POST', '/api/events/ticket'),
+      200,
+      TicketReplySchema,
+    )
+    const port = (second.app.server.address() as AddressInfo).port
+    const there = await openSse(port, `/api/events?ticket=${encodeURIComponent(ticket)}`)
+    t.teardown(() => there.close())
+    expectOk(t, await remove(leaver.token, { password: leaver.password }), 200, EmptyObjectSchema)
+    await within(there.ended, 3000, 'the stream on the other instance to end')
+    t.equal((await call(second, leaver.token, 'GET', '/api/feed')).statusCode, 401, 'refused there too')
+  },
+)
