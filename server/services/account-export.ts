@@ -102,10 +102,13 @@ export function createAccountExport({ store, now, mediaDir }: ServiceDeps & { me
 
   /** Adds the uploads once posts.json has named them all, then closes the archive. */
   async function finish(zip: ZipFile, posts: Readable, uploads: Set<string>) {
-    await new Promise<void>((resolve, reject) => {
-      posts.once('end', resolve)
+    // A client gone before posts.json was read destroys it: the archive is then never finished.
+    const read = await new Promise<boolean>((resolve, reject) => {
+      posts.once('end', () => resolve(true))
+      posts.once('close', () => resolve(posts.readableEnded))
       posts.once('error', reject)
     })
+    if (!read) return
     for (const name of uploads) {
       const file = path.join(mediaDir, name)
       // An upload gone from the disk is left out rather than failing the whole archive.
