@@ -104,3 +104,17 @@ export const alreadyVoted = 'You have already voted.'
 export const pollClosed = 'This poll is closed.'
 export const noSuchChoice = "choice must be the index of one of the poll's options"
 export const blankPollOption = 'poll options must not be blank'
+export const usernameNotAvailable = 'This username is not available.'
+export const onlyAdmin = 'You are the only admin.'
+// Importing an account's archive (docs/api-contract.md §9).
+export const importUnknownFile =
+  'Import a Chirp archive (.zip) or a Mastodon list: following_accounts.csv, blocked_accounts.csv or muted_accounts.csv.'
+export const importNotZip = 'The archive is damaged or is not a zip file.'
+export const importUnsafeName = 'The archive holds a file whose name points outside it.'
+export const importDuplicateName = 'The archive holds two files of the same name.'
+export const importEncrypted = 'The archive holds an encrypted file.'
+export const importSizesWrong = 'The sizes the archive declares do not match its contents.'
+export const importTooLarge = 'The archive is too large to import.'
+export const importTooManyEntries = 'The archive holds too many entries.'
+export const importInvalidFile = 'A file of the archive is not valid.'
+export const importNotImage = 'A file under media/ of the archive is not an image (JPEG, PNG, GIF or WebP).'

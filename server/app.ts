@@ -4,6 +4,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 import { openPersistence } from './persistence.js'
+import { IMPORT_LIMITS, type ImportLimits } from './services/archive-reader.js'
 import type { Database } from './store/types.js'
 import authPlugin from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body-parsers.js'
@@ -49,6 +50,8 @@ export interface AppOptions {
   events?: EventsHubOptions
   /** Tighter or looser limits than the defaults, for tests. */
   rateLimits?: Partial<RateLimitPolicy>
+  /** Smaller limits on an account's import, for tests. */
+  importLimits?: Partial<ImportLimits>
   /** Before every rate-limit key in Redis, so apps sharing one Redis (tests) count apart. */
   rateLimitKeyPrefix?: string
   /** How a slowed-down login waits; tests record the waits instead of sitting them out. */
@@ -152,6 +155,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     guestLogin: config.guestLogin,
     registration: config.registration,
     rateLimit: config.rateLimit,
+    importLimits: { ...IMPORT_LIMITS, ...options.importLimits },
     secrets: createAccountSecrets(jwtSecret),
     mailer,
     publicUrl: config.publicUrl,

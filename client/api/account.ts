@@ -1,5 +1,5 @@
 import { http } from './http.js'
-import type { TokenReply, TwoFactorEnableReply, TwoFactorSetup, TwoFactorStatus } from './types.js'
+import type { ImportReply, TokenReply, TwoFactorEnableReply, TwoFactorSetup, TwoFactorStatus } from './types.js'
 
 /** The account's own calls (docs/api-contract.md §4). */
 
@@ -33,4 +33,20 @@ export async function apiRequestPasswordReset(email: string): Promise<void> {
 
 export async function apiConfirmPasswordReset(token: string, newPassword: string): Promise<void> {
   await http('/auth/password-reset/confirm', { method: 'POST', body: { token, newPassword } })
+}
+
+/** The account's archive, a zip: fetched with the token, as a link could not carry it. */
+export function apiExportAccount(): Promise<Blob> {
+  return http('/account/export', { responseType: 'blob' })
+}
+
+/** A Chirp archive or one of Mastodon's lists, as multipart field `file`. */
+export function apiImportAccount(file: File): Promise<ImportReply> {
+  const form = new FormData()
+  form.append('file', file)
+  return http<ImportReply>('/account/import', { method: 'POST', body: form })
+}
+
+export async function apiDeleteAccount(password: string): Promise<void> {
+  await http('/account', { method: 'DELETE', body: { password } })
 }

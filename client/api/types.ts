@@ -8,6 +8,7 @@ import type {
   CommentsReplySchema,
   FeedReplySchema,
   FollowReplySchema,
+  ImportReplySchema,
   MutesReplySchema,
   NotificationsReplySchema,
   PostsReplySchema,
@@ -49,6 +50,7 @@ export type {
 
 export type LoginReply = Static<typeof AuthLoginReplySchema>
 export type TokenReply = Static<typeof TokenReplySchema>
+export type ImportReply = Static<typeof ImportReplySchema>
 export type TwoFactorSetup = Static<typeof TwoFactorSetupReplySchema>
 export type TwoFactorEnableReply = Static<typeof TwoFactorEnableReplySchema>
 export type TwoFactorStatus = Static<typeof TwoFactorStatusSchema>

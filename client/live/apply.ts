@@ -9,7 +9,7 @@ import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
 import { applyPin, applyRepost } from '../state/reposts.js'
 import { markBookmarked, session } from '../state/session.js'
-import { applyFollow, applyProfile } from '../state/users.js'
+import { applyFollow, applyProfile, forgetUser } from '../state/users.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
 import { refetchOnScreen } from './refetch.js'
 
@@ -79,6 +79,11 @@ const handlers: Handlers = {
   'user.followed': (data) => applyFollow(data, true),
   'user.unfollowed': (data) => applyFollow(data, false),
   'user.updated': applyProfile,
+  // An account deleted: its posts each got post.deleted; its comments and rows go here.
+  'user.deleted': (data) => {
+    hidePerson(data.username)
+    forgetUser(data)
+  },
   'bookmark.added': ({ postId }) => void changeBookmark(postId, true),
   'bookmark.removed': ({ postId }) => void changeBookmark(postId, false),
   // Another tab blocked or muted someone: their posts and comments leave this one too; lifting either refetches.

@@ -93,6 +93,17 @@ export function countOwnPost(change: 1 | -1): void {
   if (mine?.postCount !== undefined) mine.postCount = Math.max(0, mine.postCount + change)
 }
 
+/** An account deleted anywhere: it leaves every list of people the tab holds, and its profile. */
+export function forgetUser({ userId, username }: EventPayloads['user.deleted']): void {
+  const gone = (person: UserSummary) => person._id !== userId
+  changeHeldUsers((held) => {
+    held.following = held.following.filter(gone)
+    held.followers = held.followers.filter(gone)
+  })
+  users.suggestions = users.suggestions.filter(gone)
+  delete users.byUsername[username]
+}
+
 export function isFollowing(userId: string): boolean {
   return session.user?.following.some((u) => u._id === userId) ?? false
 }

@@ -26,6 +26,8 @@ export interface RateLimitPolicy {
   uploadsPerUser: Limit
   /** Password-reset mails asked for, per address; every request counts, known address or not. */
   passwordResetsPerAddress: Limit
+  /** Archives of the account (GET /api/account/export), per user. */
+  exportsPerUser: Limit
 }
 
 const MINUTE = 60_000
@@ -39,6 +41,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   writesPerUser: { max: 60, windowMs: MINUTE },
   uploadsPerUser: { max: 30, windowMs: 30 * MINUTE },
   passwordResetsPerAddress: { max: 5, windowMs: 60 * MINUTE },
+  exportsPerUser: { max: 1, windowMs: 60 * MINUTE },
 }
 
 export interface RateLimitOptions {
@@ -56,6 +59,7 @@ const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
 const SIGNUP_ROUTE = '/api/auth/signup'
 const UPLOAD_ROUTE = '/api/media'
 const PASSWORD_RESET_ROUTE = '/api/auth/password-reset'
+const EXPORT_ROUTE = '/api/account/export'
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -138,6 +142,10 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
     isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined,
   )
 
+  const exports = limiter('exports', policy.exportsPerUser, (r) =>
+    route(r) === EXPORT_ROUTE && signedIn(r) !== undefined ? String(signedIn(r)) : undefined,
+  )
+
   // onRequest: before the body is read or a token is checked. preValidation: the body is parsed (for the
   // username) and `authenticate` has run (for the user), but nothing has been validated or done.
   app.addHook('onRequest', async (request, reply) => {
@@ -149,5 +157,6 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
   app.addHook('preValidation', async (request, reply) => {
     await writes(request, reply)
     await uploads(request, reply)
+    await exports(request, reply)
   })
 }

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
+  AccountDeleteSchema,
+  ArchiveSchema,
+  ImportReplySchema,
   PasswordChangeSchema,
   PasswordResetConfirmSchema,
   PasswordResetSchema,
@@ -11,11 +14,12 @@ import {
   TwoFactorStatusSchema,
 } from '../schemas/account.js'
 import { EmptyObjectSchema } from '../schemas/common.js'
+import { receiveImport } from './import-upload.js'
 import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
 /** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { account, twoFactor } = services
+  const { account, accountDeletion, accountExport, accountImport, twoFactor } = services
   const signedIn = { onRequest: [app.authenticate] }
 
   app.post(
@@ -35,6 +39,69 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       const result = await account.changePassword(me(request), currentPassword, newPassword)
       await app.events.endUser(me(request))
       return result
+    },
+  )
+
+  app.delete(
+    '/account',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'Deletes the account and everything it made, given the password. Its username stays held for 30 days; its tokens stop working and its streams close, on every instance.',
+        body: AccountDeleteSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      await accountDeletion.deleteAccount(me(request), request.body.password)
+      await app.events.endUser(me(request))
+      return {}
+    },
+  )
+
+  app.get(
+    '/account/export',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'A zip of everything the account made (account.json, posts.json, comments.json, bookmarks.json, likes.json, following.csv, followers.csv, blocks.csv, mutes.csv and media/), streamed. Once an hour.',
+        produces: ['application/zip'],
+        response: { 200: ArchiveSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { username, stream } = await accountExport.archiveOf(me(request))
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="chirp-${username}.zip"`)
+        .header('cache-control', 'no-store')
+        .send(stream)
+    },
+  )
+
+  app.post(
+    '/account/import',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          "Imports, as multipart field `file`, a Chirp archive (.zip, as the export makes) or one of Mastodon's lists (following_accounts.csv, blocked_accounts.csv, muted_accounts.csv): follows, blocks, mutes and bookmarks of people and posts here, and the archive's own posts with their images and original dates. All or nothing; at most 100 MB uploaded, 10,000 entries, 1 GB inflated, 25 MB an entry.",
+        consumes: ['multipart/form-data'],
+        response: { 200: ImportReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const upload = await receiveImport(request, accountImport.uploadBytes)
+      try {
+        return await accountImport.importFile(me(request), upload.fileName, upload.file)
+      } finally {
+        await upload.dispose()
+      }
     },
   )
 

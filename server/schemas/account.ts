@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { Type } from '@sinclair/typebox'
 
 /** The rules of a new password, as at signup. */
@@ -31,4 +32,22 @@ export const PasswordResetSchema = Type.Object({ email: Type.String({ format: 'e
 export const PasswordResetConfirmSchema = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 500 }),
   newPassword: NewPasswordSchema,
+})
+
+export const AccountDeleteSchema = Type.Object({ password: CurrentPasswordSchema })
+
+const ImportCountsSchema = Type.Object({
+  posts: Type.Integer(),
+  following: Type.Integer(),
+  blocks: Type.Integer(),
+  mutes: Type.Integer(),
+  bookmarks: Type.Integer(),
+})
+export const ImportReplySchema = Type.Object({ imported: ImportCountsSchema, skipped: ImportCountsSchema })
+
+/** An account's archive: a zip, sent as a stream of bytes (Fastify pipes a stream; it never serialises one). */
+export const ArchiveSchema = Type.Unsafe<Readable>({
+  type: 'string',
+  format: 'binary',
+  contentMediaType: 'application/zip',
 })

@@ -132,6 +132,8 @@ export interface EventPayloads {
   'user.updated': Static<typeof UserUpdatedEventSchema>
   'user.suspended': Static<typeof SuspensionEventSchema>
   'user.unsuspended': Static<typeof SuspensionEventSchema>
+  /** An account was deleted: screens drop the person's comments and rows (their posts each get `post.deleted`). */
+  'user.deleted': { userId: string; username: string }
   /**
    * The user logged out: every instance ends the streams of the token logged out, or with no `tokenId`
    * (logout everywhere) all of that user's streams. It travels through the event log like any event, so

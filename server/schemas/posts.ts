@@ -76,6 +76,8 @@ const postFields = {
   updatedAt: DateTimeSchema,
   /** When its author last edited it; absent on a post never edited. */
   editedAt: Type.Optional(DateTimeSchema),
+  /** When the post was imported from its author's archive; `createdAt` is the original date. */
+  importedAt: Type.Optional(DateTimeSchema),
   /** The preview of the first https link: null until the server has fetched it, or when there is none. */
   card: Type.Union([LinkCardSchema, Type.Null()]),
   /** The content warning a reader sees before the text and image; absent when none. */

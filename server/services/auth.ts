@@ -99,6 +99,7 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
         if (registration === 'invite' && !(body.invite !== undefined && (await tx.useInvite(body.invite, at)))) {
           throw forbidden(MSG.inviteRequired)
         }
+        if (await tx.isUsernameReserved(body.username, at)) throw badRequest(MSG.usernameNotAvailable)
         const outcome = await tx.createUser(created)
         if (outcome === 'taken') throw unprocessableEntity(MSG.usernameExists)
         if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
@@ -147,7 +148,8 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
     /** The user a verified token speaks for, unless the token, or every token of the user, was logged out. */
     async userOfToken(payload: TokenPayload, tokenId: string) {
       const [user, revoked] = await Promise.all([store.getTokenHolder(payload._id), store.isTokenRevoked(tokenId)])
-      if (!user) throw notFound(MSG.userNotRegistered)
+      // A deleted account's tokens are void, like logged-out ones; a stranger's id is not registered.
+      if (!user) throw (await store.wasDeleted(payload._id)) ? unauthorized() : notFound(MSG.userNotRegistered)
       if (user.tokenVersion !== payload.tv || revoked) throw unauthorized()
       if (!guestLogin && isGuest(user)) throw unauthorized()
       return user

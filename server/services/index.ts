@@ -1,4 +1,8 @@
 import { createAccountService, type AccountDeps, type AccountService } from './account.js'
+import { createAccountDeletion, type AccountDeletion } from './account-deletion.js'
+import { createAccountExport, type AccountExport } from './account-export.js'
+import { createAccountImport, hostOf, type AccountImport } from './account-import.js'
+import type { ImportLimits } from './archive-reader.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createLinkCards, type LinkCards } from './link-cards.js'
@@ -18,6 +22,9 @@ import { createUsersService, type UsersService } from './users.js'
 export interface Services {
   auth: AuthService
   account: AccountService
+  accountDeletion: AccountDeletion
+  accountExport: AccountExport
+  accountImport: AccountImport
   twoFactor: TwoFactorService
   users: UsersService
   posts: PostsService
@@ -42,6 +49,8 @@ export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'pu
   linkFetch: LinkFetchOptions | undefined
   /** How long a poll's day lasts, in seconds. */
   pollDaySeconds: number
+  /** How much an account's import may bring. */
+  importLimits: ImportLimits
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -51,6 +60,7 @@ export function createServices({
   guestLogin,
   registration,
   rateLimit,
+  importLimits,
   secrets,
   mailer,
   publicUrl,
@@ -77,6 +87,15 @@ export function createServices({
       publicUrl,
       warn,
       tokenFor: (holder) => tokenFor(signToken, holder),
+    }),
+    accountDeletion: createAccountDeletion({ ...deps, removeMedia: (url) => media.remove(url) }),
+    accountExport: createAccountExport({ ...deps, mediaDir }),
+    accountImport: createAccountImport({
+      ...deps,
+      limits: importLimits,
+      publicHost: hostOf(publicUrl),
+      saveImage: (bytes) => media.saveBytes(bytes),
+      removeMedia: (url) => media.remove(url),
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),

@@ -113,6 +113,25 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
       }
     },
 
+    /** Deletes an upload of this server's that nothing shows any more; anything else is left alone. */
+    async remove(url: string): Promise<void> {
+      if (!MEDIA_PATH.test(url)) return
+      await unlink(path.join(mediaDir, path.basename(url))).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      })
+    },
+
+    /** Stores an image read elsewhere (an imported archive's) as an upload is stored; undefined when it is not an image. */
+    async saveBytes(bytes: Buffer): Promise<MediaReply | undefined> {
+      const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES))
+      if (!type) return undefined
+      const image = await reencodeImage(bytes, type).catch(() => undefined)
+      if (!image) return undefined
+      const name = `${randomUUID()}.${type}`
+      await store(mediaDir, name, image.data)
+      return { url: `/media/${name}`, width: image.width, height: image.height }
+    },
+
     async save(upload: Upload): Promise<MediaReply> {
       const { type, bytes } = await receive(upload)
       await upload.finish()

@@ -44,6 +44,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     ...(post.editedAt !== undefined ? { editedAt: post.editedAt } : {}),
     card: post.card ? { ...post.card } : null,
     ...(post.spoilerText !== undefined ? { spoilerText: post.spoilerText } : {}),
+    ...(post.importedAt !== undefined ? { importedAt: post.importedAt } : {}),
     likes: {
       likeCount: post.likeCount,
       likedBy: summaries(lastOf(post.likedBy), users),

@@ -37,7 +37,7 @@ const NOBODY_HIDDEN: Hidden = Object.freeze({
 })
 
 /** Whether two people have a block between them, either way: then neither may act on the other. */
-const blockedEitherWay = (relation: Relation) => relation.blocks || relation.blockedBy
+export const blockedEitherWay = (relation: Relation) => relation.blocks || relation.blockedBy
 
 /** Whether the viewer does not hear from the other person at all: a block either way, or a running mute. */
 export const hears = (relation: Relation) => !blockedEitherWay(relation) && !relation.mutes

@@ -217,6 +217,39 @@ export class EmbeddedReader implements TransactionBase {
   async listPendingUsers(page: PageRequest) {
     return this.index.listPendingUsers(page)
   }
+  async isUsernameReserved(username: string, at: string) {
+    return this.index.reservedNames.isReserved(username, at)
+  }
+  async wasDeleted(userId: string) {
+    return this.index.reservedNames.wasDeleted(userId)
+  }
+  async listCommentsBy(userId: string, page: PageRequest) {
+    return pageByOffset(this.index.commentsBy(userId), page)
+  }
+  async listLikedPostIds(userId: string, page: PageRequest) {
+    return pageByOffset(this.index.likedBy(userId), page)
+  }
+  async isMediaUsed(url: string) {
+    return this.index.usesMedia(url)
+  }
+  postIdsBy(authorId: string) {
+    return this.index.postIdsBy(authorId)
+  }
+  postsTouchedBy(userId: string) {
+    return this.index.postsTouchedBy(userId)
+  }
+  usersMuting(userId: string) {
+    return this.index.usersMuting(userId)
+  }
+  reportsBy(reporterId: string) {
+    return this.index.moderation.reports
+      .all()
+      .filter((report) => report.reporterId === reporterId)
+      .map((report) => report._id)
+  }
+  expiredReservations(at: string) {
+    return this.index.reservedNames.expired(at)
+  }
   async listStaffIds() {
     return this.index.staffIds()
   }

@@ -129,6 +129,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('reports', tx.reports, moderation.reports)
         this.#apply('auditLog', tx.auditLog, moderation.audit)
         this.#apply('invites', tx.invites, moderation.invites)
+        this.#apply('reservedNames', tx.reservedNames, index.reservedNames)
         durable = this.#awaitFlush()
         // Holding the lock through the flush gives this write a flush of its own.
         if (this.#perWrite) await durable
@@ -176,6 +177,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       reports: index.moderation.reports,
       auditLog: index.moderation.audit,
       invites: index.moderation.invites,
+      reservedNames: index.reservedNames,
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

@@ -8,6 +8,7 @@ import type {
   NotificationRecord,
   PostRecord,
   ReportRecord,
+  ReservedNameRecord,
   RevokedTokenRecord,
   UserRecord,
 } from './types.js'
@@ -27,10 +28,12 @@ import type {
  * and posts, so a like's notification costs one small shard and marking some read rewrites only theirs.
  * Version 4 added revoked tokens (logged-out tokens, kept until they expire) as a fourth, so a logout
  * writes one small shard rather than growing its user's record. Version 5 added the records of
- * moderation: reports, the audit log and invites. Older manifests are still read, as holding none of
- * the kinds that came after them.
+ * moderation: reports, the audit log and invites. Version 6 added the usernames of deleted accounts,
+ * held for a while so nobody takes a name over at once. Older manifests are still read, as holding none
+ * of the kinds that came after them.
  */
-export type Kind = 'users' | 'posts' | 'notifications' | 'revokedTokens' | 'reports' | 'auditLog' | 'invites'
+export type Kind =
+  'users' | 'posts' | 'notifications' | 'revokedTokens' | 'reports' | 'auditLog' | 'invites' | 'reservedNames'
 export const KINDS: readonly Kind[] = [
   'users',
   'posts',
@@ -39,10 +42,11 @@ export const KINDS: readonly Kind[] = [
   'reports',
   'auditLog',
   'invites',
+  'reservedNames',
 ]
 
 export interface Manifest {
-  version: 5
+  version: 6
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
@@ -53,10 +57,13 @@ export interface Manifest {
   reports: number[]
   auditLog: number[]
   invites: number[]
+  reservedNames: number[]
 }
 
+/** The manifest of the release before deleted accounts' names were held. */
+type ManifestV5 = Omit<Manifest, 'version' | 'reservedNames'> & { version: 5 }
 /** The manifest of the release before moderation. */
-type ManifestV4 = Omit<Manifest, 'version' | 'reports' | 'auditLog' | 'invites'> & { version: 4 }
+type ManifestV4 = Omit<ManifestV5, 'version' | 'reports' | 'auditLog' | 'invites'> & { version: 4 }
 /** The manifest of the release before revoked tokens. */
 type ManifestV3 = Omit<ManifestV4, 'version' | 'revokedTokens'> & { version: 3 }
 /** The manifest of the release before notifications. */
@@ -69,7 +76,7 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | Manifest
+export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -102,19 +109,21 @@ const isGenerationList = (value: unknown, latest: number): value is number[] =>
 export function isRoot(data: unknown): data is Root {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
   const candidate = data as { version?: unknown; generation?: unknown } & Partial<Record<Kind, unknown>>
-  if (candidate.version === 2 || candidate.version === 3 || candidate.version === 4 || candidate.version === 5) {
+  const { version } = candidate
+  if (version === 2 || version === 3 || version === 4 || version === 5 || version === 6) {
     const latest = candidate.generation
     return (
       typeof latest === 'number' &&
       Number.isSafeInteger(latest) &&
       isGenerationList(candidate.users, latest) &&
       isGenerationList(candidate.posts, latest) &&
-      (candidate.version === 2 || isGenerationList(candidate.notifications, latest)) &&
-      (candidate.version < 4 || isGenerationList(candidate.revokedTokens, latest)) &&
-      (candidate.version < 5 ||
+      (version === 2 || isGenerationList(candidate.notifications, latest)) &&
+      (version < 4 || isGenerationList(candidate.revokedTokens, latest)) &&
+      (version < 5 ||
         (isGenerationList(candidate.reports, latest) &&
           isGenerationList(candidate.auditLog, latest) &&
-          isGenerationList(candidate.invites, latest)))
+          isGenerationList(candidate.invites, latest))) &&
+      (version < 6 || isGenerationList(candidate.reservedNames, latest))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
@@ -122,11 +131,12 @@ export function isRoot(data: unknown): data is Root {
 
 /** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  const none = { reports: [], auditLog: [], invites: [] }
-  if (root.version === 5) return root
-  if (root.version === 4) return { ...root, ...none, version: 5 }
-  if (root.version === 3) return { ...root, ...none, version: 5, revokedTokens: [] }
-  if (root.version === 2) return { ...root, ...none, version: 5, notifications: [], revokedTokens: [] }
+  const none = { reports: [], auditLog: [], invites: [], reservedNames: [] }
+  if (root.version === 6) return root
+  if (root.version === 5) return { ...root, reservedNames: [], version: 6 }
+  if (root.version === 4) return { ...root, ...none, version: 6 }
+  if (root.version === 3) return { ...root, ...none, version: 6, revokedTokens: [] }
+  if (root.version === 2) return { ...root, ...none, version: 6, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -185,6 +195,7 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
     reports: take('reports') as ReportRecord[],
     auditLog: take('auditLog') as AuditEntryRecord[],
     invites: take('invites') as InviteRecord[],
+    reservedNames: take('reservedNames') as ReservedNameRecord[],
   }
 }
 

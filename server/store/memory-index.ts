@@ -2,12 +2,14 @@ import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
 import { ModerationIndex } from './moderation-index.js'
 import { NotificationIndex } from './notification-index.js'
+import { ReservedNames } from './reserved-names.js'
 import { RevokedTokens } from './revoked-tokens.js'
 import { SearchIndex } from './search-index.js'
 import { withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type {
+  AuthoredComment,
   Database,
   FeedRepost,
   FeedRepostQuery,
@@ -111,6 +113,7 @@ export class MemoryIndex {
   readonly notifications = new NotificationIndex()
   readonly revokedTokens = new RevokedTokens()
   readonly moderation = new ModerationIndex()
+  readonly reservedNames = new ReservedNames()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
   /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
@@ -181,6 +184,7 @@ export class MemoryIndex {
     this.notifications.load(data.notifications ?? [])
     this.revokedTokens.load(data.revokedTokens ?? [])
     this.moderation.load(data.reports ?? [], data.auditLog ?? [], data.invites ?? [])
+    this.reservedNames.load(data.reservedNames ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {
@@ -410,8 +414,66 @@ export class MemoryIndex {
     this.usernameSkeletons.delete(usernameSkeleton(user.username))
     this.#staff.delete(id)
     this.#pending.delete(id)
+    this.#suspended.delete(id)
+    this.#indexBlocks(id, user.blocking ?? [], [])
+    this.#blockedBy.delete(id)
+    this.#postsByAuthor.delete(id)
     this.#usersByTime.remove(user)
     this.names.deleteUser(user)
+  }
+
+  /** The ids of the user's posts, newest first. */
+  postIdsBy(authorId: string): string[] {
+    return [...(this.#postsByAuthor.get(authorId)?.items ?? [])].reverse().map((post) => post._id)
+  }
+
+  /**
+   * The posts of others the user likes, took a like back from, commented on or voted on a comment of:
+   * a walk over every post, which only an account's deletion makes.
+   */
+  postsTouchedBy(userId: string): string[] {
+    const ids: string[] = []
+    for (const post of this.posts.values()) {
+      if (post.authorId === userId) continue
+      const touched =
+        post.likedBy.includes(userId) ||
+        post.dislikedBy.includes(userId) ||
+        post.comments.some(
+          (c) => c.authorId === userId || c.upvotedBy.includes(userId) || c.downvotedBy.includes(userId),
+        ) ||
+        post.reposts?.some((repost) => repost.userId === userId) === true
+      if (touched) ids.push(post._id)
+    }
+    return ids
+  }
+
+  /** The user's comments, oldest first: a walk over every post, which only an export makes. */
+  commentsBy(userId: string): AuthoredComment[] {
+    const found: AuthoredComment[] = []
+    for (const post of this.posts.values()) {
+      for (const comment of post.comments) if (comment.authorId === userId) found.push({ postId: post._id, comment })
+    }
+    return found.sort((a, b) => order(a.comment.createdAt, b.comment.createdAt) || order(a.comment._id, b.comment._id))
+  }
+
+  /** The ids of the posts the user likes, the oldest post first (a post's likes keep no time of their own). */
+  likedBy(userId: string): string[] {
+    const found = [...this.posts.values()].filter((post) => post.likedBy.includes(userId))
+    return found.sort((a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id)).map((post) => post._id)
+  }
+
+  /** Who mutes the user, timed-out mutes included: a walk over every user, for an account's deletion. */
+  usersMuting(userId: string): string[] {
+    const ids: string[] = []
+    for (const user of this.users.values()) if (user.muting?.some((mute) => mute.userId === userId)) ids.push(user._id)
+    return ids
+  }
+
+  /** Whether a post or a profile shows the media URL. */
+  usesMedia(url: string): boolean {
+    for (const post of this.posts.values()) if (post.mediaUrl === url) return true
+    for (const user of this.users.values()) if (user.avatarURL === url || user.bannerURL === url) return true
+    return false
   }
 
   /** Signups waiting for approval, oldest first. */

@@ -22,6 +22,8 @@ export interface NotificationBase {
   idsAbout(match: { postId: string } | { commentId: string }): Iterable<string>
   /** Ids of the notifications either of two people made for the other. */
   idsBetween(a: string, b: string): Iterable<string>
+  /** Ids of the notifications to the user and of those they made for anyone (a deleted account's). */
+  idsInvolving(userId: string): Iterable<string>
   /** The user's unread notifications, oldest first. */
   unreadOf(userId: string): readonly NotificationRecord[]
   unreadCount(userId: string): number
@@ -87,6 +89,12 @@ export class NotificationIndex implements NotificationBase {
     const made = (recipient: string, actor: string) =>
       (this.#byRecipient.get(recipient)?.items ?? []).filter((n) => n.actorId === actor).map((n) => n._id)
     return [...made(a, b), ...made(b, a)]
+  }
+  /** Walks every notification for the ones the user made: only an account's deletion asks. */
+  idsInvolving(userId: string): Iterable<string> {
+    const ids = (this.#byRecipient.get(userId)?.items ?? []).map((n) => n._id)
+    for (const n of this.#byId.values()) if (n.actorId === userId) ids.push(n._id)
+    return ids
   }
   unreadOf(userId: string): readonly NotificationRecord[] {
     return this.#unread.get(userId)?.items ?? []

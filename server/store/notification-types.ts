@@ -20,13 +20,15 @@ export interface NotificationRecord extends NotificationIdentity {
 
 /**
  * Which notifications to take back: exactly one, every one about a post or a comment that is going away,
- * or every one either of two people made for the other (a block between them).
+ * every one either of two people made for the other (a block between them), or every one to or from a
+ * person (an account deleted).
  */
 export type NotificationMatch =
   | { identity: NotificationIdentity }
   | { postId: string }
   | { commentId: string }
   | { between: readonly [string, string] }
+  | { involving: string }
 
 /** A recipient's count of unread notifications after a change. */
 export interface UnreadCount {

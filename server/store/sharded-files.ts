@@ -117,7 +117,7 @@ export class ShardedFiles {
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
     const manifest: Manifest = {
-      version: 5,
+      version: 6,
       generation: 0,
       users: [],
       posts: [],
@@ -126,6 +126,7 @@ export class ShardedFiles {
       reports: [],
       auditLog: [],
       invites: [],
+      reservedNames: [],
     }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []

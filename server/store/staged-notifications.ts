@@ -44,6 +44,10 @@ export class StagedNotifications {
       const committed = this.base.idOf(identity)
       if (committed !== undefined) ids.add(committed)
       for (const [id, staged] of this.changes) if (staged && identityKey(staged) === identity) ids.add(id)
+    } else if ('involving' in match) {
+      const involving = (n: NotificationRecord) => n.recipientId === match.involving || n.actorId === match.involving
+      for (const id of this.base.idsInvolving(match.involving)) ids.add(id)
+      for (const [id, staged] of this.changes) if (staged && involving(staged)) ids.add(id)
     } else if ('between' in match) {
       const [a, b] = match.between
       const between = (n: NotificationRecord) =>

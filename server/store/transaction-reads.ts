@@ -12,6 +12,7 @@ import type {
   PageRequest,
   ReportRecord,
   ReportStatus,
+  ReservedNameRecord,
   PostQuery,
   PostRecord,
   RevokedTokenRecord,
@@ -36,6 +37,13 @@ export interface TransactionBase extends StoreReader {
   blockersOf(userId: string): readonly string[]
   /** The posts in whose polls the user voted, as committed. */
   pollsVotedIn(userId: string): readonly string[]
+  /** The next four are the committed records an account's deletion removes or changes. */
+  postIdsBy(authorId: string): readonly string[]
+  postsTouchedBy(userId: string): readonly string[]
+  usersMuting(userId: string): readonly string[]
+  reportsBy(reporterId: string): readonly string[]
+  /** Held usernames past their time, forgotten at the next deletion. */
+  expiredReservations(at: string): readonly string[]
 }
 
 /**
@@ -49,7 +57,10 @@ export class TransactionReads implements StoreReader {
   readonly revokedTokens = new Map<string, RevokedTokenRecord | null>()
   /** Pending signups rejected. */
   readonly deletedUsers = new Set<string>()
-  readonly reports = new Map<string, ReportRecord>()
+  /** Reports staged, or null for one removed (its reporter's account deleted). */
+  readonly reports = new Map<string, ReportRecord | null>()
+  /** Held usernames staged, or null for one forgotten. */
+  readonly reservedNames = new Map<string, ReservedNameRecord | null>()
   readonly auditLog = new Map<string, AuditEntryRecord>()
   readonly invites = new Map<string, InviteRecord>()
   readonly notifications: StagedNotifications
@@ -68,6 +79,7 @@ export class TransactionReads implements StoreReader {
       this.revokedTokens.size === 0 &&
       this.deletedUsers.size === 0 &&
       this.reports.size === 0 &&
+      this.reservedNames.size === 0 &&
       this.auditLog.size === 0 &&
       this.invites.size === 0
     )
@@ -188,23 +200,24 @@ export class TransactionReads implements StoreReader {
     return this.notifications.unread(userId)
   }
   async getReport(id: string) {
-    return this.reports.get(id) ?? this.base.getReport(id)
+    const staged = this.reports.get(id)
+    return staged === null ? undefined : (staged ?? this.base.getReport(id))
   }
   listReports(status: ReportStatus, page: PageRequest) {
     return this.base.listReports(status, page)
   }
   async countOpenReports() {
     let open = await this.base.countOpenReports()
-    for (const report of this.reports.values()) {
-      const before = await this.base.getReport(report._id)
-      open += (report.status === 'open' ? 1 : 0) - (before?.status === 'open' ? 1 : 0)
+    for (const [id, report] of this.reports) {
+      const before = await this.base.getReport(id)
+      open += (report?.status === 'open' ? 1 : 0) - (before?.status === 'open' ? 1 : 0)
     }
     return open
   }
   async countReportsSince(reporterId: string, since: string) {
     let staged = 0
     for (const report of this.reports.values()) {
-      if (report.reporterId === reporterId && report.createdAt >= since) staged++
+      if (report && report.reporterId === reporterId && report.createdAt >= since) staged++
     }
     return (await this.base.countReportsSince(reporterId, since)) + staged
   }
@@ -253,6 +266,24 @@ export class TransactionReads implements StoreReader {
   }
   usersWithEmail(email: string) {
     return this.base.usersWithEmail(email)
+  }
+  async isUsernameReserved(username: string, at: string) {
+    const staged = this.reservedNames.get(usernameKey(username))
+    if (staged === null) return false
+    return staged ? staged.until > at : this.base.isUsernameReserved(username, at)
+  }
+  async wasDeleted(userId: string) {
+    if (this.deletedUsers.has(userId)) return true
+    return this.base.wasDeleted(userId)
+  }
+  listCommentsBy(userId: string, page: PageRequest) {
+    return this.base.listCommentsBy(userId, page)
+  }
+  listLikedPostIds(userId: string, page: PageRequest) {
+    return this.base.listLikedPostIds(userId, page)
+  }
+  isMediaUsed(url: string) {
+    return this.base.isMediaUsed(url)
   }
   async getTwoFactor(userId: string) {
     return (await this.getUser(userId))?.twoFactor

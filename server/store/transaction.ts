@@ -10,6 +10,7 @@ import type {
   InviteRecord,
   ReportRecord,
   ReportResolution,
+  ReservedNameRecord,
   Role,
   Suspension,
   MuteRecord,
@@ -381,6 +382,84 @@ export class Transaction extends TransactionReads implements StoreTx {
     this.users.delete(id)
     this.deletedUsers.add(id)
     return true
+  }
+
+  /**
+   * One transaction like any other, so the deletion reaches the disk in one flush or not at all: the
+   * manifest written last is the commit point (layout.ts). Each step below removes one kind of thing the
+   * user owns.
+   */
+  async deleteAccount(userId: string, reservation: ReservedNameRecord, at: string) {
+    const user = await this.getUser(userId)
+    if (!user) return undefined
+    const unread = new Map<string, number>()
+    const retract = (match: NotificationMatch) => {
+      for (const count of this.notifications.remove(match)) unread.set(count.recipientId, count.unread)
+    }
+    // Their posts, with the comments, likes and bookmarks others made of them.
+    const postIds = [...this.base.postIdsBy(userId)]
+    for (const postId of postIds) {
+      retract({ postId })
+      await this.deletePost(postId)
+    }
+    // Their likes, reposts, comments (with the replies to them), comment votes and poll votes on the posts
+    // of others, and the counts those fed.
+    for (const postId of this.base.postsTouchedBy(userId)) await this.#leavePost(postId, userId, retract)
+    await this.removePollVotes(userId)
+    // Their follows, both ways.
+    for (const followeeId of user.following) await this.unfollow(userId, followeeId, at)
+    for (const followerId of user.followers) await this.unfollow(followerId, userId, at)
+    // Blocks and mutes of them (theirs go with their record).
+    for (const blockerId of this.base.blockersOf(userId)) {
+      const blocker = await this.getUser(blockerId)
+      if (blocker?.blocking) this.#putUser({ ...blocker, blocking: without(blocker.blocking, userId) })
+    }
+    for (const muterId of this.base.usersMuting(userId)) {
+      const muter = await this.getUser(muterId)
+      if (muter?.muting) this.#putUser({ ...muter, muting: muter.muting.filter((mute) => mute.userId !== userId) })
+    }
+    // Notifications to and from them, and the reports they made.
+    retract({ involving: userId })
+    for (const reportId of this.base.reportsBy(userId)) this.reports.set(reportId, null)
+    // The record itself, with its bookmarks and two-factor state; the name is held.
+    this.users.delete(userId)
+    this.deletedUsers.add(userId)
+    for (const key of this.base.expiredReservations(at)) this.reservedNames.set(key, null)
+    this.reservedNames.set(reservation._id, Object.freeze({ ...reservation }))
+    unread.delete(userId)
+    return { postIds, unread: [...unread].map(([recipientId, count]) => ({ recipientId, unread: count })) }
+  }
+
+  /** Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post. */
+  async #leavePost(postId: string, userId: string, retract: (match: NotificationMatch) => void) {
+    const post = await this.getPost(postId)
+    if (!post) return
+    const theirIds = new Set(post.comments.filter((comment) => comment.authorId === userId).map((c) => c._id))
+    const gone = (comment: CommentRecord) =>
+      theirIds.has(comment._id) || (comment.replyTo !== undefined && theirIds.has(comment.replyTo))
+    for (const comment of post.comments.filter(gone)) retract({ commentId: comment._id })
+    const reposts = (post.reposts ?? []).filter((repost) => repost.userId !== userId)
+    const { reposts: _before, repostCount: _count, ...rest } = post
+    const comments = post.comments
+      .filter((comment) => !gone(comment))
+      .map((comment) =>
+        comment.upvotedBy.includes(userId) || comment.downvotedBy.includes(userId)
+          ? {
+              ...comment,
+              upvotedBy: without(comment.upvotedBy, userId),
+              downvotedBy: without(comment.downvotedBy, userId),
+            }
+          : comment,
+      )
+    this.#putPost({
+      ...rest,
+      ...(reposts.length > 0 ? { reposts, repostCount: reposts.length } : {}),
+      likedBy: without(post.likedBy, userId),
+      dislikedBy: without(post.dislikedBy, userId),
+      likeCount: post.likeCount - (post.likedBy.includes(userId) ? 1 : 0),
+      comments,
+      commentCount: comments.length,
+    })
   }
 
   /** Transactions run one at a time: every user is locked already. */

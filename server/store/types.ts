@@ -177,6 +177,8 @@ export interface PostRecord {
   readonly updatedAt: string
   /** When its author last edited it; absent on a post never edited (a like changes `updatedAt` only). */
   readonly editedAt?: string
+  /** When it was brought in from an archive of its author's (its `createdAt` is the original's); absent otherwise. */
+  readonly importedAt?: string
   /** The preview of the post's first https link, once fetched; absent until then, or when there is none. */
   readonly card?: LinkCardRecord
   /** The content warning a reader sees before the text and image; absent when none. */
@@ -269,6 +271,34 @@ export interface Database {
   reports?: ReportRecord[]
   auditLog?: AuditEntryRecord[]
   invites?: InviteRecord[]
+  /** Absent in databases written before accounts could be deleted. */
+  reservedNames?: ReservedNameRecord[]
+}
+
+/**
+ * The username of a deleted account, held until `until` so nobody takes it over at once; while it is
+ * kept, the account's old tokens are told apart from a stranger's (a 401, not a 404).
+ */
+export interface ReservedNameRecord {
+  /** The username's usernameKey (server/usernames.ts). */
+  readonly _id: string
+  /** The deleted account's id. */
+  readonly userId: string
+  readonly until: string
+}
+
+/** A comment and the post it is on. */
+export interface AuthoredComment {
+  readonly postId: string
+  readonly comment: CommentRecord
+}
+
+/** What the deletion of an account changed for everyone else, for the events that tell them. */
+export interface AccountRemoval {
+  /** The account's posts, all gone, in no particular order. */
+  readonly postIds: readonly string[]
+  /** Whoever had unread notifications that went with the account, and their count now, in no particular order. */
+  readonly unread: readonly UnreadCount[]
 }
 
 export interface PageRequest {
@@ -423,6 +453,16 @@ export interface StoreReader {
   usersWithEmail(email: string): Promise<string[]>
   /** The user's two-factor state; undefined when it was never set up (or was turned off). */
   getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined>
+  /** Whether the username (compared by usernameKey) is a deleted account's, held past `at`. */
+  isUsernameReserved(username: string, at: string): Promise<boolean>
+  /** Whether the id was an account's that was deleted and whose username is still held. */
+  wasDeleted(userId: string): Promise<boolean>
+  /** The user's comments, each with its post's id, oldest first (an export reads them a page at a time). */
+  listCommentsBy(userId: string, page: PageRequest): Promise<Page<AuthoredComment>>
+  /** The ids of the posts the user likes, the oldest like first. */
+  listLikedPostIds(userId: string, page: PageRequest): Promise<Page<string>>
+  /** Whether any post or profile shows the media URL (an upload still in use). */
+  isMediaUsed(url: string): Promise<boolean>
 }
 
 /** The fields of a profile its owner may change. */
@@ -599,6 +639,14 @@ export interface StoreTx extends StoreReader {
   approveUser(id: string, at: string): Promise<boolean>
   /** Deletes a pending signup, which has made nothing yet; false when the user is not pending. */
   deletePendingUser(id: string): Promise<boolean>
+  /**
+   * Deletes the user and everything they own, in this one transaction: their posts (with the comments,
+   * likes and bookmarks others made of them), their comments, likes, votes and bookmarks, their follows
+   * both ways, the notifications to and from them, the reports they made, their blocks and mutes and the
+   * blocks and mutes of them, their two-factor state; every count those fed drops with them. The username
+   * is held by `reservation`. Undefined when there is no such user.
+   */
+  deleteAccount(userId: string, reservation: ReservedNameRecord, at: string): Promise<AccountRemoval | undefined>
   /** Stops the report from being made twice in the hour by a reporter racing themselves; nothing for an unknown user. */
   lockUser(id: string): Promise<void>
   /** The report as given; the service checks its reporter and target. */

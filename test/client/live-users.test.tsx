@@ -121,3 +121,18 @@ await t.test('user.updated of my own profile, from another tab, keeps my email a
     bookmarks: ['p1'],
   })
 })
+
+await t.test("user.deleted takes the person's comments and rows off the screen", async (t) => {
+  const theos = { username: 'theo', firstName: 'Theo', lastName: 'Park' }
+  const post = { ...p1, ...theos, comments: [makeComment('Nice one'), makeComment('Me too', theos)] }
+  const { send } = await liveApp(t, me, '/post-detail/p1', {
+    'GET /api/posts/p1': () => ok({ post }),
+    'GET /api/users/suggestions': () => ok({ users: [maya] }),
+  })
+  await screen.findByText('Nice one')
+  await until(() => screen.queryAllByText('Maya Lin').length === 2)
+  send('user.deleted', { userId: maya._id, username: maya.username })
+  await until(() => screen.queryByText('Nice one') === null)
+  t.equal(screen.queryAllByText('Maya Lin').length, 0, 'her comment and her suggestion are gone')
+  t.ok(screen.getByText('Me too'), "others' comments stay")
+})

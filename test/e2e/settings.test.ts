@@ -7,7 +7,7 @@ import { call, signupUser, waitForPath } from './helpers.js'
 /*
  * The account's own Settings in Chromium: a new password, two-factor sign-in with a QR code drawn in
  * the page and recovery codes shown once, log out everywhere, signing in with a recovery code, and a
- * forgotten password reset through a link mailed to an SMTP server the test runs.
+ * forgotten password reset through a link mailed to an SMTP server the test runs, and deleting the account.
  */
 const smtp = await startSmtp(t)
 const e2e = await startE2E(t, { env: { SMTP_URL: smtp.url } })
@@ -91,3 +91,36 @@ await journey(t, e2e, 'a forgotten password: a mailed link sets a new one', {}, 
   })
   t.equal(reply.foundUser.username, me.username, 'the new password signs in')
 })
+
+await journey(
+  t,
+  e2e,
+  'Delete account: confirmed with the username and password, then signed out',
+  {},
+  async (page, t, e2e) => {
+    const me = await signupUser(e2e, 'leaving')
+    await call(e2e, 'POST', '/api/posts', { content: 'soon gone' }, me.token)
+    await page.goto('/login')
+    await page.getByLabel('Username').fill(me.username)
+    await page.getByLabel('Password').fill(me.password)
+    await page.getByRole('button', { name: 'Login', exact: true }).click()
+    await waitForPath(page, '/')
+    await page.goto('/settings#delete')
+    await page.getByRole('heading', { name: 'Delete account', level: 2 }).waitFor()
+    const remove = page.getByRole('button', { name: 'Delete account' })
+    await page.getByLabel('Your password').fill(me.password)
+    t.ok(await remove.isDisabled(), 'not until the username is typed')
+    await page.getByLabel(`Type your username (${me.username}) to confirm`).fill(me.username)
+    await remove.click()
+    await waitForPath(page, '/login')
+    await page.getByText('Your account was deleted.').waitFor()
+    const feed = await fetch(`${e2e.baseURL}/api/feed`, { headers: { authorization: me.token } })
+    t.equal(feed.status, 401, 'its tokens are ended')
+    const again = await fetch(`${e2e.baseURL}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: me.username, password: 'a long password', email: 'again@example.com' }),
+    })
+    t.equal(again.status, 400, 'its username is held')
+  },
+)

@@ -1,7 +1,7 @@
 import type { AppOptions } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
 import type { Database, Role } from '../../server/store/types.js'
-import { buildApiApp } from './api.js'
+import { IMAGE_BYTES, buildApiApp, multipart } from './api.js'
 import type { TestContext } from './app.js'
 import { cachedSeed } from './store-under-test.js'
 
@@ -43,6 +43,16 @@ export async function postBy(api: Api, token: string, content = 'a post to repor
     headers: { prefer: 'return=minimal' },
   })
   return (res.json() as { post: { _id: string } }).post._id
+}
+
+/** A PNG uploaded by `token`'s user: its URL. */
+export async function imageBy(api: Api, token: string): Promise<string> {
+  const res = await api.as(token, {
+    method: 'POST',
+    url: '/api/media',
+    ...multipart('file', 'a.png', 'image/png', IMAGE_BYTES.png),
+  })
+  return (res.json() as { url: string }).url
 }
 
 /** A new comment by `token`'s user on the post: its id. */

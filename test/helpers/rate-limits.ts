@@ -16,6 +16,7 @@ export const loose = (policy: Partial<RateLimitPolicy>): RateLimitPolicy => ({
   writesPerUser: LOOSE,
   uploadsPerUser: LOOSE,
   passwordResetsPerAddress: LOOSE,
+  exportsPerUser: LOOSE,
   ...policy,
 })
 

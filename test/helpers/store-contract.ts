@@ -106,6 +106,12 @@ export const OPERATIONS: Record<Operation, true> = {
   addInvite: true,
   useInvite: true,
   emit: true,
+  deleteAccount: true,
+  isUsernameReserved: true,
+  wasDeleted: true,
+  listCommentsBy: true,
+  listLikedPostIds: true,
+  isMediaUsed: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */

@@ -21,6 +21,7 @@ import { TEST_DATABASE_URL, skipWithoutPostgres, testSchema } from '../helpers/p
 const skip = await skipWithoutPostgres()
 
 const LOGGED_OUT = 'a-token-logged-out-before-the-move'
+const DELETED = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d00de'
 
 /**
  * A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post with a
@@ -65,6 +66,21 @@ async function usedDataDir(t: Test): Promise<string> {
   await store.transaction(async (tx) => {
     await tx.beginTwoFactor(other?._id as string, 'v1.sealed-secret')
     await tx.enableTwoFactor(other?._id as string, 'v1.sealed-secret', 59_000_000, ['hash-one', 'hash-two'])
+  })
+  // An account deleted before the move: its username stays held after it.
+  const at = new Date().toISOString()
+  const until = new Date(Date.now() + 3600_000).toISOString()
+  await store.transaction(async (tx) => {
+    const template = users.find((u) => u.username === 'noah_kim') as (typeof users)[number]
+    await tx.createUser({
+      ...template,
+      _id: DELETED,
+      username: 'gone_before_move',
+      followers: [],
+      following: [],
+      bookmarks: [],
+    })
+    await tx.deleteAccount(DELETED, { _id: 'gone_before_move', userId: DELETED, until }, at)
   })
   await store.close()
   return dataDir
@@ -165,6 +181,8 @@ await t.test(
       'posts are found by their words',
     )
     t.ok(await store.isTokenRevoked(LOGGED_OUT), 'a token logged out before the move stays logged out')
+    t.ok(await store.isUsernameReserved('gone_before_move', new Date().toISOString()), 'a deleted name stays held')
+    t.ok(await store.wasDeleted(DELETED), "and the deleted account's tokens stay a 401")
     const guest = await store.getUserByUsername('guest')
     t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
 

@@ -11,6 +11,7 @@ import {
   type Operation,
   type Outcome,
 } from '../helpers/store-contract.js'
+import { accountReads, accountWrites } from '../helpers/store-contract-accounts.js'
 import { otherReads } from '../helpers/store-contract-more-reads.js'
 import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
@@ -26,7 +27,13 @@ import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js
  */
 const skip = await skipWithoutPostgres()
 
-const reads = (f: Fixture) => [...contentReads(f), ...otherReads(f), ...pollReads(f), ...repostReads(f)]
+const reads = (f: Fixture) => [
+  ...contentReads(f),
+  ...otherReads(f),
+  ...pollReads(f),
+  ...repostReads(f),
+  ...accountReads(f),
+]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
   ...peopleWrites(f),
@@ -34,6 +41,7 @@ const table = (f: Fixture): ContractCase[] => [
   ...pollWrites(f),
   ...repostWrites(f),
   ...recordWrites(f),
+  ...accountWrites(f),
   ...reads(f),
 ]
 

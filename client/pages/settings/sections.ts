@@ -1,5 +1,8 @@
 import type { ComponentType } from 'react'
 import { BlockedMutedSection } from './blocked-muted-section.js'
+import { DeleteSection } from './delete-section.js'
+import { ExportSection } from './export-section.js'
+import { ImportSection } from './import-section.js'
 import { PasswordSection } from './password-section.js'
 import { ProfileSection } from './profile-section.js'
 import { SessionsSection } from './sessions-section.js'
@@ -20,4 +23,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },
   { id: 'blocked-muted', title: 'Blocked and muted people', Body: BlockedMutedSection },
+  { id: 'export', title: 'Export', Body: ExportSection },
+  { id: 'import', title: 'Import', Body: ImportSection },
+  { id: 'delete', title: 'Delete account', Body: DeleteSection },
 ]

@@ -108,6 +108,7 @@ export async function addNotification(sql: Queryable, n: NotificationRecord): Pr
 }
 
 function matching(sql: Queryable, match: NotificationMatch) {
+  if ('involving' in match) return sql`n.recipient_id = ${match.involving} OR n.actor_id = ${match.involving}`
   if ('between' in match) {
     const [a, b] = match.between
     return sql`(n.recipient_id = ${a} AND n.actor_id = ${b}) OR (n.recipient_id = ${b} AND n.actor_id = ${a})`
@@ -123,7 +124,15 @@ function matching(sql: Queryable, match: NotificationMatch) {
 /** Deletes the matching rows and takes the unread ones off their recipients' counts, in one statement. */
 export async function removeNotifications(sql: Queryable, match: NotificationMatch): Promise<UnreadCount[]> {
   const [recipientId, actorId] = 'between' in match ? match.between : []
-  if (!known('identity' in match ? match.identity : 'between' in match ? { recipientId, actorId } : match)) return []
+  const ids =
+    'identity' in match
+      ? match.identity
+      : 'between' in match
+        ? { recipientId, actorId }
+        : 'involving' in match
+          ? { recipientId: match.involving }
+          : match
+  if (!known(ids)) return []
   const rows = await sql<{ recipient_id: string; unread: number }[]>`
     WITH removed AS (DELETE FROM notifications n WHERE ${matching(sql, match)} RETURNING n.recipient_id, n.read),
     fell AS (SELECT recipient_id, count(*)::int AS n FROM removed WHERE NOT read GROUP BY recipient_id)

@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { CURSOR } from '../cursor.js'
-import type { CommentRecord, Page, PageRequest } from '../types.js'
+import type { AuthoredComment, CommentRecord, Page, PageRequest } from '../types.js'
 import type { Queryable } from './connect.js'
 import { hidden, limitOf, readCursor, seqPage } from './keyset.js'
 import { commentJson, isUuid, toCommentRecord, type CommentJson } from './records.js'
@@ -84,4 +84,28 @@ export async function countedChange(
     WHERE id = ${post.id} AND EXISTS (SELECT 1 FROM changed)
     RETURNING id`
   return rows.length > 0
+}
+
+/** The user's comments across every post, oldest first, by comments_author. */
+export async function listCommentsBy(
+  sql: Queryable,
+  userId: string,
+  page: PageRequest,
+): Promise<Page<AuthoredComment>> {
+  if (!isUuid(userId)) return nothing
+  const rows = await sql<{ seq: string; post_id: string; comment: CommentJson }[]>`
+    SELECT c.seq, c.post_id, ${commentJson(sql)} AS comment FROM comments c
+    WHERE c.author_id = ${userId} AND c.seq > ${seqOf(page) ?? 0}
+    ORDER BY c.seq ${limitOf(sql, page.limit)}`
+  return seqPage(rows, page.limit, (row) => ({ postId: row.post_id, comment: toCommentRecord(row.comment) }))
+}
+
+/** The posts the user likes, the oldest like first. */
+export async function listLikedPostIds(sql: Queryable, userId: string, page: PageRequest): Promise<Page<string>> {
+  if (!isUuid(userId)) return nothing
+  const rows = await sql<{ post_id: string; seq: string }[]>`
+    SELECT r.post_id, r.seq FROM post_reactions r
+    WHERE r.user_id = ${userId} AND r.liked AND r.seq > ${seqOf(page) ?? 0}
+    ORDER BY r.seq ${limitOf(sql, page.limit)}`
+  return seqPage(rows, page.limit, (row) => row.post_id)
 }

@@ -18,6 +18,7 @@ import type {
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
+import * as removal from './pg-account-removal.js'
 import * as moderation from './pg-moderation.js'
 import * as notifications from './pg-notifications.js'
 import * as parts from './pg-post-parts.js'
@@ -318,6 +319,21 @@ export class PgReader implements StoreReader {
     const rows = await this.sql<{ id: string }[]>`
       SELECT id FROM users WHERE lower(email) = lower(${email}) ORDER BY created_at, id`
     return rows.map((row) => row.id)
+  }
+  isUsernameReserved(username: string, at: string): Promise<boolean> {
+    return removal.isUsernameReserved(this.sql, usernameKey(username), at)
+  }
+  wasDeleted(userId: string): Promise<boolean> {
+    return removal.wasDeleted(this.sql, userId)
+  }
+  listCommentsBy(userId: string, page: PageRequest) {
+    return parts.listCommentsBy(this.sql, userId, page)
+  }
+  listLikedPostIds(userId: string, page: PageRequest) {
+    return parts.listLikedPostIds(this.sql, userId, page)
+  }
+  isMediaUsed(url: string): Promise<boolean> {
+    return removal.isMediaUsed(this.sql, url)
   }
   async getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined> {
     if (!isUuid(userId)) return undefined

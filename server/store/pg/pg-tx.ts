@@ -7,6 +7,7 @@ import type {
   LockedPost,
   ReportRecord,
   ReportResolution,
+  ReservedNameRecord,
   Role,
   Suspension,
   MuteRecord,
@@ -25,6 +26,7 @@ import type {
 import type { Queryable } from './connect.js'
 import * as moderation from './pg-moderation.js'
 import * as account from './pg-account.js'
+import { deleteAccount } from './pg-account-removal.js'
 import * as notifications from './pg-notifications.js'
 import { countedChange } from './pg-post-parts.js'
 import * as relations from './pg-relations.js'
@@ -141,6 +143,10 @@ export class PgTx extends PgReader implements StoreTx {
     if (!isUuid(id)) return false
     const rows = await this.sql`DELETE FROM users WHERE id = ${id} AND pending RETURNING id`
     return rows.length === 1
+  }
+
+  deleteAccount(userId: string, reservation: ReservedNameRecord, at: string) {
+    return deleteAccount(this.sql, userId, reservation, at)
   }
 
   async lockUser(id: string): Promise<void> {

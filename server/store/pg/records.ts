@@ -89,8 +89,8 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  */
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
-  p.created_at, p.updated_at, p.edited_at, p.card, p.like_count, p.comment_count, p.spoiler_text, p.poll,
-  p.repost_count, p.quote_of, p.pinned_at`
+  p.created_at, p.updated_at, p.edited_at, p.imported_at, p.card, p.like_count, p.comment_count, p.spoiler_text,
+  p.poll, p.repost_count, p.quote_of, p.pinned_at`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -125,6 +125,7 @@ export interface LockedRow {
   updated_at: Date
   edited_at: Date | null
   card: LinkCardRecord | null
+  imported_at: Date | null
   like_count: number
   comment_count: number
   spoiler_text: string | null
@@ -167,6 +168,7 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   updatedAt: row.updated_at.toISOString(),
   ...(row.edited_at !== null ? { editedAt: row.edited_at.toISOString() } : {}),
   ...(row.card !== null ? { card: row.card } : {}),
+  ...(row.imported_at !== null ? { importedAt: row.imported_at.toISOString() } : {}),
   likeCount: row.like_count,
   commentCount: row.comment_count,
   ...(row.spoiler_text !== null ? { spoilerText: row.spoiler_text } : {}),

@@ -58,6 +58,7 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   updated_at: post.updatedAt,
   edited_at: post.editedAt ?? null,
   card: post.card ? { ...post.card } : null,
+  imported_at: post.importedAt ?? null,
   like_count: likeCount,
   comment_count: commentCount,
   spoiler_text: post.spoilerText ?? null,

@@ -141,6 +141,12 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
       .filter((token) => knownUser(token.userId))
       .map((token) => ({ token_id: token._id, user_id: token.userId, expires_at: token.expiresAt })),
   )
+  // A deleted account's username stays held after the move, and its old tokens stay a 401.
+  await insertRows(
+    sql,
+    'reserved_usernames',
+    (database.reservedNames ?? []).map((held) => ({ username_key: held._id, user_id: held.userId, until: held.until })),
+  )
   // Two-factor sign-in set up before the move still asks for its codes after it.
   for (const user of database.users) {
     const state = user.twoFactor

@@ -12,6 +12,7 @@ import * as postEdits from './0010_post_edits.js'
 import * as repostsPins from './0011_reposts_pins.js'
 import * as conversations from './0012_conversations.js'
 import * as linkCards from './0013_link_cards.js'
+import * as accountData from './0014_account_data.js'
 import * as profileMedia from './0016_profile_media.js'
 
 /**
@@ -44,5 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   repostsPins,
   conversations,
   linkCards,
+  accountData,
   profileMedia,
 ]

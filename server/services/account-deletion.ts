@@ -1,0 +1,74 @@
+import { MSG, badRequest, forbidden, notFound } from '../errors.js'
+import type { StoreTx, UserRecord } from '../store/types.js'
+import { isGuest, usernameKey } from '../usernames.js'
+import type { ServiceDeps } from './deps.js'
+import { verifyPassword } from './passwords.js'
+import { MEDIA_PATH } from './urls.js'
+
+/** How long a deleted account's username stays held, so nobody takes it over at once (DECISIONS §9). */
+const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
+
+/** Pages of this many posts are read when gathering a big account's uploads. */
+const PAGE = 100
+
+export interface AccountDeletionDeps extends ServiceDeps {
+  /** Deletes an upload nothing shows any more. */
+  removeMedia: (url: string) => Promise<void>
+}
+
+/** The last admin may not go: nobody could then make another. Staff rows are locked, so two admins cannot both go at once. */
+async function checkNotOnlyAdmin(tx: StoreTx, user: UserRecord) {
+  if (user.role !== 'admin') return
+  const staffIds = (await tx.listStaffIds()).sort()
+  for (const id of staffIds) await tx.lockUser(id)
+  const staff = await tx.getUsers(staffIds)
+  if (!staff.some((other) => other.role === 'admin' && other._id !== user._id)) throw badRequest(MSG.onlyAdmin)
+}
+
+/** This server's uploads the user shows: their avatar and their posts' images, read a page at a time. */
+async function uploadsOf({ store }: ServiceDeps, user: UserRecord): Promise<Set<string>> {
+  const urls = new Set<string>()
+  for (const url of [user.avatarURL, user.bannerURL ?? '']) if (MEDIA_PATH.test(url)) urls.add(url)
+  let cursor: string | undefined
+  do {
+    const page = await store.listPosts({ authorIds: [user._id], sort: 'latest', limit: PAGE, cursor })
+    for (const post of page.items) if (MEDIA_PATH.test(post.mediaUrl)) urls.add(post.mediaUrl)
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return urls
+}
+
+export function createAccountDeletion(deps: AccountDeletionDeps) {
+  const { store, now, removeMedia } = deps
+  return {
+    /**
+     * Deletes the account and everything it made, in one transaction, after the password is checked;
+     * open screens are told of each post that went and of the person, and every stream of theirs ends.
+     * Then the uploads only they showed are deleted (a crash before leaves files nobody points at).
+     */
+    async deleteAccount(userId: string, password: string) {
+      const user = await store.getUser(userId)
+      if (!user) throw notFound(MSG.userNotRegistered)
+      if (isGuest(user)) throw forbidden(MSG.guestUnchangeable)
+      if (!(await verifyPassword(password, user.passwordHash))) throw badRequest(MSG.passwordIncorrect)
+      const uploads = await uploadsOf(deps, user)
+      await store.transaction(async (tx) => {
+        await checkNotOnlyAdmin(tx, user)
+        const at = now()
+        const until = new Date(at.getTime() + USERNAME_HELD_MS).toISOString()
+        const reservation = { _id: usernameKey(user.username), userId, until }
+        const removal = await tx.deleteAccount(userId, reservation, at.toISOString())
+        if (!removal) throw notFound(MSG.userNotRegistered)
+        for (const postId of removal.postIds) tx.emit({ name: 'post.deleted', data: { postId } })
+        for (const { recipientId, unread } of removal.unread) {
+          tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
+        }
+        tx.emit({ name: 'user.deleted', data: { userId, username: user.username } })
+        tx.emit({ name: 'session.ended', data: {}, to: userId })
+      })
+      for (const url of uploads) if (!(await store.isMediaUsed(url))) await removeMedia(url)
+    },
+  }
+}
+
+export type AccountDeletion = ReturnType<typeof createAccountDeletion>

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto'
+import { open, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { MSG, badRequest, forbidden, notFound, unsupportedMediaType } from '../errors.js'
+import type { MediaReply } from '../schemas/media.js'
+import type { PostRecord, StoreTx } from '../store/types.js'
+import { isGuest } from '../usernames.js'
+import { ARCHIVE_FILES, MEDIA_FOLDER } from './account-archive.js'
+import { readArchive, type ArchiveContents, type ImportLimits } from './archive-reader.js'
+import type { ServiceDeps } from './deps.js'
+import { isValidMediaUrl } from './urls.js'
+import { blockedEitherWay } from './visibility.js'
+
+const KINDS = ['posts', 'following', 'blocks', 'mutes', 'bookmarks'] as const
+type Kind = (typeof KINDS)[number]
+export type ImportCounts = Record<Kind, number>
+
+/** Mastodon names its exports so; an import tells a list by its file name. */
+const MASTODON_LISTS: Readonly<Record<string, 'following' | 'blocks' | 'mutes'>> = {
+  'following_accounts.csv': 'following',
+  'blocked_accounts.csv': 'blocks',
+  'muted_accounts.csv': 'mutes',
+}
+const ARCHIVE_LISTS: Readonly<Record<string, 'following' | 'blocks' | 'mutes'>> = {
+  [ARCHIVE_FILES.following]: 'following',
+  [ARCHIVE_FILES.blocks]: 'blocks',
+  [ARCHIVE_FILES.mutes]: 'mutes',
+}
+const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04])
+const MAX_CONTENT = 500
+const MAX_ALT = 1000
+
+/** A post of the archive, checked. */
+interface IncomingPost {
+  content: string
+  mediaUrl: string
+  mediaAlt?: string
+  media?: string
+  createdAt: string
+}
+
+/** What an import found, checked, before anything is written. */
+interface Plan {
+  posts: IncomingPost[]
+  following: string[]
+  blocks: string[]
+  mutes: string[]
+  bookmarks: string[]
+  /** Addresses of other servers and lines that name nobody, skipped before the store is asked. */
+  skipped: ImportCounts
+}
+
+const zero = (): ImportCounts => ({ posts: 0, following: 0, blocks: 0, mutes: 0, bookmarks: 0 })
+const emptyPlan = (): Plan => ({ posts: [], following: [], blocks: [], mutes: [], bookmarks: [], skipped: zero() })
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isDate = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value))
+
+function parseJson(text: string | undefined): unknown[] {
+  if (text === undefined) return []
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw badRequest(MSG.importInvalidFile)
+  }
+  if (!Array.isArray(value)) throw badRequest(MSG.importInvalidFile)
+  return value
+}
+
+/** posts.json: each entry an object with the fields a post has, of their types and within their limits. */
+function postsOf(text: string | undefined): IncomingPost[] {
+  return parseJson(text).map((item) => {
+    if (!isObject(item)) throw badRequest(MSG.importInvalidFile)
+    const { content, mediaUrl = '', mediaAlt, media, createdAt } = item
+    const fits =
+      typeof content === 'string' &&
+      content.length <= MAX_CONTENT &&
+      typeof mediaUrl === 'string' &&
+      (mediaAlt === undefined || (typeof mediaAlt === 'string' && mediaAlt.length <= MAX_ALT)) &&
+      (media === undefined || typeof media === 'string') &&
+      isDate(createdAt)
+    if (!fits) throw badRequest(MSG.importInvalidFile)
+    return {
+      content,
+      mediaUrl,
+      ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+      ...(media !== undefined ? { media } : {}),
+      createdAt: new Date(createdAt).toISOString(),
+    }
+  })
+}
+
+function bookmarksOf(text: string | undefined): string[] {
+  return parseJson(text).map((item) => {
+    if (!isObject(item) || typeof item.postId !== 'string') throw badRequest(MSG.importInvalidFile)
+    return item.postId
+  })
+}
+
+export function createAccountImport({
+  store,
+  now,
+  limits,
+  publicHost,
+  saveImage,
+  removeMedia,
+}: ServiceDeps & {
+  limits: ImportLimits
+  /** The host of PUBLIC_URL: `name@<it>` in a list is a local user; any other host is skipped. */
+  publicHost: string
+  saveImage: (bytes: Buffer) => Promise<MediaReply | undefined>
+  removeMedia: (url: string) => Promise<void>
+}) {
+  /** The usernames of Mastodon's list (its first column; the header line optional), local ones only. */
+  function addressesOf(text: string, plan: Plan, kind: 'following' | 'blocks' | 'mutes') {
+    for (const line of text.split(/\r?\n/)) {
+      const address = (line.split(',')[0] ?? '').trim().replace(/^@/, '')
+      if (address === '' || address.toLowerCase() === 'account address') continue
+      const [name = '', host] = address.split('@')
+      if (host !== undefined && host.toLowerCase() !== publicHost) plan.skipped[kind]++
+      else plan[kind].push(name)
+    }
+  }
+
+  function checkSize(plan: Plan) {
+    const records = KINDS.reduce((sum, kind) => sum + plan[kind].length, 0)
+    if (records > limits.entries) throw badRequest(MSG.importTooManyEntries)
+  }
+
+  async function planOfArchive(archive: ArchiveContents): Promise<Plan> {
+    const plan = emptyPlan()
+    plan.posts = postsOf(archive.texts.get(ARCHIVE_FILES.posts))
+    plan.bookmarks = bookmarksOf(archive.texts.get(ARCHIVE_FILES.bookmarks))
+    for (const [file, kind] of Object.entries(ARCHIVE_LISTS)) {
+      const text = archive.texts.get(file)
+      if (text !== undefined) addressesOf(text, plan, kind)
+    }
+    return plan
+  }
+
+  /** The archive's images, stored as uploads are, by their name in it; any that is not an image refuses the whole import. */
+  async function storeImages(archive: ArchiveContents, plan: Plan): Promise<Map<string, MediaReply>> {
+    const saved = new Map<string, MediaReply>()
+    const named = new Set(plan.posts.map((post) => post.media).filter((name) => name !== undefined))
+    try {
+      for (const [name, file] of archive.files) {
+        const image = await saveImage(await readFile(file))
+        if (!image) throw unsupportedMediaType(MSG.importNotImage)
+        if (named.has(name)) saved.set(name, image)
+        else await removeMedia(image.url)
+      }
+    } catch (error) {
+      for (const image of saved.values()) await removeMedia(image.url)
+      throw error
+    }
+    return saved
+  }
+
+  /** Writes what can be, in one transaction; what names nobody here, or crosses a block, is skipped. */
+  async function apply(tx: StoreTx, userId: string, plan: Plan, images: Map<string, MediaReply>) {
+    const at = now().toISOString()
+    const imported = zero()
+    const skipped = { ...plan.skipped }
+    const count = (kind: Kind, done: boolean) => void (done ? imported[kind]++ : skipped[kind]++)
+    const people = async (names: readonly string[], act: (otherId: string) => Promise<boolean>, kind: Kind) => {
+      for (const name of names) {
+        const other = await tx.getUserByUsername(name)
+        const reachable = other && other._id !== userId && !other.pending
+        count(kind, reachable ? await act(other._id) : false)
+      }
+    }
+    const across = async (otherId: string) => blockedEitherWay(await tx.relationBetween(userId, otherId, at))
+    await people(plan.blocks, async (id) => (await tx.block(userId, id, at)) !== undefined, 'blocks')
+    const mute = async (id: string) =>
+      !(await tx.relationBetween(userId, id, at)).mutes && tx.mute(userId, { userId: id }, at)
+    await people(plan.mutes, mute, 'mutes')
+    // Imported follows notify nobody: an archive of thousands must not flood anyone's notifications.
+    await people(plan.following, async (id) => !(await across(id)) && tx.follow(userId, id, at), 'following')
+    for (const postId of plan.bookmarks) {
+      const post = await tx.getPost(postId)
+      count(
+        'bookmarks',
+        post !== undefined && !(await across(post.authorId)) && (await tx.addBookmark(userId, postId, at)),
+      )
+    }
+    for (const incoming of plan.posts) {
+      const image = incoming.media === undefined ? undefined : images.get(incoming.media)
+      const mediaUrl =
+        image?.url ??
+        (isValidMediaUrl(incoming.mediaUrl) && !incoming.mediaUrl.startsWith('/') ? incoming.mediaUrl : '')
+      if (incoming.content.trim() === '' && mediaUrl === '') {
+        count('posts', false)
+        continue
+      }
+      const post: PostRecord = {
+        _id: randomUUID(),
+        authorId: userId,
+        content: incoming.content,
+        mediaUrl,
+        type: mediaUrl ? 'image' : '',
+        ...(mediaUrl && incoming.mediaAlt !== undefined ? { mediaAlt: incoming.mediaAlt } : {}),
+        ...(image ? { mediaWidth: image.width, mediaHeight: image.height } : {}),
+        createdAt: incoming.createdAt,
+        updatedAt: incoming.createdAt,
+        importedAt: at,
+        likedBy: [],
+        dislikedBy: [],
+        comments: [],
+        likeCount: 0,
+        commentCount: 0,
+      }
+      await tx.insertPost(post)
+      count('posts', true)
+    }
+    return { imported, skipped }
+  }
+
+  return {
+    /** The most an upload to import may be. */
+    uploadBytes: limits.uploadBytes,
+
+    /**
+     * Imports an archive of Chirp's (a zip, told by its bytes) or one of Mastodon's lists (told by its
+     * file name), all or nothing: every check passes before anything is written, and the writes are one
+     * transaction. It never creates or changes other people's data.
+     */
+    async importFile(userId: string, fileName: string, file: string) {
+      const user = await store.getUser(userId)
+      if (!user) throw notFound(MSG.userNotRegistered)
+      if (isGuest(user)) throw forbidden(MSG.guestUnchangeable)
+      const head = Buffer.alloc(4)
+      const handle = await open(file, 'r')
+      await handle.read(head, 0, 4, 0).finally(() => handle.close())
+      const list = MASTODON_LISTS[path.basename(fileName).toLowerCase()]
+      let plan: Plan
+      let images = new Map<string, MediaReply>()
+      let archive: ArchiveContents | undefined
+      try {
+        if (head.equals(ZIP_SIGNATURE)) {
+          archive = await readArchive(file, limits, (name) => {
+            if (name === ARCHIVE_FILES.posts || name === ARCHIVE_FILES.bookmarks || name in ARCHIVE_LISTS) return 'text'
+            return name.startsWith(MEDIA_FOLDER) ? 'file' : undefined
+          })
+          plan = await planOfArchive(archive)
+        } else if (list) {
+          plan = emptyPlan()
+          addressesOf(await readFile(file, 'utf8'), plan, list)
+        } else {
+          throw badRequest(MSG.importUnknownFile)
+        }
+        checkSize(plan)
+        if (archive) images = await storeImages(archive, plan)
+      } finally {
+        await archive?.dispose()
+      }
+      const planned = plan
+      try {
+        return await store.transaction((tx) => apply(tx, userId, planned, images))
+      } catch (error) {
+        for (const image of images.values()) await removeMedia(image.url)
+        throw error
+      }
+    },
+  }
+}
+
+export type AccountImport = ReturnType<typeof createAccountImport>
+
+/** The host people reach Chirp at, as addresses in Mastodon's lists name it. */
+export const hostOf = (publicUrl: string) => new URL(publicUrl).host.toLowerCase()

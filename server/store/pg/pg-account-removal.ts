@@ -1,0 +1,114 @@
+import type { AccountRemoval, ReservedNameRecord } from '../types.js'
+import type { Queryable } from './connect.js'
+import { isUuid } from './records.js'
+import { removePollVotes } from './pg-polls.js'
+import { retagPost } from './search-rows.js'
+
+/**
+ * The rows a user owns that feed no count kept elsewhere, as [table, column naming the user]: each is
+ * deleted outright. A new table of things people make is one more line here (or, when it feeds a count on
+ * someone else's row, a statement in deleteAccount that moves the count as it deletes).
+ */
+const OWN_ROWS: readonly (readonly [table: string, column: string])[] = [
+  ['bookmarks', 'user_id'],
+  ['blocks', 'blocker_id'],
+  ['blocks', 'blocked_id'],
+  ['mutes', 'muter_id'],
+  ['mutes', 'muted_id'],
+  ['reports', 'reporter_id'],
+  ['two_factor', 'user_id'],
+  ['revoked_tokens', 'user_id'],
+  ['comment_votes', 'user_id'],
+]
+
+/**
+ * Deletes the account and everything it owns, in the caller's transaction. Foreign keys would cascade
+ * most rows away with the user's row, but not the counts others' rows keep of them (follower_count,
+ * like_count, comment_count, repost_count, poll counts, unread_notifications): so each kind that feeds a count is deleted here by a
+ * statement that moves the count with it, before the user's row goes.
+ */
+export async function deleteAccount(
+  sql: Queryable,
+  userId: string,
+  reservation: ReservedNameRecord,
+  at: string,
+): Promise<AccountRemoval | undefined> {
+  if (!isUuid(userId)) return undefined
+  const [user] = await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`
+  if (!user) return undefined
+  // Their comments, and the replies others made to them (a reply goes with the comment it answers).
+  const commentsGone = sql`
+    SELECT id FROM comments WHERE author_id = ${userId}
+    UNION SELECT id FROM comments WHERE reply_to IN (SELECT id FROM comments WHERE author_id = ${userId})`
+  // Notifications to and from them and about what they made, off every other recipient's unread count.
+  const unread = await sql<{ recipient_id: string; unread: number }[]>`
+    WITH removed AS (
+      DELETE FROM notifications n
+      WHERE n.recipient_id = ${userId} OR n.actor_id = ${userId}
+        OR n.post_id IN (SELECT id FROM posts WHERE author_id = ${userId})
+        OR n.comment_id IN (${commentsGone})
+      RETURNING n.recipient_id, n.read
+    ), fell AS (
+      SELECT recipient_id, count(*)::int AS n FROM removed
+      WHERE NOT read AND recipient_id <> ${userId} GROUP BY recipient_id
+    )
+    UPDATE users u SET unread_notifications = u.unread_notifications - fell.n
+    FROM fell WHERE u.id = fell.recipient_id
+    RETURNING u.id AS recipient_id, u.unread_notifications AS unread`
+  // Follows both ways: whom they followed has one follower fewer; either side changed then, as an
+  // unfollow says.
+  await sql`
+    UPDATE users u SET follower_count = u.follower_count - 1, updated_at = ${at}
+    FROM follows f WHERE f.follower_id = ${userId} AND u.id = f.followee_id`
+  await sql`UPDATE users u SET updated_at = ${at} FROM follows f WHERE f.followee_id = ${userId} AND u.id = f.follower_id`
+  await sql`DELETE FROM follows WHERE follower_id = ${userId} OR followee_id = ${userId}`
+  // Their likes, reposts, comments (with the replies to them) and poll votes on others' posts, off those
+  // posts' counts.
+  await sql`
+    UPDATE posts p SET like_count = p.like_count - 1
+    FROM post_reactions r WHERE r.user_id = ${userId} AND r.liked AND p.id = r.post_id AND p.author_id <> ${userId}`
+  await sql`DELETE FROM post_reactions WHERE user_id = ${userId}`
+  await sql`
+    UPDATE posts p SET repost_count = p.repost_count - 1
+    FROM reposts r WHERE r.user_id = ${userId} AND p.id = r.post_id AND p.author_id <> ${userId}`
+  await sql`DELETE FROM reposts WHERE user_id = ${userId}`
+  await removePollVotes(sql, userId)
+  const commented = await sql<{ id: string }[]>`
+    UPDATE posts p SET comment_count = p.comment_count - c.n
+    FROM (SELECT post_id, count(*)::int AS n FROM comments WHERE id IN (${commentsGone}) GROUP BY post_id) c
+    WHERE p.id = c.post_id AND p.author_id <> ${userId}
+    RETURNING p.id`
+  await sql`DELETE FROM comments WHERE id IN (${commentsGone})`
+  for (const { id } of commented) await retagPost(sql, id)
+  // Their posts, with what others made of them (comments, reactions, bookmarks, tags) by cascade.
+  const posts = await sql<{ id: string }[]>`DELETE FROM posts WHERE author_id = ${userId} RETURNING id`
+  for (const [table, column] of OWN_ROWS) await sql`DELETE FROM ${sql(table)} WHERE ${sql(column)} = ${userId}`
+  await sql`DELETE FROM reserved_usernames WHERE until <= ${at}`
+  await sql`
+    INSERT INTO reserved_usernames (username_key, user_id, until)
+    VALUES (${reservation._id}, ${reservation.userId}, ${reservation.until})
+    ON CONFLICT (username_key) DO UPDATE SET user_id = EXCLUDED.user_id, until = EXCLUDED.until`
+  await sql`DELETE FROM users WHERE id = ${userId}`
+  return {
+    postIds: posts.map((row) => row.id),
+    unread: unread.map((row) => ({ recipientId: row.recipient_id, unread: row.unread })),
+  }
+}
+
+export async function isUsernameReserved(sql: Queryable, key: string, at: string): Promise<boolean> {
+  const rows = await sql`SELECT 1 FROM reserved_usernames WHERE username_key = ${key} AND until > ${at}`
+  return rows.length > 0
+}
+
+export async function wasDeleted(sql: Queryable, userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false
+  const rows = await sql`SELECT 1 FROM reserved_usernames WHERE user_id = ${userId}`
+  return rows.length > 0
+}
+
+export async function isMediaUsed(sql: Queryable, url: string): Promise<boolean> {
+  const rows = await sql`
+    SELECT 1 FROM posts WHERE media_url = ${url} AND media_url <> ''
+    UNION ALL SELECT 1 FROM users WHERE avatar_url = ${url} OR banner_url = ${url} LIMIT 1`
+  return rows.length > 0
+}
