@@ -36,6 +36,8 @@ export const STATE_RESETS = {
   relations: resetRelations,
   /** Actions only: a report holds nothing once sent. */
   reports: null,
+  /** Actions only: reposts, quotes and pins live in the post cache and the lists. */
+  reposts: null,
   search: resetSearch,
   session: forgetSession,
   'sign-out': null,
