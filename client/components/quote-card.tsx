@@ -12,20 +12,29 @@ type QuoteCardProps = {
 export function QuoteCard({ quote }: QuoteCardProps) {
   if (!quote) return <div className="quote-card is-unavailable">This post is unavailable</div>
   const name = fullName(quote)
+  // Behind a content warning only the warning shows here (the card is one link, so it holds no Show
+  // button): the text and the image are opened on the post itself.
+  const warning = quote.spoilerText
   return (
     <Link
       href={paths.postDetail.href(quote.id)}
       className="quote-card"
-      aria-label={`Quoted post by ${name}: ${quote.content}`}
+      aria-label={`Quoted post by ${name}: ${warning ? `content warning, ${warning}` : quote.content}`}
     >
       <span className="quote-head">
         <Avatar src={quote.avatarURL} name={name} size="xs" decorative />
         <span className="author-name">{name}</span>
         <span className="author-handle">@{quote.username}</span>
       </span>
-      {/* Plain text: the card is one link, and links cannot hold links. */}
-      {quote.content && <span className="quote-content">{quote.content}</span>}
-      {quote.mediaUrl && <img className="quote-media" src={quote.mediaUrl} alt={mediaAlt(quote)} loading="lazy" />}
+      {warning ? (
+        <span className="quote-content post-spoiler-text">Content warning: {warning}</span>
+      ) : (
+        <>
+          {/* Plain text: the card is one link, and links cannot hold links. */}
+          {quote.content && <span className="quote-content">{quote.content}</span>}
+          {quote.mediaUrl && <img className="quote-media" src={quote.mediaUrl} alt={mediaAlt(quote)} loading="lazy" />}
+        </>
+      )}
     </Link>
   )
 }

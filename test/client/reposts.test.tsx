@@ -74,6 +74,24 @@ await t.test('a quote shows the quoted post, or says it is unavailable', async (
   t.ok(screen.getByText('This post is unavailable'))
 })
 
+await t.test('a quoted post behind a content warning shows only the warning', async (t) => {
+  const quoted = makePost({
+    _id: 'q1',
+    id: 'q1',
+    content: 'the hidden words',
+    mediaUrl: '/media/q.png',
+    type: 'image',
+    spoilerText: 'spoilers for the finale',
+    firstName: 'Theo',
+    lastName: 'Park',
+  })
+  renderAt('/', <PostCard {...cardProps({ post: makePost({ quoteOf: 'q1', quote: quoted }) })} />)
+  const card = screen.getByRole('link', { name: 'Quoted post by Theo Park: content warning, spoilers for the finale' })
+  t.ok(within(card).getByText('Content warning: spoilers for the finale'))
+  t.notOk(within(card).queryByText('the hidden words'), 'the text stays hidden')
+  t.equal(card.querySelector('img.quote-media'), null, 'and so does the image')
+})
+
 await t.test("the owner's menu pins and unpins; the profile says Pinned", async (t) => {
   const chosen: string[] = []
   const own = makePost({ username: 'guest' })
