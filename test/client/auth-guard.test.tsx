@@ -1,6 +1,7 @@
 import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
+import { PRESET_AVATARS, defaultAvatarOf } from '../../common/avatars.js'
 import { App } from '../../client/app.js'
 import { AppShell } from '../../client/pages/app-shell.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
@@ -69,7 +70,7 @@ await t.test('without a remembered page, login leads to /', async (t) => {
   t.equal(last(location.history), '/')
 })
 
-await t.test('signup returns to the remembered page and uses the first preset avatar', async (t) => {
+await t.test('signup returns to the remembered page and sends the preset avatar its username picks', async (t) => {
   const api = stubApi({
     ...signedInApi,
     'POST /api/auth/signup': () => ({ status: 201, body: { createdUser: guest, encodedToken: 'tok' } }),
@@ -95,7 +96,7 @@ await t.test('signup returns to the remembered page and uses the first preset av
     email: 'ada@example.com',
     username: 'ada',
     password: 'analytical',
-    avatarURL: '/avatars/avatar-1.svg',
+    avatarURL: defaultAvatarOf('ada', PRESET_AVATARS),
   })
 })
 
