@@ -236,7 +236,8 @@ export function PostForm(props: PostFormProps) {
             type="button"
             className="button ghost small"
             aria-pressed={warned}
-            aria-label="Content warning"
+            // The name holds the visible "CW", as speech input users say what they see (WCAG 2.5.3).
+            aria-label="CW: content warning"
             title="Content warning"
             disabled={sending}
             onClick={() => setWarned(!warned)}

@@ -119,7 +119,7 @@ function composer(props: Partial<Parameters<typeof PostForm>[0]> = {}) {
 
 await t.test('the CW button reveals the warning field, and the post carries the warning', async (t) => {
   const sent = composer()
-  const cw = screen.getByRole('button', { name: 'Content warning' })
+  const cw = screen.getByRole('button', { name: 'CW: content warning' })
   t.equal(cw.getAttribute('aria-pressed'), 'false')
   t.equal(screen.queryByRole('textbox', { name: 'Content warning text' }), null, 'no field yet')
   fireEvent.click(cw)
