@@ -36,6 +36,7 @@ import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
 import { createAccountSecrets } from './services/account-secrets.js'
 import { createServices } from './services/index.js'
+import readCache from './plugins/read-cache.js'
 import { createLinkPreviews } from './services/link-previews.js'
 import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
@@ -134,6 +135,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   })
   fastify.addHook('onClose', () => persistence.close())
   const { store } = persistence
+
+  await fastify.register(readCache, { version: () => store.writeVersion() })
 
   const now = options.now ?? (() => new Date())
   await fastify.register(eventsHub, {

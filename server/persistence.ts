@@ -84,7 +84,10 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
         sql: store.sql,
         schema: config.databaseSchema,
         from: startId,
-        deliver: (event) => hub.deliver(event),
+        deliver: (event) => {
+          store.eventArrived()
+          hub.deliver(event)
+        },
         log: options.log,
       })
       const started = eventLog

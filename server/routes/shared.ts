@@ -24,7 +24,7 @@ export function viewer(request: FastifyRequest): string | undefined {
 /** Who reads a list of posts, signed in or not, and whether they asked for compact posts. */
 export function readerOf(request: FastifyRequest): Reader {
   const { compact } = request.query as { compact?: string }
-  return { userId: viewer(request), compact: isCompact(compact) }
+  return { userId: viewer(request), compact: isCompact(compact), cache: request.readCacheView }
 }
 
 /**

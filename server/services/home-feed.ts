@@ -1,7 +1,6 @@
 import type { FeedSort, Post } from '../schemas/posts.js'
 import { encodeCursor } from '../store/cursor.js'
 import type { PostRecord, StoreReader } from '../store/types.js'
-import { withFields } from './derived-views.js'
 import { postViews, type Reader } from './post-views.js'
 import { summaryOf } from './views.js'
 import type { Hidden } from './visibility.js'
@@ -65,7 +64,7 @@ export async function homeFeed(
   const posts = views.map((view, i) => {
     const entry = entries[i]
     const by = entry?.by === undefined ? undefined : reposters.get(entry.by)
-    return entry && by ? withFields(view, { repostedBy: by, repostedAt: entry.at }) : view
+    return entry && by ? { ...view, repostedBy: by, repostedAt: entry.at } : view
   })
   return { posts, nextCursor }
 }

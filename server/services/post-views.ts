@@ -1,8 +1,7 @@
 import type { Poll, Post } from '../schemas/posts.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
-import { BoundedCache } from './bounded-cache.js'
+import type { ReadCacheView } from './deps.js'
 import { pollView, pollViewsFor } from './poll-views.js'
-import { derivedFrom, derivedJson, withFields } from './derived-views.js'
 import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -20,6 +19,8 @@ export interface Reader {
   readonly hidden?: Hidden
   /** When the reader reads, which decides whether a poll is closed; now when absent. */
   readonly at?: Date
+  /** The app's read cache as this read sees it; views are drawn afresh without it. */
+  readonly cache?: ReadCacheView
 }
 const ANYONE: Reader = { userId: undefined, compact: false }
 
@@ -65,53 +66,20 @@ function compactOf(view: Post): Post {
   return { ...rest, likes: { likeCount: likes.likeCount, likedBy: [], dislikedBy: [] }, comments: [] }
 }
 
-/**
- * A view kept with what it was drawn from: the post record, and the summary of each person it shows.
- * `peopleVersion` is the store's at the time those summaries were read, when the store has one.
- */
+/** A post's view as anyone sees it, kept with the record it was drawn from. */
 interface CachedPost {
   record: PostRecord
-  /** The record as JSON, worked out only when another object with the same id has to be compared. */
-  recordJson: string | undefined
-  ids: readonly string[]
-  users: readonly (UserSummaryRecord | undefined)[]
-  peopleVersion: number | undefined
   view: Post
   /** The compact form of `view`, made when first asked for. */
   compact: Post | undefined
-  /** The bytes of `view` and of `compact` in a reply, once a route has encoded them (see keptJson). */
-  json: Buffer | undefined
-  compactJson: Buffer | undefined
 }
 
 /**
- * Views of posts, by post id, kept while their record and their people are unchanged. Feeds read the same
- * posts over and over, and building a view and its JSON is most of what a read costs. An entry is used
- * only for a record with the same content (the same object, as the embedded store hands out, or one whose
- * JSON is the same, as PostgreSQL's new objects are), so any write to a post, a like, a comment or a vote,
- * makes its next read draw a fresh view; and only while the people it shows are unchanged (see postViews).
+ * Views of posts are kept in the app's read cache by post id: feeds read the same posts over and over,
+ * and building a view is much of what a read costs. The cache is keyed by the store's write version, so
+ * any write (a like, a comment, a profile edit) makes the next read draw fresh views.
  */
-const MAX_KEPT_VIEWS = 10_000
-const postCache = new BoundedCache<string, CachedPost>(MAX_KEPT_VIEWS)
-
-/** The kept entry for exactly this record's content, if any. */
-function keptFor(post: PostRecord): CachedPost | undefined {
-  const entry = postCache.get(post._id)
-  if (!entry || entry.record === post) return entry
-  entry.recordJson ??= JSON.stringify(entry.record)
-  if (entry.recordJson !== JSON.stringify(post)) return undefined
-  entry.record = post
-  return entry
-}
-
-const sameSummary = (a: UserSummaryRecord | undefined, b: UserSummaryRecord | undefined) =>
-  a === b ||
-  (a !== undefined &&
-    b !== undefined &&
-    a.username === b.username &&
-    a.firstName === b.firstName &&
-    a.lastName === b.lastName &&
-    a.avatarURL === b.avatarURL)
+const keyOf = (postId: string) => `post ${postId}`
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -132,46 +100,14 @@ function shownIn(post: PostRecord): string[] {
   return [...ids]
 }
 
-/** The kept entry for the post, drawn afresh with `users` unless a kept one shows the same people. */
-function entryOf(post: PostRecord, users: UserLookup, peopleVersion?: number): CachedPost {
-  const kept = keptFor(post)
-  if (kept && kept.ids.every((id, i) => sameSummary(users.get(id), kept.users[i]))) {
-    if (peopleVersion !== undefined) kept.peopleVersion = peopleVersion
-    return kept
-  }
-  const ids = shownIn(post)
-  const entry: CachedPost = {
-    record: post,
-    recordJson: undefined,
-    ids,
-    users: ids.map((id) => users.get(id)),
-    peopleVersion,
-    view: deepFreeze(buildPost(post, users)),
-    compact: undefined,
-    json: undefined,
-    compactJson: undefined,
-  }
-  postCache.set(post._id, entry)
-  return entry
+function entryOf(post: PostRecord, users: UserLookup): CachedPost {
+  return { record: post, view: deepFreeze(buildPost(post, users)), compact: undefined }
 }
 
 /** The post as anyone sees it, drawn with `users`, which holds everyone it shows; frozen and shared but for a poll. */
-export function toPost(post: PostRecord, users: UserLookup, peopleVersion?: number): Post {
-  const { view } = entryOf(post, users, peopleVersion)
+export function toPost(post: PostRecord, users: UserLookup): Post {
+  const { view } = entryOf(post, users)
   return post.poll ? { ...view, poll: pollView(post.poll, new Date(), null, []) } : view
-}
-
-/**
- * The bytes of a view in a reply: those kept with it when `view` is the very object the cache handed
- * out, so that they were made by `encode` from it; otherwise freshly encoded.
- */
-export function keptJson(view: Post, encode: (view: Post) => Buffer): Buffer {
-  const made = derivedFrom(view)
-  if (made) return derivedJson(made, (base) => keptJson(base, encode)) ?? encode(view)
-  const entry = postCache.peek(view._id)
-  if (entry?.view === view) return (entry.json ??= encode(view))
-  if (entry?.compact === view) return (entry.compactJson ??= encode(view))
-  return encode(view)
 }
 
 /**
@@ -217,29 +153,23 @@ export async function usersOfPosts(store: StoreReader, posts: readonly PostRecor
   return lookup(store, new Set(posts.flatMap(shownIn)))
 }
 
-/**
- * The kept entries of several posts. Kept views are used when nobody they show has changed: at once when
- * the store says no summary has changed since they were drawn, otherwise after comparing them with the
- * current summaries, fetched in one call in the order the views were made with. The lookup map a fresh
- * view needs is built only when some view has to be made.
- */
-async function entriesOf(store: StoreReader, posts: readonly PostRecord[]): Promise<CachedPost[]> {
-  // Read before any summary: a change after it shows as a different version on the next read.
-  const version = store.peopleVersion?.()
-  const kept = posts.map(keptFor)
-  if (kept.every((entry) => entry !== undefined)) {
-    if (version !== undefined && kept.every((entry) => entry.peopleVersion === version)) return kept
-    const current = await store.getUserSummaries(kept.flatMap((entry) => entry.ids))
-    let at = 0
-    const valid = kept.every((entry) => entry.users.every((user) => sameSummary(current[at++], user)))
-    // Fewer records than ids means someone shown is gone: the slow path below works out who.
-    if (valid && at === current.length) {
-      for (const entry of kept) entry.peopleVersion = version
-      return kept
-    }
-  }
-  const users = await usersOfPosts(store, posts)
-  return posts.map((post) => entryOf(post, users, version))
+/** The entries of several posts: those the read cache keeps, and the others drawn with one lookup of the people they show. */
+async function entriesOf(
+  store: StoreReader,
+  posts: readonly PostRecord[],
+  cache?: ReadCacheView,
+): Promise<CachedPost[]> {
+  const kept = posts.map((post) => cache?.get<CachedPost>(keyOf(post._id)))
+  const missing = posts.filter((_, i) => kept[i] === undefined)
+  if (missing.length === 0) return kept as CachedPost[]
+  const users = await usersOfPosts(store, missing)
+  return posts.map((post, i) => {
+    const found = kept[i]
+    if (found) return found
+    const entry = entryOf(post, users)
+    cache?.set(keyOf(post._id), entry)
+    return entry
+  })
 }
 
 /** Views of several posts as `reader` sees them; the reader's own summary is read only when one shows it. */
@@ -248,7 +178,7 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
   const [reposted, quotes] = await Promise.all([repostedBy(store, posts, reader), quotesOf(store, posts, reader)])
   if (reposted.size === 0 && quotes === undefined) return views
   return views.map((view) => {
-    const withState = reposted.has(view._id) ? withFields(view, { reposted: true }) : view
+    const withState = reposted.has(view._id) ? { ...view, reposted: true } : view
     return view.quoteOf === undefined || quotes === undefined
       ? withState
       : { ...withState, quote: quotes.get(view.quoteOf) ?? null }
@@ -278,12 +208,12 @@ async function quotesOf(
   const quoted = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
   const compact = { ...reader, compact: true }
   const [views, reposted] = await Promise.all([ownViews(store, quoted, compact), repostedBy(store, quoted, compact)])
-  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? withFields(view, { reposted: true }) : view]))
+  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? { ...view, reposted: true } : view]))
 }
 
 /** The views without what comes from other posts and the reader's reposts. */
 async function ownViews(store: StoreReader, posts: readonly PostRecord[], reader: Reader): Promise<Post[]> {
-  const entries = await entriesOf(store, posts)
+  const entries = await entriesOf(store, posts, reader.cache)
   const { userId } = reader
   // Only where a view shows the reader apart from the rest: in a compact list, or past SHOWN likers.
   const asked = entries.filter(({ record }) => record.likeCount > 0 && (reader.compact || record.likeCount > SHOWN))

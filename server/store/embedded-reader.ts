@@ -60,9 +60,6 @@ export class EmbeddedReader implements TransactionBase {
   async getUserSummaries(ids: readonly string[]) {
     return this.index.getUsers(ids).map(summaryOfRecord)
   }
-  peopleVersion() {
-    return this.index.peopleVersion
-  }
   async listUsers(page: PageRequest) {
     const hide = this.index.withPending(page.hide)
     return fullPage({ ...page, hide }, (part) => this.index.listUsers(part), idOf)

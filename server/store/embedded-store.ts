@@ -59,6 +59,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   #pending: Waiter[] = []
   #flushing: Promise<void> | undefined
   #broken: { error: unknown } | undefined
+  #writeVersion = 0
   readonly #onBroken: (error: unknown) => void
   readonly #publish: (event: ChirpEvent) => void
 
@@ -102,6 +103,11 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     if (this.#broken) throw this.#broken.error
   }
 
+  /** Raised whenever the index changes: by each commit, and by loading a database. */
+  writeVersion(): number {
+    return this.#writeVersion
+  }
+
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const release = await this.#mutex.lock()
     let result: T
@@ -113,6 +119,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       result = await work(tx)
       events = tx.events
       if (!tx.empty) {
+        this.#writeVersion++
         for (const user of tx.users.values()) {
           this.index.putUser(user)
           this.#files.touch('users', user._id)
@@ -162,6 +169,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   }
 
   #load(database: Database): void {
+    this.#writeVersion++
     this.index.load(database)
     this.#files.load(database)
   }

@@ -18,7 +18,6 @@ import type {
   PostQuery,
   PostRecord,
   UserRecord,
-  UserSummaryRecord,
 } from './types.js'
 
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
@@ -46,9 +45,6 @@ const byJoined: SortKey<UserRecord> = {
   parts: CURSOR.byTime,
   compare: byCreation,
 }
-
-const sameSummary = (a: UserSummaryRecord, b: UserSummaryRecord) =>
-  a.username === b.username && a.firstName === b.firstName && a.lastName === b.lastName && a.avatarURL === b.avatarURL
 
 /** The records of `ids` in that order, skipping unknown ones. */
 function known<T>(records: ReadonlyMap<string, T>, ids: readonly string[]): T[] {
@@ -84,12 +80,6 @@ interface Authors {
   /** The feed's reposts in ascending order, for one set of hidden people, while no repost has changed. */
   reposts?: { shape: number; hide: string; entries: readonly FeedRepost[] }
 }
-
-/**
- * Every index's people versions come from this one counter, so no two indexes in a process (tests build
- * many apps) ever show the same version: views kept by another store's reads never pass for current.
- */
-let peopleVersions = 0
 
 const NOBODY: readonly string[] = Object.freeze([])
 
@@ -140,15 +130,8 @@ export class MemoryIndex {
   readonly #repostsBy = new Map<string, Map<string, string>>()
   /** Raised whenever a repost is made or taken back, or a reposted post goes. */
   #repostShape = 0
-  #peopleVersion = ++peopleVersions
-
-  /** Raised whenever someone joins or anyone's summary (username, names, avatar) changes. */
-  get peopleVersion(): number {
-    return this.#peopleVersion
-  }
 
   load(data: Database): void {
-    this.#peopleVersion = ++peopleVersions
     this.users.clear()
     this.usersByName.clear()
     this.usernameSkeletons.clear()
@@ -197,7 +180,6 @@ export class MemoryIndex {
 
   putUser(user: UserRecord): void {
     const previous = this.users.get(user._id)
-    if (!previous || !sameSummary(previous, user)) this.#peopleVersion = ++peopleVersions
     if (previous) this.usersByName.delete(usernameKey(previous.username))
     this.#indexUser(user)
     if (previous?.blocking !== user.blocking) this.#indexBlocks(user._id, previous?.blocking ?? [], user.blocking ?? [])
@@ -408,7 +390,6 @@ export class MemoryIndex {
   deleteUser(id: string): void {
     const user = this.users.get(id)
     if (!user) return
-    this.#peopleVersion = ++peopleVersions
     this.users.delete(id)
     this.usersByName.delete(usernameKey(user.username))
     this.usernameSkeletons.delete(usernameSkeleton(user.username))

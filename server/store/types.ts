@@ -353,12 +353,6 @@ export interface StoreReader {
    * by thousands.
    */
   getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]>
-  /**
-   * A number that changes whenever someone joins or anyone's summary changes, so that what is drawn from
-   * summaries can be kept while it stays put; absent where only a query could tell (PostgreSQL, where
-   * another instance may have written), and then summaries are read again instead.
-   */
-  peopleVersion?(): number
   /** Oldest account first, without the people `page.hide` names and signups waiting for approval. */
   listUsers(page: PageRequest): Promise<Page<UserRecord>>
   /**
@@ -671,6 +665,12 @@ type StoreKind = 'lowdb' | 'postgres'
 export interface Store extends StoreReader {
   readonly kind: StoreKind
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
+  /**
+   * Raised by every committed write, before it is acknowledged; on PostgreSQL also by every event of the
+   * shared log this instance receives, so that a write through another instance raises it too. What reads
+   * keep is kept under it (plugins/read-cache.ts).
+   */
+  writeVersion(): number
   /** Rejects when the database cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -36,11 +36,6 @@ export function contentReads(f: Fixture): ReadCase[] {
       name: 'in the order asked, unknown skipped',
       read: (s) => s.getUserSummaries([u[4], UNKNOWN, u[1], MALFORMED] as string[]),
     },
-    {
-      op: 'peopleVersion',
-      name: 'a number where the store can tell, else absent',
-      read: async (s) => s.peopleVersion === undefined || typeof s.peopleVersion() === 'number',
-    },
     { op: 'listUsers', name: 'oldest account first', read: (s) => s.listUsers({}) },
     {
       op: 'listUsers',

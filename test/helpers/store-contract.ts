@@ -17,7 +17,6 @@ export const OPERATIONS: Record<Operation, true> = {
   getUserByUsername: true,
   getUsers: true,
   getUserSummaries: true,
-  peopleVersion: true,
   listUsers: true,
   suggestUsers: true,
   getPost: true,

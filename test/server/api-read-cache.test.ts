@@ -3,8 +3,8 @@ import { FeedReplySchema, PostsReplySchema, type Post } from '../../server/schem
 import { buildApiApp, expectOk, signup } from '../helpers/api.js'
 
 /**
- * Reads keep each post's view and bytes, and each feed's authors, between requests (services/post-views.ts,
- * services/posts.ts). Every write that changes what a read shows must show on the very next read, after
+ * Reads keep each post's view and bytes in the app's read cache (plugins/read-cache.ts), and each feed's
+ * authors in the embedded store's index, between requests. Every write that changes what a read shows must show on the very next read, after
  * reads that filled those caches: a cache that missed a change would answer the earlier page here.
  */
 const api = await buildApiApp(t)

@@ -33,6 +33,8 @@ export class PgStore extends PgReader implements Store {
    * is already on the writer's own streams, as with the embedded store.
    */
   afterEvents: (upTo: number) => Promise<void> = async () => {}
+  /** This instance's commits and the events of the shared log it has received (see writeVersion). */
+  #writes = 0
 
   private constructor(
     override readonly sql: Sql,
@@ -68,6 +70,7 @@ export class PgStore extends PgReader implements Store {
           newestEvent = await tx.writeEvents()
           return result
         })) as T
+        this.#writes++
         if (newestEvent > 0) await this.afterEvents(newestEvent)
         return result
       } catch (error) {
@@ -75,6 +78,16 @@ export class PgStore extends PgReader implements Store {
         this.log?.warn({ err: error, attempt: attempt + 1 }, 'PostgreSQL transaction lost a race; running it again')
       }
     }
+  }
+
+  /** This instance's own commits count at once; another instance's when their events arrive (eventArrived). */
+  writeVersion(): number {
+    return this.#writes
+  }
+
+  /** Called for each event of the shared log as it reaches this instance, before its streams see it. */
+  eventArrived(): void {
+    this.#writes++
   }
 
   async ping(): Promise<void> {
