@@ -1,4 +1,5 @@
-import { http } from './http.js'
+import { FetchError } from 'ofetch'
+import { callError, http, upload, type UploadProgress } from './http.js'
 import type { ImportReply, TokenReply, TwoFactorEnableReply, TwoFactorSetup, TwoFactorStatus } from './types.js'
 
 /** The account's own calls (docs/api-contract.md §4). */
@@ -35,16 +36,55 @@ export async function apiConfirmPasswordReset(token: string, newPassword: string
   await http('/auth/password-reset/confirm', { method: 'POST', body: { token, newPassword } })
 }
 
-/** The account's archive, a zip: fetched with the token, as a link could not carry it. */
-export function apiExportAccount(): Promise<Blob> {
-  return http('/account/export', { responseType: 'blob' })
+/**
+ * The account's archive, a zip: fetched with the token, as a link could not carry it, and read as it
+ * streams in so `onProgress` hears the bytes received so far (the zip is built as it is sent, so its
+ * size is not known ahead).
+ */
+export async function apiExportAccount(onProgress: (received: number) => void = () => {}): Promise<Blob> {
+  let body: ReadableStream<Uint8Array> | undefined
+  try {
+    body = await http<ReadableStream<Uint8Array>, 'stream'>('/account/export', { responseType: 'stream' })
+  } catch (error) {
+    // A refusal's body came as a stream too: read it, so its message and code are known.
+    if (error instanceof FetchError && error.data instanceof ReadableStream) {
+      const text = await new Response(error.data as ReadableStream<Uint8Array>).text()
+      let data: unknown
+      try {
+        data = JSON.parse(text)
+      } catch {
+        data = undefined
+      }
+      throw callError(error.statusCode, data, error.response?.headers ?? new Headers())
+    }
+    throw error
+  }
+  const chunks: Uint8Array[] = []
+  let received = 0
+  if (body) {
+    const reader = body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      received += value.byteLength
+      onProgress(received)
+    }
+  }
+  return new Blob(chunks as BlobPart[], { type: 'application/zip' })
 }
 
-/** A Chirp archive or one of Mastodon's lists, as multipart field `file`. */
-export function apiImportAccount(file: File): Promise<ImportReply> {
+/**
+ * A Chirp archive or one of Mastodon's lists, as multipart field `file`: `onProgress` hears the upload
+ * go, `onUploaded` when it is all sent and the server is importing.
+ */
+export function apiImportAccount(
+  file: File,
+  handlers: { onProgress?: (progress: UploadProgress) => void; onUploaded?: () => void } = {},
+): Promise<ImportReply> {
   const form = new FormData()
   form.append('file', file)
-  return http<ImportReply>('/account/import', { method: 'POST', body: form })
+  return upload<ImportReply>('/account/import', form, handlers)
 }
 
 export async function apiDeleteAccount(password: string): Promise<void> {

@@ -1,7 +1,7 @@
 import './dom.js'
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import axe from 'axe-core'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import * as MSG from '../../common/messages.js'
 import { App } from '../../client/app.js'
 import { readToken } from '../../client/lib/storage.js'
@@ -108,68 +108,6 @@ const onSettings = {
   'GET /api/users/blocks': () => ok({ users: [], nextCursor: null }),
   'GET /api/users/mutes': () => ok({ users: [], nextCursor: null }),
 }
-
-/** Object URLs and downloads, which jsdom lacks: records what was downloaded. */
-function stubDownloads(t: Test) {
-  const names: string[] = []
-  const urls = Object.getOwnPropertyDescriptors(URL)
-  const anchor = Object.getOwnPropertyDescriptor(HTMLAnchorElement.prototype, 'click')
-  Object.assign(URL, { createObjectURL: () => 'blob:archive', revokeObjectURL: () => {} })
-  HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-    names.push(this.download)
-  }
-  t.teardown(() => {
-    Object.defineProperties(URL, urls)
-    if (anchor) Object.defineProperty(HTMLAnchorElement.prototype, 'click', anchor)
-    else delete (HTMLAnchorElement.prototype as { click?: unknown }).click
-  })
-  return names
-}
-
-await t.test('Export downloads the archive; a second within the hour says so', async (t) => {
-  signInAs(me)
-  const downloads = stubDownloads(t)
-  let exports = 0
-  const api = stubApi({
-    ...onSettings,
-    'GET /api/account/export': () => (++exports === 1 ? ok({}) : fail(429, MSG.tooManyRequests)),
-  })
-  t.teardown(api.restore)
-  renderAt('/settings', <App />)
-  await screen.findByRole('heading', { name: 'Export' })
-  fireEvent.click(screen.getByRole('button', { name: 'Download your data' }))
-  await until(() => downloads.length === 1)
-  t.strictSame(downloads, ['chirp-ada.zip'])
-  await until(() => !(screen.getByRole('button', { name: 'Download your data' }) as HTMLButtonElement).disabled)
-  fireEvent.click(screen.getByRole('button', { name: 'Download your data' }))
-  t.ok(await screen.findByText('You can download your data once an hour. Try again later.'))
-  t.equal(downloads.length, 1, 'nothing more downloaded')
-})
-
-await t.test('Import sends the file and shows the counts', async (t) => {
-  signInAs(me)
-  const api = stubApi({
-    ...onSettings,
-    'POST /api/account/import': () =>
-      ok({
-        imported: { posts: 3, following: 2, blocks: 1, mutes: 0, bookmarks: 4 },
-        skipped: { posts: 0, following: 5, blocks: 0, mutes: 0, bookmarks: 1 },
-      }),
-  })
-  t.teardown(api.restore)
-  renderAt('/settings', <App />)
-  await screen.findByRole('heading', { name: 'Import' })
-  const button = screen.getByRole('button', { name: 'Import' }) as HTMLButtonElement
-  t.ok(button.disabled, 'nothing to import until a file is picked')
-  const file = new File(['Account address\nbea\n'], 'following_accounts.csv', { type: 'text/csv' })
-  fireEvent.change(screen.getByLabelText('File to import'), { target: { files: [file] } })
-  fireEvent.click(button)
-  const table = await screen.findByRole('table', { name: 'What was imported' })
-  const follows = [...table.querySelectorAll('tr')].find((row) => row.textContent?.startsWith('Follows'))
-  t.equal(follows?.textContent, 'Follows25')
-  const sent = api.calls.find((c) => c.path === '/api/account/import')?.body as FormData
-  t.equal((sent.get('file') as File).name, 'following_accounts.csv')
-})
 
 await t.test('Delete account: the username typed and the password, then the login page', async (t) => {
   signInAs(me)

@@ -80,6 +80,10 @@ export async function deleteAccount(
     RETURNING p.id`
   await sql`DELETE FROM comments WHERE id IN (${commentsGone})`
   for (const { id } of commented) await retagPost(sql, id)
+  // Quotes of their posts no longer name them (quote_of has no foreign key, as a quoted post may go).
+  await sql`
+    UPDATE posts SET quote_of = NULL
+    WHERE quote_of IN (SELECT id FROM posts WHERE author_id = ${userId}) AND author_id <> ${userId}`
   // Their posts, with what others made of them (comments, reactions, bookmarks, tags) by cascade.
   const posts = await sql<{ id: string }[]>`DELETE FROM posts WHERE author_id = ${userId} RETURNING id`
   for (const [table, column] of OWN_ROWS) await sql`DELETE FROM ${sql(table)} WHERE ${sql(column)} = ${userId}`
@@ -88,6 +92,13 @@ export async function deleteAccount(
     INSERT INTO reserved_usernames (username_key, user_id, until)
     VALUES (${reservation._id}, ${reservation.userId}, ${reservation.until})
     ON CONFLICT (username_key) DO UPDATE SET user_id = EXCLUDED.user_id, until = EXCLUDED.until`
+  // The live-update log keeps no trace of them either: what only their streams would replay goes, and
+  // what they did no longer names them (the name only hid it from their blockers, who have nothing left
+  // to hide). The events of this deletion are written after this, and name no actor.
+  for (const table of ['events', 'event_outbox']) {
+    await sql`DELETE FROM ${sql(table)} WHERE recipient = ${userId}`
+    await sql`UPDATE ${sql(table)} SET actor = NULL WHERE actor = ${userId}`
+  }
   await sql`DELETE FROM users WHERE id = ${userId}`
   return {
     postIds: posts.map((row) => row.id),
