@@ -124,15 +124,33 @@ await t.test('user.updated of my own profile, from another tab, keeps my email a
 
 await t.test("user.deleted takes the person's comments and rows off the screen", async (t) => {
   const theos = { username: 'theo', firstName: 'Theo', lastName: 'Park' }
-  const post = { ...p1, ...theos, comments: [makeComment('Nice one'), makeComment('Me too', theos)] }
+  let deleted = false
+  const post = () => {
+    const comments = [...(deleted ? [] : [makeComment('Nice one')]), makeComment('Me too', theos)]
+    return { ...p1, ...theos, comments }
+  }
   const { send } = await liveApp(t, me, '/post-detail/p1', {
-    'GET /api/posts/p1': () => ok({ post }),
-    'GET /api/users/suggestions': () => ok({ users: [maya] }),
+    'GET /api/posts/p1': () => ok({ post: post() }),
+    'GET /api/users/suggestions': () => ok({ users: deleted ? [] : [maya] }),
   })
   await screen.findByText('Nice one')
   await until(() => screen.queryAllByText('Maya Lin').length === 2)
+  deleted = true
   send('user.deleted', { userId: maya._id, username: maya.username })
   await until(() => screen.queryByText('Nice one') === null)
   t.equal(screen.queryAllByText('Maya Lin').length, 0, 'her comment and her suggestion are gone')
   t.ok(screen.getByText('Me too'), "others' comments stay")
 })
+
+await t.test(
+  'user.deleted reads the open post again: the reposts and replies of the person leave its counts',
+  async (t) => {
+    let gone = false
+    const post = () => ({ ...p1, repostCount: gone ? 1 : 2 })
+    const { send } = await liveApp(t, me, '/post-detail/p1', { 'GET /api/posts/p1': () => ok({ post: post() }) })
+    t.ok(await screen.findByText('Repost, 2 reposts'), 'two reposts before')
+    gone = true
+    send('user.deleted', { userId: maya._id, username: maya.username })
+    t.ok(await screen.findByText('Repost, 1 repost'), 'one after the account went')
+  },
+)
