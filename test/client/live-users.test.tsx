@@ -4,7 +4,7 @@ import t from 'tap'
 import type { User } from '../../client/api/types.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { session } from '../../client/state/session.js'
-import { makeComment, ok, resetAll, summary, until } from './helpers.js'
+import { makeComment, makePost, ok, resetAll, summary, until } from './helpers.js'
 import { LATER, liveApp, samples, type Routes } from './live-app.js'
 
 t.beforeEach(() => resetAll())
@@ -152,5 +152,31 @@ await t.test(
     gone = true
     send('user.deleted', { userId: maya._id, username: maya.username })
     t.ok(await screen.findByText('Repost, 1 repost'), 'one after the account went')
+  },
+)
+
+await t.test(
+  "post.pinned reorders an open profile's first page: pinned first, an unpinned one back in its place",
+  async (t) => {
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day)).toISOString()
+    const posts = [3, 2, 1].map((day) =>
+      makePost({ _id: `d${day}`, id: `d${day}`, content: `Day ${day}`, createdAt: at(day) }),
+    )
+    const { send } = await liveApp(t, me, '/profile/maya', {
+      [`GET /api/users/${maya.username}`]: () => ok({ user: maya }),
+      [`GET /api/posts/user/${maya.username}`]: () => ok({ posts: structuredClone(posts), nextCursor: null }),
+    })
+    await screen.findByText('Day 1')
+    const order = () => screen.queryAllByText(/^Day \d$/).map((node) => node.textContent)
+    t.strictSame(order(), ['Day 3', 'Day 2', 'Day 1'], 'newest first')
+    send('post.pinned', { postId: 'd1', pinned: true })
+    await until(() => order()[0] === 'Day 1')
+    t.strictSame(order(), ['Day 1', 'Day 3', 'Day 2'], 'the pinned post leads')
+    send('post.pinned', { postId: 'd2', pinned: true })
+    await until(() => order()[0] === 'Day 2')
+    t.strictSame(order(), ['Day 2', 'Day 1', 'Day 3'], 'the latest pin on top')
+    send('post.pinned', { postId: 'd2', pinned: false })
+    await until(() => order()[0] === 'Day 1')
+    t.strictSame(order(), ['Day 1', 'Day 3', 'Day 2'], 'an unpinned post goes back to its place by time')
   },
 )
