@@ -11,7 +11,7 @@ import { applyPin, applyRepost } from '../state/reposts.js'
 import { markBookmarked, session } from '../state/session.js'
 import { applyFollow, applyProfile, forgetUser } from '../state/users.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
-import { refetchOnScreen } from './refetch.js'
+import { refetchOnScreen, refetchPostsOnScreen } from './refetch.js'
 
 /** My own posts appear at once; others' wait behind 'N new posts' in the lists whose scope they are in. */
 function receivePost(post: Post): void {
@@ -79,10 +79,12 @@ const handlers: Handlers = {
   'user.followed': (data) => applyFollow(data, true),
   'user.unfollowed': (data) => applyFollow(data, false),
   'user.updated': applyProfile,
-  // An account deleted: its posts each got post.deleted; its comments and rows go here.
+  // An account deleted: its posts each got post.deleted; its comments and rows go here at once. Its likes,
+  // reposts, votes and replies on others' posts went too, so what is shown is read again for their counts.
   'user.deleted': (data) => {
     hidePerson(data.username)
     forgetUser(data)
+    refetchPostsOnScreen()
   },
   'bookmark.added': ({ postId }) => void changeBookmark(postId, true),
   'bookmark.removed': ({ postId }) => void changeBookmark(postId, false),

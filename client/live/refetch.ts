@@ -21,6 +21,20 @@ import { loadProfile, loadSuggestions, users } from '../state/users.js'
  */
 export function refetchOnScreen(): void {
   void loadCurrentUser()
+  refetchPostsOnScreen()
+  if (users.profile.username) void loadProfile(users.profile.username)
+  if (users.suggestionsLoaded) void loadSuggestions()
+  if (notifications.list.loaded) void loadNotifications()
+  else void loadUnreadCount()
+  if (moderation.queue.loaded) void loadQueue(moderation.queue.key === 'resolved' ? 'resolved' : 'open')
+  else if (isStaff(session.user?.role)) void loadOpenCount()
+}
+
+/**
+ * The posts loaded, and their comments, fetched again: after a change no event spells out post by post
+ * (an account deleted took its likes, reposts, votes and replies off others' posts, DECISIONS §9).
+ */
+export function refetchPostsOnScreen(): void {
   if (lists.home.loaded) void loadHome()
   if (lists.explore.loaded) void loadExplore()
   if (lists.bookmarks.loaded) void loadBookmarks()
@@ -29,10 +43,4 @@ export function refetchOnScreen(): void {
   if (lists.tag.loaded && lists.tag.key) void loadTagPosts(lists.tag.key)
   if (lists.detail.id) void loadPost(lists.detail.id)
   reloadComments()
-  if (users.profile.username) void loadProfile(users.profile.username)
-  if (users.suggestionsLoaded) void loadSuggestions()
-  if (notifications.list.loaded) void loadNotifications()
-  else void loadUnreadCount()
-  if (moderation.queue.loaded) void loadQueue(moderation.queue.key === 'resolved' ? 'resolved' : 'open')
-  else if (isStaff(session.user?.role)) void loadOpenCount()
 }

@@ -8,7 +8,7 @@ import { tagsIn } from '../../common/text-rules.js'
 import { takeReturn } from '../lib/reading-position.js'
 import { writeSort } from '../lib/storage.js'
 import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
-import { cachePosts } from './post-cache.js'
+import { cachePosts, postCache } from './post-cache.js'
 import { emptyPaged, loadPagedBy, type Paged } from './paged.js'
 import { users } from './users.js'
 
@@ -200,6 +200,32 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
   if (lists.profileMedia.key === post.username && post.mediaUrl) add(lists.profileMedia, true)
   if (lists.tag.key && tagsIn(post.content).includes(lists.tag.key)) add(lists.tag, true)
   return placed
+}
+
+/**
+ * A post pinned or unpinned by its author: an open profile of theirs reorders as the server orders it, the
+ * pinned posts first (the latest pin on top), then the rest newest first. An unpinned post goes back to
+ * its place by time, or, when that is past what is loaded, comes with a later page.
+ */
+export function placePinned(post: Post): void {
+  const list = lists.profile
+  if (!list.loaded || list.key !== post.username) return
+  const byId = postCache.byId
+  const rest = list.items.filter((id) => id !== post._id)
+  if (post.pinned) {
+    list.items = [post._id, ...rest]
+    return
+  }
+  const newer = (id: string) => {
+    const other = byId[id]
+    if (!other) return false
+    return (
+      other.pinned === true || other.createdAt > post.createdAt || (other.createdAt === post.createdAt && id > post._id)
+    )
+  }
+  const at = rest.findIndex((id) => !newer(id))
+  if (at !== -1) list.items = [...rest.slice(0, at), post._id, ...rest.slice(at)]
+  else list.items = list.done ? [...rest, post._id] : rest
 }
 
 /** The 'N new posts' button: the waiting posts join the top of the list. */

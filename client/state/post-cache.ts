@@ -12,8 +12,10 @@ export function cachePosts(posts: readonly Post[]): void {
   for (const post of posts) postCache.byId[post._id] = post
 }
 
+/** The post leaves the cache; a quote of it on another post reads as unavailable from then on. */
 export function uncachePost(postId: string): void {
   delete postCache.byId[postId]
+  for (const post of Object.values(postCache.byId)) if (post.quote?._id === postId) post.quote = null
 }
 
 /** Keeps every cached post and comment of one author in step with the author's current profile, as answers are. */
@@ -36,7 +38,14 @@ export function updateAuthor(author: Author): void {
  */
 export function editCachedPost({ postId, post: _whole, ...edit }: EventPayloads['post.updated']): void {
   const post = postCache.byId[postId]
-  if (!post) return
+  if (post) applyEdit(post, edit)
+  // A quote of the post on another one shows the edit too.
+  for (const quoting of Object.values(postCache.byId)) if (quoting.quote?._id === postId) applyEdit(quoting.quote, edit)
+}
+
+type Edited = NonNullable<Post['quote']>
+
+function applyEdit(post: Edited, edit: Omit<EventPayloads['post.updated'], 'postId' | 'post'>): void {
   // The edit names the description it keeps; a size belongs to the image, so the same image keeps its own.
   delete post.mediaAlt
   // So is the content warning: an edit without one cleared it.

@@ -39,6 +39,7 @@ export async function loadRelations(): Promise<void> {
 /** Takes the person's posts and comments out of everything this tab shows; a live `user.blocked` or `user.muted` too. */
 export function hidePerson(username: string): void {
   for (const post of Object.values(postCache.byId)) if (post.username === username) removePost(post._id)
+  for (const post of Object.values(postCache.byId)) if (post.quote?.username === username) post.quote = null
   for (const post of Object.values(postCache.byId)) {
     const kept = post.comments.filter((comment) => comment.username !== username)
     if (kept.length !== post.comments.length) post.comments = kept

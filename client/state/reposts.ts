@@ -1,6 +1,6 @@
 import { apiCreatePost, apiGetPost, apiPinPost, apiRepostPost, apiUnpinPost, apiUnrepostPost } from '../api/posts.js'
 import type { EventPayloads } from '../api/types.js'
-import { insertPost, insertRepost } from './lists.js'
+import { insertPost, insertRepost, placePinned } from './lists.js'
 import { cachePosts, postCache } from './post-cache.js'
 import type { PostDraft } from './posts.js'
 import { session } from './session.js'
@@ -38,6 +38,7 @@ export function applyPin({ postId, pinned }: EventPayloads['post.pinned']): void
   if (!post) return
   if (pinned) post.pinned = true
   else delete post.pinned
+  placePinned(post)
 }
 
 /** Shows the post reposted by me or not at once; the server's answer, or the error, settles it. */
@@ -65,7 +66,9 @@ export async function togglePin(postId: string): Promise<void> {
   const post = postCache.byId[postId]
   if (!post) return
   try {
-    cachePosts([await (post.pinned ? apiUnpinPost(postId) : apiPinPost(postId))])
+    const changed = await (post.pinned ? apiUnpinPost(postId) : apiPinPost(postId))
+    cachePosts([changed])
+    placePinned(changed)
   } catch (error) {
     showError(error, undefined, post.pinned ? 'unpin the post' : 'pin the post')
   }

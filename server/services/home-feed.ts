@@ -33,7 +33,8 @@ export async function homeFeed(
   const hide = reader.hidden.people
   const page = { ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}), hide }
   if (sort === 'trending') {
-    const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, ...page })
+    const uncounted = reader.hidden.suspended
+    const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, ...page, uncounted })
     return { posts: await postViews(store, items, reader), nextCursor }
   }
   const [own, shared] = await Promise.all([

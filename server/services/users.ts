@@ -148,7 +148,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
       const hidden = await hiddenFrom(store, userId, now())
-      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people)
+      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people, hidden.suspended)
       const lookup = await usersOfUsers(store, candidates, new Set(hidden.suspended))
       return { users: candidates.map((user) => toUser(user, lookup, false)) }
     },

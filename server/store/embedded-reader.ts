@@ -64,8 +64,8 @@ export class EmbeddedReader implements TransactionBase {
     const hide = this.index.withPending(page.hide)
     return fullPage({ ...page, hide }, (part) => this.index.listUsers(part), idOf)
   }
-  async suggestUsers(userId: string, limit: number, hide?: readonly string[]) {
-    return this.index.suggestUsers(userId, limit, hide)
+  async suggestUsers(userId: string, limit: number, hide?: readonly string[], uncounted?: readonly string[]) {
+    return this.index.suggestUsers(userId, limit, hide, uncounted)
   }
   async getPost(id: string) {
     return this.index.posts.get(id)

@@ -231,14 +231,23 @@ export class MemoryIndex {
 
   /**
    * Who to follow: everyone but the user, those they follow and those `hide` holds; the most followed
-   * first, then the oldest account.
+   * first, then the oldest account; the follows of the `uncounted` people count for nobody.
    */
-  suggestUsers(userId: string, limit: number, hide: readonly string[] = []): UserRecord[] {
+  suggestUsers(
+    userId: string,
+    limit: number,
+    hide: readonly string[] = [],
+    uncounted: readonly string[] = [],
+  ): UserRecord[] {
     const me = this.users.get(userId)
     const left = new Set([...(me?.following ?? []), ...this.withPending(hide)])
+    const less = new Map<string, number>()
+    for (const id of uncounted)
+      for (const followed of this.users.get(id)?.following ?? NOBODY) less.set(followed, (less.get(followed) ?? 0) + 1)
+    const followers = (user: UserRecord) => user.followers.length - (less.get(user._id) ?? 0)
     return this.#usersByTime.items
       .filter((user) => user._id !== userId && !left.has(user._id))
-      .sort((a, b) => b.followers.length - a.followers.length)
+      .sort((a, b) => followers(b) - followers(a))
       .slice(0, limit)
   }
 
@@ -258,6 +267,8 @@ export class MemoryIndex {
     const key = query.sort === 'trending' ? byTrend : byTime
     const all = query.sort === 'trending' ? this.#postsByTrend.items : this.#postsByTime.items
     const authorIds = query.feedOf === undefined ? query.authorIds : this.#feedAuthors(query.feedOf)
+    if (query.sort === 'trending' && (query.uncounted?.length ?? 0) > 0)
+      return this.#trendingWithout(query, authorIds && this.#authorsOf(authorIds))
     if (!authorIds) return pageOf(all, key, direction, query)
 
     const authors = this.#authorsOf(authorIds)
@@ -277,12 +288,41 @@ export class MemoryIndex {
     return page
   }
 
+  /**
+   * Most liked first, counting no like of the `uncounted` people (suspended ones, DECISIONS §11). Only the
+   * posts they like move: the rest keep their place in the list by likes, read past those few, and the
+   * few are sorted by what is left of their likes and merged in. A page costs the likes of those people,
+   * never a walk of every post.
+   */
+  #trendingWithout(query: PostQuery, authors: Authors | undefined): Page<PostRecord> {
+    const less = new Map<string, number>()
+    for (const userId of query.uncounted ?? NOBODY)
+      for (const postId of this.likesOf(userId)) less.set(postId, (less.get(postId) ?? 0) + 1)
+    const kept = (post: PostRecord) => authors === undefined || authors.ids.has(post.authorId)
+    const moved = this.getPosts([...less.keys()]).filter(kept)
+    const counted = (post: PostRecord) => post.likeCount - (less.get(post._id) ?? 0)
+    const key: SortKey<PostRecord> = {
+      of: (post) => [counted(post), post.createdAt, post._id],
+      parts: CURSOR.byLikes,
+      compare: (a, b) => order(counted(a), counted(b)) || byCreation(a, b),
+    }
+    // One more than a page from each part, so that the merge knows whether anything follows.
+    const part = { ...query, ...(query.limit === undefined ? {} : { limit: query.limit + 1 }) }
+    const stay = authors
+      ? this.#authorsPage(authors, this.#postsByTrend.items, byTrend, -1, part, less)
+      : scanPage(this.#postsByTrend.items, byTrend, -1, part, (post) => !less.has(post._id))
+    const move = sortPage(moved, key, -1, part)
+    const ascending = (page: Page<PostRecord>) => page.items.slice().reverse()
+    return mergePage([ascending(stay), ascending(move)], key, -1, { limit: query.limit })
+  }
+
   #authorsPage(
     authors: Authors,
     all: readonly PostRecord[],
     key: SortKey<PostRecord>,
     direction: 1 | -1,
     query: PostQuery,
+    skip: ReadonlyMap<string, unknown> = new Map(),
   ): Page<PostRecord> {
     let matching = 0
     for (const list of authors.lists) matching += list.items.length
@@ -297,10 +337,16 @@ export class MemoryIndex {
     const scanCost = (wanted * all.length) / matching
     const ownCost =
       query.sort === 'trending' ? matching * Math.log2(matching + 1) : authors.lists.length * 4 + wanted * 2
-    if (scanCost <= ownCost) return scanPage(all, key, direction, query, (post) => authors.ids.has(post.authorId))
+    if (scanCost <= ownCost)
+      return scanPage(all, key, direction, query, (post) => authors.ids.has(post.authorId) && !skip.has(post._id))
     const lists = authors.lists.map((list) => list.items)
     return query.sort === 'trending'
-      ? sortPage(lists.flat(), key, direction, query)
+      ? sortPage(
+          lists.flat().filter((post) => !skip.has(post._id)),
+          key,
+          direction,
+          query,
+        )
       : mergePage(lists, key, direction, query)
   }
 

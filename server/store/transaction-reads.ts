@@ -163,8 +163,8 @@ export class TransactionReads implements StoreReader {
   listUsers(page: PageRequest) {
     return this.base.listUsers(page)
   }
-  suggestUsers(userId: string, limit: number, hide?: readonly string[]) {
-    return this.base.suggestUsers(userId, limit, hide)
+  suggestUsers(userId: string, limit: number, hide?: readonly string[], uncounted?: readonly string[]) {
+    return this.base.suggestUsers(userId, limit, hide, uncounted)
   }
   listPosts(query: PostQuery) {
     return this.base.listPosts(query)

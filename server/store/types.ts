@@ -326,6 +326,11 @@ export interface PostQuery extends PageRequest {
   sort: FeedSort
   /** Only posts with an image. */
   media?: boolean
+  /**
+   * People whose likes count nowhere (suspended ones, DECISIONS §11): a `trending` page orders posts by
+   * their likes without these people's.
+   */
+  uncounted?: readonly string[]
 }
 
 /**
@@ -358,8 +363,14 @@ export interface StoreReader {
   /**
    * Who to follow: neither the user nor anyone they follow or `hide` holds, nor a signup waiting for
    * approval; the most followed first, then the oldest account. For an unknown user, everyone but `hide`.
+   * The follows of the `uncounted` people (suspended ones, DECISIONS §11) count for nobody's place.
    */
-  suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]>
+  suggestUsers(
+    userId: string,
+    limit: number,
+    hide?: readonly string[],
+    uncounted?: readonly string[],
+  ): Promise<UserRecord[]>
   /** The post with its lists (see PostRecord); undefined for an unknown id. */
   getPost(id: string): Promise<PostRecord | undefined>
   /** In the order asked, repeats kept, unknown ids skipped. */

@@ -113,3 +113,24 @@ await t.test('a delta about a post the tab does not show changes nothing and fet
   t.same(postCache.byId.p1?.likes.likeCount, 0, 'the post shown is untouched')
   t.equal(api.calls.length, before, 'nothing was fetched')
 })
+
+await t.test('a quoted post edited or deleted elsewhere changes the quote card of an open post', async (t) => {
+  const original = { ...p1, _id: 'q0', id: 'q0', content: 'Original words', likes: { ...p1.likes, likedBy: [] } }
+  const quoting: Post = {
+    ...p1,
+    username: 'theo',
+    firstName: 'Theo',
+    lastName: 'Park',
+    content: 'Well said',
+    quoteOf: 'q0',
+    quote: original,
+  }
+  const { send } = await liveApp(t, me, '/explore', onExplore(quoting))
+  t.ok(await screen.findByText('Original words'), 'the quote card shows the quoted post')
+  const delta = { postId: 'q0', content: 'Edited words', mediaUrl: '', type: '', updatedAt: LATER, editedAt: LATER }
+  send('post.updated', { ...delta, card: null })
+  t.ok(await screen.findByText('Edited words'), 'an edit shows in the quote card')
+  send('post.deleted', { postId: 'q0' })
+  t.ok(await screen.findByText('This post is unavailable'), 'a deletion leaves it unavailable')
+  t.ok(screen.getByText('Well said'), 'the quoting post stays')
+})

@@ -4,7 +4,7 @@ import t from 'tap'
 import type { User } from '../../client/api/types.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { session } from '../../client/state/session.js'
-import { makeComment, ok, resetAll, summary, until } from './helpers.js'
+import { makeComment, makePost, ok, resetAll, summary, until } from './helpers.js'
 import { LATER, liveApp, samples, type Routes } from './live-app.js'
 
 t.beforeEach(() => resetAll())
@@ -124,15 +124,59 @@ await t.test('user.updated of my own profile, from another tab, keeps my email a
 
 await t.test("user.deleted takes the person's comments and rows off the screen", async (t) => {
   const theos = { username: 'theo', firstName: 'Theo', lastName: 'Park' }
-  const post = { ...p1, ...theos, comments: [makeComment('Nice one'), makeComment('Me too', theos)] }
+  let deleted = false
+  const post = () => {
+    const comments = [...(deleted ? [] : [makeComment('Nice one')]), makeComment('Me too', theos)]
+    return { ...p1, ...theos, comments }
+  }
   const { send } = await liveApp(t, me, '/post-detail/p1', {
-    'GET /api/posts/p1': () => ok({ post }),
-    'GET /api/users/suggestions': () => ok({ users: [maya] }),
+    'GET /api/posts/p1': () => ok({ post: post() }),
+    'GET /api/users/suggestions': () => ok({ users: deleted ? [] : [maya] }),
   })
   await screen.findByText('Nice one')
   await until(() => screen.queryAllByText('Maya Lin').length === 2)
+  deleted = true
   send('user.deleted', { userId: maya._id, username: maya.username })
   await until(() => screen.queryByText('Nice one') === null)
   t.equal(screen.queryAllByText('Maya Lin').length, 0, 'her comment and her suggestion are gone')
   t.ok(screen.getByText('Me too'), "others' comments stay")
 })
+
+await t.test(
+  'user.deleted reads the open post again: the reposts and replies of the person leave its counts',
+  async (t) => {
+    let gone = false
+    const post = () => ({ ...p1, repostCount: gone ? 1 : 2 })
+    const { send } = await liveApp(t, me, '/post-detail/p1', { 'GET /api/posts/p1': () => ok({ post: post() }) })
+    t.ok(await screen.findByText('Repost, 2 reposts'), 'two reposts before')
+    gone = true
+    send('user.deleted', { userId: maya._id, username: maya.username })
+    t.ok(await screen.findByText('Repost, 1 repost'), 'one after the account went')
+  },
+)
+
+await t.test(
+  "post.pinned reorders an open profile's first page: pinned first, an unpinned one back in its place",
+  async (t) => {
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day)).toISOString()
+    const posts = [3, 2, 1].map((day) =>
+      makePost({ _id: `d${day}`, id: `d${day}`, content: `Day ${day}`, createdAt: at(day) }),
+    )
+    const { send } = await liveApp(t, me, '/profile/maya', {
+      [`GET /api/users/${maya.username}`]: () => ok({ user: maya }),
+      [`GET /api/posts/user/${maya.username}`]: () => ok({ posts: structuredClone(posts), nextCursor: null }),
+    })
+    await screen.findByText('Day 1')
+    const order = () => screen.queryAllByText(/^Day \d$/).map((node) => node.textContent)
+    t.strictSame(order(), ['Day 3', 'Day 2', 'Day 1'], 'newest first')
+    send('post.pinned', { postId: 'd1', pinned: true })
+    await until(() => order()[0] === 'Day 1')
+    t.strictSame(order(), ['Day 1', 'Day 3', 'Day 2'], 'the pinned post leads')
+    send('post.pinned', { postId: 'd2', pinned: true })
+    await until(() => order()[0] === 'Day 2')
+    t.strictSame(order(), ['Day 2', 'Day 1', 'Day 3'], 'the latest pin on top')
+    send('post.pinned', { postId: 'd2', pinned: false })
+    await until(() => order()[0] === 'Day 1')
+    t.strictSame(order(), ['Day 1', 'Day 3', 'Day 2'], 'an unpinned post goes back to its place by time')
+  },
+)

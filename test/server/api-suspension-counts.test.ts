@@ -113,3 +113,68 @@ await t.test('open streams hear of a suspension and of its end, with whom it nam
   const lifted = await live.expectEvent(t, stream, 'user.unsuspended', SuspensionEventSchema)
   t.strictSame(lifted, { userId: target.user._id, username: target.username })
 })
+
+await t.test('a trending feed orders posts by their likes without the suspended likers’, page by page', async (t) => {
+  const [reader, author, first, second, x, y] = [
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+  ]
+  await call(api, reader.token, 'POST', `/api/users/follow/${author.user._id}`)
+  const most = await postBy(api, author.token, 'liked mostly by soon suspended people')
+  const some = await postBy(api, author.token, 'liked by two who stay')
+  const none = await postBy(api, author.token, 'liked by nobody')
+  for (const who of [first, second, x]) await call(api, who.token, 'POST', `/api/posts/like/${most}`)
+  for (const who of [x, y]) await call(api, who.token, 'POST', `/api/posts/like/${some}`)
+  const pages = async () => {
+    const ids: string[] = []
+    let cursor: string | null = null
+    do {
+      const query: string = `/api/feed?sort=trending&compact=1&limit=1${cursor === null ? '' : `&cursor=${cursor}`}`
+      const page = (await call(api, reader.token, 'GET', query)).json() as {
+        posts: { _id: string }[]
+        nextCursor: string | null
+      }
+      ids.push(...page.posts.map((post) => post._id))
+      cursor = page.nextCursor
+    } while (cursor !== null && ids.length < 10)
+    return ids
+  }
+  t.strictSame(await pages(), [most, some, none], 'every like counts before')
+  await suspend(first.user._id)
+  await suspend(second.user._id)
+  t.strictSame(await pages(), [some, most, none], 'the suspended likes count for no place')
+  await unsuspend(first.user._id)
+  await unsuspend(second.user._id)
+  t.strictSame(await pages(), [most, some, none], 'and count again after')
+})
+
+await t.test('who to follow orders people by their followers without the suspended ones', async (t) => {
+  const [reader, wide, narrow, first, second, x, y] = [
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+    await signup(api),
+  ]
+  for (const who of [first, second, x]) await call(api, who.token, 'POST', `/api/users/follow/${wide.user._id}`)
+  for (const who of [x, y]) await call(api, who.token, 'POST', `/api/users/follow/${narrow.user._id}`)
+  const order = async () => {
+    const reply = (await call(api, reader.token, 'GET', '/api/users/suggestions?limit=100')).json() as {
+      users: { _id: string }[]
+    }
+    return reply.users.map((user) => user._id).filter((id) => id === wide.user._id || id === narrow.user._id)
+  }
+  t.strictSame(await order(), [wide.user._id, narrow.user._id], 'every follow counts before')
+  await suspend(first.user._id)
+  await suspend(second.user._id)
+  t.strictSame(await order(), [narrow.user._id, wide.user._id], 'the suspended follows count for no place')
+  await unsuspend(first.user._id)
+  await unsuspend(second.user._id)
+  t.strictSame(await order(), [wide.user._id, narrow.user._id], 'and count again after')
+})

@@ -104,12 +104,35 @@ export class PgReader implements StoreReader {
     return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toUserRecord)
   }
 
-  async suggestUsers(userId: string, limit: number, hide?: readonly string[]): Promise<UserRecord[]> {
+  async suggestUsers(
+    userId: string,
+    limit: number,
+    hide?: readonly string[],
+    uncounted?: readonly string[],
+  ): Promise<UserRecord[]> {
     const sql = this.sql
     const notMine = isUuid(userId)
       ? sql`WHERE u.id <> ${userId} AND NOT u.pending AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = u.id)
           ${hidden(sql, 'u.id', hide)}`
       : sql`WHERE NOT u.pending`
+    const unheeded = (uncounted ?? []).filter(isUuid)
+    if (unheeded.length > 0) {
+      // Only the people the uncounted follow move down: the rest keep their place in the follower_count
+      // order, read past those few, and the few come in with what is left of their count.
+      const rows = await sql<UserRow[]>`
+        WITH less AS (
+          SELECT f.followee_id AS id, count(*)::int AS n FROM follows f
+          WHERE f.follower_id = ANY(${unheeded}::uuid[]) GROUP BY f.followee_id)
+        SELECT ${userColumns(sql)} FROM (
+          (SELECT u.*, u.follower_count AS counted FROM users u ${notMine}
+             AND NOT EXISTS (SELECT 1 FROM less WHERE less.id = u.id)
+           ORDER BY u.follower_count DESC, u.created_at, u.id LIMIT ${limit})
+          UNION ALL
+          (SELECT u.*, u.follower_count - less.n AS counted FROM less JOIN users u ON u.id = less.id ${notMine})
+        ) u
+        ORDER BY u.counted DESC, u.created_at, u.id LIMIT ${limit}`
+      return rows.map(toUserRecord)
+    }
     const rows = await sql<UserRow[]>`
       SELECT ${userColumns(sql)}
       FROM (SELECT * FROM users u ${notMine} ORDER BY u.follower_count DESC, u.created_at, u.id LIMIT ${limit}) u
@@ -213,6 +236,8 @@ export class PgReader implements StoreReader {
       : query.sort === 'oldest'
         ? sql`p.created_at, p.id`
         : sql`p.created_at DESC, p.id DESC`
+    const unheeded = trending ? (query.uncounted ?? []).filter(isUuid) : []
+    if (unheeded.length > 0) return this.#trendingWithout(query, unheeded, sql`${authors} ${media} ${shown}`)
     const rows = await sql<PostRow[]>`
       SELECT ${postColumns(sql)}
       FROM (SELECT * FROM posts p WHERE true ${authors} ${media} ${shown} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
@@ -221,6 +246,37 @@ export class PgReader implements StoreReader {
       ? (row: PostRow) => [row.like_count, row.created_at.toISOString(), row.id]
       : (row: PostRow) => [row.created_at.toISOString(), row.id]
     return pageFrom(rows, query.limit, keyOf, toPostRecord)
+  }
+
+  /**
+   * Most liked first, counting no like of the `uncounted` people (suspended ones, DECISIONS §11). Only
+   * the posts they like move: the rest are read in posts_trend order past those few, and the few come in
+   * with what is left of their likes; a page costs those people's likes, never a walk of every post.
+   */
+  async #trendingWithout(query: PostQuery, uncounted: readonly string[], where: postgres.PendingQuery<postgres.Row[]>) {
+    const sql = this.sql
+    let after = sql``
+    let moved = sql``
+    if (query.cursor !== undefined) {
+      const [likes, at, id] = readCursor(query.cursor, CURSOR.byLikes)
+      after = sql`AND (p.like_count, p.created_at, p.id) < (${likes}::int, ${at}, ${id}::uuid)`
+      moved = sql`AND (p.like_count - less.n, p.created_at, p.id) < (${likes}::int, ${at}, ${id}::uuid)`
+    }
+    const order = sql`p.counted DESC, p.created_at DESC, p.id DESC`
+    const rows = await sql<(PostRow & { counted: number })[]>`
+      WITH less AS (
+        SELECT r.post_id AS id, count(*)::int AS n FROM post_reactions r
+        WHERE r.user_id = ANY(${uncounted}::uuid[]) AND r.liked GROUP BY r.post_id)
+      SELECT p.counted, ${postColumns(sql)} FROM (
+        (SELECT p.*, p.like_count AS counted FROM posts p
+         WHERE NOT EXISTS (SELECT 1 FROM less WHERE less.id = p.id) ${where} ${after}
+         ORDER BY p.like_count DESC, p.created_at DESC, p.id DESC ${limitOf(sql, query.limit)})
+        UNION ALL
+        (SELECT p.*, p.like_count - less.n AS counted FROM less JOIN posts p ON p.id = less.id
+         WHERE true ${where} ${moved})
+      ) p
+      ORDER BY ${order} ${limitOf(sql, query.limit)}`
+    return pageFrom(rows, query.limit, (row) => [row.counted, row.created_at.toISOString(), row.id], toPostRecord)
   }
 
   /** Newest bookmark first; the cursor is the last bookmark's place in the order they were made. */
