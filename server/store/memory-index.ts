@@ -455,15 +455,14 @@ export class MemoryIndex {
   }
 
   /**
-   * The posts of others the user likes, took a like back from, commented on, voted on a comment of,
-   * reposted, or which quote one of theirs: a walk over every post, which only an account's deletion makes.
+   * The posts of others the user likes, took a like back from, commented on, voted on a comment of or
+   * reposted: a walk over every post, which only an account's deletion makes.
    */
   postsTouchedBy(userId: string): string[] {
     const ids: string[] = []
     for (const post of this.posts.values()) {
       if (post.authorId === userId) continue
       const touched =
-        (post.quoteOf !== undefined && this.posts.get(post.quoteOf)?.authorId === userId) ||
         post.likedBy.includes(userId) ||
         post.dislikedBy.includes(userId) ||
         post.comments.some(

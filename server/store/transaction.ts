@@ -404,8 +404,7 @@ export class Transaction extends TransactionReads implements StoreTx {
     }
     // Their likes, reposts, comments (with the replies to them), comment votes and poll votes on the posts
     // of others, and the counts those fed.
-    const theirPosts = new Set(postIds)
-    for (const postId of this.base.postsTouchedBy(userId)) await this.#leavePost(postId, userId, theirPosts, retract)
+    for (const postId of this.base.postsTouchedBy(userId)) await this.#leavePost(postId, userId, retract)
     await this.removePollVotes(userId)
     // Their follows, both ways.
     for (const followeeId of user.following) await this.unfollow(userId, followeeId, at)
@@ -431,16 +430,8 @@ export class Transaction extends TransactionReads implements StoreTx {
     return { postIds, unread: [...unread].map(([recipientId, count]) => ({ recipientId, unread: count })) }
   }
 
-  /**
-   * Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post,
-   * and its quote of one of their posts.
-   */
-  async #leavePost(
-    postId: string,
-    userId: string,
-    theirPosts: ReadonlySet<string>,
-    retract: (match: NotificationMatch) => void,
-  ) {
+  /** Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post. */
+  async #leavePost(postId: string, userId: string, retract: (match: NotificationMatch) => void) {
     const post = await this.getPost(postId)
     if (!post) return
     const theirIds = new Set(post.comments.filter((comment) => comment.authorId === userId).map((c) => c._id))
@@ -448,9 +439,7 @@ export class Transaction extends TransactionReads implements StoreTx {
       theirIds.has(comment._id) || (comment.replyTo !== undefined && theirIds.has(comment.replyTo))
     for (const comment of post.comments.filter(gone)) retract({ commentId: comment._id })
     const reposts = (post.reposts ?? []).filter((repost) => repost.userId !== userId)
-    // A quote of one of their posts no longer names it: nothing of theirs stays behind.
-    const quotesTheirs = post.quoteOf !== undefined && theirPosts.has(post.quoteOf)
-    const { reposts: _before, repostCount: _count, quoteOf, ...rest } = post
+    const { reposts: _before, repostCount: _count, ...rest } = post
     const comments = post.comments
       .filter((comment) => !gone(comment))
       .map((comment) =>
@@ -464,7 +453,6 @@ export class Transaction extends TransactionReads implements StoreTx {
       )
     this.#putPost({
       ...rest,
-      ...(quoteOf !== undefined && !quotesTheirs ? { quoteOf } : {}),
       ...(reposts.length > 0 ? { reposts, repostCount: reposts.length } : {}),
       likedBy: without(post.likedBy, userId),
       dislikedBy: without(post.dislikedBy, userId),

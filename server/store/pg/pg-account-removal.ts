@@ -80,10 +80,8 @@ export async function deleteAccount(
     RETURNING p.id`
   await sql`DELETE FROM comments WHERE id IN (${commentsGone})`
   for (const { id } of commented) await retagPost(sql, id)
-  // Quotes of their posts no longer name them (quote_of has no foreign key, as a quoted post may go).
-  await sql`
-    UPDATE posts SET quote_of = NULL
-    WHERE quote_of IN (SELECT id FROM posts WHERE author_id = ${userId}) AND author_id <> ${userId}`
+  // Quotes of their posts keep quote_of, as a quote of any deleted post does: it reads `quote: null`
+  // (DECISIONS §11), "This post is unavailable", and names a post that no longer exists.
   // Their posts, with what others made of them (comments, reactions, bookmarks, tags) by cascade.
   const posts = await sql<{ id: string }[]>`DELETE FROM posts WHERE author_id = ${userId} RETURNING id`
   for (const [table, column] of OWN_ROWS) await sql`DELETE FROM ${sql(table)} WHERE ${sql(column)} = ${userId}`
