@@ -1,4 +1,4 @@
-import { useCallback, useState, type MouseEvent } from 'react'
+import { useCallback, useContext, useState, type MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
 import { commentCount, fullName, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
@@ -84,7 +84,15 @@ export function PostCard(props: PostCardProps) {
   const isDetail = props.variant === 'detail'
   // How many menus or emoji grids are open in the card (a comment's too): while any is, it is drawn in full.
   const [popovers, setPopovers] = useState(0)
-  const onPopover = useCallback((open: boolean) => setPopovers((count) => count + (open ? 1 : -1)), [])
+  // The group of cards around it (a long list's) is told as well.
+  const outer = useContext(PopoverHost)
+  const onPopover = useCallback(
+    (open: boolean) => {
+      setPopovers((count) => count + (open ? 1 : -1))
+      outer?.(open)
+    },
+    [outer],
+  )
   const pinItems: MenuItem[] = props.onTogglePin
     ? [{ label: post.pinned ? 'Unpin from profile' : 'Pin to profile', onSelect: props.onTogglePin }]
     : []
