@@ -236,12 +236,13 @@ export function PostForm(props: PostFormProps) {
             type="button"
             className="button ghost small"
             aria-pressed={warned}
-            aria-label="Content warning"
             title="Content warning"
             disabled={sending}
             onClick={() => setWarned(!warned)}
           >
-            CW
+            {/* Named by its words, not an aria-label that the visible "CW" would not match (axe). */}
+            <span aria-hidden="true">CW</span>
+            <span className="visually-hidden">Content warning</span>
           </button>
           {props.allowPoll && (
             <button
