@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react'
+import { useCallback, useContext, useState, type MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
 import { commentCount, fullName, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
@@ -15,6 +15,7 @@ import { PostActions } from './post-actions.js'
 import { QuoteCard } from './quote-card.js'
 import { RichText } from './rich-text.js'
 import { TimeAgo } from './time-ago.js'
+import { PopoverHost } from './use-popover.js'
 import { SpoilerGate } from './spoiler-gate.js'
 
 export type PostCardProps = {
@@ -81,6 +82,17 @@ export function PostCard(props: PostCardProps) {
   const name = fullName(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
+  // How many menus or emoji grids are open in the card (a comment's too): while any is, it is drawn in full.
+  const [popovers, setPopovers] = useState(0)
+  // The group of cards around it (a long list's) is told as well.
+  const outer = useContext(PopoverHost)
+  const onPopover = useCallback(
+    (open: boolean) => {
+      setPopovers((count) => count + (open ? 1 : -1))
+      outer?.(open)
+    },
+    [outer],
+  )
   const pinItems: MenuItem[] = props.onTogglePin
     ? [{ label: post.pinned ? 'Unpin from profile' : 'Pin to profile', onSelect: props.onTogglePin }]
     : []
@@ -108,116 +120,118 @@ export function PostCard(props: PostCardProps) {
   }
 
   return (
-    <article
-      className={isDetail ? 'post-card is-detail' : 'post-card is-clickable'}
-      aria-label={`Post by ${name}`}
-      // Focusable for the j and k shortcuts, without adding a stop per post to the Tab order.
-      tabIndex={-1}
-      onClick={openPost}
-    >
-      <Link href={profile} className="post-avatar" aria-label={`${name}'s profile`}>
-        <Avatar src={post.avatarURL} name={name} />
-      </Link>
-      <div className="post-main">
-        {props.repostedBy && (
-          <p className="post-context">
-            <RepostIcon />
-            <Link href={paths.profile.href(props.repostedBy.username)}>Reposted by {props.repostedBy.name}</Link>
-          </p>
-        )}
-        {props.showPinned && post.pinned && (
-          <p className="post-context">
-            <PinIcon />
-            Pinned
-          </p>
-        )}
-        <header className="post-head">
-          <Link href={profile} className="post-author">
-            <span className="author-name">{name}</span>
-            <span className="author-handle">@{post.username}</span>
-          </Link>
-          {!isDetail && (
-            <>
-              <span className="dot" aria-hidden="true">
-                ·
-              </span>
-              <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
-                <TimeAgo at={post.createdAt} now={now} />
-              </Link>
-            </>
-          )}
-          {post.editedAt && (
-            <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
-              Edited
-            </span>
-          )}
-          {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
-        </header>
-        <SpoilerGate warning={post.spoilerText}>
-          {post.content && (
-            <p className="post-content">
-              <RichText text={post.content} />
+    <PopoverHost value={onPopover}>
+      <article
+        className={`post-card ${isDetail ? 'is-detail' : 'is-clickable'}${popovers > 0 ? ' has-popover' : ''}`}
+        aria-label={`Post by ${name}`}
+        // Focusable for the j and k shortcuts, without adding a stop per post to the Tab order.
+        tabIndex={-1}
+        onClick={openPost}
+      >
+        <Link href={profile} className="post-avatar" aria-label={`${name}'s profile`}>
+          <Avatar src={post.avatarURL} name={name} />
+        </Link>
+        <div className="post-main">
+          {props.repostedBy && (
+            <p className="post-context">
+              <RepostIcon />
+              <Link href={paths.profile.href(props.repostedBy.username)}>Reposted by {props.repostedBy.name}</Link>
             </p>
           )}
-          {post.mediaUrl && (
-            // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
-            <a
-              href={post.mediaUrl}
-              className="post-media"
-              data-stay=""
-              onClick={(event) => {
-                if (event.ctrlKey || event.metaKey || event.shiftKey) return
-                event.preventDefault()
-                props.onOpenMedia()
-              }}
-            >
-              <img
-                src={post.mediaUrl}
-                alt={mediaAlt(post)}
-                width={post.mediaWidth}
-                height={post.mediaHeight}
-                loading={props.eagerMedia ? 'eager' : 'lazy'}
-                // The first image is often the largest thing on the first screen: it goes before the rest.
-                fetchPriority={props.eagerMedia ? 'high' : 'auto'}
-              />
-            </a>
+          {props.showPinned && post.pinned && (
+            <p className="post-context">
+              <PinIcon />
+              Pinned
+            </p>
           )}
-          {post.card && <LinkCard card={post.card} />}
-          {post.quoteOf !== undefined && <QuoteCard quote={post.quote} />}
-        </SpoilerGate>
-        {post.poll && <PollCard poll={post.poll} now={now} onVote={props.onVote} />}
-        {isDetail && (
-          <p className="post-date">
-            <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>
-          </p>
-        )}
-        <PostActions
-          commentCount={commentCount(post)}
-          likeCount={post.likes.likeCount}
-          liked={props.liked}
-          bookmarked={props.bookmarked}
-          commentsOpen={props.commentsOpen}
-          onToggleComments={props.onToggleComments}
-          onToggleLike={props.onToggleLike}
-          repostCount={post.repostCount}
-          reposted={post.reposted}
-          onToggleRepost={props.onToggleRepost}
-          onQuote={props.onQuote}
-          onShare={props.onShare}
-          shareSheet={props.shareSheet ?? false}
-          onToggleBookmark={props.onToggleBookmark}
-        />
-        {props.commentsOpen && (
-          <CommentsSection
-            comments={props.thread?.comments ?? post.comments}
-            me={me}
-            postOwner={post.username}
-            now={now}
-            handlers={props.comments}
-            reading={props.thread}
+          <header className="post-head">
+            <Link href={profile} className="post-author">
+              <span className="author-name">{name}</span>
+              <span className="author-handle">@{post.username}</span>
+            </Link>
+            {!isDetail && (
+              <>
+                <span className="dot" aria-hidden="true">
+                  ·
+                </span>
+                <Link href={detail} className="post-time" title={formatFullDate(post.createdAt)}>
+                  <TimeAgo at={post.createdAt} now={now} />
+                </Link>
+              </>
+            )}
+            {post.editedAt && (
+              <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
+                Edited
+              </span>
+            )}
+            {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
+          </header>
+          <SpoilerGate warning={post.spoilerText}>
+            {post.content && (
+              <p className="post-content">
+                <RichText text={post.content} />
+              </p>
+            )}
+            {post.mediaUrl && (
+              // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
+              <a
+                href={post.mediaUrl}
+                className="post-media"
+                data-stay=""
+                onClick={(event) => {
+                  if (event.ctrlKey || event.metaKey || event.shiftKey) return
+                  event.preventDefault()
+                  props.onOpenMedia()
+                }}
+              >
+                <img
+                  src={post.mediaUrl}
+                  alt={mediaAlt(post)}
+                  width={post.mediaWidth}
+                  height={post.mediaHeight}
+                  loading={props.eagerMedia ? 'eager' : 'lazy'}
+                  // The first image is often the largest thing on the first screen: it goes before the rest.
+                  fetchPriority={props.eagerMedia ? 'high' : 'auto'}
+                />
+              </a>
+            )}
+            {post.card && <LinkCard card={post.card} />}
+            {post.quoteOf !== undefined && <QuoteCard quote={post.quote} />}
+          </SpoilerGate>
+          {post.poll && <PollCard poll={post.poll} now={now} onVote={props.onVote} />}
+          {isDetail && (
+            <p className="post-date">
+              <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>
+            </p>
+          )}
+          <PostActions
+            commentCount={commentCount(post)}
+            likeCount={post.likes.likeCount}
+            liked={props.liked}
+            bookmarked={props.bookmarked}
+            commentsOpen={props.commentsOpen}
+            onToggleComments={props.onToggleComments}
+            onToggleLike={props.onToggleLike}
+            repostCount={post.repostCount}
+            reposted={post.reposted}
+            onToggleRepost={props.onToggleRepost}
+            onQuote={props.onQuote}
+            onShare={props.onShare}
+            shareSheet={props.shareSheet ?? false}
+            onToggleBookmark={props.onToggleBookmark}
           />
-        )}
-      </div>
-    </article>
+          {props.commentsOpen && (
+            <CommentsSection
+              comments={props.thread?.comments ?? post.comments}
+              me={me}
+              postOwner={post.username}
+              now={now}
+              handlers={props.comments}
+              reading={props.thread}
+            />
+          )}
+        </div>
+      </article>
+    </PopoverHost>
   )
 }

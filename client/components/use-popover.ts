@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react'
+
+/**
+ * Told when a popover opens inside it (and when it closes again): a post card draws itself in full
+ * while one is open, since its containment would clip the panel at its edge. A class the card sets
+ * is what its styles read, where a `:has()` rule would make the browser look through every card of a
+ * long list each time something in one of them changed.
+ */
+export const PopoverHost = createContext<((open: boolean) => void) | null>(null)
 
 /**
  * Open/close for a button and the panel it controls: a click outside or Escape closes it,
@@ -8,6 +16,13 @@ export function usePopover<Panel extends HTMLElement>() {
   const [open, setOpen] = useState(false)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const panelRef = useRef<Panel>(null)
+  const host = useContext(PopoverHost)
+
+  useEffect(() => {
+    if (!open || !host) return
+    host(true)
+    return () => host(false)
+  }, [open, host])
 
   const close = useCallback((refocus: boolean) => {
     setOpen(false)

@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react'
+import { memo, useCallback, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
@@ -6,6 +6,7 @@ import { NewPostsButton } from '../components/new-posts-button.js'
 import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
+import { PopoverHost } from '../components/use-popover.js'
 import { useReadingPosition } from '../lib/reading-position.js'
 import { useDrawnCount } from '../lib/use-drawn-count.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
@@ -42,10 +43,24 @@ const sameChunk = (a: ChunkProps, b: ChunkProps) =>
   sameIds(a.ids, b.ids) &&
   a.reposters.every((by, i) => by === b.reposters[i])
 
+/**
+ * Each group is a box of its own that the browser skips whole while it is off screen
+ * (`content-visibility: auto` on `.post-chunk`): at post 500 the browser lays out, walks for painting
+ * and watches for visibility 25 boxes, not 500 cards. Like a card, a group is drawn in full while a
+ * menu or emoji grid is open in it, which would otherwise be clipped at the group's edge.
+ */
 const PostChunk = memo(function PostChunk({ ids, eager, reposters, showPinned }: ChunkProps) {
-  return ids.map((id, i) => (
-    <PostItem key={id} postId={id} eagerMedia={id === eager} repostedBy={reposters[i]} showPinned={showPinned} />
-  ))
+  const [popovers, setPopovers] = useState(0)
+  const onPopover = useCallback((open: boolean) => setPopovers((count) => count + (open ? 1 : -1)), [])
+  return (
+    <PopoverHost value={onPopover}>
+      <div className={popovers > 0 ? 'post-chunk has-popover' : 'post-chunk'}>
+        {ids.map((id, i) => (
+          <PostItem key={id} postId={id} eagerMedia={id === eager} repostedBy={reposters[i]} showPinned={showPinned} />
+        ))}
+      </div>
+    </PopoverHost>
+  )
 }, sameChunk)
 
 type PostListProps = {
