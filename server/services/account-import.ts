@@ -16,7 +16,7 @@ type Kind = (typeof KINDS)[number]
 export type ImportCounts = Record<Kind, number>
 
 /** Mastodon names its exports so; an import tells a list by its file name. */
-const MASTODON_LISTS: Readonly<Record<string, 'following' | 'blocks' | 'mutes'>> = {
+const LIST_OF_CSV_NAME: Readonly<Record<string, 'following' | 'blocks' | 'mutes'>> = {
   'following_accounts.csv': 'following',
   'blocked_accounts.csv': 'blocks',
   'muted_accounts.csv': 'mutes',
@@ -233,7 +233,7 @@ export function createAccountImport({
       const head = Buffer.alloc(4)
       const handle = await open(file, 'r')
       await handle.read(head, 0, 4, 0).finally(() => handle.close())
-      const list = MASTODON_LISTS[path.basename(fileName).toLowerCase()]
+      const list = LIST_OF_CSV_NAME[path.basename(fileName).toLowerCase()]
       let plan: Plan
       let images = new Map<string, MediaReply>()
       let archive: ArchiveContents | undefined
