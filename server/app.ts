@@ -136,7 +136,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   fastify.addHook('onClose', () => persistence.close())
   const { store } = persistence
 
-  await fastify.register(readCache, { version: () => store.writeVersion() })
+  await fastify.register(readCache, { store })
 
   const now = options.now ?? (() => new Date())
   await fastify.register(eventsHub, {

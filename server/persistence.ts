@@ -85,12 +85,13 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
         schema: config.databaseSchema,
         from: startId,
         deliver: (event) => {
-          store.eventArrived()
+          store.eventArrived(event)
           hub.deliver(event)
         },
         log: options.log,
       })
       const started = eventLog
+      store.followEvents((head) => started.catchUp(head))
       // The write has committed whatever happens here; its events then arrive with the next tick or poll.
       store.afterEvents = (upTo) =>
         started

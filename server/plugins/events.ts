@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
-import type { EventName, EventPayloads } from '../schemas/events.js'
+import { STORE_CHANGED, type EventName, type EventPayloads } from '../schemas/events.js'
 import type { LoggedEvent, StreamOwner } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 import type { EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 const SESSION_ENDED: EventName = 'session.ended'
 /** Events every instance acts on that no client is ever sent. */
-const UNSENT: ReadonlySet<string> = new Set([SESSION_ENDED])
+const UNSENT: ReadonlySet<string> = new Set([SESSION_ENDED, STORE_CHANGED])
 
 /** The token a `session.ended` names, or undefined when it ends every token of its user. */
 function loggedOutToken(data: string): string | undefined {

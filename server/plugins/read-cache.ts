@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { LRUCache } from 'lru-cache'
 import type { ReadCacheView } from '../services/deps.js'
+import { TaggedCache } from '../tagged-cache.js'
+import type { Store, StoreChange } from '../store/types.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,14 +16,16 @@ declare module 'fastify' {
 }
 
 /**
- * What reads keep between requests: a post's view and its bytes, a page's bytes. Everything kept is
- * named by what was read (and by whom, where the answer depends on the reader) and by the store's write
- * version when it was read. Both stores raise that version on every committed write (PostgreSQL also on
- * every event of the shared log, so a write through another instance counts once its event arrives):
- * after a write, nothing kept before it is found again, whatever it was drawn from.
+ * What reads keep between requests: a post's view and its bytes. Everything kept is named by what was
+ * read (and by whom, where the answer depends on the reader), by the store's write version when it was
+ * read, and by tags naming what it was drawn from (`post:<id>`…, server/tagged-cache.ts). The embedded
+ * store raises the version on every committed write: after a write, nothing kept before it is found
+ * again. PostgreSQL names what each write changed (Store.watchChanges, from the events of the shared log,
+ * a write through another instance once its event arrives), and only what was drawn from that lapses, so
+ * views are kept under a steady stream of writes.
  */
 export class ReadCache {
-  readonly #kept: LRUCache<string, { value: object }>
+  readonly #kept: TaggedCache
   /** The bytes of frozen views in a reply: such a view never changes, so its bytes never go stale. */
   readonly #bytes = new WeakMap<object, Buffer>()
 
@@ -30,7 +33,13 @@ export class ReadCache {
     private readonly version: () => number,
     max = DEFAULT_MAX,
   ) {
-    this.#kept = new LRUCache({ max })
+    this.#kept = new TaggedCache(max)
+  }
+
+  /** A write changed what `change` names: whatever was drawn from it lapses. */
+  changed(change: StoreChange): void {
+    if (change === 'all') this.#kept.clear()
+    else this.#kept.change(change)
   }
 
   /**
@@ -39,10 +48,11 @@ export class ReadCache {
    */
   at(): ReadCacheView {
     const prefix = `${this.version()} `
+    const stamp = this.#kept.stamp()
     const kept = this.#kept
     return {
-      get: <T extends object>(key: string): T | undefined => kept.get(prefix + key)?.value as T | undefined,
-      set: (key: string, value: object) => void kept.set(prefix + key, { value }),
+      get: <T extends object>(key: string): T | undefined => kept.get<T>(prefix + key),
+      set: (key: string, value: object, tags: readonly string[] = []) => kept.set(prefix + key, value, tags, stamp),
     }
   }
 
@@ -62,8 +72,13 @@ export class ReadCache {
 /** Post views and pages: a post's view is a few kilobytes, a page some 40 KB. */
 const DEFAULT_MAX = 10_000
 
-async function readCachePlugin(fastify: FastifyInstance, options: { version: () => number; max?: number }) {
-  const cache = new ReadCache(options.version, options.max)
+async function readCachePlugin(
+  fastify: FastifyInstance,
+  options: { store: Pick<Store, 'writeVersion' | 'watchChanges'>; max?: number },
+) {
+  const { store } = options
+  const cache = new ReadCache(() => store.writeVersion(), options.max)
+  store.watchChanges?.((change) => cache.changed(change))
   fastify.decorate('readCache', cache)
   fastify.decorateRequest('readCacheView', null as unknown as ReadCacheView)
   // Taken before the request reads anything: see ReadCache.at.

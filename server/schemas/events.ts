@@ -37,6 +37,8 @@ export const PollVotedEventSchema = Type.Object({ postId: Type.String() })
 /** A like (`liked: true`) or an unlike, by `user`; `likeCount` is the count after it. */
 export const PostLikedEventSchema = Type.Object({
   postId: Type.String(),
+  /** The post's author: whose likes received changed, and whose most-liked pages it may reorder. */
+  authorId: Type.String(),
   user: UserSummarySchema,
   liked: Type.Boolean(),
   likeCount: Type.Integer({ minimum: 0 }),
@@ -190,3 +192,9 @@ export const EventsQuerySchema = Type.Object(
   },
   { additionalProperties: false },
 )
+
+/**
+ * The event a PostgreSQL write without events of its own logs, so that every instance drops the reads it
+ * kept (store/pg/pg-store.ts). No client is ever sent it.
+ */
+export const STORE_CHANGED = 'store.changed'

@@ -9,11 +9,14 @@ export interface ServiceDeps {
 
 /**
  * The app's read cache as one read sees it (plugins/read-cache.ts): what a read keeps is found again only
- * by reads that start before the store's next write.
+ * until a write changes what it was drawn from.
  */
 export interface ReadCacheView {
   /** What is kept under `key` at this read's version, if anything. */
   get<T extends object>(key: string): T | undefined
-  /** Keeps `value` under `key` at this read's version. */
-  set(key: string, value: object): void
+  /**
+   * Keeps `value` under `key` at this read's version, drawn from what `tags` name (`post:<id>`, `people`:
+   * store/pg/change-tags.ts); on a store that names its changes, only a change to one of them voids it.
+   */
+  set(key: string, value: object, tags?: readonly string[]): void
 }

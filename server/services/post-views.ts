@@ -167,7 +167,7 @@ async function entriesOf(
     const found = kept[i]
     if (found) return found
     const entry = entryOf(post, users)
-    cache?.set(keyOf(post._id), entry)
+    cache?.set(keyOf(post._id), entry, [`post:${post._id}`, 'people'])
     return entry
   })
 }

@@ -677,15 +677,24 @@ export interface Store extends StoreReader {
   readonly kind: StoreKind
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
-   * Raised by every committed write, before it is acknowledged; on PostgreSQL also by every event of the
-   * shared log this instance receives, so that a write through another instance raises it too. What reads
-   * keep is kept under it (plugins/read-cache.ts).
+   * Raised, before it is acknowledged, by every committed write whose changes watchChanges does not name
+   * (on the embedded store, every write; on PostgreSQL, one that voids everything, through whichever
+   * instance). What reads keep is kept under it (plugins/read-cache.ts).
    */
   writeVersion(): number
+  /**
+   * Where the store names what each write changed, as tags (store/pg/change-tags.ts) or 'all': PostgreSQL
+   * calls `watcher` for every event of the shared log as it arrives, a write's own before it is answered.
+   * A store without it raises writeVersion instead.
+   */
+  watchChanges?(watcher: (change: StoreChange) => void): void
   /** Rejects when the database cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>
 }
+
+/** What one write changed: the tags of what reads keep (server/tagged-cache.ts), or everything. */
+export type StoreChange = readonly string[] | 'all'
 
 /** An event as a log keeps it: its id, and its data already serialised. */
 export interface LoggedEvent {

@@ -39,6 +39,11 @@ export interface EventLog {
    * before the write is answered.
    */
   settle(upTo: number): Promise<void>
+  /**
+   * Resolves once every event up to seq `upTo` has been delivered here: a request that found the log
+   * ahead of this instance waits for that much, not for the log to fall quiet.
+   */
+  catchUp(upTo: number): Promise<void>
   /** The events a reconnecting client missed, or undefined when it must refetch (replayFrom says when). */
   replay(request: ReplayRequest): Promise<LoggedEvent[] | undefined>
   close(): Promise<void>
@@ -130,6 +135,16 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
 
   let tailing: Promise<void> | undefined
   let again = false
+  /** Requests waiting for the log to reach a seq (catchUp), let go as soon as it has. */
+  const waiting: { upTo: number; done: () => void }[] = []
+  const release = (all: boolean) => {
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const waiter = waiting[i] as (typeof waiting)[number]
+      if (!all && waiter.upTo > head) continue
+      waiting.splice(i, 1)
+      waiter.done()
+    }
+  }
   /** Reads everything past `head` and delivers it; one read at a time, and one more if asked meanwhile. */
   function tail(): Promise<void> {
     if (tailing) {
@@ -148,13 +163,24 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
             head = event.id
             deliver(event)
           }
+          release(false)
           if (rows.length < TAIL_PAGE || closed) break
         }
       } while (again && !closed)
     })().finally(() => {
       tailing = undefined
+      // Each waiter asked for a pass that began after it came; one that failed lets it go rather than hold it.
+      release(true)
     })
     return tailing
+  }
+
+  /** Resolves once every event up to `upTo` is delivered (or the pass that should have read it ended). */
+  function catchUp(upTo: number): Promise<void> {
+    if (head >= upTo || closed) return Promise.resolve()
+    const caughtUp = new Promise<void>((done) => waiting.push({ upTo, done }))
+    tail().catch(complain('catching up'))
+    return caughtUp
   }
 
   /** Deletes what no reconnecting client can still need, and remembers how far that went. */
@@ -219,12 +245,14 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
       }
       await tail()
     },
+    catchUp,
     replay: (request) => replayFrom(sql, request),
     async close() {
       closed = true
       for (const timer of timers.values()) clearTimeout(timer)
       await listening.unlisten().catch(() => {})
       await tailing?.catch(() => {})
+      release(true)
     },
   }
 }

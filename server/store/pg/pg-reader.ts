@@ -164,7 +164,7 @@ export class PgReader implements StoreReader {
     return reposts.repostedAmong(this.sql, userId, postIds)
   }
   async listFeedReposts(userId: string, query: FeedRepostQuery) {
-    return reposts.listFeedReposts(this.sql, await this.#feedAuthors(userId), query)
+    return reposts.listFeedReposts(this.sql, await this.feedAuthors(userId), query)
   }
   listPinned(userId: string) {
     return reposts.listPinned(this.sql, userId)
@@ -202,7 +202,7 @@ export class PgReader implements StoreReader {
   }
 
   /** A home feed's authors: the user and whom they follow, by the follows_follower index alone. */
-  async #feedAuthors(userId: string): Promise<string[]> {
+  protected async feedAuthors(userId: string): Promise<string[]> {
     if (!isUuid(userId)) return []
     const rows = await this.sql<
       { id: string }[]
@@ -216,7 +216,7 @@ export class PgReader implements StoreReader {
     const trending = query.sort === 'trending'
     // The followed ids go in as a parameter: only an array of known length gets a good plan, where a
     // subquery of follows (as a join or an array) was 20 to 100 times slower for some users at 1M posts.
-    const authorIds = query.feedOf !== undefined ? await this.#feedAuthors(query.feedOf) : query.authorIds
+    const authorIds = query.feedOf !== undefined ? await this.feedAuthors(query.feedOf) : query.authorIds
     const authors = authorIds ? sql`AND p.author_id = ANY(${authorIds.filter(isUuid)}::uuid[])` : sql``
     const shown = hidden(sql, 'p.author_id', query.hide)
     const media = query.media ? sql`AND p.media_url <> ''` : sql``

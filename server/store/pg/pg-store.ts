@@ -1,8 +1,23 @@
-import type { Database, Store, StoreTx } from '../types.js'
+import { TaggedCache } from '../../tagged-cache.js'
+import type {
+  Database,
+  FeedRepostQuery,
+  LoggedEvent,
+  Page,
+  PostQuery,
+  PostRecord,
+  Relations,
+  Store,
+  StoreChange,
+  StoreTx,
+  TokenHolder,
+} from '../types.js'
+import { ALL, changeTags } from './change-tags.js'
 import { createSql, keepFetchedTypes, type Sql } from './connect.js'
 import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
 import { PgTx } from './pg-tx.js'
+import { isUuid } from './records.js'
 
 export interface PgStoreOptions {
   url: string
@@ -20,10 +35,26 @@ const RETRIES = 3
 const isRetryable = (error: unknown) =>
   typeof error === 'object' && error !== null && RETRYABLE.has(String((error as { code?: unknown }).code))
 
+/** Reads kept between requests: a home-feed page is some 20 post records, a person's relations a few ids. */
+const KEPT_MAX = 20_000
+
+/** The soonest of some ends (ISO times or null for none), in ms since the epoch: Infinity without any. */
+const soonestEnd = (ends: readonly (string | null)[]) =>
+  Math.min(...ends.map((end) => (end === null ? Infinity : Date.parse(end))))
+
 /**
  * The store on PostgreSQL, for several instances sharing one database. Reads rebuild the embedded
  * store's records; a transaction is one database transaction (READ COMMITTED) whose operations each
  * check and change on locked rows, and whose events land in the outbox in the same commit.
+ *
+ * The reads every signed-in page makes (whom the reader follows, blocks and mutes, who is suspended,
+ * the home feed's pages, which posts the reader likes and reposts) are kept in a TaggedCache and voided
+ * by the events of the shared log as they reach this instance (change-tags.ts), a write's own before
+ * it is answered. A write with no event of its own logs `store.changed`, which voids everything. Each
+ * signed-in request's token check also reads the newest event its user caused or received, and first
+ * takes in the log up to it (catchUp): a writer reads their own writes through any instance, and everyone
+ * else once the events arrive. Transactions read the
+ * database itself, never the kept reads.
  */
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
@@ -33,8 +64,12 @@ export class PgStore extends PgReader implements Store {
    * is already on the writer's own streams, as with the embedded store.
    */
   afterEvents: (upTo: number) => Promise<void> = async () => {}
-  /** This instance's commits and the events of the shared log it has received (see writeVersion). */
+  /** Takes in every event of the shared log up to `head` (followEvents). */
+  #catchUp: ((head: number) => Promise<void>) | undefined
+  /** Changes that void everything kept (see writeVersion). */
   #writes = 0
+  readonly #kept = new TaggedCache(KEPT_MAX)
+  readonly #watchers: ((change: StoreChange) => void)[] = []
 
   private constructor(
     override readonly sql: Sql,
@@ -70,8 +105,9 @@ export class PgStore extends PgReader implements Store {
           newestEvent = await tx.writeEvents()
           return result
         })) as T
-        this.#writes++
-        if (newestEvent > 0) await this.afterEvents(newestEvent)
+        // Without the event log, no event says what changed: every commit voids everything kept.
+        if (!this.#catchUp) this.#writes++
+        await this.afterEvents(newestEvent)
         return result
       } catch (error) {
         if (attempt >= RETRIES || !isRetryable(error)) throw error
@@ -80,14 +116,154 @@ export class PgStore extends PgReader implements Store {
     }
   }
 
-  /** This instance's own commits count at once; another instance's when their events arrive (eventArrived). */
+  /**
+   * Raised by every change that voids all kept reads: an event change-tags.ts does not name (such as
+   * `store.changed`), or any commit while nobody follows the log (followEvents). Other writes void only
+   * what their events name (watchChanges).
+   */
   writeVersion(): number {
     return this.#writes
   }
 
+  /**
+   * From now on the event log delivers every event to eventArrived, and `catchUp` takes in the log up to a
+   * seq: only then are reads kept, since only then does every write void what it changed. A store nobody
+   * follows the log for (a command-line tool, a test of the store alone) reads the database every time.
+   */
+  followEvents(catchUp: (head: number) => Promise<void>): void {
+    this.#catchUp = catchUp
+  }
+
+  watchChanges(watcher: (change: StoreChange) => void): void {
+    this.#watchers.push(watcher)
+  }
+
   /** Called for each event of the shared log as it reaches this instance, before its streams see it. */
-  eventArrived(): void {
-    this.#writes++
+  eventArrived(event: LoggedEvent): void {
+    const tags = changeTags(event)
+    if (tags === ALL) {
+      this.#writes++
+      this.#kept.clear()
+    } else if (tags.length > 0) this.#kept.change(tags)
+    else return
+    for (const watcher of this.#watchers) watcher(tags)
+  }
+
+  /**
+   * The token check, with the newest event the user caused or received read in the same statement and
+   * caught up to: their own writes, through whichever instance, are seen by this request (see the class).
+   */
+  override async getTokenHolder(id: string): Promise<TokenHolder | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await this.sql<{ id: string | null; username: string; token_version: number; seen: string | null }[]>`
+      SELECT u.id, u.username, u.token_version, greatest(
+        (SELECT max(seq) FROM events WHERE actor = ${id}), (SELECT max(seq) FROM events WHERE recipient = ${id}))::text AS seen
+      FROM (VALUES (1)) one LEFT JOIN users u ON u.id = ${id}`
+    if (row?.seen) await this.#catchUp?.(Number(row.seen))
+    return row?.id ? { _id: row.id, username: row.username, tokenVersion: row.token_version } : undefined
+  }
+
+  /** `read`'s answer, kept under `key` until a change to one of `tags(answer)`. */
+  async #keep<T>(key: string, read: () => Promise<T>, tags: (answer: T) => readonly string[]): Promise<T> {
+    if (!this.#catchUp) return read()
+    const kept = this.#kept.get<T>(key)
+    if (kept !== undefined) return kept
+    const stamp = this.#kept.stamp()
+    const answer = await read()
+    this.#kept.set(key, answer, tags(answer), stamp)
+    return answer
+  }
+
+  /**
+   * `read`'s answer at `at` (an ISO time), kept until a change to `tag` or until `ends(answer)`, the
+   * soonest end (ms) of a timed entry in it; an answer for an earlier `at` than the kept one is read afresh.
+   */
+  async #keepUntil<T>(key: string, at: string, read: () => Promise<T>, tag: string, ends: (answer: T) => number) {
+    if (!this.#catchUp) return read()
+    const when = Date.parse(at)
+    const kept = this.#kept.get<{ answer: T; from: number; until: number }>(key)
+    if (kept && when >= kept.from && when < kept.until) return kept.answer
+    const stamp = this.#kept.stamp()
+    const answer = await read()
+    this.#kept.set(key, { answer, from: when, until: ends(answer) }, [tag], stamp)
+    return answer
+  }
+
+  protected override feedAuthors(userId: string): Promise<string[]> {
+    return this.#keep(
+      `authors ${userId}`,
+      () => super.feedAuthors(userId),
+      () => [`follows:${userId}`],
+    )
+  }
+
+  /**
+   * Pages of a home feed are kept: voided by a change to the reader's follows, to any post on them, by a
+   * post of any of their authors, and (most liked) by a like of any of those authors' posts.
+   */
+  override async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
+    const reader = query.feedOf
+    if (reader === undefined) return super.listPosts(query)
+    const authors = await this.feedAuthors(reader)
+    return this.#keep(
+      `feed ${JSON.stringify(query)}`,
+      () => super.listPosts(query),
+      (page) => [
+        `follows:${reader}`,
+        ...authors.map((id) => `author:${id}`),
+        ...(query.sort === 'trending' ? ['likes', ...authors.map((id) => `likes-of:${id}`)] : []),
+        ...page.items.map((post) => `post:${post._id}`),
+      ],
+    )
+  }
+
+  override async listFeedReposts(userId: string, query: FeedRepostQuery) {
+    const authors = await this.feedAuthors(userId)
+    return this.#keep(
+      `reposts ${userId} ${JSON.stringify(query)}`,
+      () => super.listFeedReposts(userId, query),
+      (page) => [
+        `follows:${userId}`,
+        ...authors.map((id) => `author:${id}`),
+        ...page.items.map((item) => `post:${item.post._id}`),
+      ],
+    )
+  }
+
+  override likedAmong(userId: string, postIds: readonly string[]) {
+    return this.#keep(
+      `liked ${userId} ${postIds.join(',')}`,
+      () => super.likedAmong(userId, postIds),
+      () => [`liked-by:${userId}`, ...postIds.map((id) => `post:${id}`)],
+    )
+  }
+
+  override repostedAmong(userId: string, postIds: readonly string[]) {
+    return this.#keep(
+      `reposted ${userId} ${postIds.join(',')}`,
+      () => super.repostedAmong(userId, postIds),
+      () => [`reposted-by:${userId}`, ...postIds.map((id) => `post:${id}`)],
+    )
+  }
+
+  override relationsOf(userId: string, at: string): Promise<Relations> {
+    return this.#keepUntil(
+      `relations ${userId}`,
+      at,
+      () => super.relationsOf(userId, at),
+      `relations:${userId}`,
+      (relations) => soonestEnd(relations.muting.map((mute) => mute.until ?? null)),
+    )
+  }
+
+  override listSuspended(at: string) {
+    return this.#keepUntil(
+      'suspended',
+      at,
+      () => super.listSuspended(at),
+      'suspensions',
+      (suspended) => soonestEnd(suspended.map((entry) => entry.until)),
+    )
   }
 
   async ping(): Promise<void> {

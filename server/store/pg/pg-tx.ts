@@ -1,5 +1,5 @@
 import type postgres from 'postgres'
-import type { ChirpEvent } from '../../schemas/events.js'
+import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
 import type {
   AuditEntryRecord,
   CommentRecord,
@@ -437,15 +437,20 @@ export class PgTx extends PgReader implements StoreTx {
     this.events.push(event)
   }
 
-  /** The events, in the order emitted, as outbox rows of this transaction: the newest row's id, 0 for none. */
+  /**
+   * The events, in the order emitted, as outbox rows of this transaction: the newest row's id. A
+   * transaction that emitted none logs `store.changed`, so every instance hears of its write.
+   */
   async writeEvents(): Promise<number> {
-    if (this.events.length === 0) return 0
-    const rows = this.events.map((event) => ({
-      name: event.name,
-      recipient: event.to ?? null,
-      actor: event.by ?? null,
-      data: JSON.stringify(event.data),
-    }))
+    const rows =
+      this.events.length === 0
+        ? [{ name: STORE_CHANGED, recipient: null, actor: null, data: '{}' }]
+        : this.events.map((event) => ({
+            name: event.name,
+            recipient: event.to ?? null,
+            actor: event.by ?? null,
+            data: JSON.stringify(event.data),
+          }))
     const sql = this.sql
     const [written] = await sql<{ newest: string }[]>`
       WITH written AS (INSERT INTO event_outbox ${sql(rows)} RETURNING id) SELECT max(id)::text AS newest FROM written`

@@ -14,6 +14,7 @@ import * as conversations from './0012_conversations.js'
 import * as linkCards from './0013_link_cards.js'
 import * as accountData from './0014_account_data.js'
 import * as profileMedia from './0016_profile_media.js'
+import * as eventPeople from './0017_event_people.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   linkCards,
   accountData,
   profileMedia,
+  eventPeople,
 ]
