@@ -115,6 +115,7 @@ interface SizedStart extends Start {
  * Its start should grow no faster than the data (goal ≤ 10×), and its memory per post not at all.
  */
 export async function embeddedStartLeg(base: BenchBase, { checks, details, results }: Report): Promise<void> {
+  const began = performance.now()
   const sizes = [base.settings.posts, base.settings.posts * 10]
   const starts: SizedStart[] = []
   for (const posts of sizes) {
@@ -127,6 +128,7 @@ export async function embeddedStartLeg(base: BenchBase, { checks, details, resul
     base.log(`  ${(start.ms / 1000).toFixed(2)} s, RSS ${start.rssMb.toFixed(0)} MB`)
     starts.push({ ...start, size: posts, rssPer1000: (start.rssMb / posts) * 1000 })
   }
+  base.log(`17. took ${((performance.now() - began) / 1000).toFixed(0)} s`)
   results.embeddedStart = starts
   const [small, large] = starts as [SizedStart, SizedStart]
   const compared = `${size(large.size)} ÷ ${size(small.size)} posts`

@@ -20,27 +20,35 @@ export interface WriterReport {
   p99: number
 }
 
-/** One kind of write on the schedule: `perSecond` of them, the n-th of which is `request(n)`. */
+/**
+ * One kind of write on the schedule: `perSecond` times a second, the requests of `requests(n)`, each sent
+ * once the one before it was answered.
+ */
 interface WriteStream {
   perSecond: number
-  request: (n: number) => { path: string; body: string }
-  sent: number
+  requests: (n: number) => { path: string; body: string }[]
+  started: number
 }
 
 /**
  * Writes by `target`'s session on its server at steady rates, on a schedule that does not wait for answers
- * (an open loop): likes and unlikes in turns on posts it has not liked, and new posts of generated text.
+ * (an open loop): likes of posts it has not liked, each unliked once its like is answered (sent on their
+ * own schedule, a slow like's unlike could overtake it and be refused), and new posts of generated text.
  */
 function startWriter(bench: BenchBase, target: LikeTarget, rates: WriteRates) {
   const streams: WriteStream[] = []
   if (rates.likes > 0) {
-    const posts = target.takePosts(Math.ceil((rates.likes * (bench.settings.duration + 2)) / 2))
+    const pairs = rates.likes / 2
+    const posts = target.takePosts(Math.ceil(pairs * (bench.settings.duration + 2)))
     streams.push({
-      perSecond: rates.likes,
-      sent: 0,
-      request: (n) => {
-        const id = posts[(n >> 1) % posts.length] as string
-        return { path: n % 2 === 0 ? `/api/posts/like/${id}` : `/api/posts/dislike/${id}`, body: '{}' }
+      perSecond: pairs,
+      started: 0,
+      requests: (n) => {
+        const id = posts[n % posts.length] as string
+        return [
+          { path: `/api/posts/like/${id}`, body: '{}' },
+          { path: `/api/posts/dislike/${id}`, body: '{}' },
+        ]
       },
     })
   }
@@ -48,31 +56,38 @@ function startWriter(bench: BenchBase, target: LikeTarget, rates: WriteRates) {
     const random = seededRandom(streams.length + 1)
     streams.push({
       perSecond: rates.posts,
-      sent: 0,
-      request: () => ({ path: '/api/posts', body: JSON.stringify({ postData: { content: postText(random) } }) }),
+      started: 0,
+      requests: () => [{ path: '/api/posts', body: JSON.stringify({ postData: { content: postText(random) } }) }],
     })
   }
   const headers = writeHeaders(target.session)
   const latencies: number[] = []
   const inFlight = new Set<Promise<void>>()
   let failed = 0
+  let sent = 0
   let stopped = false
   const started = performance.now()
 
-  const fire = (stream: WriteStream) => {
-    const { path, body } = stream.request(stream.sent)
-    stream.sent++
+  const write = async ({ path, body }: { path: string; body: string }): Promise<boolean> => {
+    sent++
     const at = performance.now()
-    const request = send(target.session.base, 'POST', path, headers, body)
-      .then((res) => {
-        if (res.status === 201) latencies.push(performance.now() - at)
-        else failed++
-      })
-      .catch(() => {
-        failed++
-      })
-      .finally(() => inFlight.delete(request))
-    inFlight.add(request)
+    try {
+      const res = await send(target.session.base, 'POST', path, headers, body)
+      if (res.status === 201) latencies.push(performance.now() - at)
+      else failed++
+      return res.status === 201
+    } catch {
+      failed++
+      return false
+    }
+  }
+  const fire = (stream: WriteStream) => {
+    const requests = stream.requests(stream.started)
+    stream.started++
+    const chain = (async () => {
+      for (const request of requests) if (!(await write(request))) return
+    })().finally(() => inFlight.delete(chain))
+    inFlight.add(chain)
   }
   const fastest = Math.max(...streams.map((stream) => stream.perSecond))
   const tick = () => {
@@ -81,7 +96,7 @@ function startWriter(bench: BenchBase, target: LikeTarget, rates: WriteRates) {
     const seconds = (performance.now() - started) / 1000
     for (const stream of streams) {
       const due = Math.floor(seconds * stream.perSecond)
-      while (stream.sent < due) fire(stream)
+      while (stream.started < due) fire(stream)
     }
     setTimeout(tick, 1000 / fastest / 2)
   }
@@ -91,7 +106,6 @@ function startWriter(bench: BenchBase, target: LikeTarget, rates: WriteRates) {
     stopped = true
     await Promise.all(inFlight)
     latencies.sort((a, b) => a - b)
-    const sent = streams.reduce((sum, stream) => sum + stream.sent, 0)
     return { sent, ok: latencies.length, failed, p99: percentile(latencies, 0.99) }
   }
 }

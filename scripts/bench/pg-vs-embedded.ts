@@ -34,6 +34,7 @@ type Side = { readers: Record<Who, Session>; writer: Session; takePosts: (count:
  */
 export async function pgAgainstEmbedded(bench: BenchBase, pg: PgBench, running: Running[], report: Report) {
   const { settings } = bench
+  const began = performance.now()
   const runs = ACCOUNTS.length * SORTS.length * (settings.rounds + 1)
   const needed = runs * Math.ceil((RATES.likes * (settings.duration + 2)) / 2)
   const dataSet = await embeddedDataSet(bench)
@@ -91,6 +92,7 @@ export async function pgAgainstEmbedded(bench: BenchBase, pg: PgBench, running: 
       }
     }
     reportRows(rows, sizes, report)
+    bench.log(`15. took ${((performance.now() - began) / 1000).toFixed(0)} s`)
   } finally {
     await chirp.stop()
   }
