@@ -9,10 +9,12 @@ import { startEmbedded } from './bench/embedded.js'
 import { FINDING_MS, findingLeg } from './bench/finding.js'
 import { runServerLegs, type Report } from './bench/legs.js'
 import { lighthouseLeg } from './bench/lighthouse.js'
-import { runPgLegs, size } from './bench/pg-legs.js'
+import { embeddedStartLeg } from './bench/embedded-start.js'
+import { pageSizeLeg } from './bench/page-size.js'
+import { runPgLegs } from './bench/pg-legs.js'
 import { BenchSchemas, PG_STREAMS, checkBenchDatabase, preparePostgres } from './bench/pg.js'
 import type { Running } from './bench/processes.js'
-import { atMost, kb, machine, times } from './bench/report.js'
+import { atMost, kb, machine, size, times } from './bench/report.js'
 import { GROUPS, render, save, type GroupName, type SavedResults } from './bench/results.js'
 
 /** The embedded legs must end within this; past it everything is stopped and the run fails. */
@@ -22,9 +24,22 @@ const DEADLINE_MS = 300_000
  * at a load average of 9 to 15.
  */
 const PG_DEADLINE_MS = 900_000
+/**
+ * What leg 15 adds: six comparisons of two sides under writes, and an embedded server started for them;
+ * 179 s at the default runs (4 s, 3 rounds) at a load average of 11.
+ */
+const PG_AGAINST_EMBEDDED_MS = 300_000
+/**
+ * What leg 17 adds: two data sets seeded, the larger of 100,000 posts, and each started three times; 93 s
+ * at the default sizes at a load average of 11.
+ */
+const EMBEDDED_START_MS = 180_000
 const log = (line: string) => process.stderr.write(`${line}\n`)
 /** The legs that measure PostgreSQL, and need DATABASE_URL. */
-const PG_LEGS = [7, 8, 9, 12, 14]
+const PG_LEGS = [7, 8, 9, 12, 14, 15]
+/** Measured on both stores: the embedded store always, PostgreSQL too when DATABASE_URL is set. */
+const BOTH_STORES_LEGS = [16]
+const LEGS: readonly number[] = GROUPS.flatMap((group) => group.legs)
 
 function settingsFromArgs(): Settings {
   const databaseUrl = process.env.DATABASE_URL || undefined
@@ -41,7 +56,10 @@ function settingsFromArgs(): Settings {
       events: { type: 'string', default: '20' },
       'pg-users': { type: 'string', default: '20000' },
       'pg-posts': { type: 'string', default: '1000000' },
-      only: { type: 'string', default: databaseUrl ? '1,2,3,4,5,13,6,10,11,7,8,9,14,12' : '1,2,3,4,5,13,6,10,11' },
+      only: {
+        type: 'string',
+        default: databaseUrl ? '1,2,3,4,5,13,16,6,10,11,17,7,15,8,9,14,12' : '1,2,3,4,5,13,16,6,10,11,17',
+      },
     },
   })
   const number = (name: keyof typeof values) => {
@@ -50,11 +68,14 @@ function settingsFromArgs(): Settings {
     return value
   }
   const only = new Set(String(values.only).split(',').map(Number))
+  const unknown = [...only].filter((leg) => !LEGS.includes(leg))
+  if (unknown.length > 0)
+    throw new Error(`--only: no leg ${unknown.join(', ')}; the legs are 1 to ${Math.max(...LEGS)}`)
   if (PG_LEGS.some((leg) => only.has(leg))) {
     if (!databaseUrl)
-      throw new Error('legs 7 to 9, 12 and 14 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
-    checkBenchDatabase(databaseUrl)
+      throw new Error('legs 7 to 9, 12, 14 and 15 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
   }
+  if (databaseUrl && [...PG_LEGS, ...BOTH_STORES_LEGS].some((leg) => only.has(leg))) checkBenchDatabase(databaseUrl)
   if (only.has(9) && !only.has(3)) {
     log("leg 9 is compared with leg 3's shared flush: running leg 3 too")
     only.add(3)
@@ -100,7 +121,7 @@ function ensureOpenFiles(needed: number): number | undefined {
 
 async function main(): Promise<void> {
   const settings = settingsFromArgs()
-  const pgLegs = PG_LEGS.some((leg) => settings.only.has(leg))
+  const pgLegs = [...PG_LEGS, ...(settings.databaseUrl ? BOTH_STORES_LEGS : [])].some((leg) => settings.only.has(leg))
   const openFiles = Math.max(...settings.fanout, pgLegs ? PG_STREAMS : 0) + 1024
   if (ensureOpenFiles(openFiles) === undefined) return
   const started = performance.now()
@@ -115,7 +136,11 @@ async function main(): Promise<void> {
     await Promise.allSettled([schemas?.drop(), scratch.clear()])
   }
   const deadline =
-    DEADLINE_MS + (pgLegs ? PG_DEADLINE_MS : 0) + [11, 12].filter((leg) => settings.only.has(leg)).length * FINDING_MS
+    DEADLINE_MS +
+    (pgLegs ? PG_DEADLINE_MS : 0) +
+    [11, 12].filter((leg) => settings.only.has(leg)).length * FINDING_MS +
+    (settings.only.has(15) ? PG_AGAINST_EMBEDDED_MS : 0) +
+    (settings.only.has(17) ? EMBEDDED_START_MS : 0)
   const watchdog = setTimeout(() => {
     log(`bench: past ${deadline / 1000} s, stopping`)
     void stopAll().finally(() => process.exit(1))
@@ -153,8 +178,11 @@ async function main(): Promise<void> {
 
     if (settings.only.has(10)) await lighthouseLeg(reports.embedded, { scratch, running, log })
 
-    if ([1, 2, 3, 4, 5, 11, 13].some((leg) => settings.only.has(leg))) {
+    if ([1, 2, 3, 4, 5, 11, 13, 16].some((leg) => settings.only.has(leg))) {
       const { bench, hello } = await startEmbedded(base, running)
+      // First, before the legs that write add posts nobody has liked yet to the newest page.
+      if (settings.only.has(16))
+        await pageSizeLeg(bench.sessions, `embedded, ${size(settings.posts)} posts`, reports.embedded)
       await runServerLegs(bench, hello, reports.embedded)
       if (settings.only.has(11))
         await findingLeg(bench, 11, bench.chirp.url, `${size(settings.posts)} posts`, reports.embedded)
@@ -162,11 +190,14 @@ async function main(): Promise<void> {
       await stopServers()
     }
 
+    // Alone on the machine: a start competes with nothing of the benchmark's own.
+    if (settings.only.has(17)) await embeddedStartLeg(base, reports.embedded)
+
     if (pgLegs && schemas) {
       const pg = await preparePostgres(base, schemas, running)
       reports.postgres.results.postgres = pg.version
       const writes = reports.embedded.results.writes as { medians: { shared: { rps: number } } } | undefined
-      await runPgLegs(base, pg, writes?.medians.shared.rps, reports.postgres)
+      await runPgLegs(base, pg, writes?.medians.shared.rps, running, reports.postgres)
       // On the large schema's server: the figure that matters is the one at a million posts.
       if (settings.only.has(12))
         await findingLeg(base, 12, pg.large.few.base, `${size(settings.pgPosts)} posts`, reports.postgres)

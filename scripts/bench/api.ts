@@ -84,3 +84,13 @@ export function authHeaders(session: Session): Record<string, string> {
 export function writeHeaders(session: Session): Record<string, string> {
   return { ...authHeaders(session), 'content-type': 'application/json', prefer: 'return=minimal' }
 }
+
+/** One page of a list read as a client gets it (no compression): its size in bytes and how many items it holds. */
+export async function pageOf(session: Session, path: string): Promise<{ bytes: number; items: number }> {
+  const { status, bytes } = await sendRaw(session.base, 'GET', path, authHeaders(session))
+  const text = bytes.toString('utf8')
+  if (status !== 200) throw new Error(`GET ${path}: ${status} ${text.slice(0, 200)}`)
+  const body = JSON.parse(text) as Record<string, unknown>
+  const list = Object.values(body).find(Array.isArray) as unknown[] | undefined
+  return { bytes: bytes.length, items: list?.length ?? 0 }
+}

@@ -19,9 +19,12 @@ export interface Settings {
   /** Event-stream clients of the fan-out leg. */
   fanout: number[]
   fanoutEvents: number
-  /** Which legs run (1 to 14); 1 to 6, 10, 11 and 13 by default, and 7 to 9, 12 and 14 too when DATABASE_URL is set. */
+  /**
+   * Which legs run (1 to 17); 1 to 6, 10, 11, 13, 16 and 17 by default, and 7 to 9, 12, 14 and 15 too (and
+   * leg 16 on PostgreSQL) when DATABASE_URL is set.
+   */
   only: ReadonlySet<number>
-  /** Where the PostgreSQL legs (7 to 9 and 12) make their schemas: a database on 127.0.0.1. */
+  /** Where the PostgreSQL legs (7 to 9, 12, 14, 15 and 16's PostgreSQL rows) make their schemas: a database on 127.0.0.1. */
   databaseUrl: string | undefined
   /** Users of both PostgreSQL schemas, and posts of the large one; the small one has `posts`. */
   pgUsers: number
@@ -40,7 +43,7 @@ export interface BenchBase {
 /** The embedded store's legs (1 to 5): its server, logged-in sessions and data set. */
 export interface Bench extends BenchBase {
   chirp: Running
-  sessions: Record<'typical' | 'many' | 'few' | 'writer', Session>
+  sessions: Record<'typical' | 'many' | 'few' | 'writer' | 'popular', Session>
   /** Posts the writer has not liked, handed out in disjoint slices so every write run starts clean. */
   takePosts: (count: number) => string[]
   /** Extra servers are started from copies of this data set. */

@@ -39,8 +39,13 @@ async function seedLarge(
 }
 
 /** An embedded data set, whatever DATABASE_URL the benchmark itself was given. */
-export async function seedDataSet(dataDir: string, users: number, posts: number): Promise<Database> {
+export async function seedEmbedded(dataDir: string, users: number, posts: number): Promise<void> {
   await seedLarge(users, posts, { DATA_DIR: dataDir, DATABASE_URL: '' }, ['--force'])
+}
+
+/** An embedded data set, and what it holds. */
+export async function seedDataSet(dataDir: string, users: number, posts: number): Promise<Database> {
+  await seedEmbedded(dataDir, users, posts)
   return readDatabaseFiles(dataDir)
 }
 

@@ -1,5 +1,5 @@
 import { BENCH_PASSWORD } from '../seed-large/people.js'
-import { authHeaders, login, send, type Session } from './api.js'
+import { authHeaders, login, pageOf, type Session } from './api.js'
 import { compare, type BenchBase } from './context.js'
 import type { Report } from './legs.js'
 import { pairedRatio, load } from './load.js'
@@ -20,15 +20,6 @@ const READS = {
 } as const
 type Read = keyof typeof READS
 const GOAL = 0.5
-
-/** What one page of each read holds: its size in bytes and how many posts, people or notifications. */
-async function pageOf(session: Session, path: string): Promise<{ bytes: number; items: number }> {
-  const { status, text } = await send(session.base, 'GET', path, authHeaders(session))
-  if (status !== 200) throw new Error(`GET ${path}: ${status} ${text.slice(0, 200)}`)
-  const body = JSON.parse(text) as Record<string, unknown>
-  const list = Object.values(body).find(Array.isArray) as unknown[]
-  return { bytes: Buffer.byteLength(text), items: list.length }
-}
 
 /**
  * Legs 11 and 12: a post search for a common word, a people search by a name's first letters and the

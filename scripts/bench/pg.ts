@@ -15,7 +15,9 @@ export const PG_STREAMS = 1000
  */
 export interface PgBench {
   version: string
-  large: { schema: string; few: Session; many: Session }
+  /** The database both schemas are in. */
+  url: string
+  large: { schema: string; few: Session; many: Session; popular: Session; writer: Session }
   small: { schema: string; few: Session; many: Session; writer: Session }
   /** A second instance on the small schema: the one cross-instance writes go through. */
   second: { writer: Session }
@@ -75,8 +77,11 @@ async function serverVersion(url: string): Promise<string> {
   }
 }
 
-/** The writer's unliked posts in `schema`, read the way the embedded legs read them from their data set. */
-async function unlikedPosts(url: string, schema: string): Promise<string[]> {
+/**
+ * The writer's unliked posts in `schema`, read the way the embedded legs read them from their data set
+ * (oldest first); with `newest`, only that many of the newest, newest first.
+ */
+export async function unlikedPosts(url: string, schema: string, newest?: number): Promise<string[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { search_path: schema } })
   try {
     const rows = await sql<{ id: string }[]>`
@@ -84,7 +89,7 @@ async function unlikedPosts(url: string, schema: string): Promise<string[]> {
       WHERE NOT EXISTS (
         SELECT 1 FROM post_reactions r JOIN users u ON u.id = r.user_id
         WHERE r.post_id = p.id AND r.liked AND u.username = 'bench_writer')
-      ORDER BY p.created_at, p.id`
+      ${newest === undefined ? sql`ORDER BY p.created_at, p.id` : sql`ORDER BY p.created_at DESC, p.id DESC LIMIT ${newest}`}`
     return rows.map((row) => row.id)
   } finally {
     await sql.end({ timeout: 5 })
@@ -121,7 +126,14 @@ export async function preparePostgres(bench: BenchBase, schemas: BenchSchemas, r
   const session = (server: Running, username: string) => login(server.url, username, BENCH_PASSWORD)
   return {
     version: await serverVersion(url),
-    large: { schema: large, few: await session(onLarge, 'bench_few'), many: await session(onLarge, 'bench_many') },
+    url,
+    large: {
+      schema: large,
+      few: await session(onLarge, 'bench_few'),
+      many: await session(onLarge, 'bench_many'),
+      popular: await session(onLarge, 'bench_popular'),
+      writer: await session(onLarge, 'bench_writer'),
+    },
     small: {
       schema: small,
       few: await session(onSmall, 'bench_few'),

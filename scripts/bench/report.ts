@@ -37,6 +37,13 @@ export const ms = (value: number) => `${value.toFixed(1)} ms`
 export const percent = (value: number) => `${(value * 100).toFixed(2)} %`
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
+/** 1000000 → 1M, 10000 → 10k: how the table names the two schemas' sizes. */
+export const size = (count: number) =>
+  count >= 1e6 && count % 1e5 === 0
+    ? `${count / 1e6}M`
+    : count >= 1e3 && count % 100 === 0
+      ? `${count / 1e3}k`
+      : String(count)
 export function atLeast(leg: number, measure: string, value: number, goal: number, shown = times(value)): Check {
   return { leg, measure, value, shown, goal: `≥ ${goal}`, met: value >= goal }
 }

@@ -35,6 +35,11 @@ interface NamedAccount {
   /** How many accounts it follows. */
   follows: number
   /**
+   * Follows accounts that post often (see POSTER_RANKS) rather than drawing them by how many follow each:
+   * a home feed of few people that still fills its pages at a small data set's size.
+   */
+  followsPosters?: boolean
+  /**
    * Its place among everyone by how many follow it and how much it posts (0 the first); where absent, the
    * draw decides, as for the generated accounts.
    */
@@ -45,14 +50,14 @@ export const NAMED_ACCOUNTS: readonly NamedAccount[] = [
   { username: 'guest', follows: 40 },
   { username: 'bench_many', follows: 1000 },
   { username: 'bench_typical', follows: 100 },
-  { username: 'bench_few', follows: 10 },
+  { username: 'bench_few', follows: 10, followsPosters: true },
   { username: 'bench_writer', follows: 50 },
   // A popular account: its posts draw likes, comments and mentions, so it has pages of notifications.
   { username: 'bench_popular', follows: 100, rank: 10 },
 ]
 
 /** Zipf weights over everyone, with each named account that has a rank put in that place. */
-export function rankedWeights(random: Random, count: number, exponent: number): number[] {
+function rankedWeights(random: Random, count: number, exponent: number): number[] {
   const weights = zipfWeights(random, count, exponent)
   NAMED_ACCOUNTS.forEach((named, i) => {
     if (named.rank !== undefined) placeAt(weights, i, named.rank)
@@ -64,6 +69,26 @@ export interface People {
   users: DraftUser[]
   /** Who gets followed: a power law, so a few accounts are followed by very many. */
   popularity: WeightedSampler
+  /** Who writes the posts: a power law of its own, so a few accounts post a lot. */
+  activity: WeightedSampler
+}
+
+/**
+ * The places by how much they post (0 the most) of the accounts a `followsPosters` account follows: the
+ * 50th, 60th and so on, busy but not the busiest. With the default seed, 10,000 posts give the first ten
+ * 78 of them among 20,000 people and 149 among 2,000: full pages of a home feed at every size.
+ */
+const POSTER_RANKS = { first: 50, step: 10 }
+
+/** `wanted` accounts by their place in `weights` (heaviest first) from POSTER_RANKS on, never `exclude`. */
+function posters(weights: readonly number[], wanted: number, exclude: number): number[] {
+  const byWeight = weights.map((_, i) => i).sort((a, b) => (weights[b] as number) - (weights[a] as number))
+  const chosen: number[] = []
+  for (let rank = POSTER_RANKS.first; chosen.length < wanted && rank < byWeight.length; rank += POSTER_RANKS.step) {
+    const index = byWeight[rank] as number
+    if (index !== exclude) chosen.push(index)
+  }
+  return chosen
 }
 
 const DAY = 86_400_000
@@ -93,12 +118,16 @@ export function generatePeople(random: Random, count: number, now: number, progr
   progress.finish()
 
   const popularity = new WeightedSampler(rankedWeights(random, count, 1.1))
+  const activityWeights = rankedWeights(random, count, 0.8)
   progress.start('follows', count)
   users.forEach((user, i) => {
     const named = NAMED_ACCOUNTS[i]
     // Most people follow a few dozen accounts; some follow thousands.
     const wanted = named?.follows ?? Math.min(3000, longTail(random, 40))
-    for (const j of distinctSample(random, popularity, count, wanted, i)) {
+    const followed = named?.followsPosters
+      ? posters(activityWeights, wanted, i)
+      : distinctSample(random, popularity, count, wanted, i)
+    for (const j of followed) {
       const other = users[j] as DraftUser
       user.following.push(other._id)
       other.followers.push(user._id)
@@ -106,7 +135,7 @@ export function generatePeople(random: Random, count: number, now: number, progr
     progress.tick()
   })
   progress.finish()
-  return { users, popularity }
+  return { users, popularity, activity: new WeightedSampler(activityWeights) }
 }
 
 export function toUserRecord(user: DraftUser, passwordHash: string, index: number): UserRecord {

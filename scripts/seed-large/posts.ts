@@ -1,7 +1,7 @@
 import type { CommentRecord, PostRecord } from '../../server/store/types.js'
-import { rankedWeights, type DraftUser, type People } from './people.js'
+import type { DraftUser, People } from './people.js'
 import type { ProgressBar } from './progress.js'
-import { WeightedSampler, longTail, pick, randomInt, seededUuid, type Random } from './random.js'
+import { longTail, pick, randomInt, seededUuid, type Random } from './random.js'
 import { postText, sentence } from './words.js'
 
 const DAY = 86_400_000
@@ -73,9 +73,8 @@ function commentsOf(
  * authors get more likes, and most reactions come from the author's followers.
  */
 export function* postStream(random: Random, people: People, count: number, now: number): Generator<PostRecord> {
-  const { users } = people
+  const { users, activity } = people
   const byId = new Map(users.map((user) => [user._id, user]))
-  const activity = new WeightedSampler(rankedWeights(random, users.length, 0.8))
   const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort(
     (a, b) => a - b,
   )
