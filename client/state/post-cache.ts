@@ -61,9 +61,7 @@ function applyEdit(post: Edited, edit: Omit<EventPayloads['post.updated'], 'post
  * A like (or, with `liked` false, an unlike) by `user`, moving them between likedBy and dislikedBy as the
  * server does. `likeCount` is the server's count, taken even when the lists this tab holds disagree.
  */
-export function likeCachedPost(
-  like: Omit<EventPayloads['post.liked'], 'updatedAt' | 'authorId'> & { updatedAt?: string },
-): void {
+export function likeCachedPost(like: Omit<EventPayloads['post.liked'], 'updatedAt'> & { updatedAt?: string }): void {
   const post = postCache.byId[like.postId]
   if (!post) return
   const { likes } = post

@@ -37,8 +37,6 @@ export const PollVotedEventSchema = Type.Object({ postId: Type.String() })
 /** A like (`liked: true`) or an unlike, by `user`; `likeCount` is the count after it. */
 export const PostLikedEventSchema = Type.Object({
   postId: Type.String(),
-  /** The post's author: whose likes received changed, and whose most-liked pages it may reorder. */
-  authorId: Type.String(),
   user: UserSummarySchema,
   liked: Type.Boolean(),
   likeCount: Type.Integer({ minimum: 0 }),

@@ -130,7 +130,7 @@ export function createPostsService({
       const likeCount = post.likeCount + (liked ? 1 : -1) - theirs
       tx.emit({
         name: 'post.liked',
-        data: { postId: post._id, authorId: post.authorId, user: summaryOf(me), liked, likeCount, updatedAt: at },
+        data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },
         by: userId,
       })
       if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)

@@ -147,23 +147,9 @@ await t.test('live events move the counts of compact posts, each once however of
   send('comment.deleted', { postId: 'p1', commentId: 'c-theo' })
   send('comment.deleted', { postId: 'p1', commentId: 'c-unseen' })
   await screen.findByRole('button', { name: 'Comments, 3 comments' })
-  send('post.liked', {
-    postId: 'p1',
-    authorId: 'u-author',
-    user: summary(theo),
-    liked: true,
-    likeCount: 4,
-    updatedAt: LATER,
-  })
+  send('post.liked', { postId: 'p1', user: summary(theo), liked: true, likeCount: 4, updatedAt: LATER })
   await screen.findByRole('button', { name: 'Like, 4 likes' })
-  send('post.liked', {
-    postId: 'p1',
-    authorId: 'u-author',
-    user: summary(me),
-    liked: true,
-    likeCount: 5,
-    updatedAt: LATER,
-  })
+  send('post.liked', { postId: 'p1', user: summary(me), liked: true, likeCount: 5, updatedAt: LATER })
   await screen.findByRole('button', { name: 'Unlike, 5 likes' })
   t.equal(postCache.byId.p1?.commentCount, 3)
 })

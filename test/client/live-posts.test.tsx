@@ -19,7 +19,6 @@ t.beforeEach(() => void ({ me, maya, theo, p1 } = samples()))
 const onExplore = (post: Post) => ({ 'GET /api/posts': () => ok({ posts: [post], nextCursor: null }) })
 const like = (user: User, liked: boolean, likeCount: number, postId = 'p1') => ({
   postId,
-  authorId: 'u-author',
   user: summary(user),
   liked,
   likeCount,

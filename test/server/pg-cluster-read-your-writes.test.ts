@@ -72,6 +72,27 @@ await onPostgres(async () => {
     t.equal((await a.write(reader, 'POST', `/api/users/unblock/${author.user._id}`)).statusCode, 200)
   })
 
+  await t.test('a like that lifts a post onto a most-liked page, read back through B at once', async (t) => {
+    const [first, second, third] = [
+      await a.newPost(other, 'one'),
+      await a.newPost(other, 'two'),
+      await a.newPost(other, 'three'),
+    ]
+    const liker = await signup(a.api)
+    for (const post of [first, second])
+      t.equal((await a.write(liker, 'POST', `/api/posts/like/${post._id}`)).statusCode, 201)
+    t.equal((await a.write(watcher, 'POST', `/api/users/follow/${other.user._id}`)).statusCode, 200)
+    const topTwo = async () => {
+      const res = await b.api.as(watcher.token, { method: 'GET', url: '/api/feed?limit=2&compact=1&sort=trending' })
+      return (res.json() as { posts: Post[] }).posts.map((p) => p.content)
+    }
+    t.strictSame(await topTwo(), ['two', 'one'], 'the two liked posts, newest first')
+    // The watcher's own like comes last: B takes in the log up to it, the other like with it.
+    t.equal((await a.write(liker, 'POST', `/api/posts/like/${third._id}`)).statusCode, 201)
+    t.equal((await a.write(watcher, 'POST', `/api/posts/like/${third._id}`)).statusCode, 201)
+    t.strictSame((await topTwo())[0], 'three', 'two likes put the third first')
+  })
+
   await t.test('a post by someone followed reaches a reader through B once its event has', async (t) => {
     await feedThroughB(watcher)
     const onB = await b.stream(t, watcher)

@@ -7,7 +7,9 @@ import type { LoggedEvent } from '../types.js'
  *
  * - `post:<id>`: that post's record, its view, and every page that holds it;
  * - `author:<id>`: the home-feed pages of that person's followers (their posts and reposts);
- * - `likes-of:<id>`: the most-liked pages holding that person's posts, whose order a like of one can change;
+ * - `likes-at:<n>`: the most-liked pages whose range of like counts holds a count of bucket n
+ *   (likeBucket): a like moves its post from one count to the next, and only a page whose range holds
+ *   either can gain or lose it (one that holds the post itself is voided by `post:<id>` as well);
  * - `likes`: every most-liked page (a suspension changes whose likes count);
  * - `follows:<id>`: whom that person follows; `relations:<id>`: whom they block and mute, and who blocks them;
  * - `liked-by:<id>`, `reposted-by:<id>`: which posts that person likes or reposts;
@@ -17,6 +19,21 @@ import type { LoggedEvent } from '../types.js'
  * given tags of its own.
  */
 export const ALL = 'all'
+
+/** Like counts to 64 have a bucket each; above, one bucket for each doubling. */
+const EXACT_COUNTS = 64
+
+export function likeBucket(count: number): number {
+  return count <= EXACT_COUNTS ? Math.max(0, count) : EXACT_COUNTS + Math.floor(Math.log2(count / EXACT_COUNTS)) + 1
+}
+
+/** The buckets of every count from `low` to `high` (Infinity for no end), as `likes-at` tags. */
+export function likeBucketTags(low: number, high: number): string[] {
+  const top = likeBucket(Number.isFinite(high) ? high : 2 ** 31)
+  const tags: string[] = []
+  for (let bucket = likeBucket(low); bucket <= top; bucket++) tags.push(`likes-at:${bucket}`)
+  return tags
+}
 
 /** Events that change nothing the caches keep: they concern one person's notifications, reports or sessions. */
 const NOTHING_KEPT = new Set([
@@ -30,7 +47,8 @@ const NOTHING_KEPT = new Set([
 
 interface EventData {
   postId?: unknown
-  authorId?: unknown
+  liked?: unknown
+  likeCount?: unknown
   post?: { _id?: unknown }
   user?: { _id?: unknown }
 }
@@ -52,12 +70,13 @@ export function changeTags(event: LoggedEvent): readonly string[] | typeof ALL {
     case 'post.created':
       return by === undefined ? ALL : [...post, `author:${by}`]
     case 'post.deleted':
-      return by === undefined ? [...post, 'likes'] : [...post, `author:${by}`, `likes-of:${by}`]
+      return by === undefined ? [...post, 'likes'] : [...post, `author:${by}`]
     case 'post.liked': {
-      const author = id(data.authorId)
-      return postId === undefined || by === undefined || author === undefined
-        ? ALL
-        : [...post, `likes-of:${author}`, `liked-by:${by}`]
+      const count = data.likeCount
+      if (postId === undefined || by === undefined || typeof count !== 'number' || typeof data.liked !== 'boolean')
+        return ALL
+      const before = data.liked ? count - 1 : count + 1
+      return [...post, `liked-by:${by}`, `likes-at:${likeBucket(before)}`, `likes-at:${likeBucket(count)}`]
     }
     case 'post.reposted':
       return postId === undefined || by === undefined ? ALL : [...post, `author:${by}`, `reposted-by:${by}`]

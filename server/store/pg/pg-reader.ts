@@ -212,14 +212,25 @@ export class PgReader implements StoreReader {
 
   /** Newest first (or oldest, or most liked), by the keysets the posts_time, posts_author_time and posts_trend indexes hold. */
   async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
+    const trending = query.sort === 'trending'
+    const unheeded = trending ? (query.uncounted ?? []).filter(isUuid) : []
+    if (unheeded.length > 0) return this.#trendingWithout(query, unheeded, (await this.#postFilter(query)).where)
+    return this.pageOfPosts(query, postColumns, toPostRecord)
+  }
+
+  /**
+   * A page of posts in `query`'s order, each row read with `columns` and made an item by `toItem` (the
+   * whole record, or only its id); `columns` must hold the order's keys (id, created_at, like_count).
+   * Most liked first counting everyone's likes: a query with `uncounted` people goes to listPosts.
+   */
+  protected async pageOfPosts<T>(
+    query: PostQuery,
+    columns: (sql: Queryable) => postgres.PendingQuery<postgres.Row[]>,
+    toItem: (row: PostRow) => T,
+  ): Promise<Page<T>> {
     const sql = this.sql
     const trending = query.sort === 'trending'
-    // The followed ids go in as a parameter: only an array of known length gets a good plan, where a
-    // subquery of follows (as a join or an array) was 20 to 100 times slower for some users at 1M posts.
-    const authorIds = query.feedOf !== undefined ? await this.feedAuthors(query.feedOf) : query.authorIds
-    const authors = authorIds ? sql`AND p.author_id = ANY(${authorIds.filter(isUuid)}::uuid[])` : sql``
-    const shown = hidden(sql, 'p.author_id', query.hide)
-    const media = query.media ? sql`AND p.media_url <> ''` : sql``
+    const { where } = await this.#postFilter(query)
     let after = sql``
     if (query.cursor !== undefined && trending) {
       const [likes, at, id] = readCursor(query.cursor, CURSOR.byLikes)
@@ -236,16 +247,26 @@ export class PgReader implements StoreReader {
       : query.sort === 'oldest'
         ? sql`p.created_at, p.id`
         : sql`p.created_at DESC, p.id DESC`
-    const unheeded = trending ? (query.uncounted ?? []).filter(isUuid) : []
-    if (unheeded.length > 0) return this.#trendingWithout(query, unheeded, sql`${authors} ${media} ${shown}`)
     const rows = await sql<PostRow[]>`
-      SELECT ${postColumns(sql)}
-      FROM (SELECT * FROM posts p WHERE true ${authors} ${media} ${shown} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
+      SELECT ${columns(sql)}
+      FROM (SELECT * FROM posts p WHERE true ${where} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
       ORDER BY ${order}`
     const keyOf = trending
       ? (row: PostRow) => [row.like_count, row.created_at.toISOString(), row.id]
       : (row: PostRow) => [row.created_at.toISOString(), row.id]
-    return pageFrom(rows, query.limit, keyOf, toPostRecord)
+    return pageFrom(rows, query.limit, keyOf, toItem)
+  }
+
+  /** The authors, media and hidden people a post list is limited to, as SQL conditions (wrapped: a bare fragment would run when awaited). */
+  async #postFilter(query: PostQuery): Promise<{ where: postgres.PendingQuery<postgres.Row[]> }> {
+    const sql = this.sql
+    // The followed ids go in as a parameter: only an array of known length gets a good plan, where a
+    // subquery of follows (as a join or an array) was 20 to 100 times slower for some users at 1M posts.
+    const authorIds = query.feedOf !== undefined ? await this.feedAuthors(query.feedOf) : query.authorIds
+    const authors = authorIds ? sql`AND p.author_id = ANY(${authorIds.filter(isUuid)}::uuid[])` : sql``
+    const shown = hidden(sql, 'p.author_id', query.hide)
+    const media = query.media ? sql`AND p.media_url <> ''` : sql``
+    return { where: sql`${authors} ${media} ${shown}` }
   }
 
   /**

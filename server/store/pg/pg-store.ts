@@ -12,7 +12,9 @@ import type {
   StoreTx,
   TokenHolder,
 } from '../types.js'
-import { ALL, changeTags } from './change-tags.js'
+import { ALL, changeTags, likeBucketTags } from './change-tags.js'
+import { CURSOR } from '../cursor.js'
+import { readCursor } from './keyset.js'
 import { createSql, keepFetchedTypes, type Sql } from './connect.js'
 import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
@@ -198,25 +200,57 @@ export class PgStore extends PgReader implements Store {
   }
 
   /**
-   * Pages of a home feed are kept: voided by a change to the reader's follows, to any post on them, by a
-   * post of any of their authors, and (most liked) by a like of any of those authors' posts.
+   * A home feed's page is kept in two parts. Which posts, in which order: voided by a change to the
+   * reader's follows or by a post of any of their authors; most liked first, also by a like that moves a
+   * post from or to a count in the page's range (change-tags.ts, `likes-at`) and by any change to one
+   * of the posts on it. Each post's record, kept on its own: voided by a change to that post alone, so a
+   * like reads one record again, not the page.
    */
   override async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
     const reader = query.feedOf
-    if (reader === undefined) return super.listPosts(query)
+    if (reader === undefined || (query.uncounted ?? []).length > 0) return super.listPosts(query)
     const authors = await this.feedAuthors(reader)
-    return this.#keep(
+    const trending = query.sort === 'trending'
+    const page = await this.#keep(
       `feed ${JSON.stringify(query)}`,
-      () => super.listPosts(query),
+      () =>
+        this.pageOfPosts(
+          query,
+          (sql) => sql`p.id, p.created_at, p.like_count`,
+          (row) => ({ id: row.id, likes: row.like_count }),
+        ),
       (page) => [
         `follows:${reader}`,
         ...authors.map((id) => `author:${id}`),
-        ...(query.sort === 'trending' ? ['likes', ...authors.map((id) => `likes-of:${id}`)] : []),
-        ...page.items.map((post) => `post:${post._id}`),
+        ...(trending ? ['likes', ...page.items.map((item) => `post:${item.id}`), ...this.#likeRange(query, page)] : []),
       ],
     )
+    return { items: await this.#records(page.items.map((item) => item.id)), nextCursor: page.nextCursor }
   }
 
+  /**
+   * The like counts a most-liked page covers, as `likes-at` tags: from its last post's (0 when it is the
+   * last page: any post may fall into it) up to the count its cursor starts below (no end on page one).
+   */
+  #likeRange(query: PostQuery, page: Page<{ likes: number }>): string[] {
+    const high = query.cursor === undefined ? Infinity : Number(readCursor(query.cursor, CURSOR.byLikes)[0])
+    const low = page.nextCursor === null ? 0 : (page.items[page.items.length - 1]?.likes ?? 0)
+    return likeBucketTags(low, high)
+  }
+
+  /** Posts by id, in order, each kept until a change to it; those not kept are read in one statement. */
+  async #records(ids: readonly string[]): Promise<PostRecord[]> {
+    if (!this.#catchUp) return this.getPosts(ids)
+    const kept = ids.map((id) => this.#kept.get<PostRecord>(`record ${id}`))
+    const missing = ids.filter((_, i) => kept[i] === undefined)
+    if (missing.length === 0) return kept as PostRecord[]
+    const stamp = this.#kept.stamp()
+    const read = new Map((await this.getPosts(missing)).map((post) => [post._id, post]))
+    for (const [id, post] of read) this.#kept.set(`record ${id}`, post, [`post:${id}`], stamp)
+    return ids.flatMap((id, i) => kept[i] ?? read.get(id) ?? [])
+  }
+
+  /** Reposts in a home feed, kept until a change to the reader's follows, to a repost by any of their authors, or to a post on the page. */
   override async listFeedReposts(userId: string, query: FeedRepostQuery) {
     const authors = await this.feedAuthors(userId)
     return this.#keep(
