@@ -10,6 +10,14 @@ export class SortedList<T extends { _id: string }> {
     this.items = items.slice().sort(this.key.compare)
   }
 
+  /**
+   * Takes `items`, already in ascending key order, as the list itself: no copy and no sort, for a load that
+   * gathers many lists from one sorted walk. The caller hands the array over and keeps no hold of it.
+   */
+  adopt(items: T[]): void {
+    this.items = items
+  }
+
   upsert(previous: T | undefined, next: T): void {
     if (previous) {
       const at = this.#find(previous)
