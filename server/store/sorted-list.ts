@@ -11,11 +11,12 @@ export class SortedList<T extends { _id: string }> {
   }
 
   /**
-   * Takes `items`, already in ascending key order, as the list itself: no copy and no sort, for a load that
-   * gathers many lists from one sorted walk. The caller hands the array over and keeps no hold of it.
+   * `items`, already in ascending key order, without sorting them again: for a load that gathers many lists
+   * from one sorted walk. Copied, so that the list holds no more room than its items (an array grown by
+   * pushes keeps up to half as much again, and a list of one or two a dozen slots).
    */
-  adopt(items: T[]): void {
-    this.items = items
+  adopt(items: readonly T[]): void {
+    this.items = items.slice()
   }
 
   upsert(previous: T | undefined, next: T): void {
