@@ -19,13 +19,14 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '3' },
     port: { type: 'string', default: '3990' },
     'without-data': { type: 'boolean', default: false },
+    'limit-seconds': { type: 'string', default: '120' },
   },
   allowPositionals: true,
 })
 const RUNS = Math.max(1, Number(values.runs))
 const SERVER = path.resolve('dist/server/main.js')
-/** No start may take longer than this; the measurement stops with an error instead. */
-const LIMIT_MS = 120_000
+/** No start may take longer than this (`--limit-seconds`); the measurement stops with an error instead. */
+const LIMIT_MS = Math.max(1, Number(values['limit-seconds'])) * 1000
 
 interface Usage {
   rssMb: number
