@@ -159,18 +159,20 @@ function isSegment(data: unknown): data is Segment {
   )
 }
 
-/** Every segment a manifest names, read and checked, by generation. */
+/**
+ * Every segment a manifest names, read and checked, by generation. One at a time: a segment's text is
+ * garbage once parsed, so reading them in turn holds one file's text at most beside the records, where
+ * reading them all at once held the text of the whole database too, and the heap grew to fit both.
+ */
 export async function readSegments(dataDir: string, manifest: Manifest): Promise<Map<number, Segment>> {
-  const generations = [...new Set(KINDS.flatMap((kind) => manifest[kind]))]
-  const segments = await Promise.all(
-    generations.map(async (generation) => {
-      const file = path.join(dataDir, SEGMENT_DIR, segmentName(generation))
-      const segment = await new DurableJsonFile(file, isSegment).read()
-      if (segment === null) throw new CorruptDatabaseError(file, 'db.json names it, but it is missing')
-      return [generation, segment] as const
-    }),
-  )
-  return new Map(segments)
+  const segments = new Map<number, Segment>()
+  for (const generation of new Set(KINDS.flatMap((kind) => manifest[kind]))) {
+    const file = path.join(dataDir, SEGMENT_DIR, segmentName(generation))
+    const segment = await new DurableJsonFile(file, isSegment).read()
+    if (segment === null) throw new CorruptDatabaseError(file, 'db.json names it, but it is missing')
+    segments.set(generation, segment)
+  }
+  return segments
 }
 
 /** The whole database a manifest describes, from its segments. */

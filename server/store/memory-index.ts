@@ -58,11 +58,11 @@ function known<T>(records: ReadonlyMap<string, T>, ids: readonly string[]): T[] 
 
 /**
  * Each user's liked posts, for a database written before records kept them: what the posts' lists say,
- * posts in time order, as no time of those likes was kept.
+ * posts in time order, as no time of those likes was kept. `inTime` is every post in that order.
  */
-function likesIn(posts: readonly PostRecord[]): Map<string, string[]> {
+function likesIn(inTime: readonly PostRecord[]): Map<string, string[]> {
   const likes = new Map<string, string[]>()
-  for (const post of [...posts].sort(byCreation))
+  for (const post of inTime)
     for (const userId of post.likedBy) {
       const mine = likes.get(userId)
       if (mine) mine.push(post._id)
@@ -144,25 +144,32 @@ export class MemoryIndex {
     this.#repostsBy.clear()
     this.#repostShape++
     this.#authors = new WeakMap()
-    this.#derivedLikes = data.users.some((user) => !user.likes) ? likesIn(data.posts) : new Map<string, string[]>()
     for (const user of data.users) {
       this.#indexUser(Object.freeze(user))
       this.#indexBlocks(user._id, [], user.blocking ?? [])
     }
-    const byAuthor = new Map<string, PostRecord[]>()
     for (const post of data.posts) {
       const counted = Object.freeze(withCounts(post))
       this.posts.set(post._id, counted)
       this.#indexReposts(counted, true)
-      const mine = byAuthor.get(post.authorId)
-      if (mine) mine.push(counted)
-      else byAuthor.set(post.authorId, [counted])
     }
-    for (const [author, posts] of byAuthor) this.#listOf(author).reset(posts)
-    this.#usersByTime.reset([...this.users.values()])
+    // Sorted once by time, every list below is gathered from this one in its order: each author's, each
+    // search term's and each tag's posts arrive already sorted, and sorting a sorted list is one pass. Shards
+    // hand the posts over in the order of a hash, and sorting millions of entries from that order was most
+    // of a large start.
     this.#postsByTime.reset([...this.posts.values()])
-    this.#postsByTrend.reset([...this.posts.values()])
-    this.search.load([...this.posts.values()])
+    const inTime = this.#postsByTime.items
+    const byAuthor = new Map<string, PostRecord[]>()
+    for (const post of inTime) {
+      const mine = byAuthor.get(post.authorId)
+      if (mine) mine.push(post)
+      else byAuthor.set(post.authorId, [post])
+    }
+    for (const [author, posts] of byAuthor) this.#listOf(author).adopt(posts)
+    this.#derivedLikes = data.users.some((user) => !user.likes) ? likesIn(inTime) : new Map<string, string[]>()
+    this.#usersByTime.reset([...this.users.values()])
+    this.#postsByTrend.reset(inTime)
+    this.search.load(inTime)
     this.names.load(data.users)
     this.notifications.load(data.notifications ?? [])
     this.revokedTokens.load(data.revokedTokens ?? [])

@@ -20,6 +20,7 @@ import {
   type Segment,
 } from './layout.js'
 import { SegmentUses } from './segment-uses.js'
+import { shareStrings } from './shared-strings.js'
 import type { Database } from './types.js'
 
 /** One flush, serialised at the moment it began: writing it needs nothing more from memory. */
@@ -68,9 +69,14 @@ export class ShardedFiles {
     this.#segments = new SegmentUses()
     const manifest = root === null ? undefined : manifestOf(root)
     this.#onDisk = root === null ? 'none' : manifest ? 'manifest' : 'v1'
-    if (root === null || !manifest) return root as Database | null
+    if (root === null) return null
+    if (!manifest) {
+      shareStrings(root as Database)
+      return root as Database
+    }
     const segments = await readSegments(this.#dataDir, manifest)
     const database = assemble(this.#dataDir, manifest, segments)
+    shareStrings(database)
     this.#manifest = manifest
     this.#generation = Math.max(this.#generation, manifest.generation)
     this.#segments = SegmentUses.of(manifest, segments)

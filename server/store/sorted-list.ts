@@ -10,6 +10,15 @@ export class SortedList<T extends { _id: string }> {
     this.items = items.slice().sort(this.key.compare)
   }
 
+  /**
+   * `items`, already in ascending key order, without sorting them again: for a load that gathers many lists
+   * from one sorted walk. Copied, so that the list holds no more room than its items (an array grown by
+   * pushes keeps up to half as much again, and a list of one or two a dozen slots).
+   */
+  adopt(items: readonly T[]): void {
+    this.items = items.slice()
+  }
+
   upsert(previous: T | undefined, next: T): void {
     if (previous) {
       const at = this.#find(previous)

@@ -216,7 +216,7 @@ export interface LinkCardRecord {
 }
 
 /** One person's repost of a post. */
-interface RepostRecord {
+export interface RepostRecord {
   readonly userId: string
   readonly at: string
 }
