@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import { PostCard } from '../../client/components/post-card.js'
+import { cachePosts, reset as resetPostCache, uncachePost, watchCachedSlot } from '../../client/state/post-cache.js'
 import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 import { allRules } from './stylesheets.js'
 
@@ -76,6 +77,9 @@ await t.test('a long list comes in groups of 20 that are skipped off screen, and
   const drawn = all.filter((rule) => rule.declarations.get('content-visibility') === 'visible')
   t.ok(drawn.some((rule) => rule.selector.split(', ').includes('.post-chunk.has-popover')))
   t.ok(drawn.some((rule) => rule.selector.split(', ').includes('.post-chunk > .post-card.is-clickable')))
+  // A remembered size (`auto`) has the browser watch the card's size at every frame: none for cards in a group.
+  const inGroup = all.find((rule) => rule.selector === '.post-chunk > .post-card.is-clickable')
+  t.equal(inGroup?.declarations.get('contain-intrinsic-size'), 'none')
 
   // A menu open in a card draws its group in full too, so the menu is not clipped at the group's edge.
   const twentieth = within(groups[0] as HTMLElement).getAllByRole('article')[19] as HTMLElement
@@ -93,4 +97,22 @@ await t.test('a long list comes in groups of 20 that are skipped off screen, and
   t.equal(document.activeElement, cards[20], 'j goes on into the next group')
   fireEvent.keyDown(document.activeElement ?? document.body, { key: 'k' })
   t.equal(document.activeElement, twentieth, 'and k back')
+})
+
+await t.test('a card is told when its own id is cached again or leaves, and not when other posts arrive', async (t) => {
+  const told: string[] = []
+  const stop = watchCachedSlot('p1', () => told.push('p1'))
+  t.teardown(stop)
+  cachePosts([makePost({ _id: 'p2', id: 'p2' }), makePost({ _id: 'p3', id: 'p3' })])
+  t.same(told, [], 'other posts')
+  cachePosts([makePost({ _id: 'p1', id: 'p1' })])
+  t.same(told, ['p1'], 'its post cached')
+  uncachePost('p1')
+  t.same(told, ['p1', 'p1'], 'its post gone')
+  cachePosts([makePost({ _id: 'p1', id: 'p1' })])
+  resetPostCache()
+  t.same(told, ['p1', 'p1', 'p1', 'p1'], 'and the cache emptied at sign-out')
+  stop()
+  cachePosts([makePost({ _id: 'p1', id: 'p1' })])
+  t.equal(told.length, 4, 'not once it stopped watching')
 })
