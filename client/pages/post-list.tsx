@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { snapshot, subscribe } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
@@ -9,6 +9,7 @@ import { Spinner } from '../components/spinner.js'
 import { PopoverHost } from '../components/use-popover.js'
 import { useReadingPosition } from '../lib/reading-position.js'
 import { useDrawnCount } from '../lib/use-drawn-count.js'
+import { OffScreen } from '../lib/use-now.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
@@ -66,19 +67,31 @@ const sameChunk = (a: ChunkProps, b: ChunkProps) =>
 const PostChunk = memo(function PostChunk({ ids, eager, reposted, showPinned }: ChunkProps) {
   const [popovers, setPopovers] = useState(0)
   const onPopover = useCallback((open: boolean) => setPopovers((count) => count + (open ? 1 : -1)), [])
+  // Whether the browser skips the group (off screen): its cards' times then wait for it to come back.
+  const [skipped, setSkipped] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const group = ref.current
+    if (!group) return
+    const onChange = (event: Event) => setSkipped((event as ContentVisibilityAutoStateChangeEvent).skipped)
+    group.addEventListener('contentvisibilityautostatechange', onChange)
+    return () => group.removeEventListener('contentvisibilityautostatechange', onChange)
+  }, [])
   return (
     <PopoverHost value={onPopover}>
-      <div className={popovers > 0 ? 'post-chunk has-popover' : 'post-chunk'}>
-        {ids.map((id) => (
-          <PostItem
-            key={id}
-            postId={id}
-            eagerMedia={id === eager}
-            repostedBy={reposted?.[id]?.by}
-            showPinned={showPinned}
-          />
-        ))}
-      </div>
+      <OffScreen value={skipped}>
+        <div ref={ref} className={popovers > 0 ? 'post-chunk has-popover' : 'post-chunk'}>
+          {ids.map((id) => (
+            <PostItem
+              key={id}
+              postId={id}
+              eagerMedia={id === eager}
+              repostedBy={reposted?.[id]?.by}
+              showPinned={showPinned}
+            />
+          ))}
+        </div>
+      </OffScreen>
     </PopoverHost>
   )
 }, sameChunk)

@@ -1,6 +1,8 @@
 import './dom.js'
-import { cleanup, fireEvent, screen, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
+import type * as Tap from 'tap'
+import type { Post } from '../../client/api/types.js'
 import { App } from '../../client/app.js'
 import { PostCard } from '../../client/components/post-card.js'
 import { cachePosts, reset as resetPostCache, uncachePost, watchCachedSlot } from '../../client/state/post-cache.js'
@@ -12,6 +14,22 @@ t.afterEach(() => {
   cleanup()
   resetAll()
 })
+
+/** Explore, signed in as guest, showing `posts` (one page) once every card is drawn. */
+async function exploreWith(t: Tap.Test, posts: Post[]): Promise<HTMLElement> {
+  const me = makeUser({ username: 'guest' })
+  signInAs(me)
+  const api = stubApi({
+    'GET /api/users/suggestions': () => ok({ users: [] }),
+    'GET /api/posts': () => ok({ posts, nextCursor: null }),
+    'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
+    'GET /api/users/guest': () => ok({ user: me }),
+  })
+  t.teardown(api.restore)
+  const { container } = renderAt('/explore', <App />)
+  await until(() => container.querySelectorAll('main article.post-card').length === posts.length, 20_000)
+  return container
+}
 
 await t.test(
   'no stylesheet rule uses :has(), which rechecks every card of a long list on each change in one',
@@ -51,20 +69,12 @@ await t.test('the card is marked while its menu is open, and unmarked once it cl
 })
 
 await t.test('a long list comes in groups of 20 that are skipped off screen, and j walks across them', async (t) => {
-  const me = makeUser({ username: 'guest' })
-  signInAs(me)
-  const posts = Array.from({ length: 25 }, (_, i) =>
-    makePost({ _id: `p${i + 1}`, id: `p${i + 1}`, content: `Post number ${i + 1}`, username: 'guest' }),
+  const container = await exploreWith(
+    t,
+    Array.from({ length: 25 }, (_, i) =>
+      makePost({ _id: `p${i + 1}`, id: `p${i + 1}`, content: `Post number ${i + 1}`, username: 'guest' }),
+    ),
   )
-  const api = stubApi({
-    'GET /api/users/suggestions': () => ok({ users: [] }),
-    'GET /api/posts': () => ok({ posts, nextCursor: null }),
-    'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
-    'GET /api/users/guest': () => ok({ user: me }),
-  })
-  t.teardown(api.restore)
-  const { container } = renderAt('/explore', <App />)
-  await until(() => container.querySelectorAll('main article.post-card').length === 25, 20_000)
   const groups = [...container.querySelectorAll('.post-list > .post-chunk')]
   t.same(
     groups.map((group) => group.querySelectorAll('article.post-card').length),
@@ -115,4 +125,56 @@ await t.test('a card is told when its own id is cached again or leaves, and not 
   stop()
   cachePosts([makePost({ _id: 'p1', id: 'p1' })])
   t.equal(told.length, 4, 'not once it stopped watching')
+})
+
+await t.test('at each tick of the clock only the groups on screen draw their times again', async (t) => {
+  // The clock's interval and the time, in the test's hands.
+  const ticks: (() => void)[] = []
+  const realSetInterval = globalThis.setInterval
+  const realNow = Date.now
+  let clock = realNow()
+  globalThis.setInterval = ((tick: () => void) => {
+    ticks.push(tick)
+    return 0
+  }) as unknown as typeof setInterval
+  Date.now = () => clock
+  t.teardown(() => {
+    globalThis.setInterval = realSetInterval
+    Date.now = realNow
+  })
+
+  const minuteAgo = new Date(clock - 90_000).toISOString()
+  const container = await exploreWith(
+    t,
+    Array.from({ length: 25 }, (_, i) =>
+      makePost({ _id: `t${i + 1}`, id: `t${i + 1}`, createdAt: minuteAgo, username: 'guest' }),
+    ),
+  )
+  const [first, second] = [...container.querySelectorAll<HTMLElement>('.post-list > .post-chunk')]
+  const times = (group: HTMLElement | undefined) =>
+    [...(group?.querySelectorAll('.post-time') ?? [])].map((time) => time.textContent)
+  t.equal(times(second)[0], '1m')
+
+  // The browser tells a group it skips it, off screen.
+  await act(async () => {
+    second?.dispatchEvent(Object.assign(new window.Event('contentvisibilityautostatechange'), { skipped: true }))
+  })
+  clock += 60 * 60_000
+  await act(async () => ticks.forEach((tick) => tick()))
+  t.ok(
+    times(first).every((time) => time === '1h'),
+    'the group on screen follows the clock',
+  )
+  t.ok(
+    times(second).every((time) => time === '1m'),
+    'the group skipped waits',
+  )
+
+  await act(async () => {
+    second?.dispatchEvent(Object.assign(new window.Event('contentvisibilityautostatechange'), { skipped: false }))
+  })
+  t.ok(
+    times(second).every((time) => time === '1h'),
+    'and catches up once on screen again',
+  )
 })
