@@ -12,20 +12,37 @@ let returning = false
 
 const address = () => window.location.pathname + window.location.search
 
-/** Starts noting positions; main.tsx calls it once, before the app draws. */
+/**
+ * Starts noting positions; main.tsx calls it once, before the app draws. A position is read as the
+ * reader leaves an address, not at each scroll: reading `scrollY` makes the browser lay out first
+ * whatever changed since the last frame, and a long list that grows as it is scrolled would be laid out
+ * again at every scroll event.
+ */
 export function watchReadingPosition(): void {
   // The browser would scroll before the list is drawn again, and so land short of where the reader was.
   window.history.scrollRestoration = 'manual'
-  window.addEventListener('scroll', () => positions.set(address(), window.scrollY), { passive: true })
+  // The address whose page is on screen: when the event of a move comes, the address has changed already.
+  let shown = address()
+  // The page on screen is still the one left, and still scrolled as the reader left it.
+  const leave = () => {
+    positions.set(shown, window.scrollY)
+    shown = address()
+  }
   window.addEventListener('popstate', () => {
+    leave()
     returning = true
-    pending = positions.get(address()) ?? null
+    pending = positions.get(shown) ?? null
   })
   // wouter announces its own moves as `pushState`: a new page starts at its top.
   window.addEventListener('pushState', () => {
+    leave()
     returning = false
     pending = null
     window.scrollTo(0, 0)
+  })
+  // The same page under a new address (a search as it is typed) keeps its place.
+  window.addEventListener('replaceState', () => {
+    shown = address()
   })
 }
 

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { createContext, useContext, useSyncExternalStore } from 'react'
 
 /** How often relative times ('5 minutes ago') are brought up to date while on screen. */
 const TICK_MS = 15_000
@@ -33,7 +33,17 @@ function read(): number {
   return now
 }
 
+/**
+ * True inside a part of the page the browser skips while it is off screen (a long list's group of cards):
+ * its times do not follow the clock until it is on screen again, when they catch up at once. At each
+ * tick the clock then draws again the times on screen, not those of every card of the list.
+ */
+export const OffScreen = createContext(false)
+
+const stayStill = () => () => {}
+
 /** The current time, shared by every component that shows one and refreshed every few seconds. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, read, read)
+  const offScreen = useContext(OffScreen)
+  return useSyncExternalStore(offScreen ? stayStill : subscribe, read, read)
 }

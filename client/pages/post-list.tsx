@@ -1,5 +1,5 @@
-import { memo, useCallback, useState, type ReactNode } from 'react'
-import { useSnapshot } from 'valtio'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { snapshot, subscribe } from 'valtio'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
 import { NewPostsButton } from '../components/new-posts-button.js'
@@ -9,6 +9,7 @@ import { Spinner } from '../components/spinner.js'
 import { PopoverHost } from '../components/use-popover.js'
 import { useReadingPosition } from '../lib/reading-position.js'
 import { useDrawnCount } from '../lib/use-drawn-count.js'
+import { OffScreen } from '../lib/use-now.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
 import { PostItem } from './post-item.js'
@@ -17,13 +18,27 @@ import type { UserSummary } from '../api/types.js'
 /** Cards are drawn in groups of this many: a group whose posts stay the same is not drawn again. */
 const CHUNK = 20
 
-function chunksOf(ids: readonly string[], drawn: number): (readonly string[])[] {
+/** The list's ids in groups of CHUNK, made again only when the list changes, not at each few cards drawn. */
+function chunksOf(ids: readonly string[]): (readonly string[])[] {
   const chunks: (readonly string[])[] = []
-  for (let start = 0; start < drawn; start += CHUNK) chunks.push(ids.slice(start, Math.min(drawn, start + CHUNK)))
+  for (let start = 0; start < ids.length; start += CHUNK) chunks.push(ids.slice(start, start + CHUNK))
   return chunks
 }
 
-const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i])
+/** The groups drawn so far: whole ones as they are (the same arrays from one draw to the next), and part of the last. */
+function drawnChunks(chunks: readonly (readonly string[])[], drawn: number): (readonly string[])[] {
+  const shown: (readonly string[])[] = []
+  for (let i = 0; i * CHUNK < drawn; i++) {
+    const ids = chunks[i] ?? []
+    shown.push((i + 1) * CHUNK <= drawn ? ids : ids.slice(0, drawn - i * CHUNK))
+  }
+  return shown
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a === b || (a.length === b.length && a.every((id, i) => id === b[i]))
+
+type Reposted = Readonly<Record<string, { readonly by: UserSummary } | undefined>>
 
 /**
  * One group of cards. Drawing two more cards at post 500 then costs what it costs at post 20: only the
@@ -32,8 +47,8 @@ const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.l
 type ChunkProps = {
   ids: readonly string[]
   eager: string
-  /** Beside each id: who reposted it, when the home feed shows it for that. */
-  reposters: readonly (UserSummary | undefined)[]
+  /** Who reposted what, when the home feed shows a post for that; null elsewhere. */
+  reposted: Reposted | null
   showPinned: boolean
 }
 
@@ -41,7 +56,7 @@ const sameChunk = (a: ChunkProps, b: ChunkProps) =>
   a.eager === b.eager &&
   a.showPinned === b.showPinned &&
   sameIds(a.ids, b.ids) &&
-  a.reposters.every((by, i) => by === b.reposters[i])
+  (a.reposted === b.reposted || a.ids.every((id) => a.reposted?.[id]?.by === b.reposted?.[id]?.by))
 
 /**
  * Each group is a box of its own that the browser skips whole while it is off screen
@@ -49,19 +64,59 @@ const sameChunk = (a: ChunkProps, b: ChunkProps) =>
  * and watches for visibility 25 boxes, not 500 cards. Like a card, a group is drawn in full while a
  * menu or emoji grid is open in it, which would otherwise be clipped at the group's edge.
  */
-const PostChunk = memo(function PostChunk({ ids, eager, reposters, showPinned }: ChunkProps) {
+const PostChunk = memo(function PostChunk({ ids, eager, reposted, showPinned }: ChunkProps) {
   const [popovers, setPopovers] = useState(0)
   const onPopover = useCallback((open: boolean) => setPopovers((count) => count + (open ? 1 : -1)), [])
+  // Whether the browser skips the group (off screen): its cards' times then wait for it to come back.
+  const [skipped, setSkipped] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const group = ref.current
+    if (!group) return
+    const onChange = (event: Event) => setSkipped((event as ContentVisibilityAutoStateChangeEvent).skipped)
+    group.addEventListener('contentvisibilityautostatechange', onChange)
+    return () => group.removeEventListener('contentvisibilityautostatechange', onChange)
+  }, [])
   return (
     <PopoverHost value={onPopover}>
-      <div className={popovers > 0 ? 'post-chunk has-popover' : 'post-chunk'}>
-        {ids.map((id, i) => (
-          <PostItem key={id} postId={id} eagerMedia={id === eager} repostedBy={reposters[i]} showPinned={showPinned} />
-        ))}
-      </div>
+      <OffScreen value={skipped}>
+        <div ref={ref} className={popovers > 0 ? 'post-chunk has-popover' : 'post-chunk'}>
+          {ids.map((id) => (
+            <PostItem
+              key={id}
+              postId={id}
+              eagerMedia={id === eager}
+              repostedBy={reposted?.[id]?.by}
+              showPinned={showPinned}
+            />
+          ))}
+        </div>
+      </OffScreen>
     </PopoverHost>
   )
 }, sameChunk)
+
+const watchLists = (onChange: () => void) => subscribe(lists, onChange)
+
+/**
+ * One list as it is now, and who reposted what (for the home feed), as plain snapshots: the same objects
+ * until they change. The list draws again every few cards; a tracked snapshot would note each id read
+ * in each of those draws, and the whole post cache's would walk every post held, both growing with the list.
+ */
+function useList(name: ListName) {
+  const list = useSyncExternalStore(watchLists, () => snapshot(lists)[name])
+  const reposted = useSyncExternalStore(watchLists, () => snapshot(lists).reposted)
+  return { list, reposted }
+}
+
+/**
+ * The first post with an image among the first group's, whose image loads at once: it is on the first
+ * screen, where lazy loading only delays it. Read from the cache as the list draws (its posts are cached
+ * before their ids join it), and only that far: an image further down is not on the first screen.
+ */
+function firstImageOf(ids: readonly string[]): string | undefined {
+  return ids.slice(0, CHUNK).find((id) => postCache.byId[id]?.mediaUrl)
+}
 
 type PostListProps = {
   name: ListName
@@ -75,12 +130,9 @@ type PostListProps = {
 
 /** One of the post lists: placeholders while the first page loads, then posts, more on scroll (with a spinner). */
 export function PostList({ name, emptyText, emptyExtra, endText, load }: PostListProps) {
-  const snapshot = useSnapshot(lists)
-  const list = snapshot[name]
-  const reposted = snapshot.reposted
-  const cached = useSnapshot(postCache).byId
-  // Only the posts read here are watched: those down to the first with an image.
-  const firstImage = list.items.find((id) => cached[id]?.mediaUrl)
+  const { list, reposted } = useList(name)
+  const chunks = useMemo(() => chunksOf(list.items), [list.items])
+  const firstImage = firstImageOf(list.items)
   const drawn = useDrawnCount(list.items.length)
   const allDrawn = drawn === list.items.length
   useReadingPosition(list.loaded && allDrawn && list.items.length > 0)
@@ -102,12 +154,12 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
     <>
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
-        {chunksOf(list.items, drawn).map((ids, i) => (
+        {drawnChunks(chunks, drawn).map((ids, i) => (
           <PostChunk
             key={i}
             ids={ids}
-            eager={firstImage !== undefined && ids.includes(firstImage) ? firstImage : ''}
-            reposters={ids.map((id) => (name === 'home' ? reposted[id]?.by : undefined))}
+            eager={i === 0 && firstImage !== undefined ? firstImage : ''}
+            reposted={name === 'home' ? reposted : null}
             showPinned={name === 'profile'}
           />
         ))}

@@ -8,13 +8,38 @@ import { renameBy, withPerson, type Author } from '../lib/people.js'
  */
 export const postCache = proxy({ byId: {} as Record<string, Post> })
 
+/**
+ * Who is told when an id is given another post, or loses it: each card watches its own id here. A
+ * watcher of the whole cache would be called for every post a page brings, by every card of the list,
+ * which grows with the list; here a write calls the watchers of its own id only.
+ */
+const slotWatchers = new Map<string, Set<() => void>>()
+
+/** Calls `onChange` each time the post under `postId` is replaced or removed; returns the way to stop. */
+export function watchCachedSlot(postId: string, onChange: () => void): () => void {
+  let watchers = slotWatchers.get(postId)
+  if (!watchers) slotWatchers.set(postId, (watchers = new Set()))
+  watchers.add(onChange)
+  return () => {
+    watchers.delete(onChange)
+    if (watchers.size === 0) slotWatchers.delete(postId)
+  }
+}
+
+function slotChanged(postId: string): void {
+  const watchers = slotWatchers.get(postId)
+  if (watchers) for (const onChange of [...watchers]) onChange()
+}
+
 export function cachePosts(posts: readonly Post[]): void {
   for (const post of posts) postCache.byId[post._id] = post
+  for (const post of posts) slotChanged(post._id)
 }
 
 /** The post leaves the cache; a quote of it on another post reads as unavailable from then on. */
 export function uncachePost(postId: string): void {
   delete postCache.byId[postId]
+  slotChanged(postId)
   for (const post of Object.values(postCache.byId)) if (post.quote?._id === postId) post.quote = null
 }
 
@@ -73,4 +98,5 @@ export function likeCachedPost(like: Omit<EventPayloads['post.liked'], 'updatedA
 
 export function reset(): void {
   postCache.byId = {}
+  for (const postId of [...slotWatchers.keys()]) slotChanged(postId)
 }

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 
 /** What the summary lists: the renderer's main-thread work by kind, style recalculation and layout first. */
 const KINDS = [
+  'RunTask',
   'UpdateLayoutTree',
   'Layout',
   'PrePaint',
@@ -11,6 +12,7 @@ const KINDS = [
   'Layerize',
   'HitTest',
   'IntersectionObserverController::computeIntersections',
+  'LocalFrameView::NotifyResizeObservers',
   'FunctionCall',
   'TimerFire',
   'RunMicrotasks',
@@ -21,20 +23,36 @@ const KINDS = [
 ]
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8'].join(',')
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; args?: { name?: string } }
+type TraceEvent = {
+  name: string
+  ph: string
+  pid: number
+  tid: number
+  dur?: number
+  /** The thread's own CPU time: unlike `dur`, it leaves out the time the thread waited for a core. */
+  tdur?: number
+  args?: { name?: string }
+}
 
-/** Milliseconds of each kind of work on the renderer's main thread (kinds nest: a FunctionCall may hold a Layout). */
-function summarise(events: readonly TraceEvent[]): Map<string, { ms: number; count: number }> {
+type Total = { ms: number; threadMs: number; count: number }
+
+/**
+ * Milliseconds of each kind of work on the renderer's main thread (kinds nest: a FunctionCall may hold a
+ * Layout; RunTask is every task), as elapsed and as the thread's own CPU time, which moves less with
+ * the machine's load.
+ */
+function summarise(events: readonly TraceEvent[]): Map<string, Total> {
   const main = new Set(
     events
       .filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain')
       .map((event) => `${event.pid}:${event.tid}`),
   )
-  const totals = new Map(KINDS.map((kind) => [kind, { ms: 0, count: 0 }]))
+  const totals = new Map(KINDS.map((kind) => [kind, { ms: 0, threadMs: 0, count: 0 }]))
   for (const event of events) {
     const total = totals.get(event.name)
     if (!total || event.ph !== 'X' || !main.has(`${event.pid}:${event.tid}`)) continue
     total.ms += (event.dur ?? 0) / 1000
+    total.threadMs += (event.tdur ?? 0) / 1000
     total.count++
   }
   return totals
@@ -47,7 +65,7 @@ function summarise(events: readonly TraceEvent[]): Map<string, { ms: number; cou
  */
 export class Tracer {
   private phase: 'before' | 'first' | 'between' | 'last' | 'done' = 'before'
-  private readonly summaries: { label: string; totals: Map<string, { ms: number; count: number }> }[] = []
+  private readonly summaries: { label: string; totals: Map<string, Total> }[] = []
 
   constructor(
     private readonly browser: Browser,
@@ -82,14 +100,14 @@ export class Tracer {
     this.summaries.push({ label, totals: summarise(traceEvents) })
   }
 
-  /** The main thread's work in each traced part, kind by kind, in milliseconds (and how many events). */
+  /** The main thread's work in each traced part, kind by kind: elapsed and thread milliseconds (and how many events). */
   report(): string {
     const head = `| main thread | ${this.summaries.map((s) => s.label).join(' | ')} |`
     const rule = `|---|${this.summaries.map(() => '---').join('|')}|`
     const rows = KINDS.map((kind) => {
       const cells = this.summaries.map((s) => {
         const total = s.totals.get(kind)
-        return total ? `${Math.round(total.ms)} ms (${total.count})` : '–'
+        return total ? `${Math.round(total.ms)} ms, thread ${Math.round(total.threadMs)} ms (${total.count})` : '–'
       })
       return `| ${kind} | ${cells.join(' | ')} |`
     })

@@ -69,3 +69,24 @@ await t.test('a new visit to a list reads its first page afresh', async (t) => {
   t.equal(lists.explore.items.length, 10, 'one page is shown')
   t.equal(scrolls.at(-1), 0, 'from the top')
 })
+
+await t.test('scrolling reads no position: it is read once, as the reader leaves the address', async (t) => {
+  go('/explore', 'pushState')
+  let reads = 0
+  Object.defineProperty(window, 'scrollY', {
+    configurable: true,
+    get: () => {
+      reads++
+      return 640
+    },
+  })
+  for (let i = 0; i < 5; i++) window.dispatchEvent(new window.Event('scroll'))
+  t.equal(reads, 0, 'reading scrollY lays out what changed first: never at each scroll event')
+  go('/post-detail/p15', 'pushState')
+  t.equal(reads, 1, 'read as the reader leaves')
+  Object.defineProperty(window, 'scrollY', { value: 0, configurable: true })
+  go('/explore', 'popstate')
+  renderAt('/explore', <ExplorePage />)
+  await until(() => scrolls.at(-1) === 640)
+  t.pass('and Back scrolls to it')
+})
