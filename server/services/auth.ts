@@ -147,10 +147,12 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
 
     /** The user a verified token speaks for, unless the token, or every token of the user, was logged out. */
     async userOfToken(payload: TokenPayload, tokenId: string) {
-      const [user, revoked] = await Promise.all([store.getTokenHolder(payload._id), store.isTokenRevoked(tokenId)])
+      // The holder first: on PostgreSQL that read also takes in every logout the user made through any
+      // instance (store/pg/pg-store.ts), so the revocation check after it, which may be kept, is current.
+      const user = await store.getTokenHolder(payload._id)
       // A deleted account's tokens are void, like logged-out ones; a stranger's id is not registered.
       if (!user) throw (await store.wasDeleted(payload._id)) ? unauthorized() : notFound(MSG.userNotRegistered)
-      if (user.tokenVersion !== payload.tv || revoked) throw unauthorized()
+      if (user.tokenVersion !== payload.tv || (await store.isTokenRevoked(tokenId))) throw unauthorized()
       if (!guestLogin && isGuest(user)) throw unauthorized()
       return user
     },

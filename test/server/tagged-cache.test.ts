@@ -72,6 +72,8 @@ await t.test('what each event changes', async (t) => {
   t.strictSame(changeTags(logged('user.updated', {})), ['people'])
   t.strictSame(changeTags(logged('user.suspended', { userId: 's' })), ['suspensions', 'likes'])
   t.strictSame(changeTags(logged('notification.created', {}, { to: 'a' })), [], 'nothing kept is about notifications')
+  t.strictSame(changeTags(logged('session.ended', { tokenId: 't' }, { to: 'a' })), ['token:t'], 'a logout')
+  t.strictSame(changeTags(logged('session.ended', {}, { to: 'a' })), [], 'every token: the token version says it')
   t.equal(changeTags(logged('user.deleted', { userId: 'd' })), ALL, 'a deletion voids everything')
   t.equal(changeTags(logged('store.changed', {})), ALL, 'so does a write without events of its own')
   t.equal(changeTags(logged('post.liked', { postId: 'p' })), ALL, 'and an event missing what it names')

@@ -13,7 +13,9 @@ import type { LoggedEvent } from '../types.js'
  * - `likes`: every most-liked page (a suspension changes whose likes count);
  * - `follows:<id>`: whom that person follows; `relations:<id>`: whom they block and mute, and who blocks them;
  * - `liked-by:<id>`, `reposted-by:<id>`: which posts that person likes or reposts;
- * - `people`: anything showing a person's name or picture; `suspensions`: who is suspended.
+ * - `people`: anything showing a person's name or picture; `suspensions`: who is suspended;
+ * - `token:<id>`: whether that token was logged out (logging out every token raises the user's token
+ *   version instead, which is never kept).
  *
  * An event this table does not know voids everything (`ALL`): a new kind of write is safe before it is
  * given tags of its own.
@@ -42,10 +44,10 @@ const NOTHING_KEPT = new Set([
   'notification.created',
   'notification.read',
   'report.created',
-  'session.ended',
 ])
 
 interface EventData {
+  tokenId?: unknown
   postId?: unknown
   liked?: unknown
   likeCount?: unknown
@@ -90,6 +92,10 @@ export function changeTags(event: LoggedEvent): readonly string[] | typeof ALL {
       return postId === undefined ? ALL : post
     case 'user.updated':
       return ['people']
+    case 'session.ended': {
+      const token = id(data.tokenId)
+      return token === undefined ? [] : [`token:${token}`]
+    }
     case 'user.followed':
     case 'user.unfollowed':
       return by === undefined ? ALL : [`follows:${by}`]

@@ -11,6 +11,7 @@ import type {
   StoreChange,
   StoreTx,
   TokenHolder,
+  UserSummaryRecord,
 } from '../types.js'
 import { ALL, changeTags, likeBucketTags } from './change-tags.js'
 import { CURSOR } from '../cursor.js'
@@ -261,6 +262,27 @@ export class PgStore extends PgReader implements Store {
         ...authors.map((id) => `author:${id}`),
         ...page.items.map((item) => `post:${item.post._id}`),
       ],
+    )
+  }
+
+  /** People's names and pictures, each kept until anyone's profile changes (`people`); repeated ids give repeated summaries. */
+  override async getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
+    if (!this.#catchUp) return super.getUserSummaries(ids)
+    const kept = ids.map((id) => this.#kept.get<UserSummaryRecord>(`summary ${id}`))
+    const missing = [...new Set(ids.filter((_, i) => kept[i] === undefined))]
+    if (missing.length === 0) return kept as UserSummaryRecord[]
+    const stamp = this.#kept.stamp()
+    const read = new Map((await super.getUserSummaries(missing)).map((user) => [user._id, user]))
+    for (const [id, user] of read) this.#kept.set(`summary ${id}`, user, ['people'], stamp)
+    return ids.flatMap((id, i) => kept[i] ?? read.get(id) ?? [])
+  }
+
+  /** Kept until that token's logout; the token check reads the holder, and so takes in the log, first (services/auth.ts). */
+  override isTokenRevoked(tokenId: string): Promise<boolean> {
+    return this.#keep(
+      `revoked ${tokenId}`,
+      () => super.isTokenRevoked(tokenId),
+      () => [`token:${tokenId}`],
     )
   }
 
