@@ -209,7 +209,7 @@ export class PgStore extends PgReader implements Store {
    */
   override async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
     const reader = query.feedOf
-    if (reader === undefined || (query.uncounted ?? []).length > 0) return super.listPosts(query)
+    if (reader === undefined || !this.#catchUp || (query.uncounted ?? []).length > 0) return super.listPosts(query)
     const authors = await this.feedAuthors(reader)
     const trending = query.sort === 'trending'
     const page = await this.#keep(
@@ -240,15 +240,33 @@ export class PgStore extends PgReader implements Store {
   }
 
   /** Posts by id, in order, each kept until a change to it; those not kept are read in one statement. */
-  async #records(ids: readonly string[]): Promise<PostRecord[]> {
-    if (!this.#catchUp) return this.getPosts(ids)
-    const kept = ids.map((id) => this.#kept.get<PostRecord>(`record ${id}`))
-    const missing = ids.filter((_, i) => kept[i] === undefined)
-    if (missing.length === 0) return kept as PostRecord[]
+  #records(ids: readonly string[]): Promise<PostRecord[]> {
+    return this.#keepEach(
+      'record',
+      ids,
+      (missing) => this.getPosts(missing),
+      (id) => [`post:${id}`],
+    )
+  }
+
+  /**
+   * Records by id, in order, repeats given again and unknown ids left out: each kept on its own until a
+   * change to `tags(id)`, those not kept read in one call of `read`.
+   */
+  async #keepEach<T extends { _id: string }>(
+    kind: string,
+    ids: readonly string[],
+    read: (missing: readonly string[]) => Promise<T[]>,
+    tags: (id: string) => readonly string[],
+  ): Promise<T[]> {
+    if (!this.#catchUp) return read(ids)
+    const kept = ids.map((id) => this.#kept.get<T>(`${kind} ${id}`))
+    const missing = [...new Set(ids.filter((_, i) => kept[i] === undefined))]
+    if (missing.length === 0) return kept as T[]
     const stamp = this.#kept.stamp()
-    const read = new Map((await this.getPosts(missing)).map((post) => [post._id, post]))
-    for (const [id, post] of read) this.#kept.set(`record ${id}`, post, [`post:${id}`], stamp)
-    return ids.flatMap((id, i) => kept[i] ?? read.get(id) ?? [])
+    const found = new Map((await read(missing)).map((item) => [item._id, item]))
+    for (const [id, item] of found) this.#kept.set(`${kind} ${id}`, item, tags(id), stamp)
+    return ids.flatMap((id, i) => kept[i] ?? found.get(id) ?? [])
   }
 
   /** Reposts in a home feed, kept until a change to the reader's follows, to a repost by any of their authors, or to a post on the page. */
@@ -266,15 +284,13 @@ export class PgStore extends PgReader implements Store {
   }
 
   /** People's names and pictures, each kept until anyone's profile changes (`people`); repeated ids give repeated summaries. */
-  override async getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
-    if (!this.#catchUp) return super.getUserSummaries(ids)
-    const kept = ids.map((id) => this.#kept.get<UserSummaryRecord>(`summary ${id}`))
-    const missing = [...new Set(ids.filter((_, i) => kept[i] === undefined))]
-    if (missing.length === 0) return kept as UserSummaryRecord[]
-    const stamp = this.#kept.stamp()
-    const read = new Map((await super.getUserSummaries(missing)).map((user) => [user._id, user]))
-    for (const [id, user] of read) this.#kept.set(`summary ${id}`, user, ['people'], stamp)
-    return ids.flatMap((id, i) => kept[i] ?? read.get(id) ?? [])
+  override getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
+    return this.#keepEach(
+      'summary',
+      ids,
+      (missing) => super.getUserSummaries(missing),
+      () => ['people'],
+    )
   }
 
   /** Kept until that token's logout; the token check reads the holder, and so takes in the log, first (services/auth.ts). */
