@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
-import { scan, SCHEMES } from './axe.js'
+import { scan, SCHEMES, showScheme } from './axe.js'
 import { journey, startE2E, type E2E } from './harness.js'
 import { GUEST, call, login, postIdByContent, signupUser } from './helpers.js'
 
@@ -19,7 +19,7 @@ type Screen = {
 }
 
 async function check(page: Page, t: Test, scheme: (typeof SCHEMES)[number], screens: Screen[]) {
-  await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
+  await showScheme(page, scheme)
   for (const screen of screens) {
     await page.goto(screen.path)
     await screen.ready(page)

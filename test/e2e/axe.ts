@@ -6,6 +6,18 @@ const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-co
 /** Every screen is scanned in both. */
 export const SCHEMES = ['light', 'dark'] as const
 
+/**
+ * Shows the page in a colour scheme, with motion reduced, as a reader would see it: after the next frames.
+ * Until a frame is drawn, a transition set off by the change (a card's background, say) still reads as its
+ * old colour, and axe would compare the new text colour with the old background.
+ */
+export async function showScheme(page: Page, scheme: (typeof SCHEMES)[number]): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  )
+}
+
 type Finding = { id: string; impact: string | null; help: string; targets: string[] }
 
 /** Runs axe on the page as it stands: the serious and critical findings, each with where it was found. */

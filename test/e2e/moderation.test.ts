@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import t from 'tap'
 import { runAdmin } from '../../server/cli/admin.js'
 import { dropSchema, TEST_DATABASE_URL } from '../helpers/pg.js'
-import { scan, SCHEMES } from './axe.js'
+import { scan, SCHEMES, showScheme } from './axe.js'
 import { journey, startE2E, type E2E } from './harness.js'
 import { call, followedAuthor, navLink, postCard, signupUser, type NewUser } from './helpers.js'
 
@@ -130,7 +130,7 @@ for (const scheme of SCHEMES) {
     },
     async (page, t, e2e) => {
       if (!staff) throw new Error('the moderator signed up')
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
+      await showScheme(page, scheme)
       for (const screen of await moderationScreens(e2e, staff)) {
         await page.goto(screen.path)
         await screen.ready(page)

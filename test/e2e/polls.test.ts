@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import t from 'tap'
-import { scan, SCHEMES } from './axe.js'
+import { scan, SCHEMES, showScheme } from './axe.js'
 import { saveScreenshot, startE2E, type E2E, type Session } from './harness.js'
 import { call, signupUser } from './helpers.js'
 
@@ -12,7 +12,7 @@ async function open(e2e: E2E, session: Session, url: string, scheme: (typeof SCH
   const context = await e2e.newContext(session)
   t.teardown(() => context.close())
   const page = await context.newPage()
-  await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
+  await showScheme(page, scheme)
   const streaming = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events')
   await page.goto(url)
   await streaming

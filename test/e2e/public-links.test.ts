@@ -1,5 +1,5 @@
 import t from 'tap'
-import { scan, SCHEMES } from './axe.js'
+import { scan, SCHEMES, showScheme } from './axe.js'
 import { journey, startE2E } from './harness.js'
 import { call, signupUser } from './helpers.js'
 
@@ -51,7 +51,7 @@ await journey(t, e2e, 'a visitor opens a shared post and is asked to join to lik
   t.equal(new URL(page.url()).pathname, `/post-detail/${shared.id}`, 'no detour to the login page')
   t.ok(await page.getByRole('complementary', { name: 'Join Chirp' }).isVisible(), 'a call to join')
   for (const scheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
+    await showScheme(page, scheme)
     t.same(await scan(page), [], `no serious or critical axe finding (${scheme})`)
   }
   await article.getByRole('button', { name: /like/i }).click()
