@@ -235,18 +235,47 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
   every(options.pollEveryMs ?? 1000, 'polling', tail)
   every(options.pruneEveryMs ?? 60_000, 'pruning', prune)
 
+  /**
+   * One settling pass at a time on this instance, numbering up to the highest outbox id asked for since
+   * the last pass began: writes answered together share one numbering and one read of the log, rather
+   * than each queueing for the sequencer's lock. A write that asks during a pass waits for the next one,
+   * which begins after its commit and so sees its rows.
+   */
+  let settleUpTo = 0
+  let settling: Promise<void> | undefined
+  let nextSettle: Promise<void> | undefined
+  async function settlePass(): Promise<void> {
+    const upTo = settleUpTo
+    settleUpTo = 0
+    // Another instance may hold the sequencer's lock for a moment: try again, a bounded number of times.
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !closed; attempt++) {
+      if (!(await sequence(upTo))) break
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    await tail()
+  }
+  function settle(upTo: number): Promise<void> {
+    settleUpTo = Math.max(settleUpTo, upTo)
+    if (!settling) {
+      settling = settlePass().finally(() => {
+        settling = undefined
+      })
+      return settling
+    }
+    nextSettle ??= settling
+      .catch(() => {})
+      .then(() => {
+        nextSettle = undefined
+        return settle(0)
+      })
+    return nextSettle
+  }
+
   return {
     get head() {
       return head
     },
-    async settle(upTo) {
-      // Another instance may hold the sequencer's lock for a moment: try again, a bounded number of times.
-      for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !closed; attempt++) {
-        if (!(await sequence(upTo))) break
-        await new Promise((resolve) => setTimeout(resolve, 2))
-      }
-      await tail()
-    },
+    settle,
     catchUp,
     replay: (request) => replayFrom(sql, request),
     async close() {
