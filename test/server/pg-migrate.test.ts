@@ -50,7 +50,7 @@ await t.test(
     current_setting('synchronous_commit') AS sc, current_setting('application_name') AS app`
     t.strictSame(
       { ...settings[0] },
-      { st: '5s', lt: '2s', it: '10s', pc: 'force_custom_plan', sc: 'on', app: 'chirp' },
+      { st: '5s', lt: '2s', it: '10s', pc: 'auto', sc: 'on', app: 'chirp' },
       'each connection is bounded',
     )
 

@@ -16,7 +16,7 @@ import type {
   UserSearch,
   UserSummaryRecord,
 } from '../types.js'
-import type { Queryable } from './connect.js'
+import { plannedEachRun, type Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import * as removal from './pg-account-removal.js'
 import * as moderation from './pg-moderation.js'
@@ -119,7 +119,7 @@ export class PgReader implements StoreReader {
     if (unheeded.length > 0) {
       // Only the people the uncounted follow move down: the rest keep their place in the follower_count
       // order, read past those few, and the few come in with what is left of their count.
-      const rows = await sql<UserRow[]>`
+      const rows = await plannedEachRun(sql<UserRow[]>`
         WITH less AS (
           SELECT f.followee_id AS id, count(*)::int AS n FROM follows f
           WHERE f.follower_id = ANY(${unheeded}::uuid[]) GROUP BY f.followee_id)
@@ -130,7 +130,7 @@ export class PgReader implements StoreReader {
           UNION ALL
           (SELECT u.*, u.follower_count - less.n AS counted FROM less JOIN users u ON u.id = less.id ${notMine})
         ) u
-        ORDER BY u.counted DESC, u.created_at, u.id LIMIT ${limit}`
+        ORDER BY u.counted DESC, u.created_at, u.id LIMIT ${limit}`)
       return rows.map(toUserRecord)
     }
     const rows = await sql<UserRow[]>`
@@ -247,10 +247,10 @@ export class PgReader implements StoreReader {
       : query.sort === 'oldest'
         ? sql`p.created_at, p.id`
         : sql`p.created_at DESC, p.id DESC`
-    const rows = await sql<PostRow[]>`
+    const rows = await plannedEachRun(sql<PostRow[]>`
       SELECT ${columns(sql)}
       FROM (SELECT * FROM posts p WHERE true ${where} ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}) p
-      ORDER BY ${order}`
+      ORDER BY ${order}`)
     const keyOf = trending
       ? (row: PostRow) => [row.like_count, row.created_at.toISOString(), row.id]
       : (row: PostRow) => [row.created_at.toISOString(), row.id]
@@ -284,7 +284,7 @@ export class PgReader implements StoreReader {
       moved = sql`AND (p.like_count - less.n, p.created_at, p.id) < (${likes}::int, ${at}, ${id}::uuid)`
     }
     const order = sql`p.counted DESC, p.created_at DESC, p.id DESC`
-    const rows = await sql<(PostRow & { counted: number })[]>`
+    const rows = await plannedEachRun(sql<(PostRow & { counted: number })[]>`
       WITH less AS (
         SELECT r.post_id AS id, count(*)::int AS n FROM post_reactions r
         WHERE r.user_id = ANY(${uncounted}::uuid[]) AND r.liked GROUP BY r.post_id)
@@ -296,7 +296,7 @@ export class PgReader implements StoreReader {
         (SELECT p.*, p.like_count - less.n AS counted FROM less JOIN posts p ON p.id = less.id
          WHERE true ${where} ${moved})
       ) p
-      ORDER BY ${order} ${limitOf(sql, query.limit)}`
+      ORDER BY ${order} ${limitOf(sql, query.limit)}`)
     return pageFrom(rows, query.limit, (row) => [row.counted, row.created_at.toISOString(), row.id], toPostRecord)
   }
 

@@ -1,6 +1,6 @@
 import { CURSOR } from '../cursor.js'
 import type { FeedRepost, FeedRepostQuery, Page, PostRecord } from '../types.js'
-import type { Queryable } from './connect.js'
+import { plannedEachRun, type Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { countedChange } from './pg-post-parts.js'
 import { isUuid, postColumns, toPostRecord, type PostRow } from './records.js'
@@ -35,7 +35,7 @@ export async function listFeedReposts(
       : sql`WHERE (f.at, f.post_id) < (${at}, ${id}::uuid)`
   }
   const order = oldest ? sql`f.at, f.post_id` : sql`f.at DESC, f.post_id DESC`
-  const rows = await sql<(PostRow & { by: string; at: Date })[]>`
+  const rows = await plannedEachRun(sql<(PostRow & { by: string; at: Date })[]>`
     SELECT f.by, f.at, ${postColumns(sql)}
     FROM (
       SELECT f.* FROM (
@@ -46,7 +46,7 @@ export async function listFeedReposts(
         ORDER BY r.post_id, r.created_at, r.user_id
       ) f ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}
     ) f JOIN posts p ON p.id = f.post_id
-    ORDER BY ${order}`
+    ORDER BY ${order}`)
   return pageFrom(
     rows,
     query.limit,

@@ -1,6 +1,6 @@
 import { CURSOR } from '../cursor.js'
 import type { Page, PageRequest, PostRecord, TagCount, UserRecord, UserSearch } from '../types.js'
-import type { Queryable } from './connect.js'
+import { plannedEachRun, type Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
@@ -39,10 +39,11 @@ export async function trendingTags(
   limit: number,
   hide?: readonly string[],
 ): Promise<TagCount[]> {
-  const rows = await sql<TagCount[]>`
+  // Planned for the window asked: a generic plan cannot tell how few rows it holds.
+  const rows = await plannedEachRun(sql<TagCount[]>`
     SELECT t.tag, count(*)::int AS posts FROM post_tags t ${byAuthor(sql, 't.post_id', hide)}
     WHERE t.used_at >= ${since} ${hidden(sql, 'a.author_id', hide)}
-    GROUP BY t.tag ORDER BY posts DESC, t.tag LIMIT ${limit}`
+    GROUP BY t.tag ORDER BY posts DESC, t.tag LIMIT ${limit}`)
   return rows.map(({ tag, posts }) => ({ tag, posts }))
 }
 
@@ -52,12 +53,13 @@ export async function searchPosts(
   terms: readonly string[],
   page: PageRequest,
 ): Promise<Page<PostRecord>> {
-  const rows = await sql<PostRow[]>`
+  // Planned for the terms asked: a rare word is found by the index, a common one by walking the newest posts.
+  const rows = await plannedEachRun(sql<PostRow[]>`
     SELECT ${postColumns(sql)}
     FROM (SELECT * FROM posts p WHERE p.search_words @> ${[...terms]}::text[] ${before(sql, page.cursor, 'p.created_at', 'p.id')}
           ${hidden(sql, 'p.author_id', page.hide)}
           ORDER BY p.created_at DESC, p.id DESC ${limitOf(sql, page.limit)}) p
-    ORDER BY p.created_at DESC, p.id DESC`
+    ORDER BY p.created_at DESC, p.id DESC`)
   return pageFrom(rows, page.limit, postKey, toPostRecord)
 }
 
@@ -85,9 +87,10 @@ export async function searchUsers(sql: Queryable, search: UserSearch, page: Page
     search.username !== undefined
       ? sql`${name} LIKE ${likePrefix(search.username)}`
       : withNameWords(sql, search.prefixes)
-  const rows = await sql<(UserRow & { name: string })[]>`
+  // Planned for the prefix asked: only a known prefix makes LIKE a range of the index.
+  const rows = await plannedEachRun(sql<(UserRow & { name: string })[]>`
     SELECT ${userColumns(sql)}, u.name
     FROM (SELECT u.*, ${name} AS name FROM users u WHERE ${matching} ${after} AND NOT u.pending ${hidden(sql, 'u.id', page.hide)} ORDER BY ${name} ${limitOf(sql, page.limit)}) u
-    ORDER BY u.name`
+    ORDER BY u.name`)
   return pageFrom(rows, page.limit, (row) => [row.name], toUserRecord)
 }
