@@ -4,6 +4,7 @@ import type {
   NotificationMatch,
   NotificationRecord,
   NotificationType,
+  Relation,
   StoreReader,
   StoreTx,
   UserRecord,
@@ -20,7 +21,8 @@ import { hears } from './visibility.js'
 
 /**
  * Tells `recipientId` of `actor`'s action, unless it is their own, they were told already, or they do
- * not hear from the actor (services/visibility.ts).
+ * not hear from the actor (services/visibility.ts). `relation` is the recipient's to the actor, where
+ * the caller has asked for it already (alongside a write of its own, in one round trip).
  */
 export async function notify(
   tx: StoreTx,
@@ -29,10 +31,11 @@ export async function notify(
   type: NotificationType,
   subject: Subject,
   at: string,
+  relation: Promise<Relation> = tx.relationBetween(recipientId, actor._id, at),
 ) {
   if (recipientId === actor._id) return
   // Across a block nobody is told, and a muted person's actions do not reach whoever mutes them.
-  if (!hears(await tx.relationBetween(recipientId, actor._id, at))) return
+  if (!hears(await relation)) return
   const record: NotificationRecord = {
     _id: randomUUID(),
     type,

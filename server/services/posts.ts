@@ -118,14 +118,18 @@ export function createPostsService({
     await store.transaction(async (tx) => {
       const [post, me] = await Promise.all([tx.lockPost(postId), summaryRecordOf(tx, userId)])
       if (!post) throw notFound(MSG.postNotFound)
-      await checkCanInteract(tx, userId, post.authorId, now().toISOString())
+      const at = now().toISOString()
+      // Sent together, answered in one round trip: whether the two may interact, and who is suspended now.
+      const [, suspensions] = await Promise.all([checkCanInteract(tx, userId, post.authorId, at), tx.listSuspended(at)])
       if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
       if (!me) throw notFound(MSG.userNotRegistered)
-      const at = now().toISOString()
+      // Whether the author hears from the liker is asked with the change itself, for the notification.
+      const heard = liked && post.authorId !== userId ? tx.relationBetween(post.authorId, userId, at) : undefined
+      heard?.catch(() => {})
       if (!(await tx.setReaction(post._id, userId, liked, at)))
         throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
       // The count the event carries leaves out the likes of people suspended now, as every view does.
-      const suspended = (await tx.listSuspended(at)).map((entry) => entry.userId)
+      const suspended = suspensions.map((entry) => entry.userId)
       const theirs = suspended.length === 0 ? 0 : ((await tx.countLikesBy([post._id], suspended)).get(post._id) ?? 0)
       const likeCount = post.likeCount + (liked ? 1 : -1) - theirs
       tx.emit({
@@ -133,7 +137,7 @@ export function createPostsService({
         data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },
         by: userId,
       })
-      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at)
+      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at, heard)
       else
         await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })
