@@ -1,7 +1,7 @@
 import type { FeedSort, Post } from '../schemas/posts.js'
 import { encodeCursor } from '../store/cursor.js'
 import type { PostRecord, StoreReader } from '../store/types.js'
-import { postViews, type Reader } from './post-views.js'
+import { postViews, variantOf, type Reader } from './post-views.js'
 import { summaryOf } from './views.js'
 import type { Hidden } from './visibility.js'
 
@@ -65,7 +65,12 @@ export async function homeFeed(
   const posts = views.map((view, i) => {
     const entry = entries[i]
     const by = entry?.by === undefined ? undefined : reposters.get(entry.by)
-    return entry && by ? { ...view, repostedBy: by, repostedAt: entry.at } : view
+    if (!entry || !by) return view
+    return variantOf(view, `repost ${entry.at} ${JSON.stringify(by)}`, (v) => ({
+      ...v,
+      repostedBy: by,
+      repostedAt: entry.at,
+    }))
   })
   return { posts, nextCursor }
 }

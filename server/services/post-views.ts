@@ -100,6 +100,25 @@ function shownIn(post: PostRecord): string[] {
   return [...ids]
 }
 
+/** Variants kept of one view: past this many (a post read by many readers who like it), they start again. */
+const VARIANTS_MAX = 64
+const variants = new WeakMap<object, Map<string, Post>>()
+
+/**
+ * `view` as one reader or one feed entry sees it (the reader among its likers, reposted by them, reposted
+ * by someone they follow), made by `make` once for each `key` and frozen while `view` is kept (frozen):
+ * so ReadCache.json keeps its bytes as it does the kept view's, rather than a reply serialising it on
+ * every read. The variants go with the view they were made from. `key` must name everything `make` adds.
+ */
+export function variantOf(view: Post, key: string, make: (view: Post) => Post): Post {
+  if (!Object.isFrozen(view)) return make(view)
+  let made = variants.get(view)
+  if (!made || made.size >= VARIANTS_MAX) variants.set(view, (made = new Map<string, Post>()))
+  let variant = made.get(key)
+  if (!variant) made.set(key, (variant = deepFreeze(make(view))))
+  return variant
+}
+
 function entryOf(post: PostRecord, users: UserLookup): CachedPost {
   return { record: post, view: deepFreeze(buildPost(post, users)), compact: undefined }
 }
@@ -123,11 +142,19 @@ function viewFor(entry: CachedPost, reader: Reader, me: UserSummaryRecord | unde
     return withoutHidden(viewFor(entry, { ...reader, hidden: undefined }, me), entry, new Set(hidden))
   if (reader.compact) {
     const compact = (entry.compact ??= deepFreeze(compactOf(entry.view)))
-    return me ? { ...compact, likes: { ...compact.likes, likedBy: [summaryOf(me)] } } : compact
+    if (!me) return compact
+    const liker = summaryOf(me)
+    return variantOf(compact, `liked ${JSON.stringify(liker)}`, (view) => ({
+      ...view,
+      likes: { ...view.likes, likedBy: [liker] },
+    }))
   }
   if (!me || record.likeCount <= SHOWN) return entry.view
-  const others = entry.view.likes.likedBy.filter((user) => user._id !== me._id).slice(-(SHOWN - 1))
-  return { ...entry.view, likes: { ...entry.view.likes, likedBy: [summaryOf(me), ...others] } }
+  const liker = summaryOf(me)
+  return variantOf(entry.view, `liked ${JSON.stringify(liker)}`, (view) => {
+    const others = view.likes.likedBy.filter((user) => user._id !== liker._id).slice(-(SHOWN - 1))
+    return { ...view, likes: { ...view.likes, likedBy: [liker, ...others] } }
+  })
 }
 
 /**
@@ -178,7 +205,7 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
   const [reposted, quotes] = await Promise.all([repostedBy(store, posts, reader), quotesOf(store, posts, reader)])
   if (reposted.size === 0 && quotes === undefined) return views
   return views.map((view) => {
-    const withState = reposted.has(view._id) ? { ...view, reposted: true } : view
+    const withState = reposted.has(view._id) ? variantOf(view, 'reposted', (v) => ({ ...v, reposted: true })) : view
     return view.quoteOf === undefined || quotes === undefined
       ? withState
       : { ...withState, quote: quotes.get(view.quoteOf) ?? null }
@@ -208,7 +235,9 @@ async function quotesOf(
   const quoted = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
   const compact = { ...reader, compact: true }
   const [views, reposted] = await Promise.all([ownViews(store, quoted, compact), repostedBy(store, quoted, compact)])
-  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? { ...view, reposted: true } : view]))
+  const withState = (view: Post) =>
+    reposted.has(view._id) ? variantOf(view, 'reposted', (v) => ({ ...v, reposted: true })) : view
+  return new Map(views.map((view) => [view._id, withState(view)]))
 }
 
 /** The views without what comes from other posts and the reader's reposts. */

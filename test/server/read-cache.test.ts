@@ -53,3 +53,52 @@ await t.test('a write through an app shows on its next read, after reads that fi
   t.equal((await a.as(fan.token, { method: 'POST', url: `/api/posts/like/${post._id}` })).statusCode, 201)
   t.equal(await likes(), 1, 'the next read sees the like')
 })
+
+await t.test(
+  'a view as one reader sees it (reposted, liked, reposted by someone followed) keeps its bytes too',
+  async (t) => {
+    const reader = await signup(a, { firstName: 'Rita', lastName: 'Reader' })
+    const friend = await signup(a, { firstName: 'Fred', lastName: 'Friend' })
+    const as = (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+      a.as(token, { method, url, ...(payload ? { payload } : {}) })
+    const written = await as(author.token, 'POST', '/api/posts', { content: 'shared by a friend' })
+    const { post } = written.json() as { post: Post }
+    t.equal((await as(reader.token, 'POST', `/api/users/follow/${friend.user._id}`)).statusCode, 200)
+    t.equal((await as(friend.token, 'POST', `/api/posts/repost/${post._id}`)).statusCode, 201)
+    t.equal((await as(reader.token, 'POST', `/api/posts/like/${post._id}`)).statusCode, 201)
+    t.equal((await as(reader.token, 'POST', `/api/posts/repost/${post._id}`)).statusCode, 201)
+
+    // Counts what each reply serialises afresh, for this post.
+    const cache = a.app.readCache
+    const json = cache.json.bind(cache)
+    let encoded = 0
+    cache.json = (view, encode) =>
+      json(view, (v) => {
+        if ((v as Post)._id === post._id) encoded++
+        return encode(v)
+      })
+    t.teardown(() => {
+      cache.json = json
+    })
+    const feed = async (compact: boolean) => {
+      const url = `/api/feed?limit=20${compact ? '&compact=1' : ''}`
+      const { posts } = expectOk(t, await as(reader.token, 'GET', url), 200, PostsReplySchema)
+      return posts.find((p) => p._id === post._id)
+    }
+    for (const compact of [true, false]) {
+      const first = await feed(compact)
+      t.match(
+        first,
+        { repostedBy: { _id: friend.user._id }, reposted: true },
+        `reposted by the friend (compact: ${compact})`,
+      )
+      t.ok(
+        first?.likes.likedBy.some((user) => user._id === reader.user._id),
+        'the reader among its likers',
+      )
+      encoded = 0
+      t.same(await feed(compact), first, 'read again, the same')
+      t.equal(encoded, 0, `and not serialised again (compact: ${compact})`)
+    }
+  },
+)
