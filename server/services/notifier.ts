@@ -31,11 +31,11 @@ export async function notify(
   type: NotificationType,
   subject: Subject,
   at: string,
-  relation: Promise<Relation> = tx.relationBetween(recipientId, actor._id, at),
+  relation?: Promise<Relation>,
 ) {
   if (recipientId === actor._id) return
   // Across a block nobody is told, and a muted person's actions do not reach whoever mutes them.
-  if (!hears(await relation)) return
+  if (!hears(await (relation ?? tx.relationBetween(recipientId, actor._id, at)))) return
   const record: NotificationRecord = {
     _id: randomUUID(),
     type,
