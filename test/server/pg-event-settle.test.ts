@@ -40,24 +40,26 @@ await onPostgres(async () => {
   })
   t.teardown(() => log.close())
 
-  const WRITES = 40
-  const settles = await Promise.all(
-    Array.from({ length: WRITES }, async (_, i) => {
-      const n = `write-${i}`
-      const [row] = await sql<{ id: string }[]>`
-        insert into event_outbox (name, data) values ('post.updated', ${JSON.stringify({ n })}) returning id::text as id`
-      await log.settle(Number(row?.id))
-      // Read at the moment this write would be answered.
-      return delivered.has(n)
-    }),
-  )
-  t.same(
-    settles.filter((seen) => !seen),
-    [],
-    'every settle resolved after its own event was delivered',
-  )
-  t.equal(delivered.size, WRITES, 'each event once')
-  t.ok(begun < WRITES / 2, `${WRITES} writes at once were numbered in ${begun} transactions`)
-  const [left] = await sql`select count(*)::int as n from event_outbox`
-  t.equal(left?.n, 0, 'the outbox is empty')
+  await t.test('forty writes at once, each settled', async (t) => {
+    const WRITES = 40
+    const settles = await Promise.all(
+      Array.from({ length: WRITES }, async (_, i) => {
+        const n = `write-${i}`
+        const [row] = await sql<{ id: string }[]>`
+          insert into event_outbox (name, data) values ('post.updated', ${JSON.stringify({ n })}) returning id::text as id`
+        await log.settle(Number(row?.id))
+        // Read at the moment this write would be answered.
+        return delivered.has(n)
+      }),
+    )
+    t.same(
+      settles.filter((seen) => !seen),
+      [],
+      'every settle resolved after its own event was delivered',
+    )
+    t.equal(delivered.size, WRITES, 'each event once')
+    t.ok(begun < WRITES / 2, `${WRITES} writes at once were numbered in ${begun} transactions`)
+    const [left] = await sql`select count(*)::int as n from event_outbox`
+    t.equal(left?.n, 0, 'the outbox is empty')
+  })
 })

@@ -19,15 +19,17 @@ await onPostgres(async () => {
     return rows[0]?.n
   }
 
-  const ids = ['0b8f7c4e-6f0e-4c41-9d6b-3f1b2f0b6a01']
-  for (let run = 0; run < 7; run++) {
-    await sql`SELECT count(*) AS kept_plan FROM unnest(${ids}::uuid[])`
-    await plannedEachRun(sql`SELECT count(*) AS each_run FROM unnest(${ids}::uuid[])`)
-  }
-  const [setting] = await sql<{ mode: string }[]>`SELECT current_setting('plan_cache_mode') AS mode`
-  t.equal(setting?.mode, 'auto', 'PostgreSQL may keep a generic plan for a prepared statement')
-  t.equal(await prepared('kept_plan'), 1, 'an ordinary query is prepared once and kept')
-  t.equal(await prepared('each_run'), 0, 'a list planned each run leaves no prepared statement')
-  const [row] = await plannedEachRun(sql<{ n: string }[]>`SELECT count(*) AS n FROM unnest(${ids}::uuid[])`)
-  t.equal(row?.n, '1', 'and answers as usual')
+  await t.test('prepared statements, and a list planned each run, on one connection', async (t) => {
+    const ids = ['0b8f7c4e-6f0e-4c41-9d6b-3f1b2f0b6a01']
+    for (let run = 0; run < 7; run++) {
+      await sql`SELECT count(*) AS kept_plan FROM unnest(${ids}::uuid[])`
+      await plannedEachRun(sql`SELECT count(*) AS each_run FROM unnest(${ids}::uuid[])`)
+    }
+    const [setting] = await sql<{ mode: string }[]>`SELECT current_setting('plan_cache_mode') AS mode`
+    t.equal(setting?.mode, 'auto', 'PostgreSQL may keep a generic plan for a prepared statement')
+    t.equal(await prepared('kept_plan'), 1, 'an ordinary query is prepared once and kept')
+    t.equal(await prepared('each_run'), 0, 'a list planned each run leaves no prepared statement')
+    const [row] = await plannedEachRun(sql<{ n: string }[]>`SELECT count(*) AS n FROM unnest(${ids}::uuid[])`)
+    t.equal(row?.n, '1', 'and answers as usual')
+  })
 })
