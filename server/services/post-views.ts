@@ -205,12 +205,15 @@ export async function postViews(store: StoreReader, posts: readonly PostRecord[]
   const [reposted, quotes] = await Promise.all([repostedBy(store, posts, reader), quotesOf(store, posts, reader)])
   if (reposted.size === 0 && quotes === undefined) return views
   return views.map((view) => {
-    const withState = reposted.has(view._id) ? variantOf(view, 'reposted', (v) => ({ ...v, reposted: true })) : view
+    const withState = reposted.has(view._id) ? asReposted(view) : view
     return view.quoteOf === undefined || quotes === undefined
       ? withState
       : { ...withState, quote: quotes.get(view.quoteOf) ?? null }
   })
 }
+
+/** The view as the reader who reposted it sees it. */
+const asReposted = (view: Post) => variantOf(view, 'reposted', (v) => ({ ...v, reposted: true }))
 
 /** Which of the posts the reader reposts: asked only about posts somebody reposts. */
 async function repostedBy(store: StoreReader, posts: readonly PostRecord[], reader: Reader): Promise<Set<string>> {
@@ -235,9 +238,7 @@ async function quotesOf(
   const quoted = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
   const compact = { ...reader, compact: true }
   const [views, reposted] = await Promise.all([ownViews(store, quoted, compact), repostedBy(store, quoted, compact)])
-  const withState = (view: Post) =>
-    reposted.has(view._id) ? variantOf(view, 'reposted', (v) => ({ ...v, reposted: true })) : view
-  return new Map(views.map((view) => [view._id, withState(view)]))
+  return new Map(views.map((view) => [view._id, reposted.has(view._id) ? asReposted(view) : view]))
 }
 
 /** The views without what comes from other posts and the reader's reposts. */

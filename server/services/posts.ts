@@ -125,6 +125,7 @@ export function createPostsService({
       if (!me) throw notFound(MSG.userNotRegistered)
       // Whether the author hears from the liker is asked with the change itself, for the notification.
       const heard = liked && post.authorId !== userId ? tx.relationBetween(post.authorId, userId, at) : undefined
+      // A refused like throws before this is awaited: its failure then has nothing left to tell.
       heard?.catch(() => {})
       if (!(await tx.setReaction(post._id, userId, liked, at)))
         throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
