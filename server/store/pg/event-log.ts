@@ -131,7 +131,8 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
 
   /** What the timer does: a batch, when any row waits. */
   async function sequenceWaiting(): Promise<void> {
-    const [waiting] = await sql`select 1 from event_outbox limit 1`
+    // By the key: a scan of the table would read every row the sequencer has deleted until vacuum runs.
+    const [waiting] = await sql`select 1 from event_outbox order by id limit 1`
     if (waiting) await sequence(0)
   }
 
@@ -157,9 +158,11 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
       do {
         again = false
         for (;;) {
+          // Ordered by the column, events.seq: a bare `seq` would name the text output column, sorting
+          // every event past the head as text rather than walking the primary key to the first page.
           const rows = await sql<EventRow[]>`
             select seq::text as seq, name, recipient::text as recipient, actor::text as actor, data
-            from events where seq > ${head} order by seq limit ${TAIL_PAGE}`
+            from events where events.seq > ${head} order by events.seq limit ${TAIL_PAGE}`
           for (const row of rows) {
             const event = toEvent(row)
             head = event.id
