@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { MSG, badRequest, notFound } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { FeedQuery, PollData, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
@@ -16,7 +16,7 @@ import { noticeClosedPolls } from './polls.js'
 import { createPostActions, withoutQuote } from './post-actions.js'
 import { homeFeed } from './home-feed.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
-import { checkCanInteract, hiddenFrom, seeing } from './visibility.js'
+import { NO_RELATION, blockedEitherWay, hiddenFrom, seeing } from './visibility.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -112,33 +112,39 @@ export function createPostsService({
 
   /**
    * A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream.
-   * The change itself says whether the like was already in that state, so nothing reads it first.
+   * The change itself says whether the like was already in that state, so nothing reads it first. The
+   * statements go in three rounds, each sent at once: what the rule reads before it knows the author;
+   * then the author's relation to the liker (it answers both whether the two may interact and whether the
+   * author hears of it) together with the change, which the transaction takes back when the rule refuses;
+   * then the notification.
    */
   async function react(userId: string, postId: string, liked: boolean) {
     await store.transaction(async (tx) => {
-      const [post, me] = await Promise.all([tx.lockPost(postId), summaryRecordOf(tx, userId)])
-      if (!post) throw notFound(MSG.postNotFound)
       const at = now().toISOString()
-      // Sent together, answered in one round trip: whether the two may interact, and who is suspended now.
-      const [, suspensions] = await Promise.all([checkCanInteract(tx, userId, post.authorId, at), tx.listSuspended(at)])
-      if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
-      if (!me) throw notFound(MSG.userNotRegistered)
-      // Whether the author hears from the liker is asked with the change itself, for the notification.
-      const heard = liked && post.authorId !== userId ? tx.relationBetween(post.authorId, userId, at) : undefined
-      // A refused like throws before this is awaited: its failure then has nothing left to tell.
-      heard?.catch(() => {})
-      if (!(await tx.setReaction(post._id, userId, liked, at)))
-        throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
+      const [post, me, suspensions] = await Promise.all([
+        tx.lockPost(postId),
+        summaryRecordOf(tx, userId),
+        tx.listSuspended(at),
+      ])
+      if (!post) throw notFound(MSG.postNotFound)
       // The count the event carries leaves out the likes of people suspended now, as every view does.
       const suspended = suspensions.map((entry) => entry.userId)
-      const theirs = suspended.length === 0 ? 0 : ((await tx.countLikesBy([post._id], suspended)).get(post._id) ?? 0)
+      const [relation, changed, theirs] = await Promise.all([
+        post.authorId === userId ? NO_RELATION : tx.relationBetween(post.authorId, userId, at),
+        tx.setReaction(post._id, userId, liked, at),
+        suspended.length === 0 ? 0 : tx.countLikesBy([post._id], suspended).then((counts) => counts.get(post._id) ?? 0),
+      ])
+      if (blockedEitherWay(relation)) throw forbidden(MSG.cannotInteract)
+      if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
+      if (!me) throw notFound(MSG.userNotRegistered)
+      if (!changed) throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
       const likeCount = post.likeCount + (liked ? 1 : -1) - theirs
       tx.emit({
         name: 'post.liked',
         data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },
         by: userId,
       })
-      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at, heard)
+      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at, Promise.resolve(relation))
       else
         await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
     })

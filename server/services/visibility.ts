@@ -36,6 +36,9 @@ const NOBODY_HIDDEN: Hidden = Object.freeze({
   suspended: Object.freeze([]),
 })
 
+/** Between a person and themselves: nothing. */
+export const NO_RELATION: Relation = Object.freeze({ blocks: false, blockedBy: false, mutes: false })
+
 /** Whether two people have a block between them, either way: then neither may act on the other. */
 export const blockedEitherWay = (relation: Relation) => relation.blocks || relation.blockedBy
 

@@ -100,14 +100,19 @@ export class PgStore extends PgReader implements Store {
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        let newestEvent = 0
+        let written: Promise<number> = Promise.resolve(0)
         // begin() types its result for pipelined query arrays; `work` resolves to plain data.
         const result = (await this.sql.begin(async (sql) => {
           const tx = new PgTx(sql)
           const result = await work(tx)
-          newestEvent = await tx.writeEvents()
+          // The outbox rows go with the COMMIT, which begin() sends as soon as this returns: the driver
+          // writes the two at once, one round trip. Should the insert fail, PostgreSQL ends the aborted
+          // transaction with a rollback in place of the commit, and awaiting `written` throws its error.
+          written = tx.writeEvents()
+          written.catch(() => {})
           return result
         })) as T
+        const newestEvent = await written
         // Without the event log, no event says what changed: every commit voids everything kept.
         if (!this.#catchUp) this.#writes++
         await this.afterEvents(newestEvent)
