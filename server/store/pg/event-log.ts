@@ -129,8 +129,17 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
     })
   }
 
-  /** What the timer does: a batch, when any row waits. */
+  /** When this instance's writes last had their events numbered (settle), in ms since the epoch. */
+  let settledAt = 0
+  const sequenceEveryMs = options.sequenceEveryMs ?? 10
+
+  /**
+   * What the timer does: a batch, when any row waits. While this instance's own writes keep the log
+   * moving (a settling pass within the last tick) it has nothing to add, and a pass of its own would
+   * only hold the lock a settling write is waiting for.
+   */
   async function sequenceWaiting(): Promise<void> {
+    if (Date.now() - settledAt < sequenceEveryMs) return
     // By the key: a scan of the table would read every row the sequencer has deleted until vacuum runs.
     const [waiting] = await sql`select 1 from event_outbox order by id limit 1`
     if (waiting) await sequence(0)
@@ -234,7 +243,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
     () => void tail().catch(complain('tailing')),
     () => void tail().catch(complain('catching up')),
   )
-  every(options.sequenceEveryMs ?? 10, 'sequencing', sequenceWaiting)
+  every(sequenceEveryMs, 'sequencing', sequenceWaiting)
   every(options.pollEveryMs ?? 1000, 'polling', tail)
   every(options.pruneEveryMs ?? 60_000, 'pruning', prune)
 
@@ -255,6 +264,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
       if (!(await sequence(upTo))) break
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
+    settledAt = Date.now()
     await tail()
   }
   function settle(upTo: number): Promise<void> {
