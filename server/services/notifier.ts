@@ -7,6 +7,7 @@ import type {
   Relation,
   StoreReader,
   StoreTx,
+  UnreadCount,
   UserRecord,
   UserSummaryRecord,
 } from '../store/types.js'
@@ -62,7 +63,12 @@ export async function addAndTell(tx: StoreTx, record: NotificationRecord, actor:
 
 /** Takes back the notifications of an action undone; whoever had one unread hears their new count. */
 export async function retract(tx: StoreTx, match: NotificationMatch) {
-  for (const { recipientId, unread } of await tx.removeNotifications(match)) {
+  tellRetracted(tx, await tx.removeNotifications(match))
+}
+
+/** What retract tells, for notifications the caller removed itself (alongside a write of its own). */
+export function tellRetracted(tx: StoreTx, removed: readonly UnreadCount[]) {
+  for (const { recipientId, unread } of removed) {
     tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
   }
 }

@@ -4,7 +4,7 @@ import type { FeedQuery, PollData, PostData, UserPostsQuery } from '../schemas/p
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { notify, retract, syncMentions } from './notifier.js'
+import { notify, syncMentions, tellRetracted } from './notifier.js'
 import { editedValue } from './aliases.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
@@ -99,10 +99,12 @@ export function createPostsService({
     return postViews(store, items, reader)
   }
 
-  /** The post as it now is, to `userId` when someone signed in asks. */
-  async function view(postId: string, userId?: string) {
-    const record = await mustGetPost(store, postId)
-    const reader = await seeing(store, { userId, compact: false }, now())
+  /** The post as it now is (or as `known`, read by the write that just committed), to `userId` when someone signed in asks. */
+  async function view(postId: string, userId?: string, known?: PostRecord) {
+    const [record, reader] = await Promise.all([
+      known ?? mustGetPost(store, postId),
+      seeing(store, { userId, compact: false }, now()),
+    ])
     // To someone its author blocks, the post is not there.
     if (reader.hidden.shut.has(record.authorId)) throw notFound(MSG.postNotFound)
     const [post] = await listViews([record], reader)
@@ -113,13 +115,14 @@ export function createPostsService({
   /**
    * A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream.
    * The change itself says whether the like was already in that state, so nothing reads it first. The
-   * statements go in three rounds, each sent at once: what the rule reads before it knows the author;
-   * then the author's relation to the liker (it answers both whether the two may interact and whether the
-   * author hears of it) together with the change, which the transaction takes back when the rule refuses;
-   * then the notification.
+   * statements go in three rounds, each sent at once. First what the rule reads before it knows the
+   * author. Then the author's relation to the liker (it answers both whether the two may interact and
+   * whether the author hears of it) with the change and an unlike's notification taken back: what the
+   * rule refuses, the transaction takes back. Last, a like's notification, which waits on the relation,
+   * and the post as the change left it, for the answer.
    */
   async function react(userId: string, postId: string, liked: boolean) {
-    await store.transaction(async (tx) => {
+    const record = await store.transaction(async (tx) => {
       const at = now().toISOString()
       const [post, me, suspensions] = await Promise.all([
         tx.lockPost(postId),
@@ -129,10 +132,12 @@ export function createPostsService({
       if (!post) throw notFound(MSG.postNotFound)
       // The count the event carries leaves out the likes of people suspended now, as every view does.
       const suspended = suspensions.map((entry) => entry.userId)
-      const [relation, changed, theirs] = await Promise.all([
+      const identity = { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } as const
+      const [relation, changed, theirs, retracted] = await Promise.all([
         post.authorId === userId ? NO_RELATION : tx.relationBetween(post.authorId, userId, at),
         tx.setReaction(post._id, userId, liked, at),
         suspended.length === 0 ? 0 : tx.countLikesBy([post._id], suspended).then((counts) => counts.get(post._id) ?? 0),
+        liked ? [] : tx.removeNotifications({ identity }),
       ])
       if (blockedEitherWay(relation)) throw forbidden(MSG.cannotInteract)
       if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
@@ -144,11 +149,14 @@ export function createPostsService({
         data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },
         by: userId,
       })
-      if (liked) await notify(tx, me, post.authorId, 'like', { post }, at, Promise.resolve(relation))
-      else
-        await retract(tx, { identity: { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } })
+      if (!liked) tellRetracted(tx, retracted)
+      const [record] = await Promise.all([
+        tx.getPost(post._id),
+        liked ? notify(tx, me, post.authorId, 'like', { post }, at, Promise.resolve(relation)) : undefined,
+      ])
+      return record
     })
-    return view(postId, userId)
+    return view(postId, userId, record)
   }
 
   const { repost, pin, quoted } = createPostActions({ store, now }, view)

@@ -22,7 +22,7 @@ await t.test('outbox rows go with the commit, and a failed one takes the writes 
     store.transaction(async (tx) => {
       t.ok(await tx.setReaction(post._id, liker, true, at), 'the like is written')
       // A recipient that is not a uuid: PostgreSQL refuses the outbox row.
-      tx.emit({ name: 'post.liked', data: { postId: post._id }, to: 'not-a-uuid' })
+      tx.emit({ name: 'notification.read', data: { unread: 0 }, to: 'not-a-uuid' })
     }),
     /uuid/,
     'the transaction rejects with the outbox insert failure',
@@ -32,7 +32,7 @@ await t.test('outbox rows go with the commit, and a failed one takes the writes 
 
   await store.transaction(async (tx) => {
     await tx.setReaction(post._id, liker, true, at)
-    tx.emit({ name: 'post.liked', data: { postId: post._id }, by: liker })
+    tx.emit({ name: 'notification.read', data: { unread: 0 }, to: liker })
   })
   t.equal((await store.getPost(post._id))?.likeCount, post.likeCount + 1, 'a transaction whose rows go in is kept')
 })
