@@ -23,7 +23,7 @@ import { hears } from './visibility.js'
 /**
  * Tells `recipientId` of `actor`'s action, unless it is their own, they were told already, or they do
  * not hear from the actor (services/visibility.ts). `relation` is the recipient's to the actor, where
- * the caller has asked for it already (alongside a write of its own, in one round trip).
+ * the caller has read it already (alongside a write of its own, in one round trip).
  */
 export async function notify(
   tx: StoreTx,
@@ -32,11 +32,11 @@ export async function notify(
   type: NotificationType,
   subject: Subject,
   at: string,
-  relation?: Promise<Relation>,
+  relation?: Relation,
 ) {
   if (recipientId === actor._id) return
   // Across a block nobody is told, and a muted person's actions do not reach whoever mutes them.
-  if (!hears(await (relation ?? tx.relationBetween(recipientId, actor._id, at)))) return
+  if (!hears(relation ?? (await tx.relationBetween(recipientId, actor._id, at)))) return
   const record: NotificationRecord = {
     _id: randomUUID(),
     type,

@@ -152,7 +152,7 @@ export function createPostsService({
       if (!liked) tellRetracted(tx, retracted)
       const [record] = await Promise.all([
         tx.getPost(post._id),
-        liked ? notify(tx, me, post.authorId, 'like', { post }, at, Promise.resolve(relation)) : undefined,
+        liked ? notify(tx, me, post.authorId, 'like', { post }, at, relation) : undefined,
       ])
       return record
     })

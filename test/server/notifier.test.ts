@@ -43,6 +43,6 @@ await t.test('someone else: their relation is read, and they are told', async (t
 
 await t.test("the caller's answer is used, not read again: a mute keeps the notification back", async (t) => {
   const { tx, calls } = fakeTx(hearing)
-  await notify(tx, actor, 'r', 'like', { post }, AT, Promise.resolve(muting))
+  await notify(tx, actor, 'r', 'like', { post }, AT, muting)
   t.same(calls, { relation: 0, added: 0 })
 })

@@ -1,4 +1,3 @@
-import postgres from 'postgres'
 import t from 'tap'
 import { onPostgres } from '../helpers/pg-pass.js'
 
@@ -8,13 +7,12 @@ import { onPostgres } from '../helpers/pg-pass.js'
  * ends at the highest.
  */
 await onPostgres(async () => {
-  const { TEST_DATABASE_URL, testSchema } = await import('../helpers/pg.js')
+  const { schemaSql, testSchema } = await import('../helpers/pg.js')
   const { migrate } = await import('../../server/store/pg/migrate.js')
   const { startEventLog } = await import('../../server/store/pg/event-log.js')
 
   const schema = testSchema(t)
-  const sql = postgres(TEST_DATABASE_URL, { max: 4, onnotice: () => {}, connection: { search_path: schema } })
-  t.teardown(() => sql.end({ timeout: 5 }))
+  const sql = schemaSql(t, schema)
   await migrate(sql, { schema })
 
   const delivered: number[] = []
