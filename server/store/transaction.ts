@@ -14,6 +14,7 @@ import type {
   Role,
   Suspension,
   MuteRecord,
+  NotificationIdentity,
   NotificationMatch,
   NotificationRecord,
   LinkCardRecord,
@@ -22,6 +23,7 @@ import type {
   PostChanges,
   PostRecord,
   ProfileChanges,
+  ReactionChange,
   RevokedTokenRecord,
   StoreTx,
   TwoFactorProof,
@@ -42,6 +44,16 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async lockPost(id: string) {
     return lockedOf(await this.getPost(id))
+  }
+
+  /** Nothing waits here (the mutex holds every post already); the order is the contract's. */
+  async lockPosts(ids: readonly string[]) {
+    const posts = await Promise.all([...new Set(ids)].sort().map((id) => this.lockPost(id)))
+    return posts.filter((post) => post !== undefined)
+  }
+
+  relationsBetween(pairs: readonly (readonly [string, string])[], at: string) {
+    return Promise.all(pairs.map(([viewerId, otherId]) => this.relationBetween(viewerId, otherId, at)))
   }
 
   async createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'> {
@@ -260,6 +272,13 @@ export class Transaction extends TransactionReads implements StoreTx {
     return true
   }
 
+  /** One after another, each staged before the next reads. */
+  async setReactions(changes: readonly ReactionChange[], at: string) {
+    const changed: boolean[] = []
+    for (const { postId, userId, liked } of changes) changed.push(await this.setReaction(postId, userId, liked, at))
+    return changed
+  }
+
   async setRepost(postId: string, userId: string, reposted: boolean, at: string) {
     const post = await this.getPost(postId)
     const reposts = post?.reposts ?? []
@@ -350,6 +369,23 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   async removeNotifications(match: NotificationMatch) {
     return this.notifications.remove(match)
+  }
+
+  /** One after another; each recipient's count is the one after the last. */
+  async addNotifications(notifications: readonly NotificationRecord[]) {
+    const added: (number | undefined)[] = []
+    for (const notification of notifications) added.push(await this.addNotification(notification))
+    return notifications.map((notification, i) =>
+      added[i] === undefined ? undefined : this.notifications.unread(notification.recipientId),
+    )
+  }
+
+  async removeNotificationsOf(identities: readonly NotificationIdentity[]) {
+    const after = new Map<string, number>()
+    for (const identity of identities) {
+      for (const { recipientId, unread } of this.notifications.remove({ identity })) after.set(recipientId, unread)
+    }
+    return [...after].map(([recipientId, unread]) => ({ recipientId, unread }))
   }
 
   async markNotificationsRead(userId: string, through: NotificationRecord | undefined) {

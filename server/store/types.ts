@@ -9,7 +9,7 @@ import type {
   Role,
   Suspension,
 } from './moderation-types.js'
-import type { NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
+import type { NotificationIdentity, NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
 
 export type * from './notification-types.js'
 export type * from './moderation-types.js'
@@ -239,6 +239,13 @@ export const MAX_PINNED = 3
 
 /** What a write learns of the post it locks: all but its lists, whose counts are fresh once the lock is held. */
 export type LockedPost = Omit<PostRecord, 'likedBy' | 'dislikedBy' | 'comments' | 'reposts'>
+
+/** One like (liked true) or unlike of a batch (StoreTx.setReactions). */
+export interface ReactionChange {
+  postId: string
+  userId: string
+  liked: boolean
+}
 
 /** How many likers, dislikers and comments a post's view shows, the most recent (docs/api-contract.md §5). */
 export const SHOWN_OF_A_POST = 20
@@ -499,6 +506,13 @@ export interface StoreTx extends StoreReader {
    */
   lockPost(id: string): Promise<LockedPost | undefined>
   /**
+   * lockPost for several posts in one step, taken in the order of their ids, so two transactions locking
+   * overlapping sets wait for each other rather than deadlock: those that exist, in that order.
+   */
+  lockPosts(ids: readonly string[]): Promise<LockedPost[]>
+  /** relationBetween for each pair of viewer and other, in one step: the relations in the pairs' order. */
+  relationsBetween(pairs: readonly (readonly [viewerId: string, otherId: string])[], at: string): Promise<Relation[]>
+  /**
    * 'taken' when someone has the username already (compared by usernameKey), 'lookAlike' when someone's
    * has its confusable skeleton (usernameSkeleton); the user is created only when neither.
    */
@@ -592,6 +606,11 @@ export interface StoreTx extends StoreReader {
    */
   setReaction(postId: string, userId: string, liked: boolean, at: string): Promise<boolean>
   /**
+   * setReaction for each change, in one step: whether each changed, in order. Each post appears at most
+   * once among the changes.
+   */
+  setReactions(changes: readonly ReactionChange[], at: string): Promise<boolean[]>
+  /**
    * Adds the comment as the post's newest and raises `commentCount`; votes of people who do not exist are
    * left out. Nothing when the post or the comment's author does not exist.
    */
@@ -628,6 +647,13 @@ export interface StoreTx extends StoreReader {
    * (none when only read notifications went).
    */
   removeNotifications(match: NotificationMatch): Promise<UnreadCount[]>
+  /**
+   * addNotification for each, in one step: for each one added, its recipient's unread count once all are;
+   * undefined for each not added.
+   */
+  addNotifications(notifications: readonly NotificationRecord[]): Promise<(number | undefined)[]>
+  /** removeNotifications of each identity, in one step: each recipient who had one unread, with the count after. */
+  removeNotificationsOf(identities: readonly NotificationIdentity[]): Promise<UnreadCount[]>
   /**
    * Marks read the user's unread notifications up to and including `through` in their order (all without
    * it): how many changed, and the unread count after.
@@ -675,6 +701,13 @@ type StoreKind = 'lowdb' | 'postgres'
  */
 export interface Store extends StoreReader {
   readonly kind: StoreKind
+  /**
+   * How many batches of likes (services/like-batches.ts) are written at once. Where each statement costs
+   * a round trip and its own work (PostgreSQL), likes that arrive together share statements in a few
+   * batches; the embedded store's transactions cost only their flush, which those in flight share
+   * already, so there every like is a batch of its own, written as soon as it arrives (Infinity).
+   */
+  readonly batchesAtOnce: number
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
    * Raised, before it is acknowledged, by every committed write whose changes watchChanges does not name

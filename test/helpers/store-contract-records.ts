@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { NotificationRecord, ReportRecord } from '../../server/store/types.js'
 import { MALFORMED, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
 
@@ -77,6 +78,35 @@ export function recordWrites(f: Fixture): WriteCase[] {
       name: 'between two, one unread',
       write: (tx) => tx.removeNotifications({ between: [u0, u1] }),
     },
+    {
+      op: 'addNotifications',
+      name: 'several, two to one recipient, one read, one there already, one by nobody, one about no post',
+      write: (tx) =>
+        tx.addNotifications([
+          { ...like, _id: randomUUID(), actorId: u2 },
+          { ...follow, _id: randomUUID(), actorId: u6 },
+          { ...follow, _id: randomUUID(), recipientId: u0, actorId: u5, read: true },
+          { ...follow, _id: randomUUID(), recipientId: u1, actorId: u0 },
+          { ...like, _id: randomUUID() },
+          note({ _id: randomUUID(), actorId: UNKNOWN }),
+          note({ _id: randomUUID(), type: 'comment', postId: UNKNOWN }),
+          note({ _id: randomUUID(), type: 'comment', commentId: c1 }),
+        ]),
+    },
+    { op: 'addNotifications', name: 'none', write: (tx) => tx.addNotifications([]) },
+    {
+      op: 'removeNotificationsOf',
+      name: 'several, one read, one not there, one malformed',
+      write: (tx) =>
+        tx.removeNotificationsOf([
+          { type: 'like', recipientId: u4, actorId: u2, postId: p[4] as string },
+          { type: 'follow', recipientId: u4, actorId: u6 },
+          { type: 'follow', recipientId: u0, actorId: u5 },
+          { type: 'follow', recipientId: u7, actorId: u6 },
+          { type: 'follow', recipientId: MALFORMED, actorId: u6 },
+        ]),
+    },
+    { op: 'removeNotificationsOf', name: 'none', write: (tx) => tx.removeNotificationsOf([]) },
     { op: 'addReport', name: 'a report', write: (tx) => tx.addReport(report(fresh.report, at(42))) },
     { op: 'addReport', name: 'another', write: (tx) => tx.addReport(report(fresh.resolved, at(43))) },
     { op: 'resolveReport', name: 'an open report', write: (tx) => tx.resolveReport(fresh.resolved, resolution) },

@@ -161,6 +161,70 @@ export function contentWrites(f: Fixture): WriteCase[] {
       name: 'unknown and malformed',
       write: async (tx) => [await tx.lockPost(UNKNOWN), await tx.lockPost(MALFORMED)],
     },
+    {
+      op: 'lockPosts',
+      name: 'in id order, the unknown and malformed left out',
+      write: (tx) => tx.lockPosts([p[3] as string, UNKNOWN, fresh.post, MALFORMED, p[0] as string, p[3] as string]),
+    },
+    { op: 'lockPosts', name: 'none', write: (tx) => tx.lockPosts([]) },
+    {
+      op: 'relationsBetween',
+      name: 'each pair in order, nobody in none',
+      write: (tx) =>
+        tx.relationsBetween(
+          [
+            [u[3] as string, u[4] as string],
+            [u[4] as string, u[3] as string],
+            [u0, MALFORMED],
+            [u0, u[6] as string],
+            [u0, u1],
+          ],
+          at(24),
+        ),
+    },
+    { op: 'relationsBetween', name: 'no pairs', write: (tx) => tx.relationsBetween([], at(24)) },
+    {
+      op: 'setReactions',
+      name: 'likes and unlikes of several posts, some already so',
+      write: (tx) =>
+        tx.setReactions(
+          [
+            { postId: p[5] as string, userId: u1, liked: true },
+            { postId: p[4] as string, userId: u[7] as string, liked: false },
+            { postId: p[6] as string, userId: u2, liked: false },
+            { postId: p[7] as string, userId: u3, liked: true },
+          ],
+          at(24),
+        ),
+    },
+    {
+      op: 'setReactions',
+      name: 'the same again, and nobody, and no post',
+      write: (tx) =>
+        tx.setReactions(
+          [
+            { postId: p[5] as string, userId: u1, liked: true },
+            { postId: p[7] as string, userId: u3, liked: true },
+            { postId: p[8] as string, userId: UNKNOWN, liked: true },
+            { postId: UNKNOWN, userId: u1, liked: true },
+            { postId: MALFORMED, userId: u1, liked: false },
+          ],
+          at(25),
+        ),
+    },
+    {
+      op: 'setReactions',
+      name: 'an unlike of a like just made, and a like by one who unliked',
+      write: (tx) =>
+        tx.setReactions(
+          [
+            { postId: p[7] as string, userId: u3, liked: false },
+            { postId: p[5] as string, userId: u1, liked: false },
+          ],
+          at(26),
+        ),
+    },
+    { op: 'setReactions', name: 'none', write: (tx) => tx.setReactions([], at(26)) },
     { op: 'setReaction', name: 'a like', write: (tx) => tx.setReaction(p[0] as string, u1, true, at(24)) },
     { op: 'setReaction', name: 'a like again', write: (tx) => tx.setReaction(p[0] as string, u1, true, at(24)) },
     {

@@ -1,5 +1,6 @@
 import { CURSOR } from '../cursor.js'
 import type {
+  NotificationIdentity,
   NotificationMatch,
   NotificationRecord,
   NotificationType,
@@ -105,6 +106,66 @@ export async function addNotification(sql: Queryable, n: NotificationRecord): Pr
     FROM added WHERE u.id = added.recipient_id
     RETURNING u.unread_notifications AS unread`
   return counted?.unread
+}
+
+/** addNotification for each, in one statement; the unread counts are those after all of them. */
+export async function addNotifications(
+  sql: Queryable,
+  notifications: readonly NotificationRecord[],
+): Promise<(number | undefined)[]> {
+  const asked = notifications.filter((n) => isUuid(n._id) && known(n)).map(notificationRow)
+  if (asked.length === 0) return notifications.map(() => undefined)
+  const column = <K extends keyof (typeof asked)[number]>(key: K) => asked.map((row) => String(row[key] ?? ''))
+  const rows = await sql<{ id: string; unread: number }[]>`
+    WITH asked AS (
+      SELECT * FROM unnest(${column('id')}::uuid[], ${column('recipient_id')}::uuid[], ${column('type')}::text[],
+        ${column('actor_id')}::uuid[], ${column('post_id')}::text[], ${column('comment_id')}::text[],
+        ${column('created_at')}::timestamptz[], ${asked.map((row) => (row.read ? 1 : 0))}::int[])
+        AS a(id, recipient_id, type, actor_id, post_id, comment_id, created_at, read)
+    ), added AS (
+      INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, created_at, read)
+      SELECT a.id, r.id, a.type, ac.id, nullif(a.post_id, '')::uuid, nullif(a.comment_id, '')::uuid, a.created_at, a.read = 1
+      FROM asked a JOIN users r ON r.id = a.recipient_id JOIN users ac ON ac.id = a.actor_id
+      WHERE (a.post_id = '' OR EXISTS (SELECT 1 FROM posts p WHERE p.id = nullif(a.post_id, '')::uuid))
+        AND (a.comment_id = '' OR EXISTS (
+          SELECT 1 FROM comments c WHERE c.id = nullif(a.comment_id, '')::uuid AND c.post_id = nullif(a.post_id, '')::uuid))
+      ON CONFLICT DO NOTHING
+      RETURNING id, recipient_id, read
+    ), counted AS (
+      UPDATE users u SET unread_notifications = u.unread_notifications + c.n
+      FROM (SELECT recipient_id, (count(*) FILTER (WHERE NOT read))::int AS n FROM added GROUP BY recipient_id) c
+      WHERE u.id = c.recipient_id
+      RETURNING u.id, u.unread_notifications AS unread
+    )
+    SELECT added.id, counted.unread FROM added JOIN counted ON counted.id = added.recipient_id`
+  const unread = new Map(rows.map((row) => [row.id, row.unread]))
+  return notifications.map((n) => unread.get(n._id))
+}
+
+/** removeNotifications of each identity, in one statement. */
+export async function removeNotificationsOf(
+  sql: Queryable,
+  identities: readonly NotificationIdentity[],
+): Promise<UnreadCount[]> {
+  const asked = identities.filter(known)
+  if (asked.length === 0) return []
+  const column = (pick: (identity: NotificationIdentity) => string | undefined) => asked.map((i) => pick(i) ?? '')
+  const rows = await sql<{ recipient_id: string; unread: number }[]>`
+    WITH asked AS (
+      SELECT * FROM unnest(${column((i) => i.recipientId)}::uuid[], ${column((i) => i.type)}::text[],
+        ${column((i) => i.actorId)}::uuid[], ${column((i) => i.postId)}::text[], ${column((i) => i.commentId)}::text[])
+        AS a(recipient_id, type, actor_id, post_id, comment_id)
+    ), removed AS (
+      DELETE FROM notifications n USING asked a
+      WHERE n.recipient_id = a.recipient_id AND n.type = a.type AND n.actor_id = a.actor_id
+        AND n.post_id IS NOT DISTINCT FROM nullif(a.post_id, '')::uuid
+        AND n.comment_id IS NOT DISTINCT FROM nullif(a.comment_id, '')::uuid
+      RETURNING n.recipient_id, n.read
+    ), fell AS (SELECT recipient_id, count(*)::int AS n FROM removed WHERE NOT read GROUP BY recipient_id)
+    UPDATE users u SET unread_notifications = u.unread_notifications - fell.n
+    FROM fell WHERE u.id = fell.recipient_id
+    RETURNING u.id AS recipient_id, u.unread_notifications AS unread`
+  return rows.map((row) => ({ recipientId: row.recipient_id, unread: row.unread }))
 }
 
 function matching(sql: Queryable, match: NotificationMatch) {

@@ -44,6 +44,30 @@ export async function relationBetween(
   return row ?? { blocks: false, blockedBy: false, mutes: false }
 }
 
+/** relationBetween for every pair, in one statement; a pair with an id that is no uuid stands in no relation. */
+export async function relationsBetween(
+  sql: Queryable,
+  pairs: readonly (readonly [string, string])[],
+  at: string,
+): Promise<Relation[]> {
+  const none: Relation = { blocks: false, blockedBy: false, mutes: false }
+  const asked = pairs.flatMap(([viewerId, otherId], n) =>
+    isUuid(viewerId) && isUuid(otherId) ? [{ n, viewerId, otherId }] : [],
+  )
+  const found: Relation[] = pairs.map(() => none)
+  if (asked.length === 0) return found
+  const rows = await sql<(Relation & { n: number })[]>`
+    SELECT q.n::int AS n,
+      EXISTS (SELECT 1 FROM blocks WHERE blocker_id = q.viewer AND blocked_id = q.other) AS blocks,
+      EXISTS (SELECT 1 FROM blocks WHERE blocker_id = q.other AND blocked_id = q.viewer) AS "blockedBy",
+      EXISTS (SELECT 1 FROM mutes WHERE muter_id = q.viewer AND muted_id = q.other
+              AND (until IS NULL OR until > ${at}::timestamptz)) AS mutes
+    FROM unnest(${asked.map((pair) => pair.n)}::int[], ${asked.map((pair) => pair.viewerId)}::uuid[],
+      ${asked.map((pair) => pair.otherId)}::uuid[]) AS q(n, viewer, other)`
+  for (const { n, blocks, blockedBy, mutes } of rows) found[n] = { blocks, blockedBy, mutes }
+  return found
+}
+
 export async function listBlocks(sql: Queryable, userId: string, page: PageRequest): Promise<Page<string>> {
   if (!isUuid(userId)) return nothing
   const rows = await sql<{ id: string; seq: string }[]>`

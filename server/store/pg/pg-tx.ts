@@ -11,12 +11,14 @@ import type {
   Role,
   Suspension,
   MuteRecord,
+  NotificationIdentity,
   NotificationMatch,
   NotificationRecord,
   PollVote,
   PostChanges,
   PostRecord,
   ProfileChanges,
+  ReactionChange,
   RevokedTokenRecord,
   StoreTx,
   TwoFactorProof,
@@ -77,6 +79,19 @@ export class PgTx extends PgReader implements StoreTx {
       LockedRow[]
     >`SELECT ${lockedColumns(this.sql)} FROM posts p WHERE p.id = ${id} FOR UPDATE`
     return row && toLockedPost(row)
+  }
+
+  /** One statement, as lockPost, taking the rows' locks in the order of their ids. */
+  async lockPosts(ids: readonly string[]): Promise<LockedPost[]> {
+    const known = [...new Set(ids.filter(isUuid))]
+    if (known.length === 0) return []
+    const rows = await this.sql<LockedRow[]>`
+      SELECT ${lockedColumns(this.sql)} FROM posts p WHERE p.id = ANY(${known}::uuid[]) ORDER BY p.id FOR UPDATE`
+    return rows.map(toLockedPost)
+  }
+
+  relationsBetween(pairs: readonly (readonly [string, string])[], at: string) {
+    return relations.relationsBetween(this.sql, pairs, at)
   }
 
   /**
@@ -349,6 +364,43 @@ export class PgTx extends PgReader implements StoreTx {
     return countedChange(sql, changed, { id: postId, column: 'like_count', delta: liked ? 1 : -1, at })
   }
 
+  /**
+   * setReaction for every change in one statement: the likes' upsert and the unlikes' update each change
+   * only what is not already so, and each post's count moves by what changed on it.
+   */
+  async setReactions(changes: readonly ReactionChange[], at: string): Promise<boolean[]> {
+    const asked = changes.flatMap((change, n) =>
+      isUuid(change.postId) && isUuid(change.userId) ? [{ ...change, n }] : [],
+    )
+    const changed = changes.map(() => false)
+    if (asked.length === 0) return changed
+    const sql = this.sql
+    const rows = await sql<{ n: number }[]>`
+      WITH asked AS (
+        SELECT * FROM unnest(${asked.map((c) => c.n)}::int[], ${asked.map((c) => c.postId)}::uuid[],
+          ${asked.map((c) => c.userId)}::uuid[], ${asked.map((c) => (c.liked ? 1 : 0))}::int[]) AS a(n, post_id, user_id, wants_like)
+      ), liked AS (
+        INSERT INTO post_reactions (post_id, user_id, liked)
+        SELECT p.id, u.id, true FROM asked a JOIN posts p ON p.id = a.post_id JOIN users u ON u.id = a.user_id
+        WHERE a.wants_like = 1 ORDER BY a.n
+        ON CONFLICT (post_id, user_id) DO UPDATE SET liked = true, seq = nextval('activity_seq')
+        WHERE NOT post_reactions.liked
+        RETURNING post_id, user_id, 1 AS delta
+      ), unliked AS (
+        UPDATE post_reactions r SET liked = false, seq = nextval('activity_seq')
+        FROM asked a WHERE a.wants_like = 0 AND r.post_id = a.post_id AND r.user_id = a.user_id AND r.liked
+        RETURNING r.post_id, r.user_id, -1 AS delta
+      ), moved AS (
+        SELECT post_id, user_id, delta FROM liked UNION ALL SELECT post_id, user_id, delta FROM unliked
+      ), counted AS (
+        UPDATE posts p SET like_count = p.like_count + m.delta, updated_at = ${at}
+        FROM (SELECT post_id, sum(delta)::int AS delta FROM moved GROUP BY post_id) m WHERE p.id = m.post_id
+      )
+      SELECT a.n FROM asked a JOIN moved m ON m.post_id = a.post_id AND m.user_id = a.user_id`
+    for (const { n } of rows) changed[n] = true
+    return changed
+  }
+
   setRepost(postId: string, userId: string, reposted: boolean, at: string): Promise<boolean> {
     return reposts.setRepost(this.sql, postId, userId, reposted, at)
   }
@@ -428,6 +480,12 @@ export class PgTx extends PgReader implements StoreTx {
   }
   removeNotifications(match: NotificationMatch) {
     return notifications.removeNotifications(this.sql, match)
+  }
+  addNotifications(records: readonly NotificationRecord[]) {
+    return notifications.addNotifications(this.sql, records)
+  }
+  removeNotificationsOf(identities: readonly NotificationIdentity[]) {
+    return notifications.removeNotificationsOf(this.sql, identities)
   }
   markNotificationsRead(userId: string, through: NotificationRecord | undefined) {
     return notifications.markNotificationsRead(this.sql, userId, through)
