@@ -37,22 +37,40 @@ export async function notify(
   if (recipientId === actor._id) return
   // Across a block nobody is told, and a muted person's actions do not reach whoever mutes them.
   if (!hears(relation ?? (await tx.relationBetween(recipientId, actor._id, at)))) return
-  const record: NotificationRecord = {
-    _id: randomUUID(),
-    type,
-    recipientId,
-    actorId: actor._id,
-    ...(subject.post ? { postId: subject.post._id } : {}),
-    ...(subject.comment ? { commentId: subject.comment._id } : {}),
-    createdAt: at,
-    read: false,
-  }
-  await addAndTell(tx, record, actor, subject)
+  await addAndTell(tx, notificationOf(actor, recipientId, type, subject, at), actor, subject)
 }
+
+/** A new notification of `actor`'s action, unread. */
+export const notificationOf = (
+  actor: UserSummaryRecord,
+  recipientId: string,
+  type: NotificationType,
+  subject: Subject,
+  at: string,
+): NotificationRecord => ({
+  _id: randomUUID(),
+  type,
+  recipientId,
+  actorId: actor._id,
+  ...(subject.post ? { postId: subject.post._id } : {}),
+  ...(subject.comment ? { commentId: subject.comment._id } : {}),
+  createdAt: at,
+  read: false,
+})
 
 /** Adds the notification and tells its recipient's streams, unless it existed already. */
 export async function addAndTell(tx: StoreTx, record: NotificationRecord, actor: UserSummaryRecord, subject: Subject) {
-  const unread = await tx.addNotification(record)
+  tellAdded(tx, record, actor, subject, await tx.addNotification(record))
+}
+
+/** What addAndTell tells, for a notification the caller added itself (with others, in one step). */
+export function tellAdded(
+  tx: StoreTx,
+  record: NotificationRecord,
+  actor: UserSummaryRecord,
+  subject: Subject,
+  unread: number | undefined,
+) {
   if (unread === undefined) return
   tx.emit({
     name: 'notification.created',

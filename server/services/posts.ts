@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { MSG, badRequest, forbidden, notFound } from '../errors.js'
+import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PollData, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { notify, syncMentions, tellRetracted } from './notifier.js'
+import { notify, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
@@ -15,8 +15,9 @@ import { newPoll } from './poll-views.js'
 import { noticeClosedPolls } from './polls.js'
 import { createPostActions, withoutQuote } from './post-actions.js'
 import { homeFeed } from './home-feed.js'
+import { createLikeBatches } from './like-batches.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
-import { NO_RELATION, blockedEitherWay, hiddenFrom, seeing } from './visibility.js'
+import { hiddenFrom, seeing } from './visibility.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -112,51 +113,11 @@ export function createPostsService({
     return { post }
   }
 
-  /**
-   * A like (true) or an unlike: one reaction changed on a locked post, and the delta told to every stream.
-   * The change itself says whether the like was already in that state, so nothing reads it first. The
-   * statements go in three rounds, each sent at once. First what the rule reads before it knows the
-   * author. Then the author's relation to the liker (it answers both whether the two may interact and
-   * whether the author hears of it) with the change and an unlike's notification taken back: what the
-   * rule refuses, the transaction takes back. Last, a like's notification, which waits on the relation,
-   * and the post as the change left it, for the answer.
-   */
+  const likeBatches = createLikeBatches({ store, now })
+
+  /** A like (true) or an unlike, written with whatever others arrive with it (like-batches.ts). */
   async function react(userId: string, postId: string, liked: boolean) {
-    const record = await store.transaction(async (tx) => {
-      const at = now().toISOString()
-      const [post, me, suspensions] = await Promise.all([
-        tx.lockPost(postId),
-        summaryRecordOf(tx, userId),
-        tx.listSuspended(at),
-      ])
-      if (!post) throw notFound(MSG.postNotFound)
-      // The count the event carries leaves out the likes of people suspended now, as every view does.
-      const suspended = suspensions.map((entry) => entry.userId)
-      const identity = { type: 'like', recipientId: post.authorId, actorId: userId, postId: post._id } as const
-      const [relation, changed, theirs, retracted] = await Promise.all([
-        post.authorId === userId ? NO_RELATION : tx.relationBetween(post.authorId, userId, at),
-        tx.setReaction(post._id, userId, liked, at),
-        suspended.length === 0 ? 0 : tx.countLikesBy([post._id], suspended).then((counts) => counts.get(post._id) ?? 0),
-        liked ? [] : tx.removeNotifications({ identity }),
-      ])
-      if (blockedEitherWay(relation)) throw forbidden(MSG.cannotInteract)
-      if (!liked && post.likeCount === 0) throw badRequest(MSG.likeBelowZero)
-      if (!me) throw notFound(MSG.userNotRegistered)
-      if (!changed) throw badRequest(liked ? MSG.alreadyLiked : MSG.alreadyDisliked)
-      const likeCount = post.likeCount + (liked ? 1 : -1) - theirs
-      tx.emit({
-        name: 'post.liked',
-        data: { postId: post._id, user: summaryOf(me), liked, likeCount, updatedAt: at },
-        by: userId,
-      })
-      if (!liked) tellRetracted(tx, retracted)
-      const [record] = await Promise.all([
-        tx.getPost(post._id),
-        liked ? notify(tx, me, post.authorId, 'like', { post }, at, relation) : undefined,
-      ])
-      return record
-    })
-    return view(postId, userId, record)
+    return view(postId, userId, await likeBatches(userId, postId, liked))
   }
 
   const { repost, pin, quoted } = createPostActions({ store, now }, view)

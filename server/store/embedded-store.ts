@@ -52,6 +52,7 @@ export interface EmbeddedStoreOptions {
  */
 export class EmbeddedStore extends EmbeddedReader implements Store {
   readonly kind = 'lowdb'
+  readonly batchesAtOnce = Infinity
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
   readonly #unlock: () => void

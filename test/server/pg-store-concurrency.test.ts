@@ -54,6 +54,48 @@ await t.test(
   },
 )
 
+await t.test(
+  'many posts liked and unliked at once through two instances, in batches that overlap: every count right',
+  { skip },
+  async (t) => {
+    const { a, b, database } = await twoInstances(t, uuidDatabase({ users: 12, posts: 24 }))
+    const services = [createPostsService({ store: a, now }), createPostsService({ store: b, now })]
+    const users = database.users.map((user) => user._id)
+    // Each user likes every post they do not like yet, then unlikes every third of those; two instances
+    // each take half the users, so their batches hold the same posts in different orders.
+    const wanted = database.posts.flatMap((post) =>
+      users.filter((id) => !post.likedBy.includes(id)).map((userId) => ({ userId, postId: post._id })),
+    )
+    const liked = await Promise.allSettled(
+      wanted.map(({ userId, postId }) => services[users.indexOf(userId) % 2]!.like(userId, postId)),
+    )
+    t.strictSame(
+      liked.filter((r) => r.status === 'rejected'),
+      [],
+      'every like succeeds',
+    )
+    const undone = wanted.filter((_, i) => i % 3 === 0)
+    const unliked = await Promise.allSettled(
+      undone.map(({ userId, postId }) => services[(users.indexOf(userId) + 1) % 2]!.dislike(userId, postId)),
+    )
+    t.strictSame(
+      unliked.filter((r) => r.status === 'rejected'),
+      [],
+      'every unlike succeeds',
+    )
+    const posts = await b.getPosts(database.posts.map((post) => post._id))
+    t.strictSame(
+      posts.map((post) => post.likeCount),
+      database.posts.map((post) => users.length - undone.filter((change) => change.postId === post._id).length),
+      'each post counts everyone who likes it',
+    )
+    for (const post of posts) {
+      const { items } = await a.listLikers(post._id, {})
+      if (items.length !== post.likeCount) t.fail(`post ${post._id} lists ${items.length} likers for ${post.likeCount}`)
+    }
+  },
+)
+
 await t.test('one user liking twice at once: exactly one succeeds', { skip }, async (t) => {
   const { a, b, database } = await twoInstances(t)
   const post = database.posts[0]?._id as string

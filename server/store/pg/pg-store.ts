@@ -61,6 +61,7 @@ const soonestEnd = (ends: readonly (string | null)[]) =>
  */
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
+  readonly batchesAtOnce = 1
   /**
    * Awaited after a transaction that emitted events has committed, before it resolves: the event log
    * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
