@@ -30,7 +30,6 @@ import * as moderation from './pg-moderation.js'
 import * as account from './pg-account.js'
 import { deleteAccount } from './pg-account-removal.js'
 import * as notifications from './pg-notifications.js'
-import { countedChange } from './pg-post-parts.js'
 import * as relations from './pg-relations.js'
 import * as polls from './pg-polls.js'
 import * as reposts from './pg-reposts.js'
@@ -343,30 +342,16 @@ export class PgTx extends PgReader implements StoreTx {
     await this.sql`DELETE FROM posts WHERE id = ${id}`
   }
 
-  /**
-   * A like inserts or turns a dislike into one; an unlike turns a like into a dislike. Either moves the
-   * user to the end of the list it joins, and the count follows on the same row, in the same statement.
-   */
+  /** One change of setReactions, whose statement it shares. */
   async setReaction(postId: string, userId: string, liked: boolean, at: string): Promise<boolean> {
-    if (!isUuid(postId) || !isUuid(userId)) return false
-    const sql = this.sql
-    const changed = liked
-      ? sql`
-          INSERT INTO post_reactions (post_id, user_id, liked)
-          SELECT p.id, u.id, true FROM posts p, users u WHERE p.id = ${postId} AND u.id = ${userId}
-          ON CONFLICT (post_id, user_id) DO UPDATE SET liked = true, seq = nextval('activity_seq')
-          WHERE NOT post_reactions.liked
-          RETURNING 1`
-      : sql`
-          UPDATE post_reactions SET liked = false, seq = nextval('activity_seq')
-          WHERE post_id = ${postId} AND user_id = ${userId} AND liked
-          RETURNING 1`
-    return countedChange(sql, changed, { id: postId, column: 'like_count', delta: liked ? 1 : -1, at })
+    const [changed] = await this.setReactions([{ postId, userId, liked }], at)
+    return changed ?? false
   }
 
   /**
-   * setReaction for every change in one statement: the likes' upsert and the unlikes' update each change
-   * only what is not already so, and each post's count moves by what changed on it.
+   * setReaction for every change in one statement. A like inserts or turns a dislike into one; an unlike
+   * turns a like into a dislike; each changes only what is not already so and moves the user to the end
+   * of the list they join, and each post's count moves by what changed on it.
    */
   async setReactions(changes: readonly ReactionChange[], at: string): Promise<boolean[]> {
     const asked = changes.flatMap((change, n) =>
