@@ -5,7 +5,7 @@ import { testStoreKind } from '../helpers/store-under-test.js'
 const api = await buildApiApp(t)
 const { app } = api
 
-/** Every call of the README's table of calls, as OpenAPI spells them. */
+/** Every call of the table of calls in docs/api.md, as OpenAPI spells them. */
 const ROUTES = [
   ['post', '/api/auth/signup'],
   ['post', '/api/auth/login'],

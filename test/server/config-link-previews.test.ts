@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ConfigError, parseConfig } from '../../server/config.js'
 
-/** LINK_PREVIEWS and LINK_PREVIEW_ALLOW (README, Configuration). */
+/** LINK_PREVIEWS and LINK_PREVIEW_ALLOW (docs/configuration.md). */
 
 await t.test('link previews are on by default, with nothing allowed past the address check', async (t) => {
   const config = parseConfig({})
