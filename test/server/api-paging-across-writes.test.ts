@@ -95,3 +95,20 @@ await t.test('blocks and mutes paged across an unblock and a mute skip none and 
   )
   t.strictSame(mutes.flat(), [...muted].reverse())
 })
+
+await t.test('a page followed only by entries hidden from the reader is the last one', async (t) => {
+  const hidden = await signup(api)
+  const theirs = (await write('/api/posts', hidden.token, { content: 'by someone muted' })).post._id
+  const mine = await signup(api)
+  const shown = (await write('/api/posts', author.token, { content: 'by someone shown' })).post._id
+  await write(`/api/users/bookmark/${theirs}`, mine.token)
+  await write(`/api/users/bookmark/${shown}`, mine.token)
+  await write(`/api/users/mute/${hidden.user._id}`, mine.token, {})
+  const res = await api.as(mine.token, { method: 'GET', url: '/api/users/bookmark?limit=1' })
+  const body = expectOk(t, res, 200, BookmarksReplySchema)
+  t.strictSame(
+    body.bookmarks.map((post) => post._id),
+    [shown],
+  )
+  t.equal(body.nextCursor, null, 'no cursor to a page with nothing on it')
+})
