@@ -12,7 +12,7 @@ import { hasVisibleText, nameProblem } from '../schemas/text.js'
  */
 
 /** Why `value` cannot be the field `field`, at most `max` characters long, as a sentence; undefined when it can. */
-export function textProblem(field: string, value: string, max: number): string | undefined {
+function textProblem(field: string, value: string, max: number): string | undefined {
   const fault = textFault(value)
   if (fault) return `${field} ${fault}`
   return lengthOf(value) > max ? `${field} must NOT have more than ${max} characters` : undefined

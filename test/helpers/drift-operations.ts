@@ -21,7 +21,7 @@ const user = (side: Side, i: number) => side.users[i] ?? '00000000-0000-4000-800
 const idOf = (body: unknown) => (body as { post?: { _id?: string } } | null)?.post?._id
 
 /** A write of one of these kinds by `actor` on `target` commutes with one by another actor on another target. */
-export const PAIRED = ['like', 'bookmark', 'follow', 'repost'] as const
+const PAIRED = ['like', 'bookmark', 'follow', 'repost'] as const
 
 function paired(kind: (typeof PAIRED)[number], actor: number, target: number): Step {
   const urls = {
