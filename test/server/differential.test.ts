@@ -16,7 +16,7 @@ const env = process.env
 const long = env.DRIFT_LONG === '1'
 const first = Number(env.DRIFT_SEED ?? 1)
 const count = env.DRIFT_SEED !== undefined ? 1 : Number(env.DRIFT_SEEDS ?? (long ? 30 : 3))
-const steps = Number(env.DRIFT_STEPS ?? (long ? 500 : 100))
+const steps = Number(env.DRIFT_STEPS ?? (long ? 500 : 80))
 
 const rerun = (seed: number) => `DRIFT_SEED=${seed} DRIFT_STEPS=${steps} npx tap test/server/differential.test.ts`
 const shown = (value: unknown) => JSON.stringify(value).slice(0, 1500)
