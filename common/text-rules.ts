@@ -152,6 +152,26 @@ export function parseRichText(text: string): Segment[] {
   }, [])
 }
 
+/**
+ * Controls no text a person writes needs: NUL (which no PostgreSQL text can hold) and the other C0 and C1
+ * controls. Tab, line feed and carriage return stay, for the lines of posts and comments.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this matches
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+/** A high surrogate without its low half, or a low one without its high half: no UTF-8 can hold it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * What is wrong with a text no field may hold, as the end of a sentence about the field, or undefined:
+ * lone surrogates (each store kept them differently: as they were, or as U+FFFD) and controls (a NUL was
+ * stored by one store and refused by the other).
+ */
+export function textFault(text: string): string | undefined {
+  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode text'
+  if (CONTROLS.test(text)) return 'must not contain control characters'
+  return undefined
+}
+
 /** The tags a text holds, lower case and composed, in order, as links would show them. */
 export function tagsIn(text: string): string[] {
   return parseRichText(text).flatMap((segment) => (segment.kind === 'tag' ? [segment.tag] : []))

@@ -9,6 +9,7 @@ import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { Menu, type MenuItem } from './menu.js'
 import { RichText } from './rich-text.js'
+import { LIMITS } from '../../common/limits.js'
 
 type CommentItemProps = {
   comment: CommentView
@@ -86,7 +87,7 @@ export function CommentItem(props: CommentItemProps) {
             <textarea
               id={editId}
               rows={2}
-              maxLength={500}
+              maxLength={LIMITS.comment}
               value={draft}
               autoFocus
               onChange={(e) => setDraft(e.currentTarget.value)}

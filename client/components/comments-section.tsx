@@ -7,6 +7,7 @@ import type { Restriction } from '../lib/restrict-text.js'
 import { CommentItem } from './comment-item.js'
 import { LoadError } from './load-error.js'
 import { Spinner } from './spinner.js'
+import { LIMITS } from '../../common/limits.js'
 
 export type CommentHandlers = {
   /** A comment, or with `replyTo` a reply to one. */
@@ -122,7 +123,7 @@ export function CommentsSection({ comments, me, postOwner, now: given, handlers,
           id={replyId}
           placeholder="Post your reply"
           rows={2}
-          maxLength={500}
+          maxLength={LIMITS.comment}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
         />

@@ -4,6 +4,7 @@ import { fullName, type UserView } from '../lib/model.js'
 import { ImageCropper } from './image-cropper.js'
 import { ImagePicker } from './image-picker.js'
 import { Modal } from './modal.js'
+import { LIMITS } from '../../common/limits.js'
 
 type ProfileEdit = { avatarURL: string; bannerURL: string; displayName: string; bio: string; website: string }
 
@@ -93,7 +94,7 @@ export function EditProfileModal({ user, avatars, onSave, onUpload, onFileError,
         <label htmlFor={nameId}>Display name</label>
         <input
           id={nameId}
-          maxLength={50}
+          maxLength={LIMITS.name}
           autoComplete="nickname"
           placeholder={fullName(user)}
           value={displayName}
@@ -127,13 +128,19 @@ export function EditProfileModal({ user, avatars, onSave, onUpload, onFileError,
         </div>
         {bannerURL && <img src={bannerURL} alt="Your banner" className="banner-preview" />}
         <label htmlFor={bioId}>Bio</label>
-        <textarea id={bioId} rows={3} maxLength={160} value={bio} onChange={(e) => setBio(e.currentTarget.value)} />
+        <textarea
+          id={bioId}
+          rows={3}
+          maxLength={LIMITS.bio}
+          value={bio}
+          onChange={(e) => setBio(e.currentTarget.value)}
+        />
         <label htmlFor={websiteId}>Website</label>
         <input
           id={websiteId}
           inputMode="url"
           autoComplete="url"
-          maxLength={200}
+          maxLength={LIMITS.website}
           placeholder="https://example.com"
           value={website}
           onChange={(e) => setWebsite(e.currentTarget.value)}

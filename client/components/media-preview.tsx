@@ -1,8 +1,9 @@
 import { useId } from 'react'
 import { CloseIcon } from './icon.js'
+import { LIMITS } from '../../common/limits.js'
 
 /** An image's description is at most 1,000 characters. */
-const MAX_ALT = 1000
+const MAX_ALT = LIMITS.mediaAlt
 
 type MediaPreviewProps = {
   url: string

@@ -3,6 +3,7 @@ import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
 import { fullName, type UserSummaryView } from '../lib/model.js'
 import { CommentIcon } from './icons.js'
+import { LIMITS } from '../../common/limits.js'
 
 type MentionReplyProps = {
   /** Who mentioned me: the reply starts by naming them, as an answer on the post would. */
@@ -65,7 +66,7 @@ export function MentionReply({ to, onReply }: MentionReplyProps) {
         id={id}
         ref={box}
         rows={2}
-        maxLength={500}
+        maxLength={LIMITS.comment}
         value={text}
         onChange={(event) => setText(event.currentTarget.value)}
         onKeyDown={(event) => {

@@ -1,12 +1,11 @@
 import { useId } from 'react'
+import { LIMITS } from '../../common/limits.js'
 
 export type PollDraft = { options: string[]; days: number }
 
 /** The server's limits on a poll (DECISIONS §10). */
-const MIN_OPTIONS = 2
-const MAX_OPTIONS = 4
-const MAX_OPTION = 50
-const DAYS = [1, 2, 3, 4, 5, 6, 7]
+const { minOptions: MIN_OPTIONS, maxOptions: MAX_OPTIONS, option: MAX_OPTION, minDays, maxDays } = LIMITS.poll
+const DAYS = Array.from({ length: maxDays - minDays + 1 }, (_, i) => minDays + i)
 
 export const emptyPoll = (): PollDraft => ({ options: ['', ''], days: 1 })
 

@@ -17,6 +17,7 @@ import { MediaPreview } from './media-preview.js'
 import { emptyPoll, PollBuilder, pollReady, type PollDraft } from './poll-builder.js'
 import { optionId, TypeaheadList } from './typeahead-list.js'
 import { useComposerTypeahead, type Suggest } from './use-composer-typeahead.js'
+import { LIMITS } from '../../common/limits.js'
 
 export type PostDraft = {
   content: string
@@ -28,11 +29,8 @@ export type PostDraft = {
   poll?: PollDraft | undefined
 }
 
-/** The server takes a content warning of at most 100 characters. */
-const MAX_WARNING = 100
-
-/** The server takes at most 500 characters of content. */
-const MAX_CONTENT = 500
+const MAX_WARNING = LIMITS.spoilerText
+const MAX_CONTENT = LIMITS.postContent
 
 /** One text for every composer, the edit modal's included. */
 const COMPOSER_PLACEHOLDER = 'What is happening?!'

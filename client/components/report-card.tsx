@@ -6,6 +6,7 @@ import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { RichText } from './rich-text.js'
 import { UserCard } from './user-card.js'
+import { LIMITS } from '../../common/limits.js'
 
 const CATEGORY: Record<ReportView['category'], string> = {
   spam: 'Spam',
@@ -92,7 +93,7 @@ export function ReportCard({ report, now, busy, onResolve }: ReportCardProps) {
           <textarea
             id={`${id}-note`}
             rows={2}
-            maxLength={1000}
+            maxLength={LIMITS.reportComment}
             value={note}
             onChange={(event) => setNote(event.currentTarget.value)}
           />

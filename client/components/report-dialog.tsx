@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { ReportCategory } from '../lib/model.js'
 import { Modal } from './modal.js'
+import { LIMITS } from '../../common/limits.js'
 
 /** The most a report's comment holds (DECISIONS §8). */
-const REPORT_COMMENT_MAX = 1000
+const REPORT_COMMENT_MAX = LIMITS.reportComment
 
 const CATEGORIES: readonly { value: ReportCategory; label: string; description: string }[] = [
   { value: 'spam', label: 'Spam', description: 'Ads, scams, fake accounts or the same thing posted over and over.' },

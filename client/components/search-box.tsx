@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import type { Suggestion } from '../lib/typeahead.js'
 import { SearchIcon } from './icons.js'
 import { optionId, TypeaheadList, useTypeaheadKeys } from './typeahead-list.js'
+import { LIMITS } from '../../common/limits.js'
 
 type SearchBoxProps = {
   value: string
@@ -20,7 +21,7 @@ type SearchBoxProps = {
 const none: readonly Suggestion[] = []
 
 /**
- * The search field: a search landmark, a label for screen readers, and at most the 100 characters the
+ * The search field: a search landmark, a label for screen readers, and at most the characters the
  * server takes. As a WAI-ARIA combobox it offers people and tags as they are typed: the arrows move
  * through them, Enter opens the one chosen, and Enter with none chosen searches.
  */
@@ -59,7 +60,7 @@ export function SearchBox({
         placeholder="Search"
         autoComplete="off"
         enterKeyHint="search"
-        maxLength={100}
+        maxLength={LIMITS.searchQuery}
         aria-autocomplete="list"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../lib/document-title.js'
 import { paths } from '../paths.js'
 import { session, signup } from '../state/session.js'
 import { useReturnPath } from './use-return-path.js'
+import { LIMITS } from '../../common/limits.js'
 
 const EMPTY = { firstName: '', lastName: '', email: '', username: '', password: '' }
 
@@ -48,14 +49,14 @@ export function SignupPage() {
           <TextField
             label="First Name"
             autoComplete="given-name"
-            maxLength={50}
+            maxLength={LIMITS.name}
             error={firstNameProblem}
             {...field('firstName')}
           />
           <TextField
             label="Last Name"
             autoComplete="family-name"
-            maxLength={50}
+            maxLength={LIMITS.name}
             error={lastNameProblem}
             {...field('lastName')}
           />

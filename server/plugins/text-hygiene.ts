@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import { textFault } from '../../common/text-rules.js'
 import { badRequest } from '../errors.js'
 import { hasVisibleText, nameProblem } from '../schemas/text.js'
 
-/** Controls no text field needs; tab, line feed and carriage return stay allowed for posts and comments. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this matches
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
-/** A high surrogate without its low half, or a low one without its high half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 const NAME_FIELDS = new Set(['firstName', 'lastName'])
 /** Fields that may be empty but, when set, must say something: an image description read aloud as nothing helps no one. */
 const DESCRIPTION_FIELDS = new Set(['mediaAlt'])
@@ -16,8 +12,8 @@ const MAX_DEPTH = 8
 /** The first string in a body that is not clean text, by its dotted path. */
 function findBadText(value: unknown, path: string, key: string, depth: number): string | undefined {
   if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) return `${path} must be well-formed Unicode text`
-    if (CONTROLS.test(value)) return `${path} must not contain control characters`
+    const fault = textFault(value)
+    if (fault) return `${path} ${fault}`
     if (DESCRIPTION_FIELDS.has(key) && value !== '' && !hasVisibleText(value))
       return `${path} must contain visible text`
     // An empty name is the schema's to refuse, where a name is required; elsewhere it is an ignored echo.

@@ -3,6 +3,7 @@ import { DateTimeSchema, IdSchema, NextCursorSchema, PageQuerySchema } from './c
 import { CommentSchema, PostSchema } from './posts.js'
 import { RoleSchema } from './roles.js'
 import { UserSummarySchema } from './user-summary.js'
+import { LIMITS } from '../../common/limits.js'
 
 /** Reports, the moderation queue, moderator actions, the audit log and invites (DECISIONS §8 and §11). */
 
@@ -22,7 +23,7 @@ export const ReportBodySchema = Type.Object({
   /** The post of a reported comment. */
   postId: Type.Optional(IdSchema),
   category: CategorySchema,
-  comment: Type.Optional(Type.String({ maxLength: 1000 })),
+  comment: Type.Optional(Type.String({ maxLength: LIMITS.reportComment })),
 })
 export type ReportBody = Static<typeof ReportBodySchema>
 
@@ -66,14 +67,14 @@ export const ReportsReplySchema = Type.Object({
 })
 export const ResolveBodySchema = Type.Object({
   action: ActionSchema,
-  note: Type.Optional(Type.String({ maxLength: 1000 })),
+  note: Type.Optional(Type.String({ maxLength: LIMITS.reportComment })),
 })
 export type ResolveBody = Static<typeof ResolveBodySchema>
 export const ReportCreatedEventSchema = Type.Object({ report: ReportSchema, open: OpenCountSchema })
 
 export const RoleBodySchema = Type.Object({ role: RoleSchema })
 export const SuspendBodySchema = Type.Object({
-  reason: Type.String({ minLength: 1, maxLength: 1000 }),
+  reason: Type.String({ minLength: 1, maxLength: LIMITS.reportComment }),
   /** Absent: until unsuspended. */
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
 })

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, ListQuerySchema, NextCursorSchema } from './common.js'
 import { UserSummarySchema } from './user-summary.js'
+import { LIMITS } from '../../common/limits.js'
 
 export const CommentSchema = Type.Object(
   {
@@ -120,21 +121,20 @@ export const PostSchema = Type.Object(
 )
 export type Post = Static<typeof PostSchema>
 
-const ContentSchema = Type.String({ maxLength: 500 })
+const ContentSchema = Type.String({ maxLength: LIMITS.postContent })
 /** '' or a /media/ path of this server or an absolute https URL; the service checks which. */
-const MediaUrlSchema = Type.String({ maxLength: 500 })
-const MediaAltSchema = Type.String({ maxLength: 1000 })
-const CommentTextSchema = Type.String({ minLength: 1, maxLength: 500 })
+const MediaUrlSchema = Type.String({ maxLength: LIMITS.mediaUrl })
+const MediaAltSchema = Type.String({ maxLength: LIMITS.mediaAlt })
+const CommentTextSchema = Type.String({ minLength: 1, maxLength: LIMITS.comment })
 /** '' clears the warning. */
-const SpoilerTextSchema = Type.String({ maxLength: 100 })
-const POLL_DAYS = { min: 1, max: 7 } as const
-const POLL_OPTIONS = { min: 2, max: 4, maxLength: 50 } as const
+const SpoilerTextSchema = Type.String({ maxLength: LIMITS.spoilerText })
+const { poll } = LIMITS
 const PollDataSchema = Type.Object({
-  options: Type.Array(Type.String({ minLength: 1, maxLength: POLL_OPTIONS.maxLength }), {
-    minItems: POLL_OPTIONS.min,
-    maxItems: POLL_OPTIONS.max,
+  options: Type.Array(Type.String({ minLength: 1, maxLength: poll.option }), {
+    minItems: poll.minOptions,
+    maxItems: poll.maxOptions,
   }),
-  days: Type.Integer({ minimum: POLL_DAYS.min, maximum: POLL_DAYS.max }),
+  days: Type.Integer({ minimum: poll.minDays, maximum: poll.maxDays }),
 })
 export type PollData = Static<typeof PollDataSchema>
 
@@ -156,8 +156,8 @@ export const PostDataSchema = Type.Object({
   quoteOf: Type.Optional(IdSchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */
-  firstName: Type.Optional(Type.String({ maxLength: 50 })),
-  lastName: Type.Optional(Type.String({ maxLength: 50 })),
+  firstName: Type.Optional(Type.String({ maxLength: LIMITS.name })),
+  lastName: Type.Optional(Type.String({ maxLength: LIMITS.name })),
 })
 export type PostData = Static<typeof PostDataSchema>
 

@@ -2,12 +2,13 @@ import { Type, type Static } from '@sinclair/typebox'
 import { CompactSchema, CursorSchema, LimitSchema } from './common.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
+import { LIMITS } from '../../common/limits.js'
 
 const SearchTypeSchema = Type.Union([Type.Literal('posts'), Type.Literal('users')])
 
 /** Unknown query fields are ignored (docs/api-contract.md §1). */
 export const SearchQuerySchema = Type.Object({
-  q: Type.String({ minLength: 1, maxLength: 100 }),
+  q: Type.String({ minLength: 1, maxLength: LIMITS.searchQuery }),
   type: Type.Optional(SearchTypeSchema),
   limit: Type.Optional(LimitSchema),
   cursor: Type.Optional(CursorSchema),

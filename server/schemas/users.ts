@@ -3,6 +3,7 @@ import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './co
 import { RoleSchema } from './roles.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
+import { LIMITS } from '../../common/limits.js'
 
 export type { UserSummary } from './user-summary.js'
 
@@ -44,11 +45,11 @@ const UserSchema = Type.Object(
 )
 export type User = Static<typeof UserSchema>
 
-const NameSchema = Type.String({ minLength: 1, maxLength: 50 })
+const NameSchema = Type.String({ minLength: 1, maxLength: LIMITS.name })
 const PasswordSchema = Type.String({ minLength: 8, maxLength: 128 })
-const BioSchema = Type.String({ maxLength: 160 })
+const BioSchema = Type.String({ maxLength: LIMITS.bio })
 /** Empty, or an absolute http(s) URL; the service checks the URL itself. */
-const WebsiteSchema = Type.String({ maxLength: 200 })
+const WebsiteSchema = Type.String({ maxLength: LIMITS.website })
 /** A preset avatar path, an uploaded /media/ path or an https URL; the service checks which. */
 const AvatarUrlSchema = Type.String({ minLength: 1, maxLength: 500 })
 
@@ -81,9 +82,9 @@ export type LoginBody = Static<typeof LoginBodySchema>
 export const UserEditSchema = Type.Object({
   firstName: Type.Optional(NameSchema),
   /** Empty only when it already is (an account made by a signup without names, sent back whole). */
-  lastName: Type.Optional(Type.String({ maxLength: 50 })),
+  lastName: Type.Optional(Type.String({ maxLength: LIMITS.name })),
   /** Empty: shown by the first and last name again. */
-  displayName: Type.Optional(Type.String({ maxLength: 50 })),
+  displayName: Type.Optional(Type.String({ maxLength: LIMITS.name })),
   bio: Type.Optional(BioSchema),
   website: Type.Optional(WebsiteSchema),
   avatarURL: Type.Optional(AvatarUrlSchema),

@@ -10,6 +10,8 @@ import { readArchive, type ArchiveContents, type ImportLimits } from './archive-
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
 import { blockedEitherWay } from './visibility.js'
+import { keptDate, postTextsProblem } from './content-rules.js'
+import { hasVisibleText } from '../schemas/text.js'
 
 const KINDS = ['posts', 'following', 'blocks', 'mutes', 'bookmarks'] as const
 type Kind = (typeof KINDS)[number]
@@ -27,8 +29,6 @@ const ARCHIVE_LISTS: Readonly<Record<string, 'following' | 'blocks' | 'mutes'>> 
   [ARCHIVE_FILES.mutes]: 'mutes',
 }
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04])
-const MAX_CONTENT = 500
-const MAX_ALT = 1000
 
 /** A post of the archive, checked. */
 interface IncomingPost {
@@ -55,7 +55,6 @@ const emptyPlan = (): Plan => ({ posts: [], following: [], blocks: [], mutes: []
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
-const isDate = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value))
 
 function parseJson(text: string | undefined): unknown[] {
   if (text === undefined) return []
@@ -69,25 +68,31 @@ function parseJson(text: string | undefined): unknown[] {
   return value
 }
 
-/** posts.json: each entry an object with the fields a post has, of their types and within their limits. */
-function postsOf(text: string | undefined): IncomingPost[] {
-  return parseJson(text).map((item) => {
+/**
+ * posts.json: each entry an object with the fields a post has, of their types, and its texts within the
+ * rules every post obeys (content-rules.ts): an entry that breaks one refuses the import, saying which.
+ * Its date is kept between 1970 and `now`.
+ */
+function postsOf(text: string | undefined, now: Date): IncomingPost[] {
+  return parseJson(text).map((item, i) => {
     if (!isObject(item)) throw badRequest(MSG.importInvalidFile)
     const { content, mediaUrl = '', mediaAlt, media, createdAt } = item
-    const fits =
+    const typed =
       typeof content === 'string' &&
-      content.length <= MAX_CONTENT &&
       typeof mediaUrl === 'string' &&
-      (mediaAlt === undefined || (typeof mediaAlt === 'string' && mediaAlt.length <= MAX_ALT)) &&
+      (mediaAlt === undefined || typeof mediaAlt === 'string') &&
       (media === undefined || typeof media === 'string') &&
-      isDate(createdAt)
-    if (!fits) throw badRequest(MSG.importInvalidFile)
+      typeof createdAt === 'string'
+    const date = typed ? keptDate(createdAt, now) : undefined
+    if (!typed || date === undefined) throw badRequest(MSG.importInvalidFile)
+    const problem = postTextsProblem({ content, mediaAlt })
+    if (problem) throw badRequest(`${ARCHIVE_FILES.posts}: post ${i + 1}: ${problem}`)
     return {
       content,
       mediaUrl,
       ...(mediaAlt !== undefined ? { mediaAlt } : {}),
       ...(media !== undefined ? { media } : {}),
-      createdAt: new Date(createdAt).toISOString(),
+      createdAt: date,
     }
   })
 }
@@ -131,7 +136,7 @@ export function createAccountImport({
 
   async function planOfArchive(archive: ArchiveContents): Promise<Plan> {
     const plan = emptyPlan()
-    plan.posts = postsOf(archive.texts.get(ARCHIVE_FILES.posts))
+    plan.posts = postsOf(archive.texts.get(ARCHIVE_FILES.posts), now())
     plan.bookmarks = bookmarksOf(archive.texts.get(ARCHIVE_FILES.bookmarks))
     for (const [file, kind] of Object.entries(ARCHIVE_LISTS)) {
       const text = archive.texts.get(file)
@@ -190,7 +195,8 @@ export function createAccountImport({
       const mediaUrl =
         image?.url ??
         (isValidMediaUrl(incoming.mediaUrl) && !incoming.mediaUrl.startsWith('/') ? incoming.mediaUrl : '')
-      if (incoming.content.trim() === '' && mediaUrl === '') {
+      // A post that shows nothing is skipped, as the API refuses one (posts.ts).
+      if (!hasVisibleText(incoming.content) && mediaUrl === '') {
         count('posts', false)
         continue
       }

@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from './passwords.js'
 import { proofOf } from './two-factor.js'
 import { isValidAvatarUrl } from './urls.js'
 import { userView } from './user-views.js'
+import { checkProfileTexts } from './content-rules.js'
 
 export interface TokenPayload {
   _id: string
@@ -48,6 +49,7 @@ function namesOf({ username, firstName, lastName }: SignupBody) {
   if (firstName === undefined && lastName === undefined) return { firstName: username, lastName: '' }
   if (firstName === undefined) throw badRequest('firstName is required')
   if (lastName === undefined) throw badRequest('lastName is required')
+  checkProfileTexts({ firstName, lastName })
   return { firstName, lastName }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import { hasVisibleText } from '../schemas/text.js'
+import { checkCommentText } from './content-rules.js'
 import type { CommentRecord, LockedPost, PageRequest, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, syncMentions } from './notifier.js'
@@ -13,10 +13,6 @@ async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string):
   const comment = await tx.getComment(post._id, commentId)
   if (!comment) throw notFound(MSG.commentNotFound)
   return comment
-}
-
-function checkText(text: string) {
-  if (!hasVisibleText(text)) throw badRequest(MSG.emptyComment)
 }
 
 async function lockPost(tx: StoreTx, postId: string): Promise<LockedPost> {
@@ -72,7 +68,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
      * root, so threads stay one level deep. An id that is not a comment of this post is a 404.
      */
     add(userId: string, postId: string, text: string, replyTo?: string | null) {
-      checkText(text)
+      checkCommentText(text)
       return write(postId, async (tx, post, at) => {
         await checkCanInteract(tx, userId, post.authorId, at)
         const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
@@ -104,7 +100,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     },
 
     edit(userId: string, postId: string, commentId: string, text: string) {
-      checkText(text)
+      checkCommentText(text)
       return write(postId, async (tx, post, at) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { FeedQuery, PollData, PostData, UserPostsQuery } from '../schemas/posts.js'
+import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
@@ -18,6 +18,7 @@ import { homeFeed } from './home-feed.js'
 import { createLikeBatches } from './like-batches.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
+import { checkPostTexts } from './content-rules.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -66,10 +67,6 @@ const noSizes: MediaSizes = async () => undefined
 
 /** A post's content warning as stored: '' means none. */
 const spoilerOf = (text: string | undefined) => (text ? { spoilerText: text } : {})
-
-function checkPoll(poll: PollData | undefined) {
-  if (poll && !poll.options.every(hasVisibleText)) throw badRequest(MSG.blankPollOption)
-}
 
 export interface PostsDeps extends ServiceDeps {
   sizeOf?: MediaSizes
@@ -182,7 +179,7 @@ export function createPostsService({
     },
 
     async create(userId: string, data: PostData) {
-      checkPoll(data.poll)
+      checkPostTexts({ ...data, pollOptions: data.poll?.options })
       const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
         data.content ?? '',
         data.mediaUrl ?? '',
@@ -226,6 +223,7 @@ export function createPostsService({
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
+        checkPostTexts(data)
         const mediaUrl = editedValue(data.mediaUrl, data.image ?? data.imageUrl, post.mediaUrl) ?? post.mediaUrl
         // A new image starts without the old one's description unless one is sent with it.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined

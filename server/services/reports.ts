@@ -7,6 +7,7 @@ import { audit, staffMember } from './moderation-access.js'
 import { currentTarget, oneReportView, reportViews } from './moderation-views.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
+import { checkReportText } from './content-rules.js'
 
 export interface ReportsDeps extends ServiceDeps {
   /** RATE_LIMIT=false lifts the hourly cap on reports too. */
@@ -54,6 +55,7 @@ async function removeTarget(tx: StoreTx, report: ReportRecord) {
 export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
   return {
     async create(reporterId: string, body: ReportBody) {
+      if (body.comment !== undefined) checkReportText('comment', body.comment)
       const report = await store.transaction(async (tx) => {
         const at = now()
         const subjectId = await subjectOf(tx, body)
@@ -96,6 +98,7 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
 
     /** Dismisses, removes the target, or suspends its author; answers the resolved report and who was suspended. */
     async resolve(userId: string, reportId: string, body: ResolveBody) {
+      if (body.note !== undefined) checkReportText('note', body.note)
       const actor = await staffMember(store, userId)
       const { report, suspended } = await store.transaction(async (tx) => {
         const at = now().toISOString()

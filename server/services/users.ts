@@ -10,6 +10,7 @@ import { isValidAvatarUrl, isValidMediaUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
+import { checkProfileTexts } from './content-rules.js'
 import { checkCanInteract, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
@@ -34,6 +35,7 @@ type SentProfile = Omit<UserEdit, 'username' | 'token'>
 /** What an edit changes in `current`, checked; fields not sent are left out, so they keep their values. */
 function profileChanges({ portfolio, avatar, ...sent }: SentProfile, current: UserRecord): ProfileChanges {
   const website = editedValue(sent.website, portfolio, current.website)
+  checkProfileTexts({ ...sent, website })
   const avatarURL = editedValue(sent.avatarURL, avatar, current.avatarURL)
   if (website !== undefined && !isValidWebsite(website)) throw badRequest(MSG.badWebsite)
   if (avatarURL !== undefined && !isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)

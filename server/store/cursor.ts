@@ -143,7 +143,7 @@ export function pageOf<T>(
   return { items, nextCursor: count < remaining && last !== undefined ? encodeCursor(key.of(last)) : null }
 }
 
-/** Offset cursors, for short lists kept inside one record (comments, bookmarks). */
+/** Offset cursors, for lists read whole by their owner in one go (the comments an account export gathers). */
 export function pageByOffset<T>(items: readonly T[], request: { limit?: number; cursor?: string }) {
   const start = request.cursor === undefined ? 0 : (decodeCursor(request.cursor, CURSOR.byPosition)[0] as number)
   const end = request.limit === undefined ? items.length : Math.min(items.length, start + request.limit)

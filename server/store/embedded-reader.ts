@@ -138,17 +138,17 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.postCountOf(authorId)
   }
   async listLikedPosts(userId: string, page: PageRequest) {
-    return this.#postsByPosition([...this.index.likesOf(userId)].reverse(), page)
+    return this.#postsByPlace(`likes ${userId}`, this.index.likesOf(userId), page)
   }
   async listBookmarks(userId: string, page: PageRequest) {
-    return this.#postsByPosition([...(this.index.users.get(userId)?.bookmarks ?? [])].reverse(), page)
+    return this.#postsByPlace(`bookmarks ${userId}`, this.index.users.get(userId)?.bookmarks ?? [], page)
   }
-  /** Posts named by a list of ids, paged by position in it. */
-  #postsByPosition(ids: readonly string[], page: PageRequest) {
+  /** Posts named by a list of ids (oldest first), newest first, paged by their places in it (list-places.ts). */
+  #postsByPlace(name: string, ids: readonly string[], page: PageRequest) {
     return fullPage(
       page,
       (part) => {
-        const { items, nextCursor } = pageByOffset(ids, part)
+        const { items, nextCursor } = this.index.places.page(name, ids, -1, part)
         return { items: this.index.getPosts(items), nextCursor }
       },
       authorOf,
@@ -224,7 +224,7 @@ export class EmbeddedReader implements TransactionBase {
     return pageByOffset(this.index.commentsBy(userId), page)
   }
   async listLikedPostIds(userId: string, page: PageRequest) {
-    return pageByOffset(this.index.likedBy(userId), page)
+    return this.index.places.page(`likes ${userId}`, this.index.likesOf(userId), 1, page)
   }
   async isMediaUsed(url: string) {
     return this.index.usesMedia(url)
@@ -260,10 +260,13 @@ export class EmbeddedReader implements TransactionBase {
     return relationOf(this.index.users.get(viewerId), this.index.users.get(otherId), at)
   }
   async listBlocks(userId: string, page: PageRequest) {
-    return pageByOffset([...(this.index.users.get(userId)?.blocking ?? [])].reverse(), page)
+    return this.index.places.page(`blocks ${userId}`, this.index.users.get(userId)?.blocking ?? [], -1, page)
   }
   async listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>> {
-    return pageByOffset(runningMutes(this.index.users.get(userId), at).reverse(), page)
+    const running = runningMutes(this.index.users.get(userId), at)
+    const byId = new Map(running.map((mute) => [mute.userId, mute]))
+    const { items, nextCursor } = this.index.places.page(`mutes ${userId}`, [...byId.keys()], -1, page)
+    return { items: items.flatMap((id) => byId.get(id) ?? []), nextCursor }
   }
   blockersOf(userId: string) {
     return this.index.blockersOf(userId)

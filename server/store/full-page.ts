@@ -28,6 +28,22 @@ export function fullPage<T>(
     items.push(...next.items.filter(keep))
     if (next.nextCursor === null) return { items, nextCursor: null }
     cursor = next.nextCursor
-    if (items.length >= page.limit) return { items, nextCursor: cursor }
+    if (items.length >= page.limit)
+      return { items, nextCursor: keptAfter(read, keep, cursor, page.limit) ? cursor : null }
+  }
+}
+
+/**
+ * Whether a record that is kept follows `cursor`. PostgreSQL leaves hidden records out inside its query
+ * and so hands back a cursor only when another kept record follows; a page followed by hidden ones alone
+ * is the last one here too, not a cursor to an empty page.
+ */
+function keptAfter<T>(read: (page: PageRequest) => Page<T>, keep: (record: T) => boolean, from: string, limit: number) {
+  let cursor = from
+  for (;;) {
+    const next = read({ limit, cursor })
+    if (next.items.some(keep)) return true
+    if (next.nextCursor === null) return false
+    cursor = next.nextCursor
   }
 }

@@ -1,4 +1,5 @@
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
+import { ListPlaces } from './list-places.js'
 import { NameIndex } from './name-index.js'
 import { ModerationIndex } from './moderation-index.js'
 import { NotificationIndex } from './notification-index.js'
@@ -104,6 +105,8 @@ export class MemoryIndex {
   readonly revokedTokens = new RevokedTokens()
   readonly moderation = new ModerationIndex()
   readonly reservedNames = new ReservedNames()
+  /** The places of the entries of each person's bookmarks, likes, blocks and mutes, for their pages. */
+  readonly places = new ListPlaces()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
   /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
@@ -142,6 +145,7 @@ export class MemoryIndex {
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
     this.#repostsBy.clear()
+    this.places.clear()
     this.#repostShape++
     this.#authors = new WeakMap()
     for (const user of data.users) {
@@ -488,12 +492,6 @@ export class MemoryIndex {
       for (const comment of post.comments) if (comment.authorId === userId) found.push({ postId: post._id, comment })
     }
     return found.sort((a, b) => order(a.comment.createdAt, b.comment.createdAt) || order(a.comment._id, b.comment._id))
-  }
-
-  /** The ids of the posts the user likes, the oldest post first (a post's likes keep no time of their own). */
-  likedBy(userId: string): string[] {
-    const found = [...this.posts.values()].filter((post) => post.likedBy.includes(userId))
-    return found.sort((a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id)).map((post) => post._id)
   }
 
   /** Who mutes the user, timed-out mutes included: a walk over every user, for an account's deletion. */

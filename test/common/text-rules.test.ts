@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { linksIn, mentionsIn, parseRichText, tagsIn } from '../../common/text-rules.js'
+import { linksIn, mentionsIn, parseRichText, tagsIn, textFault } from '../../common/text-rules.js'
 import { mentionsOf, tagOf, tagUsesOf } from '../../server/store/text-terms.js'
 import { usernameKey } from '../../server/usernames.js'
 
@@ -121,4 +121,26 @@ await t.test('the texts on which the two copies of the rules used to disagree', 
   t.same(serverTags('see https://a.example/#top'), [], 'a link where a word starts is never scanned')
   t.same(mentionsOf('@ab.'), [['ab.']], 'a run that is a username with its dot is a mention of that name')
   t.same(mentionsIn('@ab.'), [['ab.']], 'and drawn as one')
+})
+
+await t.test('text with a NUL, another control or half a surrogate pair is refused; other text is not', async (t) => {
+  const bad = fc.oneof(
+    fc.integer({ min: 0, max: 0x1f }).filter((code) => code !== 9 && code !== 10 && code !== 13),
+    fc.integer({ min: 0x7f, max: 0x9f }),
+  )
+  fc.assert(
+    fc.property(fc.string(), bad, fc.string(), (before, code, after) => {
+      const text = before + String.fromCharCode(code) + after
+      return textFault(text) !== undefined
+    }),
+    { numRuns: 1000 },
+  )
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme' }), (text) => textFault(text.replace(/[\p{Cc}]/gu, '')) === undefined),
+    { numRuns: 1000 },
+  )
+  t.equal(textFault('a\u0000b'), 'must not contain control characters', 'a NUL')
+  t.equal(textFault('\ud83d'), 'must be well-formed Unicode text', 'a high surrogate alone')
+  t.equal(textFault('x\ude00y'), 'must be well-formed Unicode text', 'a low surrogate alone')
+  t.equal(textFault('🐦 lines\n\ttabbed\r\n'), undefined, 'emoji, tabs and line breaks are text')
 })

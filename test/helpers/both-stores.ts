@@ -1,4 +1,5 @@
 import { EmbeddedStore } from '../../server/store/embedded-store.js'
+import { logHead, startEventLog } from '../../server/store/pg/event-log.js'
 import { PgStore } from '../../server/store/pg/pg-store.js'
 import { STORE_CHANGED } from '../../server/schemas/events.js'
 import type { Database, Store } from '../../server/store/types.js'
@@ -52,4 +53,21 @@ export async function openBothStores(t: TestContext, database: Database): Promis
       },
     },
   ]
+}
+
+/**
+ * Has `store` follow its event log as an app's does (server/persistence.ts): its reads are then kept
+ * between writes and each write voids what its events name, the read path production runs on. The log
+ * takes the outbox's rows, so `events` of openBothStores no longer sees them.
+ */
+export async function followLog(t: TestContext, store: PgStore): Promise<void> {
+  const log = await startEventLog({
+    sql: store.sql,
+    schema: store.schema,
+    from: await logHead(store.sql),
+    deliver: (event) => store.eventArrived(event),
+  })
+  t.teardown(() => log.close())
+  store.followEvents((head) => log.catchUp(head))
+  store.afterEvents = (upTo) => log.settle(upTo)
 }

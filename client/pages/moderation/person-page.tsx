@@ -20,6 +20,7 @@ import {
 } from '../../state/moderated-people.js'
 import { session } from '../../state/session.js'
 import { StaffOnly } from './staff-only.js'
+import { LIMITS } from '../../../common/limits.js'
 
 type Person = DeepReadonly<ModeratedUser>
 
@@ -43,7 +44,7 @@ function SuspendForm({ user, busy }: { user: Person; busy: boolean }) {
   }
   return (
     <form className="stack" aria-label={`Suspend @${user.username}`} onSubmit={(event) => void submit(event)}>
-      <TextField label="Reason" value={reason} onValue={setReason} maxLength={1000} required />
+      <TextField label="Reason" value={reason} onValue={setReason} maxLength={LIMITS.reportComment} required />
       <TextField label="Days (empty: until lifted)" type="number" min={1} max={3650} value={days} onValue={setDays} />
       <div className="row-end">
         <button type="submit" className="button danger" disabled={busy || reason.trim() === ''}>
