@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
@@ -29,7 +30,10 @@ const DELETED = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d00de'
  */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
-  const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
+  const store = await EmbeddedStore.open({
+    dataDir,
+    seed: () => buildSeed(createLocalMediaStorage(path.join(dataDir, 'media'))),
+  })
   const deps = { store, now: () => new Date() }
   const users = (await store.listUsers({})).items
   const [guest, other] = [users.find((u) => u.username === 'guest'), users.find((u) => u.username === 'noah_kim')]
