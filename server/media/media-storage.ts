@@ -19,7 +19,7 @@ export function contentTypeOf(key: string): string {
 }
 
 /** A stored upload opened for reading. */
-export interface StoredMedia {
+interface StoredMedia {
   body: Readable
   size: number
   /** A validator for conditional requests, in quotes as HTTP writes it; absent when the store has none. */

@@ -8,8 +8,8 @@ import type { MediaStorage } from '../media/media-storage.js'
 import { MEDIA_HEADERS, registerStoredMedia } from './stored-media.js'
 
 /**
- * Serves uploads at /media/ (a folder's as static files, a bucket's through stored-media.ts) and the built client at /, with the SPA fallback: a GET that asks for
- * HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s. The client's
+ * Serves uploads at /media/ (a folder's as static files, a bucket's through stored-media.ts) and the
+ * built client at /, with the SPA fallback: a GET that asks for HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s. The client's
  * files go out as the brotli or gzip copy made at build time (scripts/client-build/compress.ts) when the
  * browser accepts it, so nothing is compressed per request; uploads are images and go out as they are.
  */

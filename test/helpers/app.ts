@@ -79,12 +79,10 @@ export async function buildTestApp(
   // A restart on the same data directory is, on PostgreSQL, a restart on the same schema.
   const under = storeUnderTest(sharedSchema ?? schemaOfDataDir.get(dir))
   const built = testConfig(dir, { ...under.config, ...(await mediaUnderTest(dir)), ...config })
-  const app = await startApp(built, { seed: cachedSeed, ...options }).catch(
-    async (error: unknown) => {
-      await under.cleanup()
-      throw error
-    },
-  )
+  const app = await startApp(built, { seed: cachedSeed, ...options }).catch(async (error: unknown) => {
+    await under.cleanup()
+    throw error
+  })
   if (under.config.databaseSchema) schemaOfDataDir.set(dir, under.config.databaseSchema)
   t.teardown(async () => {
     await app.close()
