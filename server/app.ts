@@ -6,6 +6,9 @@ import type { Config } from './config.js'
 import { openPersistence } from './persistence.js'
 import { IMPORT_LIMITS, type ImportLimits } from './services/archive-reader.js'
 import type { Database } from './store/types.js'
+import { openMediaStorage } from './media/index.js'
+import type { MediaStorage } from './media/media-storage.js'
+import { createMediaUrls } from './media/media-urls.js'
 import authPlugin from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body-parsers.js'
 import { registerCompression } from './plugins/compression.js'
@@ -61,8 +64,8 @@ export interface AppOptions {
   onStoreBroken?: (error: unknown) => void
   /** Where log lines go instead of stdout, for tests that read them (a server option: see serverOptions). */
   logStream?: { write(line: string): void }
-  /** Builds the first database of an empty store; the seeded demo community by default. */
-  seed?: (mediaDir: string) => Promise<Database>
+  /** Builds the first database of an empty store, its images in the media storage; the seeded demo community by default. */
+  seed?: (media: MediaStorage) => Promise<Database>
   /** How link cards' pages are fetched: a resolver, a certificate authority and a deadline of a test's own. */
   linkFetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
 }
@@ -124,9 +127,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     sleep: options.sleep,
   })
 
-  const { mediaDir } = config
+  const mediaStorage = openMediaStorage(config)
+  fastify.addHook('onClose', async () => mediaStorage.close())
   const persistence = await openPersistence(config, {
-    seed: () => (options.seed ?? buildSeed)(mediaDir),
+    seed: () => (options.seed ?? buildSeed)(mediaStorage),
     log: fastify.log,
     onBroken: (error) => {
       fastify.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
@@ -153,7 +157,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   const services = createServices({
     store,
     now,
-    mediaDir,
+    mediaStorage,
+    mediaUrls: createMediaUrls(config.s3?.publicUrl),
     signToken: (payload) => fastify.signToken(payload),
     guestLogin: config.guestLogin,
     registration: config.registration,
@@ -225,5 +230,5 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     const previews = createLinkPreviews(services)
     await fastify.register(sharePages, { previews, indexHtml, publicRead: config.publicRead })
   }
-  await registerStaticFiles(fastify, { clientDir: config.clientDir, mediaDir })
+  await registerStaticFiles(fastify, { clientDir: config.clientDir, media: mediaStorage })
 }

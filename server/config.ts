@@ -6,8 +6,10 @@ export interface Config {
   port: number
   /** Holds db.json, media/ and the generated JWT secret. */
   dataDir: string
-  /** Where uploads live; instances that share a database share this folder too. */
+  /** Where uploads live; instances that share a database share this folder too. Unused when `s3` is set. */
   mediaDir: string
+  /** An S3-compatible bucket that holds the uploads instead of mediaDir, so instances need no shared volume. */
+  s3: S3Config | undefined
   /** A postgres:// URL selects PostgreSQL; absent, the embedded store in dataDir is used. */
   databaseUrl: string | undefined
   /** Connections each instance's pool may open, besides the one that listens for events. */
@@ -57,6 +59,23 @@ export interface Config {
   linkPreviewAllow: string[]
   /** How long a poll's day lasts, in seconds: 86400 but in tests, which close polls in moments. */
   pollDaySeconds: number
+}
+
+export interface S3Config {
+  bucket: string
+  /** The server's address (MinIO, Garage, R2, s3rver); absent for AWS itself, which the region then names. */
+  endpoint: string | undefined
+  region: string
+  /** Both or neither; with neither, the SDK's own chain (environment, instance role) finds the credentials. */
+  accessKeyId: string | undefined
+  secretAccessKey: string | undefined
+  /**
+   * Where browsers fetch the bucket's objects (a CDN or the bucket's own website), without a trailing
+   * slash: an upload's URL is this, a slash and its key. Absent, Chirp serves them at /media/ itself.
+   */
+  publicUrl: string | undefined
+  /** `endpoint/bucket/key` rather than `bucket.endpoint/key`: what MinIO and s3rver need. */
+  forcePathStyle: boolean
 }
 
 export class ConfigError extends StartupError {
@@ -151,6 +170,65 @@ function parsePublicUrl(raw: string | undefined, port: number, problems: string[
   return fallback
 }
 
+/** An http(s) endpoint; never repeated in the message, in case it carries credentials. */
+function parseS3Endpoint(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.search && !url.hash)
+    return url.href.replace(/\/+$/, '')
+  problems.push('S3_ENDPOINT must be an http(s) address such as http://minio:9000, without credentials')
+  return undefined
+}
+
+/** Bucket names as S3 allows them: 3 to 63 lower-case letters, digits, dots and hyphens. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+const S3_SETTINGS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_PUBLIC_URL',
+  'S3_FORCE_PATH_STYLE',
+] as const
+
+/**
+ * The bucket settings, or undefined without S3_BUCKET. Another S3_ setting without the bucket is a
+ * mistake to report, not to ignore: uploads would silently stay on the disk. The public URL must be
+ * https, as the app's pages load images from https only (and the posts' rule for outside images is the same).
+ */
+function parseS3(env: Record<string, string | undefined>, problems: string[]): S3Config | undefined {
+  const bucket = env.S3_BUCKET || undefined
+  if (bucket === undefined) {
+    for (const name of S3_SETTINGS) if (env[name]) problems.push(`${name} is set but S3_BUCKET is not`)
+    return undefined
+  }
+  if (!BUCKET_NAME.test(bucket))
+    problems.push(`S3_BUCKET must be a bucket name (3 to 63 of a-z, 0-9, "." and "-"), got "${bucket}"`)
+  const region = env.S3_REGION || 'us-east-1'
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) problems.push(`S3_REGION must be a region such as eu-west-1, got "${region}"`)
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together')
+  let publicUrl: string | undefined
+  const rawPublic = env.S3_PUBLIC_URL || undefined
+  if (rawPublic !== undefined) {
+    const url = URL.canParse(rawPublic) ? new URL(rawPublic) : undefined
+    if (url && url.protocol === 'https:' && !url.username && !url.search && !url.hash)
+      publicUrl = url.href.replace(/\/+$/, '')
+    else problems.push(`S3_PUBLIC_URL must be an https address such as https://media.example.com, got "${rawPublic}"`)
+  }
+  return {
+    bucket,
+    endpoint: parseS3Endpoint(env.S3_ENDPOINT, problems),
+    region,
+    accessKeyId,
+    secretAccessKey,
+    publicUrl,
+    forcePathStyle: parseBool('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, false, problems),
+  }
+}
+
 /** Reads every variable once and reports every bad one together. Pure: tests pass their own env. */
 export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const problems: string[] = []
@@ -197,6 +275,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     port,
     dataDir,
     mediaDir: env.MEDIA_DIR ? path.resolve(cwd, env.MEDIA_DIR) : path.join(dataDir, 'media'),
+    s3: parseS3(env, problems),
     databaseUrl,
     databasePoolMax: parseInteger('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000, problems),
     databaseSchema,

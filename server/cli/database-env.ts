@@ -1,18 +1,18 @@
-import { ConfigError, parseConfig } from '../config.js'
+import { ConfigError, parseConfig, type Config } from '../config.js'
 
 /** What the database commands need from the environment, read the way the server reads it. */
 export interface DatabaseEnv {
   url: string
   schema: string
-  /** Where the seeded posts' images are written when an empty database is seeded. */
-  mediaDir: string
+  /** Where the seeded posts' images are stored when an empty database is seeded: MEDIA_DIR, or the bucket. */
+  media: Pick<Config, 'mediaDir' | 's3'>
 }
 
 /** The server's own configuration, which must name a database here. */
 export function readDatabaseEnv(env: Record<string, string | undefined>, cwd = process.cwd()): DatabaseEnv {
   const config = parseConfig(env, cwd)
   if (config.databaseUrl === undefined) throw new ConfigError(['DATABASE_URL must be a postgres:// URL'])
-  return { url: config.databaseUrl, schema: config.databaseSchema, mediaDir: config.mediaDir }
+  return { url: config.databaseUrl, schema: config.databaseSchema, media: { mediaDir: config.mediaDir, s3: config.s3 } }
 }
 
 export interface Output {

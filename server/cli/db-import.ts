@@ -28,7 +28,7 @@ export async function runDbImport(
         return 1
       }
       const from = path.resolve(values.from)
-      const { url, schema } = readDatabaseEnv(env)
+      const { url, schema, media } = readDatabaseEnv(env)
       const database = await readDatabaseFiles(from)
       const sql = createSql({ url, poolMax: 1, schema })
       try {
@@ -46,8 +46,11 @@ export async function runDbImport(
         if (blocks + mutes > 0) out.log(`Imported ${count(blocks, 'block')} and ${count(mutes, 'mute')}.`)
         if (skipped > 0)
           out.log(`Left out ${skipped} references to users, posts or comments that do not exist, or repeated.`)
+        const folder = path.join(from, 'media')
         out.log(
-          `Media files were not copied: set MEDIA_DIR=${path.join(from, 'media')} (or copy that folder to where MEDIA_DIR points).`,
+          media.s3
+            ? `Media files were not copied: MEDIA_DIR=${folder} npm run media:migrate copies them into the bucket.`
+            : `Media files were not copied: set MEDIA_DIR=${folder} (or copy that folder to where MEDIA_DIR points).`,
         )
         return 0
       } finally {

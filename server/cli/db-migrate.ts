@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url'
+import { openMediaStorage } from '../media/index.js'
 import { buildSeed } from '../seed/index.js'
 import { createSql } from '../store/pg/connect.js'
 import { migrate } from '../store/pg/migrate.js'
@@ -14,15 +15,17 @@ export async function runDbMigrate(env: Record<string, string | undefined>, out:
   return runCommand(
     'db:migrate',
     async () => {
-      const { url, schema, mediaDir } = readDatabaseEnv(env)
+      const { url, schema, media } = readDatabaseEnv(env)
       const sql = createSql({ url, poolMax: 1, schema })
+      const storage = openMediaStorage(media)
       try {
-        const result = await migrate(sql, { schema, seed: () => buildSeed(mediaDir), log: { info: out.log } })
+        const result = await migrate(sql, { schema, seed: () => buildSeed(storage), log: { info: out.log } })
         const latest = Math.max(...MIGRATIONS.map((migration) => migration.version))
         if (result.applied.length === 0) out.log(`PostgreSQL schema "${schema}" is up to date (migration ${latest}).`)
         if (!result.seeded) out.log('The database already holds users: nothing seeded.')
         return 0
       } finally {
+        storage.close()
         await sql.end({ timeout: 5 })
       }
     },

@@ -4,36 +4,32 @@ import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { errorBody, MSG } from '../errors.js'
-
-/** Uploaded files never change (their names are fresh uuids), and are never run as anything but an image. */
-const MEDIA_HEADERS = {
-  'cache-control': 'public, max-age=31536000, immutable',
-  'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; sandbox",
-  'cross-origin-resource-policy': 'same-origin',
-} as const
+import type { MediaStorage } from '../media/media-storage.js'
+import { MEDIA_HEADERS, registerStoredMedia } from './stored-media.js'
 
 /**
- * Serves uploads at /media/ and the built client at /, with the SPA fallback: a GET that asks for
- * HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s. The client's
+ * Serves uploads at /media/ (a folder's as static files, a bucket's through stored-media.ts) and the
+ * built client at /, with the SPA fallback: a GET that asks for HTML and matches nothing gets index.html, while /api and /media keep their JSON 404s. The client's
  * files go out as the brotli or gzip copy made at build time (scripts/client-build/compress.ts) when the
  * browser accepts it, so nothing is compressed per request; uploads are images and go out as they are.
  */
 export async function registerStaticFiles(
   app: FastifyInstance,
-  { clientDir, mediaDir }: { clientDir: string; mediaDir: string },
+  { clientDir, media }: { clientDir: string; media: MediaStorage },
 ) {
-  await app.register(fastifyStatic, {
-    root: mediaDir,
-    prefix: '/media/',
-    decorateReply: false,
-    wildcard: true,
-    dotfiles: 'ignore',
-    index: false,
-    setHeaders: (res) => {
-      for (const [name, value] of Object.entries(MEDIA_HEADERS)) res.header(name, value)
-    },
-  })
+  if (media.localDir === undefined) await registerStoredMedia(app, media)
+  else
+    await app.register(fastifyStatic, {
+      root: media.localDir,
+      prefix: '/media/',
+      decorateReply: false,
+      wildcard: true,
+      dotfiles: 'ignore',
+      index: false,
+      setHeaders: (res) => {
+        for (const [name, value] of Object.entries(MEDIA_HEADERS)) res.header(name, value)
+      },
+    })
 
   const hasClient = existsSync(path.join(clientDir, 'index.html'))
   if (hasClient) {

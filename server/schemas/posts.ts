@@ -31,7 +31,7 @@ export const LinkCardSchema = Type.Object(
     url: Type.String(),
     title: Type.String(),
     description: Type.String(),
-    /** The page's image, stored by this server as an upload (a /media/ path), or '' when it has none. */
+    /** The page's image, stored by this server as an upload (its upload URL: see POST /media), or '' when it has none. */
     image: Type.String(),
   },
   { title: 'LinkCard' },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
-import path from 'node:path'
+import type { MediaStorage } from '../media/media-storage.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
 import { hashPassword } from '../services/passwords.js'
 import type { CommentRecord, Database, PostRecord, UserRecord } from '../store/types.js'
@@ -16,13 +15,12 @@ const IMAGES = [
 const IMAGE_WIDTH = 800
 const IMAGE_HEIGHT = 450
 
-/** Builds the first database, writing the seeded posts' images into mediaDir. */
-export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Database> {
-  await mkdir(mediaDir, { recursive: true })
+/** Builds the first database, storing the seeded posts' images where uploads go (served at /media/ from there). */
+export async function buildSeed(media: MediaStorage, now = Date.now()): Promise<Database> {
   const imageUrls = await Promise.all(
     IMAGES.map(async (image, i) => {
       const name = `${randomUUID()}.png`
-      await writeFile(path.join(mediaDir, name), gradientPng(IMAGE_WIDTH, IMAGE_HEIGHT, image.from, image.to, i + 3))
+      await media.put(name, gradientPng(IMAGE_WIDTH, IMAGE_HEIGHT, image.from, image.to, i + 3))
       return `/media/${name}`
     }),
   )

@@ -3,7 +3,7 @@ import type { StoreTx, UserRecord } from '../store/types.js'
 import { isGuest, usernameKey } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { verifyPassword } from './passwords.js'
-import { MEDIA_PATH } from './urls.js'
+import type { MediaService } from './media.js'
 
 /** How long a deleted account's username stays held, so nobody takes it over at once (DECISIONS §9). */
 const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
@@ -12,8 +12,8 @@ const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
 const PAGE = 100
 
 export interface AccountDeletionDeps extends ServiceDeps {
-  /** Deletes an upload nothing shows any more. */
-  removeMedia: (url: string) => Promise<void>
+  /** Tells this server's uploads from other URLs, and deletes one that nothing shows any more. */
+  media: Pick<MediaService, 'keyOf' | 'formsOf' | 'remove'>
 }
 
 /** The last admin may not go: nobody could then make another. Staff rows are locked, so two admins cannot both go at once. */
@@ -25,21 +25,34 @@ async function checkNotOnlyAdmin(tx: StoreTx, user: UserRecord) {
   if (!staff.some((other) => other.role === 'admin' && other._id !== user._id)) throw badRequest(MSG.onlyAdmin)
 }
 
-/** This server's uploads the user shows: their avatar and their posts' images, read a page at a time. */
-async function uploadsOf({ store }: ServiceDeps, user: UserRecord): Promise<Set<string>> {
-  const urls = new Set<string>()
-  for (const url of [user.avatarURL, user.bannerURL ?? '']) if (MEDIA_PATH.test(url)) urls.add(url)
+/**
+ * This server's uploads the user shows, by key, each with a URL that names it: their avatar, banner and
+ * their posts' images, read a page at a time.
+ */
+async function uploadsOf({ store, media }: AccountDeletionDeps, user: UserRecord): Promise<Map<string, string>> {
+  const uploads = new Map<string, string>()
+  const note = (url: string) => {
+    const key = media.keyOf(url)
+    if (key !== undefined) uploads.set(key, url)
+  }
+  note(user.avatarURL)
+  note(user.bannerURL ?? '')
   let cursor: string | undefined
   do {
     const page = await store.listPosts({ authorIds: [user._id], sort: 'latest', limit: PAGE, cursor })
-    for (const post of page.items) if (MEDIA_PATH.test(post.mediaUrl)) urls.add(post.mediaUrl)
+    for (const post of page.items) note(post.mediaUrl)
     cursor = page.nextCursor ?? undefined
   } while (cursor)
-  return urls
+  return uploads
 }
 
 export function createAccountDeletion(deps: AccountDeletionDeps) {
-  const { store, now, removeMedia } = deps
+  const { store, now, media } = deps
+  /** Whether anything still shows the upload, under any of its URLs. */
+  const stillShown = async (key: string) => {
+    for (const url of media.formsOf(key)) if (await store.isMediaUsed(url)) return true
+    return false
+  }
   return {
     /**
      * Deletes the account and everything it made, in one transaction, after the password is checked;
@@ -66,7 +79,7 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         tx.emit({ name: 'user.deleted', data: { userId, username: user.username } })
         tx.emit({ name: 'session.ended', data: {}, to: userId })
       })
-      for (const url of uploads) if (!(await store.isMediaUsed(url))) await removeMedia(url)
+      for (const [key, url] of uploads) if (!(await stillShown(key))) await media.remove(url)
     },
   }
 }

@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises'
-import path from 'node:path'
 import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
 import { MSG, notFound } from '../errors.js'
@@ -13,7 +11,7 @@ import {
   postReference,
 } from './account-archive.js'
 import type { ServiceDeps } from './deps.js'
-import { MEDIA_PATH } from './urls.js'
+import type { MediaService } from './media.js'
 
 /** Records read at a time: an export never holds a big account whole. */
 const PAGE = 200
@@ -83,7 +81,11 @@ function profileOf(user: UserRecord, twoFactor: boolean) {
   }
 }
 
-export function createAccountExport({ store, now, mediaDir }: ServiceDeps & { mediaDir: string }) {
+export function createAccountExport({
+  store,
+  now,
+  media,
+}: ServiceDeps & { media: Pick<MediaService, 'keyOf' | 'has' | 'open'> }) {
   /** posts.json, noting each upload a post shows so the archive can carry the file. */
   async function* postsOf(userId: string, uploads: Set<string>): AsyncGenerator<string> {
     const posts = pages<PostRecord>((page) => store.listPosts({ authorIds: [userId], sort: 'oldest', ...page }))
@@ -91,7 +93,7 @@ export function createAccountExport({ store, now, mediaDir }: ServiceDeps & { me
       (async function* () {
         for await (const page of posts) {
           yield page.map((post) => {
-            const upload = MEDIA_PATH.test(post.mediaUrl) ? path.basename(post.mediaUrl) : undefined
+            const upload = media.keyOf(post.mediaUrl)
             if (upload) uploads.add(upload)
             return archivedPost(post, upload && `${MEDIA_FOLDER}${upload}`)
           })
@@ -109,14 +111,17 @@ export function createAccountExport({ store, now, mediaDir }: ServiceDeps & { me
       posts.once('error', reject)
     })
     if (!read) return
-    for (const name of uploads) {
-      const file = path.join(mediaDir, name)
-      // An upload gone from the disk is left out rather than failing the whole archive.
-      const found = await stat(file).then(
-        (info) => info.isFile(),
-        () => false,
-      )
-      if (found) zip.addFile(file, `${MEDIA_FOLDER}${name}`)
+    for (const key of uploads) {
+      // An upload gone from the storage is left out rather than failing the whole archive.
+      if (!(await media.has(key))) continue
+      // Opened only when the archive reaches it: a bucket's connections are not held open meanwhile.
+      zip.addReadStreamLazy(`${MEDIA_FOLDER}${key}`, (done) => {
+        media.open(key).then(
+          (object) =>
+            object ? done(null, object.body) : done(new Error(`${key} is gone from the media storage`), null as never),
+          (error: unknown) => done(error, null as never),
+        )
+      })
     }
     zip.end()
   }

@@ -7,6 +7,8 @@ import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createLinkCards, type LinkCards } from './link-cards.js'
 import { createLinkFetcher, type LinkFetchOptions } from './link-fetch.js'
+import type { MediaStorage } from '../media/media-storage.js'
+import type { MediaUrls } from '../media/media-urls.js'
 import { createMediaService, type MediaService } from './media.js'
 import { createModerationService, type ModerationService } from './moderation.js'
 import { createReportsService, type ReportsService } from './reports.js'
@@ -41,8 +43,10 @@ export interface Services {
 }
 
 export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'> {
-  /** Where uploaded images are kept. */
-  mediaDir: string
+  /** Where uploaded images are kept: a folder or a bucket. */
+  mediaStorage: MediaStorage
+  /** What an upload's URL is, and which URLs name uploads of this server's. */
+  mediaUrls: MediaUrls
   /** Whether per-user limits (the hourly cap on reports) hold. */
   rateLimit: boolean
   /** How link cards' pages are fetched; no cards are made without it (LINK_PREVIEWS=false). */
@@ -55,7 +59,8 @@ export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'pu
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
 export function createServices({
-  mediaDir,
+  mediaStorage,
+  mediaUrls,
   signToken,
   guestLogin,
   registration,
@@ -69,7 +74,7 @@ export function createServices({
   pollDaySeconds,
   ...deps
 }: ServicesDeps): Services {
-  const media = createMediaService({ mediaDir })
+  const media = createMediaService({ storage: mediaStorage, urls: mediaUrls })
   const linkCards =
     linkFetch &&
     createLinkCards({
@@ -88,8 +93,8 @@ export function createServices({
       warn,
       tokenFor: (holder) => tokenFor(signToken, holder),
     }),
-    accountDeletion: createAccountDeletion({ ...deps, removeMedia: (url) => media.remove(url) }),
-    accountExport: createAccountExport({ ...deps, mediaDir }),
+    accountDeletion: createAccountDeletion({ ...deps, media }),
+    accountExport: createAccountExport({ ...deps, media }),
     accountImport: createAccountImport({
       ...deps,
       limits: importLimits,

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
-import { MEDIA_PATH } from './urls.js'
-import { mkdir, open, rename, unlink } from 'node:fs/promises'
-import path from 'node:path'
 import { AppError, MSG, badRequest, notAcceptable, payloadTooLarge } from '../errors.js'
 import { MAX_UPLOAD_BYTES, type MediaReply } from '../schemas/media.js'
-import { syncDirectory } from '../store/durable-file.js'
-import { notImage, reencodeImage } from './image-encode.js'
+import type { MediaStorage } from '../media/media-storage.js'
+import type { MediaUrls } from '../media/media-urls.js'
+import { notImage, reencodeImage, type EncodedImage } from './image-encode.js'
 import { SNIFF_BYTES, sniffImageType, type ImageType } from './image-type.js'
 
 export interface Upload {
@@ -60,53 +58,42 @@ async function receive(upload: Upload): Promise<{ type: ImageType; bytes: Buffer
 }
 
 /**
- * Writes a file into the media folder under its final name, durably: synced, renamed into place, and
- * the folder synced. Until the reply carries its URL nothing names the file, so a failure at any step
- * removes all of it.
+ * Stores uploaded images under server-chosen names in the media storage (a folder or a bucket). The type
+ * comes from the bytes; the image is then decoded and written anew (image-encode.ts), so what is stored is
+ * pixels the server produced. Nothing reaches the storage before every check has passed.
  */
-async function store(mediaDir: string, name: string, data: Buffer): Promise<void> {
-  await mkdir(mediaDir, { recursive: true })
-  // A leading dot keeps a file still being written out of /media/ (the static files skip dotfiles).
-  const temp = path.join(mediaDir, `.upload-${randomUUID()}`)
-  const file = path.join(mediaDir, name)
-  try {
-    const handle = await open(temp, 'wx', 0o644)
-    try {
-      await handle.writeFile(data)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, file)
-    await syncDirectory(mediaDir)
-  } catch (error) {
-    await Promise.all([unlink(temp).catch(() => {}), unlink(file).catch(() => {})])
-    throw error
+export function createMediaService({ storage, urls }: { storage: MediaStorage; urls: MediaUrls }) {
+  async function keep(type: ImageType, image: EncodedImage): Promise<MediaReply> {
+    const key = `${randomUUID()}.${type}`
+    await storage.put(key, image.data)
+    return { url: urls.urlOf(key), width: image.width, height: image.height }
   }
-}
-
-/**
- * Stores uploaded images under server-chosen names in the media folder. The type comes from the bytes;
- * the image is then decoded and written anew (image-encode.ts), so what is stored is pixels the server
- * produced. Nothing reaches the folder before every check has passed.
- */
-export function createMediaService({ mediaDir }: { mediaDir: string }) {
-  async function saveImage(type: ImageType, bytes: Buffer): Promise<MediaReply> {
-    const image = await reencodeImage(bytes, type)
-    const name = `${randomUUID()}.${type}`
-    await store(mediaDir, name, image.data)
-    return { url: `/media/${name}`, width: image.width, height: image.height }
-  }
+  const saveImage = async (type: ImageType, bytes: Buffer) => keep(type, await reencodeImage(bytes, type))
 
   return {
+    /** The upload of this server's a URL names, or undefined for anything else. */
+    keyOf: (url: string) => urls.keyOf(url),
+
+    /** Every URL that names an upload: a record holding any of them still shows it. */
+    formsOf: (key: string) => urls.formsOf(key),
+
+    /** Whether the upload is still stored. */
+    has: async (key: string) => (await storage.sizeOf(key)) !== undefined,
+
+    /** An upload opened for reading, or undefined when it is gone. */
+    open: (key: string) => storage.open(key),
+
     /**
-     * The pixel size of an image this server stored, read from the file's header (the stored file was
-     * written upright by the re-encode); undefined for anything else, or a file that is gone.
+     * The pixel size of an image this server stored, read from the stored image (written upright by the
+     * re-encode); undefined for anything else, or an upload that is gone.
      */
     async sizeOf(url: string): Promise<{ width: number; height: number } | undefined> {
-      if (!MEDIA_PATH.test(url)) return undefined
+      const key = urls.keyOf(url)
+      if (key === undefined) return undefined
       try {
-        const { width, height, pageHeight } = await sharp(path.join(mediaDir, path.basename(url))).metadata()
+        const bytes = await storage.read(key)
+        if (!bytes) return undefined
+        const { width, height, pageHeight } = await sharp(bytes).metadata()
         return width && height ? { width, height: pageHeight ?? height } : undefined
       } catch {
         return undefined
@@ -115,10 +102,8 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
 
     /** Deletes an upload of this server's that nothing shows any more; anything else is left alone. */
     async remove(url: string): Promise<void> {
-      if (!MEDIA_PATH.test(url)) return
-      await unlink(path.join(mediaDir, path.basename(url))).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      })
+      const key = urls.keyOf(url)
+      if (key !== undefined) await storage.remove(key)
     },
 
     /** Stores an image read elsewhere (an imported archive's) as an upload is stored; undefined when it is not an image. */
@@ -126,10 +111,7 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
       const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES))
       if (!type) return undefined
       const image = await reencodeImage(bytes, type).catch(() => undefined)
-      if (!image) return undefined
-      const name = `${randomUUID()}.${type}`
-      await store(mediaDir, name, image.data)
-      return { url: `/media/${name}`, width: image.width, height: image.height }
+      return image && keep(type, image)
     },
 
     async save(upload: Upload): Promise<MediaReply> {

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestR
 import fp from 'fastify-plugin'
 import app, { serverOptions, type AppOptions } from '../../server/app.js'
 import { parseConfig, type Config } from '../../server/config.js'
+import { mediaUnderTest, testMediaOf, type TestMedia } from './media-under-test.js'
 import { cachedSeed, storeUnderTest } from './store-under-test.js'
 
 export interface TestContext {
@@ -43,6 +44,10 @@ export interface TestApp {
   dataDir: string
   /** The PostgreSQL schema the app's data lives in, when the suite runs on PostgreSQL. */
   schema?: string
+  /** The app's configuration, as it was built with it. */
+  config: Config
+  /** Its uploads, in MEDIA_DIR or (under onS3) in a bucket. */
+  media: TestMedia
   /** Logs in a seeded user (password: `<name>password` but for guest) and returns the token. */
   login(username: string, password?: string): Promise<string>
   /** app.inject with the token in the authorization header. */
@@ -73,12 +78,11 @@ export async function buildTestApp(
   const dir = dataDir ?? (await tempDataDir(t))
   // A restart on the same data directory is, on PostgreSQL, a restart on the same schema.
   const under = storeUnderTest(sharedSchema ?? schemaOfDataDir.get(dir))
-  const app = await startApp(testConfig(dir, { ...under.config, ...config }), { seed: cachedSeed, ...options }).catch(
-    async (error: unknown) => {
-      await under.cleanup()
-      throw error
-    },
-  )
+  const built = testConfig(dir, { ...under.config, ...(await mediaUnderTest(dir)), ...config })
+  const app = await startApp(built, { seed: cachedSeed, ...options }).catch(async (error: unknown) => {
+    await under.cleanup()
+    throw error
+  })
   if (under.config.databaseSchema) schemaOfDataDir.set(dir, under.config.databaseSchema)
   t.teardown(async () => {
     await app.close()
@@ -88,6 +92,8 @@ export async function buildTestApp(
   return {
     app,
     dataDir: dir,
+    config: built,
+    media: testMediaOf(t, built),
     ...(under.config.databaseSchema ? { schema: under.config.databaseSchema } : {}),
     async login(username, password = SEED_PASSWORDS[username] ?? '') {
       const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })

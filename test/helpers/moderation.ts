@@ -1,4 +1,5 @@
 import type { AppOptions } from '../../server/app.js'
+import type { MediaStorage } from '../../server/media/media-storage.js'
 import type { Config } from '../../server/config.js'
 import type { Database, Role } from '../../server/store/types.js'
 import { IMAGE_BYTES, buildApiApp, multipart } from './api.js'
@@ -8,8 +9,8 @@ import { cachedSeed } from './store-under-test.js'
 /** The seeded community with an admin and a moderator, as `npm run admin -- role` would make them. */
 export const STAFF: Readonly<Record<string, Role>> = { 'maya.lin': 'admin', theo_park: 'moderator' }
 
-export async function seedWithStaff(mediaDir: string): Promise<Database> {
-  const seed = await cachedSeed(mediaDir)
+export async function seedWithStaff(media: MediaStorage): Promise<Database> {
+  const seed = await cachedSeed(media)
   return {
     ...seed,
     users: seed.users.map((user) => (STAFF[user.username] ? { ...user, role: STAFF[user.username] } : user)),

@@ -58,4 +58,5 @@ export async function snapshotDb(app: Pick<TestApp, 'dataDir' | 'schema'>): Prom
   return snapshot
 }
 
-export const listMedia = async (app: TestApp) => (await readdir(path.join(app.dataDir, 'media'))).sort()
+/** Every name in the app's media folder or bucket, sorted. */
+export const listMedia = (app: TestApp) => app.media.names()

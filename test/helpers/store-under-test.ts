@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { cp, mkdtemp } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import postgres from 'postgres'
 import type { Config } from '../../server/config.js'
+import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
+import type { MediaStorage } from '../../server/media/media-storage.js'
 import { buildSeed } from '../../server/seed/index.js'
 import type { Database } from '../../server/store/types.js'
 import { dropSchema } from './pg.js'
@@ -97,15 +99,16 @@ let template: Promise<{ database: Database; mediaDir: string }> | undefined
 
 /**
  * The demo seed, built once per test process: seeding hashes six passwords, which costs more than most
- * tests. Each app gets its own copy of the records and of the images, under the same ids.
+ * tests. Each app gets its own copy of the records and of the images, under the same ids, in whichever
+ * storage (a folder or a bucket) it keeps uploads.
  */
-export async function cachedSeed(mediaDir: string): Promise<Database> {
+export async function cachedSeed(media: MediaStorage): Promise<Database> {
   template ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'chirp-seed-'))
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-    return { database: await buildSeed(dir), mediaDir: dir }
+    return { database: await buildSeed(createLocalMediaStorage(dir)), mediaDir: dir }
   })()
   const { database, mediaDir: from } = await template
-  await cp(from, mediaDir, { recursive: true })
+  for (const name of await readdir(from)) await media.put(name, await readFile(path.join(from, name)))
   return structuredClone(database)
 }

@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import t, { type Test } from 'tap'
@@ -31,11 +30,7 @@ async function streamOf(t: Test, token: string): Promise<SseClient> {
   return client
 }
 
-const exists = (url: string) =>
-  access(path.join(api.dataDir, 'media', path.basename(url))).then(
-    () => true,
-    () => false,
-  )
+const exists = async (url: string) => (await api.media.read(path.basename(url))) !== undefined
 
 await t.test('everything the user made goes, and every count drops', async (t) => {
   const [leaver, bea, cal] = await Promise.all([signup(api), signup(api), signup(api)])

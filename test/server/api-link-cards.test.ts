@@ -64,6 +64,7 @@ await t.test('the card follows the post live, and a read shows it', async (t) =>
   const image = await api.app.inject(data.card?.image ?? '')
   t.equal(image.statusCode, 200, 'the card image is served')
   t.equal(image.headers['content-type'], 'image/png')
+  t.ok(image.rawPayload.equals(await api.media.fileOf(data.card?.image ?? '')), 'from where uploads are stored')
 })
 
 await t.test('one link is fetched once', async (t) => {

@@ -1,5 +1,3 @@
-import { readdir, readFile } from 'node:fs/promises'
-import path from 'node:path'
 import t from 'tap'
 import { ErrorsSchema } from '../../server/schemas/common.js'
 import { MediaReplySchema } from '../../server/schemas/media.js'
@@ -24,16 +22,15 @@ const LIMIT = 20_971_520
 const api = await buildApiApp(t)
 const { app } = api
 const guest = await api.login('guest')
-const mediaDir = path.join(api.dataDir, 'media')
 
 const upload = (
   data: Buffer,
   { name = 'photo.png', type = 'image/png', field = 'file', token = guest as string | null } = {},
 ) => api.as(token ?? undefined, { method: 'POST', url: '/api/media', ...multipart(field, name, type, data) })
 /** Stored files, leaving out the uploads still being written. */
-const stored = async () => (await readdir(mediaDir)).filter((name) => !name.startsWith('.')).sort()
-/** The file an upload's URL names, as it sits in the media folder. */
-const storedFile = (url: string) => readFile(path.join(mediaDir, path.basename(url)))
+const stored = async () => (await api.media.names()).filter((name) => !name.startsWith('.'))
+/** The file an upload's URL names, as it sits in the media folder or the bucket. */
+const storedFile = (url: string) => api.media.fileOf(url)
 
 /** A PNG padded with zeros to exactly `size` bytes: the header is real, the tail is just bytes. */
 const pngOfSize = (size: number) => Buffer.concat([IMAGE_BYTES.png, Buffer.alloc(size - IMAGE_BYTES.png.length)])
@@ -145,7 +142,7 @@ await t.test('the size limit is 20971520 bytes: one more is a 413 and leaves no 
   expectError(t, await upload(pngOfSize(LIMIT + 1024 * 1024)), 413, TOO_LARGE, 'a megabyte over')
   t.strictSame(await stored(), before, 'nothing was kept')
   t.strictSame(
-    (await readdir(mediaDir)).filter((name) => name.startsWith('.upload-')),
+    (await api.media.names()).filter((name) => name.startsWith('.upload-')),
     [],
     'no partial upload is left',
   )

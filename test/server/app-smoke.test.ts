@@ -1,4 +1,5 @@
 import t from 'tap'
+import type { MediaStorage } from '../../server/media/media-storage.js'
 import { buildTestApp } from '../helpers/app.js'
 import { cachedSeed, testStoreKind } from '../helpers/store-under-test.js'
 
@@ -13,9 +14,9 @@ await t.test('a fresh data directory is seeded with 6 users and 13 posts', async
 
 await t.test('a start says what it is doing and no plugin timeout can stop a slow one', async (t) => {
   const lines: string[] = []
-  const slowSeed = async (mediaDir: string) => {
+  const slowSeed = async (media: MediaStorage) => {
     await new Promise((resolve) => setTimeout(resolve, 300))
-    return cachedSeed(mediaDir)
+    return cachedSeed(media)
   }
   const { app } = await buildTestApp(t, {
     config: { logLevel: 'info' },

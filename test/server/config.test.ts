@@ -1,6 +1,7 @@
 import t from 'tap'
 import { ConfigError, parseConfig } from '../../server/config.js'
 import { startApp, tempDataDir, testConfig } from '../helpers/app.js'
+import { startS3 } from '../helpers/s3.js'
 
 await t.test('defaults', async (t) => {
   const config = parseConfig({}, '/srv/chirp')
@@ -168,3 +169,93 @@ await t.test('SMTP_URL, SMTP_FROM and PUBLIC_URL: mail and the links in it', asy
     )
   }
 })
+
+await t.test('S3_*: off without S3_BUCKET; with it, the bucket and how to reach it', async (t) => {
+  t.equal(parseConfig({}).s3, undefined, 'uploads stay in MEDIA_DIR by default')
+  t.strictSame(parseConfig({ S3_BUCKET: 'chirp-media' }).s3, {
+    bucket: 'chirp-media',
+    endpoint: undefined,
+    region: 'us-east-1',
+    accessKeyId: undefined,
+    secretAccessKey: undefined,
+    publicUrl: undefined,
+    forcePathStyle: false,
+  })
+  const minio = parseConfig({
+    S3_BUCKET: 'media.chirp',
+    S3_ENDPOINT: 'http://minio:9000/',
+    S3_REGION: 'eu-west-1',
+    S3_ACCESS_KEY_ID: 'chirp',
+    S3_SECRET_ACCESS_KEY: 's3cret-key',
+    S3_PUBLIC_URL: 'https://media.example.com/chirp/',
+    S3_FORCE_PATH_STYLE: 'true',
+  }).s3
+  t.strictSame(minio, {
+    bucket: 'media.chirp',
+    endpoint: 'http://minio:9000',
+    region: 'eu-west-1',
+    accessKeyId: 'chirp',
+    secretAccessKey: 's3cret-key',
+    publicUrl: 'https://media.example.com/chirp',
+    forcePathStyle: true,
+  })
+})
+
+await t.test('S3_*: every bad setting is named, and no secret or endpoint is echoed', async (t) => {
+  const error = t.throws(() =>
+    parseConfig({
+      S3_BUCKET: 'Chirp_Media',
+      S3_ENDPOINT: 'ftp://user:s3cret@minio:21',
+      S3_REGION: 'EU West',
+      S3_ACCESS_KEY_ID: 'chirp',
+      S3_PUBLIC_URL: 'http://media.example.com',
+      S3_FORCE_PATH_STYLE: 'sometimes',
+    }),
+  ) as ConfigError
+  t.strictSame(error.problems, [
+    'S3_BUCKET must be a bucket name (3 to 63 of a-z, 0-9, "." and "-"), got "Chirp_Media"',
+    'S3_REGION must be a region such as eu-west-1, got "EU West"',
+    'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    'S3_PUBLIC_URL must be an https address such as https://media.example.com, got "http://media.example.com"',
+    'S3_ENDPOINT must be an http(s) address such as http://minio:9000, without credentials',
+    'S3_FORCE_PATH_STYLE must be true or false, got "sometimes"',
+  ])
+  t.notMatch(error.message, /s3cret/, 'the endpoint is not repeated')
+  const secretOnly = t.throws(() => parseConfig({ S3_BUCKET: 'chirp', S3_SECRET_ACCESS_KEY: 's3cret' })) as ConfigError
+  t.strictSame(secretOnly.problems, ['S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'])
+  t.notMatch(secretOnly.message, /s3cret/, 'nor the secret')
+  for (const bad of ['https://media.example.com/?v=1', 'https://u:p@media.example.com', 'media.example.com']) {
+    t.throws(() => parseConfig({ S3_BUCKET: 'chirp', S3_PUBLIC_URL: bad }), /S3_PUBLIC_URL must be an https/, bad)
+  }
+  t.throws(() => parseConfig({ S3_BUCKET: 'ab' }), /S3_BUCKET must be a bucket name/, 'too short')
+})
+
+await t.test(
+  'an S3_ setting without S3_BUCKET is a mistake, not ignored: uploads would stay on the disk',
+  async (t) => {
+    const error = t.throws(() =>
+      parseConfig({ S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_URL: 'https://media.example.com' }),
+    ) as ConfigError
+    t.strictSame(error.problems, [
+      'S3_ENDPOINT is set but S3_BUCKET is not',
+      'S3_PUBLIC_URL is set but S3_BUCKET is not',
+    ])
+  },
+)
+
+await t.test(
+  'a bucket that does not exist stops the first start, which stores the seeded images in it, saying why',
+  async (t) => {
+    const s3 = await startS3(t)
+    const config = { ...(await s3.bucket()), bucket: 'no-such-bucket' }
+    const dataDir = await tempDataDir(t)
+    const error = await startApp(testConfig(dataDir, { s3: config })).then(
+      async (app) => {
+        await app.close()
+        return undefined
+      },
+      (error: unknown) => error as Error,
+    )
+    t.match(error?.message, /bucket/i, 'seeding the store into it fails, saying the bucket is missing')
+  },
+)

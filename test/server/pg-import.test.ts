@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process'
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import { runDbImport } from '../../server/cli/db-import.js'
 import { runDbMigrate } from '../../server/cli/db-migrate.js'
+import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
 import { buildSeed } from '../../server/seed/index.js'
 import { createCommentsService } from '../../server/services/comments.js'
 import { createPollsService } from '../../server/services/polls.js'
@@ -17,6 +19,7 @@ import { MIGRATIONS } from '../../server/store/pg/migrations/index.js'
 import { PgStore } from '../../server/store/pg/pg-store.js'
 import { tempDataDir } from '../helpers/app.js'
 import { TEST_DATABASE_URL, skipWithoutPostgres, testSchema } from '../helpers/pg.js'
+import { openBucket, startS3 } from '../helpers/s3.js'
 
 const skip = await skipWithoutPostgres()
 
@@ -29,7 +32,10 @@ const DELETED = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d00de'
  */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
-  const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
+  const store = await EmbeddedStore.open({
+    dataDir,
+    seed: () => buildSeed(createLocalMediaStorage(path.join(dataDir, 'media'))),
+  })
   const deps = { store, now: () => new Date() }
   const users = (await store.listUsers({})).items
   const [guest, other] = [users.find((u) => u.username === 'guest'), users.find((u) => u.username === 'noah_kim')]
@@ -228,6 +234,35 @@ await t.test('db:migrate migrates and seeds an empty schema, then finds nothing 
     'The database already holds users: nothing seeded.',
   ])
 })
+
+await t.test(
+  'with S3_BUCKET, db:migrate seeds its images into the bucket and db:import points at media:migrate',
+  { skip },
+  async (t) => {
+    const bucket = await (await startS3(t)).bucket()
+    const dataDir = await tempDataDir(t)
+    const s3 = {
+      S3_BUCKET: bucket.bucket,
+      S3_ENDPOINT: bucket.endpoint,
+      S3_ACCESS_KEY_ID: bucket.accessKeyId,
+      S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    }
+    const seeded = output()
+    const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t), DATA_DIR: dataDir, ...s3 }
+    t.equal(await runDbMigrate(env, seeded.out), 0, seeded.lines.error.join('\n'))
+    t.equal((await openBucket(t, bucket).keys()).length, 3, "the seeded posts' images are in the bucket")
+    t.strictSame(await readdir(dataDir), [], 'and nothing is on the disk')
+    const from = await usedDataDir(t)
+    const imported = output()
+    const into = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: testSchema(t), ...s3 }
+    t.equal(await runDbImport(['--from', from], into, imported.out), 0, imported.lines.error.join('\n'))
+    t.equal(
+      imported.lines.log.at(-1),
+      `Media files were not copied: MEDIA_DIR=${path.join(from, 'media')} npm run media:migrate copies them into the bucket.`,
+    )
+  },
+)
 
 await t.test('the command runs as a process: exit code 0, then 1 on a database that has users', { skip }, async (t) => {
   const from = await usedDataDir(t)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { StartupError } from '../../server/errors.js'
@@ -32,7 +33,7 @@ await t.test(
   async (t) => {
     const schema = testSchema(t)
     const sql = pool(t, schema)
-    const seed = await buildSeed(path.join(await tempDataDir(t), 'media'))
+    const seed = await buildSeed(createLocalMediaStorage(path.join(await tempDataDir(t), 'media')))
     const lines: string[] = []
     const first = await migrate(sql, { schema, seed: async () => seed, log: { info: (line) => lines.push(line) } })
     t.strictSame(
@@ -79,7 +80,7 @@ await t.test(
   { skip },
   async (t) => {
     const schema = testSchema(t)
-    const seed = await buildSeed(path.join(await tempDataDir(t), 'media'))
+    const seed = await buildSeed(createLocalMediaStorage(path.join(await tempDataDir(t), 'media')))
     const pools = [pool(t, schema), pool(t, schema), pool(t, schema)]
     const results = await Promise.all(pools.map((sql) => migrate(sql, { schema, seed: async () => seed })))
     t.strictSame(

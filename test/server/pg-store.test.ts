@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { buildSeed } from '../../server/seed/index.js'
@@ -45,7 +46,7 @@ async function compareReads(t: Test, database: Database) {
 }
 
 await t.test('reads rebuild the embedded store records from the seed', { skip }, async (t) => {
-  await compareReads(t, await buildSeed(path.join(await tempDataDir(t), 'media')))
+  await compareReads(t, await buildSeed(createLocalMediaStorage(path.join(await tempDataDir(t), 'media'))))
 })
 
 await t.test(

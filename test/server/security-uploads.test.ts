@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import t from 'tap'
 import { MSG } from '../../server/errors.js'
@@ -29,7 +28,6 @@ import { buildSeededApp, listMedia as listMediaOf } from '../helpers/seeded.js'
 
 const api = await buildSeededApp(t, { config: { rateLimit: false } })
 const token = await api.login('guest')
-const mediaDir = path.join(api.dataDir, 'media')
 const listMedia = () => listMediaOf(api)
 const upload = (body: { payload: Buffer; headers: Record<string, string> }, auth: string | null = token) =>
   api.as(auth ?? undefined, { method: 'POST', url: '/api/media', ...body })
@@ -41,7 +39,7 @@ const exactly = (size: number) => Buffer.concat([PNG, Buffer.alloc(size - PNG.le
 const appHeader = (size: number) => jpegSegment(0xe1, Buffer.alloc(size - 2, 0x20))
 
 const FORMATS = { jpg: 'jpeg', png: 'png', gif: 'gif', webp: 'webp' } as const
-const storedFile = (url: string) => readFile(path.join(mediaDir, path.basename(url)))
+const storedFile = (url: string) => api.media.fileOf(url)
 
 const accepted: Array<[string, Buffer, string, string, keyof typeof FORMATS]> = [
   ['a JPEG', JPEG, 'photo.jpg', 'image/jpeg', 'jpg'],

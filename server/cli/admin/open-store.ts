@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js'
 import { openPersistence, type Persistence } from '../../persistence.js'
+import { openMediaStorage } from '../../media/index.js'
 import { buildSeed } from '../../seed/index.js'
 import type { Output } from '../database-env.js'
 
@@ -13,8 +14,9 @@ export async function withStore(
   out: Output,
   command: (persistence: Persistence) => Promise<number>,
 ): Promise<number> {
+  const media = openMediaStorage(config)
   const persistence = await openPersistence(config, {
-    seed: () => buildSeed(config.mediaDir),
+    seed: () => buildSeed(media),
     log: { info: () => {}, warn: (_obj, msg) => out.error(msg) },
     onBroken: () => {},
   })
@@ -22,5 +24,6 @@ export async function withStore(
     return await command(persistence)
   } finally {
     await persistence.close()
+    media.close()
   }
 }
