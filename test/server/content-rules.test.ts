@@ -1,6 +1,7 @@
 import path from 'node:path'
 import t from 'tap'
 import { AppError } from '../../server/errors.js'
+import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
 import { buildSeed } from '../../server/seed/index.js'
 import { createCommentsService } from '../../server/services/comments.js'
 import { keptDate } from '../../server/services/content-rules.js'
@@ -16,7 +17,7 @@ import { tempDataDir } from '../helpers/app.js'
  * calls them), they refuse the same text with the same 400, and nothing is written.
  */
 const dataDir = await tempDataDir(t)
-const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(path.join(dataDir, 'media')) })
+const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(createLocalMediaStorage(path.join(dataDir, 'media'))) })
 t.teardown(() => store.close())
 const deps = { store, now: () => new Date() }
 const posts = createPostsService(deps)
