@@ -1,3 +1,4 @@
+import { JobIndex } from './job-index.js'
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { NameIndex } from './name-index.js'
 import { ModerationIndex } from './moderation-index.js'
@@ -104,6 +105,7 @@ export class MemoryIndex {
   readonly revokedTokens = new RevokedTokens()
   readonly moderation = new ModerationIndex()
   readonly reservedNames = new ReservedNames()
+  readonly jobs = new JobIndex()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
   /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
@@ -175,6 +177,7 @@ export class MemoryIndex {
     this.revokedTokens.load(data.revokedTokens ?? [])
     this.moderation.load(data.reports ?? [], data.auditLog ?? [], data.invites ?? [])
     this.reservedNames.load(data.reservedNames ?? [])
+    this.jobs.load(data.jobs ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {
