@@ -1,6 +1,10 @@
 import { createJobQueue, type JobHandlers, type JobQueueOptions } from '../../server/services/jobs.js'
 import type { JobCount, JobKind, JobState, Store } from '../../server/store/types.js'
-import type { TestContext } from './app.js'
+import { EmbeddedStore } from '../../server/store/embedded-store.js'
+import { tempDataDir, type TestContext } from './app.js'
+import { openPgStore } from './both-stores.js'
+import { testDatabaseUrl } from './store-under-test.js'
+import { uuidDatabase } from './uuid-database.js'
 
 /** Queue settings for tests: short delays, so retries and give-ups happen within a test. */
 export const QUICK_JOBS = { jobsPollMs: 20, jobsLeaseMs: 30_000, jobsRetryMs: 20, jobsGiveUpMs: 300 }
@@ -51,3 +55,12 @@ export async function untilJobs(
 /** Nothing queued or running any more. */
 export const settled = (counts: readonly JobCount[]) =>
   counts.every((count) => count.state === 'done' || count.state === 'failed')
+
+/** The store the suite runs on (PostgreSQL under CHIRP_TEST_DATABASE_URL), small and fresh, closed when the test ends. */
+export async function openTestStore(t: TestContext): Promise<Store> {
+  const database = uuidDatabase({ users: 2, posts: 2 })
+  if (testDatabaseUrl !== undefined) return openPgStore(t, database)
+  const store = await EmbeddedStore.open({ dataDir: await tempDataDir(t), seed: async () => database })
+  t.teardown(() => store.close())
+  return store
+}
