@@ -24,7 +24,7 @@ await onPostgres(async () => {
     }
   const config = { ...QUICK_JOBS, jobsConcurrency: 4 }
   const a = await buildApiApp(t, { config, options: { jobHandlers: { push: recorder('a') } } })
-  const b = await buildApiApp(t, {
+  await buildApiApp(t, {
     config,
     sharedSchema: a.schema as string,
     options: { jobHandlers: { push: recorder('b') } },
