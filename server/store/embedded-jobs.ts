@@ -18,15 +18,18 @@ export interface JobChange<T> {
 }
 
 /**
- * The embedded store's job operations. Each change runs behind the store's mutex, like a transaction,
- * and resolves once it is on disk: a claim is recorded before its run begins, an ending once it is durable.
+ * The embedded store's job operations. Each change runs behind the store's mutex, like a transaction.
+ * An enqueue resolves once it is on disk, as an acknowledged write does. A claim or an ending is written
+ * with the next flush without being waited for: lost to a crash, it leaves the job queued, to run again
+ * at the next start (at least once still holds; an effect ended with its job in one transaction was
+ * flushed with it). Waiting for them put a flush or two between every job and the next.
  */
 export class EmbeddedJobs implements JobStore {
   readonly #watchers: ((runAt: string) => void)[] = []
 
   constructor(
     private readonly index: JobIndex,
-    private readonly change: <T>(work: () => JobChange<T>) => Promise<T>,
+    private readonly change: <T>(work: () => JobChange<T>, durable?: boolean) => Promise<T>,
   ) {}
 
   async enqueueJobs(jobs: readonly NewJob[], at: string): Promise<void> {
@@ -38,7 +41,7 @@ export class EmbeddedJobs implements JobStore {
     const taken = await this.change(() => {
       const due = this.index.due(request).map((job) => Object.freeze(job))
       return { put: due, answer: due }
-    })
+    }, false)
     return taken.map(claimedOf)
   }
 
@@ -47,7 +50,7 @@ export class EmbeddedJobs implements JobStore {
       const job = this.index.get(id)
       if (job?.state !== 'running' || job.claim !== claim) return { put: [], answer: false }
       return { put: [Object.freeze(settled(job, outcome, at))], answer: true }
-    })
+    }, false)
   }
 
   pruneJobs(doneBefore: string, failedBefore: string): Promise<number> {

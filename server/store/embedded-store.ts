@@ -74,7 +74,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     this.#perWrite = options.flush === 'per-write'
     this.#onBroken = options.onBroken ?? (() => {})
     this.#publish = options.publish ?? (() => {})
-    this.#jobs = new EmbeddedJobs(this.index.jobs, (work) => this.#changeJobs(work))
+    this.#jobs = new EmbeddedJobs(this.index.jobs, (work, durable) => this.#changeJobs(work, durable))
   }
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
@@ -181,10 +181,13 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     this.#jobs.watchJobs(watcher)
   }
 
-  /** A change of jobs alone, as a transaction makes one: in turn, then durable; it leaves reads' caches be. */
-  async #changeJobs<T>(work: () => JobChange<T>): Promise<T> {
+  /**
+   * A change of jobs alone, as a transaction makes one: in turn, and durable before it resolves unless
+   * `durable` is false (see EmbeddedJobs); it leaves reads' caches be.
+   */
+  async #changeJobs<T>(work: () => JobChange<T>, durable = true): Promise<T> {
     const release = await this.#mutex.lock()
-    let durable: Promise<void> | undefined
+    let flushed: Promise<void> | undefined
     let answer: T
     try {
       if (this.#broken) throw this.#broken.error
@@ -195,13 +198,15 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       for (const id of change.remove ?? []) changes.set(id, null)
       if (changes.size > 0) {
         this.#apply('jobs', changes, this.index.jobs)
-        durable = this.#awaitFlush()
-        if (this.#perWrite) await durable
+        flushed = this.#awaitFlush()
+        // A flush that fails reads the disk back (#recover): nothing is lost that a caller was told of.
+        if (!durable) flushed.catch(() => {})
+        else if (this.#perWrite) await flushed
       }
     } finally {
       release()
     }
-    await durable
+    if (durable) await flushed
     return answer
   }
 
@@ -245,7 +250,8 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       auditLog: index.moderation.audit,
       invites: index.moderation.invites,
       reservedNames: index.reservedNames,
-      jobs: index.jobs,
+      // A done job is kept in memory until pruned, never written: a restart forgets it, as pruning would.
+      jobs: { get: (id: string) => (index.jobs.get(id)?.state === 'done' ? undefined : index.jobs.get(id)) },
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

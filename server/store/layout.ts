@@ -31,7 +31,8 @@ import type {
  * writes one small shard rather than growing its user's record. Version 5 added the records of
  * moderation: reports, the audit log and invites. Version 6 added the usernames of deleted accounts,
  * held for a while so nobody takes a name over at once. Version 7 added the job queue's jobs, so a job
- * enqueued by a write is flushed with it. Older manifests are still read, as holding none of the kinds
+ * enqueued by a write is flushed with it; only jobs still to run and failed ones are written, done ones
+ * being kept in memory until pruned. Older manifests are still read, as holding none of the kinds
  * that came after them.
  */
 export type Kind =
