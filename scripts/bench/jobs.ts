@@ -13,7 +13,7 @@ import { atMost, measured, ms } from './report.js'
 const OFFERED_PER_SECOND = 200
 const EMPTY: Database = { version: 1, users: [], posts: [] }
 
-export interface JobsRun {
+interface JobsRun {
   offered: number
   done: number
   /** Jobs finished a second, from the first enqueue to the last run's end. */

@@ -51,8 +51,8 @@ export interface JobQueueOptions {
 }
 
 /** How long finished jobs are kept: done ones a day, failed ones two weeks (docs/job-queue.md). */
-export const KEEP_DONE_MS = 24 * 3600_000
-export const KEEP_FAILED_MS = 14 * 24 * 3600_000
+const KEEP_DONE_MS = 24 * 3600_000
+const KEEP_FAILED_MS = 14 * 24 * 3600_000
 const PRUNE_EVERY_MS = 60_000
 
 /** A job to enqueue now, or at `runAt`. */

@@ -142,7 +142,7 @@ export interface WriteCase {
 }
 
 /** An operation of the store beside its transactions (the job queue's): run on the store itself. */
-export interface StoreCase {
+interface StoreCase {
   op: Operation
   name: string
   run: (store: Store) => Promise<unknown>
