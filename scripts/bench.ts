@@ -10,6 +10,7 @@ import { FINDING_MS, findingLeg } from './bench/finding.js'
 import { runServerLegs, type Report } from './bench/legs.js'
 import { lighthouseLeg } from './bench/lighthouse.js'
 import { embeddedStartLeg } from './bench/embedded-start.js'
+import { jobsLeg } from './bench/jobs.js'
 import { pageSizeLeg } from './bench/page-size.js'
 import { runPgLegs } from './bench/pg-legs.js'
 import { BenchSchemas, PG_STREAMS, checkBenchDatabase, preparePostgres } from './bench/pg.js'
@@ -58,7 +59,7 @@ function settingsFromArgs(): Settings {
       'pg-posts': { type: 'string', default: '1000000' },
       only: {
         type: 'string',
-        default: databaseUrl ? '1,2,3,4,5,13,16,6,10,11,17,7,15,8,9,14,12' : '1,2,3,4,5,13,16,6,10,11,17',
+        default: databaseUrl ? '1,2,3,4,5,13,16,6,10,11,17,18,7,15,8,9,14,12' : '1,2,3,4,5,13,16,6,10,11,17,18',
       },
     },
   })
@@ -192,6 +193,8 @@ async function main(): Promise<void> {
 
     // Alone on the machine: a start competes with nothing of the benchmark's own.
     if (settings.only.has(17)) await embeddedStartLeg(base, reports.embedded)
+    // With DATABASE_URL, on a schema of its own too: none of the large data sets is needed.
+    if (settings.only.has(18)) await jobsLeg(base, reports.embedded)
 
     if (pgLegs && schemas) {
       const pg = await preparePostgres(base, schemas, running)

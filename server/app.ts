@@ -44,9 +44,7 @@ import { createLinkPreviews } from './services/link-previews.js'
 import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
-
-/** How often an instance looks for polls that closed unread (services/polls.ts). */
-const POLL_SWEEP_MS = 60_000
+import { createJobQueue, type JobHandlers } from './services/jobs.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -68,6 +66,8 @@ export interface AppOptions {
   seed?: (media: MediaStorage) => Promise<Database>
   /** How link cards' pages are fetched: a resolver, a certificate authority and a deadline of a test's own. */
   linkFetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
+  /** Handlers of a test's own, for kinds that have none yet or in place of the app's. */
+  jobHandlers?: JobHandlers
 }
 
 /** What the app plugin is registered with: the parsed configuration, and the seams tests use. */
@@ -171,15 +171,21 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })
-  // Before the store closes (onClose): a card being stored finishes, and no fetch outlives the app.
-  fastify.addHook('preClose', async () => services.linkCards?.close())
-
-  // A poll nobody reads after it closes still reaches its author within a minute of any instance's sweep.
-  const pollSweep = setInterval(() => {
-    services.polls.sweep().catch((error: unknown) => fastify.log.warn({ err: error }, 'poll sweep failed'))
-  }, POLL_SWEEP_MS)
-  pollSweep.unref()
-  fastify.addHook('onClose', async () => clearInterval(pollSweep))
+  const jobs = createJobQueue({
+    store,
+    now,
+    handlers: { ...services.jobHandlers, ...options.jobHandlers },
+    concurrency: config.jobsConcurrency,
+    pollMs: config.jobsPollMs,
+    leaseMs: config.jobsLeaseMs,
+    retryMs: config.jobsRetryMs,
+    giveUpMs: config.jobsGiveUpMs,
+    log: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
+  })
+  // Once the app is ready, so no job runs against a half-registered app; before the store closes
+  // (onClose), every run under way ends and is recorded, done or given back.
+  fastify.addHook('onReady', async () => jobs.start())
+  fastify.addHook('preClose', async () => jobs.close())
 
   await fastify.register(authPlugin, {
     secret: jwtSecret,

@@ -59,6 +59,16 @@ export interface Config {
   linkPreviewAllow: string[]
   /** How long a poll's day lasts, in seconds: 86400 but in tests, which close polls in moments. */
   pollDaySeconds: number
+  /** Jobs this instance runs at once (docs/job-queue.md). */
+  jobsConcurrency: number
+  /** How often, in ms, an instance looks for jobs that nothing told it of: other instances' and delayed ones. */
+  jobsPollMs: number
+  /** How long, in ms, a claimed job is its worker's; past it another worker takes the job. */
+  jobsLeaseMs: number
+  /** The first retry's delay in ms, doubling after each failed run. */
+  jobsRetryMs: number
+  /** How long, in ms after its first run, a failing job is retried (deliveries: 48 times as long). */
+  jobsGiveUpMs: number
 }
 
 export interface S3Config {
@@ -305,6 +315,11 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     publicUrl: parsePublicUrl(env.PUBLIC_URL, port, problems),
     linkPreviews: parseBool('LINK_PREVIEWS', env.LINK_PREVIEWS, true, problems),
     linkPreviewAllow: parseHosts('LINK_PREVIEW_ALLOW', env.LINK_PREVIEW_ALLOW, problems),
+    jobsConcurrency: parseInteger('JOBS_CONCURRENCY', env.JOBS_CONCURRENCY, 8, 1, 1000, problems),
+    jobsPollMs: parseInteger('JOBS_POLL_MS', env.JOBS_POLL_MS, 1000, 10, 600_000, problems),
+    jobsLeaseMs: parseInteger('JOBS_LEASE_MS', env.JOBS_LEASE_MS, 30_000, 100, 3_600_000, problems),
+    jobsRetryMs: parseInteger('JOBS_RETRY_MS', env.JOBS_RETRY_MS, 5_000, 1, 3_600_000, problems),
+    jobsGiveUpMs: parseInteger('JOBS_GIVE_UP_MS', env.JOBS_GIVE_UP_MS, 3_600_000, 1, 86_400_000, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -16,12 +16,13 @@ import {
   SuspendBodySchema,
   UserRefParamsSchema,
 } from '../schemas/moderation.js'
+import { JobsReplySchema } from '../schemas/jobs.js'
 import { CommentParamsSchema, IdParamsSchema } from '../schemas/posts.js'
 import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
 /** The moderation queue, moderator actions, the audit log and invites: moderators and admins only (DECISIONS §8). */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { moderation, reports } = services
+  const { moderation, reports, jobs } = services
   const tags = ['moderation']
   const onRequest = [app.authenticate]
   const userAction = {
@@ -142,6 +143,21 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     '/admin/log',
     { onRequest, schema: { tags, querystring: PageQuerySchema, response: { 200: AuditLogReplySchema, ...ERRORS } } },
     async (request) => moderation.log(me(request), request.query),
+  )
+
+  app.get(
+    '/admin/jobs',
+    {
+      onRequest,
+      schema: {
+        tags,
+        description:
+          'The job queue (admins only): how many jobs of each kind are queued, running, done and failed, done ' +
+          'and failed ones for as long as they are kept, and the latest failures with their last error.',
+        response: { 200: JobsReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => jobs.overview(me(request)),
   )
 
   app.post(

@@ -1,8 +1,9 @@
 import { MSG, badRequest, forbidden, notFound } from '../errors.js'
-import type { TokenHolder, UserRecord } from '../store/types.js'
+import type { ClaimedJob, TokenHolder, UserRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import type { AccountSecrets } from './account-secrets.js'
 import type { ServiceDeps } from './deps.js'
+import { newJob } from './jobs.js'
 import type { Mailer } from './mailer.js'
 import { hashPassword, verifyPassword } from './passwords.js'
 import { createResetLinks } from './reset-links.js'
@@ -45,8 +46,9 @@ export function createAccountService({ store, secrets, tokenFor, mailer, publicU
     },
 
     /**
-     * Mails a link to every account of the address. The caller answers the same whatever happens, and
-     * does not wait for the mail, so neither the answer nor its timing tells whether the address is known.
+     * Queues a `mail` job that mails a link to every account of the address. Whether the address is known
+     * is found out by the job, later: the request does the same work for any address, so neither the
+     * answer nor its timing tells.
      */
     async requestReset(email: string) {
       if (!mailer) {
@@ -54,15 +56,25 @@ export function createAccountService({ store, secrets, tokenFor, mailer, publicU
         warnedNoMail = true
         return
       }
+      const at = now().toISOString()
+      await store.enqueueJobs([newJob('mail', { template: 'password-reset', email }, at)], at)
+    },
+
+    /**
+     * Runs a `mail` job. Each mail's Message-ID comes from the job and the account, so a mail sent again
+     * (its job's run cut short after the send, by a crash) is the same message to the receiving side.
+     */
+    async runMailJob(job: ClaimedJob) {
+      if (!mailer) throw new Error('SMTP_URL is not set')
+      const email = String(job.payload.email)
       const users = (await store.getUsers(await store.usersWithEmail(email))).filter((user) => !isGuest(user))
       for (const user of users) {
         const text =
           `Someone asked to reset the password of @${user.username} on Chirp.\n\n` +
           `To choose a new one, open this link within an hour (it works once):\n${links.linkFor(user)}\n\n` +
           'If it was not you, ignore this mail: your password stays as it is.'
-        mailer
-          .send({ to: user.email, subject: 'Reset your Chirp password', text })
-          .catch((error: unknown) => warn('a password-reset mail could not be sent', error))
+        const messageId = `<${job._id}.${user._id}@${new URL(publicUrl).hostname}>`
+        await mailer.send({ to: user.email, subject: 'Reset your Chirp password', text, messageId })
       }
     },
 

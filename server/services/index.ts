@@ -5,6 +5,8 @@ import { createAccountImport, hostOf, type AccountImport } from './account-impor
 import type { ImportLimits } from './archive-reader.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
+import { createJobOverview, type JobOverview } from './job-overview.js'
+import type { JobHandlers } from './jobs.js'
 import { createLinkCards, type LinkCards } from './link-cards.js'
 import { createLinkFetcher, type LinkFetchOptions } from './link-fetch.js'
 import type { MediaStorage } from '../media/media-storage.js'
@@ -40,6 +42,9 @@ export interface Services {
   relations: RelationsService
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
+  jobs: JobOverview
+  /** What runs each kind of job that has work (services/jobs.ts); the others wait for a handler of their own. */
+  jobHandlers: JobHandlers
 }
 
 export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'> {
@@ -83,16 +88,18 @@ export function createServices({
       saveImage: async (bytes) => (await media.saveFetched(bytes)).url,
       log: warn,
     })
+  const account = createAccountService({
+    ...deps,
+    secrets,
+    mailer,
+    publicUrl,
+    warn,
+    tokenFor: (holder) => tokenFor(signToken, holder),
+  })
+  const polls = createPollsService(deps)
   return {
     auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets }),
-    account: createAccountService({
-      ...deps,
-      secrets,
-      mailer,
-      publicUrl,
-      warn,
-      tokenFor: (holder) => tokenFor(signToken, holder),
-    }),
+    account,
     accountDeletion: createAccountDeletion({ ...deps, media }),
     accountExport: createAccountExport({ ...deps, media }),
     accountImport: createAccountImport({
@@ -105,7 +112,7 @@ export function createServices({
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
     posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds }),
-    polls: createPollsService(deps),
+    polls,
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),
@@ -114,5 +121,11 @@ export function createServices({
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),
     linkCards,
+    jobs: createJobOverview(deps),
+    jobHandlers: {
+      'poll-close': (job, run) => polls.runCloseJob(job, run),
+      ...(linkCards ? { 'link-card': (job, run) => linkCards.run(job, run) } : {}),
+      ...(mailer ? { mail: (job) => account.runMailJob(job) } : {}),
+    },
   }
 }

@@ -1,24 +1,25 @@
 import { LRUCache } from 'lru-cache'
 import { parseRichText } from '../../common/text-rules.js'
-import type { LinkCardRecord, StoreTx } from '../store/types.js'
+import type { ClaimedJob, LinkCardRecord, NewJob, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { newJob, type JobRun } from './jobs.js'
 import { decodePage, summarisePage } from './link-card-parse.js'
 import { LinkFetchError, type LinkFetcher } from './link-fetch.js'
 import { postViews } from './post-views.js'
 
 /**
  * Link cards (DECISIONS §10): the first https link of a post gets a preview, fetched after the post is
- * saved, so a create or an edit answers at once and the card follows as a `post.updated` event, written
- * to the event log in the transaction that stores it, so it reaches the streams of every instance. A link
- * is fetched once while it is cached, its image too; a failure is remembered for a while, so a post
- * repeating a dead link does not fetch it again. At most MAX_ACTIVE fetches run at a time, MAX_WAITING
- * wait behind them, and a link past those gets no card.
+ * saved, so a create or an edit answers at once and the card follows as a `post.updated` event. The
+ * write enqueues a `link-card` job in its own transaction (jobFor); the job's run fetches the page and
+ * stores the card in a transaction that also ends the job, so a card is stored once however often its
+ * job runs, and it reaches every instance's streams through the event log. A link is fetched once while
+ * it is cached, its image too; a page that cannot be shown is remembered for a while, so a post
+ * repeating a dead link does not fetch it again, and its post keeps `card: null`. A fetch that failed on
+ * the way (a timeout, the network, DNS) throws, and the queue tries it again later.
  */
 
 /** A page's body, and a card image's, is read up to this many bytes. */
 const MAX_PAGE_BYTES = 1024 * 1024
-const MAX_ACTIVE = 4
-const MAX_WAITING = 200
 const CACHED_LINKS = 2000
 const CARD_TTL_MS = 60 * 60 * 1000
 const FAILURE_TTL_MS = 10 * 60 * 1000
@@ -50,33 +51,18 @@ function report(log: LinkCardsDeps['log'], what: string, error: unknown): void {
 
 const isImageType = (type: string) => /^image\/(jpeg|png|gif|webp)$/.test(type)
 
-export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDeps) {
-  const cache = new LRUCache<string, Promise<CardContent | null>>({ max: CACHED_LINKS, ttl: CARD_TTL_MS })
-  const shutdown = new AbortController()
-  const running = new Set<Promise<void>>()
-  const waiting: (() => void)[] = []
-  let active = 0
+/** Failures on the way to a page, which a later try may not meet. */
+const TRANSIENT = new Set(['timeout', 'network', 'unresolved'])
+const isTransient = (error: unknown) => error instanceof LinkFetchError && TRANSIENT.has(error.reason)
 
-  async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-    if (active >= MAX_ACTIVE) await new Promise<void>((resolve) => waiting.push(resolve))
-    active++
-    try {
-      return await work()
-    } finally {
-      active--
-      waiting.shift()?.()
-    }
-  }
+export function createLinkCards({ store, now, fetcher, saveImage, log }: LinkCardsDeps) {
+  const cache = new LRUCache<string, Promise<CardContent | null>>({ max: CACHED_LINKS, ttl: CARD_TTL_MS })
 
   /** The page's image stored here, or '' when it has none or it cannot be fetched or decoded. */
-  async function imageOf(imageUrl: string): Promise<string> {
+  async function imageOf(imageUrl: string, signal: AbortSignal): Promise<string> {
     if (imageUrl === '') return ''
     try {
-      const image = await fetcher.fetch(imageUrl, {
-        accept: isImageType,
-        maxBytes: MAX_PAGE_BYTES,
-        signal: shutdown.signal,
-      })
+      const image = await fetcher.fetch(imageUrl, { accept: isImageType, maxBytes: MAX_PAGE_BYTES, signal })
       return await saveImage(image.body)
     } catch (error) {
       report(log, `link card image ${imageUrl} not used`, error)
@@ -84,41 +70,42 @@ export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDep
     }
   }
 
-  /** What a card shows of the page at `href`; null when there is nothing to show or the page cannot be read. */
-  async function fetchCard(href: string): Promise<CardContent | null> {
-    // One that waited its turn past shutdown starts nothing.
-    if (shutdown.signal.aborted) return null
-    const page = await fetcher.fetch(href, {
-      accept: (type) => type === 'text/html',
-      maxBytes: MAX_PAGE_BYTES,
-      signal: shutdown.signal,
-    })
+  /** What a card shows of the page at `href`; null when there is nothing to show. */
+  async function fetchCard(href: string, signal: AbortSignal): Promise<CardContent | null> {
+    const page = await fetcher.fetch(href, { accept: (type) => type === 'text/html', maxBytes: MAX_PAGE_BYTES, signal })
     const summary = summarisePage(decodePage(page.body, page.charset), page.url)
     if (summary.title === '' && summary.description === '' && summary.imageUrl === '') return null
-    return { title: summary.title, description: summary.description, image: await imageOf(summary.imageUrl) }
+    return { title: summary.title, description: summary.description, image: await imageOf(summary.imageUrl, signal) }
   }
 
-  function cardFor(href: string): Promise<CardContent | null> {
+  /** The card, or null for a page that cannot be shown; rejects when it may be fetched later (isTransient). */
+  function cardFor(href: string, signal: AbortSignal): Promise<CardContent | null> {
     const cached = cache.get(href)
     if (cached) return cached
-    const card = inTurn(() => fetchCard(href)).catch((error: unknown) => {
+    const card = fetchCard(href, signal).catch((error: unknown) => {
       report(log, `link card for ${href} not made`, error)
+      if (signal.aborted || isTransient(error)) throw error
       return null
     })
     cache.set(href, card)
-    // A failure is tried again sooner than a card is refreshed; one that ended in shutdown, on the next start.
-    void card.then((content) => {
-      if (shutdown.signal.aborted) cache.delete(href)
-      else if (content === null && cache.get(href) === card) cache.set(href, card, { ttl: FAILURE_TTL_MS })
-    })
+    // A page that cannot be shown is tried again sooner than a card is refreshed; one that may be fetched
+    // later, and one cut short by shutdown, is not kept at all.
+    card.then(
+      (content) => {
+        if (content === null && cache.get(href) === card) cache.set(href, card, { ttl: FAILURE_TTL_MS })
+      },
+      () => {
+        if (cache.get(href) === card) cache.delete(href)
+      },
+    )
     return card
   }
 
   /** Stores the card and tells every stream, unless the post is gone or its text now links elsewhere. */
-  async function attach(tx: StoreTx, postId: string, link: { text: string }, content: CardContent): Promise<void> {
+  async function attach(tx: StoreTx, postId: string, link: string, content: CardContent): Promise<void> {
     const post = await tx.lockPost(postId)
-    if (!post || cardLinkOf(post.content)?.text !== link.text) return
-    const card: LinkCardRecord = { url: link.text, ...content }
+    if (!post || cardLinkOf(post.content)?.text !== link) return
+    const card: LinkCardRecord = { url: link, ...content }
     await tx.setPostCard(postId, card)
     const [record] = await tx.getPosts([postId])
     if (!record) return
@@ -144,35 +131,28 @@ export function createLinkCards({ store, fetcher, saveImage, log }: LinkCardsDep
     })
   }
 
-  async function makeCard(postId: string, link: { text: string; href: string }): Promise<void> {
-    const content = await cardFor(link.href)
-    if (content === null || shutdown.signal.aborted) return
-    await store.transaction((tx) => attach(tx, postId, link, content))
-  }
-
   return {
     /**
-     * Starts making the card of a post just saved with `content`, unless it has no https link; `previous`,
-     * an edit's text before it, when it linked the same, leaves the card as it is.
+     * The job that makes the card of a post saved with `content`, to enqueue in the same transaction;
+     * none when it has no https link, or when `previous`, an edit's text before it, linked the same (the
+     * card stays as it is).
      */
-    schedule(postId: string, content: string, previous?: string): void {
+    jobFor(postId: string, content: string, previous?: string): NewJob | undefined {
       const link = cardLinkOf(content)
-      if (!link || shutdown.signal.aborted) return
-      if (previous !== undefined && cardLinkOf(previous)?.text === link.text) return
-      if (active >= MAX_ACTIVE && waiting.length >= MAX_WAITING && !cache.has(link.href)) {
-        log(`link card for ${link.href} skipped: too many link cards are being made`)
-        return
-      }
-      const task = makeCard(postId, link)
-        .catch((error: unknown) => report(log, `link card of post ${postId} not stored`, error))
-        .finally(() => running.delete(task))
-      running.add(task)
+      if (!link) return undefined
+      if (previous !== undefined && cardLinkOf(previous)?.text === link.text) return undefined
+      return newJob('link-card', { postId, link: link.text, href: link.href }, now().toISOString())
     },
 
-    /** Stops every fetch and waits for the cards being stored, before the store closes. */
-    async close(): Promise<void> {
-      shutdown.abort()
-      await Promise.allSettled([...running])
+    /** Runs a `link-card` job: the card is stored, and the job ends, in one transaction. */
+    async run(job: ClaimedJob, run: JobRun): Promise<void> {
+      const { postId, link, href } = job.payload as { postId: string; link: string; href: string }
+      const content = await cardFor(href, run.signal)
+      if (content === null) return
+      await store.transaction(async (tx) => {
+        await run.complete(tx)
+        await attach(tx, postId, link, content)
+      })
     },
   }
 }

@@ -4,6 +4,8 @@ interface Mail {
   to: string
   subject: string
   text: string
+  /** `<id@host>`: the same for every send of one mail, so a repeat after a crash is known for what it is. */
+  messageId: string
 }
 
 export interface Mailer {
@@ -13,7 +15,14 @@ export interface Mailer {
 
 /** Mail through the SMTP server of SMTP_URL (nodemailer reads the URL's host, port, TLS and login), from SMTP_FROM. */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url)
+  // Deadlines well inside a job's lease (services/jobs.ts), so a stuck server cannot outlast the run.
+  // What the URL says wins over these.
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 15_000,
+  })
   return {
     async send(mail) {
       await transport.sendMail({ from, ...mail })

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { NotificationRecord, PostRecord, Store } from '../store/types.js'
+import type { ClaimedJob, NewJob, NotificationRecord, PollRecord, PostRecord, Store, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { newJob, type JobRun } from './jobs.js'
 import { addAndTell } from './notifier.js'
 import { isClosed } from './poll-views.js'
 import { checkCanInteract } from './visibility.js'
@@ -11,41 +12,53 @@ import { checkCanInteract } from './visibility.js'
  * reads such a post first does it; the store's notePollClosed lets exactly one transaction through.
  */
 export async function noticeClosedPolls(store: Store, posts: readonly PostRecord[], at: Date) {
-  const when = at.toISOString()
   for (const post of posts) {
     if (!post.poll || post.poll.closeNoticed || !isClosed(post.poll, at)) continue
-    await store.transaction(async (tx) => {
-      if (!(await tx.notePollClosed(post._id, when))) return
-      const [author] = await tx.getUserSummaries([post.authorId])
-      if (!author) return
-      // The author's own poll: the one notification whose actor is its recipient.
-      const record: NotificationRecord = {
-        _id: randomUUID(),
-        type: 'poll',
-        recipientId: author._id,
-        actorId: author._id,
-        postId: post._id,
-        createdAt: when,
-        read: false,
-      }
-      await addAndTell(tx, record, author, { post })
-    })
+    await store.transaction((tx) => noticeIn(tx, post, at.toISOString()))
   }
 }
 
-/** How many closed polls one sweep tells their authors of; the next sweep takes the rest. */
-const SWEEP_BATCH = 100
+/** Tells the author their poll closed, unless someone has already. */
+async function noticeIn(tx: StoreTx, post: PostRecord, when: string) {
+  if (!(await tx.notePollClosed(post._id, when))) return
+  const [author] = await tx.getUserSummaries([post.authorId])
+  if (!author) return
+  // The author's own poll: the one notification whose actor is its recipient.
+  const record: NotificationRecord = {
+    _id: randomUUID(),
+    type: 'poll',
+    recipientId: author._id,
+    actorId: author._id,
+    postId: post._id,
+    createdAt: when,
+    read: false,
+  }
+  await addAndTell(tx, record, author, { post })
+}
+
+/**
+ * The job that tells the author when the poll closes, whether or not anyone reads it then. Its id is the
+ * post's: a poll has one, and a database from before the queue gets the same (store/job-index.ts).
+ */
+export const pollCloseJob = (postId: string, poll: PollRecord): NewJob =>
+  newJob('poll-close', { postId }, poll.closesAt, postId)
 
 export function createPollsService({ store, now }: ServiceDeps) {
   return {
     /**
-     * Tells the authors of polls that closed while nobody read them: what a running instance does now
-     * and then, so that a poll nobody looks at still reaches its author. Reads do it too, first.
+     * Runs a `poll-close` job: a poll nobody reads when it closes still reaches its author. Reads notice
+     * first when they can; the notice and the job's end commit together, so the author is told once.
      */
-    async sweep() {
+    async runCloseJob(job: ClaimedJob, run: JobRun) {
+      const post = await store.getPost(String(job.payload.postId))
+      if (!post?.poll || post.poll.closeNoticed) return
       const at = now()
-      const ids = await store.closedPollsUnnoticed(at.toISOString(), SWEEP_BATCH)
-      if (ids.length > 0) await noticeClosedPolls(store, await store.getPosts(ids), at)
+      // A clock behind the one that enqueued the job: the queue tries again in a moment.
+      if (!isClosed(post.poll, at)) throw new Error(`the poll of ${post._id} has not closed yet`)
+      await store.transaction(async (tx) => {
+        await run.complete(tx)
+        await noticeIn(tx, post, at.toISOString())
+      })
     },
 
     /**

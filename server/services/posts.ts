@@ -12,7 +12,7 @@ import { cardLinkOf, type LinkCards } from './link-cards.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, type Reader } from './post-views.js'
 import { newPoll } from './poll-views.js'
-import { noticeClosedPolls } from './polls.js'
+import { noticeClosedPolls, pollCloseJob } from './polls.js'
 import { createPostActions, withoutQuote } from './post-actions.js'
 import { homeFeed } from './home-feed.js'
 import { createLikeBatches } from './like-batches.js'
@@ -70,8 +70,8 @@ const spoilerOf = (text: string | undefined) => (text ? { spoilerText: text } : 
 
 export interface PostsDeps extends ServiceDeps {
   sizeOf?: MediaSizes
-  /** Makes the link card of a post just written (link-cards.ts); none are made without it. */
-  linkCards?: Pick<LinkCards, 'schedule'>
+  /** The jobs that make link cards of posts just written (link-cards.ts); none are made without it. */
+  linkCards?: Pick<LinkCards, 'jobFor'>
   /** How long a poll's day lasts, in seconds. */
   pollDaySeconds?: number
 }
@@ -213,13 +213,15 @@ export function createPostsService({
         if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
         if (quote) await notify(tx, me, quote.authorId, 'quote', { post: record }, at)
+        if (record.poll) await tx.enqueueJob(pollCloseJob(record._id, record.poll), at)
+        const cardJob = linkCards?.jobFor(record._id, record.content)
+        if (cardJob) await tx.enqueueJob(cardJob, at)
       })
-      linkCards?.schedule(record._id, record.content)
       return view(record._id, userId)
     },
 
     async edit(userId: string, postId: string, data: PostData) {
-      const texts = await store.transaction(async (tx) => {
+      await store.transaction(async (tx) => {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
@@ -252,6 +254,8 @@ export function createPostsService({
         })
         const me = await summaryRecordOf(tx, userId)
         const texts = { before: post.content, after: changes.content }
+        const cardJob = linkCards?.jobFor(post._id, texts.after, texts.before)
+        if (cardJob) await tx.enqueueJob(cardJob, at)
         if (me)
           await syncMentions(
             tx,
@@ -260,9 +264,7 @@ export function createPostsService({
             { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } },
             at,
           )
-        return texts
       })
-      linkCards?.schedule(postId, texts.after, texts.before)
       return view(postId, userId)
     },
 

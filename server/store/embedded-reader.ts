@@ -247,6 +247,9 @@ export class EmbeddedReader implements TransactionBase {
   expiredReservations(at: string) {
     return this.index.reservedNames.expired(at)
   }
+  getJob(id: string) {
+    return this.index.jobs.get(id)
+  }
   async listStaffIds() {
     return this.index.staffIds()
   }

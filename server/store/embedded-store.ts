@@ -1,12 +1,14 @@
 import { mkdir } from 'node:fs/promises'
 import type { ChirpEvent } from '../schemas/events.js'
 import { lockDataDir } from './lock.js'
+import { EmbeddedJobs, type JobChange } from './embedded-jobs.js'
+import { pollCloseJobs } from './job-index.js'
 import { EmbeddedReader } from './embedded-reader.js'
 import type { Kind } from './layout.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
-import type { Database, Store, StoreTx } from './types.js'
+import type { ClaimedJob, Database, JobClaimRequest, JobOutcome, NewJob, Store, StoreTx } from './types.js'
 
 interface Waiter {
   resolve: () => void
@@ -63,6 +65,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   #writeVersion = 0
   readonly #onBroken: (error: unknown) => void
   readonly #publish: (event: ChirpEvent) => void
+  readonly #jobs: EmbeddedJobs
 
   private constructor(files: ShardedFiles, unlock: () => void, options: EmbeddedStoreOptions) {
     super(new MemoryIndex())
@@ -71,6 +74,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     this.#perWrite = options.flush === 'per-write'
     this.#onBroken = options.onBroken ?? (() => {})
     this.#publish = options.publish ?? (() => {})
+    this.#jobs = new EmbeddedJobs(this.index.jobs, (work, durable) => this.#changeJobs(work, durable))
   }
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
@@ -114,11 +118,13 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     let result: T
     let durable: Promise<void> | undefined
     let events: ChirpEvent[] = []
+    let queued: { runAt: string }[] = []
     try {
       if (this.#broken) throw this.#broken.error
       const tx = new Transaction(this, this.index.notifications)
       result = await work(tx)
       events = tx.events
+      queued = [...tx.jobs.values()].filter((job) => job.state === 'queued')
       if (!tx.empty) {
         this.#writeVersion++
         for (const user of tx.users.values()) {
@@ -138,6 +144,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('auditLog', tx.auditLog, moderation.audit)
         this.#apply('invites', tx.invites, moderation.invites)
         this.#apply('reservedNames', tx.reservedNames, index.reservedNames)
+        this.#apply('jobs', tx.jobs, index.jobs)
         durable = this.#awaitFlush()
         // Holding the lock through the flush gives this write a flush of its own.
         if (this.#perWrite) await durable
@@ -148,7 +155,59 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     await durable
     // Flushes complete in the order their transactions committed, so events keep that order too.
     for (const event of events) this.#publish(event)
+    this.#jobs.queued(queued)
     return result
+  }
+
+  enqueueJobs(jobs: readonly NewJob[], at: string): Promise<void> {
+    return this.#jobs.enqueueJobs(jobs, at)
+  }
+  claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
+    return this.#jobs.claimJobs(request)
+  }
+  settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean> {
+    return this.#jobs.settleJob(id, claim, outcome, at)
+  }
+  pruneJobs(doneBefore: string, failedBefore: string): Promise<number> {
+    return this.#jobs.pruneJobs(doneBefore, failedBefore)
+  }
+  countJobs() {
+    return this.#jobs.countJobs()
+  }
+  listFailedJobs(limit: number) {
+    return this.#jobs.listFailedJobs(limit)
+  }
+  watchJobs(watcher: (runAt: string) => void): void {
+    this.#jobs.watchJobs(watcher)
+  }
+
+  /**
+   * A change of jobs alone, as a transaction makes one: in turn, and durable before it resolves unless
+   * `durable` is false (see EmbeddedJobs); it leaves reads' caches be.
+   */
+  async #changeJobs<T>(work: () => JobChange<T>, durable = true): Promise<T> {
+    const release = await this.#mutex.lock()
+    let flushed: Promise<void> | undefined
+    let answer: T
+    try {
+      if (this.#broken) throw this.#broken.error
+      const change = work()
+      answer = change.answer
+      const changes = new Map<string, (typeof change.put)[number] | null>()
+      for (const job of change.put) changes.set(job._id, job)
+      for (const id of change.remove ?? []) changes.set(id, null)
+      if (changes.size > 0) {
+        this.#apply('jobs', changes, this.index.jobs)
+        flushed = this.#awaitFlush()
+        // A flush that fails reads the disk back (#recover): nothing is lost that a caller was told of.
+        if (!durable) flushed.catch(() => {})
+        else if (this.#perWrite) await flushed
+      }
+    } finally {
+      release()
+    }
+    if (durable) await flushed
+    return answer
   }
 
   async close(): Promise<void> {
@@ -171,8 +230,12 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
 
   #load(database: Database): void {
     this.#writeVersion++
-    this.index.load(database)
-    this.#files.load(database)
+    // A database from before the queue: its open polls' jobs are made now and written with the next flush.
+    const loaded = database.jobs
+      ? database
+      : { ...database, jobs: pollCloseJobs(database.posts, new Date().toISOString()) }
+    this.index.load(loaded)
+    this.#files.load(loaded)
   }
 
   /** Serialises what changed, synchronously, then writes it. Transactions applied later wait for the next one. */
@@ -187,6 +250,8 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       auditLog: index.moderation.audit,
       invites: index.moderation.invites,
       reservedNames: index.reservedNames,
+      // A done job is kept in memory until pruned, never written: a restart forgets it, as pruning would.
+      jobs: { get: (id: string) => (index.jobs.get(id)?.state === 'done' ? undefined : index.jobs.get(id)) },
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

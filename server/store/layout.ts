@@ -5,6 +5,7 @@ import type {
   AuditEntryRecord,
   Database,
   InviteRecord,
+  JobRecord,
   NotificationRecord,
   PostRecord,
   ReportRecord,
@@ -29,11 +30,13 @@ import type {
  * Version 4 added revoked tokens (logged-out tokens, kept until they expire) as a fourth, so a logout
  * writes one small shard rather than growing its user's record. Version 5 added the records of
  * moderation: reports, the audit log and invites. Version 6 added the usernames of deleted accounts,
- * held for a while so nobody takes a name over at once. Older manifests are still read, as holding none
- * of the kinds that came after them.
+ * held for a while so nobody takes a name over at once. Version 7 added the job queue's jobs, so a job
+ * enqueued by a write is flushed with it; only jobs still to run and failed ones are written, done ones
+ * being kept in memory until pruned. Older manifests are still read, as holding none of the kinds
+ * that came after them.
  */
 export type Kind =
-  'users' | 'posts' | 'notifications' | 'revokedTokens' | 'reports' | 'auditLog' | 'invites' | 'reservedNames'
+  'users' | 'posts' | 'notifications' | 'revokedTokens' | 'reports' | 'auditLog' | 'invites' | 'reservedNames' | 'jobs'
 export const KINDS: readonly Kind[] = [
   'users',
   'posts',
@@ -43,10 +46,11 @@ export const KINDS: readonly Kind[] = [
   'auditLog',
   'invites',
   'reservedNames',
+  'jobs',
 ]
 
 export interface Manifest {
-  version: 6
+  version: 7
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
@@ -58,10 +62,13 @@ export interface Manifest {
   auditLog: number[]
   invites: number[]
   reservedNames: number[]
+  jobs: number[]
 }
 
+/** The manifest of the release before the job queue. */
+type ManifestV6 = Omit<Manifest, 'version' | 'jobs'> & { version: 6 }
 /** The manifest of the release before deleted accounts' names were held. */
-type ManifestV5 = Omit<Manifest, 'version' | 'reservedNames'> & { version: 5 }
+type ManifestV5 = Omit<ManifestV6, 'version' | 'reservedNames'> & { version: 5 }
 /** The manifest of the release before moderation. */
 type ManifestV4 = Omit<ManifestV5, 'version' | 'reports' | 'auditLog' | 'invites'> & { version: 4 }
 /** The manifest of the release before revoked tokens. */
@@ -76,7 +83,7 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | Manifest
+export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | ManifestV6 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -110,7 +117,7 @@ export function isRoot(data: unknown): data is Root {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
   const candidate = data as { version?: unknown; generation?: unknown } & Partial<Record<Kind, unknown>>
   const { version } = candidate
-  if (version === 2 || version === 3 || version === 4 || version === 5 || version === 6) {
+  if (version === 2 || version === 3 || version === 4 || version === 5 || version === 6 || version === 7) {
     const latest = candidate.generation
     return (
       typeof latest === 'number' &&
@@ -123,7 +130,8 @@ export function isRoot(data: unknown): data is Root {
         (isGenerationList(candidate.reports, latest) &&
           isGenerationList(candidate.auditLog, latest) &&
           isGenerationList(candidate.invites, latest))) &&
-      (version < 6 || isGenerationList(candidate.reservedNames, latest))
+      (version < 6 || isGenerationList(candidate.reservedNames, latest)) &&
+      (version < 7 || isGenerationList(candidate.jobs, latest))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
@@ -131,12 +139,13 @@ export function isRoot(data: unknown): data is Root {
 
 /** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  const none = { reports: [], auditLog: [], invites: [], reservedNames: [] }
-  if (root.version === 6) return root
-  if (root.version === 5) return { ...root, reservedNames: [], version: 6 }
-  if (root.version === 4) return { ...root, ...none, version: 6 }
-  if (root.version === 3) return { ...root, ...none, version: 6, revokedTokens: [] }
-  if (root.version === 2) return { ...root, ...none, version: 6, notifications: [], revokedTokens: [] }
+  const none = { reports: [], auditLog: [], invites: [], reservedNames: [], jobs: [] }
+  if (root.version === 7) return root
+  if (root.version === 6) return { ...root, jobs: [], version: 7 }
+  if (root.version === 5) return { ...root, reservedNames: [], jobs: [], version: 7 }
+  if (root.version === 4) return { ...root, ...none, version: 7 }
+  if (root.version === 3) return { ...root, ...none, version: 7, revokedTokens: [] }
+  if (root.version === 2) return { ...root, ...none, version: 7, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -176,7 +185,12 @@ export async function readSegments(dataDir: string, manifest: Manifest): Promise
 }
 
 /** The whole database a manifest describes, from its segments. */
-export function assemble(dataDir: string, manifest: Manifest, segments: ReadonlyMap<number, Segment>): Database {
+export function assemble(
+  dataDir: string,
+  manifest: Manifest,
+  segments: ReadonlyMap<number, Segment>,
+  withJobs = true,
+): Database {
   const take = (kind: Kind) =>
     manifest[kind].flatMap((generation, shard) => {
       const records = segments.get(generation)?.shards[shardKey(kind, shard)]
@@ -198,6 +212,7 @@ export function assemble(dataDir: string, manifest: Manifest, segments: Readonly
     auditLog: take('auditLog') as AuditEntryRecord[],
     invites: take('invites') as InviteRecord[],
     reservedNames: take('reservedNames') as ReservedNameRecord[],
+    ...(withJobs ? { jobs: take('jobs') as JobRecord[] } : {}),
   }
 }
 

@@ -1,3 +1,4 @@
+import { JobIndex } from './job-index.js'
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { ListPlaces } from './list-places.js'
 import { NameIndex } from './name-index.js'
@@ -107,6 +108,7 @@ export class MemoryIndex {
   readonly reservedNames = new ReservedNames()
   /** The places of the entries of each person's bookmarks, likes, blocks and mutes, for their pages. */
   readonly places = new ListPlaces()
+  readonly jobs = new JobIndex()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
   /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
@@ -179,6 +181,7 @@ export class MemoryIndex {
     this.revokedTokens.load(data.revokedTokens ?? [])
     this.moderation.load(data.reports ?? [], data.auditLog ?? [], data.invites ?? [])
     this.reservedNames.load(data.reservedNames ?? [])
+    this.jobs.load(data.jobs ?? [])
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {

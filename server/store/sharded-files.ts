@@ -75,7 +75,8 @@ export class ShardedFiles {
       return root as Database
     }
     const segments = await readSegments(this.#dataDir, manifest)
-    const database = assemble(this.#dataDir, manifest, segments)
+    // A manifest from before the queue has no jobs, which is not the same as an empty queue (Database.jobs).
+    const database = assemble(this.#dataDir, manifest, segments, root.version === 7)
     shareStrings(database)
     this.#manifest = manifest
     this.#generation = Math.max(this.#generation, manifest.generation)
@@ -123,7 +124,7 @@ export class ShardedFiles {
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
     const manifest: Manifest = {
-      version: 6,
+      version: 7,
       generation: 0,
       users: [],
       posts: [],
@@ -133,6 +134,7 @@ export class ShardedFiles {
       auditLog: [],
       invites: [],
       reservedNames: [],
+      jobs: [],
     }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []

@@ -9,6 +9,7 @@ import type {
   AuditEntryRecord,
   FeedRepostQuery,
   InviteRecord,
+  JobRecord,
   PageRequest,
   ReportRecord,
   ReportStatus,
@@ -44,6 +45,8 @@ export interface TransactionBase extends StoreReader {
   reportsBy(reporterId: string): readonly string[]
   /** Held usernames past their time, forgotten at the next deletion. */
   expiredReservations(at: string): readonly string[]
+  /** The job as committed. */
+  getJob(id: string): JobRecord | undefined
 }
 
 /**
@@ -63,6 +66,7 @@ export class TransactionReads implements StoreReader {
   readonly reservedNames = new Map<string, ReservedNameRecord | null>()
   readonly auditLog = new Map<string, AuditEntryRecord>()
   readonly invites = new Map<string, InviteRecord>()
+  readonly jobs = new Map<string, JobRecord>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,
@@ -81,7 +85,8 @@ export class TransactionReads implements StoreReader {
       this.reports.size === 0 &&
       this.reservedNames.size === 0 &&
       this.auditLog.size === 0 &&
-      this.invites.size === 0
+      this.invites.size === 0 &&
+      this.jobs.size === 0
     )
   }
 

@@ -4,6 +4,7 @@ import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
 import { isRunning } from './relations.js'
+import { queuedJob, settled } from './job-types.js'
 import type {
   AuditEntryRecord,
   CommentRecord,
@@ -18,6 +19,7 @@ import type {
   NotificationMatch,
   NotificationRecord,
   LinkCardRecord,
+  NewJob,
   PollRecord,
   PollVote,
   PostChanges,
@@ -530,6 +532,17 @@ export class Transaction extends TransactionReads implements StoreTx {
 
   emit(event: ChirpEvent) {
     this.events.push(event)
+  }
+
+  async enqueueJob(job: NewJob, at: string) {
+    this.jobs.set(job._id, Object.freeze(queuedJob(job, at)))
+  }
+
+  async completeJob(id: string, claim: string, at: string) {
+    const job = this.jobs.get(id) ?? this.base.getJob(id)
+    if (job?.state !== 'running' || job.claim !== claim) return false
+    this.jobs.set(id, Object.freeze(settled(job, { state: 'done' }, at)))
+    return true
   }
 
   async #changeComment(postId: string, commentId: string, change: (comment: CommentRecord) => CommentRecord) {

@@ -11,8 +11,11 @@ import type {
 } from './moderation-types.js'
 import type { NotificationIdentity, NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
 
+import type { JobRecord, JobStore, NewJob } from './job-types.js'
+
 export type * from './notification-types.js'
 export type * from './moderation-types.js'
+export type * from './job-types.js'
 
 /** Stored records are immutable: a change replaces the record, so reads can share them safely. */
 export interface UserRecord {
@@ -280,6 +283,8 @@ export interface Database {
   invites?: InviteRecord[]
   /** Absent in databases written before accounts could be deleted. */
   reservedNames?: ReservedNameRecord[]
+  /** Absent in databases written before the job queue: their unnoticed polls then get their jobs at load. */
+  jobs?: JobRecord[]
 }
 
 /**
@@ -690,6 +695,14 @@ export interface StoreTx extends StoreReader {
   useInvite(code: string, at: string): Promise<boolean>
   /** Records an event that is published once, and only if, the transaction commits. */
   emit(event: ChirpEvent): void
+  /** Queues a job that exists once, and only if, the transaction commits (job-types.ts). */
+  enqueueJob(job: NewJob, at: string): Promise<void>
+  /**
+   * Marks the job done in the transaction of its effect, so the effect and the job's end commit together;
+   * false, changing nothing, unless the job is still running under this claim (its lease ran out and
+   * another run took it over): the caller then gives up its effect by failing the transaction.
+   */
+  completeJob(id: string, claim: string, at: string): Promise<boolean>
 }
 
 /** What /api/health reports; the embedded store keeps its first name there, which clients may read. */
@@ -699,7 +712,7 @@ type StoreKind = 'lowdb' | 'postgres'
  * Persistence behind one narrow async interface. A transaction applies all of its writes or none,
  * and resolves only once they are durable; its events reach subscribers after that, in commit order.
  */
-export interface Store extends StoreReader {
+export interface Store extends StoreReader, JobStore {
   readonly kind: StoreKind
   /**
    * How many batches of likes (services/like-batches.ts) are written at once. Where each statement costs

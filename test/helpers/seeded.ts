@@ -58,5 +58,22 @@ export async function snapshotDb(app: Pick<TestApp, 'dataDir' | 'schema'>): Prom
   return snapshot
 }
 
+/**
+ * snapshotDb once the store has stopped changing: after a request whose job (a mail) still ends in the
+ * background, so that what a later request changes is told apart from the job's own ending.
+ */
+export async function stillSnapshotDb(app: Pick<TestApp, 'dataDir' | 'schema'>): Promise<Record<string, string>> {
+  let last: string | undefined
+  for (let i = 0; i < 100; i++) {
+    // A flush may replace a segment between the listing and the read.
+    const snapshot = await snapshotDb(app).catch(() => undefined)
+    const text = JSON.stringify(snapshot)
+    if (snapshot && text === last) return snapshot
+    last = text
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error('the store kept changing')
+}
+
 /** Every name in the app's media folder or bucket, sorted. */
 export const listMedia = (app: TestApp) => app.media.names()

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Database, StoreReader, StoreTx, UserRecord } from '../../server/store/types.js'
+import type { Database, JobStore, Store, StoreReader, StoreTx, UserRecord } from '../../server/store/types.js'
 import { uuidDatabase } from './uuid-database.js'
 
 /**
@@ -7,10 +7,19 @@ import { uuidDatabase } from './uuid-database.js'
  * the suite (test/server/store-contract.test.ts) runs every row on the embedded store and on PostgreSQL
  * from the same database, comparing what each answers or throws.
  */
-export type Operation = keyof StoreTx
+export type Operation = keyof StoreTx | keyof JobStore
 
 /** Every operation of the interface, so that one without a row in the table fails the typecheck or the suite. */
 export const OPERATIONS: Record<Operation, true> = {
+  enqueueJob: true,
+  completeJob: true,
+  enqueueJobs: true,
+  claimJobs: true,
+  settleJob: true,
+  pruneJobs: true,
+  countJobs: true,
+  listFailedJobs: true,
+  watchJobs: true,
   getUser: true,
   getTokenHolder: true,
   getAccount: true,
@@ -132,7 +141,14 @@ export interface WriteCase {
   write: (tx: StoreTx) => Promise<unknown>
 }
 
-export type ContractCase = ReadCase | WriteCase
+/** An operation of the store beside its transactions (the job queue's): run on the store itself. */
+interface StoreCase {
+  op: Operation
+  name: string
+  run: (store: Store) => Promise<unknown>
+}
+
+export type ContractCase = ReadCase | WriteCase | StoreCase
 
 /** A uuid no record has, and an id no record could have (PostgreSQL's ids are uuids). */
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000'

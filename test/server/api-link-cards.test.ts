@@ -94,7 +94,9 @@ await t.test('an edit to another link clears the card and fetches the new one; t
   })
   t.strictSame(expectOk(t, sameLink, 201, PostReplySchema).post.card, first.card, 'the same link keeps its card')
   const edited = await write(author, 'POST', `/api/posts/edit/${post._id}`, { content: `now ${pages.url('/other')}` })
-  t.equal(expectOk(t, edited, 201, PostReplySchema).post.card, null, 'a new link starts without a card')
+  // The answer does not wait for the new card, but the queue may have fetched it by the time it is read.
+  const answered = expectOk(t, edited, 201, PostReplySchema).post.card
+  t.ok(answered === null || answered.url === pages.url('/other'), "the old link's card is gone from the answer")
   const data = await cardEvent(t, client, post._id)
   t.match(data.card, { url: pages.url('/other'), title: 'Another page', description: 'Elsewhere', image: '' })
   t.strictSame((await read(post._id)).card, data.card)

@@ -4,9 +4,10 @@ import { LinkFetchError, type FetchRequest, type LinkFetcher } from '../../serve
 import type { Store } from '../../server/store/types.js'
 
 /**
- * The link-card queue with a fetcher whose answers the test gives by hand: how many fetches run at once,
- * that one link is fetched once (a failure too, for a while), and that shutdown stops them. Every fetch
- * here fails, so no card is ever stored and the store is never asked.
+ * Link-card jobs with a fetcher whose answers the test gives by hand: which posts get a job, that one link
+ * is fetched once (a page that cannot be shown too, for a while), that a failure on the way is left to the
+ * queue's retries, and that shutdown stops a fetch. Every fetch here fails, so no card is ever stored and
+ * the store is never asked.
  */
 
 interface Call {
@@ -54,65 +55,76 @@ await t.test("a post's card link: its first https link, as written", async (t) =
   t.equal(cardLinkOf('no link, only http://a.example'), undefined)
 })
 
-await t.test('at most 4 fetches run at once; the next starts when one ends', async (t) => {
-  const { calls, fetcher } = fakeFetcher()
-  const cards = cardsWith(fetcher)
-  for (let i = 0; i < 6; i++) cards.schedule(`post-${i}`, `link https://site${i}.example/`)
-  await settle()
-  t.equal(calls.length, 4, '4 running, 2 waiting')
-  calls[0]?.fail()
-  await settle()
-  t.equal(calls.length, 5, 'one ended, the fifth started')
-  t.equal(calls[4]?.link, 'https://site4.example/', 'in the order they were posted')
-  await cards.close()
+/** A run of a job of the post with `content`, as the queue gives one, and whether it ended the job itself. */
+async function runFor(
+  cards: ReturnType<typeof cardsWith>,
+  postId: string,
+  content: string,
+  signal = new AbortController().signal,
+) {
+  const job = cards.jobFor(postId, content)
+  if (!job) throw new Error('no job')
+  const claimed = { _id: job._id, kind: job.kind, payload: job.payload, attempts: 1, startedAt: job.runAt, claim: 'c' }
+  return cards.run(claimed, { signal, complete: async () => {} })
+}
+
+await t.test('a post gets a link-card job for its first https link; an edit only when the link changed', async (t) => {
+  const cards = cardsWith(fakeFetcher().fetcher)
+  t.match(cards.jobFor('a', 'see https://x.example/p'), {
+    kind: 'link-card',
+    payload: { postId: 'a', link: 'https://x.example/p', href: 'https://x.example/p' },
+  })
+  t.equal(cards.jobFor('a', 'no link here'), undefined, 'none without a link')
+  t.equal(cards.jobFor('a', 'edited https://kept.example/', 'before https://kept.example/'), undefined, 'same link')
+  t.match(cards.jobFor('a', 'edited https://new.example/', 'before https://kept.example/'), {
+    payload: { link: 'https://new.example/' },
+  })
 })
 
-await t.test('one link is fetched once, and a failure is remembered', async (t) => {
+await t.test('one link is fetched once, and a page that cannot be shown is remembered', async (t) => {
   const { calls, fetcher } = fakeFetcher()
   const cards = cardsWith(fetcher)
-  cards.schedule('a', 'https://same.example/page')
-  cards.schedule('b', 'again https://same.example/page')
+  const runs = [runFor(cards, 'a', 'https://same.example/page'), runFor(cards, 'b', 'again https://same.example/page')]
   await settle()
   t.equal(calls.length, 1, 'two posts, one fetch')
   calls[0]?.fail()
-  await settle()
-  cards.schedule('c', 'later https://same.example/page')
-  await settle()
-  t.equal(calls.length, 1, 'the failure is not fetched again at once')
+  await Promise.all(runs)
+  await runFor(cards, 'c', 'later https://same.example/page')
+  t.equal(calls.length, 1, 'the refusal is not fetched again at once, and the runs end without a card')
   t.ok(
     logged.some((line) => line.includes('status, the server answered 404')),
     'the refusal is logged with its reason',
   )
-  await cards.close()
 })
 
-await t.test('an edit that keeps the link fetches nothing; one to another link fetches it', async (t) => {
-  const { calls, fetcher } = fakeFetcher()
-  const cards = cardsWith(fetcher)
-  cards.schedule('a', 'edited https://kept.example/', 'before https://kept.example/')
-  await settle()
-  t.equal(calls.length, 0)
-  cards.schedule('a', 'edited https://new.example/', 'before https://kept.example/')
-  await settle()
-  t.strictSame(
-    calls.map((call) => call.link),
-    ['https://new.example/'],
-  )
-  await cards.close()
-})
+await t.test(
+  'a fetch that failed on the way fails the run, for the queue to try again, and is not remembered',
+  async (t) => {
+    let fetches = 0
+    const cards = cardsWith({
+      fetch: async () => {
+        fetches++
+        throw new LinkFetchError('timeout', 'no answer within 5 s')
+      },
+    })
+    await t.rejects(runFor(cards, 'a', 'https://slow.example/'), { message: 'no answer within 5 s' })
+    await t.rejects(runFor(cards, 'a', 'https://slow.example/'), { message: 'no answer within 5 s' })
+    t.equal(fetches, 2, 'each try fetches')
+  },
+)
 
-await t.test('close stops every fetch and waits for them', async (t) => {
+await t.test('a run told to stop stops its fetch and is not remembered', async (t) => {
   const { calls, fetcher } = fakeFetcher()
   const cards = cardsWith(fetcher)
-  cards.schedule('a', 'https://one.example/')
-  cards.schedule('b', 'https://two.example/')
+  const stop = new AbortController()
+  const run = runFor(cards, 'a', 'https://one.example/', stop.signal)
   await settle()
-  await cards.close()
-  t.ok(
-    calls.every((call) => call.request.signal?.aborted),
-    'each fetch was told to stop',
-  )
-  cards.schedule('c', 'https://three.example/')
+  stop.abort()
+  await t.rejects(run)
+  t.ok(calls[0]?.request.signal?.aborted, 'the fetch was told to stop')
+  const again = runFor(cards, 'a', 'https://one.example/')
   await settle()
-  t.equal(calls.length, 2, 'nothing starts after close')
+  t.equal(calls.length, 2, 'the next run fetches afresh')
+  calls[1]?.fail()
+  await again
 })

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { ensureBuilt } from '../e2e/build.js'
-import { childEnv, ROOT } from '../e2e/server-process.js'
+import { request, startChildServer } from '../helpers/child-server.js'
 import { TEST_SECRET } from '../helpers/app.js'
 
 /**
@@ -17,75 +16,13 @@ import { TEST_SECRET } from '../helpers/app.js'
 const CYCLES = 6
 const WORKERS = 6
 const LOAD_MS = [150, 450] as const
-const START_TIMEOUT_MS = 15_000
-
-const running = new Set<ChildProcess>()
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL')
+const serverEnv = (dataDir: string) => ({
+  DATA_DIR: dataDir,
+  JWT_SECRET: TEST_SECRET,
+  CLIENT_DIR: path.join(dataDir, 'none'),
 })
 
-interface Server {
-  child: ChildProcess
-  base: string
-  exited: Promise<number | null>
-}
-
-const serverEnv = (dataDir: string) =>
-  childEnv({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    RATE_LIMIT: 'false',
-    LOG_LEVEL: 'info',
-    JWT_SECRET: TEST_SECRET,
-    CLIENT_DIR: path.join(dataDir, 'none'),
-  })
-
-/** Starts the server and resolves once it listens, with its address read from its own log line. */
-function start(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: ROOT,
-    env: serverEnv(dataDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  running.add(child)
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => (running.delete(child), resolve(code))),
-  )
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line within ${START_TIMEOUT_MS} ms:\n${output}`)),
-      START_TIMEOUT_MS,
-    )
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (found) {
-        clearTimeout(timer)
-        resolve({ child, base: found[1] as string, exited })
-      }
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    void exited.then((code) => {
-      clearTimeout(timer)
-      reject(new Error(`the server exited (${code}) before listening:\n${output}`))
-    })
-  })
-}
-
-async function request(base: string, method: string, url: string, token?: string, body?: unknown) {
-  const headers: Record<string, string> = { prefer: 'return=minimal' }
-  if (token) headers.authorization = token
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
-}
+const start = (dataDir: string) => startChildServer(serverEnv(dataDir))
 
 await t.test('repeated kill -9 under write load loses no acknowledged write', async (t) => {
   await ensureBuilt()

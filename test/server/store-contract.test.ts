@@ -18,6 +18,7 @@ import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
 import { repostReads, repostWrites } from '../helpers/store-contract-reposts.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
+import { jobRows } from '../helpers/store-contract-jobs.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
 /**
@@ -43,11 +44,13 @@ const table = (f: Fixture): ContractCase[] => [
   ...repostWrites(f),
   ...recordWrites(f),
   ...accountWrites(f),
+  ...jobRows(f),
   ...reads(f),
 ]
 
 async function outcomesOf(store: Store, row: ContractCase): Promise<Outcome[]> {
   if ('write' in row) return [await outcomeOf(() => store.transaction((tx) => row.write(tx)))]
+  if ('run' in row) return [await outcomeOf(() => row.run(store))]
   return [await outcomeOf(() => row.read(store)), await outcomeOf(() => store.transaction((tx) => row.read(tx)))]
 }
 

@@ -12,6 +12,10 @@ import type {
   StoreTx,
   TokenHolder,
   UserSummaryRecord,
+  ClaimedJob,
+  JobClaimRequest,
+  JobOutcome,
+  NewJob,
 } from '../types.js'
 import { ALL, changeTags, likeBucketTags } from './change-tags.js'
 import { CURSOR } from '../cursor.js'
@@ -20,6 +24,7 @@ import { createSql, keepFetchedTypes, type Sql } from './connect.js'
 import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
 import { PgTx } from './pg-tx.js'
+import * as jobs from './pg-jobs.js'
 import { isUuid } from './records.js'
 
 export interface PgStoreOptions {
@@ -74,6 +79,7 @@ export class PgStore extends PgReader implements Store {
   #writes = 0
   readonly #kept = new TaggedCache(KEPT_MAX)
   readonly #watchers: ((change: StoreChange) => void)[] = []
+  readonly #jobWatchers: ((runAt: string) => void)[] = []
 
   private constructor(
     override readonly sql: Sql,
@@ -102,9 +108,11 @@ export class PgStore extends PgReader implements Store {
     for (let attempt = 0; ; attempt++) {
       try {
         let written: Promise<number> = Promise.resolve(0)
+        let queued: readonly string[] = []
         // begin() types its result for pipelined query arrays; `work` resolves to plain data.
         const result = (await this.sql.begin(async (sql) => {
           const tx = new PgTx(sql)
+          queued = tx.queued
           const result = await work(tx)
           // The outbox rows go with the COMMIT, which begin() sends as soon as this returns: the driver
           // writes the two at once, one round trip. Should the insert fail, PostgreSQL ends the aborted
@@ -117,12 +125,40 @@ export class PgStore extends PgReader implements Store {
         // Without the event log, no event says what changed: every commit voids everything kept.
         if (!this.#catchUp) this.#writes++
         await this.afterEvents(newestEvent)
+        this.#jobsQueued(queued)
         return result
       } catch (error) {
         if (attempt >= RETRIES || !isRetryable(error)) throw error
         this.log?.warn({ err: error, attempt: attempt + 1 }, 'PostgreSQL transaction lost a race; running it again')
       }
     }
+  }
+
+  async enqueueJobs(queued: readonly NewJob[], at: string): Promise<void> {
+    await jobs.enqueueJobs(this.sql, queued, at)
+    this.#jobsQueued(queued.map((job) => job.runAt))
+  }
+  claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
+    return jobs.claimJobs(this.sql, request)
+  }
+  settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean> {
+    return jobs.settleJob(this.sql, id, claim, outcome, at)
+  }
+  pruneJobs(doneBefore: string, failedBefore: string): Promise<number> {
+    return jobs.pruneJobs(this.sql, doneBefore, failedBefore)
+  }
+  countJobs() {
+    return jobs.countJobs(this.sql)
+  }
+  listFailedJobs(limit: number) {
+    return jobs.listFailedJobs(this.sql, limit)
+  }
+  /** Jobs enqueued through this instance; other instances' workers find them by polling. */
+  watchJobs(watcher: (runAt: string) => void): void {
+    this.#jobWatchers.push(watcher)
+  }
+  #jobsQueued(runAts: readonly string[]): void {
+    for (const runAt of runAts) for (const watcher of this.#jobWatchers) watcher(runAt)
   }
 
   /**

@@ -24,6 +24,7 @@ import type {
   TwoFactorProof,
   UserRecord,
   LinkCardRecord,
+  NewJob,
 } from '../types.js'
 import type { Queryable } from './connect.js'
 import * as moderation from './pg-moderation.js'
@@ -32,6 +33,7 @@ import { deleteAccount } from './pg-account-removal.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import * as polls from './pg-polls.js'
+import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
@@ -62,6 +64,8 @@ const MEDIA_COLUMNS = {
  */
 export class PgTx extends PgReader implements StoreTx {
   readonly events: ChirpEvent[] = []
+  /** The `runAt` of each job enqueued, for the store's job watchers once the transaction commits. */
+  readonly queued: string[] = []
 
   constructor(sql: Queryable) {
     super(sql)
@@ -478,6 +482,14 @@ export class PgTx extends PgReader implements StoreTx {
 
   emit(event: ChirpEvent): void {
     this.events.push(event)
+  }
+
+  async enqueueJob(job: NewJob, at: string): Promise<void> {
+    await jobs.enqueueJobs(this.sql, [job], at)
+    this.queued.push(job.runAt)
+  }
+  completeJob(id: string, claim: string, at: string): Promise<boolean> {
+    return jobs.completeJob(this.sql, id, claim, at)
   }
 
   /**

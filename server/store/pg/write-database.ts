@@ -4,6 +4,8 @@ import { identityKey } from '../notification-index.js'
 import type { Database, NotificationRecord, UserRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { followOrder } from './follow-order.js'
+import { pollCloseJobs } from '../job-index.js'
+import { enqueueJobs } from './pg-jobs.js'
 import { notificationRow } from './pg-notifications.js'
 import { userWordRows } from './term-rows.js'
 import {
@@ -147,6 +149,11 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     'reserved_usernames',
     (database.reservedNames ?? []).map((held) => ({ username_key: held._id, user_id: held.userId, until: held.until })),
   )
+  // Jobs still to run move with the rest; a database from before the queue gets its polls' jobs.
+  const jobs = (database.jobs ?? pollCloseJobs(posts, new Date().toISOString())).filter(
+    (job) => job.state === 'queued' || job.state === 'running',
+  )
+  await enqueueJobs(sql, jobs, new Date().toISOString())
   // Two-factor sign-in set up before the move still asks for its codes after it.
   for (const user of database.users) {
     const state = user.twoFactor

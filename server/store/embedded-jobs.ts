@@ -1,0 +1,79 @@
+import { claimedOf, type JobIndex } from './job-index.js'
+import {
+  queuedJob,
+  settled,
+  type ClaimedJob,
+  type JobClaimRequest,
+  type JobOutcome,
+  type JobRecord,
+  type JobStore,
+  type NewJob,
+} from './job-types.js'
+
+/** Jobs to store and ids to forget, and what the operation answers. */
+export interface JobChange<T> {
+  put: readonly JobRecord[]
+  remove?: readonly string[]
+  answer: T
+}
+
+/**
+ * The embedded store's job operations. Each change runs behind the store's mutex, like a transaction.
+ * An enqueue resolves once it is on disk, as an acknowledged write does. A claim or an ending is written
+ * with the next flush without being waited for: lost to a crash, it leaves the job queued, to run again
+ * at the next start (at least once still holds; an effect ended with its job in one transaction was
+ * flushed with it). Waiting for them put a flush or two between every job and the next.
+ */
+export class EmbeddedJobs implements JobStore {
+  readonly #watchers: ((runAt: string) => void)[] = []
+
+  constructor(
+    private readonly index: JobIndex,
+    private readonly change: <T>(work: () => JobChange<T>, durable?: boolean) => Promise<T>,
+  ) {}
+
+  async enqueueJobs(jobs: readonly NewJob[], at: string): Promise<void> {
+    await this.change(() => ({ put: jobs.map((job) => Object.freeze(queuedJob(job, at))), answer: undefined }))
+    this.queued(jobs)
+  }
+
+  async claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
+    const taken = await this.change(() => {
+      const due = this.index.due(request).map((job) => Object.freeze(job))
+      return { put: due, answer: due }
+    }, false)
+    return taken.map(claimedOf)
+  }
+
+  settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean> {
+    return this.change(() => {
+      const job = this.index.get(id)
+      if (job?.state !== 'running' || job.claim !== claim) return { put: [], answer: false }
+      return { put: [Object.freeze(settled(job, outcome, at))], answer: true }
+    }, false)
+  }
+
+  pruneJobs(doneBefore: string, failedBefore: string): Promise<number> {
+    return this.change(() => {
+      const remove = this.index.expired(doneBefore, failedBefore)
+      return { put: [], remove, answer: remove.length }
+    })
+  }
+
+  async countJobs() {
+    return this.index.counts()
+  }
+
+  async listFailedJobs(limit: number) {
+    return this.index.failed(limit)
+  }
+
+  watchJobs(watcher: (runAt: string) => void): void {
+    this.#watchers.push(watcher)
+  }
+
+  /** Tells the watchers of jobs now durable. */
+  queued(jobs: Iterable<Pick<JobRecord, 'runAt'>>): void {
+    for (const job of jobs) for (const watcher of this.#watchers) watcher(job.runAt)
+  }
+}

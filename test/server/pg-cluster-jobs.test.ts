@@ -1,0 +1,51 @@
+import t from 'tap'
+import { onPostgres } from '../helpers/pg-pass.js'
+
+/**
+ * Two instances on one schema share the job queue: 200 jobs enqueued from outside either of them, claimed
+ * by both at once through SKIP LOCKED, are each run exactly once.
+ */
+await onPostgres(async () => {
+  const { buildApiApp } = await import('../helpers/api.js')
+  const { QUICK_JOBS, untilJobs, countOf } = await import('../helpers/jobs.js')
+  const { openPgStore } = await import('../helpers/both-stores.js')
+  const { uuidDatabase } = await import('../helpers/uuid-database.js')
+  const { newJob } = await import('../../server/services/jobs.js')
+  type JobHandler = import('../../server/services/jobs.js').JobHandler
+
+  const JOBS = 200
+  const runs: { id: string; by: string }[] = []
+  const recorder =
+    (by: string): JobHandler =>
+    async (job) => {
+      runs.push({ id: job._id, by })
+      // A little work, so both instances hold runs at the same time.
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  const config = { ...QUICK_JOBS, jobsConcurrency: 4 }
+  const a = await buildApiApp(t, { config, options: { jobHandlers: { push: recorder('a') } } })
+  await buildApiApp(t, {
+    config,
+    sharedSchema: a.schema as string,
+    options: { jobHandlers: { push: recorder('b') } },
+  })
+  // A third connection to the schema enqueues, so neither instance is told: both find the jobs by polling.
+  const outside = await openPgStore(t, uuidDatabase({ users: 1, posts: 0 }), a.schema as string)
+
+  await t.test('200 jobs, two instances: each job runs exactly once', async (t) => {
+    const at = new Date().toISOString()
+    const jobs = Array.from({ length: JOBS }, (_, i) => newJob('push', { n: i }, at))
+    await outside.enqueueJobs(jobs, at)
+    await untilJobs(outside, (counts) => countOf(counts, 'push', 'done') === JOBS)
+    const times = new Map<string, number>()
+    for (const run of runs) times.set(run.id, (times.get(run.id) ?? 0) + 1)
+    t.equal(times.size, JOBS, 'every job ran')
+    t.strictSame(
+      [...times].filter(([, count]) => count !== 1),
+      [],
+      'none ran twice',
+    )
+    const byA = runs.filter((run) => run.by === 'a').length
+    t.ok(byA > 0 && byA < JOBS, `both instances ran jobs (a: ${byA}, b: ${JOBS - byA})`)
+  })
+})
