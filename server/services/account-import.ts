@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { MSG, badRequest, forbidden, notFound, unsupportedMediaType } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js'
 import type { MediaReply } from '../schemas/media.js'
 import type { PostRecord, StoreTx } from '../store/types.js'
 import { isGuest } from '../usernames.js'
@@ -105,12 +105,14 @@ export function createAccountImport({
   limits,
   publicHost,
   saveImage,
+  pixelsOf,
   removeMedia,
 }: ServiceDeps & {
   limits: ImportLimits
   /** The host of PUBLIC_URL: `name@<it>` in a list is a local user; any other host is skipped. */
   publicHost: string
   saveImage: (bytes: Buffer) => Promise<MediaReply | undefined>
+  pixelsOf: (bytes: Buffer) => Promise<number | undefined>
   removeMedia: (url: string) => Promise<void>
 }) {
   /** The usernames of Mastodon's list (its first column; the header line optional), local ones only. */
@@ -140,16 +142,34 @@ export function createAccountImport({
     return plan
   }
 
-  /** The archive's images, stored as uploads are, by their name in it; any that is not an image refuses the whole import. */
-  async function storeImages(archive: ArchiveContents, plan: Plan): Promise<Map<string, MediaReply>> {
+  /**
+   * The archive's images that its posts name, each once: what the import will decode. Any that is not an
+   * image refuses the whole import; so do more pixels in all than the limit, read from the headers
+   * alone, before a single image is decoded. Files no post names are never opened.
+   */
+  async function imagesToStore(archive: ArchiveContents, plan: Plan): Promise<Map<string, string>> {
+    const named = new Map<string, string>()
+    let pixels = 0
+    for (const name of new Set(plan.posts.map((post) => post.media))) {
+      const file = name === undefined ? undefined : archive.files.get(name)
+      if (name === undefined || file === undefined) continue
+      const size = await pixelsOf(await readFile(file))
+      if (size === undefined) throw unsupportedMediaType(MSG.importNotImage)
+      pixels += size
+      if (pixels > limits.pixels) throw payloadTooLarge(MSG.importTooManyPixels)
+      named.set(name, file)
+    }
+    return named
+  }
+
+  /** The images, stored as uploads are, by their name in the archive; all are removed again when one fails. */
+  async function storeImages(files: Map<string, string>): Promise<Map<string, MediaReply>> {
     const saved = new Map<string, MediaReply>()
-    const named = new Set(plan.posts.map((post) => post.media).filter((name) => name !== undefined))
     try {
-      for (const [name, file] of archive.files) {
+      for (const [name, file] of files) {
         const image = await saveImage(await readFile(file))
         if (!image) throw unsupportedMediaType(MSG.importNotImage)
-        if (named.has(name)) saved.set(name, image)
-        else await removeMedia(image.url)
+        saved.set(name, image)
       }
     } catch (error) {
       for (const image of saved.values()) await removeMedia(image.url)
@@ -224,9 +244,10 @@ export function createAccountImport({
     /**
      * Imports an archive of Chirp's (a zip, told by its bytes) or one of Mastodon's lists (told by its
      * file name), all or nothing: every check passes before anything is written, and the writes are one
-     * transaction. It never creates or changes other people's data.
+     * transaction. It never creates or changes other people's data. The images it is about to decode are
+     * uploads: `spendUploads` counts them against the person's upload limit, or refuses.
      */
-    async importFile(userId: string, fileName: string, file: string) {
+    async importFile(userId: string, fileName: string, file: string, spendUploads: (count: number) => Promise<void>) {
       const user = await store.getUser(userId)
       if (!user) throw notFound(MSG.userNotRegistered)
       if (isGuest(user)) throw forbidden(MSG.guestUnchangeable)
@@ -251,7 +272,11 @@ export function createAccountImport({
           throw badRequest(MSG.importUnknownFile)
         }
         checkSize(plan)
-        if (archive) images = await storeImages(archive, plan)
+        if (archive) {
+          const files = await imagesToStore(archive, plan)
+          await spendUploads(files.size)
+          images = await storeImages(files)
+        }
       } finally {
         await archive?.dispose()
       }

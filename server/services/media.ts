@@ -6,7 +6,7 @@ import path from 'node:path'
 import { AppError, MSG, badRequest, notAcceptable, payloadTooLarge } from '../errors.js'
 import { MAX_UPLOAD_BYTES, type MediaReply } from '../schemas/media.js'
 import { syncDirectory } from '../store/durable-file.js'
-import { notImage, reencodeImage } from './image-encode.js'
+import { notImage, pixelsOf, reencodeImage } from './image-encode.js'
 import { SNIFF_BYTES, sniffImageType, type ImageType } from './image-type.js'
 
 export interface Upload {
@@ -119,6 +119,12 @@ export function createMediaService({ mediaDir }: { mediaDir: string }) {
       await unlink(path.join(mediaDir, path.basename(url))).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
       })
+    },
+
+    /** The pixels storing these bytes would decode (the header only); undefined when they are not an image. */
+    async pixelsOf(bytes: Buffer): Promise<number | undefined> {
+      const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES))
+      return type && pixelsOf(bytes, type)
     },
 
     /** Stores an image read elsewhere (an imported archive's) as an upload is stored; undefined when it is not an image. */

@@ -17,6 +17,7 @@ export const loose = (policy: Partial<RateLimitPolicy>): RateLimitPolicy => ({
   uploadsPerUser: LOOSE,
   passwordResetsPerAddress: LOOSE,
   exportsPerUser: LOOSE,
+  importsPerUser: LOOSE,
   ...policy,
 })
 

@@ -173,7 +173,7 @@ await t.test('every hostile archive is refused, and nothing is imported', async 
     [
       'media that is no image',
       await makeZip([
-        ['posts.json', posts],
+        ['posts.json', JSON.stringify([{ content: 'x', media: 'media/a.png', createdAt: '2020-01-01' }])],
         ['media/a.png', 'not a picture'],
       ]),
       415,
