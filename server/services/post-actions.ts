@@ -54,6 +54,7 @@ export function createPostActions(
           ...(shown ? { post: { ...withoutQuote(shown), repostedBy: user, repostedAt: at } } : {}),
         },
         by: userId,
+        about: post.authorId,
       })
       if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
       else

@@ -15,6 +15,7 @@ import * as linkCards from './0013_link_cards.js'
 import * as accountData from './0014_account_data.js'
 import * as profileMedia from './0016_profile_media.js'
 import * as eventPeople from './0017_event_people.js'
+import * as eventAbout from './0018_event_about.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   accountData,
   profileMedia,
   eventPeople,
+  eventAbout,
 ]
