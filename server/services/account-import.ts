@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { MSG, badRequest, forbidden, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js'
@@ -6,6 +7,7 @@ import type { MediaReply } from '../schemas/media.js'
 import type { PostRecord, StoreTx } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import { ARCHIVE_FILES, MEDIA_FOLDER } from './account-archive.js'
+import { linesOf, listAddresses } from './account-lists.js'
 import { readArchive, type ArchiveContents, type ImportLimits } from './archive-reader.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
@@ -115,15 +117,16 @@ export function createAccountImport({
   pixelsOf: (bytes: Buffer) => Promise<number | undefined>
   removeMedia: (url: string) => Promise<void>
 }) {
-  /** The usernames of Mastodon's list (its first column; the header line optional), local ones only. */
-  function addressesOf(text: string, plan: Plan, kind: 'following' | 'blocks' | 'mutes') {
-    for (const line of text.split(/\r?\n/)) {
-      const address = (line.split(',')[0] ?? '').trim().replace(/^@/, '')
-      if (address === '' || address.toLowerCase() === 'account address') continue
-      const [name = '', host] = address.split('@')
-      if (host !== undefined && host.toLowerCase() !== publicHost) plan.skipped[kind]++
-      else plan[kind].push(name)
-    }
+  /** A list's local usernames into the plan, reading no further than the entries the plan has room for. */
+  async function addressesOf(
+    lines: AsyncIterable<string> | Iterable<string>,
+    plan: Plan,
+    kind: 'following' | 'blocks' | 'mutes',
+  ) {
+    const planned = KINDS.reduce((sum, each) => sum + plan[each].length + plan.skipped[each], 0)
+    const { names, skipped } = await listAddresses(lines, publicHost, limits.entries - planned)
+    plan[kind].push(...names)
+    plan.skipped[kind] += skipped
   }
 
   function checkSize(plan: Plan) {
@@ -137,7 +140,7 @@ export function createAccountImport({
     plan.bookmarks = bookmarksOf(archive.texts.get(ARCHIVE_FILES.bookmarks))
     for (const [file, kind] of Object.entries(ARCHIVE_LISTS)) {
       const text = archive.texts.get(file)
-      if (text !== undefined) addressesOf(text, plan, kind)
+      if (text !== undefined) await addressesOf(text.split(/\r?\n/), plan, kind)
     }
     return plan
   }
@@ -267,7 +270,7 @@ export function createAccountImport({
           plan = await planOfArchive(archive)
         } else if (list) {
           plan = emptyPlan()
-          addressesOf(await readFile(file, 'utf8'), plan, list)
+          await addressesOf(linesOf(createReadStream(file)), plan, list)
         } else {
           throw badRequest(MSG.importUnknownFile)
         }

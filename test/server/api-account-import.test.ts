@@ -213,6 +213,13 @@ await t.test('every hostile archive is refused, and nothing is imported', async 
     MSG.importTooManyEntries,
     'a list past 10,000 (here 20)',
   )
+  expectError(
+    t,
+    await importFile(me.token, 'following_accounts.csv', `${'x'.repeat(2000)}\n`),
+    400,
+    MSG.importInvalidFile,
+    'a line longer than any list has',
+  )
   t.strictSame(await snapshotDb(api), before, 'nothing stored changed')
   t.strictSame(await postsOf(me.token, me.username), [], 'no post was imported')
 })
