@@ -7,7 +7,7 @@ const MAX_LINE = 1024
  * The lines of a text, read as it arrives and never held whole: each line at most MAX_LINE characters
  * (a 400 past it), so memory stays bounded however large the file.
  */
-export async function* linesOf(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+export async function* linesOf(source: AsyncIterable<Buffer | string> | Iterable<Buffer>): AsyncGenerator<string> {
   const decoder = new TextDecoder()
   let rest = ''
   for await (const chunk of source) {
