@@ -34,6 +34,9 @@ export async function deleteAccount(
   at: string,
 ): Promise<AccountRemoval | undefined> {
   if (!isUuid(userId)) return undefined
+  // A big account's deletion touches many rows that others' writes may hold a moment: it waits for them
+  // (they in turn wait for it, or run again once it is done) rather than fail half-way at the pool's limits.
+  await sql`SELECT set_config('lock_timeout', '30s', true), set_config('statement_timeout', '120s', true)`
   const [user] = await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`
   if (!user) return undefined
   // Their comments, and the replies others made to them (a reply goes with the comment it answers).
