@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { counterStore } from './counter-store.js'
 import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 import { installLoginLimits, type LoginSlowdown } from './login-limits.js'
+import { installSecretLimits } from './secret-limits.js'
 import { connectRedis } from './redis-client.js'
 
 /** How many requests a client may make, per what key and in what window. */
@@ -20,6 +21,10 @@ export interface RateLimitPolicy {
   loginFailuresPerAddressAndAccount: Limit
   /** Failed logins per username from every address: past `max`, each login to it waits; it is never refused. */
   loginSlowdownPerAccount: LoginSlowdown
+  /** Wrong current passwords in signed-in calls (password change, deletion, two-factor), per account: past it, 429. */
+  passwordFailuresPerAccount: Limit
+  /** Wrong two-factor codes, at login or in signed-in calls, per account: past it, 429. */
+  twoFactorFailuresPerAccount: Limit
   /** Every signed-in call that changes something, per user. */
   writesPerUser: Limit
   /** Uploads, per user, on top of the write limit. */
@@ -43,6 +48,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   loginFailuresPerAddress: { max: 30, windowMs: 15 * MINUTE },
   loginFailuresPerAddressAndAccount: { max: 10, windowMs: 15 * MINUTE },
   loginSlowdownPerAccount: { max: 10, windowMs: 15 * MINUTE, firstDelayMs: 1_000, maxDelayMs: 10_000 },
+  passwordFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  twoFactorFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
   writesPerUser: { max: 60, windowMs: MINUTE },
   uploadsPerUser: { max: 30, windowMs: 30 * MINUTE },
   passwordResetsPerAddress: { max: 5, windowMs: 60 * MINUTE },
@@ -179,6 +186,7 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
     await resets(request, reply)
   })
   installLoginLimits(app, { counter, sleep: options.sleep, policy })
+  installSecretLimits(app, { counter, policy })
   app.addHook('preValidation', async (request, reply) => {
     await writes(request, reply)
     if (route(request) === UPLOAD_ROUTE) await uploads(request, reply)

@@ -7,8 +7,8 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetSchema,
   TokenReplySchema,
-  TwoFactorCodeSchema,
   TwoFactorDisableSchema,
+  TwoFactorEnableSchema,
   TwoFactorEnableReplySchema,
   TwoFactorSetupReplySchema,
   TwoFactorStatusSchema,
@@ -177,12 +177,12 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: {
         tags: ['account'],
         description:
-          'Turns two-factor sign-in on with a code of the set-up secret; answers 10 single-use recovery codes, shown this once.',
-        body: TwoFactorCodeSchema,
+          'Turns two-factor sign-in on, given the password and a code of the set-up secret; answers 10 single-use recovery codes, shown this once.',
+        body: TwoFactorEnableSchema,
         response: { 200: TwoFactorEnableReplySchema, ...ERRORS },
       },
     },
-    async (request) => twoFactor.enable(me(request), request.body.code),
+    async (request) => twoFactor.enable(me(request), request.body.password, request.body.code),
   )
 
   app.post(

@@ -67,7 +67,7 @@ await t.test('a person who did everything leaves no row and no file behind', asy
   // Two-factor sign-in on.
   const setup = await call(api, leaver.token, 'POST', '/api/account/2fa/setup')
   const { secret } = setup.json() as { secret: string }
-  await ok(leaver, '/api/account/2fa/enable', { code: totpCode(secret, new Date()) })
+  await ok(leaver, '/api/account/2fa/enable', { code: totpCode(secret, new Date()), password: leaver.password })
 
   // Their posts: one with their upload, one mentioning bea, a poll, and a quote of bea's post; one pinned.
   const image = await imageBy(api, leaver.token)
