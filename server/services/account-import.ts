@@ -4,13 +4,15 @@ import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { MSG, badRequest, forbidden, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js'
 import type { MediaReply } from '../schemas/media.js'
-import type { PostRecord, StoreTx } from '../store/types.js'
+import type { PostRecord, StoreTx, UserSummaryRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import { ARCHIVE_FILES, MEDIA_FOLDER } from './account-archive.js'
 import { linesOf, listAddresses } from './account-lists.js'
 import { readArchive, type ArchiveContents, type ImportLimits } from './archive-reader.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
+import { blockIn, muteIn } from './relations.js'
+import { summaryRecordOf } from './views.js'
 import { blockedEitherWay } from './visibility.js'
 
 const KINDS = ['posts', 'following', 'blocks', 'mutes', 'bookmarks'] as const
@@ -187,20 +189,34 @@ export function createAccountImport({
     const imported = zero()
     const skipped = { ...plan.skipped }
     const count = (kind: Kind, done: boolean) => void (done ? imported[kind]++ : skipped[kind]++)
-    const people = async (names: readonly string[], act: (otherId: string) => Promise<boolean>, kind: Kind) => {
+    const me = await summaryRecordOf(tx, userId)
+    if (!me) throw notFound(MSG.userNotRegistered)
+    const people = async (
+      names: readonly string[],
+      act: (other: UserSummaryRecord) => Promise<boolean>,
+      kind: Kind,
+    ) => {
       for (const name of names) {
         const other = await tx.getUserByUsername(name)
         const reachable = other && other._id !== userId && !other.pending
-        count(kind, reachable ? await act(other._id) : false)
+        count(kind, reachable ? await act(other) : false)
       }
     }
     const across = async (otherId: string) => blockedEitherWay(await tx.relationBetween(userId, otherId, at))
-    await people(plan.blocks, async (id) => (await tx.block(userId, id, at)) !== undefined, 'blocks')
-    const mute = async (id: string) =>
-      !(await tx.relationBetween(userId, id, at)).mutes && tx.mute(userId, { userId: id }, at)
+    // Blocks and mutes follow the rule of the calls (relations.ts), notifications and streams included.
+    await people(plan.blocks, async (other) => (await blockIn(tx, me, other, at)) !== undefined, 'blocks')
+    const mute = async (other: UserSummaryRecord) => {
+      if ((await tx.relationBetween(userId, other._id, at)).mutes) return false
+      await muteIn(tx, userId, other, undefined, at)
+      return true
+    }
     await people(plan.mutes, mute, 'mutes')
     // Imported follows notify nobody: an archive of thousands must not flood anyone's notifications.
-    await people(plan.following, async (id) => !(await across(id)) && tx.follow(userId, id, at), 'following')
+    await people(
+      plan.following,
+      async (other) => !(await across(other._id)) && tx.follow(userId, other._id, at),
+      'following',
+    )
     for (const postId of plan.bookmarks) {
       const post = await tx.getPost(postId)
       count(

@@ -235,3 +235,19 @@ await t.test('the guest imports nothing; without a file, a 400', async (t) => {
   })
   expectError(t, noFile, 400, MSG.noFile)
 })
+
+await t.test('an imported block takes back notifications between the two, as a block does', async (t) => {
+  const [me, bea] = [await signup(api), await signup(api)]
+  const mine = await call(api, me.token, 'POST', '/api/posts', { content: 'a post bea likes' })
+  const postId = (mine.json() as { post: { _id: string } }).post._id
+  await call(api, bea.token, 'POST', `/api/posts/like/${postId}`)
+  await call(api, bea.token, 'POST', `/api/users/follow/${me.user._id}`)
+  type Unread = { unread: number; notifications: unknown[] }
+  const before = (await call(api, me.token, 'GET', '/api/notifications')).json() as Unread
+  t.equal(before.unread, 2, 'a like and a follow')
+  const res = await importFile(me.token, 'blocked_accounts.csv', `${bea.username}\n`)
+  t.match(expectOk(t, res, 200, ImportReplySchema).imported, { blocks: 1 })
+  const after = (await call(api, me.token, 'GET', '/api/notifications')).json() as Unread
+  t.equal(after.unread, 0, 'the unread count drops')
+  t.strictSame(after.notifications, [], 'and nothing is listed')
+})
