@@ -51,6 +51,7 @@ export const unauthorized = (message: string = MSG.invalidToken) => new AppError
 export const forbidden = (message: string) => new AppError(403, message)
 export const notFound = (message: string) => new AppError(404, message)
 export const notAcceptable = (message: string) => new AppError(406, message)
+export const conflict = (message: string) => new AppError(409, message)
 export const payloadTooLarge = (message: string) => new AppError(413, message)
 export const unsupportedMediaType = (message: string) => new AppError(415, message)
 export const unprocessableEntity = (message: string) => new AppError(422, message)

@@ -20,8 +20,8 @@ export function apiSetupTwoFactor(): Promise<TwoFactorSetup> {
   return http<TwoFactorSetup>('/account/2fa/setup', { method: 'POST' })
 }
 
-export function apiEnableTwoFactor(code: string): Promise<TwoFactorEnableReply> {
-  return http<TwoFactorEnableReply>('/account/2fa/enable', { method: 'POST', body: { code } })
+export function apiEnableTwoFactor(password: string, code: string): Promise<TwoFactorEnableReply> {
+  return http<TwoFactorEnableReply>('/account/2fa/enable', { method: 'POST', body: { code, password } })
 }
 
 export async function apiDisableTwoFactor(password: string, code: string): Promise<void> {

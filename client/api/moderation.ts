@@ -6,6 +6,7 @@ import type {
   ModeratedUser,
   ModeratedUsersReply,
   Page,
+  FiledReport,
   Report,
   ReportBody,
   ReportsReply,
@@ -16,8 +17,8 @@ import type {
 
 /** Reporting a post, a comment or a person, and the calls of moderators and admins (docs/api-contract.md, DECISIONS §8). */
 
-export function apiReport(body: ReportBody): Promise<{ report: Report }> {
-  return http<{ report: Report }>('/reports', { method: 'POST', body })
+export function apiReport(body: ReportBody): Promise<{ report: FiledReport }> {
+  return http<{ report: FiledReport }>('/reports', { method: 'POST', body })
 }
 
 export function apiGetReports(status: 'open' | 'resolved', page: Page): Promise<ReportsReply> {

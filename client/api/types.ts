@@ -27,6 +27,7 @@ import type {
   ModeratedUsersReplySchema,
   ReportCreatedEventSchema,
   ReportsReplySchema,
+  FiledReportReplySchema,
   ResolveBody,
 } from '../../server/schemas/moderation.js'
 
@@ -77,6 +78,8 @@ export type MutedUser = MutesReply['users'][number]
 /** Moderation (docs/api-contract.md, DECISIONS §8): reports, the queue, moderated people, the audit log, invites. */
 export type ReportsReply = Static<typeof ReportsReplySchema>
 export type Report = ReportsReply['reports'][number]
+/** A report as its reporter gets it back, without the reported content. */
+export type FiledReport = Static<typeof FiledReportReplySchema>['report']
 export type ResolveAction = ResolveBody['action']
 export type ModeratedUser = Static<typeof ModeratedUserReplySchema>['user']
 export type ModeratedUsersReply = Static<typeof ModeratedUsersReplySchema>

@@ -45,6 +45,7 @@ interface Buffered {
   id: number
   to: string | undefined
   by: string | undefined
+  about: string | undefined
   frame: Buffer
 }
 
@@ -118,9 +119,9 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return fitting(buffer.filter((e) => e.id > after && visibleTo(e, client)))
   }
 
-  /** Private events reach their owner only, and nobody gets those of people hidden from them. */
-  const visibleTo = (event: { to: string | undefined; by?: string | undefined }, client: Client) =>
-    (event.to === undefined || event.to === client.userId) && !readers.hides(client.userId, event.by)
+  /** Private events reach their owner only, and nobody gets those of people hidden from them, or carrying their post. */
+  const visibleTo = (event: Pick<LoggedEvent, 'to' | 'by' | 'about'>, client: Client) =>
+    (event.to === undefined || event.to === client.userId) && !readers.hides(client.userId, event.by, event.about)
 
   /** A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway. */
   function fitting(events: Buffered[]): Buffered[] | undefined {
@@ -216,6 +217,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       id: event.id,
       to: event.to,
       by: event.by,
+      about: event.about,
       frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`),
     }
   }
@@ -246,7 +248,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
     const targets = event.to === undefined ? clients : byUser.get(event.to)
     for (const client of targets ?? []) {
-      if (readers.hides(client.userId, entry.by)) continue
+      if (readers.hides(client.userId, entry.by, entry.about)) continue
       if (client.pending) client.pending.push(entry)
       else send(client, entry.frame)
     }
@@ -254,7 +256,14 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
 
   return {
     publish(event) {
-      deliver({ id: lastId + 1, name: event.name, data: JSON.stringify(event.data), to: event.to, by: event.by })
+      deliver({
+        id: lastId + 1,
+        name: event.name,
+        data: JSON.stringify(event.data),
+        to: event.to,
+        by: event.by,
+        about: event.about,
+      })
     },
     watchReader: (userId) => readers.watch(userId),
     deliver,

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { counterStore } from './counter-store.js'
 import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 import { installLoginLimits, type LoginSlowdown } from './login-limits.js'
+import { installSecretLimits } from './secret-limits.js'
 import { connectRedis } from './redis-client.js'
 
 /** How many requests a client may make, per what key and in what window. */
@@ -20,6 +21,10 @@ export interface RateLimitPolicy {
   loginFailuresPerAddressAndAccount: Limit
   /** Failed logins per username from every address: past `max`, each login to it waits; it is never refused. */
   loginSlowdownPerAccount: LoginSlowdown
+  /** Wrong current passwords in signed-in calls (password change, deletion, two-factor), per account: past it, 429. */
+  passwordFailuresPerAccount: Limit
+  /** Wrong two-factor codes, at login or in signed-in calls, per account: past it, 429. */
+  twoFactorFailuresPerAccount: Limit
   /** Every signed-in call that changes something, per user. */
   writesPerUser: Limit
   /** Uploads, per user, on top of the write limit. */
@@ -28,6 +33,11 @@ export interface RateLimitPolicy {
   passwordResetsPerAddress: Limit
   /** Archives of the account (GET /api/account/export), per user. */
   exportsPerUser: Limit
+  /**
+   * Imports (POST /api/account/import), per user: a few an hour, as Mastodon's three lists and an
+   * archive come one file each. The images an import decodes count against `uploadsPerUser` besides.
+   */
+  importsPerUser: Limit
 }
 
 const MINUTE = 60_000
@@ -38,10 +48,13 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   loginFailuresPerAddress: { max: 30, windowMs: 15 * MINUTE },
   loginFailuresPerAddressAndAccount: { max: 10, windowMs: 15 * MINUTE },
   loginSlowdownPerAccount: { max: 10, windowMs: 15 * MINUTE, firstDelayMs: 1_000, maxDelayMs: 10_000 },
+  passwordFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  twoFactorFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
   writesPerUser: { max: 60, windowMs: MINUTE },
   uploadsPerUser: { max: 30, windowMs: 30 * MINUTE },
   passwordResetsPerAddress: { max: 5, windowMs: 60 * MINUTE },
   exportsPerUser: { max: 1, windowMs: 60 * MINUTE },
+  importsPerUser: { max: 5, windowMs: 60 * MINUTE },
 }
 
 export interface RateLimitOptions {
@@ -60,6 +73,9 @@ const SIGNUP_ROUTE = '/api/auth/signup'
 const UPLOAD_ROUTE = '/api/media'
 const PASSWORD_RESET_ROUTE = '/api/auth/password-reset'
 const EXPORT_ROUTE = '/api/account/export'
+const IMPORT_ROUTE = '/api/account/import'
+/** Routes that store images: an upload, and an import's archive, which spends as many as it holds. */
+const IMAGE_ROUTES = new Set([UPLOAD_ROUTE, IMPORT_ROUTE])
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -122,8 +138,9 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
     }
   }
 
-  function limiter(name: string, limit: Limit, keyOf: KeyOf) {
-    const limited = counter(name, limit, keyOf)
+  const limiter = (name: string, limit: Limit, keyOf: KeyOf) => guard(counter(name, limit, keyOf))
+  function guard(limited: Counter) {
+    const { limit } = limited
     return async (request: FastifyRequest, reply: FastifyReply) => {
       const hit = await limited.hit(request)
       if (hit?.exceeded) refuse(reply, limit, hit.ttlInSeconds)
@@ -138,13 +155,28 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
     route(r) === PASSWORD_RESET_ROUTE ? address(r) : undefined,
   )
   const writes = limiter('writes', policy.writesPerUser, (r) => (isWrite(r) ? String(signedIn(r)) : undefined))
-  const uploads = limiter('uploads', policy.uploadsPerUser, (r) =>
-    isWrite(r) && route(r) === UPLOAD_ROUTE ? String(signedIn(r)) : undefined,
+  const uploadCount = counter('uploads', policy.uploadsPerUser, (r) =>
+    isWrite(r) && IMAGE_ROUTES.has(route(r)) ? String(signedIn(r)) : undefined,
   )
+  const uploads = guard(uploadCount)
+  const ownRoute = (path: string) => (r: FastifyRequest) =>
+    route(r) === path && signedIn(r) !== undefined ? String(signedIn(r)) : undefined
+  const exports = limiter('exports', policy.exportsPerUser, ownRoute(EXPORT_ROUTE))
+  const imports = limiter('imports', policy.importsPerUser, ownRoute(IMPORT_ROUTE))
 
-  const exports = limiter('exports', policy.exportsPerUser, (r) =>
-    route(r) === EXPORT_ROUTE && signedIn(r) !== undefined ? String(signedIn(r)) : undefined,
-  )
+  /**
+   * Counts `count` images against the caller's upload limit, refused only when nothing is left of it: an
+   * archive's images beyond what is left are bounded by the import's own limits (pixels, imports an hour).
+   */
+  async function spendUploads(request: FastifyRequest, reply: FastifyReply, count: number) {
+    if (count === 0) return
+    const seen = await uploadCount.hit(request, false)
+    if (seen?.exceeded || (seen && seen.current >= policy.uploadsPerUser.max)) {
+      refuse(reply, policy.uploadsPerUser, seen.ttlInSeconds)
+    }
+    const left = policy.uploadsPerUser.max - (seen?.current ?? 0)
+    for (let i = 0; i < Math.min(count, left); i++) await uploadCount.hit(request)
+  }
 
   // onRequest: before the body is read or a token is checked. preValidation: the body is parsed (for the
   // username) and `authenticate` has run (for the user), but nothing has been validated or done.
@@ -154,9 +186,12 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
     await resets(request, reply)
   })
   installLoginLimits(app, { counter, sleep: options.sleep, policy })
+  installSecretLimits(app, { counter, policy })
   app.addHook('preValidation', async (request, reply) => {
     await writes(request, reply)
-    await uploads(request, reply)
+    if (route(request) === UPLOAD_ROUTE) await uploads(request, reply)
     await exports(request, reply)
+    await imports(request, reply)
   })
+  return { spendUploads }
 }

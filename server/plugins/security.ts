@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
 import { installCrossSiteCheck } from './cross-site.js'
@@ -33,6 +33,13 @@ const CONTENT_SECURITY_POLICY = {
 const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"
 export const swaggerUiCsp = {
   transformStaticCSP: (header: string) => header.replace("style-src 'self'", `style-src 'self' ${SWAGGER_LOGO_STYLE}`),
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts images a request stores besides an upload's one (an import's) against the caller's upload limit, or refuses (429). */
+    spendUploads(request: FastifyRequest, reply: FastifyReply, count: number): Promise<void>
+  }
 }
 
 interface SecurityOptions extends RateLimitOptions {
@@ -98,7 +105,10 @@ async function security(app: FastifyInstance, options: SecurityOptions) {
   })
   installCrossSiteCheck(app, options.allowedOrigins)
   installTextHygiene(app)
-  if (options.rateLimit) await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits }, options)
+  const limits = options.rateLimit
+    ? await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits }, options)
+    : undefined
+  app.decorate('spendUploads', limits?.spendUploads ?? (async () => {}))
 }
 
 export default fp(security, { name: 'chirp-security' })

@@ -73,15 +73,15 @@ export function createStreamReaders(options: {
       readers.delete(userId)
     },
 
-    /** Whether the event, by `by`, is left out of the reader's streams. */
-    hides(userId: string, by: string | undefined): boolean {
+    /** Whether the event, by `by` and carrying the posts of `about`, is left out of the reader's streams. */
+    hides(userId: string, ...people: (string | undefined)[]): boolean {
       const state = readers.get(userId)
-      if (by === undefined || !state) return false
+      if (!state || people.every((person) => person === undefined)) return false
       if (state.until !== undefined && options.now() >= state.until) {
         state.until = undefined
         reload(userId)
       }
-      return state.hidden.has(by)
+      return people.some((person) => person !== undefined && state.hidden.has(person))
     },
 
     /** Takes a block, a mute or the lifting of either into account, before the events after it are sent. */

@@ -7,8 +7,8 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetSchema,
   TokenReplySchema,
-  TwoFactorCodeSchema,
   TwoFactorDisableSchema,
+  TwoFactorEnableSchema,
   TwoFactorEnableReplySchema,
   TwoFactorSetupReplySchema,
   TwoFactorStatusSchema,
@@ -90,15 +90,17 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: {
         tags: ['account'],
         description:
-          "Imports, as multipart field `file`, a Chirp archive (.zip, as the export makes) or one of Mastodon's lists (following_accounts.csv, blocked_accounts.csv, muted_accounts.csv): follows, blocks, mutes and bookmarks of people and posts here, and the archive's own posts with their images and original dates. All or nothing; at most 100 MB uploaded, 10,000 entries, 1 GB inflated, 25 MB an entry.",
+          "Imports, as multipart field `file`, a Chirp archive (.zip, as the export makes) or one of Mastodon's lists (following_accounts.csv, blocked_accounts.csv, muted_accounts.csv): follows, blocks, mutes and bookmarks of people and posts here, and the archive's own posts with their images and original dates. All or nothing; at most 100 MB uploaded, 10,000 entries, 1 GB inflated, 25 MB an entry, a billion pixels of images. The images its posts use count against the upload limit; 5 imports an hour.",
         consumes: ['multipart/form-data'],
         response: { 200: ImportReplySchema, ...ERRORS },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const upload = await receiveImport(request, accountImport.uploadBytes)
       try {
-        return await accountImport.importFile(me(request), upload.fileName, upload.file)
+        return await accountImport.importFile(me(request), upload.fileName, upload.file, (count) =>
+          app.spendUploads(request, reply, count),
+        )
       } finally {
         await upload.dispose()
       }
@@ -175,12 +177,12 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       schema: {
         tags: ['account'],
         description:
-          'Turns two-factor sign-in on with a code of the set-up secret; answers 10 single-use recovery codes, shown this once.',
-        body: TwoFactorCodeSchema,
+          'Turns two-factor sign-in on, given the password and a code of the set-up secret; answers 10 single-use recovery codes, shown this once.',
+        body: TwoFactorEnableSchema,
         response: { 200: TwoFactorEnableReplySchema, ...ERRORS },
       },
     },
-    async (request) => twoFactor.enable(me(request), request.body.code),
+    async (request) => twoFactor.enable(me(request), request.body.password, request.body.code),
   )
 
   app.post(

@@ -24,7 +24,8 @@ export const TwoFactorSetupReplySchema = Type.Object({
   otpauthUrl: Type.String(),
 })
 
-export const TwoFactorCodeSchema = Type.Object({ code: CodeSchema })
+/** Turning two-factor sign-in on asks for the password too, as Mastodon does: a token alone cannot. */
+export const TwoFactorEnableSchema = Type.Object({ code: CodeSchema, password: CurrentPasswordSchema })
 export const TwoFactorEnableReplySchema = Type.Object({ recoveryCodes: Type.Array(Type.String()) })
 export const TwoFactorDisableSchema = Type.Object({ password: CurrentPasswordSchema, code: CodeSchema })
 

@@ -175,7 +175,14 @@ export type AllEventPayloads = EventPayloads & NotificationEventPayloads & Moder
  * see that person (services/visibility.ts) leave it out.
  */
 export type ChirpEvent = {
-  [K in keyof AllEventPayloads]: { name: K; data: AllEventPayloads[K]; to?: string; by?: string }
+  [K in keyof AllEventPayloads]: {
+    name: K
+    data: AllEventPayloads[K]
+    to?: string
+    by?: string
+    /** Whose post it carries when not `by`'s own (a repost's author): a reader who does not see them does not get it either. */
+    about?: string
+  }
 }[keyof AllEventPayloads]
 
 export const TicketReplySchema = Type.Object({ ticket: Type.String() })

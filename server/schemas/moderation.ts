@@ -54,6 +54,17 @@ const ReportSchema = Type.Object(
 export type Report = Static<typeof ReportSchema>
 
 export const ReportReplySchema = Type.Object({ report: ReportSchema })
+/**
+ * A report as its reporter gets it back: what they sent and its state, never the reported content, which
+ * they may not be allowed to read (a blocker's post to the blocked, a suspended person's).
+ */
+const FiledReportSchema = Type.Pick(
+  ReportSchema,
+  ['_id', 'reporter', 'targetType', 'targetId', 'postId', 'category', 'comment', 'status', 'createdAt'],
+  { title: 'FiledReport' },
+)
+export type FiledReport = Static<typeof FiledReportSchema>
+export const FiledReportReplySchema = Type.Object({ report: FiledReportSchema })
 /** The number of open reports in the queue. */
 const OpenCountSchema = Type.Integer({ minimum: 0 })
 export const ReportsQuerySchema = Type.Composite([

@@ -12,6 +12,7 @@ import {
 } from './account-archive.js'
 import type { ServiceDeps } from './deps.js'
 import type { MediaService } from './media.js'
+import { hiddenFrom } from './visibility.js'
 
 /** Records read at a time: an export never holds a big account whole. */
 const PAGE = 200
@@ -57,9 +58,13 @@ function chunks(ids: readonly string[]): AsyncGenerator<string[]> {
   })()
 }
 
-/** Others' posts, as references with their authors' names. */
-async function* references(store: StoreReader, posts: AsyncIterable<PostRecord[]>) {
-  for await (const page of posts) {
+/**
+ * Others' posts, as references with their authors' names, but for those whose authors the account may
+ * not read (who block it, who are suspended): the archive shows no more than the account's reads do.
+ */
+async function* references(store: StoreReader, posts: AsyncIterable<PostRecord[]>, shut: ReadonlySet<string>) {
+  for await (const pageRead of posts) {
+    const page = pageRead.filter((post) => !shut.has(post.authorId))
     const authors = new Map((await store.getUserSummaries(page.map((p) => p.authorId))).map((a) => [a._id, a]))
     yield page.map((post) => postReference(post, authors.get(post.authorId)))
   }
@@ -135,6 +140,7 @@ export function createAccountExport({
       const user = await store.getUser(userId)
       if (!user) throw notFound(MSG.userNotRegistered)
       const twoFactor = (await store.getTwoFactor(userId))?.enabled === true
+      const hidden = await hiddenFrom(store, userId, now())
       const zip = new ZipFile()
       const text = (name: string, content: AsyncIterable<string>) => {
         // Bytes, not objects: the archive's deflate and checksum read buffers.
@@ -162,6 +168,7 @@ export function createAccountExport({
           references(
             store,
             pages((page) => store.listBookmarks(userId, page)),
+            hidden.shut,
           ),
         ),
       )
@@ -174,6 +181,7 @@ export function createAccountExport({
             (async function* () {
               for await (const ids of liked) yield await store.getPosts(ids)
             })(),
+            hidden.shut,
           ),
         ),
       )

@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { MSG, badRequest, forbidden, notFound, unsupportedMediaType } from '../errors.js'
+import { MSG, badRequest, forbidden, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js'
 import type { MediaReply } from '../schemas/media.js'
-import type { PostRecord, StoreTx } from '../store/types.js'
+import type { PostRecord, StoreTx, UserSummaryRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import { ARCHIVE_FILES, MEDIA_FOLDER } from './account-archive.js'
+import { linesOf, listAddresses } from './account-lists.js'
 import { readArchive, type ArchiveContents, type ImportLimits } from './archive-reader.js'
 import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
+import { blockIn, muteIn } from './relations.js'
+import { summaryRecordOf } from './views.js'
 import { blockedEitherWay } from './visibility.js'
 import { keptDate, postTextsProblem } from './content-rules.js'
 import { hasVisibleText } from '../schemas/text.js'
@@ -110,23 +114,26 @@ export function createAccountImport({
   limits,
   publicHost,
   saveImage,
+  pixelsOf,
   removeMedia,
 }: ServiceDeps & {
   limits: ImportLimits
   /** The host of PUBLIC_URL: `name@<it>` in a list is a local user; any other host is skipped. */
   publicHost: string
   saveImage: (bytes: Buffer) => Promise<MediaReply | undefined>
+  pixelsOf: (bytes: Buffer) => Promise<number | undefined>
   removeMedia: (url: string) => Promise<void>
 }) {
-  /** The usernames of Mastodon's list (its first column; the header line optional), local ones only. */
-  function addressesOf(text: string, plan: Plan, kind: 'following' | 'blocks' | 'mutes') {
-    for (const line of text.split(/\r?\n/)) {
-      const address = (line.split(',')[0] ?? '').trim().replace(/^@/, '')
-      if (address === '' || address.toLowerCase() === 'account address') continue
-      const [name = '', host] = address.split('@')
-      if (host !== undefined && host.toLowerCase() !== publicHost) plan.skipped[kind]++
-      else plan[kind].push(name)
-    }
+  /** A list's local usernames into the plan, reading no further than the entries the plan has room for. */
+  async function addressesOf(
+    lines: AsyncIterable<string> | Iterable<string>,
+    plan: Plan,
+    kind: 'following' | 'blocks' | 'mutes',
+  ) {
+    const planned = KINDS.reduce((sum, each) => sum + plan[each].length + plan.skipped[each], 0)
+    const { names, skipped } = await listAddresses(lines, publicHost, limits.entries - planned)
+    plan[kind].push(...names)
+    plan.skipped[kind] += skipped
   }
 
   function checkSize(plan: Plan) {
@@ -140,21 +147,39 @@ export function createAccountImport({
     plan.bookmarks = bookmarksOf(archive.texts.get(ARCHIVE_FILES.bookmarks))
     for (const [file, kind] of Object.entries(ARCHIVE_LISTS)) {
       const text = archive.texts.get(file)
-      if (text !== undefined) addressesOf(text, plan, kind)
+      if (text !== undefined) await addressesOf(text.split(/\r?\n/), plan, kind)
     }
     return plan
   }
 
-  /** The archive's images, stored as uploads are, by their name in it; any that is not an image refuses the whole import. */
-  async function storeImages(archive: ArchiveContents, plan: Plan): Promise<Map<string, MediaReply>> {
+  /**
+   * The archive's images that its posts name, each once: what the import will decode. Any that is not an
+   * image refuses the whole import; so do more pixels in all than the limit, read from the headers
+   * alone, before a single image is decoded. Files no post names are never opened.
+   */
+  async function imagesToStore(archive: ArchiveContents, plan: Plan): Promise<Map<string, string>> {
+    const named = new Map<string, string>()
+    let pixels = 0
+    for (const name of new Set(plan.posts.map((post) => post.media))) {
+      const file = name === undefined ? undefined : archive.files.get(name)
+      if (name === undefined || file === undefined) continue
+      const size = await pixelsOf(await readFile(file))
+      if (size === undefined) throw unsupportedMediaType(MSG.importNotImage)
+      pixels += size
+      if (pixels > limits.pixels) throw payloadTooLarge(MSG.importTooManyPixels)
+      named.set(name, file)
+    }
+    return named
+  }
+
+  /** The images, stored as uploads are, by their name in the archive; all are removed again when one fails. */
+  async function storeImages(files: Map<string, string>): Promise<Map<string, MediaReply>> {
     const saved = new Map<string, MediaReply>()
-    const named = new Set(plan.posts.map((post) => post.media).filter((name) => name !== undefined))
     try {
-      for (const [name, file] of archive.files) {
+      for (const [name, file] of files) {
         const image = await saveImage(await readFile(file))
         if (!image) throw unsupportedMediaType(MSG.importNotImage)
-        if (named.has(name)) saved.set(name, image)
-        else await removeMedia(image.url)
+        saved.set(name, image)
       }
     } catch (error) {
       for (const image of saved.values()) await removeMedia(image.url)
@@ -169,20 +194,34 @@ export function createAccountImport({
     const imported = zero()
     const skipped = { ...plan.skipped }
     const count = (kind: Kind, done: boolean) => void (done ? imported[kind]++ : skipped[kind]++)
-    const people = async (names: readonly string[], act: (otherId: string) => Promise<boolean>, kind: Kind) => {
+    const me = await summaryRecordOf(tx, userId)
+    if (!me) throw notFound(MSG.userNotRegistered)
+    const people = async (
+      names: readonly string[],
+      act: (other: UserSummaryRecord) => Promise<boolean>,
+      kind: Kind,
+    ) => {
       for (const name of names) {
         const other = await tx.getUserByUsername(name)
         const reachable = other && other._id !== userId && !other.pending
-        count(kind, reachable ? await act(other._id) : false)
+        count(kind, reachable ? await act(other) : false)
       }
     }
     const across = async (otherId: string) => blockedEitherWay(await tx.relationBetween(userId, otherId, at))
-    await people(plan.blocks, async (id) => (await tx.block(userId, id, at)) !== undefined, 'blocks')
-    const mute = async (id: string) =>
-      !(await tx.relationBetween(userId, id, at)).mutes && tx.mute(userId, { userId: id }, at)
+    // Blocks and mutes follow the rule of the calls (relations.ts), notifications and streams included.
+    await people(plan.blocks, async (other) => (await blockIn(tx, me, other, at)) !== undefined, 'blocks')
+    const mute = async (other: UserSummaryRecord) => {
+      if ((await tx.relationBetween(userId, other._id, at)).mutes) return false
+      await muteIn(tx, userId, other, undefined, at)
+      return true
+    }
     await people(plan.mutes, mute, 'mutes')
     // Imported follows notify nobody: an archive of thousands must not flood anyone's notifications.
-    await people(plan.following, async (id) => !(await across(id)) && tx.follow(userId, id, at), 'following')
+    await people(
+      plan.following,
+      async (other) => !(await across(other._id)) && tx.follow(userId, other._id, at),
+      'following',
+    )
     for (const postId of plan.bookmarks) {
       const post = await tx.getPost(postId)
       count(
@@ -230,9 +269,10 @@ export function createAccountImport({
     /**
      * Imports an archive of Chirp's (a zip, told by its bytes) or one of Mastodon's lists (told by its
      * file name), all or nothing: every check passes before anything is written, and the writes are one
-     * transaction. It never creates or changes other people's data.
+     * transaction. It never creates or changes other people's data. The images it is about to decode are
+     * uploads: `spendUploads` counts them against the person's upload limit, or refuses.
      */
-    async importFile(userId: string, fileName: string, file: string) {
+    async importFile(userId: string, fileName: string, file: string, spendUploads: (count: number) => Promise<void>) {
       const user = await store.getUser(userId)
       if (!user) throw notFound(MSG.userNotRegistered)
       if (isGuest(user)) throw forbidden(MSG.guestUnchangeable)
@@ -252,12 +292,16 @@ export function createAccountImport({
           plan = await planOfArchive(archive)
         } else if (list) {
           plan = emptyPlan()
-          addressesOf(await readFile(file, 'utf8'), plan, list)
+          await addressesOf(linesOf(createReadStream(file)), plan, list)
         } else {
           throw badRequest(MSG.importUnknownFile)
         }
         checkSize(plan)
-        if (archive) images = await storeImages(archive, plan)
+        if (archive) {
+          const files = await imagesToStore(archive, plan)
+          await spendUploads(files.size)
+          images = await storeImages(files)
+        }
       } finally {
         await archive?.dispose()
       }

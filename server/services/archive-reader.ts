@@ -19,6 +19,12 @@ export interface ImportLimits {
   inflatedBytes: number
   /** One entry, inflated. */
   entryBytes: number
+  /**
+   * The pixels of the archive's images together, every frame counted: what decoding them all holds and
+   * costs. As many as a full upload budget of the largest images (30 of 50 million) would be too
+   * slow to answer in one request; a gigapixel is some seventy phone photos.
+   */
+  pixels: number
 }
 
 export const IMPORT_LIMITS: ImportLimits = {
@@ -26,6 +32,7 @@ export const IMPORT_LIMITS: ImportLimits = {
   entries: 10_000,
   inflatedBytes: 1024 * MB,
   entryBytes: 25 * MB,
+  pixels: 1_000_000_000,
 }
 
 /** What the import wants of an entry: its text, or its bytes in a file of their own (images). */

@@ -5,9 +5,9 @@ import type { CommentRecord, LockedPost, PageRequest, StoreTx } from '../store/t
 import type { ServiceDeps } from './deps.js'
 import { notify, syncMentions } from './notifier.js'
 import { deleteCommentIn } from './removals.js'
-import { toPost, usersOfPosts } from './post-views.js'
+import { postViews } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
-import { checkCanInteract, hiddenFrom } from './visibility.js'
+import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing } from './visibility.js'
 
 async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
@@ -22,17 +22,31 @@ async function lockPost(tx: StoreTx, postId: string): Promise<LockedPost> {
 }
 
 export function createCommentsService({ store, now }: ServiceDeps) {
-  /** One write to one post's comments inside a transaction; answers with the post as it now is. */
-  async function write(postId: string, change: (tx: StoreTx, post: LockedPost, at: string) => Promise<void>) {
-    await store.transaction(async (tx) => change(tx, await lockPost(tx, postId), now().toISOString()))
+  /**
+   * One write to one post's comments inside a transaction, none on a suspended author's post; answers
+   * with the post as it now is to the writer, without what is hidden from them.
+   */
+  async function write(
+    userId: string,
+    postId: string,
+    change: (tx: StoreTx, post: LockedPost, at: string) => Promise<void>,
+  ) {
+    await store.transaction(async (tx) => {
+      const [post, at] = [await lockPost(tx, postId), now().toISOString()]
+      await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
+      await change(tx, post, at)
+    })
     const post = await store.getPost(postId)
     if (!post) throw notFound(MSG.postNotFound)
-    return { post: toPost(post, await usersOfPosts(store, [post])) }
+    const [view] = await postViews(store, [post], await seeing(store, { userId, compact: false }, now()))
+    if (!view) throw notFound(MSG.postNotFound)
+    return { post: view }
   }
 
   function vote(userId: string, postId: string, commentId: string, up: boolean) {
-    return write(postId, async (tx, post, at) => {
+    return write(userId, postId, async (tx, post, at) => {
       const comment = await mustGetComment(tx, post, commentId)
+      await checkNotSuspended(tx, comment.authorId, at, MSG.commentNotFound)
       await checkCanInteract(tx, userId, post.authorId, at)
       await checkCanInteract(tx, userId, comment.authorId, at)
       const me = await summaryRecordOf(tx, userId)
@@ -69,9 +83,10 @@ export function createCommentsService({ store, now }: ServiceDeps) {
      */
     add(userId: string, postId: string, text: string, replyTo?: string | null) {
       checkCommentText(text)
-      return write(postId, async (tx, post, at) => {
+      return write(userId, postId, async (tx, post, at) => {
         await checkCanInteract(tx, userId, post.authorId, at)
         const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
+        if (answered) await checkNotSuspended(tx, answered.authorId, at, MSG.commentNotFound)
         if (answered) await checkCanInteract(tx, userId, answered.authorId, at)
         const root = answered?.replyTo ?? answered?._id
         const comment: CommentRecord = {
@@ -101,7 +116,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
 
     edit(userId: string, postId: string, commentId: string, text: string) {
       checkCommentText(text)
-      return write(postId, async (tx, post, at) => {
+      return write(userId, postId, async (tx, post, at) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
         await tx.updateComment(post._id, commentId, text, at)
@@ -114,7 +129,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
 
     /** The comment's author or the post's author may delete it. */
     remove(userId: string, postId: string, commentId: string) {
-      return write(postId, async (tx, post) => {
+      return write(userId, postId, async (tx, post) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
         await deleteCommentIn(tx, post._id, comment)

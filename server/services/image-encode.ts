@@ -36,6 +36,19 @@ const ENCODERS: Record<ImageType, (image: Sharp, header: Metadata) => Sharp> = {
 }
 
 /**
+ * The pixels a decode of the image would hold, every frame counted, read from its header alone;
+ * undefined when the bytes are no image of their sniffed type.
+ */
+export async function pixelsOf(input: Buffer, type: ImageType): Promise<number | undefined> {
+  try {
+    const header = await sharp(input, { animated: true, limitInputPixels: false }).metadata()
+    return header.format === FORMATS[type] ? header.width * header.height : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Decodes an upload and writes it anew from its pixels alone: no metadata (EXIF with its GPS position,
  * comments, text chunks) and nothing after the image survives, so neither a privacy leak nor markup
  * hidden in a polyglot reaches the media folder. Animations keep their frames, delays and loop count.

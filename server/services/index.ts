@@ -107,6 +107,7 @@ export function createServices({
       limits: importLimits,
       publicHost: hostOf(publicUrl),
       saveImage: (bytes) => media.saveBytes(bytes),
+      pixelsOf: (bytes) => media.pixelsOf(bytes),
       removeMedia: (url) => media.remove(url),
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),

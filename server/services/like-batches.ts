@@ -78,7 +78,17 @@ export function createLikeBatches(
 
   async function write(batch: readonly Waiting[]) {
     try {
-      const outcomes = await store.transaction((tx) => decide(tx, batch, now().toISOString()))
+      const outcomes = await store
+        .transaction(async (tx) => {
+          const decided = await decide(tx, batch, now().toISOString())
+          // A batch of refusals rolls back: a refused change leaves no trace, not even the log's note of a write.
+          if (decided.every((outcome) => 'refused' in outcome)) throw new AllRefused(decided)
+          return decided
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AllRefused) return error.outcomes
+          throw error
+        })
       batch.forEach((change, i) => {
         const outcome = outcomes[i] as Outcome
         if ('refused' in outcome) change.reject(outcome.refused)
@@ -129,7 +139,7 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
   })
 
   const refusals = batch.map((change, i) =>
-    refusal(change, postOf.get(change.postId), personOf.has(change.userId), relations[i] as Relation),
+    refusal(change, postOf.get(change.postId), personOf.has(change.userId), relations[i] as Relation, suspended),
   )
   const allowed = batch.filter((_, i) => refusals[i] === undefined)
   const written = await tx.setReactions(allowed, at)
@@ -175,9 +185,23 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
   })
 }
 
+/** Thrown to roll back a batch that changes nothing, carrying each change's refusal. */
+class AllRefused extends Error {
+  constructor(readonly outcomes: Outcome[]) {
+    super('every change of the batch was refused')
+  }
+}
+
 /** What the rule refuses before anything is written, in the order a single like checks it; undefined when allowed. */
-function refusal(change: ReactionChange, post: LockedPost | undefined, known: boolean, relation: Relation) {
-  if (!post) return notFound(MSG.postNotFound)
+function refusal(
+  change: ReactionChange,
+  post: LockedPost | undefined,
+  known: boolean,
+  relation: Relation,
+  suspended: ReadonlySet<string>,
+) {
+  // A suspended author's post is not there for anyone (visibility.ts, checkNotSuspended).
+  if (!post || (post.authorId !== change.userId && suspended.has(post.authorId))) return notFound(MSG.postNotFound)
   if (blockedEitherWay(relation)) return forbidden(MSG.cannotInteract)
   if (!change.liked && post.likeCount === 0) return badRequest(MSG.likeBelowZero)
   if (!known) return notFound(MSG.userNotRegistered)

@@ -4,7 +4,7 @@ import { AppError, MSG, badRequest, notAcceptable, payloadTooLarge } from '../er
 import { MAX_UPLOAD_BYTES, type MediaReply } from '../schemas/media.js'
 import type { MediaStorage } from '../media/media-storage.js'
 import type { MediaUrls } from '../media/media-urls.js'
-import { notImage, reencodeImage, type EncodedImage } from './image-encode.js'
+import { notImage, pixelsOf, reencodeImage, type EncodedImage } from './image-encode.js'
 import { SNIFF_BYTES, sniffImageType, type ImageType } from './image-type.js'
 
 export interface Upload {
@@ -104,6 +104,12 @@ export function createMediaService({ storage, urls }: { storage: MediaStorage; u
     async remove(url: string): Promise<void> {
       const key = urls.keyOf(url)
       if (key !== undefined) await storage.remove(key)
+    },
+
+    /** The pixels storing these bytes would decode (the header only); undefined when they are not an image. */
+    async pixelsOf(bytes: Buffer): Promise<number | undefined> {
+      const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES))
+      return type && pixelsOf(bytes, type)
     },
 
     /** Stores an image read elsewhere (an imported archive's) as an upload is stored; undefined when it is not an image. */

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox'
-import type { AuditEntrySchema, ModeratedUserSchema, Report } from '../schemas/moderation.js'
+import type { AuditEntrySchema, FiledReport, ModeratedUserSchema, Report } from '../schemas/moderation.js'
 import type { Comment, Post } from '../schemas/posts.js'
 import type { UserSummary } from '../schemas/users.js'
 import type { AuditEntryRecord, ReportRecord, StoreReader, UserRecord } from '../store/types.js'
@@ -63,6 +63,21 @@ export async function reportViews(store: StoreReader, reports: readonly ReportRe
 
 export async function oneReportView(store: StoreReader, report: ReportRecord): Promise<Report> {
   return reportView(store, report, await lookup(store, peopleOf([report])))
+}
+
+/** The report as its reporter gets it back: nothing of the target but its id, so nothing is read of it. */
+export async function filedReportView(store: StoreReader, report: ReportRecord): Promise<FiledReport> {
+  return {
+    _id: report._id,
+    reporter: summaryById(report.reporterId, await lookup(store, [report.reporterId])),
+    targetType: report.targetType,
+    targetId: report.targetId,
+    ...(report.postId !== undefined ? { postId: report.postId } : {}),
+    category: report.category,
+    comment: report.comment,
+    status: report.status,
+    createdAt: report.createdAt,
+  }
 }
 
 export function moderatedUser(user: UserRecord): Static<typeof ModeratedUserSchema> {

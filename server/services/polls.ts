@@ -5,7 +5,7 @@ import type { ServiceDeps } from './deps.js'
 import { newJob, type JobRun } from './jobs.js'
 import { addAndTell } from './notifier.js'
 import { isClosed } from './poll-views.js'
-import { checkCanInteract } from './visibility.js'
+import { checkCanInteract, checkNotSuspended } from './visibility.js'
 
 /**
  * Tells the authors of these posts whose polls have closed and were not noticed yet. Whichever instance
@@ -71,6 +71,7 @@ export function createPollsService({ store, now }: ServiceDeps) {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (!post.poll) throw notFound(MSG.pollNotFound)
+        await checkNotSuspended(tx, post.authorId, at.toISOString(), MSG.postNotFound)
         await checkCanInteract(tx, userId, post.authorId, at.toISOString())
         if (isClosed(post.poll, at)) return true
         if (choice >= post.poll.options.length) throw badRequest(MSG.noSuchChoice)

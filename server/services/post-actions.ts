@@ -4,7 +4,7 @@ import type { ServiceDeps } from './deps.js'
 import { notify, retract } from './notifier.js'
 import { postViews } from './post-views.js'
 import { summaryOf, summaryRecordOf } from './views.js'
-import { checkCanInteract, hiddenFrom } from './visibility.js'
+import { checkCanInteract, checkNotSuspended } from './visibility.js'
 import type { Post } from '../schemas/posts.js'
 
 /**
@@ -33,10 +33,9 @@ export function createPostActions(
       const [post, me] = await Promise.all([tx.lockPost(postId), summaryRecordOf(tx, userId)])
       if (!post) throw notFound(MSG.postNotFound)
       const at = now().toISOString()
+      await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
       await checkCanInteract(tx, userId, post.authorId, at)
       if (!me) throw notFound(MSG.userNotRegistered)
-      // A post its reader cannot see (a suspended author's) is not there to repost.
-      if (reposted && (await hiddenFrom(tx, userId, now())).shut.has(post.authorId)) throw notFound(MSG.postNotFound)
       if (!(await tx.setRepost(post._id, userId, reposted, at)))
         throw badRequest(reposted ? MSG.alreadyReposted : MSG.notReposted)
       const repostCount = (post.repostCount ?? 0) + (reposted ? 1 : -1)
@@ -54,6 +53,7 @@ export function createPostActions(
           ...(shown ? { post: { ...withoutQuote(shown), repostedBy: user, repostedAt: at } } : {}),
         },
         by: userId,
+        about: post.authorId,
       })
       if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
       else
@@ -85,8 +85,9 @@ export function createPostActions(
   async function quoted(tx: StoreReader, userId: string, quoteOf: string) {
     const post = await tx.getPost(quoteOf)
     if (!post) throw notFound(MSG.postNotFound)
-    await checkCanInteract(tx, userId, post.authorId, now().toISOString())
-    if ((await hiddenFrom(tx, userId, now())).shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+    const at = now().toISOString()
+    await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
+    await checkCanInteract(tx, userId, post.authorId, at)
     return post
   }
 

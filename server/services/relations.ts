@@ -7,6 +7,39 @@ import { DEFAULT_PAGE } from './notifications.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 
 /**
+ * A block inside the caller's transaction: the follows between the two end both ways (their counts and
+ * notifications with them), every notification between them is taken back, and the blocker's streams
+ * hear of it. Whatever blocks (the call, an import) goes through here. Undefined when it was so already.
+ */
+export async function blockIn(tx: StoreTx, me: UserSummaryRecord, other: UserSummaryRecord, at: string) {
+  const ended = await tx.block(me._id, other._id, at)
+  if (ended === undefined) return undefined
+  for (const [followerId] of ended) {
+    const [user, followUser] = followerId === me._id ? [me, other] : [other, me]
+    tx.emit({
+      name: 'user.unfollowed',
+      data: { user: summaryOf(user), followUser: summaryOf(followUser) },
+      by: user._id,
+    })
+  }
+  await retract(tx, { between: [me._id, other._id] })
+  tx.emit({ name: 'user.blocked', data: { user: summaryOf(other) }, to: me._id })
+  return ended
+}
+
+/** A mute inside the caller's transaction, until `until` or for ever: the muter's streams hear of it. */
+export async function muteIn(
+  tx: StoreTx,
+  meId: string,
+  other: UserSummaryRecord,
+  until: string | undefined,
+  at: string,
+) {
+  await tx.mute(meId, { userId: other._id, ...(until ? { until } : {}) }, at)
+  tx.emit({ name: 'user.muted', data: { user: summaryOf(other), until: until ?? null }, to: meId })
+}
+
+/**
  * Blocking and muting (docs/api-contract.md §11). Each is idempotent: blocking someone blocked already,
  * or unmuting someone not muted, answers as the first time and changes nothing. What a block or a mute
  * hides, and from whom, is services/visibility.ts's.
@@ -44,19 +77,7 @@ export function createRelationsService({ store, now }: ServiceDeps) {
     async block(meId: string, otherId: string) {
       const other = await store.transaction(async (tx) => {
         const { me, other } = await both(tx, meId, otherId, MSG.selfBlock)
-        const at = now().toISOString()
-        const ended = await tx.block(me._id, other._id, at)
-        if (ended === undefined) return other
-        for (const [followerId] of ended) {
-          const [user, followUser] = followerId === me._id ? [me, other] : [other, me]
-          tx.emit({
-            name: 'user.unfollowed',
-            data: { user: summaryOf(user), followUser: summaryOf(followUser) },
-            by: user._id,
-          })
-        }
-        await retract(tx, { between: [me._id, other._id] })
-        tx.emit({ name: 'user.blocked', data: { user: summaryOf(other) }, to: me._id })
+        await blockIn(tx, me, other, now().toISOString())
         return other
       })
       return { user: summaryOf(other) }
@@ -70,8 +91,7 @@ export function createRelationsService({ store, now }: ServiceDeps) {
         const { me, other } = await both(tx, meId, otherId, MSG.selfMute)
         const at = now()
         const until = duration > 0 ? new Date(at.getTime() + duration * 1000).toISOString() : undefined
-        await tx.mute(me._id, { userId: other._id, ...(until ? { until } : {}) }, at.toISOString())
-        tx.emit({ name: 'user.muted', data: { user: summaryOf(other), until: until ?? null }, to: me._id })
+        await muteIn(tx, me._id, other, until, at.toISOString())
         return other
       })
       return { user: summaryOf(other) }

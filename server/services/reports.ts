@@ -4,7 +4,7 @@ import type { ReportBody, ResolveBody } from '../schemas/moderation.js'
 import type { PageRequest, ReportRecord, ReportStatus, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { audit, staffMember } from './moderation-access.js'
-import { currentTarget, oneReportView, reportViews } from './moderation-views.js'
+import { currentTarget, filedReportView, oneReportView, reportViews } from './moderation-views.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
 import { checkReportText } from './content-rules.js'
@@ -86,7 +86,7 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
         }
         return record
       })
-      return { report: await oneReportView(store, report) }
+      return { report: await filedReportView(store, report) }
     },
 
     async list(userId: string, query: PageRequest & { status?: ReportStatus }) {

@@ -28,7 +28,7 @@ export function proofOf(
   return state.recoveryCodes.includes(recoveryCode) ? { recoveryCode } : undefined
 }
 
-/** Two-factor sign-in (docs/api-contract.md §4): set up, enable with a first code, disable with the password and a code. */
+/** Two-factor sign-in (docs/api-contract.md §4): set up, then enable or disable, each with the password and a code. */
 export function createTwoFactorService({ store, secrets, now }: TwoFactorDeps) {
   async function ownUser(userId: string) {
     const user = await store.getUser(userId)
@@ -51,9 +51,10 @@ export function createTwoFactorService({ store, secrets, now }: TwoFactorDeps) {
       return { secret, otpauthUrl: totpUri(secret, user.username) }
     },
 
-    /** Turns it on once a code of the set-up secret is right; the recovery codes are shown this once. */
-    async enable(userId: string, code: string) {
-      await ownUser(userId)
+    /** Turns it on once the password and a code of the set-up secret are right; the recovery codes are shown this once. */
+    async enable(userId: string, password: string, code: string) {
+      const user = await ownUser(userId)
+      if (!(await verifyPassword(password, user.passwordHash))) throw badRequest(MSG.passwordIncorrect)
       const state = await store.getTwoFactor(userId)
       if (state?.enabled) throw badRequest(MSG.twoFactorAlreadyOn)
       if (!state) throw badRequest(MSG.twoFactorNotSetUp)

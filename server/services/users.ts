@@ -11,7 +11,7 @@ import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
 import { checkProfileTexts } from './content-rules.js'
-import { checkCanInteract, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
+import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
 async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
@@ -57,6 +57,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const other = await mustGetVisibleAccount(tx, targetId)
       if (me._id === other._id) throw notFound(MSG.selfFollow)
       const at = now().toISOString()
+      await checkNotSuspended(tx, other._id, at, MSG.userNotFound)
       if (follow) await checkCanInteract(tx, me._id, other._id, at)
       const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
       if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
@@ -81,6 +82,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       const post = await tx.lockPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
       const at = now().toISOString()
+      if (post.authorId !== userId) await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
       if (add) await checkCanInteract(tx, userId, post.authorId, at)
       const changed = add ? await tx.addBookmark(userId, post._id, at) : await tx.removeBookmark(userId, post._id, at)
       if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)

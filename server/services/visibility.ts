@@ -1,5 +1,6 @@
-import { MSG, forbidden } from '../errors.js'
+import { MSG, forbidden, notFound } from '../errors.js'
 import type { Relation, StoreReader } from '../store/types.js'
+import { suspendedAt } from './moderation-access.js'
 
 /**
  * Whose content a reader does not see: the one place every read path asks (docs/api-contract.md §11).
@@ -82,6 +83,16 @@ export async function suspendedPeople(store: StoreReader, at: Date): Promise<Rea
 export async function checkCanInteract(store: StoreReader, actorId: string, otherId: string, at: string) {
   if (actorId === otherId) return
   if (blockedEitherWay(await store.relationBetween(actorId, otherId, at))) throw forbidden(MSG.cannotInteract)
+}
+
+/**
+ * Refuses, with the 404 `missing` every read of them answers, a write aimed at a suspended person or at
+ * what they made, whichever way it goes (a like or an unlike, a follow or an unfollow): while the
+ * suspension lasts none of it is there for anyone (DECISIONS §8), so nothing may change it either.
+ */
+export async function checkNotSuspended(store: StoreReader, otherId: string, at: string, missing: string) {
+  const other = await store.getUser(otherId)
+  if (other && suspendedAt(other.suspension, at)) throw notFound(missing)
 }
 
 /** The reader with who is hidden from them, as post views and list reads take it. */

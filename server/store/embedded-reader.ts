@@ -238,10 +238,10 @@ export class EmbeddedReader implements TransactionBase {
   usersMuting(userId: string) {
     return this.index.usersMuting(userId)
   }
-  reportsBy(reporterId: string) {
+  reportsNaming(userId: string) {
     return this.index.moderation.reports
       .all()
-      .filter((report) => report.reporterId === reporterId)
+      .filter((report) => report.reporterId === userId || report.subjectId === userId)
       .map((report) => report._id)
   }
   expiredReservations(at: string) {

@@ -42,7 +42,8 @@ export interface TransactionBase extends StoreReader {
   postIdsBy(authorId: string): readonly string[]
   postsTouchedBy(userId: string): readonly string[]
   usersMuting(userId: string): readonly string[]
-  reportsBy(reporterId: string): readonly string[]
+  /** The reports they made, and those about them or what they made. */
+  reportsNaming(userId: string): readonly string[]
   /** Held usernames past their time, forgotten at the next deletion. */
   expiredReservations(at: string): readonly string[]
   /** The job as committed. */

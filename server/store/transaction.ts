@@ -456,9 +456,9 @@ export class Transaction extends TransactionReads implements StoreTx {
       const muter = await this.getUser(muterId)
       if (muter?.muting) this.#putUser({ ...muter, muting: muter.muting.filter((mute) => mute.userId !== userId) })
     }
-    // Notifications to and from them, and the reports they made.
+    // Notifications to and from them, and the reports they made or that are about them.
     retract({ involving: userId })
-    for (const reportId of this.base.reportsBy(userId)) this.reports.set(reportId, null)
+    for (const reportId of this.base.reportsNaming(userId)) this.reports.set(reportId, null)
     // The record itself, with its bookmarks and two-factor state; the name is held.
     this.users.delete(userId)
     this.deletedUsers.add(userId)

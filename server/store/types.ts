@@ -750,6 +750,8 @@ export interface LoggedEvent {
   to: string | undefined
   /** Whose post, comment or action it shows (ChirpEvent's `by`). */
   by?: string | undefined
+  /** Whose post it carries besides (ChirpEvent's `about`). */
+  about?: string | undefined
 }
 
 /** What a reconnecting client asks a shared event log for. */

@@ -1,5 +1,5 @@
 import './dom.js'
-import { cleanup, fireEvent, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import axe from 'axe-core'
 import t from 'tap'
 import * as MSG from '../../common/messages.js'
@@ -80,8 +80,11 @@ await t.test('Settings: two-factor set-up shows a QR code, then the recovery cod
     'GET /api/account/2fa': () => ok({ enabled: false }),
     'POST /api/account/2fa/setup': () =>
       ok({ secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Chirp:ada?secret=JBSWY3DPEHPK3PXP&issuer=Chirp' }),
-    'POST /api/account/2fa/enable': (request) =>
-      (request.body as { code: string }).code === '654321' ? ok({ recoveryCodes }) : fail(400, MSG.twoFactorInvalid),
+    'POST /api/account/2fa/enable': (request) => {
+      const { code, password } = request.body as { code: string; password: string }
+      if (password !== 'my-password') return fail(400, MSG.passwordIncorrect)
+      return code === '654321' ? ok({ recoveryCodes }) : fail(400, MSG.twoFactorInvalid)
+    },
     'POST /api/account/2fa/disable': () => ok({}),
   })
   t.teardown(api.restore)
@@ -89,7 +92,13 @@ await t.test('Settings: two-factor set-up shows a QR code, then the recovery cod
   fireEvent.click(await screen.findByRole('button', { name: 'Set up two-factor sign-in' }))
   await screen.findByText('JBSWY3DPEHPK3PXP')
   t.ok(screen.getByRole('img', { name: 'QR code for your authenticator app' }), 'a QR code is shown')
+  const form = screen.getByLabelText('Code from the app').closest('form') as HTMLFormElement
+  const password = (value: string) => fireEvent.change(within(form).getByLabelText('Password'), { target: { value } })
+  password('not-my-password')
   type('Code from the app', '111111')
+  fireEvent.click(screen.getByRole('button', { name: 'Turn on' }))
+  await screen.findByText('The password is not correct.')
+  password('my-password')
   fireEvent.click(screen.getByRole('button', { name: 'Turn on' }))
   await screen.findByText('The code is not valid.')
   type('Code from the app', '654321')

@@ -13,10 +13,13 @@ export const loose = (policy: Partial<RateLimitPolicy>): RateLimitPolicy => ({
   loginFailuresPerAddress: LOOSE,
   loginFailuresPerAddressAndAccount: LOOSE,
   loginSlowdownPerAccount: { ...LOOSE, firstDelayMs: 0, maxDelayMs: 0 },
+  passwordFailuresPerAccount: LOOSE,
+  twoFactorFailuresPerAccount: LOOSE,
   writesPerUser: LOOSE,
   uploadsPerUser: LOOSE,
   passwordResetsPerAddress: LOOSE,
   exportsPerUser: LOOSE,
+  importsPerUser: LOOSE,
   ...policy,
 })
 

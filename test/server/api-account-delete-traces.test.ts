@@ -67,7 +67,7 @@ await t.test('a person who did everything leaves no row and no file behind', asy
   // Two-factor sign-in on.
   const setup = await call(api, leaver.token, 'POST', '/api/account/2fa/setup')
   const { secret } = setup.json() as { secret: string }
-  await ok(leaver, '/api/account/2fa/enable', { code: totpCode(secret, new Date()) })
+  await ok(leaver, '/api/account/2fa/enable', { code: totpCode(secret, new Date()), password: leaver.password })
 
   // Their posts: one with their upload, one mentioning bea, a poll, and a quote of bea's post; one pinned.
   const image = await imageBy(api, leaver.token)
@@ -105,6 +105,8 @@ await t.test('a person who did everything leaves no row and no file behind', asy
   await ok(cal, `/api/users/mute/${id(leaver)}`)
   await ok(leaver, '/api/reports', { targetType: 'post', targetId: beasPost, category: 'spam' })
   await ok(leaver, '/api/reports', { targetType: 'user', targetId: id(dan), category: 'spam' })
+  await ok(bea, '/api/reports', { targetType: 'post', targetId: mention, category: 'spam' })
+  await ok(bea, '/api/reports', { targetType: 'user', targetId: id(leaver), category: 'abuse' })
   const notifications = (who: SignedUp) => call(api, who.token, 'GET', '/api/notifications')
   const beasNotes = (await notifications(bea)).json() as { notifications: unknown[] }
   const leaversNotes = (await notifications(leaver)).json() as { notifications: unknown[] }
@@ -172,6 +174,24 @@ await t.test('a person who did everything leaves no row and no file behind', asy
       names.map((row) => row.name),
       ['session.ended'],
       'and it is the end of their sessions',
+    )
+  }
+  const moderator = await api.login('theo_park')
+  const queue = (await call(api, moderator, 'GET', '/api/admin/reports?status=open&limit=100')).body
+  t.notOk(queue.includes(id(leaver)), 'no report about them is left in the queue')
+  if (testDatabaseUrl !== undefined) {
+    const naming = await withSql(
+      api.schema as string,
+      (sql) => sql<{ name: string }[]>`
+        SELECT name FROM events e
+        WHERE EXISTS (SELECT 1 FROM unnest(${theirIds}::text[]) AS id WHERE strpos(e.data, id) > 0)
+        UNION ALL SELECT name FROM event_outbox o
+        WHERE EXISTS (SELECT 1 FROM unnest(${theirIds}::text[]) AS id WHERE strpos(o.data, id) > 0)`,
+    )
+    t.strictSame(
+      [...new Set(naming.map((row) => row.name))].sort(),
+      ['post.deleted', 'user.deleted'],
+      "the log names them only in the deletion's own events: none replays what they wrote",
     )
   }
   // The embedded store's files may still hold replaced copies of a shard until they are rewritten (its

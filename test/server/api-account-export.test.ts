@@ -93,3 +93,19 @@ await t.test('RATE_LIMIT=false lifts the hourly limit', async (t) => {
     t.equal((await call(open, me.token, 'GET', '/api/account/export')).statusCode, 200, `export ${attempt}`)
   }
 })
+
+await t.test('likes.json and bookmarks.json leave out the posts of whoever blocks the account', async (t) => {
+  const [me, ann, ben] = await Promise.all([signup(api), signup(api), signup(api)])
+  const annsPost = await postBy(api, ann.token, 'only for those ann lets read it')
+  const bensPost = await postBy(api, ben.token, 'ben writes for anyone')
+  for (const postId of [annsPost, bensPost]) {
+    await call(api, me.token, 'POST', `/api/posts/like/${postId}`)
+    await call(api, me.token, 'POST', `/api/users/bookmark/${postId}`)
+  }
+  await call(api, ann.token, 'POST', `/api/users/block/${me.user._id}`)
+  const files = await readZip((await exportOf(me.token)).rawPayload)
+  for (const name of ['likes.json', 'bookmarks.json']) {
+    t.notMatch(text(files, name), /only for those ann lets read it/, `${name}: nothing of the blocker's post`)
+    t.match(text(files, name), /ben writes for anyone/, `${name}: the others stay`)
+  }
+})

@@ -173,7 +173,7 @@ await t.test('every hostile archive is refused, and nothing is imported', async 
     [
       'media that is no image',
       await makeZip([
-        ['posts.json', posts],
+        ['posts.json', JSON.stringify([{ content: 'x', media: 'media/a.png', createdAt: '2020-01-01' }])],
         ['media/a.png', 'not a picture'],
       ]),
       415,
@@ -213,6 +213,13 @@ await t.test('every hostile archive is refused, and nothing is imported', async 
     MSG.importTooManyEntries,
     'a list past 10,000 (here 20)',
   )
+  expectError(
+    t,
+    await importFile(me.token, 'following_accounts.csv', `${'x'.repeat(2000)}\n`),
+    400,
+    MSG.importInvalidFile,
+    'a line longer than any list has',
+  )
   t.strictSame(await snapshotDb(api), before, 'nothing stored changed')
   t.strictSame(await postsOf(me.token, me.username), [], 'no post was imported')
 })
@@ -227,4 +234,20 @@ await t.test('the guest imports nothing; without a file, a 400', async (t) => {
     ...multipart('other', 'a.zip', 'application/zip', Buffer.from('x')),
   })
   expectError(t, noFile, 400, MSG.noFile)
+})
+
+await t.test('an imported block takes back notifications between the two, as a block does', async (t) => {
+  const [me, bea] = [await signup(api), await signup(api)]
+  const mine = await call(api, me.token, 'POST', '/api/posts', { content: 'a post bea likes' })
+  const postId = (mine.json() as { post: { _id: string } }).post._id
+  await call(api, bea.token, 'POST', `/api/posts/like/${postId}`)
+  await call(api, bea.token, 'POST', `/api/users/follow/${me.user._id}`)
+  type Unread = { unread: number; notifications: unknown[] }
+  const before = (await call(api, me.token, 'GET', '/api/notifications')).json() as Unread
+  t.equal(before.unread, 2, 'a like and a follow')
+  const res = await importFile(me.token, 'blocked_accounts.csv', `${bea.username}\n`)
+  t.match(expectOk(t, res, 200, ImportReplySchema).imported, { blocks: 1 })
+  const after = (await call(api, me.token, 'GET', '/api/notifications')).json() as Unread
+  t.equal(after.unread, 0, 'the unread count drops')
+  t.strictSame(after.notifications, [], 'and nothing is listed')
 })

@@ -68,3 +68,15 @@ await t.test('a stream opened after a block leaves the other out from the start'
   const own = await newPost(alice, 'her own')
   t.equal((await expectEvent(t, hers, 'post.created', PostEventSchema)).post._id, own._id, 'only her own')
 })
+
+await t.test("a third person's repost carries no post of someone the reader blocks or mutes", async (t) => {
+  const [reader, blocked, muted, third] = [await signup(api), await signup(api), await signup(api), await signup(api)]
+  await write(reader, 'POST', `/api/users/block/${blocked.user._id}`)
+  await write(reader, 'POST', `/api/users/mute/${muted.user._id}`, {})
+  const theirs = [await newPost(blocked, 'blocked words'), await newPost(muted, 'muted words')]
+  const mine = await stream(t, reader)
+  for (const post of theirs) await write(third, 'POST', `/api/posts/repost/${post._id}`)
+  const marker = await newPost(third, 'a marker')
+  t.equal((await expectEvent(t, mine, 'post.created', PostEventSchema)).post._id, marker._id, 'only the marker')
+  t.notMatch(mine.text, /blocked words|muted words/, 'neither post reached the reader')
+})

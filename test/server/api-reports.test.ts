@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import {
+  FiledReportReplySchema,
   ReportCreatedEventSchema,
   ReportReplySchema,
   ReportsReplySchema,
@@ -34,31 +35,29 @@ await t.test('POST /api/reports answers 201 { report } for a post, a comment and
     t,
     await report(reporter.token, { targetType: 'post', targetId: postId, category: 'spam', comment: 'ads' }),
     201,
-    ReportReplySchema,
+    FiledReportReplySchema,
     'a post',
   ).report
   t.match(onPost, {
     reporter: { _id: reporter.user._id, username: reporter.username },
     targetType: 'post',
     targetId: postId,
-    target: { _id: postId, content: 'reported post' },
-    removed: false,
     category: 'spam',
     comment: 'ads',
     status: 'open',
   })
   t.notOk('action' in onPost || 'resolvedBy' in onPost, 'nothing of a resolution yet')
+  t.notOk('target' in onPost || 'subjectId' in onPost || 'removed' in onPost, 'nothing of the reported content')
   const onComment = expectOk(
     t,
     await report(reporter.token, { targetType: 'comment', targetId: commentId, postId, category: 'abuse' }),
     201,
-    ReportReplySchema,
+    FiledReportReplySchema,
     'a comment',
   ).report
   t.match(onComment, {
     targetType: 'comment',
     postId,
-    target: { _id: commentId, text: 'reported comment' },
     comment: '',
   })
   const onUser = expectOk(
@@ -70,10 +69,33 @@ await t.test('POST /api/reports answers 201 { report } for a post, a comment and
       comment: 'x'.repeat(1000),
     }),
     201,
-    ReportReplySchema,
+    FiledReportReplySchema,
     'a user with a comment of 1,000 characters',
   ).report
-  t.match(onUser, { targetType: 'user', target: { _id: author.user._id, username: author.username } })
+  t.match(onUser, { targetType: 'user', targetId: author.user._id })
+  t.notOk('target' in onComment || 'target' in onUser, 'nor of a reported comment or user')
+})
+
+await t.test('a report hands back nothing of what its reporter may not read', async (t) => {
+  const [blocker, blocked] = [await signup(api), await signup(api)]
+  const hers = await postBy(api, blocker.token, 'only for those she lets read it')
+  await call(api, blocker.token, 'POST', `/api/users/block/${blocked.user._id}`)
+  const across = await report(blocked.token, { targetType: 'post', targetId: hers, category: 'abuse' })
+  t.notMatch(across.body, /only for those she lets read it/, "the blocked person does not read the blocker's post")
+  const suspended = await signup(api)
+  const theirs = await postBy(api, suspended.token, 'words of a suspended person')
+  const commentId = await commentBy(api, suspended.token, theirs, 'a comment of a suspended person')
+  const res = await call(api, moderator, 'POST', `/api/admin/users/${suspended.user._id}/suspend`, { reason: 'spam' })
+  t.equal(res.statusCode, 200, 'suspended')
+  const onPost = await report(reporter.token, { targetType: 'post', targetId: theirs, category: 'spam' })
+  const onComment = await report(reporter.token, {
+    targetType: 'comment',
+    targetId: commentId,
+    postId: theirs,
+    category: 'spam',
+  })
+  t.notMatch(onPost.body + onComment.body, /of a suspended person/, "nobody reads a suspended person's content")
+  t.equal(onPost.statusCode, 201, 'the report is taken all the same')
 })
 
 await t.test('a refused report is a clear 4xx and changes nothing', async (t) => {

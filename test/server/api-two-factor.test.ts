@@ -40,7 +40,10 @@ async function withTwoFactor(t: Test) {
     200,
     TwoFactorSetupReplySchema,
   )
-  const enabled = await call(me.token, '/api/account/2fa/enable', { code: totpCode(secret, at(clock)) })
+  const enabled = await call(me.token, '/api/account/2fa/enable', {
+    code: totpCode(secret, at(clock)),
+    password: me.password,
+  })
   const { recoveryCodes } = expectOk(t, enabled, 200, TwoFactorEnableReplySchema)
   return { me, secret, otpauthUrl, recoveryCodes }
 }
@@ -49,7 +52,12 @@ await t.test('setup, then enable with a first code: 10 recovery codes, and the s
   const me = await signup(api)
   const status = () => api.as(me.token, { method: 'GET', url: '/api/account/2fa' })
   t.strictSame(expectOk(t, await status(), 200, TwoFactorStatusSchema), { enabled: false }, 'off at first')
-  expectError(t, await call(me.token, '/api/account/2fa/enable', { code: '123456' }), 400, MSG.twoFactorNotSetUp)
+  expectError(
+    t,
+    await call(me.token, '/api/account/2fa/enable', { code: '123456', password: me.password }),
+    400,
+    MSG.twoFactorNotSetUp,
+  )
 
   const setup = expectOk(t, await call(me.token, '/api/account/2fa/setup'), 200, TwoFactorSetupReplySchema)
   t.match(setup.secret, /^[A-Z2-7]{32}$/, 'a 160-bit base32 secret')
@@ -67,16 +75,29 @@ await t.test('setup, then enable with a first code: 10 recovery codes, and the s
 
   const before = await snapshotDb(api)
   const wrong = String((Number(totpCode(setup.secret, at(clock))) + 1) % 1_000_000).padStart(6, '0')
-  expectError(t, await call(me.token, '/api/account/2fa/enable', { code: wrong }), 400, MSG.twoFactorInvalid)
+  expectError(
+    t,
+    await call(me.token, '/api/account/2fa/enable', { code: wrong, password: me.password }),
+    400,
+    MSG.twoFactorInvalid,
+  )
   t.strictSame(await snapshotDb(api), before, 'a wrong code changes nothing')
 
-  const enabled = await call(me.token, '/api/account/2fa/enable', { code: totpCode(setup.secret, at(clock)) })
+  const enabled = await call(me.token, '/api/account/2fa/enable', {
+    code: totpCode(setup.secret, at(clock)),
+    password: me.password,
+  })
   const { recoveryCodes } = expectOk(t, enabled, 200, TwoFactorEnableReplySchema)
   t.equal(recoveryCodes.length, 10, '10 recovery codes')
   t.equal(new Set(recoveryCodes).size, 10, 'all different')
   t.strictSame(expectOk(t, await status(), 200, TwoFactorStatusSchema), { enabled: true })
   expectError(t, await call(me.token, '/api/account/2fa/setup'), 400, MSG.twoFactorAlreadyOn, 'a second setup')
-  expectError(t, await call(me.token, '/api/account/2fa/enable', { code: '000000' }), 400, MSG.twoFactorAlreadyOn)
+  expectError(
+    t,
+    await call(me.token, '/api/account/2fa/enable', { code: '000000', password: me.password }),
+    400,
+    MSG.twoFactorAlreadyOn,
+  )
 
   const dump = await dumpText(api)
   t.notOk(dump.includes(setup.secret), 'the stored data does not hold the secret')
@@ -152,7 +173,12 @@ await t.test('disable needs the password and a code; sign-in then asks for none'
 await t.test('the guest’s two-factor setting cannot be changed', async (t) => {
   const guest = await api.login('guest')
   expectError(t, await call(guest, '/api/account/2fa/setup'), 403, MSG.guestUnchangeable)
-  expectError(t, await call(guest, '/api/account/2fa/enable', { code: '123456' }), 403, MSG.guestUnchangeable)
+  expectError(
+    t,
+    await call(guest, '/api/account/2fa/enable', { code: '123456', password: 'guestpassword' }),
+    403,
+    MSG.guestUnchangeable,
+  )
   const disable = { password: 'guestpassword', code: '123456' }
   expectError(t, await call(guest, '/api/account/2fa/disable', disable), 403, MSG.guestUnchangeable)
   expectError(t, await api.as(undefined, { method: 'POST', url: '/api/account/2fa/setup' }), 401, MSG.invalidToken)

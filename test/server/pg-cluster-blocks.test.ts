@@ -45,4 +45,18 @@ await onPostgres(async () => {
     const mine = await a.newPost(alice, 'hers')
     t.equal((await b.expectEvent(t, hersOnB, 'post.created', PostEventSchema)).post._id, mine._id, 'his skipped on B')
   })
+
+  await t.test(
+    "a repost through B of a post by someone the reader blocks reaches none of the reader's streams on A",
+    async (t) => {
+      const [reader, blocked, third] = [await signup(a.api), await signup(a.api), await signup(a.api)]
+      await a.write(reader, 'POST', `/api/users/block/${blocked.user._id}`)
+      const post = await a.newPost(blocked, 'blocked words, reposted')
+      const mine = await a.stream(t, reader)
+      await b.write(third, 'POST', `/api/posts/repost/${post._id}`)
+      const marker = await b.newPost(third, 'a marker')
+      t.equal((await a.expectEvent(t, mine, 'post.created', PostEventSchema)).post._id, marker._id, 'only the marker')
+      t.notMatch(mine.text, /blocked words/, 'the post did not reach the reader')
+    },
+  )
 })

@@ -38,8 +38,9 @@ export function TwoFactorSection() {
   const enable = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
-      const { recoveryCodes } = await apiEnableTwoFactor(code.trim())
+      const { recoveryCodes } = await apiEnableTwoFactor(password, code.trim())
       setCode('')
+      setPassword('')
       setStage({ name: 'codes', recoveryCodes })
     })
   }
@@ -84,11 +85,12 @@ export function TwoFactorSection() {
     case 'setup':
       return (
         <form className="stack" onSubmit={enable}>
-          <p>Scan this code with an authenticator app, then enter the 6-digit code it shows.</p>
+          <p>Scan this code with an authenticator app, then enter your password and the 6-digit code it shows.</p>
           <QrCode text={stage.setup.otpauthUrl} label="QR code for your authenticator app" />
           <p>
             Or type this key into the app: <code className="secret-key">{stage.setup.secret}</code>
           </p>
+          <PasswordField label="Password" purpose="current" value={password} onChange={setPassword} />
           {codeField}
           <div className="row-end">
             <button type="button" className="button outline" onClick={() => setStage({ name: 'off' })}>

@@ -54,6 +54,7 @@ interface EventRow {
   name: string
   recipient: string | null
   actor: string | null
+  about: string | null
   data: string
 }
 
@@ -67,6 +68,7 @@ const toEvent = (row: EventRow): LoggedEvent => ({
   data: row.data,
   to: row.recipient ?? undefined,
   by: row.actor ?? undefined,
+  about: row.about ?? undefined,
 })
 
 /** A name for this schema's channel and lock keys, so communities or test runs sharing one database never meet. */
@@ -110,15 +112,15 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
         with batch as (
           delete from event_outbox
           where id in (select id from event_outbox order by id limit ${BATCH})
-          returning id, name, recipient, actor, data, created_at
+          returning id, name, recipient, actor, about, data, created_at
         ), base as (
           select greatest(
             coalesce((select max(seq) from events), 0),
             (extract(epoch from clock_timestamp()) * 1000)::bigint * 1000
           ) as first
         ), logged as (
-          insert into events (seq, name, recipient, actor, data, created_at)
-          select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.actor, batch.data, batch.created_at
+          insert into events (seq, name, recipient, actor, about, data, created_at)
+          select base.first + row_number() over (order by batch.id), batch.name, batch.recipient, batch.actor, batch.about, batch.data, batch.created_at
           from batch, base
           returning seq
         )
@@ -170,7 +172,7 @@ export async function startEventLog(options: EventLogOptions): Promise<EventLog>
           // Ordered by the column, events.seq: a bare `seq` would name the text output column, sorting
           // every event past the head as text rather than walking the primary key to the first page.
           const rows = await sql<EventRow[]>`
-            select seq::text as seq, name, recipient::text as recipient, actor::text as actor, data
+            select seq::text as seq, name, recipient::text as recipient, actor::text as actor, about::text as about, data
             from events where events.seq > ${head} order by events.seq limit ${TAIL_PAGE}`
           for (const row of rows) {
             const event = toEvent(row)

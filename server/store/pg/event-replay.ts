@@ -13,6 +13,7 @@ interface ReplayRow {
   name: string | null
   recipient: string | null
   actor: string | null
+  about: string | null
   data: string | null
 }
 
@@ -33,20 +34,29 @@ export async function replayFrom(sql: Sql, { after, upTo, userId, maxBytes }: Re
             select 1 from events where seq > ${after} and seq <= ${upTo} order by seq offset ${MAX_REPLAY}
           ) as reset
     ), missed as materialized (
-      select seq, name, recipient, actor, data from events
+      select seq, name, recipient, actor, about, data from events
       where not (select reset from bound)
         and seq > ${after} and seq <= ${upTo} and (recipient is null or recipient::text = ${userId})
     ), verdict as (
       select (select reset from bound) or coalesce((select sum(octet_length(data)) from missed), 0) > ${maxBytes} as reset
     )
     select verdict.reset, missed.seq::text as seq, missed.name, missed.recipient::text as recipient,
-      missed.actor::text as actor, missed.data
+      missed.actor::text as actor, missed.about::text as about, missed.data
     from verdict left join missed on not verdict.reset
     order by missed.seq`
   if (rows[0]?.reset !== false) return undefined
-  return rows.flatMap(({ seq, name, recipient, actor, data }): LoggedEvent[] =>
+  return rows.flatMap(({ seq, name, recipient, actor, about, data }): LoggedEvent[] =>
     seq === null || name === null || data === null
       ? []
-      : [{ id: Number(seq), name, data, to: recipient ?? undefined, by: actor ?? undefined }],
+      : [
+          {
+            id: Number(seq),
+            name,
+            data,
+            to: recipient ?? undefined,
+            by: actor ?? undefined,
+            about: about ?? undefined,
+          },
+        ],
   )
 }

@@ -16,6 +16,8 @@ const OWN_ROWS: readonly (readonly [table: string, column: string])[] = [
   ['mutes', 'muter_id'],
   ['mutes', 'muted_id'],
   ['reports', 'reporter_id'],
+  // Reports about them or what they made: what they report is gone, and the queue names nobody who left.
+  ['reports', 'subject_id'],
   ['two_factor', 'user_id'],
   ['revoked_tokens', 'user_id'],
   ['comment_votes', 'user_id'],
@@ -34,6 +36,9 @@ export async function deleteAccount(
   at: string,
 ): Promise<AccountRemoval | undefined> {
   if (!isUuid(userId)) return undefined
+  // A big account's deletion touches many rows that others' writes may hold a moment: it waits for them
+  // (they in turn wait for it, or run again once it is done) rather than fail half-way at the pool's limits.
+  await sql`SELECT set_config('lock_timeout', '30s', true), set_config('statement_timeout', '120s', true)`
   const [user] = await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`
   if (!user) return undefined
   // Their comments, and the replies others made to them (a reply goes with the comment it answers).
@@ -78,7 +83,7 @@ export async function deleteAccount(
     FROM (SELECT post_id, count(*)::int AS n FROM comments WHERE id IN (${commentsGone}) GROUP BY post_id) c
     WHERE p.id = c.post_id AND p.author_id <> ${userId}
     RETURNING p.id`
-  await sql`DELETE FROM comments WHERE id IN (${commentsGone})`
+  const comments = await sql<{ id: string }[]>`DELETE FROM comments WHERE id IN (${commentsGone}) RETURNING id`
   for (const { id } of commented) await retagPost(sql, id)
   // Quotes of their posts keep quote_of, as a quote of any deleted post does: it reads `quote: null`
   // (DECISIONS §11), "This post is unavailable", and names a post that no longer exists.
@@ -90,12 +95,15 @@ export async function deleteAccount(
     INSERT INTO reserved_usernames (username_key, user_id, until)
     VALUES (${reservation._id}, ${reservation.userId}, ${reservation.until})
     ON CONFLICT (username_key) DO UPDATE SET user_id = EXCLUDED.user_id, until = EXCLUDED.until`
-  // The live-update log keeps no trace of them either: what only their streams would replay goes, and
-  // what they did no longer names them (the name only hid it from their blockers, who have nothing left
-  // to hide). The events of this deletion are written after this, and name no actor.
+  // The live-update log keeps no trace of them either: every event to them, by them, carrying their
+  // post, or whose payload names them, one of their posts or a comment gone with them goes, so no replay hands out what they
+  // wrote. Open screens learn of it from this deletion's own events, written after this.
+  const named = [userId, ...posts.map((row) => row.id), ...comments.map((row) => row.id)]
   for (const table of ['events', 'event_outbox']) {
-    await sql`DELETE FROM ${sql(table)} WHERE recipient = ${userId}`
-    await sql`UPDATE ${sql(table)} SET actor = NULL WHERE actor = ${userId}`
+    await sql`
+      DELETE FROM ${sql(table)} e
+      WHERE e.recipient = ${userId} OR e.actor = ${userId} OR e.about = ${userId}
+        OR EXISTS (SELECT 1 FROM unnest(${named}::text[]) AS id WHERE strpos(e.data, id) > 0)`
   }
   await sql`DELETE FROM users WHERE id = ${userId}`
   return {

@@ -1,3 +1,4 @@
+import { MSG, conflict } from '../../errors.js'
 import { TaggedCache } from '../../tagged-cache.js'
 import type {
   Database,
@@ -36,8 +37,12 @@ export interface PgStoreOptions {
   log?: { info(msg: string): void; warn(obj: object, msg: string): void }
 }
 
-/** Serialization failure and deadlock: the transaction lost a race and may simply run again. */
-const RETRYABLE = new Set(['40001', '40P01'])
+/**
+ * Serialization failure, deadlock, and a lock waited for past lock_timeout (held by a long transaction,
+ * such as a big account's deletion): the transaction lost a race and may simply run again, and then
+ * finds what the winner left (a deleted account is gone: a 4xx).
+ */
+const RETRYABLE = new Set(['40001', '40P01', '55P03'])
 const RETRIES = 3
 
 const isRetryable = (error: unknown) =>
@@ -128,7 +133,9 @@ export class PgStore extends PgReader implements Store {
         this.#jobsQueued(queued)
         return result
       } catch (error) {
-        if (attempt >= RETRIES || !isRetryable(error)) throw error
+        if (!isRetryable(error)) throw error
+        // Still losing after every try: a clear refusal that changed nothing, never an internal error.
+        if (attempt >= RETRIES) throw conflict(MSG.busy)
         this.log?.warn({ err: error, attempt: attempt + 1 }, 'PostgreSQL transaction lost a race; running it again')
       }
     }

@@ -499,11 +499,12 @@ export class PgTx extends PgReader implements StoreTx {
   async writeEvents(): Promise<number> {
     const rows =
       this.events.length === 0
-        ? [{ name: STORE_CHANGED, recipient: null, actor: null, data: '{}' }]
+        ? [{ name: STORE_CHANGED, recipient: null, actor: null, about: null, data: '{}' }]
         : this.events.map((event) => ({
             name: event.name,
             recipient: event.to ?? null,
             actor: event.by ?? null,
+            about: event.about ?? null,
             data: JSON.stringify(event.data),
           }))
     const sql = this.sql

@@ -16,6 +16,7 @@ import * as accountData from './0014_account_data.js'
 import * as profileMedia from './0016_profile_media.js'
 import * as eventPeople from './0017_event_people.js'
 import * as jobs from './0018_jobs.js'
+import * as eventAbout from './0019_event_about.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   profileMedia,
   eventPeople,
   jobs,
+  eventAbout,
 ]
