@@ -20,6 +20,9 @@ export type ReportView = DeepReadonly<Report>
 export type ReportCategory = ReportBody['category']
 export type ResolveAction = ResolveBody['action']
 
+/** Who may sign up (REGISTRATION): anyone, anyone a moderator approves, anyone with an invite, or nobody. */
+export type Registration = 'open' | 'approval' | 'invite' | 'closed'
+
 /** An image's text alternative: its author's description, or at least whose image it is. */
 export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {
   return post.mediaAlt?.trim() || `Image posted by ${fullName(post)}`

@@ -7,7 +7,18 @@ import { AppShell } from '../../client/pages/app-shell.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { loadHealth, session, startSession } from '../../client/state/session.js'
 import { logout } from '../../client/state/sign-out.js'
-import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import {
+  fail,
+  fillSignupForm,
+  makePost,
+  makeUser,
+  ok,
+  renderAt,
+  resetAll,
+  signInAs,
+  stubApi,
+  until,
+} from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -78,12 +89,7 @@ await t.test('signup returns to the remembered page and sends the preset avatar 
   t.teardown(api.restore)
   const { location } = renderAt('/signup?from=%2Fexplore', <App />)
   await screen.findByLabelText('First Name')
-  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
-  fill('First Name', 'Ada')
-  fill('Last Name', 'Lovelace')
-  fill('Email', 'ada@example.com')
-  fill('Username', 'ada')
-  fill('Password', 'analytical')
+  fillSignupForm()
   t.equal(screen.getByLabelText('Email').getAttribute('type'), 'email')
   t.equal(screen.getByLabelText('Password').getAttribute('minlength'), '8')
   fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
@@ -108,12 +114,7 @@ await t.test('a signup that waits for approval says so and signs nobody in', asy
   t.teardown(api.restore)
   const { location } = renderAt('/signup', <App />)
   await screen.findByLabelText('First Name')
-  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
-  fill('First Name', 'Ada')
-  fill('Last Name', 'Lovelace')
-  fill('Email', 'ada@example.com')
-  fill('Username', 'ada')
-  fill('Password', 'analytical')
+  fillSignupForm()
   fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
   await screen.findByText(/Your account is waiting for approval/)
   t.equal(last(location.history), '/signup', 'still on the signup page')
