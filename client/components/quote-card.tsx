@@ -1,5 +1,5 @@
 import { Link } from 'wouter'
-import { fullName, mediaAlt, type PostView } from '../lib/model.js'
+import { displayNameOf, mediaAlt, type PostView } from '../lib/model.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 
@@ -11,7 +11,7 @@ type QuoteCardProps = {
 /** The post a post quotes, small and inside it: a link to the quoted post, or a box that says it is gone. */
 export function QuoteCard({ quote }: QuoteCardProps) {
   if (!quote) return <div className="quote-card is-unavailable">This post is unavailable</div>
-  const name = fullName(quote)
+  const name = displayNameOf(quote)
   // Behind a content warning only the warning shows here (the card is one link, so it holds no Show
   // button): the text and the image are opened on the post itself.
   const warning = quote.spoilerText
