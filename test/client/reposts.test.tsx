@@ -66,7 +66,8 @@ await t.test('a quote shows the quoted post, or says it is unavailable', async (
     lastName: 'Park',
   })
   renderAt('/', <PostCard {...cardProps({ post: makePost({ quoteOf: 'q1', quote: quoted }) })} />)
-  const card = screen.getByRole('link', { name: /^Quoted post by Theo Park/ })
+  const card = screen.getByRole('link', { name: 'Quoted post by Theo Park @theo the original words' })
+  t.equal(card.getAttribute('aria-label'), null, 'named by what it shows, no label apart (WCAG 2.5.3)')
   t.equal(card.getAttribute('href'), '/post-detail/q1')
   t.ok(within(card).getByText('the original words'))
   cleanup()
@@ -86,7 +87,9 @@ await t.test('a quoted post behind a content warning shows only the warning', as
     lastName: 'Park',
   })
   renderAt('/', <PostCard {...cardProps({ post: makePost({ quoteOf: 'q1', quote: quoted }) })} />)
-  const card = screen.getByRole('link', { name: 'Quoted post by Theo Park: content warning, spoilers for the finale' })
+  const card = screen.getByRole('link', {
+    name: 'Quoted post by Theo Park @maya Content warning: spoilers for the finale',
+  })
   t.ok(within(card).getByText('Content warning: spoilers for the finale'))
   t.notOk(within(card).queryByText('the hidden words'), 'the text stays hidden')
   t.equal(card.querySelector('img.quote-media'), null, 'and so does the image')
