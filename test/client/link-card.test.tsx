@@ -4,6 +4,7 @@ import axe from 'axe-core'
 import t from 'tap'
 import type { Post } from '../../client/api/types.js'
 import { PostCard } from '../../client/components/post-card.js'
+import { loadExplore } from '../../client/state/lists.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { cardProps, makePost, ok, renderAt, resetAll } from './helpers.js'
 import { LATER, liveApp, samples } from './live-app.js'
@@ -78,4 +79,65 @@ await t.test('post.updated with a card shows it on the open screen; an edit to a
   send('post.updated', { ...delta, content: 'Now elsewhere', card: null, updatedAt: LATER, editedAt: LATER })
   await screen.findByText('Now elsewhere')
   t.equal(screen.queryByRole('link', { name: /opens in a new tab/ }), null, 'the old card is gone')
+})
+
+/** A read held until the test lets it answer: as a slow list, read before the card was made, arrives late. */
+function heldRead() {
+  let answer: (post: Post) => void = () => {}
+  const answered = new Promise<Post>((resolve) => (answer = resolve))
+  return { answer, route: async () => ok({ posts: [await answered], nextCursor: null }) }
+}
+
+const cardEvent = (post: Post) => ({
+  postId: post._id,
+  content: post.content,
+  mediaUrl: '',
+  type: '',
+  updatedAt: post.updatedAt,
+  card: CARD,
+  post: { ...post, card: CARD },
+})
+const cardLink = () =>
+  screen.findByRole('link', { name: /^example\.com A kite over the hill .*\(opens in a new tab\)$/ })
+
+await t.test('a card told before the list that was read without it arrives still shows', async (t) => {
+  const { me, p1 } = samples()
+  const post: Post = { ...p1, content: `Read before its card ${CARD.url}` }
+  const held = heldRead()
+  const { send } = await liveApp(t, me, '/explore', { 'GET /api/posts': held.route })
+  send('post.updated', cardEvent(post))
+  t.equal(postCache.byId.p1, undefined, 'the event came while the list was on its way')
+  held.answer({ ...post, card: null })
+  await screen.findByText(/Read before its card/)
+  t.ok(await cardLink(), 'the card the event told of is on the post')
+})
+
+await t.test('an older read of a post on screen does not take away the card its event brought', async (t) => {
+  const { me, p1 } = samples()
+  const post: Post = { ...p1, content: `On screen ${CARD.url}` }
+  let reads = 0
+  const held = heldRead()
+  const { send } = await liveApp(t, me, '/explore', {
+    'GET /api/posts': () => (++reads === 1 ? ok({ posts: [post], nextCursor: null }) : held.route()),
+  })
+  await screen.findByText(/On screen/)
+  // The list is read again (the stream came back, say), and that read is answered before the card is made.
+  const again = loadExplore()
+  send('post.updated', cardEvent(post))
+  t.strictSame(postCache.byId.p1?.card, CARD, 'the event brought the card')
+  held.answer({ ...post, card: null })
+  await again
+  t.strictSame(postCache.byId.p1?.card, CARD, 'the late read keeps the card')
+  t.ok(await cardLink())
+})
+
+await t.test('a read of the post as edited since is the newer word: the card told for the old text goes', async (t) => {
+  const { me, p1 } = samples()
+  const post: Post = { ...p1, content: `Before the edit ${CARD.url}` }
+  const held = heldRead()
+  const { send } = await liveApp(t, me, '/explore', { 'GET /api/posts': held.route })
+  send('post.updated', cardEvent(post))
+  held.answer({ ...post, content: 'Edited: no link now', card: null })
+  await screen.findByText('Edited: no link now')
+  t.equal(screen.queryByRole('link', { name: /opens in a new tab/ }), null)
 })
