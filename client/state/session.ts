@@ -40,14 +40,16 @@ function signIn(token: string, user: User): void {
   setCurrentUser(user)
 }
 
-/** On app start: restore a stored session and fetch its user. */
-export function startSession(): void {
+/**
+ * On app start: restore a stored session and fetch its user. A token the server rejects signs out as a
+ * logout does: the session at once, then `clearEverything`, which makes every store forget this person
+ * (state/sign-out.ts, which imports this module: it is handed in from above, so that the modules of
+ * client/state import one another in one direction only).
+ */
+export function startSession(clearEverything: () => void): void {
   setUnauthorizedHandler(() => {
     forgetSession()
-    // A rejected token signs out as a logout does: every store forgets this person (state/sign-out.ts).
-    // That code comes with the signed-in pages, not with the first load, so it is fetched here; it has
-    // run long before anyone can sign in again.
-    void import('./sign-out.js').then(({ clearState }) => clearState())
+    clearEverything()
   })
   const stored = readSession()
   if (stored) {

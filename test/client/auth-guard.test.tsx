@@ -6,7 +6,7 @@ import { App } from '../../client/app.js'
 import { AppShell } from '../../client/pages/app-shell.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { loadHealth, session, startSession } from '../../client/state/session.js'
-import { logout } from '../../client/state/sign-out.js'
+import { clearState, logout } from '../../client/state/sign-out.js'
 import {
   fail,
   fillSignupForm,
@@ -144,7 +144,7 @@ await t.test(
     const api = stubApi({ ...signedInApi, 'GET /api/users/guest': () => ok({ user: guest }) })
     t.teardown(api.restore)
     const healthCalls = () => api.calls.filter((c) => c.path === '/api/health').length
-    startSession()
+    startSession(clearState)
     await until(() => session.guestLogin === true)
     t.equal(healthCalls(), 1, 'signed out: asked at once')
 
@@ -152,7 +152,7 @@ await t.test(
     api.calls.length = 0
     localStorage.setItem('token', 'stored')
     localStorage.setItem('username', 'guest')
-    startSession()
+    startSession(clearState)
     await until(() => session.user?.username === 'guest')
     t.equal(healthCalls(), 0, 'signed in: not asked, as nothing shows it')
     logout()
@@ -173,13 +173,13 @@ await t.test('on start a stored session fetches its user; a rejected token ends 
       valid ? ok({ user: guest }) : fail(401, 'The token is invalid. Unauthorized access error.'),
   })
   t.teardown(api.restore)
-  startSession()
+  startSession(clearState)
   await until(() => session.user?.username === 'guest')
   t.equal(api.calls.find((c) => c.path === '/api/users/guest')?.headers.get('authorization'), 'Bearer stored')
 
   session.user = null
   valid = false
-  startSession()
+  startSession(clearState)
   await until(() => session.token === null)
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })
