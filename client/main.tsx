@@ -7,7 +7,10 @@ import { requestHomeEarly } from './state/early-home.js'
 import { watchNetwork } from './state/network.js'
 import { startSession } from './state/session.js'
 
-startSession()
+// A rejected token makes every store forget its person (state/sign-out.ts). That code comes with the
+// signed-in pages, not with the first load, so it is fetched when needed; it has run long before anyone
+// can sign in again.
+startSession(() => void import('./state/sign-out.js').then(({ clearState }) => clearState()))
 requestHomeEarly(window.location.pathname)
 watchNetwork()
 watchReadingPosition()

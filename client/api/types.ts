@@ -1,5 +1,6 @@
 /** The server's contract, seen from the client: types only, never the schema values. */
 import type { Static } from '@sinclair/typebox'
+import type { Registration } from '../lib/model.js'
 import type {
   AuthLoginReplySchema,
   AuthSignupReplySchema,
@@ -70,7 +71,8 @@ export type UsersReply = { users: UserResult[]; nextCursor: string | null }
 /** A tag of the last 7 days, with how many posts used it. */
 export type TrendingTag = Static<typeof TrendingReplySchema>['tags'][number]
 
-export type Health = { status: string; guestLogin?: boolean }
+/** `registration` is missing from servers older than it. */
+export type Health = { status: string; guestLogin?: boolean; registration?: Registration }
 export type BlocksReply = Static<typeof BlocksReplySchema>
 export type MutesReply = Static<typeof MutesReplySchema>
 export type MutedUser = MutesReply['users'][number]

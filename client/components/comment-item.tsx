@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
 import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
-import { fullName, type CommentView } from '../lib/model.js'
+import { displayNameOf, type CommentView } from '../lib/model.js'
 import { relativeTime } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
@@ -32,7 +32,7 @@ export function CommentItem(props: CommentItemProps) {
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
   useDraftGuard(draft !== null && draft.trim() !== comment.text)
-  const name = fullName(comment)
+  const name = displayNameOf(comment)
   const items: MenuItem[] = []
   if (canEdit) items.push({ label: 'Edit', onSelect: () => setDraft(comment.text) })
   if (canDelete) items.push({ label: 'Delete', onSelect: onDelete, danger: true })

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
-import { fullName, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, type UserSummaryView } from '../lib/model.js'
 import { CommentIcon } from './icons.js'
 import { LIMITS } from '../../common/limits.js'
 
@@ -33,7 +33,7 @@ export function MentionReply({ to, onReply }: MentionReplyProps) {
       <button
         type="button"
         className="button outline small"
-        aria-label={`Reply to ${fullName(to)}`}
+        aria-label={`Reply to ${displayNameOf(to)}`}
         onClick={() => {
           setText(greeting)
           setOpen(true)
@@ -60,7 +60,7 @@ export function MentionReply({ to, onReply }: MentionReplyProps) {
       }}
     >
       <label htmlFor={id} className="visually-hidden">
-        Reply to {fullName(to)}
+        Reply to {displayNameOf(to)}
       </label>
       <textarea
         id={id}

@@ -1,6 +1,6 @@
 import { Link } from 'wouter'
 import { actionText, actorsText, type NotificationGroup } from '../lib/notification-groups.js'
-import { fullName } from '../lib/model.js'
+import { displayNameOf } from '../lib/model.js'
 import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
@@ -60,7 +60,7 @@ export function NotificationRow({ group, now, followBack, onReply }: Notificatio
         <span className="notification-body">
           <span className="notification-faces">
             {group.actors.slice(0, MAX_AVATARS).map((actor) => (
-              <Avatar key={actor._id} src={actor.avatarURL} name={fullName(actor)} size="xs" decorative />
+              <Avatar key={actor._id} src={actor.avatarURL} name={displayNameOf(actor)} size="xs" decorative />
             ))}
           </span>
           <span className="notification-text">
@@ -83,7 +83,7 @@ export function NotificationRow({ group, now, followBack, onReply }: Notificatio
           <FollowButton
             following={false}
             busy={followBack.busy}
-            name={fullName(first)}
+            name={displayNameOf(first)}
             onToggle={followBack.onToggle}
           />
         </div>

@@ -1,4 +1,4 @@
-import { fullName, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, type UserSummaryView } from '../lib/model.js'
 import { FollowButton } from './follow-button.js'
 import { UserCard } from './user-card.js'
 
@@ -17,7 +17,9 @@ export function PersonRow({ user, isMe, following, busy, onToggleFollow }: Perso
     <li className="person-row">
       <div className="user-row">
         <UserCard user={user} />
-        {!isMe && <FollowButton following={following} busy={busy} name={fullName(user)} onToggle={onToggleFollow} />}
+        {!isMe && (
+          <FollowButton following={following} busy={busy} name={displayNameOf(user)} onToggle={onToggleFollow} />
+        )}
       </div>
       {user.bio && <p className="person-bio">{user.bio}</p>}
     </li>

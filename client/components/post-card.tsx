@@ -1,7 +1,7 @@
 import { useCallback, useContext, useState, type MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { leaveTo } from '../lib/draft-guard.js'
-import { commentCount, fullName, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
+import { commentCount, displayNameOf, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
 import { formatFullDate } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
@@ -79,7 +79,7 @@ export function PostCard(props: PostCardProps) {
   const [, navigate] = useLocation()
   const profile = paths.profile.href(post.username)
   const detail = paths.postDetail.href(post.id)
-  const name = fullName(post)
+  const name = displayNameOf(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
   // How many menus or emoji grids are open in the card (a comment's too): while any is, it is drawn in full.

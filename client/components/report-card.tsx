@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import { Link } from 'wouter'
-import { fullName, type ReportView, type ResolveAction, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, type ReportView, type ResolveAction, type UserSummaryView } from '../lib/model.js'
 import { relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
@@ -27,7 +27,7 @@ type ReportCardProps = {
 
 /** Someone's words as the queue shows them: who, and what, as it is now or as it was when removed. */
 function Quoted({ author, text, href }: { author: UserSummaryView; text: string; href?: string | undefined }) {
-  const name = fullName(author)
+  const name = displayNameOf(author)
   return (
     <blockquote className="report-quote">
       <span className="report-quote-head">
@@ -61,7 +61,7 @@ function Target({ report }: { report: ReportView }) {
 export function ReportCard({ report, now, busy, onResolve }: ReportCardProps) {
   const [note, setNote] = useState('')
   const id = useId()
-  const reporter = fullName(report.reporter)
+  const reporter = displayNameOf(report.reporter)
   // A post and a comment carry their author's names as a person does: whose it is, or who it is.
   const author = report.target as UserSummaryView
   const what = report.targetType === 'user' ? 'account' : report.targetType

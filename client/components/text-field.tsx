@@ -5,19 +5,22 @@ type TextFieldProps = {
   /** Told the new text on each change: the shorter way for a form that keeps only the value. */
   onValue?: ((value: string) => void) | undefined
   /** Shown under the input, which is then marked invalid. */ error?: string | undefined
-} & InputHTMLAttributes<HTMLInputElement>
+  /** The id of a hint elsewhere that describes the input, before its error. */
+  hint?: string | undefined
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'aria-describedby'>
 
 /** A labelled input for the auth forms. */
-export function TextField({ label, error, onValue, ...input }: TextFieldProps) {
+export function TextField({ label, error, hint, onValue, ...input }: TextFieldProps) {
   const id = useId()
   const errorId = `${id}-error`
+  const describedBy = [hint, error ? errorId : undefined].filter(Boolean).join(' ')
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy || undefined}
         {...(onValue ? { onChange: (event) => onValue(event.currentTarget.value) } : {})}
         {...input}
       />

@@ -1,11 +1,11 @@
 import { Link } from 'wouter'
-import { fullName, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, type UserSummaryView } from '../lib/model.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 
 /** A person in a list: picture, name and @username, the whole of it a link to their profile. */
 export function UserCard({ user, onOpen }: { user: UserSummaryView; onOpen?: () => void }) {
-  const name = fullName(user)
+  const name = displayNameOf(user)
   return (
     <Link href={paths.profile.href(user.username)} className="user-card" onClick={onOpen}>
       <Avatar src={user.avatarURL} name={name} size="sm" />

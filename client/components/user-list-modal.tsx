@@ -1,4 +1,4 @@
-import { fullName, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, type UserSummaryView } from '../lib/model.js'
 import { FollowButton } from './follow-button.js'
 import { Modal } from './modal.js'
 import { UserCard } from './user-card.js'
@@ -31,7 +31,7 @@ export function UserListModal(props: UserListModalProps) {
                 <FollowButton
                   following={props.isFollowing(user._id)}
                   busy={props.pending[user._id] === true}
-                  name={fullName(user)}
+                  name={displayNameOf(user)}
                   onToggle={() => props.onToggleFollow(user._id)}
                 />
               )}

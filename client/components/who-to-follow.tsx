@@ -1,4 +1,4 @@
-import { fullName, type UserView } from '../lib/model.js'
+import { displayNameOf, type UserView } from '../lib/model.js'
 import { FollowButton } from './follow-button.js'
 import { LoadError } from './load-error.js'
 import { UserCard } from './user-card.js'
@@ -30,7 +30,7 @@ export function WhoToFollow({ users, loaded, pending, onFollow, error, onRetry }
             <FollowButton
               following={false}
               busy={pending[user._id] === true}
-              name={fullName(user)}
+              name={displayNameOf(user)}
               onToggle={() => onFollow(user._id)}
             />
           </li>

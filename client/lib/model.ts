@@ -20,16 +20,27 @@ export type ReportView = DeepReadonly<Report>
 export type ReportCategory = ReportBody['category']
 export type ResolveAction = ResolveBody['action']
 
+/** Who may sign up (REGISTRATION): anyone, anyone a moderator approves, anyone with an invite, or nobody. */
+export type Registration = 'open' | 'approval' | 'invite' | 'closed'
+
 /** An image's text alternative: its author's description, or at least whose image it is. */
-export function mediaAlt(post: { mediaAlt?: string | undefined; firstName: string; lastName: string }): string {
-  return post.mediaAlt?.trim() || `Image posted by ${fullName(post)}`
+export function mediaAlt(post: {
+  mediaAlt?: string | undefined
+  displayName?: string | undefined
+  firstName: string
+  lastName: string
+}): string {
+  return post.mediaAlt?.trim() || `Image posted by ${displayNameOf(post)}`
 }
 
 export function fullName(user: { firstName: string; lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim()
 }
 
-/** The name a profile shows: the one its owner chose, else the first and last name (a server without it sends none). */
+/**
+ * The name shown wherever a person is: the one they chose, else their first and last name (a server
+ * without display names, or a person who chose none, sends none).
+ */
 export function displayNameOf(user: { displayName?: string | undefined; firstName: string; lastName: string }): string {
   return user.displayName || fullName(user)
 }

@@ -1,4 +1,4 @@
-import { fullName, type NotificationView, type UserSummaryView } from './model.js'
+import { displayNameOf, type NotificationView, type UserSummaryView } from './model.js'
 
 /** One row of the notifications page: a single notification, or likes of one post (or follows) taken together. */
 export type NotificationGroup = {
@@ -54,7 +54,7 @@ export function groupNotifications(items: readonly NotificationView[]): Notifica
 /** "Maya Lin", "Maya Lin and 1 other", "Maya Lin and 2 others": people by their names, as they chose them. */
 export function actorsText(actors: readonly UserSummaryView[]): string {
   const [first, ...rest] = actors
-  const name = (first && fullName(first)) || first?.username || 'Someone'
+  const name = (first && displayNameOf(first)) || first?.username || 'Someone'
   if (rest.length === 0) return name
   return `${name} and ${rest.length} other${rest.length === 1 ? '' : 's'}`
 }

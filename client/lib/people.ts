@@ -9,13 +9,22 @@ export function withPerson<T extends { _id: string }>(people: T[], person: T, pr
   return there ? people.filter((p) => p._id !== person._id) : people
 }
 
-/** Who wrote a post or a comment, as the record shows them. */
-export type Author = { username: string; firstName: string; lastName: string; avatarURL: string }
+/** How a person shows: their names, the one they chose (absent when none) and their avatar. */
+type Names = { firstName: string; lastName: string; displayName?: string | undefined; avatarURL: string }
 
-/** A record by `author` takes their current name and avatar; anyone else's is left alone. */
+/** Who wrote a post or a comment, as the record shows them. */
+export type Author = Names & { username: string }
+
+/** `to` takes the names and avatar of `from`; a display name cleared goes, as the server leaves it out then. */
+export function takeNames(to: Names, from: Names): void {
+  to.firstName = from.firstName
+  to.lastName = from.lastName
+  to.avatarURL = from.avatarURL
+  if (from.displayName) to.displayName = from.displayName
+  else delete to.displayName
+}
+
+/** A record by `author` takes their current names and avatar; anyone else's is left alone. */
 export function renameBy(record: Author, author: Author): void {
-  if (record.username !== author.username) return
-  record.firstName = author.firstName
-  record.lastName = author.lastName
-  record.avatarURL = author.avatarURL
+  if (record.username === author.username) takeNames(record, author)
 }

@@ -10,7 +10,7 @@ import { DraftModal } from '../components/draft-modal.js'
 import { PostForm } from '../components/post-form.js'
 import { SearchBox } from '../components/search-box.js'
 import { useTitleCount } from '../lib/document-title.js'
-import { fullName } from '../lib/model.js'
+import { displayNameOf } from '../lib/model.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
@@ -83,7 +83,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         user && (
           <AccountMenu
             username={user.username}
-            name={fullName(user)}
+            name={displayNameOf(user)}
             avatarURL={user.avatarURL}
             onLogout={() => setLoggingOut(true)}
             onShowShortcuts={() => setShowingShortcuts(true)}
@@ -108,7 +108,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
             allowPoll
-            author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
+            author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
             onSubmit={submit}
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}

@@ -5,7 +5,7 @@ import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
 import { WhoToFollow } from '../components/who-to-follow.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { fullName } from '../lib/model.js'
+import { displayNameOf } from '../lib/model.js'
 import { readDraft, writeDraft } from '../lib/storage.js'
 import { paths } from '../paths.js'
 import { SORTS } from '../state/early-home.js'
@@ -55,7 +55,7 @@ export function HomePage() {
           allowPoll
           initial={readDraft()}
           onChange={writeDraft}
-          author={user ? { avatarURL: user.avatarURL, name: fullName(user) } : undefined}
+          author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
           onSubmit={createPost}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}

@@ -1,13 +1,25 @@
-import { useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, Redirect, useLocation } from 'wouter'
-import { errorMessage, errorStatus } from '../api/http.js'
+import { codeOf } from '../../common/error-codes.js'
+import { errorCode, errorMessage } from '../api/http.js'
 import { AuthCard } from '../components/auth-card.js'
+import { FormError } from '../components/form-error.js'
 import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { paths } from '../paths.js'
 import { login, loginAsGuest, session } from '../state/session.js'
 import { useReturnPath } from './use-return-path.js'
+
+type Field = 'username' | 'password' | 'code'
+
+/** Said at the field it is about; anything else (a suspended account, too many tries) above the button. */
+const FIELDS: Partial<Record<string, Field>> = {
+  [codeOf('userNotRegistered')]: 'username',
+  [codeOf('invalidCredentials')]: 'password',
+  [codeOf('twoFactorInvalid')]: 'code',
+  [codeOf('twoFactorRequired')]: 'code',
+}
 
 export function LoginPage() {
   const { token, guestLogin } = useSnapshot(session)
@@ -18,8 +30,8 @@ export function LoginPage() {
   /** Asked for once the server says the account has two-factor sign-in on. */
   const [code, setCode] = useState<string | undefined>(undefined)
   const [busy, setBusy] = useState(false)
-  // Said at the field it is about: an unknown username at Username, anything else (a wrong password, too many tries) at Password.
-  const [problem, setProblem] = useState<{ field: 'username' | 'password'; message: string } | null>(null)
+  const [problem, setProblem] = useState<{ field: Field | 'form'; message: string } | null>(null)
+  const formErrorId = useId()
   useDocumentTitle('Log in')
 
   if (token) return <Redirect to={returnTo} replace />
@@ -37,15 +49,16 @@ export function LoginPage() {
     const otp = code?.trim()
     void finish(
       login({ username: username.trim(), password, ...(otp ? { otp } : {}) }, (error) =>
-        setProblem({ field: errorStatus(error) === 404 ? 'username' : 'password', message: errorMessage(error) }),
+        setProblem({ field: FIELDS[errorCode(error) ?? ''] ?? 'form', message: errorMessage(error) }),
       ),
     )
   }
-  const errorAt = (field: 'username' | 'password') => (problem?.field === field ? problem.message : undefined)
+  const errorAt = (field: Field | 'form') => (problem?.field === field ? problem.message : undefined)
+  const formError = errorAt('form')
 
   return (
     <AuthCard title="Log in to Chirp">
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" aria-describedby={formError ? formErrorId : undefined} onSubmit={submit}>
         <TextField
           label="Username"
           name="username"
@@ -84,12 +97,17 @@ export function LoginPage() {
               inputMode="text"
               required
               autoFocus
-              aria-describedby="login-code-hint"
+              hint="login-code-hint"
               value={code}
-              onValue={setCode}
+              error={errorAt('code')}
+              onValue={(value) => {
+                setCode(value)
+                setProblem(null)
+              }}
             />
           </>
         )}
+        <FormError id={formErrorId} message={formError} />
         <button type="submit" className="button primary wide" disabled={busy}>
           Login
         </button>

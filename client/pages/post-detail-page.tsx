@@ -6,7 +6,7 @@ import { BackIcon } from '../components/icons.js'
 import { PostSkeleton } from '../components/post-skeleton.js'
 import { goBack } from '../lib/back.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { fullName } from '../lib/model.js'
+import { displayNameOf } from '../lib/model.js'
 import { paths } from '../paths.js'
 import { lists, loadPost } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
@@ -60,5 +60,5 @@ export function PostDetailPage({ postId }: { postId: string }) {
 function postTitle(post: { firstName: string; lastName: string; content: string }): string {
   const text = post.content.replace(/\s+/g, ' ').trim()
   const start = text.length > 60 ? `${text.slice(0, 59)}…` : text
-  return start ? `${fullName(post)} on Chirp: "${start}"` : `Post by ${fullName(post)}`
+  return start ? `${displayNameOf(post)} on Chirp: "${start}"` : `Post by ${displayNameOf(post)}`
 }

@@ -7,7 +7,7 @@ import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
 import { QuoteModal } from '../components/quote-modal.js'
 import { ReportDialog } from '../components/report-dialog.js'
-import { fullName, likedBy, mediaAlt, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, likedBy, mediaAlt, type UserSummaryView } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { paths } from '../paths.js'
@@ -49,7 +49,7 @@ type Deleting =
 async function sharePost(post: { id: string; firstName: string; lastName: string }): Promise<void> {
   const url = new URL(paths.postDetail.href(post.id), window.location.origin).href
   try {
-    const outcome = await shareLink({ url, title: `${fullName(post)} on Chirp` })
+    const outcome = await shareLink({ url, title: `${displayNameOf(post)} on Chirp` })
     if (outcome === 'copied') showToast('Link successfully copied', 'success')
   } catch {
     showToast('Could not copy the link', 'error')
@@ -161,7 +161,7 @@ export const PostItem = memo(function PostItem({
         onToggleRepost={signedIn(() => void toggleRepost(post._id), undefined)}
         onQuote={signedIn(() => setQuoting(true), undefined)}
         onTogglePin={() => void togglePin(post._id)}
-        repostedBy={repostedBy && { name: fullName(repostedBy), username: repostedBy.username }}
+        repostedBy={repostedBy && { name: displayNameOf(repostedBy), username: repostedBy.username }}
         showPinned={showPinned}
         shareSheet={hasShareSheet()}
         onShare={() => void sharePost(post)}

@@ -11,7 +11,7 @@ import { Tabs } from '../components/tabs.js'
 import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { fullName } from '../lib/model.js'
+import { displayNameOf } from '../lib/model.js'
 import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { loadProfileLikes, loadProfileMedia, loadProfilePosts } from '../state/lists.js'
@@ -59,7 +59,7 @@ export function ProfilePage({ username }: { username: string }) {
 
   const user = profile.resolved ? byUsername[profile.resolved] : undefined
   const shown = profile.username === username ? user : undefined
-  useDocumentTitle(shown ? `${fullName(shown)} (@${shown.username})` : profile.error ? 'Profile' : null)
+  useDocumentTitle(shown ? `${displayNameOf(shown)} (@${shown.username})` : profile.error ? 'Profile' : null)
   if (profile.username !== username || (profile.loading && !user)) return <Spinner label="Loading profile" />
   if (!user) {
     const retry = () => {

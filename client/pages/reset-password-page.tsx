@@ -1,13 +1,14 @@
-import { useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
 import { apiConfirmPasswordReset, apiRequestPasswordReset } from '../api/account.js'
 import { AuthCard } from '../components/auth-card.js'
+import { FormError } from '../components/form-error.js'
 import { PasswordField } from '../components/password-field.js'
 import { TextField } from '../components/text-field.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { paths } from '../paths.js'
 import { showToast } from '../state/toasts.js'
-import { useBusy } from './use-busy.js'
+import { useFormCall } from './use-form-call.js'
 
 /**
  * A forgotten password: without a token, asks for a link by mail; with the mailed link's `?token=`,
@@ -29,7 +30,9 @@ export function ResetPasswordPage() {
 function AskForLink() {
   const [email, setEmail] = useState('')
   const [sent, setSent] = useState(false)
-  const [busy, run] = useBusy()
+  const { busy, run, errorAt } = useFormCall()
+  const formErrorId = useId()
+  const formError = errorAt('form')
   const submit = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
@@ -44,9 +47,10 @@ function AskForLink() {
       </p>
     )
   return (
-    <form className="stack" onSubmit={submit}>
+    <form className="stack" aria-describedby={formError ? formErrorId : undefined} onSubmit={submit}>
       <p>Enter the email address of your account, and we will mail you a link to choose a new password.</p>
       <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
+      <FormError id={formErrorId} message={formError} />
       <button type="submit" className="button primary wide" disabled={busy}>
         Send the link
       </button>
@@ -56,7 +60,9 @@ function AskForLink() {
 
 function NewPasswordForm({ token }: { token: string }) {
   const [password, setPassword] = useState('')
-  const [busy, run] = useBusy()
+  const { busy, run, errorAt } = useFormCall()
+  const formErrorId = useId()
+  const formError = errorAt('form')
   const [, navigate] = useLocation()
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -67,8 +73,9 @@ function NewPasswordForm({ token }: { token: string }) {
     })
   }
   return (
-    <form className="stack" onSubmit={submit}>
+    <form className="stack" aria-describedby={formError ? formErrorId : undefined} onSubmit={submit}>
       <PasswordField label="New password" purpose="new" value={password} onChange={setPassword} />
+      <FormError id={formErrorId} message={formError} />
       <button type="submit" className="button primary wide" disabled={busy}>
         Set the new password
       </button>

@@ -1,5 +1,5 @@
 import { apiSearchUsers } from '../api/search.js'
-import { fullName } from '../lib/model.js'
+import { displayNameOf } from '../lib/model.js'
 import type { Suggestion } from '../lib/typeahead.js'
 import { weekTags } from '../state/search.js'
 
@@ -12,7 +12,7 @@ export async function suggestPeople(query: string): Promise<Suggestion[]> {
   return users.map((user) => ({
     kind: 'person',
     username: user.username,
-    name: fullName(user),
+    name: displayNameOf(user),
     avatarURL: user.avatarURL,
   }))
 }

@@ -31,8 +31,33 @@ function slotChanged(postId: string): void {
   if (watchers) for (const onChange of [...watchers]) onChange()
 }
 
+/**
+ * The link card each post's latest post.updated told of, with the text it was for. A card is fetched after
+ * its post is saved, so a read of the post may answer before it and arrive after its event: the event
+ * found no post to change yet (the list was still on its way), or the post's older read replaced the card
+ * the event had brought. Either way the post would show no card until read again. A post read without a
+ * card takes the one told for the same text; a read with a card, or of edited text, is the newer word.
+ */
+const toldCards = new Map<string, { content: string; card: NonNullable<Post['card']> }>()
+/** Cards told are kept for this many posts, the latest: far more than a screen shows while its reads are on their way. */
+const TOLD_CARDS = 500
+
+function tellCard(postId: string, content: string, card: Post['card'] | undefined): void {
+  if (card === undefined) return
+  toldCards.delete(postId)
+  if (card === null) return
+  toldCards.set(postId, { content, card })
+  const oldest = toldCards.keys().next().value
+  if (toldCards.size > TOLD_CARDS && oldest !== undefined) toldCards.delete(oldest)
+}
+
+function withToldCard(post: Post): Post {
+  const told = toldCards.get(post._id)
+  return told && !post.card && told.content === post.content ? { ...post, card: told.card } : post
+}
+
 export function cachePosts(posts: readonly Post[]): void {
-  for (const post of posts) postCache.byId[post._id] = post
+  for (const post of posts) postCache.byId[post._id] = withToldCard(post)
   for (const post of posts) slotChanged(post._id)
 }
 
@@ -62,6 +87,7 @@ export function updateAuthor(author: Author): void {
  * event also carries is its compact form, without this reader's like, so only the delta is applied.
  */
 export function editCachedPost({ postId, post: _whole, ...edit }: EventPayloads['post.updated']): void {
+  tellCard(postId, edit.content, edit.card)
   const post = postCache.byId[postId]
   if (post) applyEdit(post, edit)
   // A quote of the post on another one shows the edit too.
@@ -98,5 +124,6 @@ export function likeCachedPost(like: Omit<EventPayloads['post.liked'], 'updatedA
 
 export function reset(): void {
   postCache.byId = {}
+  toldCards.clear()
   for (const postId of [...slotWatchers.keys()]) slotChanged(postId)
 }

@@ -105,6 +105,7 @@ function meAsSummary(): UserSummary | null {
       username: me.username,
       firstName: me.firstName,
       lastName: me.lastName,
+      ...(me.displayName ? { displayName: me.displayName } : {}),
       avatarURL: me.avatarURL,
     }
   )

@@ -6,9 +6,9 @@ import type { LoginBody, SignupBody, User } from '../api/types.js'
 import { apiGetUser } from '../api/users.js'
 import { defaultAvatarOf } from '../../common/avatars.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
-import { bookmarkIds } from '../lib/model.js'
+import { bookmarkIds, type Registration } from '../lib/model.js'
 import { clearSession, readSession, writeSession } from '../lib/storage.js'
-import { showError, showToast } from './toasts.js'
+import { showError } from './toasts.js'
 
 /** The seeded demo account behind 'Login as a Guest'. */
 const GUEST = { username: 'guest', password: 'guestpassword' } as const
@@ -27,6 +27,8 @@ const initial = () => ({
   user: null as CurrentUser | null,
   /** Whether the server offers the guest account; null while not known, until /api/health answers. */
   guestLogin: null as boolean | null,
+  /** Who may sign up (REGISTRATION), as /api/health says; null while not known. */
+  registration: null as Registration | null,
 })
 
 export const session = proxy(initial())
@@ -38,14 +40,16 @@ function signIn(token: string, user: User): void {
   setCurrentUser(user)
 }
 
-/** On app start: restore a stored session and fetch its user. */
-export function startSession(): void {
+/**
+ * On app start: restore a stored session and fetch its user. A token the server rejects signs out as a
+ * logout does: the session at once, then `clearEverything`, which makes every store forget this person
+ * (state/sign-out.ts, which imports this module: it is handed in from above, so that the modules of
+ * client/state import one another in one direction only).
+ */
+export function startSession(clearEverything: () => void): void {
   setUnauthorizedHandler(() => {
     forgetSession()
-    // A rejected token signs out as a logout does: every store forgets this person (state/sign-out.ts).
-    // That code comes with the signed-in pages, not with the first load, so it is fetched here; it has
-    // run long before anyone can sign in again.
-    void import('./sign-out.js').then(({ clearState }) => clearState())
+    clearEverything()
   })
   const stored = readSession()
   if (stored) {
@@ -84,6 +88,7 @@ async function askHealth(): Promise<void> {
   try {
     const health = await apiGetHealth()
     session.guestLogin = health.guestLogin !== false
+    session.registration = health.registration ?? 'open'
   } catch {
     session.guestLogin = false
   }
@@ -117,20 +122,15 @@ export async function loginAsGuest(): Promise<boolean> {
   return (await login({ ...GUEST })) === true
 }
 
-export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boolean> {
-  try {
-    const reply = await apiSignup({ ...body, avatarURL: defaultAvatarOf(body.username, PRESET_AVATARS) })
-    // REGISTRATION=approval: the account exists, but waits for a moderator before it may sign in.
-    if (reply.encodedToken === undefined) {
-      showToast('Your account is waiting for approval. You can log in once a moderator approves it.')
-      return false
-    }
-    signIn(reply.encodedToken, reply.createdUser)
-    return true
-  } catch (error) {
-    showError(error)
-    return false
-  }
+/**
+ * Signs up: 'in' when signed in, 'pending' when the account waits for a moderator's approval
+ * (REGISTRATION=approval) and nobody is signed in. A refusal is thrown, for the form to show.
+ */
+export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<'in' | 'pending'> {
+  const reply = await apiSignup({ ...body, avatarURL: defaultAvatarOf(body.username, PRESET_AVATARS) })
+  if (reply.encodedToken === undefined) return 'pending'
+  signIn(reply.encodedToken, reply.createdUser)
+  return 'in'
 }
 
 /**
@@ -139,8 +139,8 @@ export async function signup(body: Omit<SignupBody, 'avatarURL'>): Promise<boole
  */
 export function forgetSession(): void {
   clearSession()
-  const guestLogin = session.guestLogin
-  Object.assign(session, initial(), { guestLogin })
+  const { guestLogin, registration } = session
+  Object.assign(session, initial(), { guestLogin, registration })
   if (guestLogin === null) void loadHealth()
 }
 

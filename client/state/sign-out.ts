@@ -9,6 +9,7 @@ import { reset as resetNotifications } from './notifications.js'
 import { reset as resetPostCache } from './post-cache.js'
 import { reset as resetPosts } from './posts.js'
 import { reset as resetRelations } from './relations.js'
+import { reset as resetReposts } from './reposts.js'
 import { reset as resetSearch } from './search.js'
 import { forgetSession, session } from './session.js'
 import { reset as resetToasts } from './toasts.js'
@@ -36,13 +37,13 @@ export const STATE_RESETS = {
   relations: resetRelations,
   /** Actions only: a report holds nothing once sent. */
   reports: null,
-  /** Actions only: reposts, quotes and pins live in the post cache and the lists. */
-  reposts: null,
+  /** The repost and pin intents still queued; reposts, quotes and pins themselves live in the post cache and the lists. */
+  reposts: resetReposts,
   search: resetSearch,
   session: forgetSession,
   'sign-out': null,
   toasts: resetToasts,
-  /** A helper for likes and bookmarks; their queues are in posts. */
+  /** A helper for likes, bookmarks, reposts and pins; their queues are in posts and reposts. */
   'toggle-queue': null,
   users: resetUsers,
 } as const satisfies Record<string, (() => void) | null>

@@ -2,7 +2,7 @@ import { proxy } from 'valtio'
 import { errorMessage, isRetryable } from '../api/http.js'
 import type { EventPayloads, FollowReply, User, UserEdit, UserSummary } from '../api/types.js'
 import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
-import { withPerson, type Author } from '../lib/people.js'
+import { takeNames, withPerson, type Author } from '../lib/people.js'
 import { renameCommenter } from './comments.js'
 import { updateAuthor } from './post-cache.js'
 import { changeCurrentUser, session, setCurrentUser, type CurrentUser } from './session.js'
@@ -74,13 +74,12 @@ export function applyFollow(data: EventPayloads['user.followed'], follows: boole
 
 /** A profile edited anywhere: the record itself, the person's name in every follow list, and on their posts. */
 export function applyProfile({ user: edited }: EventPayloads['user.updated']): void {
-  const { _id, firstName, lastName, avatarURL } = edited
   const rename = (person: UserSummary) => {
-    if (person._id === _id) Object.assign(person, { firstName, lastName, avatarURL })
+    if (person._id === edited._id) takeNames(person, edited)
   }
   changeHeldUsers((held) => {
     // The delta holds the public fields of the record as they now are, and nothing else.
-    if (held._id === _id) Object.assign(held, edited)
+    if (held._id === edited._id) Object.assign(held, edited)
     held.following.forEach(rename)
     held.followers.forEach(rename)
   })
@@ -141,11 +140,12 @@ export async function loadSuggestions(): Promise<void> {
   users.suggestionsLoaded = true
 }
 
-const summaryOf = ({ _id, username, firstName, lastName, avatarURL }: UserSummary): UserSummary => ({
+const summaryOf = ({ _id, username, firstName, lastName, displayName, avatarURL }: UserSummary): UserSummary => ({
   _id,
   username,
   firstName,
   lastName,
+  ...(displayName ? { displayName } : {}),
   avatarURL,
 })
 

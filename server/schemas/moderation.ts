@@ -126,6 +126,8 @@ export const AuditEntrySchema = Type.Object(
     action: Type.String(),
     targetType: Type.String(),
     targetId: Type.String(),
+    /** On a `user` target: the person as they are now; absent once their account is gone. */
+    target: Type.Optional(UserSummarySchema),
     reason: Type.Optional(Type.String()),
     createdAt: DateTimeSchema,
   },

@@ -9,6 +9,8 @@ export const CommentSchema = Type.Object(
     username: Type.String(),
     firstName: Type.String(),
     lastName: Type.String(),
+    /** The name its owner chose to show; absent when none, and their first and last name show. */
+    displayName: Type.Optional(Type.String()),
     avatarURL: Type.String(),
     text: Type.String(),
     votes: Type.Object({
@@ -60,6 +62,8 @@ const postFields = {
   username: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
+  /** The author's chosen name; absent when none, and their first and last name show. */
+  displayName: Type.Optional(Type.String()),
   avatarURL: Type.String(),
   content: Type.String(),
   /** '' when the post has no media. */

@@ -7,6 +7,8 @@ export const UserSummarySchema = Type.Object(
     username: Type.String(),
     firstName: Type.String(),
     lastName: Type.String(),
+    /** The name its owner chose to show; absent when none, and their first and last name show. */
+    displayName: Type.Optional(Type.String()),
     avatarURL: Type.String(),
   },
   { title: 'UserSummary' },

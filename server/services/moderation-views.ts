@@ -96,14 +96,22 @@ export async function auditViews(
 ): Promise<Static<typeof AuditEntrySchema>[]> {
   const people = await lookup(
     store,
-    entries.flatMap((entry) => (entry.actorId === null ? [] : [entry.actorId])),
+    entries.flatMap((entry) => [
+      ...(entry.actorId === null ? [] : [entry.actorId]),
+      ...(entry.targetType === 'user' ? [entry.targetId] : []),
+    ]),
   )
+  const targetOf = (entry: AuditEntryRecord) => {
+    const person = entry.targetType === 'user' ? people.get(entry.targetId) : undefined
+    return person ? { target: summaryOf(person) } : {}
+  }
   return entries.map((entry) => ({
     _id: entry._id,
     actor: entry.actorId === null ? ('cli' as const) : summaryById(entry.actorId, people),
     action: entry.action,
     targetType: entry.targetType,
     targetId: entry.targetId,
+    ...targetOf(entry),
     ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
     createdAt: entry.createdAt,
   }))

@@ -15,6 +15,7 @@ export function summaryOf(user: UserSummaryRecord): UserSummary {
     username: user.username,
     firstName: user.firstName,
     lastName: user.lastName,
+    ...(user.displayName ? { displayName: user.displayName } : {}),
     avatarURL: user.avatarURL,
   }
 }

@@ -1,11 +1,19 @@
 import type { AccountRecord, UserRecord, UserSummaryRecord } from './types.js'
 
 /** Only what shows a person beside what they did, as PostgreSQL's getUserSummaries reads it. */
-export const summaryOfRecord = ({ _id, username, firstName, lastName, avatarURL }: UserRecord): UserSummaryRecord => ({
+export const summaryOfRecord = ({
   _id,
   username,
   firstName,
   lastName,
+  displayName,
+  avatarURL,
+}: UserRecord): UserSummaryRecord => ({
+  _id,
+  username,
+  firstName,
+  lastName,
+  ...(displayName ? { displayName } : {}),
   avatarURL,
 })
 

@@ -130,7 +130,10 @@ export interface RevokedTokenRecord {
 }
 
 /** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
-export type UserSummaryRecord = Pick<UserRecord, '_id' | 'username' | 'firstName' | 'lastName' | 'avatarURL'>
+export type UserSummaryRecord = Pick<
+  UserRecord,
+  '_id' | 'username' | 'firstName' | 'lastName' | 'displayName' | 'avatarURL'
+>
 
 export interface CommentRecord {
   readonly _id: string

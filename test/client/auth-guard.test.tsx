@@ -6,8 +6,19 @@ import { App } from '../../client/app.js'
 import { AppShell } from '../../client/pages/app-shell.js'
 import { ToastHost } from '../../client/pages/toast-host.js'
 import { loadHealth, session, startSession } from '../../client/state/session.js'
-import { logout } from '../../client/state/sign-out.js'
-import { fail, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import { clearState, logout } from '../../client/state/sign-out.js'
+import {
+  fail,
+  fillSignupForm,
+  makePost,
+  makeUser,
+  ok,
+  renderAt,
+  resetAll,
+  signInAs,
+  stubApi,
+  until,
+} from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -78,12 +89,7 @@ await t.test('signup returns to the remembered page and sends the preset avatar 
   t.teardown(api.restore)
   const { location } = renderAt('/signup?from=%2Fexplore', <App />)
   await screen.findByLabelText('First Name')
-  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
-  fill('First Name', 'Ada')
-  fill('Last Name', 'Lovelace')
-  fill('Email', 'ada@example.com')
-  fill('Username', 'ada')
-  fill('Password', 'analytical')
+  fillSignupForm()
   t.equal(screen.getByLabelText('Email').getAttribute('type'), 'email')
   t.equal(screen.getByLabelText('Password').getAttribute('minlength'), '8')
   fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
@@ -108,12 +114,7 @@ await t.test('a signup that waits for approval says so and signs nobody in', asy
   t.teardown(api.restore)
   const { location } = renderAt('/signup', <App />)
   await screen.findByLabelText('First Name')
-  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
-  fill('First Name', 'Ada')
-  fill('Last Name', 'Lovelace')
-  fill('Email', 'ada@example.com')
-  fill('Username', 'ada')
-  fill('Password', 'analytical')
+  fillSignupForm()
   fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
   await screen.findByText(/Your account is waiting for approval/)
   t.equal(last(location.history), '/signup', 'still on the signup page')
@@ -143,7 +144,7 @@ await t.test(
     const api = stubApi({ ...signedInApi, 'GET /api/users/guest': () => ok({ user: guest }) })
     t.teardown(api.restore)
     const healthCalls = () => api.calls.filter((c) => c.path === '/api/health').length
-    startSession()
+    startSession(clearState)
     await until(() => session.guestLogin === true)
     t.equal(healthCalls(), 1, 'signed out: asked at once')
 
@@ -151,7 +152,7 @@ await t.test(
     api.calls.length = 0
     localStorage.setItem('token', 'stored')
     localStorage.setItem('username', 'guest')
-    startSession()
+    startSession(clearState)
     await until(() => session.user?.username === 'guest')
     t.equal(healthCalls(), 0, 'signed in: not asked, as nothing shows it')
     logout()
@@ -172,13 +173,13 @@ await t.test('on start a stored session fetches its user; a rejected token ends 
       valid ? ok({ user: guest }) : fail(401, 'The token is invalid. Unauthorized access error.'),
   })
   t.teardown(api.restore)
-  startSession()
+  startSession(clearState)
   await until(() => session.user?.username === 'guest')
   t.equal(api.calls.find((c) => c.path === '/api/users/guest')?.headers.get('authorization'), 'Bearer stored')
 
   session.user = null
   valid = false
-  startSession()
+  startSession(clearState)
   await until(() => session.token === null)
   t.equal(localStorage.getItem('token'), null, 'storage cleared')
 })

@@ -175,6 +175,16 @@ export async function expectTitle(t: { equal: (found: unknown, wanted: unknown) 
   t.equal(document.title, title)
 }
 
+/** Fills the signup form as Ada Lovelace (username `ada`); the button is left to the test. */
+export function fillSignupForm(): void {
+  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
+  fill('First Name', 'Ada')
+  fill('Last Name', 'Lovelace')
+  fill('Email', 'ada@example.com')
+  fill('Username', 'ada')
+  fill('Password', 'analytical')
+}
+
 /** Opens the menu behind the button named `menu` and picks its item named `item`. */
 export function choose(menu: string, item: string): void {
   fireEvent.click(screen.getByRole('button', { name: menu }))

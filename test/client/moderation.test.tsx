@@ -198,6 +198,7 @@ await t.test('the audit log reads a page at a time as its end comes into view', 
     action,
     targetType: 'user',
     targetId: theo._id,
+    target: summary(theo),
     reason: 'why not',
     createdAt: AT,
   })
@@ -205,7 +206,10 @@ await t.test('the audit log reads a page at a time as its end comes into view', 
     'GET /api/admin/log': (req) =>
       ok(
         req.query.get('cursor') === 'next'
-          ? { entries: [{ ...entry('a2', 'role'), actor: 'cli', reason: undefined }], nextCursor: null }
+          ? {
+              entries: [{ ...entry('a2', 'role'), actor: 'cli', reason: undefined, target: undefined }],
+              nextCursor: null,
+            }
           : { entries: [entry('a1', 'suspend')], nextCursor: 'next' },
       ),
   })
@@ -213,10 +217,12 @@ await t.test('the audit log reads a page at a time as its end comes into view', 
   signInAs(moderator)
   renderAt('/moderation/log', <ModerationLogPage />)
   const list = await screen.findByRole('list', { name: 'Audit log' })
-  t.match(list.textContent, /@mod — suspend — a user: “why not”/)
+  t.match(list.textContent, /@mod — suspend — Theo Park \(@theo\): “why not”/, 'the person suspended is named')
+  const named = within(list).getByRole('link', { name: 'Theo Park (@theo)' })
+  t.equal(named.getAttribute('href'), `/moderation/users/${theo._id}`)
   observer.scrollToEnd()
   await screen.findByText("That's the whole log.")
-  t.match(list.textContent, /The command line — role — a user/)
+  t.match(list.textContent, /The command line — role — a user/, 'an account gone is "a user"')
   t.same(
     api.calls.map((c) => c.query.get('cursor')),
     [null, 'next'],

@@ -1,6 +1,7 @@
 import './dom.js'
 import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
+import * as MSG from '../../common/messages.js'
 import { NotificationRow } from '../../client/components/notification-row.js'
 import { PostCard } from '../../client/components/post-card.js'
 import { groupNotifications } from '../../client/lib/notification-groups.js'
@@ -66,7 +67,8 @@ await t.test('a quote shows the quoted post, or says it is unavailable', async (
     lastName: 'Park',
   })
   renderAt('/', <PostCard {...cardProps({ post: makePost({ quoteOf: 'q1', quote: quoted }) })} />)
-  const card = screen.getByRole('link', { name: /^Quoted post by Theo Park/ })
+  const card = screen.getByRole('link', { name: 'Quoted post by Theo Park @theo the original words' })
+  t.equal(card.getAttribute('aria-label'), null, 'named by what it shows, no label apart (WCAG 2.5.3)')
   t.equal(card.getAttribute('href'), '/post-detail/q1')
   t.ok(within(card).getByText('the original words'))
   cleanup()
@@ -86,7 +88,9 @@ await t.test('a quoted post behind a content warning shows only the warning', as
     lastName: 'Park',
   })
   renderAt('/', <PostCard {...cardProps({ post: makePost({ quoteOf: 'q1', quote: quoted }) })} />)
-  const card = screen.getByRole('link', { name: 'Quoted post by Theo Park: content warning, spoilers for the finale' })
+  const card = screen.getByRole('link', {
+    name: 'Quoted post by Theo Park @maya Content warning: spoilers for the finale',
+  })
   t.ok(within(card).getByText('Content warning: spoilers for the finale'))
   t.notOk(within(card).queryByText('the hidden words'), 'the text stays hidden')
   t.equal(card.querySelector('img.quote-media'), null, 'and so does the image')
@@ -108,6 +112,7 @@ await t.test("the owner's menu pins and unpins; the profile says Pinned", async 
 })
 
 await t.test('a repost is optimistic, and rolls back when refused', async (t) => {
+  // A refusal that the server holds a repost already would leave it reposted (toggle-queue.test.ts).
   const me = makeUser({ username: 'guest' })
   signInAs(me)
   postCache.byId.p1 = makePost({ _id: 'p1', id: 'p1' })
@@ -122,14 +127,14 @@ await t.test('a repost is optimistic, and rolls back when refused', async (t) =>
   const api = stubApi({
     'POST /api/posts/repost/p1': () =>
       new Promise((resolve) => {
-        release = () => resolve(fail(400, 'You have already reposted this post.'))
+        release = () => resolve(fail(403, MSG.cannotInteract))
       }),
   })
   t.teardown(api.restore)
   choose('Repost, 0 reposts', 'Repost')
   t.ok(await screen.findByRole('button', { name: 'Reposted, 1 repost' }), 'shown at once')
   release()
-  t.ok(await screen.findByText('You have already reposted this post.'), 'the refusal is shown')
+  t.ok(await screen.findByText(MSG.cannotInteract), 'the refusal is shown')
   await until(() => screen.queryByRole('button', { name: 'Repost, 0 reposts' }) !== null)
 })
 

@@ -24,7 +24,7 @@ import { loadNotifications, notifications } from '../../client/state/notificatio
 import { postCache } from '../../client/state/post-cache.js'
 import { loadPeople, loadTrending } from '../../client/state/search.js'
 import { session, startSession } from '../../client/state/session.js'
-import { logout, STATE_RESETS } from '../../client/state/sign-out.js'
+import { clearState, logout, STATE_RESETS } from '../../client/state/sign-out.js'
 import { showToast } from '../../client/state/toasts.js'
 import { loadProfile, loadSuggestions, users } from '../../client/state/users.js'
 import {
@@ -242,7 +242,7 @@ await t.test('a token the server rejects signs out as a logout does', async (t) 
   signInAs(me)
   await loadExplore()
   t.ok(postCache.byId.p1, 'a post is held')
-  startSession()
+  startSession(clearState)
   await until(() => session.token === null)
   await until(() => !lists.explore.loaded && Object.keys(postCache.byId).length === 0)
   t.pass('the lists and the posts are forgotten too')

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { journey, startE2E, type E2E } from './harness.js'
-import { GUEST, login, navLink, postIdByContent, uniqueUsername, waitForPath } from './helpers.js'
+import { fillSignup, GUEST, login, navLink, postIdByContent, uniqueUsername, waitForPath } from './helpers.js'
 
 const e2e = await startE2E(t)
 const asGuest = { session: (e2e: E2E) => login(e2e, GUEST.username, GUEST.password) }
@@ -12,11 +12,7 @@ await journey(t, e2e, 'sign up and land on the page that sent you to login', {},
   await waitForPath(page, '/signup?from=%2Fbookmark')
 
   const username = uniqueUsername('newbie')
-  await page.getByLabel('First Name').fill('Nora')
-  await page.getByLabel('Last Name').fill('Newcomer')
-  await page.getByLabel('Email').fill(`${username}@example.com`)
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Password').fill('a-long-password')
+  await fillSignup(page, username, 'Nora', 'Newcomer')
   await page.getByRole('button', { name: 'Create Account' }).click()
 
   await waitForPath(page, '/bookmark')

@@ -39,6 +39,15 @@ export async function login(e2e: E2E, username: string, password: string): Promi
   return { token: reply.encodedToken, username: reply.foundUser.username }
 }
 
+/** Fills the signup form for `username`, named `first` `last`; the button is left to the journey. */
+export async function fillSignup(page: Page, username: string, first: string, last: string): Promise<void> {
+  await page.getByLabel('First Name').fill(first)
+  await page.getByLabel('Last Name').fill(last)
+  await page.getByLabel('Email').fill(`${username}@example.com`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill('a-long-password')
+}
+
 /** A brand-new account: it follows nobody, has no posts and no bookmarks. */
 export async function signupUser(e2e: E2E, prefix: string): Promise<NewUser> {
   const username = uniqueUsername(prefix)

@@ -103,6 +103,12 @@ async function moderationScreens(e2e: E2E, moderator: NewUser) {
     moderator.token,
   )
   const list = (name: string) => (page: Page) => page.getByRole('list', { name }).waitFor()
+  // Someone suspended, whom the audit log names.
+  const suspended = await signupUser(e2e, 'suspended')
+  const them = await call<{ user: { _id: string } }>(e2e, 'GET', `/api/users/${suspended.username}`)
+  const reason = { reason: 'spam', days: 1 }
+  await call(e2e, 'POST', `/api/admin/users/${them.user._id}/suspend`, reason, moderator.token)
+  const named = `${suspended.fullName} (@${suspended.username})`
   return [
     { path: '/moderation', ready: (page: Page) => page.getByRole('button', { name: 'Remove post' }).first().waitFor() },
     { path: '/moderation/users', ready: (page: Page) => page.getByText('Nobody is waiting for approval.').waitFor() },
@@ -111,7 +117,10 @@ async function moderationScreens(e2e: E2E, moderator: NewUser) {
       ready: (page: Page) => page.getByRole('form', { name: /^Suspend/ }).waitFor(),
     },
     { path: '/moderation/invites', ready: list('Invites') },
-    { path: '/moderation/log', ready: list('Audit log') },
+    {
+      path: '/moderation/log',
+      ready: (page: Page) => page.getByRole('list', { name: 'Audit log' }).getByRole('link', { name: named }).waitFor(),
+    },
   ]
 }
 

@@ -65,6 +65,9 @@ await journey(
       t.match(await header.locator('img.profile-banner').getAttribute('src'), /^\/media\//, `${when}: and the banner`)
       const card = postCard(page, 'My very first post')
       t.equal(await card.locator('img.avatar').first().getAttribute('src'), avatar, `${when}: and so does the post`)
+      await card.locator('.author-name', { hasText: 'Eve the Cropper' }).waitFor()
+      await page.locator('.account-names .author-name', { hasText: 'Eve the Cropper' }).waitFor()
+      t.pass(`${when}: the post and the account menu show the display name`)
     }
     await check('after saving')
     await page.reload()

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { saveScreenshot, startE2E, type E2E } from './harness.js'
-import { call, postCard, signupUser } from './helpers.js'
+import { journey, saveScreenshot, startE2E, type E2E } from './harness.js'
+import { call, postCard, signupUser, type NewUser } from './helpers.js'
 import { openLive } from './live-helpers.js'
 
 /** A repost made in one browser appears, with who reposted it, in a follower's open home feed. */
@@ -57,3 +57,52 @@ async function repostReachesFollower(e2e: E2E) {
     }
   })
 }
+
+let toggler: NewUser | undefined
+
+/** Quick toggles of a repost and a pin end where the server is, and a reload shows the same. */
+await journey(
+  t,
+  e2e,
+  'fast repost and pin toggles end where the server is',
+  { session: async (e2e) => (toggler = await signupUser(e2e, 'toggler')) },
+  async (page, t, e2e) => {
+    if (!toggler) throw new Error('signed up')
+    const { token, username } = toggler
+    const text = `Toggled quickly ${Date.now().toString(36)}`
+    const { post } = await call<{ post: { _id: string } }>(e2e, 'POST', '/api/posts', { content: text }, token)
+    const held = async () =>
+      (
+        await call<{ post: { reposted: boolean; pinned?: boolean } }>(
+          e2e,
+          'GET',
+          `/api/posts/${post._id}`,
+          undefined,
+          token,
+        )
+      ).post
+
+    await page.goto(`/profile/${username}`)
+    const card = postCard(page, text)
+    for (const item of ['Repost', 'Undo repost', 'Repost', 'Undo repost', 'Repost']) {
+      await card.getByRole('button', { name: /^Repost(ed)?, / }).click()
+      await page.getByRole('menuitem', { name: item, exact: true }).click()
+    }
+    for (const item of ['Pin to profile', 'Unpin from profile', 'Pin to profile', 'Unpin from profile']) {
+      await card.getByRole('button', { name: 'Post options' }).click()
+      await page.getByRole('menuitem', { name: item }).click()
+    }
+    await card.getByRole('button', { name: 'Reposted, 1 repost' }).waitFor()
+    for (let tries = 0; ; tries++) {
+      const now = await held()
+      if (now.reposted && now.pinned !== true) break
+      if (tries > 50) throw new Error(`the server holds ${JSON.stringify(now)}`)
+      await page.waitForTimeout(100)
+    }
+    t.pass('the server holds the last clicks: reposted, not pinned')
+    t.equal(await card.getByText('Pinned', { exact: true }).count(), 0, 'the post does not say Pinned')
+    await page.reload()
+    await postCard(page, text).getByRole('button', { name: 'Reposted, 1 repost' }).waitFor()
+    t.equal(await postCard(page, text).getByText('Pinned', { exact: true }).count(), 0, 'nor after a reload')
+  },
+)

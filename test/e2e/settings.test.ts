@@ -1,8 +1,23 @@
 import t from 'tap'
 import { totpCode } from '../../server/services/totp.js'
 import { startSmtp } from '../helpers/smtp.js'
+import type { Locator, Page } from 'playwright-core'
+import type { Test } from 'tap'
+import { scan, SCHEMES, showScheme } from './axe.js'
 import { journey, startE2E } from './harness.js'
 import { call, signupUser, waitForPath } from './helpers.js'
+
+/** A refusal shown at `field` (its aria-describedby names it), the screen clean for axe in both schemes. */
+async function toldAt(page: Page, t: Test, field: Locator, text: string) {
+  const message = page.getByText(text)
+  await message.waitFor()
+  const describedBy = (await field.getAttribute('aria-describedby')) ?? ''
+  t.ok(describedBy.split(' ').includes((await message.getAttribute('id')) ?? '-'), `"${text}" is told at its field`)
+  for (const scheme of SCHEMES) {
+    await showScheme(page, scheme)
+    t.same(await scan(page), [], `${text} (${scheme}): no serious or critical violations`)
+  }
+}
 
 /*
  * The account's own Settings in Chromium: a new password, two-factor sign-in with a QR code drawn in
@@ -28,11 +43,18 @@ await journey(t, e2e, 'Settings: password, two-factor sign-in, log out everywher
     await page.getByRole('heading', { name: section, level: 2 }).waitFor()
 
   const newPassword = 'a fresh password 2'
-  await page.getByLabel('Current password').fill(me.password)
+  const current = page.getByLabel('Current password')
+  await current.fill('not my password')
+  await page.getByLabel('New password', { exact: true }).fill(newPassword)
+  await page.getByLabel('New password again').fill(newPassword)
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await toldAt(page, t, current, 'The password is not correct.')
+  await current.fill(me.password)
   await page.getByLabel('New password', { exact: true }).fill(newPassword)
   await page.getByLabel('New password again').fill(newPassword)
   await page.getByRole('button', { name: 'Change password' }).click()
   await page.getByText('Your password was changed.').waitFor()
+  t.equal(await page.getByText('The password is not correct.').count(), 0, 'the refusal went with the success')
   const oldToken = await fetch(`${e2e.baseURL}/api/feed`, { headers: { authorization: me.token } })
   t.equal(oldToken.status, 401, 'the token from before the change is ended')
 
@@ -64,7 +86,12 @@ await journey(t, e2e, 'Settings: password, two-factor sign-in, log out everywher
   await page.getByLabel('Username').fill(me.username)
   await page.getByLabel('Password').fill(newPassword)
   await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.getByLabel('Two-factor code').fill(recovery)
+  const code = page.getByLabel('Two-factor code')
+  await code.fill('000000')
+  await page.getByRole('button', { name: 'Login', exact: true }).click()
+  await toldAt(page, t, code, 'The code is not valid.')
+  t.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), null, 'not at the password')
+  await code.fill(recovery)
   await page.getByRole('button', { name: 'Login', exact: true }).click()
   await waitForPath(page, '/')
   await page.getByRole('heading', { name: 'Latest Posts' }).waitFor()

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
 import { defaultAvatarOf } from '../../common/avatars.js'
 import { PRESET_AVATARS } from '../../server/schemas/media.js'
-import { FeedReplySchema, PostsReplySchema } from '../../server/schemas/posts.js'
+import { FeedReplySchema, PostReplySchema, PostsReplySchema } from '../../server/schemas/posts.js'
 import { UserReplySchema } from '../../server/schemas/users.js'
 import { buildApiApp, expectError, expectOk, IMAGE_BYTES, multipart, signup } from '../helpers/api.js'
 
@@ -81,6 +81,29 @@ await t.test('displayName: set, shown, and empty again (the names show) when cle
     'displayName must NOT have more than 50 characters',
   )
   expectError(t, await edit(me.token, { displayName: 5 }), 400, 'displayName must be string')
+})
+
+await t.test('displayName goes wherever the person shows: posts, comments, follow lists, search', async (t) => {
+  const me = await signup(api, { firstName: 'Grace', lastName: 'Hopper' })
+  const fan = await signup(api)
+  expectStatus(t, await edit(me.token, { displayName: 'Amazing Grace' }), 201)
+  const postId = await write(me.token, 'named by my chosen name')
+  expectStatus(t, await post(`/api/comments/add/${postId}`, me.token, { text: 'and so is this' }), 201)
+  const { user } = (await get(`/api/users/${me.username}`)).json<{ user: { _id: string } }>()
+  expectStatus(t, await post(`/api/users/follow/${user._id}`, fan.token), 200)
+  const read = expectOk(t, await get(`/api/posts/${postId}`, fan.token), 200, PostReplySchema).post
+  t.equal(read.displayName, 'Amazing Grace', 'the post')
+  t.equal(read.firstName, 'Grace', 'beside the names')
+  t.equal(read.comments[0]?.displayName, 'Amazing Grace', 'the comment')
+  const followed = (await profile(fan.username, fan.token)) as { following?: { displayName?: string }[] }
+  t.equal(followed.following?.[0]?.displayName, 'Amazing Grace', 'a follow list')
+  const found = (await get(`/api/search?type=users&q=${me.username}`, fan.token)).json<{
+    users: { displayName?: string }[]
+  }>()
+  t.equal(found.users[0]?.displayName, 'Amazing Grace', 'people search')
+  expectStatus(t, await edit(me.token, { displayName: '' }), 201)
+  const plain = expectOk(t, await get(`/api/posts/${postId}`, fan.token), 200, PostReplySchema).post
+  t.equal(plain.displayName, undefined, 'none once cleared: the names show')
 })
 
 await t.test('avatar and banner: an upload of this server is saved; anything else is refused', async (t) => {

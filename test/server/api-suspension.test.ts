@@ -152,13 +152,21 @@ await t.test('the audit log keeps every action, newest first, with who, what and
     200,
     AuditLogReplySchema,
   )
+  const named = { _id: target.user._id, username: target.user.username }
   t.match(entries, [
-    { actor: { username: 'maya.lin' }, action: 'unsuspend', targetType: 'user', targetId: target.user._id },
+    {
+      actor: { username: 'maya.lin' },
+      action: 'unsuspend',
+      targetType: 'user',
+      targetId: target.user._id,
+      target: named,
+    },
     {
       actor: { username: 'maya.lin' },
       action: 'suspend',
       targetType: 'user',
       targetId: target.user._id,
+      target: named,
       reason: 'logged',
     },
   ])
@@ -174,6 +182,10 @@ await t.test('the audit log keeps every action, newest first, with who, what and
     'older pages hold the removals',
   )
   t.ok(next.entries.some((entry) => entry.action === 'remove-comment'))
+  t.ok(
+    next.entries.every((entry) => entry.targetType === 'user' || entry.target === undefined),
+    'only a person is named as the target',
+  )
 })
 
 await t.test(

@@ -4,7 +4,7 @@ import { Link } from 'wouter'
 import type { AuditEntry } from '../../api/types.js'
 import { PagedView } from '../../components/paged-view.js'
 import { useDocumentTitle } from '../../lib/document-title.js'
-import type { DeepReadonly } from '../../lib/model.js'
+import { displayNameOf, type DeepReadonly } from '../../lib/model.js'
 import { formatFullDate } from '../../lib/relative-time.js'
 import { paths } from '../../paths.js'
 import { loadAuditLog, moderatedPeople } from '../../state/moderated-people.js'
@@ -17,17 +17,23 @@ const actorOf = (entry: DeepReadonly<AuditEntry>) =>
 /** The audit log's words for an action, e.g. "remove-post" → "remove post". */
 const actionText = (action: string) => action.replace(/-/g, ' ')
 
+/** Whom or what it was done to: a person by name and handle (or, their account gone, "a user"); else its kind. */
+function Target({ entry }: { entry: DeepReadonly<AuditEntry> }) {
+  if (entry.targetType !== 'user') return <>a {entry.targetType}</>
+  const { target } = entry
+  if (!target) return <>a user</>
+  return (
+    <Link href={paths.moderationUser.href(entry.targetId)}>
+      {displayNameOf(target)} (@{target.username})
+    </Link>
+  )
+}
+
 function Entry({ entry }: { entry: DeepReadonly<AuditEntry> }) {
-  const target =
-    entry.targetType === 'user' ? (
-      <Link href={paths.moderationUser.href(entry.targetId)}>a user</Link>
-    ) : (
-      `a ${entry.targetType}`
-    )
   return (
     <li className="audit-entry">
       <p>
-        <strong>{actorOf(entry)}</strong> — {actionText(entry.action)} — {target}
+        <strong>{actorOf(entry)}</strong> — {actionText(entry.action)} — <Target entry={entry} />
         {entry.reason && <>: “{entry.reason}”</>}
       </p>
       <time className="report-meta" dateTime={entry.createdAt}>

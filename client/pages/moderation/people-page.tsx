@@ -4,7 +4,7 @@ import { Link } from 'wouter'
 import { Avatar } from '../../components/avatar.js'
 import { PagedView } from '../../components/paged-view.js'
 import { useDocumentTitle } from '../../lib/document-title.js'
-import { fullName } from '../../lib/model.js'
+import { displayNameOf } from '../../lib/model.js'
 import { paths } from '../../paths.js'
 import { decideSignup, loadPending, moderatedPeople } from '../../state/moderated-people.js'
 import { StaffOnly } from './staff-only.js'
@@ -28,7 +28,7 @@ function Pending() {
         onLoad={(more) => void loadPending(more)}
       >
         {pending.items.map((user) => {
-          const name = fullName(user)
+          const name = displayNameOf(user)
           return (
             <li key={user._id} className="moderation-row">
               <Avatar src={user.avatarURL} name={name} size="sm" decorative />

@@ -7,7 +7,7 @@ import { LoadError } from '../../components/load-error.js'
 import { Spinner } from '../../components/spinner.js'
 import { TextField } from '../../components/text-field.js'
 import { useDocumentTitle } from '../../lib/document-title.js'
-import { fullName, type DeepReadonly } from '../../lib/model.js'
+import { displayNameOf, type DeepReadonly } from '../../lib/model.js'
 import { formatShortDate } from '../../lib/relative-time.js'
 import { paths } from '../../paths.js'
 import {
@@ -94,7 +94,7 @@ function Person({ id }: { id: string }) {
   const { user } = person
   if (person.id !== id || (!user && !person.error)) return <Spinner label="Loading the account" />
   if (!user) return <LoadError message={person.error ?? ''} />
-  const name = fullName(user)
+  const name = displayNameOf(user)
   return (
     <section className="person-panel stack" aria-label={`@${user.username}`}>
       <div className="moderation-row">

@@ -4,14 +4,14 @@ import { Link } from 'wouter'
 import type { UserSummary } from '../../api/types.js'
 import { Avatar } from '../../components/avatar.js'
 import { EmptyState } from '../../components/empty-state.js'
-import { fullName } from '../../lib/model.js'
+import { displayNameOf } from '../../lib/model.js'
 import { formatFullDate } from '../../lib/relative-time.js'
 import { paths } from '../../paths.js'
 import { loadRelations, relations, unblockPerson, unmutePerson } from '../../state/relations.js'
 
 /** One person with the button that undoes the block or the mute. */
 function Row({ user, note, undo, onUndo }: { user: UserSummary; note?: string; undo: string; onUndo: () => void }) {
-  const name = fullName(user)
+  const name = displayNameOf(user)
   return (
     <li className="person-row">
       <Link href={paths.profile.href(user.username)} className="post-author">

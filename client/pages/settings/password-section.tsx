@@ -1,16 +1,20 @@
-import { useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
+import { codeOf } from '../../../common/error-codes.js'
 import { apiChangePassword } from '../../api/account.js'
+import { FormError } from '../../components/form-error.js'
 import { PasswordField } from '../../components/password-field.js'
 import { replaceToken } from '../../state/session.js'
 import { showToast } from '../../state/toasts.js'
-import { useBusy } from '../use-busy.js'
+import { useFormCall } from '../use-form-call.js'
 
 /** A new password: this tab goes on with the new token, every other device is signed out. */
 export function PasswordSection() {
   const [current, setCurrent] = useState('')
   const [next, setNext] = useState('')
   const [again, setAgain] = useState('')
-  const [busy, run] = useBusy()
+  const { busy, run, errorAt } = useFormCall<'current'>({ [codeOf('passwordIncorrect')]: 'current' })
+  const formErrorId = useId()
+  const formError = errorAt('form')
   const mismatch = again !== '' && again !== next ? 'The two new passwords are not the same.' : undefined
 
   const submit = (event: FormEvent) => {
@@ -24,10 +28,17 @@ export function PasswordSection() {
   }
 
   return (
-    <form className="stack" onSubmit={submit}>
-      <PasswordField label="Current password" purpose="current" value={current} onChange={setCurrent} />
+    <form className="stack" aria-describedby={formError ? formErrorId : undefined} onSubmit={submit}>
+      <PasswordField
+        label="Current password"
+        purpose="current"
+        value={current}
+        onChange={setCurrent}
+        error={errorAt('current')}
+      />
       <PasswordField label="New password" purpose="new" value={next} onChange={setNext} />
       <PasswordField label="New password again" purpose="new" value={again} onChange={setAgain} error={mismatch} />
+      <FormError id={formErrorId} message={formError} />
       <div className="row-end">
         <button type="submit" className="button primary" disabled={busy || mismatch !== undefined}>
           Change password

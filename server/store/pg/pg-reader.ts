@@ -33,7 +33,7 @@ import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type Post
  * The reads of PostgreSQL, on the pool or inside a transaction (whose own writes they then see). Each
  * read is one statement, however many posts, likes and comments a page holds.
  */
-type SummaryRow = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'>
+type SummaryRow = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'display_name' | 'avatar_url'>
 
 export class PgReader implements StoreReader {
   constructor(protected readonly sql: Queryable) {}
@@ -80,13 +80,14 @@ export class PgReader implements StoreReader {
       ids,
       'users',
       'u',
-      (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.avatar_url`,
+      (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.display_name, u.avatar_url`,
     )
     return rows.map((row) => ({
       _id: row.id,
       username: row.username,
       firstName: row.first_name,
       lastName: row.last_name,
+      ...(row.display_name ? { displayName: row.display_name } : {}),
       avatarURL: row.avatar_url,
     }))
   }
