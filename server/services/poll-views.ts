@@ -22,7 +22,7 @@ export const isClosed = (poll: PollRecord, at: Date) => poll.closesAt <= at.toIS
  * The poll as one reader sees it at `at`: `voted` is their choice, and `uncounted` holds the choices of
  * the suspended voters, left out of the counts.
  */
-export function pollView(poll: PollRecord, at: Date, voted: number | null, uncounted: readonly number[]): Poll {
+function pollView(poll: PollRecord, at: Date, voted: number | null, uncounted: readonly number[]): Poll {
   const closed = isClosed(poll, at)
   const shown = closed || voted !== null
   const counts = poll.counts.map((count, i) => Math.max(0, count - uncounted.filter((choice) => choice === i).length))

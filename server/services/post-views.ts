@@ -1,7 +1,7 @@
 import type { Poll, Post } from '../schemas/posts.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import type { ReadCacheView } from './deps.js'
-import { pollView, pollViewsFor } from './poll-views.js'
+import { pollViewsFor } from './poll-views.js'
 import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -123,12 +123,6 @@ function entryOf(post: PostRecord, users: UserLookup): CachedPost {
   return { record: post, view: deepFreeze(buildPost(post, users)), compact: undefined }
 }
 
-/** The post as anyone sees it, drawn with `users`, which holds everyone it shows; frozen and shared but for a poll. */
-export function toPost(post: PostRecord, users: UserLookup): Post {
-  const { view } = entryOf(post, users)
-  return post.poll ? { ...view, poll: pollView(post.poll, new Date(), null, []) } : view
-}
-
 /**
  * The entry's view as `reader` sees it. A reader who likes the post is always shown: first among the
  * likers of a post with more than SHOWN, and as the one liker of a compact post. Only those views are
@@ -176,7 +170,7 @@ function withoutHidden(view: Post, entry: CachedPost, hidden: ReadonlySet<string
 }
 
 /** Every user the views of a set of posts show, fetched in one call. */
-export async function usersOfPosts(store: StoreReader, posts: readonly PostRecord[]): Promise<UserLookup> {
+async function usersOfPosts(store: StoreReader, posts: readonly PostRecord[]): Promise<UserLookup> {
   return lookup(store, new Set(posts.flatMap(shownIn)))
 }
 
