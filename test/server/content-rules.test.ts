@@ -17,7 +17,10 @@ import { tempDataDir } from '../helpers/app.js'
  * calls them), they refuse the same text with the same 400, and nothing is written.
  */
 const dataDir = await tempDataDir(t)
-const store = await EmbeddedStore.open({ dataDir, seed: () => buildSeed(createLocalMediaStorage(path.join(dataDir, 'media'))) })
+const store = await EmbeddedStore.open({
+  dataDir,
+  seed: () => buildSeed(createLocalMediaStorage(path.join(dataDir, 'media'))),
+})
 t.teardown(() => store.close())
 const deps = { store, now: () => new Date() }
 const posts = createPostsService(deps)
