@@ -59,7 +59,10 @@ export class ModerationIndex {
     this.invites.load(invites)
   }
 
-  /** Puts and deletes reports as a transaction stages them; reports are never deleted. */
+  /**
+   * Puts and deletes reports as a transaction stages them. A report goes only with an account: its
+   * reporter's, or the one it is about; it then no longer counts against its reporter either.
+   */
   readonly reports = {
     get: (id: string): ReportRecord | undefined => this.#reports.open.get(id) ?? this.#reports.resolved.get(id),
     put: (report: ReportRecord): void => {
@@ -68,6 +71,8 @@ export class ModerationIndex {
       this.#reports[report.status].put(report)
     },
     delete: (id: string): void => {
+      const report = this.reports.get(id)
+      if (report) this.#unmade(report)
       this.#reports.open.delete(id)
       this.#reports.resolved.delete(id)
     },
@@ -84,6 +89,12 @@ export class ModerationIndex {
 
   countReportsSince(reporterId: string, since: string): number {
     return (this.#madeBy.get(reporterId) ?? []).filter((at) => at >= since).length
+  }
+
+  #unmade(report: ReportRecord): void {
+    const times = this.#madeBy.get(report.reporterId) ?? []
+    const at = times.indexOf(report.createdAt)
+    if (at >= 0) this.#madeBy.set(report.reporterId, times.toSpliced(at, 1))
   }
 
   #madeAt(report: ReportRecord): void {
