@@ -105,15 +105,6 @@ export class EmbeddedReader implements TransactionBase {
   async pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
     return votesIn(this.index.getPosts(postIds), userIds)
   }
-  /** Walks every post, once a minute at most (services/polls.ts). */
-  async closedPollsUnnoticed(at: string, limit: number) {
-    const ids: string[] = []
-    for (const post of this.index.posts.values()) {
-      if (ids.length >= limit) break
-      if (post.poll && !post.poll.closeNoticed && post.poll.closesAt <= at) ids.push(post._id)
-    }
-    return ids
-  }
   /** Walks every post: only an account's deletion asks. */
   pollsVotedIn(userId: string) {
     const ids: string[] = []

@@ -157,9 +157,6 @@ export class TransactionReads implements StoreReader {
   async listReplies(postId: string, commentId: string) {
     return repliesIn(await this.getPost(postId), commentId)
   }
-  closedPollsUnnoticed(at: string, limit: number) {
-    return this.base.closedPollsUnnoticed(at, limit)
-  }
   async pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
     return votesIn(await this.getPosts(postIds), userIds)
   }

@@ -410,8 +410,6 @@ export interface StoreReader {
   getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
   /** The replies to a comment of the post, oldest first. */
   listReplies(postId: string, commentId: string): Promise<CommentRecord[]>
-  /** Up to `limit` posts whose polls closed at or before `at` and whose closing nobody noticed yet. */
-  closedPollsUnnoticed(at: string, limit: number): Promise<string[]>
   /** The votes these users cast in the polls of these posts. */
   pollVotesOf(postIds: readonly string[], userIds: readonly string[]): Promise<PollVote[]>
   /** The post's comments, oldest first; an unknown post has none. */

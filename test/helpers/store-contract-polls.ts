@@ -3,7 +3,7 @@ import { MALFORMED, UNKNOWN, type Fixture, type ReadCase, type WriteCase } from 
 
 /** The reads of polls and of replies to comments. */
 export function pollReads(f: Fixture): ReadCase[] {
-  const { u, p, c1, at, fresh } = f
+  const { u, p, c1, fresh } = f
   const p1 = p[1] as string
   return [
     { op: 'listReplies', name: 'the replies to a comment, oldest first', read: (s) => s.listReplies(p1, c1) },
@@ -13,8 +13,6 @@ export function pollReads(f: Fixture): ReadCase[] {
       name: 'an unknown post or comment',
       read: async (s) => [await s.listReplies(UNKNOWN, c1), await s.listReplies(p1, MALFORMED)],
     },
-    { op: 'closedPollsUnnoticed', name: 'closed by then', read: (s) => s.closedPollsUnnoticed(at(200), 10) },
-    { op: 'closedPollsUnnoticed', name: 'none closed yet', read: (s) => s.closedPollsUnnoticed(at(0), 10) },
     {
       op: 'pollVotesOf',
       name: 'the votes of these people in these polls',

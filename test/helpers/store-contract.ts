@@ -39,7 +39,6 @@ export const OPERATIONS: Record<Operation, true> = {
   getComment: true,
   listComments: true,
   listReplies: true,
-  closedPollsUnnoticed: true,
   pollVotesOf: true,
   listPosts: true,
   listBookmarks: true,

@@ -29,14 +29,6 @@ export async function pollVotesOf(
   return rows.map((row) => ({ postId: row.post_id, userId: row.user_id, choice: row.choice }))
 }
 
-/** By the partial index posts_polls_unnoticed, which holds only the polls nobody noticed closed yet. */
-export async function closedPollsUnnoticed(sql: Queryable, at: string, limit: number): Promise<string[]> {
-  const rows = await sql<{ id: string }[]>`
-    SELECT id FROM posts WHERE poll IS NOT NULL AND NOT (poll ? 'closeNoticed') AND poll->>'closesAt' <= ${at}
-    ORDER BY poll->>'closesAt' LIMIT ${limit}`
-  return rows.map((row) => row.id)
-}
-
 /** Adds 1 (or, with -1, takes it away) to one option's count in the poll's JSON. */
 const counted = (sql: Queryable, choice: number, delta: number) => sql`
   jsonb_set(p.poll, ARRAY['counts', ${String(choice)}::text], to_jsonb((p.poll->'counts'->>${choice}::int)::int + ${delta}::int))`

@@ -179,9 +179,6 @@ export class PgReader implements StoreReader {
   listReplies(postId: string, commentId: string) {
     return polls.listReplies(this.sql, postId, commentId)
   }
-  closedPollsUnnoticed(at: string, limit: number) {
-    return polls.closedPollsUnnoticed(this.sql, at, limit)
-  }
   pollVotesOf(postIds: readonly string[], userIds: readonly string[]) {
     return polls.pollVotesOf(this.sql, postIds, userIds)
   }
