@@ -4,7 +4,7 @@ import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { ROOT, run, startServer } from './server-process.js'
+import { ROOT, run, startServer } from '../e2e/server-process.js'
 
 /*
  * No Docker engine runs here, so this test does what the Dockerfile does, step by step, in a
