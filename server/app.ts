@@ -126,7 +126,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
 
   const { mediaDir } = config
   const persistence = await openPersistence(config, {
-    seed: () => (options.seed ?? buildSeed)(mediaDir),
+    seed: () =>
+      options.seed ? options.seed(mediaDir) : buildSeed(mediaDir, { passwordHashCost: config.passwordHashCost }),
     log: fastify.log,
     onBroken: (error) => {
       fastify.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
@@ -163,6 +164,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mailer,
     publicUrl: config.publicUrl,
     pollDaySeconds: config.pollDaySeconds,
+    passwordHashCost: config.passwordHashCost,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })

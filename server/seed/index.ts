@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PRESET_AVATARS } from '../schemas/media.js'
-import { hashPassword } from '../services/passwords.js'
+import { DEFAULT_PASSWORD_HASH_COST, hashPassword } from '../services/passwords.js'
 import type { CommentRecord, Database, PostRecord, UserRecord } from '../store/types.js'
 import { SEED_POSTS, SEED_USERS } from './content.js'
 import { gradientPng } from './png.js'
@@ -17,7 +17,10 @@ const IMAGE_WIDTH = 800
 const IMAGE_HEIGHT = 450
 
 /** Builds the first database, writing the seeded posts' images into mediaDir. */
-export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Database> {
+export async function buildSeed(
+  mediaDir: string,
+  { now = Date.now(), passwordHashCost = DEFAULT_PASSWORD_HASH_COST } = {},
+): Promise<Database> {
   await mkdir(mediaDir, { recursive: true })
   const imageUrls = await Promise.all(
     IMAGES.map(async (image, i) => {
@@ -40,7 +43,7 @@ export async function buildSeed(mediaDir: string, now = Date.now()): Promise<Dat
         firstName: seed.firstName,
         lastName: seed.lastName,
         email: seed.email,
-        passwordHash: await hashPassword(seed.password),
+        passwordHash: await hashPassword(seed.password, passwordHashCost),
         avatarURL: PRESET_AVATARS[seed.avatar],
         bio: seed.bio,
         website: seed.website,

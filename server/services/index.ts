@@ -59,6 +59,7 @@ export function createServices({
   signToken,
   guestLogin,
   registration,
+  passwordHashCost,
   rateLimit,
   importLimits,
   secrets,
@@ -79,13 +80,14 @@ export function createServices({
       log: warn,
     })
   return {
-    auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets }),
+    auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost }),
     account: createAccountService({
       ...deps,
       secrets,
       mailer,
       publicUrl,
       warn,
+      passwordHashCost,
       tokenFor: (holder) => tokenFor(signToken, holder),
     }),
     accountDeletion: createAccountDeletion({ ...deps, removeMedia: (url) => media.remove(url) }),

@@ -55,7 +55,8 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
   // The first file of a run may build the app while the machine runs the other tests too.
   t.setTimeout(5 * 60_000)
   await ensureBuilt()
-  const server = await startServer(serverOptions)
+  // The seed and every signup hash cheaply, as in the other tests (the image's test keeps production's cost).
+  const server = await startServer({ env: { PASSWORD_HASH_COST: '4', ...serverOptions.env } })
   const browser = await chromium
     .launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
     .catch(async (error: unknown) => {

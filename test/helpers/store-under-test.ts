@@ -93,6 +93,12 @@ export async function schemaText(url: string, schema: string): Promise<string> {
   }
 }
 
+/**
+ * scrypt's cost in every app and seed the tests build: N = 16 rather than production's 16384, since the
+ * suite hashes and checks thousands of passwords. config.test.ts checks that the default stays 2^14.
+ */
+export const TEST_PASSWORD_HASH_COST = 4
+
 let template: Promise<{ database: Database; mediaDir: string }> | undefined
 
 /**
@@ -103,7 +109,7 @@ export async function cachedSeed(mediaDir: string): Promise<Database> {
   template ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'chirp-seed-'))
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-    return { database: await buildSeed(dir), mediaDir: dir }
+    return { database: await buildSeed(dir, { passwordHashCost: TEST_PASSWORD_HASH_COST }), mediaDir: dir }
   })()
   const { database, mediaDir: from } = await template
   await cp(from, mediaDir, { recursive: true })
