@@ -9,11 +9,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /**
  * The suite's processes, each running many files: `node` the files of test/ that need no browser, on the
  * embedded store; `client` the client's (test/client/, which install a DOM into the process's globals);
- * `postgres` the PostgreSQL pass, with every app a file builds on PostgreSQL.
+ * `postgres` the PostgreSQL pass, with every app a file builds on PostgreSQL; `e2e` the browser journeys.
  */
-export type Kind = 'node' | 'client' | 'postgres'
+export type Kind = 'node' | 'client' | 'postgres' | 'e2e'
 
-/** Not in these processes: the browser files and the image's replay run apart, test/pg/ is read below. */
+/** Not among the others: the image's replay runs apart (npm run test:docker), test/pg/ is read below. */
 const APART = ['test/e2e/', 'test/docker/', 'test/pg/', 'test/suite/']
 
 const TEST_FILE = /\.test\.tsx?$/
@@ -45,7 +45,8 @@ export function filesOf(kind: Kind): string[] {
   const all = testFiles()
   const own = all.filter((file) => !APART.some((dir) => file.startsWith(dir)))
   let files: string[]
-  if (kind === 'client') files = own.filter((file) => file.startsWith('test/client/'))
+  if (kind === 'e2e') files = all.filter((file) => file.startsWith('test/e2e/'))
+  else if (kind === 'client') files = own.filter((file) => file.startsWith('test/client/'))
   else if (kind === 'node') files = own.filter((file) => !file.startsWith('test/client/') && !onPostgresItself(file))
   else {
     const listed = POSTGRES_PASS.map((name) => `test/server/${name}.test.ts`)

@@ -73,6 +73,8 @@ export async function runShard(kind: Kind, shard: number, shards: number): Promi
   // that passes alone but not after another.
   const only = process.env.CHIRP_SUITE_ONLY?.split(',')
   const files = only ?? filesOf(kind)
+  // The browser files share one Chromium; each still starts the server it needs.
+  const releaseBrowser = kind === 'e2e' ? await (await import('../e2e/harness.js')).holdBrowser() : undefined
   for (const [index, file] of files.entries()) {
     if (!take(kind, file, index, shard, shards)) continue
     const url = pathToFileURL(path.join(ROOT, file))
@@ -87,6 +89,7 @@ export async function runShard(kind: Kind, shard: number, shards: number): Promi
     if (kind === 'client') await emptyDom()
     removeListeners?.()
   }
+  await releaseBrowser?.()
   // A file that timed out may have left a child process or a socket open, which would keep this process
   // alive when its files are done; tap reports what ran as the process exits.
   setTimeout(() => process.exit(), 30_000).unref()

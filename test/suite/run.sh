@@ -2,7 +2,7 @@
 # The test files of the suite, as npm test runs them: tap runs a few long-lived processes (the files of
 # test/suite/shards/), two at a time, and each runs many files one after another (test/suite/run-shard.ts).
 # The processes of one kind take their files from one queue, a temporary directory, so they end together.
-# The browser files run afterwards, one at a time. Exits non-zero when either run failed.
+# The browser files run afterwards in a process of their own. Exits non-zero when either run failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -15,5 +15,5 @@ export NODE_COMPILE_CACHE=${NODE_COMPILE_CACHE:-node_modules/.cache/node-compile
 
 tap --jobs=2 test/suite/shards/client-*.ts test/suite/shards/node-*.ts test/suite/shards/postgres-*.ts
 status=$?
-tap --jobs=1 'test/e2e/*.test.ts' || status=1
+tap --jobs=1 test/suite/shards/e2e.ts || status=1
 exit "$status"
