@@ -82,10 +82,14 @@ export async function runShard(kind: Kind, shard: number, shards: number): Promi
     // timers) a file may leave as it likes, as it could in a process of its own; the DOM is emptied.
     if (kind === 'client') url.searchParams.set(COPY, String(index))
     const removeListeners = kind === 'client' ? trackWindowListeners() : undefined
-    await tap.test(file, { timeout: FILE_TIMEOUT_MS }, async (t) => {
+    const started = Date.now()
+    const results = await tap.test(file, { timeout: FILE_TIMEOUT_MS }, async (t) => {
       scopeTo(t)
       await import(url.href)
     })
+    // tap shows a process's results when it ends; this says how far it has come meanwhile.
+    const seconds = ((Date.now() - started) / 1000).toFixed(1)
+    process.stderr.write(`[${kind} ${shard}] ${results?.ok === false ? 'FAILED' : 'passed'} ${file} (${seconds} s)\n`)
     if (kind === 'client') await emptyDom()
     removeListeners?.()
   }
