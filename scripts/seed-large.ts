@@ -2,7 +2,7 @@ import { access, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { readDatabaseEnv } from '../server/cli/database-env.js'
-import { hashPassword } from '../server/services/passwords.js'
+import { DEFAULT_PASSWORD_HASH_COST, hashPassword } from '../server/services/passwords.js'
 import { lockDataDir } from '../server/store/lock.js'
 import { writeDatabaseFiles } from '../server/store/database-files.js'
 import type { Database } from '../server/store/types.js'
@@ -56,9 +56,9 @@ interface Options {
 async function passwordHashes(progress: ProgressBar): Promise<(username: string) => string> {
   progress.start('passwords', 2)
   // Every generated account shares one hash (and so one salt) of one password: fine for a local data set, never for real accounts.
-  const shared = await hashPassword(BENCH_PASSWORD)
+  const shared = await hashPassword(BENCH_PASSWORD, DEFAULT_PASSWORD_HASH_COST)
   progress.tick()
-  const guest = await hashPassword('guestpassword')
+  const guest = await hashPassword('guestpassword', DEFAULT_PASSWORD_HASH_COST)
   progress.finish()
   return (username) => (username === 'guest' ? guest : shared)
 }

@@ -130,7 +130,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   const mediaStorage = openMediaStorage(config)
   fastify.addHook('onClose', async () => mediaStorage.close())
   const persistence = await openPersistence(config, {
-    seed: () => (options.seed ?? buildSeed)(mediaStorage),
+    seed: () =>
+      options.seed
+        ? options.seed(mediaStorage)
+        : buildSeed(mediaStorage, { passwordHashCost: config.passwordHashCost }),
     log: fastify.log,
     onBroken: (error) => {
       fastify.log.fatal({ err: error }, 'the database can no longer be read back after a failed write')
@@ -168,6 +171,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mailer,
     publicUrl: config.publicUrl,
     pollDaySeconds: config.pollDaySeconds,
+    passwordHashCost: config.passwordHashCost,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })

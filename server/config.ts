@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { StartupError } from './errors.js'
+import { DEFAULT_PASSWORD_HASH_COST } from './services/passwords.js'
 
 export interface Config {
   host: string
@@ -69,6 +70,8 @@ export interface Config {
   jobsRetryMs: number
   /** How long, in ms after its first run, a failing job is retried (deliveries: 48 times as long). */
   jobsGiveUpMs: number
+  /** scrypt's cost for new password hashes, as log2 of N: 14 but in tests, which hash thousands. */
+  passwordHashCost: number
 }
 
 export interface S3Config {
@@ -291,6 +294,14 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     databaseSchema,
     jwtSecret,
     pollDaySeconds: parseInteger('POLL_DAY_SECONDS', env.POLL_DAY_SECONDS, 86_400, 1, 86_400, problems),
+    passwordHashCost: parseInteger(
+      'PASSWORD_HASH_COST',
+      env.PASSWORD_HASH_COST,
+      DEFAULT_PASSWORD_HASH_COST,
+      1,
+      20,
+      problems,
+    ),
     jwtExpiresIn: parseInteger('JWT_EXPIRES_IN', env.JWT_EXPIRES_IN, 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     logLevel: logLevel as Config['logLevel'],
     guestLogin: parseBool('GUEST_LOGIN', env.GUEST_LOGIN, true, problems),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MediaStorage } from '../media/media-storage.js'
 import { PRESET_AVATARS } from '../schemas/media.js'
-import { hashPassword } from '../services/passwords.js'
+import { DEFAULT_PASSWORD_HASH_COST, hashPassword } from '../services/passwords.js'
 import type { CommentRecord, Database, PostRecord, UserRecord } from '../store/types.js'
 import { SEED_POSTS, SEED_USERS } from './content.js'
 import { gradientPng } from './png.js'
@@ -16,7 +16,10 @@ const IMAGE_WIDTH = 800
 const IMAGE_HEIGHT = 450
 
 /** Builds the first database, storing the seeded posts' images where uploads go (served at /media/ from there). */
-export async function buildSeed(media: MediaStorage, now = Date.now()): Promise<Database> {
+export async function buildSeed(
+  media: MediaStorage,
+  { now = Date.now(), passwordHashCost = DEFAULT_PASSWORD_HASH_COST } = {},
+): Promise<Database> {
   const imageUrls = await Promise.all(
     IMAGES.map(async (image, i) => {
       const name = `${randomUUID()}.png`
@@ -38,7 +41,7 @@ export async function buildSeed(media: MediaStorage, now = Date.now()): Promise<
         firstName: seed.firstName,
         lastName: seed.lastName,
         email: seed.email,
-        passwordHash: await hashPassword(seed.password),
+        passwordHash: await hashPassword(seed.password, passwordHashCost),
         avatarURL: PRESET_AVATARS[seed.avatar],
         bio: seed.bio,
         website: seed.website,

@@ -18,15 +18,26 @@ export interface AccountDeps extends ServiceDeps {
   publicUrl: string
   /** The operator's log, for what a request cannot be told: a mail that could not be sent. */
   warn: (message: string, error?: unknown) => void
+  /** scrypt's cost for new hashes (Config.passwordHashCost). */
+  passwordHashCost: number
 }
 
-export function createAccountService({ store, secrets, tokenFor, mailer, publicUrl, warn, now }: AccountDeps) {
+export function createAccountService({
+  store,
+  secrets,
+  tokenFor,
+  mailer,
+  publicUrl,
+  warn,
+  passwordHashCost,
+  now,
+}: AccountDeps) {
   let warnedNoMail = false
   const links = createResetLinks({ secrets, publicUrl, now })
 
   /** Sets the password while the hash is still the one checked, and ends every token and stream of the user. */
   async function replacePassword(user: UserRecord, newPassword: string, refusal: string) {
-    const passwordHash = await hashPassword(newPassword)
+    const passwordHash = await hashPassword(newPassword, passwordHashCost)
     return store.transaction(async (tx) => {
       const holder = await tx.setPassword(user._id, user.passwordHash, passwordHash, now().toISOString())
       if (!holder) throw badRequest(refusal)

@@ -29,6 +29,8 @@ export interface AuthDeps extends ServiceDeps {
   guestLogin: boolean
   registration: Registration
   secrets: AccountSecrets
+  /** scrypt's cost for new hashes (Config.passwordHashCost). */
+  passwordHashCost: number
 }
 
 /** A token for the holder as it is now, with an id of its own. */
@@ -53,12 +55,19 @@ function namesOf({ username, firstName, lastName }: SignupBody) {
   return { firstName, lastName }
 }
 
-/** A password that no one has, checked against when the username is unknown so both paths cost the same. */
-let dummyHash: Promise<string> | undefined
-const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID()))
-
-export function createAuthService({ store, signToken, guestLogin, registration, secrets, now }: AuthDeps) {
+export function createAuthService({
+  store,
+  signToken,
+  guestLogin,
+  registration,
+  secrets,
+  passwordHashCost,
+  now,
+}: AuthDeps) {
   const tokenOf = (user: TokenHolder) => tokenFor(signToken, user)
+  /** A password that no one has, checked against when the username is unknown so both paths cost the same. */
+  let dummyHash: Promise<string> | undefined
+  const unknownUserHash = () => (dummyHash ??= hashPassword(randomUUID(), passwordHashCost))
 
   /** With two-factor sign-in on, a login needs a code, spent as it is accepted so it works once. */
   async function checkSecondFactor(userId: string, otp: string | undefined) {
@@ -77,7 +86,7 @@ export function createAuthService({ store, signToken, guestLogin, registration, 
       if (!isValidAvatarUrl(avatarURL)) throw badRequest(MSG.badAvatarUrl)
       const names = namesOf(body)
       if (RESERVED_USERNAMES.has(usernameKey(body.username))) throw unprocessableEntity(MSG.usernameExists)
-      const passwordHash = await hashPassword(body.password)
+      const passwordHash = await hashPassword(body.password, passwordHashCost)
       const user = await store.transaction(async (tx) => {
         const at = now().toISOString()
         const created: UserRecord = {

@@ -69,6 +69,7 @@ export function createServices({
   signToken,
   guestLogin,
   registration,
+  passwordHashCost,
   rateLimit,
   importLimits,
   secrets,
@@ -94,11 +95,12 @@ export function createServices({
     mailer,
     publicUrl,
     warn,
+    passwordHashCost,
     tokenFor: (holder) => tokenFor(signToken, holder),
   })
   const polls = createPollsService(deps)
   return {
-    auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets }),
+    auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost }),
     account,
     accountDeletion: createAccountDeletion({ ...deps, media }),
     accountExport: createAccountExport({ ...deps, media }),

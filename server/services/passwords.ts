@@ -1,6 +1,9 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
-const PARAMS = { N: 16384, r: 8, p: 1 } as const
+/** scrypt's cost as log2 of N: 2^14 (Config.passwordHashCost), which tests alone lower. */
+export const DEFAULT_PASSWORD_HASH_COST = 14
+const R = 8
+const P = 1
 const KEY_LENGTH = 64
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -12,10 +15,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 /** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16)
-  const key = await derive(password, salt, PARAMS)
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$')
+  const N = 2 ** cost
+  const key = await derive(password, salt, { N, r: R, p: P })
+  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

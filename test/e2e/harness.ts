@@ -32,6 +32,35 @@ export function browserAvailable(t: Pick<Test, 'plan' | 'fail'>): boolean {
   return false
 }
 
+/** Chromium while files use it; kept open between them while the suite's runner holds it (holdBrowser). */
+let shared: { browser: Promise<Browser>; users: number } | undefined
+
+function openBrowser(): Promise<Browser> {
+  shared ??= { browser: chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), users: 0 }
+  const { browser } = shared
+  shared.users += 1
+  browser.catch(() => (shared = undefined))
+  return browser
+}
+
+/** Closes what a file left open in the browser, and the browser itself once nothing holds it. */
+async function closeBrowser(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()))
+  if (!shared || --shared.users > 0) return
+  shared = undefined
+  await browser.close()
+}
+
+/**
+ * Keeps one Chromium for every file that runs in this process, until the returned function is called: the
+ * suite's runner holds it around the browser files, which each start a server of their own.
+ */
+export async function holdBrowser(): Promise<() => Promise<void>> {
+  if (!existsSync(CHROMIUM_PATH)) return async () => {}
+  const browser = await openBrowser()
+  return () => closeBrowser(browser)
+}
+
 export interface Session {
   token: string
   username: string
@@ -55,16 +84,15 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
   // The first file of a run may build the app while the machine runs the other tests too.
   t.setTimeout(5 * 60_000)
   await ensureBuilt()
-  const server = await startServer(serverOptions)
-  const browser = await chromium
-    .launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-    .catch(async (error: unknown) => {
-      await server.stop()
-      throw error
-    })
-  // The browser goes first, so that no open connection holds the server's shutdown up.
+  // The seed and every signup hash cheaply, as in the other tests (the image's test keeps production's cost).
+  const server = await startServer({ env: { PASSWORD_HASH_COST: '4', ...serverOptions.env } })
+  const browser = await openBrowser().catch(async (error: unknown) => {
+    await server.stop()
+    throw error
+  })
+  // The file's contexts close first, so that no open connection holds the server's shutdown up.
   t.teardown(async () => {
-    await browser.close()
+    await closeBrowser(browser)
     await server.stop()
   })
   const baseURL = server.baseURL

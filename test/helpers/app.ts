@@ -6,7 +6,7 @@ import fp from 'fastify-plugin'
 import app, { serverOptions, type AppOptions } from '../../server/app.js'
 import { parseConfig, type Config } from '../../server/config.js'
 import { mediaUnderTest, testMediaOf, type TestMedia } from './media-under-test.js'
-import { cachedSeed, storeUnderTest } from './store-under-test.js'
+import { TEST_PASSWORD_HASH_COST, cachedSeed, storeUnderTest } from './store-under-test.js'
 
 export interface TestContext {
   teardown(fn: () => unknown): void
@@ -25,6 +25,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
   return {
     ...parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: TEST_SECRET }),
     clientDir: path.join(dataDir, 'no-client'),
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
     ...overrides,
   }
 }

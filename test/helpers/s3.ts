@@ -94,10 +94,24 @@ export function openBucket(t: TestContext, config: S3Config): TestBucket {
 }
 
 let shared: Promise<TestS3> | undefined
+/** Set while a process of the suite holds the server for all its files (holdS3): what stops it. */
+let held: (() => unknown)[] | undefined
+
+/**
+ * Makes the S3 server of this process outlive each file that uses it, as the suite's process running
+ * many files needs; the function returned stops it.
+ */
+export function holdS3(): () => Promise<void> {
+  const teardowns: (() => unknown)[] = []
+  held = teardowns
+  return async () => {
+    for (const teardown of teardowns) await teardown()
+  }
+}
 
 /** The S3 server of this test process, started on first use and stopped when the process's tests end. */
 export function sharedS3(): Promise<TestS3> {
-  shared ??= startS3(t)
+  shared ??= startS3(held ? { teardown: (fn) => held?.push(fn) } : t)
   return shared
 }
 

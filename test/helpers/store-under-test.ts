@@ -9,7 +9,6 @@ import { createLocalMediaStorage } from '../../server/media/local-media-storage.
 import type { MediaStorage } from '../../server/media/media-storage.js'
 import { buildSeed } from '../../server/seed/index.js'
 import type { Database } from '../../server/store/types.js'
-import { dropSchema } from './pg.js'
 
 /**
  * Which store the app tests run on. CHIRP_TEST_DATABASE_URL switches every app a test builds to
@@ -42,19 +41,58 @@ export interface StoreUnderTest {
   cleanup(): Promise<void>
 }
 
-/** With `sharedSchema`, the app joins another app's schema and leaves dropping it to that one. */
+/**
+ * The schemas this process made, each migrated once and used again by the apps that follow: an app
+ * takes a free one (seeded as it starts, since it is empty) and gives it back emptied when the last
+ * app on it has closed. What is left is dropped when the process ends.
+ */
+const freeSchemas: string[] = []
+const appsOn = new Map<string, number>()
+let poolSql: postgres.Sql | undefined
+
+function poolConnection(url: string): postgres.Sql {
+  if (poolSql) return poolSql
+  // Closed when idle, so that it does not keep the process alive to its end, where it drops the schemas.
+  const sql = postgres(url, { max: 1, idle_timeout: 1, onnotice: () => {} })
+  poolSql = sql
+  process.once('beforeExit', () => {
+    const made = [...freeSchemas, ...appsOn.keys()]
+    void Promise.all(made.map((schema) => sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`)).finally(() => sql.end())
+  })
+  return sql
+}
+
+/** Every row of every table gone and every sequence back at its start: as a new schema, but migrated. */
+async function emptySchema(sql: postgres.Sql, schema: string): Promise<void> {
+  const tables = await sql<{ name: string }[]>`
+    select table_name as name from information_schema.tables
+    where table_schema = ${schema} and table_type = 'BASE TABLE' and table_name <> 'schema_migrations'`
+  const sequences = await sql<{ name: string }[]>`
+    select sequence_name as name from information_schema.sequences where sequence_schema = ${schema}`
+  if (tables.length > 0)
+    await sql`TRUNCATE TABLE ${sql(tables.map(({ name }) => `${schema}.${name}`))} RESTART IDENTITY CASCADE`
+  for (const { name } of sequences) await sql`ALTER SEQUENCE ${sql(`${schema}.${name}`)} RESTART`
+}
+
+/** With `sharedSchema`, the app joins another app's schema, which is emptied once both have closed. */
 export function storeUnderTest(sharedSchema?: string): StoreUnderTest {
-  if (testDatabaseUrl === undefined) return { config: {}, cleanup: async () => {} }
-  if (sharedSchema !== undefined) {
-    return {
-      config: { databaseUrl: testDatabaseUrl, databaseSchema: sharedSchema, databasePoolMax: 4 },
-      cleanup: async () => {},
-    }
-  }
-  const schema = `t_${randomBytes(6).toString('hex')}`
+  const url = testDatabaseUrl
+  if (url === undefined) return { config: {}, cleanup: async () => {} }
+  const sql = poolConnection(url)
+  const free = sharedSchema === undefined ? -1 : freeSchemas.indexOf(sharedSchema)
+  // A schema given back already (its apps closed at the end of an earlier test) is taken anew.
+  if (free >= 0) freeSchemas.splice(free, 1)
+  const schema = sharedSchema ?? freeSchemas.pop() ?? `t_${randomBytes(6).toString('hex')}`
+  appsOn.set(schema, (appsOn.get(schema) ?? 0) + 1)
   return {
-    config: { databaseUrl: testDatabaseUrl, databaseSchema: schema, databasePoolMax: 4 },
-    cleanup: () => dropSchema(schema, testDatabaseUrl),
+    config: { databaseUrl: url, databaseSchema: schema, databasePoolMax: 4 },
+    cleanup: async () => {
+      const left = (appsOn.get(schema) ?? 1) - 1
+      if (left > 0) return void appsOn.set(schema, left)
+      appsOn.delete(schema)
+      await emptySchema(sql, schema)
+      freeSchemas.push(schema)
+    },
   }
 }
 
@@ -95,6 +133,12 @@ export async function schemaText(url: string, schema: string): Promise<string> {
   }
 }
 
+/**
+ * scrypt's cost in every app and seed the tests build: N = 16 rather than production's 16384, since the
+ * suite hashes and checks thousands of passwords. config.test.ts checks that the default stays 2^14.
+ */
+export const TEST_PASSWORD_HASH_COST = 4
+
 let template: Promise<{ database: Database; mediaDir: string }> | undefined
 
 /**
@@ -106,7 +150,10 @@ export async function cachedSeed(media: MediaStorage): Promise<Database> {
   template ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'chirp-seed-'))
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-    return { database: await buildSeed(createLocalMediaStorage(dir)), mediaDir: dir }
+    return {
+      database: await buildSeed(createLocalMediaStorage(dir), { passwordHashCost: TEST_PASSWORD_HASH_COST }),
+      mediaDir: dir,
+    }
   })()
   const { database, mediaDir: from } = await template
   for (const name of await readdir(from)) await media.put(name, await readFile(path.join(from, name)))

@@ -71,6 +71,8 @@ await t.test('POST /api/auth/signup answers 201 { createdUser, encodedToken } an
   t.ok(stored.includes(createdUser._id), 'the user is stored')
   t.notOk(stored.includes(body.password as string), 'the password itself is nowhere on disk')
   t.equal(hashes(stored).size, hashesBefore.size + 1, 'one new scrypt hash is stored')
+  const fresh = [...hashes(stored)].filter((hash) => !hashesBefore.has(hash))
+  t.match(fresh, [/^scrypt\$16\$8\$1\$/], "with the app's configured cost (the tests' N = 16)")
 })
 
 await t.test('signup accepts a preset avatar and refuses a hostile one', async (t) => {

@@ -9,7 +9,7 @@ import { buildModerationApp, call, seedWithStaff } from '../helpers/moderation.j
 /**
  * GET /api/admin/jobs (DECISIONS §16): admins only; every kind's jobs by state and the latest failures
  * with their last error. And jobs through a restart: a run cut short by closing the app is given back,
- * and the next start runs it. test/pg/api-jobs.test.ts runs this file on PostgreSQL.
+ * and the next start runs it. The PostgreSQL pass runs this file on PostgreSQL.
  */
 
 /** Nothing listens on port 1: every mail fails to connect, and its job fails after QUICK_JOBS' retries. */

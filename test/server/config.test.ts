@@ -1,5 +1,6 @@
 import t from 'tap'
 import { ConfigError, parseConfig } from '../../server/config.js'
+import { hashPassword, verifyPassword } from '../../server/services/passwords.js'
 import { startApp, tempDataDir, testConfig } from '../helpers/app.js'
 import { startS3 } from '../helpers/s3.js'
 
@@ -14,6 +15,19 @@ await t.test('defaults', async (t) => {
   t.equal(config.guestLogin, true)
   t.equal(config.trustProxy, false)
   t.equal(config.rateLimit, true)
+  t.equal(config.passwordHashCost, 14, 'passwords are hashed with scrypt at N = 2^14')
+})
+
+await t.test('PASSWORD_HASH_COST sets the hashes of new passwords; the stored ones keep theirs', async (t) => {
+  const production = await hashPassword('correct horse', parseConfig({}).passwordHashCost)
+  t.match(production, /^scrypt\$16384\$8\$1\$[\w-]+\$[\w-]+$/, 'by default N = 16384, r = 8, p = 1')
+  const cheap = await hashPassword('correct horse', parseConfig({ PASSWORD_HASH_COST: '4' }).passwordHashCost)
+  t.match(cheap, /^scrypt\$16\$8\$1\$/)
+  t.ok(await verifyPassword('correct horse', production))
+  t.ok(await verifyPassword('correct horse', cheap), 'each hash is checked with its own parameters')
+  t.notOk(await verifyPassword('wrong horse', cheap))
+  for (const bad of ['0', '21', 'high'])
+    t.throws(() => parseConfig({ PASSWORD_HASH_COST: bad }), /PASSWORD_HASH_COST must be a whole number from 1 to 20/)
 })
 
 await t.test('every bad variable is reported at once', async (t) => {

@@ -4,7 +4,7 @@ import type { ClaimedJob } from '../../server/store/types.js'
 import { countOf, openTestStore, QUICK_JOBS, settled, startQueue, untilJobs } from '../helpers/jobs.js'
 
 /**
- * The job queue's workers over the store the suite runs on (test/pg/job-queue.test.ts runs this file on
+ * The job queue's workers over the store the suite runs on (the PostgreSQL pass, test/suite/postgres-pass.ts, runs this file on
  * PostgreSQL): a job runs, a failing one is retried with a doubling backoff and then fails for good with
  * its last error, a run whose lease ran out is taken over and its late effect refused, and a queue that
  * closes gives back what it had not finished.

@@ -1,3 +1,0 @@
-import { onPostgres } from '../helpers/pg-pass.js'
-
-await onPostgres(() => import('../server/events-logout.test.js'))

@@ -1,0 +1,3 @@
+import { runShard } from '../run-shard.js'
+
+await runShard('client', 2, 2)

@@ -1,0 +1,3 @@
+import { runShard } from '../run-shard.js'
+
+await runShard('node', 2, 2)

@@ -1,0 +1,3 @@
+import { runShard } from '../run-shard.js'
+
+await runShard('postgres', 1, 2)

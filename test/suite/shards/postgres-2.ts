@@ -1,0 +1,3 @@
+import { runShard } from '../run-shard.js'
+
+await runShard('postgres', 2, 2)
