@@ -4,7 +4,8 @@ import type { ClaimedJob, JobKind, JobPayload, NewJob, Store, StoreTx } from '..
 /**
  * The job queue's workers (DECISIONS §16): every instance runs some, each claiming due jobs of the kinds
  * it has handlers for, so jobs spread over instances and none is run by two at once. A job is claimed
- * with a lease; a worker that dies lets its jobs go when the lease runs out, and another takes them. A
+ * with a lease, which its worker renews while the run lasts, however long; a worker that dies lets its
+ * jobs go when the lease runs out, and another takes them. A
  * run that throws is tried again after a backoff, from `retryMs` doubling, until `giveUpMs` after its
  * first run (48 times that for deliveries), and then fails for good with its last error.
  *
@@ -15,7 +16,10 @@ import type { ClaimedJob, JobKind, JobPayload, NewJob, Store, StoreTx } from '..
  */
 
 export interface JobRun {
-  /** Aborted when the app closes: the job is given back to the queue unharmed and runs again later. */
+  /**
+   * Aborted when the app closes (the job is given back to the queue unharmed and runs again later), or
+   * when the run lost its job to another worker.
+   */
   signal: AbortSignal
   /**
    * Ends the job inside the transaction of its effect. Throws JobTakenOver, failing that transaction, when
@@ -131,11 +135,31 @@ export function createJobQueue(options: JobQueueOptions) {
     running.add(task)
   }
 
+  /**
+   * Renews the run's lease every third of it while the run lasts, so only a dead worker loses its jobs;
+   * `lost` is aborted if the job was taken over all the same (a renewal that came too late).
+   */
+  function holdLease(job: ClaimedJob, lost: AbortController): () => void {
+    const timer = setInterval(() => {
+      const until = new Date(now().getTime() + leaseMs).toISOString()
+      store.extendJobLease(job._id, job.claim, until).then(
+        (held) => {
+          if (!held) lost.abort(new JobTakenOver())
+        },
+        (error: unknown) => log(`the lease of job ${job._id} (${job.kind}) could not be renewed`, error),
+      )
+    }, leaseMs / 3)
+    timer.unref()
+    return () => clearInterval(timer)
+  }
+
   async function run(job: ClaimedJob) {
     const handler = handlers[job.kind]
     let completed = false
+    const lost = new AbortController()
+    const release = holdLease(job, lost)
     const runOf: JobRun = {
-      signal: shutdown.signal,
+      signal: AbortSignal.any([shutdown.signal, lost.signal]),
       async complete(tx) {
         if (!(await tx.completeJob(job._id, job.claim, now().toISOString()))) throw new JobTakenOver()
         completed = true
@@ -148,9 +172,12 @@ export function createJobQueue(options: JobQueueOptions) {
       await handler(job, runOf)
       if (!completed) await settle(job, { state: 'done' })
     } catch (error) {
-      if (error instanceof JobTakenOver) log(`job ${job._id} (${job.kind}) was taken over by another worker`)
+      if (error instanceof JobTakenOver || lost.signal.aborted)
+        log(`job ${job._id} (${job.kind}) was taken over by another worker`)
       else if (shutdown.signal.aborted) await settle(job, { state: 'queued', runAt: now().toISOString(), error: null })
       else await retryOrFail(job, error)
+    } finally {
+      release()
     }
   }
 

@@ -45,6 +45,14 @@ export class EmbeddedJobs implements JobStore {
     return taken.map(claimedOf)
   }
 
+  extendJobLease(id: string, claim: string, leaseUntil: string): Promise<boolean> {
+    return this.change(() => {
+      const job = this.index.get(id)
+      if (job?.state !== 'running' || job.claim !== claim) return { put: [], answer: false }
+      return { put: [Object.freeze({ ...job, leaseUntil })], answer: true }
+    }, false)
+  }
+
   settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean> {
     return this.change(() => {
       const job = this.index.get(id)

@@ -165,6 +165,9 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
     return this.#jobs.claimJobs(request)
   }
+  extendJobLease(id: string, claim: string, leaseUntil: string): Promise<boolean> {
+    return this.#jobs.extendJobLease(id, claim, leaseUntil)
+  }
   settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean> {
     return this.#jobs.settleJob(id, claim, outcome, at)
   }

@@ -86,6 +86,11 @@ export interface JobStore {
    * Two claims at once, from any instances, never take one job.
    */
   claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]>
+  /**
+   * Keeps a run's job its own until `leaseUntil`, as a live worker does while its run lasts; false,
+   * changing nothing, unless the job is still running under this claim.
+   */
+  extendJobLease(id: string, claim: string, leaseUntil: string): Promise<boolean>
   /** Ends a run; false, changing nothing, unless the job is still running under this claim. */
   settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean>
   /** Forgets done jobs that finished before `doneBefore` and failed ones before `failedBefore`: how many. */

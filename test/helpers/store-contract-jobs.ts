@@ -76,7 +76,23 @@ export function jobRows(f: Fixture): ContractCase[] {
       name: 'failed for good',
       run: (s) => s.settleJob(j4 as string, c3, { state: 'failed', error: 'second' }, at(62)),
     },
-    { op: 'claimJobs', name: 'with a lease', run: (s) => s.claimJobs(claim(c4, ['mail'], 5, 63, 80)) },
+    { op: 'claimJobs', name: 'with a lease', run: (s) => s.claimJobs(claim(c4, ['mail'], 5, 63, 70)) },
+    {
+      op: 'extendJobLease',
+      name: 'by the run that holds it',
+      run: (s) => s.extendJobLease(j2 as string, c4, at(80)),
+    },
+    {
+      op: 'extendJobLease',
+      name: 'under another claim, unknown or malformed',
+      run: async (s) => [
+        await s.extendJobLease(j2 as string, c5, at(200)),
+        await s.extendJobLease(UNKNOWN, c4, at(200)),
+        await s.extendJobLease(MALFORMED, c4, at(200)),
+        await s.extendJobLease(j2 as string, MALFORMED, at(200)),
+      ],
+    },
+    { op: 'claimJobs', name: 'a lease extended, still running', run: (s) => s.claimJobs(claim(c5, ['mail'], 5, 75)) },
     { op: 'claimJobs', name: 'a lease still running', run: (s) => s.claimJobs(claim(c5, ['mail'], 5, 79)) },
     { op: 'claimJobs', name: 'a lease run out', run: (s) => s.claimJobs(claim(c5, ['mail'], 5, 81)) },
     {

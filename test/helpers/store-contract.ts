@@ -16,6 +16,7 @@ export const OPERATIONS: Record<Operation, true> = {
   enqueueJobs: true,
   claimJobs: true,
   settleJob: true,
+  extendJobLease: true,
   pruneJobs: true,
   countJobs: true,
   listFailedJobs: true,

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { newJob, PermanentJobError, type JobHandler } from '../../server/services/jobs.js'
-import type { ClaimedJob } from '../../server/store/types.js'
+import type { ClaimedJob, Store } from '../../server/store/types.js'
 import { countOf, openTestStore, QUICK_JOBS, settled, startQueue, untilJobs } from '../helpers/jobs.js'
 
 /**
@@ -11,6 +11,16 @@ import { countOf, openTestStore, QUICK_JOBS, settled, startQueue, untilJobs } fr
  */
 
 const now = () => new Date().toISOString()
+
+/** The store as a worker that died sees it: its lease is never renewed. */
+const withoutRenewals = (store: Store): Store =>
+  new Proxy(store, {
+    get(target, key) {
+      if (key === 'extendJobLease') return async () => true
+      const value: unknown = Reflect.get(target, key, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+  })
 
 await t.test('an enqueued job runs once, woken by the enqueue, and is done', async (t) => {
   const store = await openTestStore(t)
@@ -107,10 +117,11 @@ await t.test('a run whose lease ran out is taken over, and its late effect is re
         effects.push(who)
       })
     }
-  const first = startQueue(t, store, { push: effect('first') }, { leaseMs: 100, pollMs: 600_000 })
+  // The first worker's renewals of its lease are lost, as a worker's that died would be.
+  const first = startQueue(t, withoutRenewals(store), { push: effect('first') }, { leaseMs: 100, pollMs: 600_000 })
   await store.enqueueJobs([newJob('push', {}, now())], now())
   await untilJobs(store, (c) => countOf(c, 'push', 'running') === 1)
-  // A second instance starts; the first is stuck past its lease, as a worker that died would be.
+  // A second instance starts; the first is stuck past its lease.
   startQueue(t, store, { push: effect('second') }, { leaseMs: 100 })
   await untilJobs(store, (c) => countOf(c, 'push', 'done') === 1)
   release()
@@ -120,6 +131,24 @@ await t.test('a run whose lease ran out is taken over, and its late effect is re
     (await store.countJobs()).filter((c) => c.kind === 'push'),
     [{ state: 'done', count: 1 }],
   )
+})
+
+await t.test('a live run keeps its job however long it takes: nobody else runs it', async (t) => {
+  const store = await openTestStore(t)
+  const runs: string[] = []
+  const slow =
+    (who: string): JobHandler =>
+    async () => {
+      runs.push(who)
+      // Many leases long.
+      await new Promise((resolve) => setTimeout(resolve, 800))
+    }
+  startQueue(t, store, { push: slow('first') }, { leaseMs: 90, pollMs: 600_000 })
+  await store.enqueueJobs([newJob('push', {}, now())], now())
+  await untilJobs(store, (c) => countOf(c, 'push', 'running') === 1)
+  startQueue(t, store, { push: slow('second') }, { leaseMs: 90, pollMs: 20 })
+  await untilJobs(store, (c) => countOf(c, 'push', 'done') === 1)
+  t.strictSame(runs, ['first'], 'run once, by the worker that claimed it')
 })
 
 await t.test('a queue that closes gives back the runs it had not finished, and another runs them', async (t) => {

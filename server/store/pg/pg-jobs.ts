@@ -97,6 +97,14 @@ export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promi
     }))
 }
 
+export async function extendJobLease(sql: Queryable, id: string, claim: string, leaseUntil: string): Promise<boolean> {
+  if (!isUuid(id) || !isUuid(claim)) return false
+  const rows = await sql`
+    UPDATE jobs SET lease_until = ${leaseUntil}
+    WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
+  return rows.length > 0
+}
+
 export async function settleJob(
   sql: Queryable,
   id: string,

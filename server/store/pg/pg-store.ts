@@ -148,6 +148,9 @@ export class PgStore extends PgReader implements Store {
   claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
     return jobs.claimJobs(this.sql, request)
   }
+  extendJobLease(id: string, claim: string, leaseUntil: string): Promise<boolean> {
+    return jobs.extendJobLease(this.sql, id, claim, leaseUntil)
+  }
   settleJob(id: string, claim: string, outcome: JobOutcome, at: string): Promise<boolean> {
     return jobs.settleJob(this.sql, id, claim, outcome, at)
   }
