@@ -241,6 +241,9 @@ export class EmbeddedReader implements TransactionBase {
   getJob(id: string) {
     return this.index.jobs.get(id)
   }
+  jobsNaming(postIds: readonly string[], email: string) {
+    return this.index.jobs.naming(postIds, email)
+  }
   async listStaffIds() {
     return this.index.staffIds()
   }

@@ -8,7 +8,7 @@ import type { Kind } from './layout.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
-import type { ClaimedJob, Database, JobClaimRequest, JobOutcome, NewJob, Store, StoreTx } from './types.js'
+import type { ClaimedJob, Database, JobClaimRequest, JobOutcome, JobRecord, NewJob, Store, StoreTx } from './types.js'
 
 interface Waiter {
   resolve: () => void
@@ -124,7 +124,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       const tx = new Transaction(this, this.index.notifications)
       result = await work(tx)
       events = tx.events
-      queued = [...tx.jobs.values()].filter((job) => job.state === 'queued')
+      queued = [...tx.jobs.values()].filter((job): job is JobRecord => job?.state === 'queued')
       if (!tx.empty) {
         this.#writeVersion++
         for (const user of tx.users.values()) {

@@ -101,6 +101,19 @@ export class JobIndex {
     return counts
   }
 
+  /** Walks every job kept: only an account's deletion asks. Addresses are compared without regard to case. */
+  naming(postIds: readonly string[], email: string): string[] {
+    const posts = new Set(postIds)
+    const address = email.toLowerCase()
+    const named = (job: JobRecord) => {
+      const { postId, email: to } = job.payload
+      return (
+        (typeof postId === 'string' && posts.has(postId)) || (typeof to === 'string' && to.toLowerCase() === address)
+      )
+    }
+    return [...this.#byId.values()].filter(named).map((job) => job._id)
+  }
+
   failed(limit: number): JobRecord[] {
     return [...this.#byId.values()]
       .filter((job) => job.state === 'failed')

@@ -48,6 +48,8 @@ export interface TransactionBase extends StoreReader {
   expiredReservations(at: string): readonly string[]
   /** The job as committed. */
   getJob(id: string): JobRecord | undefined
+  /** The jobs, in any state, whose payload names one of these posts or this address. */
+  jobsNaming(postIds: readonly string[], email: string): readonly string[]
 }
 
 /**
@@ -67,7 +69,8 @@ export class TransactionReads implements StoreReader {
   readonly reservedNames = new Map<string, ReservedNameRecord | null>()
   readonly auditLog = new Map<string, AuditEntryRecord>()
   readonly invites = new Map<string, InviteRecord>()
-  readonly jobs = new Map<string, JobRecord>()
+  /** Jobs staged, or null for one forgotten (an account's deletion takes the jobs about it). */
+  readonly jobs = new Map<string, JobRecord | null>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,

@@ -459,6 +459,9 @@ export class Transaction extends TransactionReads implements StoreTx {
     // Notifications to and from them, and the reports they made or that are about them.
     retract({ involving: userId })
     for (const reportId of this.base.reportsNaming(userId)) this.reports.set(reportId, null)
+    // The jobs about their posts (cards, polls) and mail to their address: none is left to do, and no
+    // record names them.
+    for (const jobId of this.base.jobsNaming(postIds, user.email)) this.jobs.set(jobId, null)
     // The record itself, with its bookmarks and two-factor state; the name is held.
     this.users.delete(userId)
     this.deletedUsers.add(userId)
@@ -539,7 +542,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async completeJob(id: string, claim: string, at: string) {
-    const job = this.jobs.get(id) ?? this.base.getJob(id)
+    const job = this.jobs.has(id) ? this.jobs.get(id) : this.base.getJob(id)
     if (job?.state !== 'running' || job.claim !== claim) return false
     this.jobs.set(id, Object.freeze(settled(job, { state: 'done' }, at)))
     return true

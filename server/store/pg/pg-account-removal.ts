@@ -87,6 +87,11 @@ export async function deleteAccount(
   for (const { id } of commented) await retagPost(sql, id)
   // Quotes of their posts keep quote_of, as a quote of any deleted post does: it reads `quote: null`
   // (DECISIONS §11), "This post is unavailable", and names a post that no longer exists.
+  // The jobs about their posts (cards, polls) and mail to their address: none is left to do, and no row
+  // names them.
+  await sql`
+    DELETE FROM jobs WHERE payload->>'postId' IN (SELECT id::text FROM posts WHERE author_id = ${userId})
+      OR lower(payload->>'email') = (SELECT lower(email) FROM users WHERE id = ${userId})`
   // Their posts, with what others made of them (comments, reactions, bookmarks, tags) by cascade.
   const posts = await sql<{ id: string }[]>`DELETE FROM posts WHERE author_id = ${userId} RETURNING id`
   for (const [table, column] of OWN_ROWS) await sql`DELETE FROM ${sql(table)} WHERE ${sql(column)} = ${userId}`
