@@ -64,6 +64,8 @@ await journey(t, e2e, 'Settings: password, two-factor sign-in, log out everywher
   t.ok(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), 'the QR code is drawn in the page')
   t.match(await qr.getAttribute('src'), /^data:image\/png;base64,/, 'from a data: URL, not a request')
   const secret = (await page.locator('.secret-key').textContent()) ?? ''
+  // Turning it on asks for the password too, as turning it off does.
+  await page.locator('form', { has: qr }).getByLabel('Password', { exact: true }).fill(newPassword)
   await page.getByLabel('Code from the app').fill(totpCode(secret, new Date()))
   await page.getByRole('button', { name: 'Turn on' }).click()
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')

@@ -37,6 +37,13 @@ await onPostgres(async () => {
       url: `/api/admin/users/${target.user._id}/unsuspend`,
     })
     t.equal(unsuspend.statusCode, 200)
-    t.ok((await feedOnA()).includes(post._id), 'back in the feed on A once lifted')
+    // A suspension holds on A before B answers (the stream above closed); its lifting reaches A's reads
+    // as A follows the log, moments later.
+    let back = false
+    for (let i = 0; i < 100 && !back; i++) {
+      back = (await feedOnA()).includes(post._id)
+      if (!back) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    t.ok(back, 'back in the feed on A once lifted')
   })
 })
