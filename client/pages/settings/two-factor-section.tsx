@@ -63,6 +63,15 @@ export function TwoFactorSection() {
       showToast('Two-factor sign-in is off.', 'success')
     })
   }
+  const passwordField = (
+    <PasswordField
+      label="Password"
+      purpose="current"
+      value={password}
+      onChange={setPassword}
+      error={errorAt('password')}
+    />
+  )
   const codeField = (
     <TextField
       label="Code from the app"
@@ -101,13 +110,7 @@ export function TwoFactorSection() {
           <p>
             Or type this key into the app: <code className="secret-key">{stage.setup.secret}</code>
           </p>
-          <PasswordField
-            label="Password"
-            purpose="current"
-            value={password}
-            onChange={setPassword}
-            error={errorAt('password')}
-          />
+          {passwordField}
           {codeField}
           {failure}
           <div className="row-end">
@@ -126,13 +129,7 @@ export function TwoFactorSection() {
       return (
         <form className="stack" aria-describedby={describedBy} onSubmit={disable}>
           <p>Two-factor sign-in is on. To turn it off, enter your password and a code (or a recovery code).</p>
-          <PasswordField
-            label="Password"
-            purpose="current"
-            value={password}
-            onChange={setPassword}
-            error={errorAt('password')}
-          />
+          {passwordField}
           {codeField}
           {failure}
           <div className="row-end">
