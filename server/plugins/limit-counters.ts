@@ -39,3 +39,25 @@ export function refuse(reply: FastifyReply, limit: Limit, ttlInSeconds: number):
   reply.header('x-ratelimit-reset', wait)
   throw tooManyRequests()
 }
+
+/**
+ * Requests still being judged, by key: each counts against its limits until it is answered, so a burst
+ * sent at once gets no more tries than the limit, though no failure of it is counted yet.
+ */
+export function createInFlight() {
+  const counts = new Map<string, number>()
+  return {
+    of: (key: string) => counts.get(key) ?? 0,
+    /** Counts the request under these keys until its connection closes. */
+    hold(reply: FastifyReply, keys: readonly string[]) {
+      for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
+      reply.raw.once('close', () => {
+        for (const key of keys) {
+          const left = (counts.get(key) ?? 1) - 1
+          if (left > 0) counts.set(key, left)
+          else counts.delete(key)
+        }
+      })
+    },
+  }
+}

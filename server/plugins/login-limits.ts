@@ -1,7 +1,7 @@
 import { setTimeout as wait } from 'node:timers/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { usernameKey } from '../usernames.js'
-import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
+import { address, createInFlight, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 
 /** Failed logins to one account, from anywhere, past which every login to it waits a little longer. */
 export interface LoginSlowdown extends Limit {
@@ -60,16 +60,8 @@ export function installLoginLimits(app: FastifyInstance, { counter, policy, slee
   const slowdown = policy.loginSlowdownPerAccount
   const perAccount = counter('login-account', { max: COUNT_BOUND, windowMs: slowdown.windowMs }, accountOf)
   const refusing = [perAddress, perPair]
-  const inFlight = new Map<string, number>()
+  const inFlight = createInFlight()
   const judged = new WeakSet<FastifyRequest>()
-
-  const release = (keys: string[]) => {
-    for (const key of keys) {
-      const left = (inFlight.get(key) ?? 1) - 1
-      if (left > 0) inFlight.set(key, left)
-      else inFlight.delete(key)
-    }
-  }
 
   app.addHook('preValidation', async (request, reply) => {
     if (!isLogin(request)) return
@@ -83,11 +75,10 @@ export function installLoginLimits(app: FastifyInstance, { counter, policy, slee
       const hit = seen[i]
       const key = limited.key(request)
       if (hit === undefined || key === undefined) return
-      if (hit.current + (inFlight.get(key) ?? 0) >= limited.limit.max) refuse(reply, limited.limit, hit.ttlInSeconds)
+      if (hit.current + inFlight.of(key) >= limited.limit.max) refuse(reply, limited.limit, hit.ttlInSeconds)
       keys.push(key)
     })
-    for (const key of keys) inFlight.set(key, (inFlight.get(key) ?? 0) + 1)
-    reply.raw.once('close', () => release(keys))
+    inFlight.hold(reply, keys)
     judged.add(request)
     const delay = loginDelayMs(failures?.current ?? 0, slowdown)
     if (delay > 0) await sleep(delay)

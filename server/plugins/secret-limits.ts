@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { MSG } from '../errors.js'
 import { usernameKey } from '../usernames.js'
-import { refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
+import { createInFlight, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 
 export interface SecretLimitsOptions {
   counter: (name: string, limit: Limit, keyOf: KeyOf) => Counter
@@ -59,14 +59,7 @@ export function installSecretLimits(app: FastifyInstance, { counter, policy }: S
       message: MSG.twoFactorInvalid,
     },
   ]
-  const inFlight = new Map<string, number>()
-  const release = (keys: readonly string[]) => {
-    for (const key of keys) {
-      const left = (inFlight.get(key) ?? 1) - 1
-      if (left > 0) inFlight.set(key, left)
-      else inFlight.delete(key)
-    }
-  }
+  const inFlight = createInFlight()
 
   app.addHook('preValidation', async (request, reply) => {
     const seen = await Promise.all(limits.map(({ counter }) => counter.hit(request, false)))
@@ -74,14 +67,12 @@ export function installSecretLimits(app: FastifyInstance, { counter, policy }: S
     limits.forEach(({ counter }, i) => {
       const key = counter.key(request)
       if (key === undefined) return
-      const current = (seen[i]?.current ?? 0) + (inFlight.get(key) ?? 0)
+      const current = (seen[i]?.current ?? 0) + inFlight.of(key)
       if (current >= counter.limit.max)
         refuse(reply, counter.limit, seen[i]?.ttlInSeconds ?? counter.limit.windowMs / 1000)
       keys.push(key)
     })
-    if (keys.length === 0) return
-    for (const key of keys) inFlight.set(key, (inFlight.get(key) ?? 0) + 1)
-    reply.raw.once('close', () => release(keys))
+    if (keys.length > 0) inFlight.hold(reply, keys)
   })
 
   app.addHook('onError', async (request, _reply, error) => {
