@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, ListQuerySchema, NextCursorSchema } from './common.js'
 import { UserSummarySchema } from './user-summary.js'
+import { VisibilitySchema } from './audience.js'
 import { LIMITS } from '../../common/limits.js'
 
 export const CommentSchema = Type.Object(
@@ -107,6 +108,8 @@ const postFields = {
   quoteOf: Type.Optional(Type.String()),
   /** On a post its author pinned to their profile. */
   pinned: Type.Optional(Type.Literal(true)),
+  /** Who may read it (DECISIONS §12), chosen when it was written. */
+  visibility: VisibilitySchema,
 }
 
 /** A quoted post, in its `compact=1` form; its own quote is named by `quoteOf` only. */
@@ -158,6 +161,8 @@ export const PostDataSchema = Type.Object({
   poll: Type.Optional(PollDataSchema),
   /** On create only: the id of the post this one quotes. */
   quoteOf: Type.Optional(IdSchema),
+  /** On create only: who may read it; absent, the author's `defaultVisibility`. An edit keeps the audience. */
+  visibility: Type.Optional(VisibilitySchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */
   firstName: Type.Optional(Type.String({ maxLength: LIMITS.name })),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
 import { RoleSchema } from './roles.js'
+import { VisibilitySchema } from './audience.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 import { LIMITS } from '../../common/limits.js'
@@ -38,6 +39,10 @@ const UserSchema = Type.Object(
     bookmarks: Type.Array(PostSchema),
     following: Type.Array(UserSummarySchema),
     followers: Type.Array(UserSummarySchema),
+    /** Whether following them takes their approval (a follow request, DECISIONS §12). */
+    locked: Type.Boolean(),
+    /** Only on the caller's own record: the audience their posts get when they choose none. */
+    defaultVisibility: Type.Optional(VisibilitySchema),
     /** How many posts the user has; on one person's record, not in lists of people. */
     postCount: Type.Optional(Type.Integer({ minimum: 0 })),
   },
@@ -90,6 +95,8 @@ export const UserEditSchema = Type.Object({
   avatarURL: Type.Optional(AvatarUrlSchema),
   /** Empty, an uploaded /media/ file or an https URL, as a post's image; the service checks which. */
   bannerURL: Type.Optional(Type.String({ maxLength: 500 })),
+  /** The audience new posts get when they choose none. */
+  defaultVisibility: Type.Optional(VisibilitySchema),
   portfolio: Type.Optional(WebsiteSchema),
   avatar: Type.Optional(AvatarUrlSchema),
   /** Accepted by the schema only so that a change can be refused with the catalogue's message. */

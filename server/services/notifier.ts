@@ -92,7 +92,7 @@ export function tellRetracted(tx: StoreTx, removed: readonly UnreadCount[]) {
 }
 
 /** The people a text mentions, by id: each `@name` is the first of its readings that names someone. */
-async function mentionedIn(store: StoreReader, text: string): Promise<Map<string, UserRecord>> {
+export async function mentionedIn(store: StoreReader, text: string): Promise<Map<string, UserRecord>> {
   const found = new Map<string, UserRecord | undefined>()
   const lookup = async (name: string) => {
     if (!found.has(name)) found.set(name, await store.getUserByUsername(name))

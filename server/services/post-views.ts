@@ -1,4 +1,5 @@
 import type { Poll, Post } from '../schemas/posts.js'
+import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import type { ReadCacheView } from './deps.js'
 import { pollViewsFor } from './poll-views.js'
@@ -57,6 +58,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     reposted: false,
     ...(post.quoteOf !== undefined ? { quoteOf: post.quoteOf } : {}),
     ...(post.pinnedAt !== undefined ? { pinned: true as const } : {}),
+    visibility: post.visibility ?? DEFAULT_VISIBILITY,
   }
 }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
 import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { notify, syncMentions } from './notifier.js'
+import { mentionedIn, notify, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
@@ -187,7 +188,7 @@ export function createPostsService({
         sizeOf,
       )
       const at = now().toISOString()
-      const record: PostRecord = {
+      const drawn: PostRecord = {
         _id: randomUUID(),
         authorId: userId,
         ...media,
@@ -205,9 +206,16 @@ export function createPostsService({
         commentCount: 0,
       }
       await store.transaction(async (tx) => {
-        const me = await summaryRecordOf(tx, userId)
+        const me = await tx.getAccount(userId)
         if (!me) throw notFound(MSG.userNotRegistered)
         const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
+        // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
+        const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
+        const record: PostRecord = {
+          ...drawn,
+          visibility: data.visibility ?? me.defaultVisibility ?? DEFAULT_VISIBILITY,
+          ...(addressed.length > 0 ? { addressed } : {}),
+        }
         await tx.insertPost(record)
         const [post] = await postViews(tx, [record])
         if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
@@ -217,7 +225,7 @@ export function createPostsService({
         const cardJob = linkCards?.jobFor(record._id, record.content)
         if (cardJob) await tx.enqueueJob(cardJob, at)
       })
-      return view(record._id, userId)
+      return view(drawn._id, userId)
     },
 
     async edit(userId: string, postId: string, data: PostData) {

@@ -1,4 +1,5 @@
 import { PRESET_AVATARS } from '../schemas/media.js'
+import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import type { Comment, Post } from '../schemas/posts.js'
 import type { User, UserSummary } from '../schemas/users.js'
 import type { CommentRecord, StoreReader, UserRecord, UserSummaryRecord } from '../store/types.js'
@@ -47,12 +48,19 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookm
     username: user.username,
     firstName: user.firstName,
     lastName: user.lastName,
-    ...(self ? { email: user.email, role: user.role ?? 'user' } : {}),
+    ...(self
+      ? {
+          email: user.email,
+          role: user.role ?? 'user',
+          defaultVisibility: user.defaultVisibility ?? DEFAULT_VISIBILITY,
+        }
+      : {}),
     displayName: user.displayName ?? '',
     avatarURL: user.avatarURL,
     bannerURL: user.bannerURL ?? '',
     bio: user.bio,
     website: user.website,
+    locked: user.locked === true,
     portfolio: user.website,
     avatar: user.avatarURL,
     createdAt: user.createdAt,

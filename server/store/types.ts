@@ -12,6 +12,7 @@ import type {
 import type { NotificationIdentity, NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
 
 import type { JobRecord, JobStore, NewJob } from './job-types.js'
+import type { Visibility } from '../../common/audience.js'
 
 export type * from './notification-types.js'
 export type * from './moderation-types.js'
@@ -65,6 +66,10 @@ export interface UserRecord {
    * post_reactions instead and leaves it out.
    */
   readonly likes?: readonly string[]
+  /** The audience the user's new posts get when they choose none; absent: `public` (DECISIONS §12). */
+  readonly defaultVisibility?: Visibility
+  /** Whether following the user takes their approval (a follow request); absent: open to all. */
+  readonly locked?: true
 }
 
 /** A mute of one person: until `until`, or for ever without it. */
@@ -211,6 +216,13 @@ export interface PostRecord {
   readonly quoteOf?: string
   /** When its author pinned it to their profile; absent when not pinned. */
   readonly pinnedAt?: string
+  /** Who may read it (DECISIONS §12), chosen when it was written and never changed; absent: `public`. */
+  readonly visibility?: Visibility
+  /**
+   * The people it mentioned when it was written, by id: a `followers` post reaches them besides the
+   * author's followers, a `direct` one reaches only them. Absent: nobody (posts written before audiences).
+   */
+  readonly addressed?: readonly string[]
 }
 
 /** A link's preview: `url` is the link as the post writes it; `image` is a /media/ path of this server, or ''. */
@@ -485,7 +497,10 @@ export interface StoreReader {
 
 /** The fields of a profile its owner may change. */
 export type ProfileChanges = Partial<
-  Pick<UserRecord, 'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'bannerURL' | 'bio' | 'website'>
+  Pick<
+    UserRecord,
+    'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'bannerURL' | 'bio' | 'website' | 'defaultVisibility'
+  >
 >
 
 /**

@@ -48,6 +48,7 @@ const PROFILE_COLUMNS = {
   bannerURL: 'banner_url',
   bio: 'bio',
   website: 'website',
+  defaultVisibility: 'default_visibility',
 } as const
 const MEDIA_COLUMNS = {
   mediaAlt: 'media_alt',

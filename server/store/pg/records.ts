@@ -1,4 +1,5 @@
 import type { Queryable } from './connect.js'
+import { DEFAULT_VISIBILITY, type Visibility } from '../../../common/audience.js'
 import {
   SHOWN_OF_A_POST,
   type CommentRecord,
@@ -17,7 +18,7 @@ import {
  */
 export const userColumns = (sql: Queryable) => sql`
   u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
-  u.display_name, u.banner_url,
+  u.display_name, u.banner_url, u.default_visibility, u.locked,
   u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending,
   ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
   ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
@@ -33,6 +34,8 @@ export interface UserRow {
   avatar_url: string
   display_name: string | null
   banner_url: string | null
+  default_visibility: Visibility
+  locked: boolean
   bio: string
   website: string
   created_at: Date
@@ -67,6 +70,8 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   ...(row.role !== 'user' ? { role: row.role } : {}),
   ...(row.suspension ? { suspension: row.suspension } : {}),
   ...(row.pending ? { pending: true as const } : {}),
+  ...(row.default_visibility !== DEFAULT_VISIBILITY ? { defaultVisibility: row.default_visibility } : {}),
+  ...(row.locked ? { locked: true as const } : {}),
 })
 
 /** The most recent likes (or dislikes) of post `p`, as many as a view shows, in the order they were made. */
@@ -90,7 +95,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
   p.created_at, p.updated_at, p.edited_at, p.imported_at, p.card, p.like_count, p.comment_count, p.spoiler_text,
-  p.poll, p.repost_count, p.quote_of, p.pinned_at`
+  p.poll, p.repost_count, p.quote_of, p.pinned_at, p.visibility, p.addressed`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -133,6 +138,8 @@ export interface LockedRow {
   repost_count: number
   quote_of: string | null
   pinned_at: Date | null
+  visibility: Visibility
+  addressed: string[]
 }
 
 export interface PostRow extends LockedRow {
@@ -176,6 +183,8 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.repost_count > 0 ? { repostCount: row.repost_count } : {}),
   ...(row.quote_of !== null ? { quoteOf: row.quote_of } : {}),
   ...(row.pinned_at !== null ? { pinnedAt: row.pinned_at.toISOString() } : {}),
+  ...(row.visibility !== DEFAULT_VISIBILITY ? { visibility: row.visibility } : {}),
+  ...(row.addressed.length > 0 ? { addressed: row.addressed } : {}),
 })
 
 export const toPostRecord = (row: PostRow): PostRecord => ({

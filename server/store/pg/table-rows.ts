@@ -3,6 +3,7 @@ import type { Queryable } from './connect.js'
 import { searchTermsOf } from '../text-terms.js'
 import { usernameKey, usernameSkeleton } from '../../usernames.js'
 import { postTagRows } from './term-rows.js'
+import { DEFAULT_VISIBILITY } from '../../../common/audience.js'
 
 /**
  * Records turned into table rows, column names as keys. Rows of the appended tables carry no `seq`
@@ -32,6 +33,8 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   avatar_url: user.avatarURL,
   display_name: user.displayName || null,
   banner_url: user.bannerURL || null,
+  default_visibility: user.defaultVisibility ?? DEFAULT_VISIBILITY,
+  locked: user.locked === true,
   bio: user.bio,
   website: user.website,
   created_at: user.createdAt,
@@ -65,6 +68,8 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   poll: post.poll ? pollJson(post.poll) : null,
   quote_of: post.quoteOf ?? null,
   pinned_at: post.pinnedAt ?? null,
+  visibility: post.visibility ?? DEFAULT_VISIBILITY,
+  addressed: [...(post.addressed ?? [])],
   search_words: searchTermsOf(post.content),
 })
 

@@ -17,6 +17,7 @@ import * as profileMedia from './0016_profile_media.js'
 import * as eventPeople from './0017_event_people.js'
 import * as jobs from './0018_jobs.js'
 import * as eventAbout from './0019_event_about.js'
+import * as audiences from './0020_audiences.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   eventPeople,
   jobs,
   eventAbout,
+  audiences,
 ]
