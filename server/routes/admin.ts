@@ -8,25 +8,21 @@ import {
   ModeratedUserReplySchema,
   ModeratedUsersQuerySchema,
   ModeratedUsersReplySchema,
-  ReportReplySchema,
-  ReportsQuerySchema,
-  ReportsReplySchema,
-  ResolveBodySchema,
   RoleBodySchema,
   SuspendBodySchema,
   UserRefParamsSchema,
 } from '../schemas/moderation.js'
 import { JobsReplySchema } from '../schemas/jobs.js'
 import { CommentParamsSchema, IdParamsSchema } from '../schemas/posts.js'
-import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
+import { ERRORS, emptyBody, type RouteOptions } from './shared.js'
+import { staffScope, type StaffRouteOptions } from './staff-scope.js'
 
-/** The moderation queue, moderator actions, the audit log and invites: moderators and admins only (DECISIONS §8). */
-const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { moderation, reports, jobs } = services
-  const tags = ['moderation']
-  const onRequest = [app.authenticate]
+const tags = ['moderation']
+
+/** Moderator actions on people and content, the audit log and invites: moderators and admins (DECISIONS §8). */
+const moderatorRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions<'moderator'>> = async (app, { services, staff }) => {
+  const { moderation } = services
   const userAction = {
-    onRequest,
     preValidation: emptyBody,
     schema: {
       tags,
@@ -38,68 +34,24 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
   const removal = { 200: EmptyObjectSchema, ...ERRORS }
 
   app.get(
-    '/admin/reports',
-    { onRequest, schema: { tags, querystring: ReportsQuerySchema, response: { 200: ReportsReplySchema, ...ERRORS } } },
-    async (request) => reports.list(me(request), request.query),
-  )
-
-  app.post(
-    '/admin/reports/:id/resolve',
-    {
-      onRequest,
-      schema: {
-        tags,
-        description:
-          '`dismiss` closes the report, `remove` deletes the reported post or comment, `suspend` suspends the ' +
-          'reported user or the author of the reported content until unsuspended.',
-        params: UserRefParamsSchema,
-        body: ResolveBodySchema,
-        response: { 200: ReportReplySchema, ...ERRORS },
-      },
-    },
-    async (request) => {
-      const { report, suspended } = await reports.resolve(me(request), request.params.id, request.body)
-      if (suspended) await app.events.endUser(suspended)
-      return { report }
-    },
-  )
-
-  app.get(
     '/admin/users',
     {
-      onRequest,
       schema: { tags, querystring: ModeratedUsersQuerySchema, response: { 200: ModeratedUsersReplySchema, ...ERRORS } },
     },
-    async (request) => moderation.pending(me(request), request.query),
+    async (request) => moderation.pending(staff(request), request.query),
   )
 
   app.get(
     '/admin/users/:id',
     {
-      onRequest,
       schema: { tags, params: UserRefParamsSchema, response: { 200: ModeratedUserReplySchema, ...ERRORS } },
     },
-    async (request) => moderation.user(me(request), request.params.id),
-  )
-
-  app.post(
-    '/admin/users/:id/role',
-    {
-      onRequest,
-      schema: {
-        tags,
-        params: UserRefParamsSchema,
-        body: RoleBodySchema,
-        response: { 200: ModeratedUserReplySchema, ...ERRORS },
-      },
-    },
-    async (request) => moderation.setRole(me(request), request.params.id, request.body.role),
+    async (request) => moderation.user(staff(request), request.params.id),
   )
 
   app.post(
     '/admin/users/:id/suspend',
     {
-      onRequest,
       schema: {
         tags,
         description:
@@ -110,45 +62,73 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       },
     },
     async (request) => {
-      const answer = await moderation.suspend(me(request), request.params.id, request.body)
+      const answer = await moderation.suspend(staff(request), request.params.id, request.body)
       await app.events.endUser(request.params.id)
       return answer
     },
   )
 
   app.post('/admin/users/:id/unsuspend', userAction, async (request) =>
-    moderation.unsuspend(me(request), request.params.id),
+    moderation.unsuspend(staff(request), request.params.id),
   )
   app.post('/admin/users/:id/approve', userAction, async (request) =>
-    moderation.approve(me(request), request.params.id),
+    moderation.approve(staff(request), request.params.id),
   )
   app.post(
     '/admin/users/:id/reject',
     { ...userAction, schema: { ...userAction.schema, response: removal } },
-    async (request) => moderation.reject(me(request), request.params.id),
+    async (request) => moderation.reject(staff(request), request.params.id),
   )
 
-  app.delete(
-    '/admin/posts/:id',
-    { onRequest, schema: { tags, params: IdParamsSchema, response: removal } },
-    async (request) => moderation.removePost(me(request), request.params.id),
+  app.delete('/admin/posts/:id', { schema: { tags, params: IdParamsSchema, response: removal } }, async (request) =>
+    moderation.removePost(staff(request), request.params.id),
   )
   app.delete(
     '/admin/comments/:postId/:commentId',
-    { onRequest, schema: { tags, params: CommentParamsSchema, response: removal } },
-    async (request) => moderation.removeComment(me(request), request.params.postId, request.params.commentId),
+    { schema: { tags, params: CommentParamsSchema, response: removal } },
+    async (request) => moderation.removeComment(staff(request), request.params.postId, request.params.commentId),
   )
 
   app.get(
     '/admin/log',
-    { onRequest, schema: { tags, querystring: PageQuerySchema, response: { 200: AuditLogReplySchema, ...ERRORS } } },
-    async (request) => moderation.log(me(request), request.query),
+    { schema: { tags, querystring: PageQuerySchema, response: { 200: AuditLogReplySchema, ...ERRORS } } },
+    async (request) => moderation.log(staff(request), request.query),
+  )
+
+  app.post(
+    '/invites',
+    {
+      preValidation: emptyBody,
+      schema: { tags, body: InviteBodySchema, response: { 201: InviteReplySchema, ...ERRORS } },
+    },
+    async (request, reply) => reply.code(201).send(await moderation.createInvite(staff(request), request.body)),
+  )
+  app.get(
+    '/invites',
+    { schema: { tags, querystring: PageQuerySchema, response: { 200: InvitesReplySchema, ...ERRORS } } },
+    async (request) => moderation.invites(staff(request), request.query),
+  )
+}
+
+/** Roles and the job queue: admins only (DECISIONS §8, §17). */
+const adminRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions<'admin'>> = async (app, { services, staff }) => {
+  const { moderation, jobs } = services
+  app.post(
+    '/admin/users/:id/role',
+    {
+      schema: {
+        tags,
+        params: UserRefParamsSchema,
+        body: RoleBodySchema,
+        response: { 200: ModeratedUserReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => moderation.setRole(staff(request), request.params.id, request.body.role),
   )
 
   app.get(
     '/admin/jobs',
     {
-      onRequest,
       schema: {
         tags,
         description:
@@ -157,23 +137,13 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
         response: { 200: JobsReplySchema, ...ERRORS },
       },
     },
-    async (request) => jobs.overview(me(request)),
+    async (request) => jobs.overview(staff(request)),
   )
+}
 
-  app.post(
-    '/invites',
-    {
-      onRequest,
-      preValidation: emptyBody,
-      schema: { tags, body: InviteBodySchema, response: { 201: InviteReplySchema, ...ERRORS } },
-    },
-    async (request, reply) => reply.code(201).send(await moderation.createInvite(me(request), request.body)),
-  )
-  app.get(
-    '/invites',
-    { onRequest, schema: { tags, querystring: PageQuerySchema, response: { 200: InvitesReplySchema, ...ERRORS } } },
-    async (request) => moderation.invites(me(request), request.query),
-  )
+const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, options) => {
+  await app.register(staffScope('moderator', moderatorRoutes), options)
+  await app.register(staffScope('admin', adminRoutes), options)
 }
 
 export default routes

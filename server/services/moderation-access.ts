@@ -11,12 +11,29 @@ export const isStaff = (user: Pick<UserRecord, 'role'>) => roleOf(user) !== 'use
 export const suspendedAt = (suspension: Suspension | undefined, at: string) =>
   suspension !== undefined && (suspension.until === null || suspension.until > at)
 
-/** The caller, when they are a moderator or an admin (or, with `admin`, an admin); 403 otherwise. */
-export async function staffMember(store: StoreReader, userId: string, need: 'moderator' | 'admin' = 'moderator') {
+/** What a staff route needs of its caller: any staff role, or admin. */
+export type StaffNeed = 'moderator' | 'admin'
+
+declare const checkedFor: unique symbol
+
+/**
+ * A user the staff check let through for `N` (a type-only mark: the record is the user's own). Staff
+ * actions take one instead of a bare id, so none can run on a caller nobody checked; an admin passes
+ * wherever a moderator does.
+ */
+export type Checked<N extends StaffNeed> = UserRecord & { readonly [checkedFor]: N }
+export type StaffMember = Checked<StaffNeed>
+export type Admin = Checked<'admin'>
+
+/**
+ * The caller, when they are a moderator or an admin (or, with `admin`, an admin); 403 otherwise. The
+ * staff route scope (routes/staff-scope.ts) runs it before any of its routes.
+ */
+export async function staffMember<N extends StaffNeed>(store: StoreReader, userId: string, need: N) {
   const user = await store.getUser(userId)
   if (!user) throw notFound(MSG.userNotRegistered)
   if (need === 'admin' ? roleOf(user) !== 'admin' : !isStaff(user)) throw forbidden(MSG.notAllowed)
-  return user
+  return user as Checked<N>
 }
 
 export async function mustGetUser(store: StoreReader, id: string) {

@@ -4,7 +4,17 @@ import type { InviteBody, SuspendBody } from '../schemas/moderation.js'
 import type { InviteRecord, PageRequest, Role, StoreTx, UserRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
-import { audit, isStaff, mustGetUser, roleOf, staffMember, suspendedAt } from './moderation-access.js'
+import {
+  audit,
+  isStaff,
+  mustGetUser,
+  roleOf,
+  staffMember,
+  suspendedAt,
+  type Admin,
+  type StaffMember,
+  type StaffNeed,
+} from './moderation-access.js'
 import { auditViews, moderatedUser } from './moderation-views.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
@@ -35,24 +45,21 @@ async function setRoleIn(tx: StoreTx, actorId: string | null, target: UserRecord
 
 export function createModerationService({ store, now }: ServiceDeps) {
   /** A staff action on a user, in one transaction with its audit line. */
-  async function onUser(
-    actorId: string,
-    change: (tx: StoreTx, actor: UserRecord, at: string) => Promise<UserRecord | undefined>,
-  ) {
-    const actor = await staffMember(store, actorId)
-    const changed = await store.transaction((tx) => change(tx, actor, now().toISOString()))
+  async function onUser(change: (tx: StoreTx, at: string) => Promise<UserRecord | undefined>) {
+    const changed = await store.transaction((tx) => change(tx, now().toISOString()))
     if (!changed) throw notFound(MSG.userNotFound)
     return { user: moderatedUser(changed) }
   }
 
   return {
-    async user(actorId: string, targetId: string) {
-      await staffMember(store, actorId)
+    /** The check every staff route's scope makes of its caller before the route runs: 403 for anyone else. */
+    staffMember: <N extends StaffNeed>(userId: string, need: N) => staffMember(store, userId, need),
+
+    async user(_staff: StaffMember, targetId: string) {
       return { user: moderatedUser(await mustGetUser(store, targetId)) }
     },
 
-    async pending(actorId: string, page: PageRequest) {
-      await staffMember(store, actorId)
+    async pending(_staff: StaffMember, page: PageRequest) {
       const { items, nextCursor } = await store.listPendingUsers({
         limit: page.limit ?? DEFAULT_PAGE,
         cursor: page.cursor,
@@ -60,9 +67,10 @@ export function createModerationService({ store, now }: ServiceDeps) {
       return { users: items.map(moderatedUser), nextCursor }
     },
 
-    setRole(actorId: string, targetId: string, role: Role) {
+    setRole(admin: Admin, targetId: string, role: Role) {
       return store.transaction(async (tx) => {
-        const actor = await staffMember(tx, actorId, 'admin')
+        // Read again inside the change: two admins lowering each other at once must not leave none.
+        const actor = await staffMember(tx, admin._id, 'admin')
         const target = await mustGetUser(tx, targetId)
         return { user: moderatedUser(await setRoleIn(tx, actor._id, target, role, now().toISOString())) }
       })
@@ -77,11 +85,11 @@ export function createModerationService({ store, now }: ServiceDeps) {
       })
     },
 
-    suspend: (actorId: string, targetId: string, body: SuspendBody) =>
-      onUser(actorId, (tx, actor, at) => suspendIn(tx, actor, targetId, body, at)),
+    suspend: (actor: StaffMember, targetId: string, body: SuspendBody) =>
+      onUser((tx, at) => suspendIn(tx, actor, targetId, body, at)),
 
-    unsuspend: (actorId: string, targetId: string) =>
-      onUser(actorId, async (tx, actor, at) => {
+    unsuspend: (actor: StaffMember, targetId: string) =>
+      onUser(async (tx, at) => {
         const target = await mustGetUser(tx, targetId)
         if (isStaff(target) && roleOf(actor) !== 'admin') throw forbidden(MSG.notAllowed)
         if (!suspendedAt(target.suspension, at)) throw badRequest(MSG.notSuspended)
@@ -91,16 +99,15 @@ export function createModerationService({ store, now }: ServiceDeps) {
         return lifted
       }),
 
-    approve: (actorId: string, targetId: string) =>
-      onUser(actorId, async (tx, actor, at) => {
+    approve: (actor: StaffMember, targetId: string) =>
+      onUser(async (tx, at) => {
         await mustGetUser(tx, targetId)
         if (!(await tx.approveUser(targetId, at))) throw badRequest(MSG.notPending)
         await audit(tx, actor._id, 'approve', { type: 'user', id: targetId }, at)
         return tx.getUser(targetId)
       }),
 
-    async reject(actorId: string, targetId: string) {
-      const actor = await staffMember(store, actorId)
+    async reject(actor: StaffMember, targetId: string) {
       await store.transaction(async (tx) => {
         const target = await mustGetUser(tx, targetId)
         if (!(await tx.deletePendingUser(targetId))) throw badRequest(MSG.notPending)
@@ -109,8 +116,7 @@ export function createModerationService({ store, now }: ServiceDeps) {
       return {}
     },
 
-    async removePost(actorId: string, postId: string) {
-      const actor = await staffMember(store, actorId)
+    async removePost(actor: StaffMember, postId: string) {
       await store.transaction(async (tx) => {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
@@ -120,8 +126,7 @@ export function createModerationService({ store, now }: ServiceDeps) {
       return {}
     },
 
-    async removeComment(actorId: string, postId: string, commentId: string) {
-      const actor = await staffMember(store, actorId)
+    async removeComment(actor: StaffMember, postId: string, commentId: string) {
       await store.transaction(async (tx) => {
         if (!(await tx.lockPost(postId))) throw notFound(MSG.postNotFound)
         const comment = await tx.getComment(postId, commentId)
@@ -132,14 +137,12 @@ export function createModerationService({ store, now }: ServiceDeps) {
       return {}
     },
 
-    async log(actorId: string, page: PageRequest) {
-      await staffMember(store, actorId)
+    async log(_staff: StaffMember, page: PageRequest) {
       const { items, nextCursor } = await store.listAuditLog({ limit: page.limit ?? DEFAULT_PAGE, cursor: page.cursor })
       return { entries: await auditViews(store, items), nextCursor }
     },
 
-    async createInvite(actorId: string, body: InviteBody) {
-      const actor = await staffMember(store, actorId)
+    async createInvite(actor: StaffMember, body: InviteBody) {
       const at = now()
       const invite: InviteRecord = {
         _id: randomUUID(),
@@ -156,8 +159,7 @@ export function createModerationService({ store, now }: ServiceDeps) {
       return { invite: inviteView(invite) }
     },
 
-    async invites(actorId: string, page: PageRequest) {
-      await staffMember(store, actorId)
+    async invites(_staff: StaffMember, page: PageRequest) {
       const { items, nextCursor } = await store.listInvites({ limit: page.limit ?? DEFAULT_PAGE, cursor: page.cursor })
       return { invites: items.map(inviteView), nextCursor }
     },

@@ -3,7 +3,7 @@ import { MSG, badRequest, notFound, tooManyRequests } from '../errors.js'
 import type { ReportBody, ResolveBody } from '../schemas/moderation.js'
 import type { PageRequest, ReportRecord, ReportStatus, StoreTx } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { audit, staffMember } from './moderation-access.js'
+import { audit, type StaffMember } from './moderation-access.js'
 import { currentTarget, filedReportView, oneReportView, reportViews } from './moderation-views.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
@@ -89,17 +89,15 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
       return { report: await filedReportView(store, report) }
     },
 
-    async list(userId: string, query: PageRequest & { status?: ReportStatus }) {
-      await staffMember(store, userId)
+    async list(_staff: StaffMember, query: PageRequest & { status?: ReportStatus }) {
       const page = await store.listReports(query.status ?? 'open', { limit: query.limit ?? 20, cursor: query.cursor })
       const [reports, open] = await Promise.all([reportViews(store, page.items), store.countOpenReports()])
       return { reports, nextCursor: page.nextCursor, open }
     },
 
     /** Dismisses, removes the target, or suspends its author; answers the resolved report and who was suspended. */
-    async resolve(userId: string, reportId: string, body: ResolveBody) {
+    async resolve(actor: StaffMember, reportId: string, body: ResolveBody) {
       if (body.note !== undefined) checkReportText('note', body.note)
-      const actor = await staffMember(store, userId)
       const { report, suspended } = await store.transaction(async (tx) => {
         const at = now().toISOString()
         const found = await tx.getReport(reportId)

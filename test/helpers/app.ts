@@ -1,7 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify'
+import Fastify, {
+  type FastifyInstance,
+  type InjectOptions,
+  type LightMyRequestResponse,
+  type onRouteHookHandler,
+} from 'fastify'
 import fp from 'fastify-plugin'
 import app, { serverOptions, type AppOptions } from '../../server/app.js'
 import { parseConfig, type Config } from '../../server/config.js'
@@ -66,6 +71,15 @@ const SEED_PASSWORDS: Record<string, string> = {
 
 const schemaOfDataDir = new Map<string, string>()
 
+/** The app, with `onRoute` added before any of its routes when there is one. */
+function hearingRoutes(onRoute: onRouteHookHandler | undefined): typeof app {
+  if (!onRoute) return app
+  return async (fastify, options) => {
+    fastify.addHook('onRoute', onRoute)
+    await app(fastify, options)
+  }
+}
+
 /** Builds the app over a temporary data directory (seeded on first start) and closes it after the test. */
 export async function buildTestApp(
   t: TestContext,
@@ -74,16 +88,26 @@ export async function buildTestApp(
     options = {},
     dataDir,
     sharedSchema,
-  }: { config?: Partial<Config>; options?: AppOptions; dataDir?: string; sharedSchema?: string } = {},
+    onRoute,
+  }: {
+    config?: Partial<Config>
+    options?: AppOptions
+    dataDir?: string
+    sharedSchema?: string
+    /** Hears of every route the app registers, from the first. */
+    onRoute?: onRouteHookHandler
+  } = {},
 ): Promise<TestApp> {
   const dir = dataDir ?? (await tempDataDir(t))
   // A restart on the same data directory is, on PostgreSQL, a restart on the same schema.
   const under = storeUnderTest(sharedSchema ?? schemaOfDataDir.get(dir))
   const built = testConfig(dir, { ...under.config, ...(await mediaUnderTest(dir)), ...config })
-  const app = await startApp(built, { seed: cachedSeed, ...options }).catch(async (error: unknown) => {
-    await under.cleanup()
-    throw error
-  })
+  const app = await startApp(built, { seed: cachedSeed, ...options }, hearingRoutes(onRoute)).catch(
+    async (error: unknown) => {
+      await under.cleanup()
+      throw error
+    },
+  )
   if (under.config.databaseSchema) schemaOfDataDir.set(dir, under.config.databaseSchema)
   t.teardown(async () => {
     await app.close()

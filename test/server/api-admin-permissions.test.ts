@@ -89,6 +89,7 @@ const CALLS: {
   { name: 'remove a post', method: 'DELETE', url: (f) => `/api/admin/posts/${f.postId}` },
   { name: 'remove a comment', method: 'DELETE', url: (f) => `/api/admin/comments/${f.postId}/${f.commentId}` },
   { name: 'the audit log', method: 'GET', url: () => '/api/admin/log' },
+  { name: 'the job queue', method: 'GET', url: () => '/api/admin/jobs', adminOnly: true },
   { name: 'make an invite', method: 'POST', url: () => '/api/invites', body: { uses: 2 } },
   { name: 'the invites', method: 'GET', url: () => '/api/invites' },
 ]
@@ -108,7 +109,7 @@ await t.test('a user is refused every admin call with a 403, and nothing changes
   t.strictSame(await snapshotDb(api), before, 'nothing changed')
 })
 
-await t.test('a moderator may make every call but setting roles', async (t) => {
+await t.test('a moderator may make every call but setting roles and reading the job queue', async (t) => {
   for (const { name, method, url, body, adminOnly } of CALLS) {
     const res = await call(api, moderator, method, url(await fixtures()), body)
     if (adminOnly) expectError(t, res, 403, NOT_ALLOWED, `${name} as a moderator`)

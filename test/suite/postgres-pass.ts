@@ -52,6 +52,7 @@ export const POSTGRES_PASS = [
   'api-reports',
   'api-reposts',
   'api-reposts-live',
+  'api-route-access',
   'api-search',
   'api-secret-limits',
   'api-secrets',
