@@ -1,6 +1,6 @@
 import { pageByOffset } from './cursor.js'
 import { fullPage } from './full-page.js'
-import { relationOf, relationsIn, runningMutes } from './relations.js'
+import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
@@ -265,8 +265,20 @@ export class EmbeddedReader implements TransactionBase {
     const { items, nextCursor } = this.index.places.page(`mutes ${userId}`, [...byId.keys()], -1, page)
     return { items: items.flatMap((id) => byId.get(id) ?? []), nextCursor }
   }
+  /** The requests left out of the places they hold: a hidden person's entry takes its place back when shown again. */
+  async listFollowRequests(userId: string, page: PageRequest) {
+    const hide = new Set(page.hide)
+    const waiting = (this.index.users.get(userId)?.followRequests ?? []).filter((id) => !hide.has(id))
+    return this.index.places.page(`requests ${userId}`, waiting, 1, page)
+  }
+  async requestedAmong(followerId: string, userIds: readonly string[]) {
+    return requestedIn(this.index.getUsers(userIds), followerId)
+  }
   blockersOf(userId: string) {
     return this.index.blockersOf(userId)
+  }
+  usersRequestedBy(userId: string) {
+    return this.index.usersRequestedBy(userId)
   }
   /** A walk over every user: a reset is asked for rarely, and never more than its rate limit allows. */
   async usersWithEmail(email: string) {

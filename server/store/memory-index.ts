@@ -504,6 +504,13 @@ export class MemoryIndex {
     return ids
   }
 
+  /** Whom the user asked to follow and waits for: a walk over every user, for an account's deletion. */
+  usersRequestedBy(userId: string): string[] {
+    const ids: string[] = []
+    for (const user of this.users.values()) if (user.followRequests?.includes(userId)) ids.push(user._id)
+    return ids
+  }
+
   /** Whether a post or a profile shows the media URL. */
   usesMedia(url: string): boolean {
     for (const post of this.posts.values()) if (post.mediaUrl === url) return true

@@ -16,6 +16,19 @@ export const relationsIn = (user: UserRecord | undefined, blockedBy: Iterable<st
   muting: runningMutes(user, at),
 })
 
+/**
+ * Follow requests as the embedded store keeps them, on the record of whoever is asked: which of `users`
+ * the follower asked to follow.
+ */
+export const requestedIn = (users: readonly UserRecord[], followerId: string): Set<string> =>
+  new Set(users.filter((user) => user.followRequests?.includes(followerId)).map((user) => user._id))
+
+/** The record with `followRequests` as given, left out when empty. */
+export function withFollowRequests(user: UserRecord, followRequests: readonly string[]): UserRecord {
+  const { followRequests: _before, ...rest } = user
+  return followRequests.length > 0 ? { ...rest, followRequests } : rest
+}
+
 export const relationOf = (viewer: UserRecord | undefined, other: UserRecord | undefined, at: string): Relation => ({
   blocks: other !== undefined && (viewer?.blocking ?? []).includes(other._id),
   blockedBy: viewer !== undefined && (other?.blocking ?? []).includes(viewer._id),

@@ -36,6 +36,7 @@ export function shareStrings(database: Database): void {
     each(record.following, user)
     each(record.followers, user)
     each(record.blocking, user)
+    each(record.followRequests, user)
     each(record.bookmarks, post)
     each(record.likes, post)
     for (const mute of record.muting ?? []) (mute as Writable<MuteRecord>).userId = user(mute.userId)

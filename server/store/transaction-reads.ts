@@ -3,7 +3,7 @@ import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
-import { relationOf, relationsIn } from './relations.js'
+import { relationOf, relationsIn, requestedIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import type {
   AuditEntryRecord,
@@ -36,6 +36,8 @@ export interface TransactionBase extends StoreReader {
   getInvite(code: string): Promise<InviteRecord | undefined>
   /** Who blocks the user, as committed. */
   blockersOf(userId: string): readonly string[]
+  /** Whom the user asked to follow and waits for, as committed. */
+  usersRequestedBy(userId: string): readonly string[]
   /** The posts in whose polls the user voted, as committed. */
   pollsVotedIn(userId: string): readonly string[]
   /** The next four are the committed records an account's deletion removes or changes. */
@@ -269,6 +271,12 @@ export class TransactionReads implements StoreReader {
   }
   listMutes(userId: string, at: string, page: PageRequest) {
     return this.base.listMutes(userId, at, page)
+  }
+  listFollowRequests(userId: string, page: PageRequest) {
+    return this.base.listFollowRequests(userId, page)
+  }
+  async requestedAmong(followerId: string, userIds: readonly string[]) {
+    return requestedIn(await this.getUsers(userIds), followerId)
   }
   usersWithEmail(email: string) {
     return this.base.usersWithEmail(email)

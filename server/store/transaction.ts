@@ -3,7 +3,7 @@ import { noticedClosed, withoutVote, withVote } from './poll-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
-import { isRunning } from './relations.js'
+import { isRunning, withFollowRequests } from './relations.js'
 import { queuedJob, settled } from './job-types.js'
 import type {
   AuditEntryRecord,
@@ -68,7 +68,10 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updateProfile(id: string, changes: ProfileChanges, at: string) {
     const user = await this.getUser(id)
     if (!user) return undefined
-    return this.#putUser({ ...user, ...changes, updatedAt: at })
+    const { locked, ...rest } = changes
+    const { locked: _before, ...kept } = user
+    const lock = (locked ?? user.locked) ? { locked: true as const } : {}
+    return this.#putUser({ ...kept, ...rest, ...lock, updatedAt: at })
   }
 
   async revokeTokens(id: string) {
@@ -149,6 +152,35 @@ export class Transaction extends TransactionReads implements StoreTx {
     return true
   }
 
+  async addFollowRequest(followerId: string, followeeId: string, _at: string) {
+    const follower = await this.getUser(followerId)
+    const followee = await this.getUser(followeeId)
+    const waiting = followee?.followRequests ?? []
+    if (!follower || !followee || followerId === followeeId) return false
+    if (waiting.includes(followerId) || follower.following.includes(followeeId)) return false
+    this.#putUser(withFollowRequests(followee, [...waiting, followerId]))
+    return true
+  }
+
+  async removeFollowRequest(followerId: string, followeeId: string) {
+    const followee = await this.getUser(followeeId)
+    if (!followee?.followRequests?.includes(followerId)) return false
+    this.#putUser(withFollowRequests(followee, without(followee.followRequests, followerId)))
+    return true
+  }
+
+  async acceptFollowRequest(followerId: string, followeeId: string, at: string) {
+    if (!(await this.removeFollowRequest(followerId, followeeId))) return false
+    await this.follow(followerId, followeeId, at)
+    return true
+  }
+
+  async acceptFollowRequests(followeeId: string, at: string) {
+    const waiting = (await this.getUser(followeeId))?.followRequests ?? []
+    for (const followerId of waiting) await this.acceptFollowRequest(followerId, followeeId, at)
+    return [...waiting]
+  }
+
   async block(blockerId: string, blockedId: string, at: string) {
     const blocker = await this.getUser(blockerId)
     const blocked = await this.getUser(blockedId)
@@ -156,6 +188,8 @@ export class Transaction extends TransactionReads implements StoreTx {
     const ended: [string, string][] = []
     if (await this.unfollow(blockerId, blockedId, at)) ended.push([blockerId, blockedId])
     if (await this.unfollow(blockedId, blockerId, at)) ended.push([blockedId, blockerId])
+    await this.removeFollowRequest(blockerId, blockedId)
+    await this.removeFollowRequest(blockedId, blockerId)
     const current = (await this.getUser(blockerId)) ?? blocker
     this.#putUser({ ...current, blocking: [...(current.blocking ?? []), blockedId] })
     return ended
@@ -447,6 +481,8 @@ export class Transaction extends TransactionReads implements StoreTx {
     // Their follows, both ways.
     for (const followeeId of user.following) await this.unfollow(userId, followeeId, at)
     for (const followerId of user.followers) await this.unfollow(followerId, userId, at)
+    // Their requests to follow others (those to them go with their record).
+    for (const followeeId of this.base.usersRequestedBy(userId)) await this.removeFollowRequest(userId, followeeId)
     // Blocks and mutes of them (theirs go with their record).
     for (const blockerId of this.base.blockersOf(userId)) {
       const blocker = await this.getUser(blockerId)

@@ -70,6 +70,12 @@ export interface UserRecord {
   readonly defaultVisibility?: Visibility
   /** Whether following the user takes their approval (a follow request); absent: open to all. */
   readonly locked?: true
+  /**
+   * Who asks to follow the user and waits for their answer, oldest request first: kept on the record by
+   * the embedded store (absent when nobody waits); PostgreSQL keeps them in a table of its own and leaves
+   * this out. A request is never a follow: whoever asks is in nobody's `following` until it is accepted.
+   */
+  readonly followRequests?: readonly string[]
 }
 
 /** A mute of one person: until `until`, or for ever without it. */
@@ -122,7 +128,7 @@ export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
  */
 export type AccountRecord = Omit<
   UserRecord,
-  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor'
+  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor' | 'followRequests'
 >
 
 /** A token logged out before it expired: refused until then, and forgotten after. */
@@ -479,6 +485,13 @@ export interface StoreReader {
   listBlocks(userId: string, page: PageRequest): Promise<Page<string>>
   /** The user's mutes running at `at`, the most recent first. */
   listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>>
+  /**
+   * The ids of who asks to follow the user and waits for their answer, the oldest request first, without
+   * the people `page.hide` names; an unknown user has none.
+   */
+  listFollowRequests(userId: string, page: PageRequest): Promise<Page<string>>
+  /** Which of these users the follower asked to follow and waits for; none for an unknown follower. */
+  requestedAmong(followerId: string, userIds: readonly string[]): Promise<Set<string>>
   /** The ids of the accounts of an email address, compared without regard to case, the oldest first. */
   usersWithEmail(email: string): Promise<string[]>
   /** The user's two-factor state; undefined when it was never set up (or was turned off). */
@@ -501,7 +514,10 @@ export type ProfileChanges = Partial<
     UserRecord,
     'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'bannerURL' | 'bio' | 'website' | 'defaultVisibility'
   >
->
+> & {
+  /** True locks the account; false opens it again (the record then holds no `locked`). */
+  locked?: boolean
+}
 
 /**
  * The fields of a post its author may change; `card`, named as undefined, is cleared (an edit to another
@@ -580,9 +596,28 @@ export interface StoreTx extends StoreReader {
   /** Ends the follow, setting both users' `updatedAt`; false, changing nothing, when there was no such follow. */
   unfollow(followerId: string, followeeId: string, at: string): Promise<boolean>
   /**
+   * The follower asks to follow the followee (DECISIONS §12), the followee's newest request; no follow is
+   * made and neither user changes. False, changing nothing, when the request or the follow exists already,
+   * either user does not exist, or both are one user. Whether the followee is locked is the service's to check.
+   */
+  addFollowRequest(followerId: string, followeeId: string, at: string): Promise<boolean>
+  /** Withdraws or refuses the request, making no follow; false when there was no such request. */
+  removeFollowRequest(followerId: string, followeeId: string): Promise<boolean>
+  /**
+   * The request becomes a follow, as `follow` makes one (at the end of both lists, the count and both
+   * users' `updatedAt` with it, unless the follow existed already); false, changing nothing, when there
+   * was no such request.
+   */
+  acceptFollowRequest(followerId: string, followeeId: string, at: string): Promise<boolean>
+  /**
+   * Every request to the followee becomes a follow, as acceptFollowRequest makes each, the oldest first:
+   * the followers, in that order (none for an unknown user).
+   */
+  acceptFollowRequests(followeeId: string, at: string): Promise<string[]>
+  /**
    * The blocker blocks the blocked, and the follows between the two, both ways, end (the counts with
-   * them): the follows that ended, as [follower, followee], blocker's first; undefined when the block existed
-   * already, either user does not, or both are one user.
+   * them), as do the follow requests between them: the follows that ended, as [follower, followee],
+   * blocker's first; undefined when the block existed already, either user does not, or both are one user.
    */
   block(blockerId: string, blockedId: string, at: string): Promise<[string, string][] | undefined>
   /** False when there was no such block. */
@@ -694,9 +729,9 @@ export interface StoreTx extends StoreReader {
   /**
    * Deletes the user and everything they own, in this one transaction: their posts (with the comments,
    * likes and bookmarks others made of them), their comments, likes, votes and bookmarks, their follows
-   * both ways, the notifications to and from them, the reports they made, their blocks and mutes and the
-   * blocks and mutes of them, their two-factor state; every count those fed drops with them. The username
-   * is held by `reservation`. Undefined when there is no such user.
+   * both ways, their follow requests both ways, the notifications to and from them, the reports they made,
+   * their blocks and mutes and the blocks and mutes of them, their two-factor state; every count those fed
+   * drops with them. The username is held by `reservation`. Undefined when there is no such user.
    */
   deleteAccount(userId: string, reservation: ReservedNameRecord, at: string): Promise<AccountRemoval | undefined>
   /** Stops the report from being made twice in the hour by a reporter racing themselves; nothing for an unknown user. */

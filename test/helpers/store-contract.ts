@@ -66,6 +66,8 @@ export const OPERATIONS: Record<Operation, true> = {
   relationBetween: true,
   listBlocks: true,
   listMutes: true,
+  listFollowRequests: true,
+  requestedAmong: true,
   usersWithEmail: true,
   getTwoFactor: true,
   lockPost: true,
@@ -86,6 +88,10 @@ export const OPERATIONS: Record<Operation, true> = {
   unblock: true,
   mute: true,
   unmute: true,
+  addFollowRequest: true,
+  removeFollowRequest: true,
+  acceptFollowRequest: true,
+  acceptFollowRequests: true,
   addBookmark: true,
   removeBookmark: true,
   insertPost: true,
@@ -227,9 +233,10 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state and liked posts, which PostgreSQL keeps in tables and its own reads answer for).
+ * mutes, two-factor state, liked posts and follow requests, which PostgreSQL keeps in tables and its own
+ * reads answer for).
  */
-const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes'])
+const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes', 'followRequests'])
 
 /**
  * A poll's voters and a post's reposts, which the embedded store keeps on the post and PostgreSQL in tables

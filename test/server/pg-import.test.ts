@@ -28,7 +28,8 @@ const DELETED = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d00de'
 
 /**
  * A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post with a
- * link card, a logout, and the guest blocking two people and muting another for an hour.
+ * link card, a logout, the guest blocking two people and muting another for an hour, and a follow request
+ * waiting.
  */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
@@ -67,6 +68,8 @@ async function usedDataDir(t: Test): Promise<string> {
   await relations.block(id('guest'), id('maya.lin'))
   await relations.block(id('guest'), id('lucia.rossi'))
   await relations.mute(id('guest'), id('sam.okafor'), { duration: 3600 })
+  // Written to the store alone, as the repost above, so no notification joins the two counted below.
+  await store.transaction((tx) => tx.addFollowRequest(id('sam.okafor'), id('theo_park'), new Date().toISOString()))
   const expiresAt = new Date(Date.now() + 3600_000).toISOString()
   await store.transaction((tx) => tx.revokeToken({ _id: LOGGED_OUT, userId: other?._id as string, expiresAt }, ''))
   await store.transaction(async (tx) => {
@@ -124,9 +127,10 @@ await t.test(
     t.teardown(() => store.close())
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
-      // PostgreSQL keeps two-factor state, blocks and mutes in tables of their own, read below.
+      // PostgreSQL keeps two-factor state, blocks, mutes and follow requests in tables of their own, read below.
       embedded.users.map(
-        ({ twoFactor: _separate, blocking: _blocking, muting: _muting, likes: _likes, ...user }) => user,
+        ({ twoFactor: _separate, blocking: _blocking, muting: _muting, likes: _likes, followRequests: _r, ...user }) =>
+          user,
       ),
       'every user, follow and bookmark list as it was',
     )
@@ -148,6 +152,11 @@ await t.test(
     t.ok(
       (await store.relationsOf(idOf('maya.lin'), now)).blockedBy.includes(idOf('guest')),
       'and the blocked person is blocked by the guest',
+    )
+    t.strictSame(
+      (await store.listFollowRequests(idOf('theo_park'), {})).items,
+      [idOf('sam.okafor')],
+      'the follow request, still waiting and no follow',
     )
     const withoutVoters = embedded.posts.map((post) => {
       if (!post.poll) return post

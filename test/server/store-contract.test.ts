@@ -17,6 +17,7 @@ import { otherReads } from '../helpers/store-contract-more-reads.js'
 import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
 import { repostReads, repostWrites } from '../helpers/store-contract-reposts.js'
+import { requestReads, requestWrites } from '../helpers/store-contract-requests.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { jobRows } from '../helpers/store-contract-jobs.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
@@ -35,10 +36,12 @@ const reads = (f: Fixture) => [
   ...pollReads(f),
   ...repostReads(f),
   ...accountReads(f),
+  ...requestReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
   ...peopleWrites(f),
+  ...requestWrites(f),
   ...contentWrites(f),
   ...pollWrites(f),
   ...repostWrites(f),

@@ -15,6 +15,8 @@ const OWN_ROWS: readonly (readonly [table: string, column: string])[] = [
   ['blocks', 'blocked_id'],
   ['mutes', 'muter_id'],
   ['mutes', 'muted_id'],
+  ['follow_requests', 'follower_id'],
+  ['follow_requests', 'followee_id'],
   ['reports', 'reporter_id'],
   // Reports about them or what they made: what they report is gone, and the queue names nobody who left.
   ['reports', 'subject_id'],

@@ -25,6 +25,7 @@ import * as parts from './pg-post-parts.js'
 import * as polls from './pg-polls.js'
 import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
+import * as requests from './pg-follow-requests.js'
 import * as search from './pg-search.js'
 import { accountOf } from '../summaries.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
@@ -389,6 +390,12 @@ export class PgReader implements StoreReader {
   }
   listMutes(userId: string, at: string, page: PageRequest) {
     return relations.listMutes(this.sql, userId, at, page)
+  }
+  listFollowRequests(userId: string, page: PageRequest) {
+    return requests.listFollowRequests(this.sql, userId, page)
+  }
+  requestedAmong(followerId: string, userIds: readonly string[]) {
+    return requests.requestedAmong(this.sql, followerId, userIds)
   }
   async usersWithEmail(email: string): Promise<string[]> {
     const rows = await this.sql<{ id: string }[]>`

@@ -91,8 +91,9 @@ export async function listMutes(
 }
 
 /**
- * The block, and the end of the follows between the two both ways with their counts, in one statement;
- * the follows that ended, or undefined when the block was there already (or either user is not).
+ * The block, then the end of the follow requests between the two and of the follows between them both
+ * ways, with their counts: the follows that ended, or undefined when the block was there already (or
+ * either user is not).
  */
 export async function block(
   sql: Queryable,
@@ -106,6 +107,9 @@ export async function block(
     SELECT a.id, b.id, ${at} FROM users a, users b WHERE a.id = ${blockerId} AND b.id = ${blockedId}
     ON CONFLICT DO NOTHING RETURNING 1`
   if (!added) return undefined
+  await sql`
+    DELETE FROM follow_requests
+    WHERE (follower_id = ${blockerId} AND followee_id = ${blockedId}) OR (follower_id = ${blockedId} AND followee_id = ${blockerId})`
   const ended = await sql<{ follower_id: string; followee_id: string }[]>`
     WITH ended AS (
       DELETE FROM follows

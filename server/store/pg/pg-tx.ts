@@ -32,6 +32,7 @@ import * as account from './pg-account.js'
 import { deleteAccount } from './pg-account-removal.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
+import * as requests from './pg-follow-requests.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
@@ -49,6 +50,7 @@ const PROFILE_COLUMNS = {
   bio: 'bio',
   website: 'website',
   defaultVisibility: 'default_visibility',
+  locked: 'locked',
 } as const
 const MEDIA_COLUMNS = {
   mediaAlt: 'media_alt',
@@ -119,7 +121,7 @@ export class PgTx extends PgReader implements StoreTx {
   async updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined> {
     if (!isUuid(id)) return undefined
     const sql = this.sql
-    const set: Record<string, string> = { updated_at: at }
+    const set: Record<string, string | boolean> = { updated_at: at }
     for (const [field, column] of Object.entries(PROFILE_COLUMNS)) {
       const value = changes[field as keyof ProfileChanges]
       if (value !== undefined) set[column] = value
@@ -251,6 +253,19 @@ export class PgTx extends PgReader implements StoreTx {
       WHERE id IN (${followerId}, ${followeeId}) AND EXISTS (SELECT 1 FROM changed)
       RETURNING id`
     return rows.length > 0
+  }
+
+  addFollowRequest(followerId: string, followeeId: string, at: string) {
+    return requests.addFollowRequest(this.sql, followerId, followeeId, at)
+  }
+  removeFollowRequest(followerId: string, followeeId: string) {
+    return requests.removeFollowRequest(this.sql, followerId, followeeId)
+  }
+  async acceptFollowRequest(followerId: string, followeeId: string, at: string) {
+    return (await requests.acceptFollowRequests(this.sql, followeeId, followerId, at)).length > 0
+  }
+  acceptFollowRequests(followeeId: string, at: string) {
+    return requests.acceptFollowRequests(this.sql, followeeId, undefined, at)
   }
 
   block(blockerId: string, blockedId: string, at: string) {

@@ -110,15 +110,20 @@ function keep(
   return kept
 }
 
-/** Blocks and mutes, one row each, as the blocks and mutes tables hold them (migration 7). */
+/**
+ * Blocks and mutes, one row each, as the blocks and mutes tables hold them (migration 7), and the follow
+ * requests waiting (migration 21).
+ */
 export interface RelationRows {
   blocks: { blocker_id: string; blocked_id: string; created_at: string }[]
   mutes: { muter_id: string; muted_id: string; created_at: string; until: string | null }[]
+  followRequests: { follower_id: string; followee_id: string; created_at: string }[]
 }
 
 /**
- * Whom `user` blocks and mutes, oldest first as the record keeps them, without themselves, repeats or
- * people `known` does not hold. The embedded record keeps no date for either, so `at` stands for it.
+ * Whom `user` blocks and mutes, and who asks to follow them, oldest first as the record keeps them,
+ * without themselves, repeats or people `known` does not hold. The embedded record keeps no date for any
+ * of them, so `at` stands for it.
  */
 export function relationRows(
   user: UserRecord,
@@ -142,6 +147,10 @@ export function relationRows(
     if (!kept.delete(mute.userId)) continue
     rows.mutes.push({ muter_id: user._id, muted_id: mute.userId, created_at: at, until: mute.until ?? null })
   }
+  // A request beside a follow of the same two would be accepted already: the follow stands for it.
+  const waiting = (id: string) => known(id) && !user.followers.includes(id)
+  for (const follower_id of keep(user.followRequests ?? [], waiting, new Set([user._id]), counter))
+    rows.followRequests.push({ follower_id, followee_id: user._id, created_at: at })
 }
 
 export interface PostCounts {

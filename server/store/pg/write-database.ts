@@ -93,8 +93,9 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     children.skipped += user.bookmarks.length - kept.length
   }
 
-  // Blocks and mutes keep their order (and so the order of each person's lists); their date is the copy's.
-  const relations: RelationRows = { blocks: [], mutes: [] }
+  // Blocks, mutes and follow requests keep their order (and so the order of each person's lists); their
+  // date is the copy's.
+  const relations: RelationRows = { blocks: [], mutes: [], followRequests: [] }
   const copiedAt = new Date().toISOString()
   for (const user of database.users) relationRows(user, knownUser, copiedAt, relations, children)
 
@@ -134,6 +135,7 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   await insertRows(sql, 'bookmarks', numbered(bookmarks))
   await insertRows(sql, 'blocks', numbered(relations.blocks))
   await insertRows(sql, 'mutes', numbered(relations.mutes))
+  await insertRows(sql, 'follow_requests', numbered(relations.followRequests))
   await insertRows(sql, 'notifications', notifications.map(notificationRow))
   // A token logged out before the move stays logged out after it.
   await insertRows(
