@@ -3,6 +3,12 @@ import { MEDIA_KEY } from './media-storage.js'
 /** Where Chirp itself serves uploads, from whichever storage holds them. */
 const SERVED_AT = '/media/'
 
+/**
+ * Whether a URL may name an upload of this server's: its last segment is an upload's key. It says so
+ * without the settings, for whoever only needs to know whether to look closer (media-deletion.ts).
+ */
+export const mayNameUpload = (url: string): boolean => MEDIA_KEY.test(url.slice(url.lastIndexOf('/') + 1))
+
 /** How uploads are named in posts and profiles, and which URLs name one of this server's uploads. */
 export interface MediaUrls {
   /** The URL a new upload is given: under the bucket's public address when there is one, else under /media/. */

@@ -4,7 +4,16 @@ import { DateTimeSchema } from './common.js'
 /** The job queue as admins see it (DECISIONS §16, GET /api/admin/jobs). */
 
 /** Every kind of job, those without work yet included, so each plugs in with a handler of its own. */
-export const JOB_KINDS = ['link-card', 'mail', 'push', 'poll-close', 'scheduled-post', 'delivery', 'inbox'] as const
+export const JOB_KINDS = [
+  'link-card',
+  'mail',
+  'push',
+  'poll-close',
+  'scheduled-post',
+  'delivery',
+  'inbox',
+  'media-delete',
+] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 
 const CountSchema = Type.Integer({ minimum: 0 })

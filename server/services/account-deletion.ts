@@ -4,6 +4,7 @@ import { isGuest, usernameKey } from '../usernames.js'
 import type { ServiceDeps } from './deps.js'
 import { verifyPassword } from './passwords.js'
 import type { MediaService } from './media.js'
+import { dropUploads, uploadsShownIn } from './media-deletion.js'
 
 /** How long a deleted account's username stays held, so nobody takes it over at once (DECISIONS §9). */
 const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
@@ -12,8 +13,8 @@ const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
 const PAGE = 100
 
 export interface AccountDeletionDeps extends ServiceDeps {
-  /** Tells this server's uploads from other URLs, and deletes one that nothing shows any more. */
-  media: Pick<MediaService, 'keyOf' | 'formsOf' | 'remove'>
+  /** Tells this server's uploads from other URLs. */
+  media: Pick<MediaService, 'keyOf'>
 }
 
 /** The last admin may not go: nobody could then make another. Staff rows are locked, so two admins cannot both go at once. */
@@ -27,7 +28,7 @@ async function checkNotOnlyAdmin(tx: StoreTx, user: UserRecord) {
 
 /**
  * This server's uploads the user shows, by key, each with a URL that names it: their avatar, banner and
- * their posts' images, read a page at a time.
+ * their posts' images and cards' images, read a page at a time.
  */
 async function uploadsOf({ store, media }: AccountDeletionDeps, user: UserRecord): Promise<Map<string, string>> {
   const uploads = new Map<string, string>()
@@ -40,24 +41,23 @@ async function uploadsOf({ store, media }: AccountDeletionDeps, user: UserRecord
   let cursor: string | undefined
   do {
     const page = await store.listPosts({ authorIds: [user._id], sort: 'latest', limit: PAGE, cursor })
-    for (const post of page.items) note(post.mediaUrl)
+    for (const post of page.items) {
+      note(post.mediaUrl)
+      note(post.card?.image ?? '')
+    }
     cursor = page.nextCursor ?? undefined
   } while (cursor)
   return uploads
 }
 
 export function createAccountDeletion(deps: AccountDeletionDeps) {
-  const { store, now, media } = deps
-  /** Whether anything still shows the upload, under any of its URLs. */
-  const stillShown = async (key: string) => {
-    for (const url of media.formsOf(key)) if (await store.isMediaUsed(url)) return true
-    return false
-  }
+  const { store, now } = deps
   return {
     /**
      * Deletes the account and everything it made, in one transaction, after the password is checked;
      * open screens are told of each post that went and of the person, and every stream of theirs ends.
-     * Then the uploads only they showed are deleted (a crash before leaves files nobody points at).
+     * The same transaction enqueues the deletion of the uploads they showed, and of those the open
+     * reports that went with them kept as evidence: each goes unless someone else shows it.
      */
     async deleteAccount(userId: string, password: string) {
       const user = await store.getUser(userId)
@@ -72,6 +72,8 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         const reservation = { _id: usernameKey(user.username), userId, until }
         const removal = await tx.deleteAccount(userId, reservation, at.toISOString())
         if (!removal) throw notFound(MSG.userNotRegistered)
+        const evidence = removal.openReportSnapshots.flatMap(uploadsShownIn)
+        await dropUploads(tx, [...uploads.values(), ...evidence], at.toISOString())
         for (const postId of removal.postIds) tx.emit({ name: 'post.deleted', data: { postId } })
         for (const { recipientId, unread } of removal.unread) {
           tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
@@ -79,7 +81,6 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         tx.emit({ name: 'user.deleted', data: { userId, username: user.username } })
         tx.emit({ name: 'session.ended', data: {}, to: userId })
       })
-      for (const [key, url] of uploads) if (!(await stillShown(key))) await media.remove(url)
     },
   }
 }

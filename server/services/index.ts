@@ -12,6 +12,7 @@ import { createLinkFetcher, type LinkFetchOptions } from './link-fetch.js'
 import type { MediaStorage } from '../media/media-storage.js'
 import type { MediaUrls } from '../media/media-urls.js'
 import { createMediaService, type MediaService } from './media.js'
+import { createMediaDeletion } from './media-deletion.js'
 import { createModerationService, type ModerationService } from './moderation.js'
 import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
@@ -87,6 +88,10 @@ export function createServices({
       ...deps,
       fetcher: createLinkFetcher(linkFetch),
       saveImage: async (bytes) => (await media.saveFetched(bytes)).url,
+      hasImage: async (url) => {
+        const key = media.keyOf(url)
+        return key === undefined || (await media.has(key))
+      },
       log: warn,
     })
   const account = createAccountService({
@@ -99,6 +104,7 @@ export function createServices({
     tokenFor: (holder) => tokenFor(signToken, holder),
   })
   const polls = createPollsService(deps)
+  const mediaDeletion = createMediaDeletion({ store: deps.store, media })
   return {
     auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost }),
     account,
@@ -129,6 +135,7 @@ export function createServices({
       'poll-close': (job, run) => polls.runCloseJob(job, run),
       ...(linkCards ? { 'link-card': (job, run) => linkCards.run(job, run) } : {}),
       ...(mailer ? { mail: (job) => account.runMailJob(job) } : {}),
+      'media-delete': (job) => mediaDeletion.run(job),
     },
   }
 }

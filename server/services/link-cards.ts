@@ -5,6 +5,7 @@ import type { ServiceDeps } from './deps.js'
 import { newJob, type JobRun } from './jobs.js'
 import { decodePage, summarisePage } from './link-card-parse.js'
 import { LinkFetchError, type LinkFetcher } from './link-fetch.js'
+import { dropUploads } from './media-deletion.js'
 import { postViews } from './post-views.js'
 
 /**
@@ -39,6 +40,8 @@ export interface LinkCardsDeps extends ServiceDeps {
   fetcher: LinkFetcher
   /** Stores a fetched image as an upload (re-encoded): its /media/ path; rejects when the bytes are no image. */
   saveImage: (bytes: Buffer) => Promise<string>
+  /** Whether an image saved earlier is still stored: a cached card's may have gone with the last post that showed it. */
+  hasImage: (url: string) => Promise<boolean>
   /** Why a card could not be made: a refusal of the fetcher (said in the message), or an error with its stack. */
   log: (message: string, error?: unknown) => void
 }
@@ -55,7 +58,7 @@ const isImageType = (type: string) => /^image\/(jpeg|png|gif|webp)$/.test(type)
 const TRANSIENT = new Set(['timeout', 'network', 'unresolved'])
 const isTransient = (error: unknown) => error instanceof LinkFetchError && TRANSIENT.has(error.reason)
 
-export function createLinkCards({ store, now, fetcher, saveImage, log }: LinkCardsDeps) {
+export function createLinkCards({ store, now, fetcher, saveImage, hasImage, log }: LinkCardsDeps) {
   const cache = new LRUCache<string, Promise<CardContent | null>>({ max: CACHED_LINKS, ttl: CARD_TTL_MS })
 
   /** The page's image stored here, or '' when it has none or it cannot be fetched or decoded. */
@@ -101,12 +104,28 @@ export function createLinkCards({ store, now, fetcher, saveImage, log }: LinkCar
     return card
   }
 
-  /** Stores the card and tells every stream, unless the post is gone or its text now links elsewhere. */
+  /** The card of a cached page, unless its image has gone since (with the last post that showed it): then fetched again. */
+  async function freshCardFor(href: string, signal: AbortSignal): Promise<CardContent | null> {
+    const content = await cardFor(href, signal)
+    if (!content?.image || (await hasImage(content.image))) return content
+    cache.delete(href)
+    return cardFor(href, signal)
+  }
+
+  /**
+   * Stores the card and tells every stream, unless the post is gone or its text now links elsewhere;
+   * the image of the card it replaces, or of this one when it is not stored, goes unless something shows it.
+   */
   async function attach(tx: StoreTx, postId: string, link: string, content: CardContent): Promise<void> {
+    const at = now().toISOString()
     const post = await tx.lockPost(postId)
-    if (!post || cardLinkOf(post.content)?.text !== link) return
+    if (!post || cardLinkOf(post.content)?.text !== link) {
+      await dropUploads(tx, [content.image], at)
+      return
+    }
     const card: LinkCardRecord = { url: link, ...content }
     await tx.setPostCard(postId, card)
+    if (post.card?.image !== card.image) await dropUploads(tx, [post.card?.image], at)
     const [record] = await tx.getPosts([postId])
     if (!record) return
     const [view] = await postViews(tx, [record], { userId: undefined, compact: true })
@@ -147,7 +166,7 @@ export function createLinkCards({ store, now, fetcher, saveImage, log }: LinkCar
     /** Runs a `link-card` job: the card is stored, and the job ends, in one transaction. */
     async run(job: ClaimedJob, run: JobRun): Promise<void> {
       const { postId, link, href } = job.payload as { postId: string; link: string; href: string }
-      const content = await cardFor(href, run.signal)
+      const content = await freshCardFor(href, run.signal)
       if (content === null) return
       await store.transaction(async (tx) => {
         await run.complete(tx)

@@ -16,6 +16,7 @@ import {
   type StaffNeed,
 } from './moderation-access.js'
 import { auditViews, moderatedUser } from './moderation-views.js'
+import { dropUploads } from './media-deletion.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
 
@@ -111,7 +112,9 @@ export function createModerationService({ store, now }: ServiceDeps) {
       await store.transaction(async (tx) => {
         const target = await mustGetUser(tx, targetId)
         if (!(await tx.deletePendingUser(targetId))) throw badRequest(MSG.notPending)
-        await audit(tx, actor._id, 'reject', { type: 'user', id: targetId }, now().toISOString(), target.username)
+        const at = now().toISOString()
+        await dropUploads(tx, [target.avatarURL, target.bannerURL], at)
+        await audit(tx, actor._id, 'reject', { type: 'user', id: targetId }, at, target.username)
       })
       return {}
     },
@@ -120,8 +123,9 @@ export function createModerationService({ store, now }: ServiceDeps) {
       await store.transaction(async (tx) => {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
-        await deletePostIn(tx, post)
-        await audit(tx, actor._id, 'remove-post', { type: 'post', id: post._id }, now().toISOString())
+        const at = now().toISOString()
+        await deletePostIn(tx, post, at)
+        await audit(tx, actor._id, 'remove-post', { type: 'post', id: post._id }, at)
       })
       return {}
     },

@@ -7,6 +7,7 @@ import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store
 import type { ServiceDeps } from './deps.js'
 import { mentionedIn, notify, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
+import { dropUploads } from './media-deletion.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { cardLinkOf, type LinkCards } from './link-cards.js'
@@ -245,6 +246,8 @@ export function createPostsService({
         const card = sameLink ? (post.card ?? null) : null
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
+        // The image and card it showed before go, unless it still shows them or something else does.
+        await dropUploads(tx, [post.mediaUrl !== mediaUrl ? post.mediaUrl : '', card ? '' : post.card?.image], at)
         const { mediaAlt, mediaWidth, mediaHeight, card: _card, spoilerText: _spoiler, ...text } = changes
         tx.emit({
           name: 'post.updated',
@@ -282,7 +285,7 @@ export function createPostsService({
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
-        await deletePostIn(tx, post)
+        await deletePostIn(tx, post, now().toISOString())
       })
       return {}
     },

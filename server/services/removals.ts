@@ -1,11 +1,20 @@
 import type { CommentRecord, PostRecord, StoreTx } from '../store/types.js'
+import { dropUploads } from './media-deletion.js'
 import { retract } from './notifier.js'
 
-/** Deletes a post inside a transaction, by its author or a moderator, and tells every open screen. */
-export async function deletePostIn(tx: StoreTx, post: Pick<PostRecord, '_id' | 'authorId'>) {
+/**
+ * Deletes a post inside a transaction, by its author or a moderator, and tells every open screen; its
+ * image and its card's go once nothing else shows them.
+ */
+export async function deletePostIn(
+  tx: StoreTx,
+  post: Pick<PostRecord, '_id' | 'authorId' | 'mediaUrl' | 'card'>,
+  at: string,
+) {
   // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
   await retract(tx, { postId: post._id })
   await tx.deletePost(post._id)
+  await dropUploads(tx, [post.mediaUrl, post.card?.image], at)
   tx.emit({ name: 'post.deleted', data: { postId: post._id }, by: post.authorId })
 }
 

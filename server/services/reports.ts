@@ -5,6 +5,7 @@ import type { PageRequest, ReportRecord, ReportStatus, StoreTx } from '../store/
 import type { ServiceDeps } from './deps.js'
 import { audit, type StaffMember } from './moderation-access.js'
 import { currentTarget, filedReportView, oneReportView, reportViews } from './moderation-views.js'
+import { dropUploads, uploadsShownIn } from './media-deletion.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
 import { checkReportText } from './content-rules.js'
@@ -38,11 +39,11 @@ async function subjectOf(tx: StoreTx, body: ReportBody): Promise<string> {
 }
 
 /** Removes what a report names: the post, or the comment; a user report has nothing to remove. */
-async function removeTarget(tx: StoreTx, report: ReportRecord) {
+async function removeTarget(tx: StoreTx, report: ReportRecord, at: string) {
   if (report.targetType === 'user') throw badRequest(MSG.nothingToRemove)
   if (report.targetType === 'post') {
     const post = await tx.lockPost(report.targetId)
-    if (post) await deletePostIn(tx, post)
+    if (post) await deletePostIn(tx, post, at)
     return
   }
   const postId = report.postId ?? ''
@@ -106,7 +107,7 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
         const note = body.note ?? ''
         let suspended: string | undefined
         if (body.action === 'remove') {
-          await removeTarget(tx, found)
+          await removeTarget(tx, found, at)
           await audit(
             tx,
             actor._id,
@@ -123,6 +124,8 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
         const resolution = { action: body.action, note, resolvedBy: actor._id, resolvedAt: at }
         const report = await tx.resolveReport(found._id, resolution)
         if (!report) throw badRequest(MSG.reportResolved)
+        // The evidence it kept need be kept no longer: what nothing else shows goes.
+        await dropUploads(tx, uploadsShownIn(found.snapshot), at)
         await audit(tx, actor._id, `resolve-${body.action}`, { type: 'report', id: found._id }, at, note)
         return { report, suspended }
       })

@@ -4,6 +4,7 @@ import type { AccountRecord, PageRequest, ProfileChanges, StoreReader, UserRecor
 import { isGuest } from '../usernames.js'
 import { editedValue } from './aliases.js'
 import type { ServiceDeps } from './deps.js'
+import { dropUploads } from './media-deletion.js'
 import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidMediaUrl, isValidWebsite } from './urls.js'
@@ -130,8 +131,16 @@ export function createUsersService({ store, now }: ServiceDeps) {
         const current = await mustGetUser(tx, userId, MSG.userNotRegistered)
         if (isGuest(current)) throw forbidden(MSG.guestUnchangeable)
         if (username !== undefined && username !== current.username) throw notFound(MSG.usernameChange)
-        const user = await tx.updateProfile(userId, profileChanges(sent, current), now().toISOString())
+        const at = now().toISOString()
+        const user = await tx.updateProfile(userId, profileChanges(sent, current), at)
         if (!user) throw notFound(MSG.userNotRegistered)
+        // An avatar or banner replaced or taken off goes, unless something else shows it.
+        const replaced = (before: string | undefined, after: string | undefined) => (before !== after ? before : '')
+        await dropUploads(
+          tx,
+          [replaced(current.avatarURL, user.avatarURL), replaced(current.bannerURL, user.bannerURL)],
+          at,
+        )
         const { bio, website, updatedAt } = user
         const shown = { displayName: user.displayName ?? '', bannerURL: user.bannerURL ?? '' }
         tx.emit({

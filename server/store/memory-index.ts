@@ -513,9 +513,9 @@ export class MemoryIndex {
 
   /** Whether a post or a profile shows the media URL. */
   usesMedia(url: string): boolean {
-    for (const post of this.posts.values()) if (post.mediaUrl === url) return true
+    for (const post of this.posts.values()) if (post.mediaUrl === url || post.card?.image === url) return true
     for (const user of this.users.values()) if (user.avatarURL === url || user.bannerURL === url) return true
-    return false
+    return this.moderation.openReportShows(url)
   }
 
   /** Signups waiting for approval, oldest first. */

@@ -83,6 +83,14 @@ export class ModerationIndex {
     return this.#reports[status].newestFirst(request)
   }
 
+  /** Whether an open report's snapshot of its target holds the string, as a whole value (an image's URL). */
+  openReportShows(value: string): boolean {
+    const quoted = JSON.stringify(value)
+    for (const report of this.#reports.open.byId.values())
+      if (JSON.stringify(report.snapshot).includes(quoted)) return true
+    return false
+  }
+
   get openCount(): number {
     return this.#reports.open.byId.size
   }

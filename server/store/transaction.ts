@@ -494,7 +494,12 @@ export class Transaction extends TransactionReads implements StoreTx {
     }
     // Notifications to and from them, and the reports they made or that are about them.
     retract({ involving: userId })
-    for (const reportId of this.base.reportsNaming(userId)) this.reports.set(reportId, null)
+    const openReportSnapshots: object[] = []
+    for (const reportId of this.base.reportsNaming(userId)) {
+      const report = await this.getReport(reportId)
+      if (report?.status === 'open') openReportSnapshots.push(report.snapshot)
+      this.reports.set(reportId, null)
+    }
     // The jobs about their posts (cards, polls) and mail to their address: none is left to do, and no
     // record names them.
     for (const jobId of this.base.jobsNaming(postIds, user.email)) this.jobs.set(jobId, null)
@@ -504,7 +509,8 @@ export class Transaction extends TransactionReads implements StoreTx {
     for (const key of this.base.expiredReservations(at)) this.reservedNames.set(key, null)
     this.reservedNames.set(reservation._id, Object.freeze({ ...reservation }))
     unread.delete(userId)
-    return { postIds, unread: [...unread].map(([recipientId, count]) => ({ recipientId, unread: count })) }
+    const unreadCounts = [...unread].map(([recipientId, count]) => ({ recipientId, unread: count }))
+    return { postIds, unread: unreadCounts, openReportSnapshots }
   }
 
   /** Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post. */

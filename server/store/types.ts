@@ -332,6 +332,8 @@ export interface AccountRemoval {
   readonly postIds: readonly string[]
   /** Whoever had unread notifications that went with the account, and their count now, in no particular order. */
   readonly unread: readonly UnreadCount[]
+  /** The snapshots of the open reports that went with it (made by them, or about them): evidence no longer kept. */
+  readonly openReportSnapshots: readonly object[]
 }
 
 export interface PageRequest {
@@ -504,7 +506,10 @@ export interface StoreReader {
   listCommentsBy(userId: string, page: PageRequest): Promise<Page<AuthoredComment>>
   /** The ids of the posts the user likes, the oldest like first. */
   listLikedPostIds(userId: string, page: PageRequest): Promise<Page<string>>
-  /** Whether any post or profile shows the media URL (an upload still in use). */
+  /**
+   * Whether anything shows the media URL, so the upload it names must stay: a post's image or its card's,
+   * an avatar or a banner, or the snapshot an open report keeps of its target (the evidence a moderator reads).
+   */
   isMediaUsed(url: string): Promise<boolean>
 }
 

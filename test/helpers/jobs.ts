@@ -1,7 +1,8 @@
+import type { JobsReply } from '../../server/schemas/jobs.js'
 import { createJobQueue, type JobHandlers, type JobQueueOptions } from '../../server/services/jobs.js'
 import type { JobCount, JobKind, JobState, Store } from '../../server/store/types.js'
 import { EmbeddedStore } from '../../server/store/embedded-store.js'
-import { tempDataDir, type TestContext } from './app.js'
+import { tempDataDir, type TestApp, type TestContext } from './app.js'
 import { openPgStore } from './both-stores.js'
 import { testDatabaseUrl } from './store-under-test.js'
 import { uuidDatabase } from './uuid-database.js'
@@ -64,3 +65,21 @@ export async function openTestStore(t: TestContext): Promise<Store> {
   t.teardown(() => store.close())
   return store
 }
+
+/** GET /api/admin/jobs as the admin `token`, polled until `done` holds of it. */
+export async function untilOverview(
+  api: Pick<TestApp, 'as'>,
+  token: string,
+  done: (reply: JobsReply) => boolean,
+): Promise<JobsReply> {
+  for (let i = 0; ; i++) {
+    const reply = (await api.as(token, { method: 'GET', url: '/api/admin/jobs' })).json() as JobsReply
+    if (done(reply)) return reply
+    if (i > 1000) throw new Error(`the queue never got there: ${JSON.stringify(reply)}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** Until every `media-delete` job enqueued so far has run (GET /api/admin/jobs as the admin `token`). */
+export const untilMediaDeleted = (api: Pick<TestApp, 'as'>, token: string) =>
+  untilOverview(api, token, (r) => r.kinds['media-delete']?.queued === 0 && r.kinds['media-delete'].running === 0)

@@ -1,6 +1,15 @@
 import type { AccountRemoval } from '../../server/store/types.js'
 import { usernameKey } from '../../server/usernames.js'
-import { MALFORMED, UNKNOWN, everyPage, type Fixture, type ReadCase, type WriteCase } from './store-contract.js'
+import {
+  CARD_IMAGE,
+  MALFORMED,
+  REPORTED_IMAGE,
+  UNKNOWN,
+  everyPage,
+  type Fixture,
+  type ReadCase,
+  type WriteCase,
+} from './store-contract.js'
 
 /** The reads an account's export and deletion make. */
 export function accountReads(f: Fixture): ReadCase[] {
@@ -54,6 +63,8 @@ export function accountReads(f: Fixture): ReadCase[] {
         await s.isMediaUsed(database.posts.find((post) => post.mediaUrl)?.mediaUrl as string),
         await s.isMediaUsed(database.users[0]?.avatarURL as string),
         await s.isMediaUsed('/media/none.png'),
+        await s.isMediaUsed(CARD_IMAGE),
+        await s.isMediaUsed(REPORTED_IMAGE),
       ],
     },
   ]
@@ -64,6 +75,7 @@ const sorted = (removal: AccountRemoval | undefined) =>
   removal && {
     postIds: [...removal.postIds].sort(),
     unread: [...removal.unread].sort((a, b) => a.recipientId.localeCompare(b.recipientId)),
+    openReportSnapshots: removal.openReportSnapshots.map((snapshot) => JSON.stringify(snapshot)).sort(),
   }
 
 /** Deleting accounts, last: the reads run after it see what each store left. */

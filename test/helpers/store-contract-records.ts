@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { NotificationRecord, ReportRecord } from '../../server/store/types.js'
-import { MALFORMED, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
+import { MALFORMED, REPORTED_IMAGE, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
 
 /** The writes of notifications, reports, the audit log, invites, two-factor state, tokens and events. */
 export function recordWrites(f: Fixture): WriteCase[] {
@@ -109,6 +109,18 @@ export function recordWrites(f: Fixture): WriteCase[] {
     { op: 'removeNotificationsOf', name: 'none', write: (tx) => tx.removeNotificationsOf([]) },
     { op: 'addReport', name: 'a report', write: (tx) => tx.addReport(report(fresh.report, at(42))) },
     { op: 'addReport', name: 'another', write: (tx) => tx.addReport(report(fresh.resolved, at(43))) },
+    {
+      op: 'addReport',
+      name: 'one whose snapshot shows an image, left open',
+      write: (tx) =>
+        tx.addReport({
+          ...report(fresh.evidence, at(44)),
+          targetType: 'post',
+          targetId: p[5] as string,
+          subjectId: u5,
+          snapshot: { content: 'as it was', mediaUrl: REPORTED_IMAGE },
+        }),
+    },
     { op: 'resolveReport', name: 'an open report', write: (tx) => tx.resolveReport(fresh.resolved, resolution) },
     { op: 'resolveReport', name: 'a resolved report', write: (tx) => tx.resolveReport(fresh.resolved, resolution) },
     { op: 'resolveReport', name: 'no report', write: (tx) => tx.resolveReport(MALFORMED, resolution) },

@@ -1,5 +1,5 @@
 import type { CommentRecord, PostRecord } from '../../server/store/types.js'
-import { MALFORMED, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
+import { CARD_IMAGE, MALFORMED, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
 
 /** The writes of people, follows, blocks, mutes and bookmarks, in the order the suite runs them. */
 export function peopleWrites(f: Fixture): WriteCase[] {
@@ -154,6 +154,11 @@ export function contentWrites(f: Fixture): WriteCase[] {
       name: 'the card cleared by an edit',
       write: (tx) =>
         tx.updatePost(fresh.post, { content: 'edited again', mediaUrl: '', type: '', card: undefined }, at(24)),
+    },
+    {
+      op: 'setPostCard',
+      name: 'a card with an image, on another post',
+      write: (tx) => tx.setPostCard(p[3] as string, { ...card, image: CARD_IMAGE }),
     },
     { op: 'lockPost', name: 'a post', write: (tx) => tx.lockPost(fresh.post) },
     {

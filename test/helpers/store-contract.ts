@@ -175,7 +175,17 @@ export interface Fixture {
   pending: [UserRecord, UserRecord]
   /** Ids for the records the writes add. */
   fresh: Record<
-    'post' | 'poll' | 'reply' | 'comment' | 'notification' | 'unread' | 'report' | 'resolved' | 'audit' | 'token',
+    | 'post'
+    | 'poll'
+    | 'reply'
+    | 'comment'
+    | 'notification'
+    | 'unread'
+    | 'report'
+    | 'resolved'
+    | 'evidence'
+    | 'audit'
+    | 'token',
     string
   >
   at: (minute: number) => string
@@ -212,12 +222,17 @@ export function contractFixture(): Fixture {
       unread: randomUUID(),
       report: randomUUID(),
       resolved: randomUUID(),
+      evidence: randomUUID(),
       audit: randomUUID(),
       token: randomUUID(),
     },
     at,
   }
 }
+
+/** Upload URLs only a card and only an open report's snapshot show (isMediaUsed). */
+export const CARD_IMAGE = '/media/0c0c0c0c-0000-4000-8000-000000000001.png'
+export const REPORTED_IMAGE = '/media/0c0c0c0c-0000-4000-8000-000000000002.png'
 
 /** What a row gave: its answer, made comparable, or the error it threw (its message and status). */
 export type Outcome = { answer: unknown } | { error: string; statusCode?: number }

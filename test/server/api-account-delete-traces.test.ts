@@ -4,6 +4,7 @@ import t from 'tap'
 import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import { totpCode } from '../../server/services/totp.js'
 import { expectOk, signup, storedText, type SignedUp } from '../helpers/api.js'
+import { untilMediaDeleted } from '../helpers/jobs.js'
 import { buildModerationApp, call, commentBy, imageBy } from '../helpers/moderation.js'
 import { testDatabaseUrl, withSql } from '../helpers/store-under-test.js'
 
@@ -13,7 +14,7 @@ import { testDatabaseUrl, withSql } from '../helpers/store-under-test.js'
  * column of every table is searched, so a table added later is covered too), and the media folder no
  * longer holds their upload while it still holds others'.
  */
-const { api } = await buildModerationApp(t)
+const { api, admin } = await buildModerationApp(t)
 
 const exists = (url: string) =>
   access(path.join(api.dataDir, 'media', path.basename(url))).then(
@@ -206,7 +207,8 @@ await t.test('a person who did everything leaves no row and no file behind', asy
       `no notification of @${who.username} names them or what they made`,
     )
   }
-  t.equal(await exists(image), false, 'their upload is gone from the media folder')
+  await untilMediaDeleted(api, admin)
+  t.equal(await exists(image), false, 'their upload is gone from the media folder, by a job')
   t.equal(await exists(beasImage), true, "bea's upload stays")
   const quoted = (await call(api, bea.token, 'GET', `/api/posts/${beasQuote}`)).json() as {
     post: { quote?: unknown; quoteOf?: string }

@@ -6,6 +6,7 @@ import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import { TicketReplySchema } from '../../server/schemas/events.js'
 import { buildApiApp, expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
 import { buildModerationApp, call, commentBy, imageBy, postBy } from '../helpers/moderation.js'
+import { untilMediaDeleted } from '../helpers/jobs.js'
 import { snapshotDb } from '../helpers/seeded.js'
 import { openSse, within, type SseClient } from '../helpers/sse.js'
 import { postgresOnly } from '../helpers/store-under-test.js'
@@ -108,7 +109,8 @@ await t.test('everything the user made goes, and every count drops', async (t) =
     comments.some((comment) => comment._id === beasComment),
     'comments on their posts go',
   )
-  t.equal(await exists(image), false, 'an upload only they used is deleted')
+  await untilMediaDeleted(api, admin)
+  t.equal(await exists(image), false, 'an upload only they used is deleted, by a job')
   t.equal(await exists(shared), true, 'an upload someone else shows stays')
   expectError(t, await call(api, bea.token, 'GET', `/api/users/${leaver.username}`), 404, MSG.userNotFound)
 })

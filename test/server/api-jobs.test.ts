@@ -1,9 +1,9 @@
 import t from 'tap'
 import { MSG } from '../../server/errors.js'
-import { JOB_KINDS, JobsReplySchema, type JobsReply } from '../../server/schemas/jobs.js'
+import { JOB_KINDS, JobsReplySchema } from '../../server/schemas/jobs.js'
 import type { JobHandler } from '../../server/services/jobs.js'
 import { buildApiApp, expectError, expectOk, signup } from '../helpers/api.js'
-import { QUICK_JOBS } from '../helpers/jobs.js'
+import { QUICK_JOBS, untilOverview } from '../helpers/jobs.js'
 import { buildModerationApp, call, seedWithStaff } from '../helpers/moderation.js'
 
 /**
@@ -14,18 +14,6 @@ import { buildModerationApp, call, seedWithStaff } from '../helpers/moderation.j
 
 /** Nothing listens on port 1: every mail fails to connect, and its job fails after QUICK_JOBS' retries. */
 const DEAD_SMTP = 'smtp://127.0.0.1:1'
-
-type Api = Awaited<ReturnType<typeof buildApiApp>>
-
-/** The overview, polled until `done` holds of it. */
-async function until(api: Api, admin: string, done: (reply: JobsReply) => boolean): Promise<JobsReply> {
-  for (let i = 0; ; i++) {
-    const reply = (await call(api, admin, 'GET', '/api/admin/jobs')).json() as JobsReply
-    if (done(reply)) return reply
-    if (i > 1000) throw new Error(`the queue never got there: ${JSON.stringify(reply)}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 await t.test('only admins see the queue', async (t) => {
   const { api, admin, moderator } = await buildModerationApp(t)
@@ -51,7 +39,7 @@ await t.test('a mail that cannot be sent is retried, then listed as a failure wi
     payload: { email: 'maya@chirp.local' },
   })
   t.equal(res.statusCode, 200, 'the request is answered at once')
-  const reply = await until(api, admin, (r) => r.kinds.mail?.failed === 1)
+  const reply = await untilOverview(api, admin, (r) => r.kinds.mail?.failed === 1)
   t.strictSame(reply.kinds.mail, { queued: 0, running: 0, done: 0, failed: 1 })
   const [failure] = reply.failures
   t.match(failure, { kind: 'mail', lastError: /ECONNREFUSED/ })
@@ -74,12 +62,12 @@ await t.test('a run cut short by closing the app runs again at the next start', 
     poll: { options: ['a', 'b'], days: 1 },
   })
   t.equal(res.statusCode, 201)
-  await until(first, await first.login('maya.lin'), (r) => (r.kinds['poll-close']?.running ?? 0) >= 1)
+  await untilOverview(first, await first.login('maya.lin'), (r) => (r.kinds['poll-close']?.running ?? 0) >= 1)
   await first.app.close()
 
   const second = await buildApiApp(t, { config, dataDir: first.dataDir, options: { seed: seedWithStaff } })
   const admin = await second.login('maya.lin')
-  await until(second, admin, (r) => r.kinds['poll-close']?.queued === 0 && r.kinds['poll-close'].running === 0)
+  await untilOverview(second, admin, (r) => r.kinds['poll-close']?.queued === 0 && r.kinds['poll-close'].running === 0)
   const notes = (await call(second, author.token, 'GET', '/api/notifications')).json() as {
     notifications: { type: string }[]
   }

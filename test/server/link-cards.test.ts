@@ -38,6 +38,7 @@ const cardsWith = (fetcher: LinkFetcher) =>
     now: () => new Date(),
     fetcher,
     saveImage: async () => '',
+    hasImage: async () => true,
     log: (m) => logged.push(m),
   })
 /** Lets the promise chains the queue started run to where they wait. */

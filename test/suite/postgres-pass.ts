@@ -32,6 +32,7 @@ export const POSTGRES_PASS = [
   'api-link-cards',
   'api-link-previews',
   'api-media',
+  'api-media-delete',
   'api-media-s3',
   'api-meta',
   'api-mock-clients',

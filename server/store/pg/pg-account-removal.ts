@@ -17,9 +17,6 @@ const OWN_ROWS: readonly (readonly [table: string, column: string])[] = [
   ['mutes', 'muted_id'],
   ['follow_requests', 'follower_id'],
   ['follow_requests', 'followee_id'],
-  ['reports', 'reporter_id'],
-  // Reports about them or what they made: what they report is gone, and the queue names nobody who left.
-  ['reports', 'subject_id'],
   ['two_factor', 'user_id'],
   ['revoked_tokens', 'user_id'],
   ['comment_votes', 'user_id'],
@@ -97,6 +94,11 @@ export async function deleteAccount(
   // Their posts, with what others made of them (comments, reactions, bookmarks, tags) by cascade.
   const posts = await sql<{ id: string }[]>`DELETE FROM posts WHERE author_id = ${userId} RETURNING id`
   for (const [table, column] of OWN_ROWS) await sql`DELETE FROM ${sql(table)} WHERE ${sql(column)} = ${userId}`
+  // Reports they made, and those about them or what they made (what they report is gone, and the queue
+  // names nobody who left): the open ones' snapshots held uploads as evidence, which may go now.
+  const reports = await sql<{ snapshot: object }[]>`
+    DELETE FROM reports WHERE reporter_id = ${userId} OR subject_id = ${userId}
+    RETURNING CASE WHEN status = 'open' THEN snapshot END AS snapshot`
   await sql`DELETE FROM reserved_usernames WHERE until <= ${at}`
   await sql`
     INSERT INTO reserved_usernames (username_key, user_id, until)
@@ -116,6 +118,7 @@ export async function deleteAccount(
   return {
     postIds: posts.map((row) => row.id),
     unread: unread.map((row) => ({ recipientId: row.recipient_id, unread: row.unread })),
+    openReportSnapshots: reports.flatMap((row) => (row.snapshot === null ? [] : [row.snapshot])),
   }
 }
 
@@ -130,9 +133,18 @@ export async function wasDeleted(sql: Queryable, userId: string): Promise<boolea
   return rows.length > 0
 }
 
+/**
+ * Each place that may show an upload, by an index of its own (migrations 14 and 24); the open reports are
+ * few, and their snapshots are searched for the URL as a whole JSON string.
+ */
 export async function isMediaUsed(sql: Queryable, url: string): Promise<boolean> {
+  if (url === '') return false
   const rows = await sql`
     SELECT 1 FROM posts WHERE media_url = ${url} AND media_url <> ''
-    UNION ALL SELECT 1 FROM users WHERE avatar_url = ${url} OR banner_url = ${url} LIMIT 1`
+    UNION ALL SELECT 1 FROM posts WHERE card->>'image' = ${url} AND card->>'image' <> ''
+    UNION ALL SELECT 1 FROM users WHERE avatar_url = ${url}
+    UNION ALL SELECT 1 FROM users WHERE banner_url = ${url}
+    UNION ALL SELECT 1 FROM reports WHERE status = 'open' AND strpos(snapshot::text, ${JSON.stringify(url)}) > 0
+    LIMIT 1`
   return rows.length > 0
 }

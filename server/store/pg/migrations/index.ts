@@ -19,6 +19,7 @@ import * as jobs from './0018_jobs.js'
 import * as eventAbout from './0019_event_about.js'
 import * as audiences from './0020_audiences.js'
 import * as followRequests from './0021_follow_requests.js'
+import * as mediaUses from './0024_media_uses.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   eventAbout,
   audiences,
   followRequests,
+  mediaUses,
 ]
