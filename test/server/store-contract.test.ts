@@ -13,6 +13,7 @@ import {
   type Outcome,
 } from '../helpers/store-contract.js'
 import { accountReads, accountWrites } from '../helpers/store-contract-accounts.js'
+import { audienceReads } from '../helpers/store-contract-audiences.js'
 import { otherReads } from '../helpers/store-contract-more-reads.js'
 import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
@@ -35,6 +36,7 @@ const reads = (f: Fixture) => [
   ...pollReads(f),
   ...repostReads(f),
   ...accountReads(f),
+  ...audienceReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
