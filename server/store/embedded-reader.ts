@@ -1,3 +1,4 @@
+import { audienceTest, shownNotifications } from './audience-scope.js'
 import { pageByOffset } from './cursor.js'
 import { fullPage } from './full-page.js'
 import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
@@ -8,10 +9,12 @@ import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
+  AudienceScope,
   FeedRepostQuery,
   MuteRecord,
   Page,
   PageRequest,
+  PostPage,
   PostQuery,
   PostRecord,
   ReportStatus,
@@ -32,6 +35,11 @@ function recordsOf<T>(page: Page<string>, records: ReadonlyMap<string, T>): Page
 const authorOf = (post: PostRecord) => post.authorId
 const withMedia = (post: PostRecord) => post.mediaUrl !== ''
 const idOf = (user: UserRecord) => user._id
+
+/** Both tests, where either may be absent. */
+function bothOf<T>(a: ((item: T) => boolean) | undefined, b: ((item: T) => boolean) | undefined) {
+  return a && b ? (item: T) => a(item) && b(item) : (a ?? b)
+}
 
 /** The embedded store's reads, all answered from memory: the index holds the whole database. */
 export class EmbeddedReader implements TransactionBase {
@@ -82,11 +90,21 @@ export class EmbeddedReader implements TransactionBase {
   async repostedAmong(userId: string, postIds: readonly string[]) {
     return repostedIn(this.index.getPosts(postIds), userId)
   }
+  async followedAmong(userId: string, otherIds: readonly string[]) {
+    const following = new Set(this.index.users.get(userId)?.following)
+    return new Set(otherIds.filter((id) => following.has(id)))
+  }
   async listFeedReposts(userId: string, query: FeedRepostQuery) {
     return this.index.listFeedReposts(userId, query)
   }
-  async listPinned(userId: string) {
-    return this.index.listPinned(userId)
+  async listPinned(userId: string, audience?: AudienceScope) {
+    const pinned = this.index.listPinned(userId)
+    const kept = this.#audience(audience)
+    return kept ? pinned.filter(kept) : pinned
+  }
+  /** The test of the posts `scope` keeps, whom the reader follows read from the index when first needed. */
+  #audience(scope: AudienceScope | undefined) {
+    return audienceTest(scope, (readerId) => this.index.users.get(readerId)?.following ?? [])
   }
   async listLikers(postId: string, page: PageRequest) {
     const post = this.index.posts.get(postId)
@@ -121,21 +139,22 @@ export class EmbeddedReader implements TransactionBase {
       (comment) => comment.authorId,
     )
   }
-  async listPosts({ hide, media, ...query }: PostQuery) {
+  async listPosts({ hide, media, audience, ...query }: PostQuery) {
     const read = (part: PageRequest) => this.index.listPosts({ ...query, ...part })
-    return fullPage({ ...query, hide }, read, authorOf, media ? withMedia : undefined)
+    return fullPage({ ...query, hide }, read, authorOf, bothOf(media ? withMedia : undefined, this.#audience(audience)))
   }
-  async countPosts(authorId: string) {
-    return this.index.postCountOf(authorId)
+  async countPosts(authorId: string, audience?: AudienceScope) {
+    const kept = this.#audience(audience)
+    return kept ? this.index.postsBy(authorId).filter(kept).length : this.index.postCountOf(authorId)
   }
-  async listLikedPosts(userId: string, page: PageRequest) {
+  async listLikedPosts(userId: string, page: PostPage) {
     return this.#postsByPlace(`likes ${userId}`, this.index.likesOf(userId), page)
   }
-  async listBookmarks(userId: string, page: PageRequest) {
+  async listBookmarks(userId: string, page: PostPage) {
     return this.#postsByPlace(`bookmarks ${userId}`, this.index.users.get(userId)?.bookmarks ?? [], page)
   }
   /** Posts named by a list of ids (oldest first), newest first, paged by their places in it (list-places.ts). */
-  #postsByPlace(name: string, ids: readonly string[], page: PageRequest) {
+  #postsByPlace(name: string, ids: readonly string[], { audience, ...page }: PostPage) {
     return fullPage(
       page,
       (part) => {
@@ -143,10 +162,12 @@ export class EmbeddedReader implements TransactionBase {
         return { items: this.index.getPosts(items), nextCursor }
       },
       authorOf,
+      this.#audience(audience),
     )
   }
-  async listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>> {
-    return fullPage(page, (part) => recordsOf(this.index.search.tagged(tag, part), this.index.posts), authorOf)
+  async listTaggedPosts(tag: string, { audience, ...page }: PostPage): Promise<Page<PostRecord>> {
+    const read = (part: PageRequest) => recordsOf(this.index.search.tagged(tag, part), this.index.posts)
+    return fullPage(page, read, authorOf, this.#audience(audience))
   }
   async trendingTags(since: string, limit: number, hide: readonly string[] = []) {
     if (hide.length === 0) return this.index.search.trending(since, limit)
@@ -154,8 +175,9 @@ export class EmbeddedReader implements TransactionBase {
     const { posts } = this.index
     return this.index.search.trendingAmong(since, limit, (id) => !hidden.has(posts.get(id)?.authorId ?? ''))
   }
-  async searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>> {
-    return fullPage(page, (part) => recordsOf(this.index.search.posts(terms, part), this.index.posts), authorOf)
+  async searchPosts(terms: readonly string[], { audience, ...page }: PostPage): Promise<Page<PostRecord>> {
+    const read = (part: PageRequest) => recordsOf(this.index.search.posts(terms, part), this.index.posts)
+    return fullPage(page, read, authorOf, this.#audience(audience))
   }
   async searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>> {
     const hide = this.index.withPending(page.hide)
@@ -173,10 +195,18 @@ export class EmbeddedReader implements TransactionBase {
       page,
       (part) => this.index.notifications.page(userId, part),
       (n) => n.actorId,
+      this.#shownNotifications(userId),
     )
   }
   async countUnread(userId: string) {
-    return this.index.notifications.unreadCount(userId)
+    return this.index.notifications.unreadOf(userId).filter(this.#shownNotifications(userId)).length
+  }
+  #shownNotifications(userId: string) {
+    return shownNotifications(
+      userId,
+      (id) => this.index.posts.get(id),
+      (readerId) => this.index.users.get(readerId)?.following ?? [],
+    )
   }
   async isTokenRevoked(tokenId: string) {
     return this.index.revokedTokens.get(tokenId) !== undefined

@@ -1,3 +1,4 @@
+import { travels } from './audience-scope.js'
 import { JobIndex } from './job-index.js'
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
 import { ListPlaces } from './list-places.js'
@@ -238,6 +239,11 @@ export class MemoryIndex {
     return this.#postsByAuthor.get(authorId)?.items.length ?? 0
   }
 
+  /** The author's posts, oldest first. */
+  postsBy(authorId: string): readonly PostRecord[] {
+    return this.#postsByAuthor.get(authorId)?.items ?? []
+  }
+
   /** The ids of everyone who blocks the user. */
   blockersOf(userId: string): readonly string[] {
     return [...(this.#blockedBy.get(userId) ?? [])]
@@ -381,7 +387,8 @@ export class MemoryIndex {
 
   /**
    * Every repost a feed shows, in ascending order: kept with the feed's authors until a repost changes.
-   * Each post's first repost by one of the authors counts, unless one of them wrote it.
+   * Each post's first repost by one of the authors counts, unless one of them wrote it or it is of an
+   * audience that does not travel (a post's audience never changes, so what is kept stays right).
    */
   #feedReposts(authors: Authors, hide: readonly string[]): readonly FeedRepost[] {
     const hideKey = hide.join(' ')
@@ -393,7 +400,7 @@ export class MemoryIndex {
       if (hidden.has(by)) continue
       for (const [postId, at] of this.#repostsBy.get(by) ?? []) {
         const post = this.posts.get(postId)
-        if (!post || authors.ids.has(post.authorId) || hidden.has(post.authorId)) continue
+        if (!post || authors.ids.has(post.authorId) || hidden.has(post.authorId) || !travels(post)) continue
         const seen = first.get(postId)
         if (!seen || at < seen.at || (at === seen.at && by < seen.by)) first.set(postId, { post, by, at })
       }

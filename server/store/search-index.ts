@@ -1,3 +1,4 @@
+import { isPublic } from './audience-scope.js'
 import { CURSOR, pageOf, type SortKey } from './cursor.js'
 import { SortedList, scanPage } from './sorted-list.js'
 import { searchTermsOf, tagUsesOf } from './text-terms.js'
@@ -46,7 +47,7 @@ export class SearchIndex {
   readonly #keys = new Map<string, PostKey>()
   readonly #byTerm = new Map<string, SortedList<PostKey>>()
   readonly #byTag = new Map<string, SortedList<PostKey>>()
-  /** Every tag of every post by the time of its latest use: what trending counts over. */
+  /** Every tag of every public post by the time of its latest use: what trending counts over. */
   readonly #uses = new SortedList(byUse)
   /** Raised whenever a post's tags or the times of their use change. */
   #tagsVersion = 0
@@ -76,7 +77,7 @@ export class SearchIndex {
       for (const term of searchTermsOf(post.content)) gather(byTerm, term, key)
       for (const [tag, usedAt] of tagUsesOf(post)) {
         gather(byTag, tag, key)
-        uses.push(useOf(post._id, tag, usedAt))
+        if (isPublic(post)) uses.push(useOf(post._id, tag, usedAt))
       }
     }
     for (const [term, keys] of byTerm) this.#listOf(this.#byTerm, term).adopt(keys)
@@ -91,14 +92,14 @@ export class SearchIndex {
     let key = this.#keys.get(post._id)
     if (!key) this.#keys.set(post._id, (key = { _id: post._id, createdAt: post.createdAt }))
     if (previous?.content !== post.content) this.#indexTerms(key, previous?.content ?? '', post.content)
-    this.#indexTags(key, previous ? tagUsesOf(previous) : new Map(), tagUsesOf(post))
+    this.#indexTags(key, previous ? tagUsesOf(previous) : new Map(), tagUsesOf(post), isPublic(post))
   }
 
   deletePost(previous: PostRecord): void {
     const key = this.#keys.get(previous._id)
     if (!key) return
     this.#indexTerms(key, previous.content, '')
-    this.#indexTags(key, tagUsesOf(previous), new Map())
+    this.#indexTags(key, tagUsesOf(previous), new Map(), isPublic(previous))
     this.#keys.delete(previous._id)
   }
 
@@ -155,16 +156,22 @@ export class SearchIndex {
     for (const term of diff(termsAfter, termsBefore)) this.#listOf(this.#byTerm, term).upsert(undefined, key)
   }
 
-  #indexTags(key: PostKey, before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): void {
+  /** `trending`: whether the post's uses count towards trends, a public post's alone (its audience never changes). */
+  #indexTags(
+    key: PostKey,
+    before: ReadonlyMap<string, string>,
+    after: ReadonlyMap<string, string>,
+    trending: boolean,
+  ): void {
     for (const [tag, usedAt] of before) {
       if (after.get(tag) === usedAt) continue
-      this.#uses.remove(useOf(key._id, tag, usedAt))
+      if (trending) this.#uses.remove(useOf(key._id, tag, usedAt))
       if (!after.has(tag)) this.#drop(this.#byTag, tag, key)
       this.#tagsVersion++
     }
     for (const [tag, usedAt] of after) {
       if (before.get(tag) === usedAt) continue
-      this.#uses.upsert(undefined, useOf(key._id, tag, usedAt))
+      if (trending) this.#uses.upsert(undefined, useOf(key._id, tag, usedAt))
       if (!before.has(tag)) this.#listOf(this.#byTag, tag).upsert(undefined, key)
       this.#tagsVersion++
     }

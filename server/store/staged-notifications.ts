@@ -27,6 +27,18 @@ export class StagedNotifications {
     return count
   }
 
+  /** The user's unread notifications as this transaction leaves them, in no particular order. */
+  unreadOf(userId: string): NotificationRecord[] {
+    const found = new Map<string, NotificationRecord>()
+    for (const committed of this.base.unreadOf(userId)) {
+      const current = this.get(committed._id)
+      if (current && !current.read) found.set(current._id, current)
+    }
+    for (const staged of this.changes.values())
+      if (staged?.recipientId === userId && !staged.read) found.set(staged._id, staged)
+    return [...found.values()]
+  }
+
   /** The unread count after, or undefined when a notification of that identity exists already. */
   add(notification: NotificationRecord): number | undefined {
     const identity = identityKey(notification)

@@ -5,7 +5,9 @@ import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn, requestedIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
+import { audienceTest, shownNotifications } from './audience-scope.js'
 import type {
+  AudienceScope,
   AuditEntryRecord,
   FeedRepostQuery,
   InviteRecord,
@@ -14,6 +16,7 @@ import type {
   ReportRecord,
   ReportStatus,
   ReservedNameRecord,
+  PostPage,
   PostQuery,
   PostRecord,
   RevokedTokenRecord,
@@ -140,18 +143,29 @@ export class TransactionReads implements StoreReader {
   async repostedAmong(userId: string, postIds: readonly string[]) {
     return repostedIn(await this.getPosts(postIds), userId)
   }
+  async followedAmong(userId: string, otherIds: readonly string[]) {
+    const following = new Set((await this.getUser(userId))?.following)
+    return new Set(otherIds.filter((id) => following.has(id)))
+  }
   listFeedReposts(userId: string, query: FeedRepostQuery) {
     return this.base.listFeedReposts(userId, query)
   }
   /** Pins staged in this transaction count: a fourth pin is refused by what the transaction itself did. */
-  async listPinned(userId: string) {
+  async listPinned(userId: string, audience?: AudienceScope) {
     const committed = await this.base.listPinned(userId)
     const ids = new Set(committed.map((post) => post._id))
     for (const [id, post] of this.posts) if (post?.authorId === userId) ids.add(id)
     const current = await this.getPosts([...ids])
+    const kept = await this.#audience(audience)
     return current
-      .filter((post) => post.pinnedAt !== undefined)
+      .filter((post) => post.pinnedAt !== undefined && (!kept || kept(post)))
       .sort((a, b) => (b.pinnedAt ?? '').localeCompare(a.pinnedAt ?? '') || b._id.localeCompare(a._id))
+  }
+  /** The test of the posts `scope` keeps, with the follows of the reader as this transaction leaves them. */
+  async #audience(scope: AudienceScope | undefined) {
+    const readerId = scope?.kind === 'listed' ? undefined : scope?.readerId
+    const following = readerId === undefined ? [] : ((await this.getUser(readerId))?.following ?? [])
+    return audienceTest(scope, () => following)
   }
   async listLikers(postId: string, page: PageRequest) {
     return likersOf(await this.getPost(postId), page)
@@ -177,22 +191,22 @@ export class TransactionReads implements StoreReader {
   listPosts(query: PostQuery) {
     return this.base.listPosts(query)
   }
-  listBookmarks(userId: string, page: PageRequest) {
+  listBookmarks(userId: string, page: PostPage) {
     return this.base.listBookmarks(userId, page)
   }
-  listLikedPosts(userId: string, page: PageRequest) {
+  listLikedPosts(userId: string, page: PostPage) {
     return this.base.listLikedPosts(userId, page)
   }
-  countPosts(authorId: string) {
-    return this.base.countPosts(authorId)
+  countPosts(authorId: string, audience?: AudienceScope) {
+    return this.base.countPosts(authorId, audience)
   }
-  listTaggedPosts(tag: string, page: PageRequest) {
+  listTaggedPosts(tag: string, page: PostPage) {
     return this.base.listTaggedPosts(tag, page)
   }
   trendingTags(since: string, limit: number, hide?: readonly string[]) {
     return this.base.trendingTags(since, limit, hide)
   }
-  searchPosts(terms: readonly string[], page: PageRequest) {
+  searchPosts(terms: readonly string[], page: PostPage) {
     return this.base.searchPosts(terms, page)
   }
   searchUsers(search: UserSearch, page: PageRequest) {
@@ -204,8 +218,18 @@ export class TransactionReads implements StoreReader {
   async getNotification(id: string) {
     return this.notifications.get(id)
   }
+  /** The unread ones listNotifications would show, as this transaction leaves them. */
   async countUnread(userId: string) {
-    return this.notifications.unread(userId)
+    const unread = this.notifications.unreadOf(userId)
+    const posts = await this.getPosts([...new Set(unread.flatMap((n) => (n.postId === undefined ? [] : [n.postId])))])
+    const postOf = new Map(posts.map((post) => [post._id, post]))
+    const following = posts.length === 0 ? [] : ((await this.getUser(userId))?.following ?? [])
+    const shown = shownNotifications(
+      userId,
+      (id) => postOf.get(id),
+      () => following,
+    )
+    return unread.filter(shown).length
   }
   async getReport(id: string) {
     const staged = this.reports.get(id)

@@ -353,7 +353,29 @@ export interface Page<T> {
   nextCursor: string | null
 }
 
-export interface PostQuery extends PageRequest {
+/**
+ * Which posts a read keeps by their audience (DECISIONS §12) for the person it is read for. The rule is
+ * services/audience.ts's (mayRead, isListed); both stores apply it inside the read, before a page's
+ * limit, so pages stay full and cursors right (the embedded store in audience-scope.ts, PostgreSQL in
+ * pg/audience-sql.ts). Following an author means an accepted follow at the moment of the read (a follow
+ * request is none). Absent: every post, as the store's own walks (an export, a deletion) read them.
+ * - `listed`: public posts alone: what strangers browse (Explore, trending, tag pages, search).
+ * - `shown`: what a profile, its pinned posts or a home feed shows `readerId`: public and unlisted posts,
+ *   and the `followers` posts whose author is or is followed by `readerId`, or that addressed them; never
+ *   a `direct` post, which lives in conversations. Without a reader (nobody signed in, a public page's
+ *   list): public posts alone.
+ * - `readable`: every post `readerId` may read now (mayRead): the likes and bookmarks lists. Without a
+ *   reader: public and unlisted posts.
+ */
+export type AudienceScope =
+  { readonly kind: 'listed' } | { readonly kind: 'shown' | 'readable'; readonly readerId: string | undefined }
+
+/** A page of posts, kept to an audience. */
+export interface PostPage extends PageRequest {
+  audience?: AudienceScope
+}
+
+export interface PostQuery extends PostPage {
   /** Only posts by these authors; all posts when absent. */
   authorIds?: readonly string[]
   /** Instead: the home feed of this user, their own posts and those of everyone they follow. */
@@ -416,14 +438,18 @@ export interface StoreReader {
   countLikesBy(postIds: readonly string[], userIds: readonly string[]): Promise<Map<string, number>>
   /** Which of these posts the user reposts. */
   repostedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
+  /** Which of these people the user follows (an accepted follow; a request is none); none for an unknown user. */
+  followedAmong(userId: string, otherIds: readonly string[]): Promise<Set<string>>
   /**
    * The reposts a user's home feed shows: each post reposted by the user or someone they follow, by none of
    * `hide` and not written by any of them (those are in the feed as themselves), once, at its first such
    * repost; ordered by that time and the post's id, newest first (or oldest), with a cursor of CURSOR.byTime.
+   * Only a post anyone may read (public or unlisted) travels as a repost: one of any other audience is never
+   * listed, whoever reposted it (DECISIONS §12).
    */
   listFeedReposts(userId: string, query: FeedRepostQuery): Promise<Page<FeedRepost>>
-  /** The user's pinned posts, the most recently pinned first. */
-  listPinned(userId: string): Promise<PostRecord[]>
+  /** The user's pinned posts that `audience` keeps (all without it), the most recently pinned first. */
+  listPinned(userId: string, audience?: AudienceScope): Promise<PostRecord[]>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
   /** The comment, only when it belongs to that post. */
@@ -439,24 +465,37 @@ export interface StoreReader {
    * newest, ties broken by id; the home feed of an unknown user is empty, and an unknown author has no posts.
    */
   listPosts(query: PostQuery): Promise<Page<PostRecord>>
-  /** The user's bookmarked posts, newest bookmark first; an unknown user has none. */
-  listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>>
-  /** The posts the user likes, newest like first. */
-  listLikedPosts(userId: string, page: PageRequest): Promise<Page<PostRecord>>
-  /** How many posts the user has written, counted by an index rather than read. */
-  countPosts(authorId: string): Promise<number>
-  /** Posts carrying the tag (lower case, as text-terms.ts makes it), newest first. */
-  listTaggedPosts(tag: string, page: PageRequest): Promise<Page<PostRecord>>
-  /** The tags of posts created at or after `since`, by how many posts carry each, most first, then by tag. */
+  /** The user's bookmarked posts that `page.audience` keeps, newest bookmark first; an unknown user has none. */
+  listBookmarks(userId: string, page: PostPage): Promise<Page<PostRecord>>
+  /** The posts the user likes that `page.audience` keeps, newest like first. */
+  listLikedPosts(userId: string, page: PostPage): Promise<Page<PostRecord>>
+  /**
+   * How many posts the user has written that `audience` keeps: without it all of them, counted by an
+   * index rather than read; with it, a walk of the author's posts.
+   */
+  countPosts(authorId: string, audience?: AudienceScope): Promise<number>
+  /** Posts carrying the tag (lower case, as text-terms.ts makes it) that `page.audience` keeps, newest first. */
+  listTaggedPosts(tag: string, page: PostPage): Promise<Page<PostRecord>>
+  /**
+   * The tags of the public posts (isListed: trends are where strangers browse) created at or after `since`,
+   * by how many such posts carry each, most first, then by tag.
+   */
   trendingTags(since: string, limit: number, hide?: readonly string[]): Promise<TagCount[]>
-  /** Posts whose search terms (text-terms.ts) include every one of `terms`, newest first. */
-  searchPosts(terms: readonly string[], page: PageRequest): Promise<Page<PostRecord>>
+  /** Posts whose search terms (text-terms.ts) include every one of `terms` that `page.audience` keeps, newest first. */
+  searchPosts(terms: readonly string[], page: PostPage): Promise<Page<PostRecord>>
   /** Users matching, in order of their lower-case username; never a signup waiting for approval. */
   searchUsers(search: UserSearch, page: PageRequest): Promise<Page<UserRecord>>
   getNotification(id: string): Promise<NotificationRecord | undefined>
-  /** The user's notifications, newest first; an unknown user has none. */
+  /**
+   * The user's notifications, newest first; an unknown user has none. One about a post is listed only while
+   * the user may read that post (the `readable` AudienceScope): one about a `followers` post of someone
+   * they no longer follow, or of a post that never addressed them, is left out.
+   */
   listNotifications(userId: string, page: PageRequest): Promise<Page<NotificationRecord>>
-  /** 0 for an unknown user. */
+  /**
+   * How many of the user's notifications listNotifications shows are unread; 0 for an unknown user. The
+   * counts the writes answer (addNotification, markNotificationsRead…) count every unread one.
+   */
   countUnread(userId: string): Promise<number>
   /** Whether the token of this id was logged out. */
   isTokenRevoked(tokenId: string): Promise<boolean>

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import type { Database, JobStore, Store, StoreReader, StoreTx, UserRecord } from '../../server/store/types.js'
+import type { Visibility } from '../../common/audience.js'
+import type {
+  Database,
+  JobStore,
+  NotificationRecord,
+  PostRecord,
+  Store,
+  StoreReader,
+  StoreTx,
+  UserRecord,
+} from '../../server/store/types.js'
 import { uuidDatabase } from './uuid-database.js'
 
 /**
@@ -33,6 +43,7 @@ export const OPERATIONS: Record<Operation, true> = {
   getPosts: true,
   likedAmong: true,
   repostedAmong: true,
+  followedAmong: true,
   listFeedReposts: true,
   listPinned: true,
   countLikesBy: true,
@@ -192,7 +203,7 @@ export interface Fixture {
 }
 
 export function contractFixture(): Fixture {
-  const database = uuidDatabase({ users: 8, posts: 12 })
+  const database = withAudiences(uuidDatabase({ users: 8, posts: 12 }))
   const u = database.users.map((user) => user._id)
   const p = database.posts.map((post) => post._id)
   const commentOf = (i: number) => database.posts[i]?.comments[0]?._id as string
@@ -233,6 +244,38 @@ export function contractFixture(): Fixture {
 /** Upload URLs only a card and only an open report's snapshot show (isMediaUsed). */
 export const CARD_IMAGE = '/media/0c0c0c0c-0000-4000-8000-000000000001.png'
 export const REPORTED_IMAGE = '/media/0c0c0c0c-0000-4000-8000-000000000002.png'
+
+/**
+ * The database with posts of every audience (DECISIONS §12), in turn by their place: public, unlisted,
+ * followers (addressing someone three places on) and direct (addressing the next person); three of them
+ * tagged, and notifications to u[4] and u[1] about posts of each audience, so the reads of store-contract-
+ * audiences.ts have something to keep and something to leave out.
+ */
+function withAudiences(database: Database): Database {
+  const users = database.users.map((user) => user._id)
+  const person = (i: number) => users[i % users.length] as string
+  const audiences = ['public', 'unlisted', 'followers', 'direct'] as const
+  const posts = database.posts.map((post, i): PostRecord => {
+    const visibility = audiences[i % 4] as Visibility
+    const addressed = visibility === 'followers' ? [person(i + 3)] : visibility === 'direct' ? [person(i + 1)] : []
+    const tagged = i === 0 || i === 2 || i === 3 ? ' #chirp' : ''
+    // A public post keeps no audience, as PostgreSQL reads one back.
+    const audience = visibility === 'public' ? {} : { visibility }
+    return { ...post, content: post.content + tagged, ...audience, ...(addressed.length > 0 ? { addressed } : {}) }
+  })
+  const notifications = posts.slice(0, 8).flatMap((post, i): NotificationRecord[] =>
+    [4, 1].map((recipient) => ({
+      _id: randomUUID(),
+      type: 'mention',
+      recipientId: person(recipient),
+      actorId: post.authorId === person(recipient) ? person(recipient + 1) : post.authorId,
+      postId: post._id,
+      createdAt: new Date(Date.UTC(2026, 4, 1, 0, i)).toISOString(),
+      read: i % 3 === 0,
+    })),
+  )
+  return { ...database, posts, notifications }
+}
 
 /** What a row gave: its answer, made comparable, or the error it threw (its message and status). */
 export type Outcome = { answer: unknown } | { error: string; statusCode?: number }

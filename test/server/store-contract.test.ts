@@ -13,6 +13,7 @@ import {
   type Outcome,
 } from '../helpers/store-contract.js'
 import { accountReads, accountWrites } from '../helpers/store-contract-accounts.js'
+import { audienceReads } from '../helpers/store-contract-audiences.js'
 import { otherReads } from '../helpers/store-contract-more-reads.js'
 import { pollReads, pollWrites } from '../helpers/store-contract-polls.js'
 import { contentReads } from '../helpers/store-contract-reads.js'
@@ -37,6 +38,7 @@ const reads = (f: Fixture) => [
   ...repostReads(f),
   ...accountReads(f),
   ...requestReads(f),
+  ...audienceReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),

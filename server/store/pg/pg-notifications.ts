@@ -9,6 +9,7 @@ import type {
   UnreadCount,
 } from '../types.js'
 import type { Queryable } from './connect.js'
+import { inAudience } from './audience-sql.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { isUuid } from './records.js'
 
@@ -59,6 +60,13 @@ export async function getNotification(sql: Queryable, id: string): Promise<Notif
   return row && toNotificationRecord(row)
 }
 
+/**
+ * The notifications its recipient is shown: one about a post only while they may read it (the `readable`
+ * scope), the post found by its primary key (`p`, joined to `n`).
+ */
+const shownTo = (sql: Queryable, userId: string) =>
+  sql`AND (p.id IS NULL OR (true ${inAudience(sql, { kind: 'readable', readerId: userId })}))`
+
 /** Newest first, by the notifications_page index. */
 export async function listNotifications(
   sql: Queryable,
@@ -72,14 +80,21 @@ export async function listNotifications(
     after = sql`AND (n.created_at, n.id) < (${at}, ${id}::uuid)`
   }
   const rows = await sql<NotificationRow[]>`
-    SELECT ${columns(sql)} FROM notifications n WHERE n.recipient_id = ${userId} ${after} ${hidden(sql, 'n.actor_id', page.hide)}
+    SELECT ${columns(sql)} FROM notifications n LEFT JOIN posts p ON p.id = n.post_id
+    WHERE n.recipient_id = ${userId} ${after} ${hidden(sql, 'n.actor_id', page.hide)} ${shownTo(sql, userId)}
     ORDER BY n.created_at DESC, n.id DESC ${limitOf(sql, page.limit)}`
   return pageFrom(rows, page.limit, (row) => [row.created_at.toISOString(), row.id], toNotificationRecord)
 }
 
+/**
+ * The unread ones listNotifications shows, by the notifications_unread index: the count kept on the user's
+ * row counts them all, those about posts the user may no longer read too.
+ */
 export async function countUnread(sql: Queryable, userId: string): Promise<number> {
   if (!isUuid(userId)) return 0
-  const [row] = await sql<{ unread: number }[]>`SELECT unread_notifications AS unread FROM users WHERE id = ${userId}`
+  const [row] = await sql<{ unread: number }[]>`
+    SELECT count(*)::int AS unread FROM notifications n LEFT JOIN posts p ON p.id = n.post_id
+    WHERE n.recipient_id = ${userId} AND NOT n.read ${shownTo(sql, userId)}`
   return row?.unread ?? 0
 }
 

@@ -3,9 +3,11 @@ import { usernameKey } from '../../usernames.js'
 import { CURSOR } from '../cursor.js'
 import type {
   AccountRecord,
+  AudienceScope,
   FeedRepostQuery,
   Page,
   PageRequest,
+  PostPage,
   PostQuery,
   PostRecord,
   ReportStatus,
@@ -17,6 +19,7 @@ import type {
   UserSummaryRecord,
 } from '../types.js'
 import { plannedEachRun, type Queryable } from './connect.js'
+import { inAudience } from './audience-sql.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import * as removal from './pg-account-removal.js'
 import * as moderation from './pg-moderation.js'
@@ -165,11 +168,14 @@ export class PgReader implements StoreReader {
   repostedAmong(userId: string, postIds: readonly string[]) {
     return reposts.repostedAmong(this.sql, userId, postIds)
   }
+  followedAmong(userId: string, otherIds: readonly string[]) {
+    return relations.followedAmong(this.sql, userId, otherIds)
+  }
   async listFeedReposts(userId: string, query: FeedRepostQuery) {
     return reposts.listFeedReposts(this.sql, await this.feedAuthors(userId), query)
   }
-  listPinned(userId: string) {
-    return reposts.listPinned(this.sql, userId)
+  listPinned(userId: string, audience?: AudienceScope) {
+    return reposts.listPinned(this.sql, userId, audience)
   }
   getComment(postId: string, commentId: string) {
     return parts.getComment(this.sql, postId, commentId)
@@ -256,7 +262,10 @@ export class PgReader implements StoreReader {
     return pageFrom(rows, query.limit, keyOf, toItem)
   }
 
-  /** The authors, media and hidden people a post list is limited to, as SQL conditions (wrapped: a bare fragment would run when awaited). */
+  /**
+   * The authors, media, audience and hidden people a post list is limited to, as SQL conditions (wrapped:
+   * a bare fragment would run when awaited).
+   */
   async #postFilter(query: PostQuery): Promise<{ where: postgres.PendingQuery<postgres.Row[]> }> {
     const sql = this.sql
     // The followed ids go in as a parameter: only an array of known length gets a good plan, where a
@@ -265,7 +274,8 @@ export class PgReader implements StoreReader {
     const authors = authorIds ? sql`AND p.author_id = ANY(${authorIds.filter(isUuid)}::uuid[])` : sql``
     const shown = hidden(sql, 'p.author_id', query.hide)
     const media = query.media ? sql`AND p.media_url <> ''` : sql``
-    return { where: sql`${authors} ${media} ${shown}` }
+    const audience = inAudience(sql, query.audience, 'p', query.feedOf)
+    return { where: sql`${authors} ${media} ${audience} ${shown}` }
   }
 
   /**
@@ -300,16 +310,16 @@ export class PgReader implements StoreReader {
   }
 
   /** Newest bookmark first; the cursor is the last bookmark's place in the order they were made. */
-  listBookmarks(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
+  listBookmarks(userId: string, page: PostPage): Promise<Page<PostRecord>> {
     return this.#postsPickedBy(userId, page, 'bookmarks')
   }
 
-  listLikedPosts(userId: string, page: PageRequest): Promise<Page<PostRecord>> {
+  listLikedPosts(userId: string, page: PostPage): Promise<Page<PostRecord>> {
     return this.#postsPickedBy(userId, page, 'likes')
   }
 
   /** The posts a user bookmarked or likes, the most recent first, paged by the row's `seq`. */
-  async #postsPickedBy(userId: string, page: PageRequest, by: 'bookmarks' | 'likes'): Promise<Page<PostRecord>> {
+  async #postsPickedBy(userId: string, page: PostPage, by: 'bookmarks' | 'likes'): Promise<Page<PostRecord>> {
     if (!isUuid(userId)) return { items: [], nextCursor: null }
     const sql = this.sql
     const rows = by === 'bookmarks' ? sql`bookmarks b` : sql`post_reactions b`
@@ -319,25 +329,28 @@ export class PgReader implements StoreReader {
       SELECT b.seq, ${postColumns(sql)}
       FROM (SELECT b.post_id, b.seq FROM ${rows} JOIN posts p ON p.id = b.post_id
             WHERE b.user_id = ${userId} ${kept} ${before} ${hidden(sql, 'p.author_id', page.hide)}
+              ${inAudience(sql, page.audience)}
             ORDER BY b.seq DESC ${limitOf(sql, page.limit)}) b
       JOIN posts p ON p.id = b.post_id
       ORDER BY b.seq DESC`
     return pageFrom(found, page.limit, (row) => [Number(row.seq)], toPostRecord)
   }
 
-  async countPosts(authorId: string): Promise<number> {
+  async countPosts(authorId: string, audience?: AudienceScope): Promise<number> {
     if (!isUuid(authorId)) return 0
-    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM posts WHERE author_id = ${authorId}`
+    const sql = this.sql
+    const [row] = await sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM posts p WHERE p.author_id = ${authorId} ${inAudience(sql, audience)}`
     return row?.n ?? 0
   }
 
-  listTaggedPosts(tag: string, page: PageRequest) {
+  listTaggedPosts(tag: string, page: PostPage) {
     return search.listTaggedPosts(this.sql, tag, page)
   }
   trendingTags(since: string, limit: number, hide?: readonly string[]) {
     return search.trendingTags(this.sql, since, limit, hide)
   }
-  searchPosts(terms: readonly string[], page: PageRequest) {
+  searchPosts(terms: readonly string[], page: PostPage) {
     return search.searchPosts(this.sql, terms, page)
   }
   searchUsers(query: UserSearch, page: PageRequest) {

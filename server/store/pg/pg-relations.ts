@@ -4,7 +4,10 @@ import type { Queryable } from './connect.js'
 import { limitOf, readCursor, seqPage } from './keyset.js'
 import { isUuid } from './records.js'
 
-/** Blocks and mutes on PostgreSQL: each read one statement by the primary keys or blocks_page, mutes_page, blocks_blocked. */
+/**
+ * Blocks, mutes and whom a user follows on PostgreSQL: each read one statement by the primary keys or
+ * blocks_page, mutes_page, blocks_blocked.
+ */
 const nothing = { items: [], nextCursor: null }
 const seqBefore = (page: PageRequest) =>
   page.cursor === undefined ? Number.MAX_SAFE_INTEGER : readCursor(page.cursor, CURSOR.byPosition)[0]
@@ -147,4 +150,13 @@ export async function unmute(sql: Queryable, muterId: string, mutedId: string): 
   if (!isUuid(muterId) || !isUuid(mutedId)) return false
   const rows = await sql`DELETE FROM mutes WHERE muter_id = ${muterId} AND muted_id = ${mutedId} RETURNING 1`
   return rows.length > 0
+}
+
+/** Which of these people the user follows, by the follows primary key. */
+export async function followedAmong(sql: Queryable, userId: string, otherIds: readonly string[]): Promise<Set<string>> {
+  const ids = otherIds.filter(isUuid)
+  if (!isUuid(userId) || ids.length === 0) return new Set()
+  const rows = await sql<{ id: string }[]>`
+    SELECT f.followee_id AS id FROM follows f WHERE f.follower_id = ${userId} AND f.followee_id = ANY(${ids}::uuid[])`
+  return new Set(rows.map((row) => row.id))
 }

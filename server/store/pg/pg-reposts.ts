@@ -1,5 +1,6 @@
 import { CURSOR } from '../cursor.js'
-import type { FeedRepost, FeedRepostQuery, Page, PostRecord } from '../types.js'
+import type { AudienceScope, FeedRepost, FeedRepostQuery, Page, PostRecord } from '../types.js'
+import { inAudience, travels } from './audience-sql.js'
 import { plannedEachRun, type Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { countedChange } from './pg-post-parts.js'
@@ -16,8 +17,8 @@ export async function repostedAmong(sql: Queryable, userId: string, postIds: rea
 }
 
 /**
- * Each post reposted by one of `authors` (none of `hide`) and written by none of them, at its first such
- * repost: DISTINCT ON picks it, and the keyset runs over that time and the post's id.
+ * Each post reposted by one of `authors` (none of `hide`), written by none of them and of an audience that
+ * travels, at its first such repost: DISTINCT ON picks it, and the keyset runs over that time and the post's id.
  */
 export async function listFeedReposts(
   sql: Queryable,
@@ -41,7 +42,7 @@ export async function listFeedReposts(
       SELECT f.* FROM (
         SELECT DISTINCT ON (r.post_id) r.post_id, r.user_id AS by, r.created_at AS at
         FROM reposts r JOIN posts p ON p.id = r.post_id
-        WHERE r.user_id = ANY(${ids}::uuid[]) AND NOT (p.author_id = ANY(${ids}::uuid[]))
+        WHERE r.user_id = ANY(${ids}::uuid[]) AND NOT (p.author_id = ANY(${ids}::uuid[])) ${travels(sql)}
           ${hidden(sql, 'r.user_id', query.hide)} ${hidden(sql, 'p.author_id', query.hide)}
         ORDER BY r.post_id, r.created_at, r.user_id
       ) f ${after} ORDER BY ${order} ${limitOf(sql, query.limit)}
@@ -55,11 +56,11 @@ export async function listFeedReposts(
   )
 }
 
-export async function listPinned(sql: Queryable, userId: string): Promise<PostRecord[]> {
+export async function listPinned(sql: Queryable, userId: string, audience?: AudienceScope): Promise<PostRecord[]> {
   if (!isUuid(userId)) return []
   const rows = await sql<PostRow[]>`
     SELECT ${postColumns(sql)} FROM posts p
-    WHERE p.author_id = ${userId} AND p.pinned_at IS NOT NULL
+    WHERE p.author_id = ${userId} AND p.pinned_at IS NOT NULL ${inAudience(sql, audience)}
     ORDER BY p.pinned_at DESC, p.id DESC`
   return rows.map(toPostRecord)
 }

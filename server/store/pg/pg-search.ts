@@ -1,5 +1,6 @@
 import { CURSOR } from '../cursor.js'
-import type { Page, PageRequest, PostRecord, TagCount, UserRecord, UserSearch } from '../types.js'
+import type { Page, PageRequest, PostPage, PostRecord, TagCount, UserRecord, UserSearch } from '../types.js'
+import { inAudience } from './audience-sql.js'
 import { plannedEachRun, type Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
 import { postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
@@ -14,25 +15,32 @@ function before(sql: Queryable, cursor: string | undefined, at: string, id: stri
   return sql`AND (${sql(at)}, ${sql(id)}) < (${time}, ${key}::uuid)`
 }
 
-/** The posts table as `a`, joined only when someone is hidden: what the author of a tag's post is found by. */
-const byAuthor = (sql: Queryable, postId: string, hide: readonly string[] | undefined) =>
-  hide && hide.length > 0 ? sql`JOIN posts a ON a.id = ${sql(postId)}` : sql``
+/**
+ * The posts table as `a`, joined only when someone is hidden or an audience is kept: what the author and
+ * the audience of a tag's post are found by.
+ */
+const byAuthor = (sql: Queryable, postId: string, hide: readonly string[] | undefined, audience = false) =>
+  audience || (hide && hide.length > 0) ? sql`JOIN posts a ON a.id = ${sql(postId)}` : sql``
 
 const postKey = (row: PostRow) => [row.created_at.toISOString(), row.id]
 
 /** A tag's posts by the post_tags_page index, newest first. */
-export async function listTaggedPosts(sql: Queryable, tag: string, page: PageRequest): Promise<Page<PostRecord>> {
+export async function listTaggedPosts(sql: Queryable, tag: string, page: PostPage): Promise<Page<PostRecord>> {
   const rows = await sql<PostRow[]>`
     SELECT ${postColumns(sql)}
-    FROM (SELECT t.post_id, t.created_at FROM post_tags t ${byAuthor(sql, 't.post_id', page.hide)}
+    FROM (SELECT t.post_id, t.created_at FROM post_tags t ${byAuthor(sql, 't.post_id', page.hide, page.audience !== undefined)}
           WHERE t.tag = ${tag} ${before(sql, page.cursor, 't.created_at', 't.post_id')} ${hidden(sql, 'a.author_id', page.hide)}
+            ${inAudience(sql, page.audience, 'a')}
           ORDER BY t.created_at DESC, t.post_id DESC ${limitOf(sql, page.limit)}) t
     JOIN posts p ON p.id = t.post_id
     ORDER BY t.created_at DESC, t.post_id DESC`
   return pageFrom(rows, page.limit, postKey, toPostRecord)
 }
 
-/** The window's rows only, by the post_tags_recent index; ties in byte order, as the embedded store compares. */
+/**
+ * The window's rows only, by the post_tags_recent index, of public posts alone; ties in byte order, as
+ * the embedded store compares.
+ */
 export async function trendingTags(
   sql: Queryable,
   since: string,
@@ -41,23 +49,19 @@ export async function trendingTags(
 ): Promise<TagCount[]> {
   // Planned for the window asked: a generic plan cannot tell how few rows it holds.
   const rows = await plannedEachRun(sql<TagCount[]>`
-    SELECT t.tag, count(*)::int AS posts FROM post_tags t ${byAuthor(sql, 't.post_id', hide)}
-    WHERE t.used_at >= ${since} ${hidden(sql, 'a.author_id', hide)}
+    SELECT t.tag, count(*)::int AS posts FROM post_tags t ${byAuthor(sql, 't.post_id', hide, true)}
+    WHERE t.used_at >= ${since} ${hidden(sql, 'a.author_id', hide)} ${inAudience(sql, { kind: 'listed' }, 'a')}
     GROUP BY t.tag ORDER BY posts DESC, t.tag LIMIT ${limit}`)
   return rows.map(({ tag, posts }) => ({ tag, posts }))
 }
 
 /** Posts holding every term, by the GIN index on search_words, newest first. */
-export async function searchPosts(
-  sql: Queryable,
-  terms: readonly string[],
-  page: PageRequest,
-): Promise<Page<PostRecord>> {
+export async function searchPosts(sql: Queryable, terms: readonly string[], page: PostPage): Promise<Page<PostRecord>> {
   // Planned for the terms asked: a rare word is found by the index, a common one by walking the newest posts.
   const rows = await plannedEachRun(sql<PostRow[]>`
     SELECT ${postColumns(sql)}
     FROM (SELECT * FROM posts p WHERE p.search_words @> ${[...terms]}::text[] ${before(sql, page.cursor, 'p.created_at', 'p.id')}
-          ${hidden(sql, 'p.author_id', page.hide)}
+          ${hidden(sql, 'p.author_id', page.hide)} ${inAudience(sql, page.audience)}
           ORDER BY p.created_at DESC, p.id DESC ${limitOf(sql, page.limit)}) p
     ORDER BY p.created_at DESC, p.id DESC`)
   return pageFrom(rows, page.limit, postKey, toPostRecord)
