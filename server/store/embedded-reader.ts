@@ -1,5 +1,6 @@
 import { pageByOffset } from './cursor.js'
 import { fullPage } from './full-page.js'
+import { pageByPlace } from './list-places.js'
 import { relationOf, relationsIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
@@ -129,17 +130,27 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.postCountOf(authorId)
   }
   async listLikedPosts(userId: string, page: PageRequest) {
-    return this.#postsByPlace(`likes ${userId}`, this.index.likesOf(userId), page)
+    return this.#postsByPlace(userId, 'likes', page)
   }
   async listBookmarks(userId: string, page: PageRequest) {
-    return this.#postsByPlace(`bookmarks ${userId}`, this.index.users.get(userId)?.bookmarks ?? [], page)
+    return this.#postsByPlace(userId, 'bookmarks', page)
   }
-  /** Posts named by a list of ids (oldest first), newest first, paged by their places in it (list-places.ts). */
-  #postsByPlace(name: string, ids: readonly string[], page: PageRequest) {
+  /** A page of one of the user's lists, by the places its entries hold in it (list-places.ts). */
+  #byPlace(
+    userId: string,
+    list: Parameters<typeof pageByPlace>[1],
+    direction: 1 | -1,
+    page: PageRequest,
+    shown?: (id: string) => boolean,
+  ) {
+    return pageByPlace(this.index.users.get(userId), list, this.index.likesOf(userId), direction, page, shown)
+  }
+  /** The posts of one of the user's lists, newest first. */
+  #postsByPlace(userId: string, list: 'likes' | 'bookmarks', page: PageRequest) {
     return fullPage(
       page,
       (part) => {
-        const { items, nextCursor } = this.index.places.page(name, ids, -1, part)
+        const { items, nextCursor } = this.#byPlace(userId, list, -1, part)
         return { items: this.index.getPosts(items), nextCursor }
       },
       authorOf,
@@ -215,7 +226,7 @@ export class EmbeddedReader implements TransactionBase {
     return pageByOffset(this.index.commentsBy(userId), page)
   }
   async listLikedPostIds(userId: string, page: PageRequest) {
-    return this.index.places.page(`likes ${userId}`, this.index.likesOf(userId), 1, page)
+    return this.#byPlace(userId, 'likes', 1, page)
   }
   async isMediaUsed(url: string) {
     return this.index.usesMedia(url)
@@ -257,12 +268,11 @@ export class EmbeddedReader implements TransactionBase {
     return relationOf(this.index.users.get(viewerId), this.index.users.get(otherId), at)
   }
   async listBlocks(userId: string, page: PageRequest) {
-    return this.index.places.page(`blocks ${userId}`, this.index.users.get(userId)?.blocking ?? [], -1, page)
+    return this.#byPlace(userId, 'blocking', -1, page)
   }
   async listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>> {
-    const running = runningMutes(this.index.users.get(userId), at)
-    const byId = new Map(running.map((mute) => [mute.userId, mute]))
-    const { items, nextCursor } = this.index.places.page(`mutes ${userId}`, [...byId.keys()], -1, page)
+    const byId = new Map(runningMutes(this.index.users.get(userId), at).map((mute) => [mute.userId, mute]))
+    const { items, nextCursor } = this.#byPlace(userId, 'muting', -1, page, (id) => byId.has(id))
     return { items: items.flatMap((id) => byId.get(id) ?? []), nextCursor }
   }
   blockersOf(userId: string) {
@@ -282,6 +292,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   likesOf(userId: string) {
     return this.index.likesOf(userId)
+  }
+  userRecord(userId: string) {
+    return this.index.users.get(userId)
   }
   expiredRevocations(at: string) {
     return this.index.revokedTokens.expired(at)

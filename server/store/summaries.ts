@@ -27,6 +27,7 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     blocking: _bl,
     muting: _m,
     twoFactor: _t,
+    places: _p,
     ...account
   } = user
   return account
