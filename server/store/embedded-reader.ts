@@ -1,6 +1,7 @@
 import { audienceTest, shownNotifications } from './audience-scope.js'
 import { pageByOffset } from './cursor.js'
 import { fullPage } from './full-page.js'
+import { pageByPlace } from './list-places.js'
 import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
@@ -148,17 +149,27 @@ export class EmbeddedReader implements TransactionBase {
     return kept ? this.index.postsBy(authorId).filter(kept).length : this.index.postCountOf(authorId)
   }
   async listLikedPosts(userId: string, page: PostPage) {
-    return this.#postsByPlace(`likes ${userId}`, this.index.likesOf(userId), page)
+    return this.#postsByPlace(userId, 'likes', page)
   }
   async listBookmarks(userId: string, page: PostPage) {
-    return this.#postsByPlace(`bookmarks ${userId}`, this.index.users.get(userId)?.bookmarks ?? [], page)
+    return this.#postsByPlace(userId, 'bookmarks', page)
   }
-  /** Posts named by a list of ids (oldest first), newest first, paged by their places in it (list-places.ts). */
-  #postsByPlace(name: string, ids: readonly string[], { audience, ...page }: PostPage) {
+  /** A page of one of the user's lists, by the places its entries hold in it (list-places.ts). */
+  #byPlace(
+    userId: string,
+    list: Parameters<typeof pageByPlace>[1],
+    direction: 1 | -1,
+    page: PageRequest,
+    shown?: (id: string) => boolean,
+  ) {
+    return pageByPlace(this.index.users.get(userId), list, this.index.likesOf(userId), direction, page, shown)
+  }
+  /** The posts of one of the user's lists, newest first. */
+  #postsByPlace(userId: string, list: 'likes' | 'bookmarks', { audience, ...page }: PostPage) {
     return fullPage(
       page,
       (part) => {
-        const { items, nextCursor } = this.index.places.page(name, ids, -1, part)
+        const { items, nextCursor } = this.#byPlace(userId, list, -1, part)
         return { items: this.index.getPosts(items), nextCursor }
       },
       authorOf,
@@ -245,7 +256,7 @@ export class EmbeddedReader implements TransactionBase {
     return pageByOffset(this.index.commentsBy(userId), page)
   }
   async listLikedPostIds(userId: string, page: PageRequest) {
-    return this.index.places.page(`likes ${userId}`, this.index.likesOf(userId), 1, page)
+    return this.#byPlace(userId, 'likes', 1, page)
   }
   async isMediaUsed(url: string) {
     return this.index.usesMedia(url)
@@ -287,19 +298,17 @@ export class EmbeddedReader implements TransactionBase {
     return relationOf(this.index.users.get(viewerId), this.index.users.get(otherId), at)
   }
   async listBlocks(userId: string, page: PageRequest) {
-    return this.index.places.page(`blocks ${userId}`, this.index.users.get(userId)?.blocking ?? [], -1, page)
+    return this.#byPlace(userId, 'blocking', -1, page)
   }
   async listMutes(userId: string, at: string, page: PageRequest): Promise<Page<MuteRecord>> {
-    const running = runningMutes(this.index.users.get(userId), at)
-    const byId = new Map(running.map((mute) => [mute.userId, mute]))
-    const { items, nextCursor } = this.index.places.page(`mutes ${userId}`, [...byId.keys()], -1, page)
+    const byId = new Map(runningMutes(this.index.users.get(userId), at).map((mute) => [mute.userId, mute]))
+    const { items, nextCursor } = this.#byPlace(userId, 'muting', -1, page, (id) => byId.has(id))
     return { items: items.flatMap((id) => byId.get(id) ?? []), nextCursor }
   }
-  /** The requests left out of the places they hold: a hidden person's entry takes its place back when shown again. */
+  /** The requests, oldest first, without those of the people `page.hide` names. */
   async listFollowRequests(userId: string, page: PageRequest) {
     const hide = new Set(page.hide)
-    const waiting = (this.index.users.get(userId)?.followRequests ?? []).filter((id) => !hide.has(id))
-    return this.index.places.page(`requests ${userId}`, waiting, 1, page)
+    return this.#byPlace(userId, 'followRequests', 1, page, (id) => !hide.has(id))
   }
   async requestedAmong(followerId: string, userIds: readonly string[]) {
     return requestedIn(this.index.getUsers(userIds), followerId)
@@ -324,6 +333,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   likesOf(userId: string) {
     return this.index.likesOf(userId)
+  }
+  userRecord(userId: string) {
+    return this.index.users.get(userId)
   }
   expiredRevocations(at: string) {
     return this.index.revokedTokens.expired(at)

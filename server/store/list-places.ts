@@ -1,53 +1,96 @@
 import { CURSOR, pageOf, type SortKey } from './cursor.js'
-import type { Page, PageRequest } from './types.js'
+import type { ListPlacesRecord, Page, PageRequest, UserRecord } from './types.js'
 
 /**
- * The place each entry took in a person's list that grows at its end (bookmarks, likes, blocks, mutes):
- * a number given when the entry is first seen at the end of its list, from one counter that only grows,
+ * The place each entry holds in a person's lists that grow at their end (bookmarks, likes, blocks,
+ * mutes, follow requests): a number given when the entry joins its list, from a counter of the person's that only grows,
  * as PostgreSQL numbers the same rows by `activity_seq`. A page's cursor is the place of its last entry,
  * so the next page starts after that entry wherever the list has grown or shrunk since; counting by
  * offset showed an entry twice after an addition and skipped one after a removal.
  *
- * Places are given when a list is read, from the list as it then is: an entry keeps its place while it
- * stays, and one that is new or was taken back and made again (it is then after an entry with a higher
- * place) takes the next. They live as long as the process, which is as long as the embedded store's
- * index lives; a restart numbers every list afresh, so a cursor from before it may show one entry again.
+ * The places are kept on the person's record, worked out whenever the record is written from the record
+ * it replaces, so a cursor goes on after a restart as it does on PostgreSQL: an entry keeps its place
+ * while it stays, and one that is new or was taken back and made again (it is then after an entry with
+ * a higher place) takes the next. A record written before places were kept has its lists numbered in
+ * order above its counter, the same at every read, and keeps those numbers from its next write on.
  */
-export class ListPlaces {
-  readonly #places = new Map<string, Map<string, number>>()
-  #last = 0
+type PlacedList = 'bookmarks' | 'likes' | 'blocking' | 'muting' | 'followRequests'
+const LISTS: readonly PlacedList[] = ['bookmarks', 'likes', 'blocking', 'muting', 'followRequests']
 
-  clear(): void {
-    this.#places.clear()
+/**
+ * The entries of one of the user's lists, oldest first. `likes` is the user's liked posts as the store
+ * works them out, which a record written before records kept them does not hold.
+ */
+function entriesOf(user: UserRecord, list: PlacedList, likes: readonly string[]): readonly string[] {
+  if (list === 'bookmarks') return user.bookmarks
+  if (list === 'likes') return user.likes ?? likes
+  if (list === 'blocking') return user.blocking ?? []
+  if (list === 'followRequests') return user.followRequests ?? []
+  return (user.muting ?? []).map((mute) => mute.userId)
+}
+
+/** The places of every list of the user's, each aligned with its list. */
+function placesOf(user: UserRecord, likes: readonly string[]): ListPlacesRecord {
+  let last = user.places?.last ?? 0
+  const places = {} as Record<PlacedList, readonly number[]>
+  for (const list of LISTS) {
+    const kept = user.places?.[list]
+    const count = entriesOf(user, list, likes).length
+    places[list] = kept?.length === count ? kept : Array.from({ length: count }, () => ++last)
   }
+  return { last, ...places }
+}
 
-  /** The places of `ascending` (the list, oldest entry first) under `name`, given now where missing. */
-  #placesOf(name: string, ascending: readonly string[]): Map<string, number> {
-    const before = this.#places.get(name) ?? new Map<string, number>()
-    const places = new Map<string, number>()
-    let last = 0
-    for (const id of ascending) {
-      let place = before.get(id)
-      if (place === undefined || place <= last) place = ++this.#last
-      places.set(id, place)
-      last = place
+/**
+ * The record to store in place of `previous` (undefined for a new one): `next` with the places of its
+ * lists, and its liked posts held on it from then on. A record none of whose lists ever held anything
+ * is left as it is.
+ */
+export function withPlaces(previous: UserRecord | undefined, next: UserRecord, likes: readonly string[]): UserRecord {
+  const before = previous && placesOf(previous, likes)
+  let last = before?.last ?? 0
+  const places = {} as Record<PlacedList, readonly number[]>
+  for (const list of LISTS) {
+    // A list the write left as it was (the same array) keeps its places as they were.
+    if (previous && before && previous[list] === next[list]) {
+      places[list] = before[list]
+      continue
     }
-    this.#places.set(name, places)
-    return places
+    const had = new Map<string, number>()
+    if (previous && before) entriesOf(previous, list, likes).forEach((id, i) => had.set(id, before[list][i] ?? 0))
+    let prior = 0
+    places[list] = entriesOf(next, list, likes).map((id) => {
+      let place = had.get(id)
+      if (place === undefined || place <= prior) place = ++last
+      prior = place
+      return place
+    })
   }
+  if (last === 0) return next
+  return { ...next, likes: next.likes ?? [...likes], places: { last, ...places } }
+}
 
-  /**
-   * A page of the list named `name` (a kind and its owner), `ascending` being its entries oldest first:
-   * newest first (`direction` -1) or oldest first (1), after the cursor's place.
-   */
-  page(name: string, ascending: readonly string[], direction: 1 | -1, request: PageRequest): Page<string> {
-    const places = this.#placesOf(name, ascending)
-    const placeOf = (id: string) => places.get(id) ?? 0
-    const key: SortKey<string> = {
-      of: (id) => [placeOf(id)],
-      parts: CURSOR.byPosition,
-      compare: (a, b) => placeOf(a) - placeOf(b),
-    }
-    return pageOf(ascending, key, direction, request)
+/**
+ * A page of one of the user's lists (none for an unknown user): newest first (`direction` -1) or oldest
+ * first (1), after the cursor's place, of the entries `shown` keeps (all of them without it).
+ */
+export function pageByPlace(
+  user: UserRecord | undefined,
+  list: PlacedList,
+  likes: readonly string[],
+  direction: 1 | -1,
+  request: PageRequest,
+  shown?: (id: string) => boolean,
+): Page<string> {
+  const entries = user ? entriesOf(user, list, likes) : []
+  const places = user ? placesOf(user, likes)[list] : []
+  const indices: number[] = []
+  for (let i = 0; i < entries.length; i++) if (!shown || shown(entries[i] as string)) indices.push(i)
+  const key: SortKey<number> = {
+    of: (i) => [places[i] ?? 0],
+    parts: CURSOR.byPosition,
+    compare: (a, b) => (places[a] ?? 0) - (places[b] ?? 0),
   }
+  const { items, nextCursor } = pageOf(indices, key, direction, request)
+  return { items: items.map((i) => entries[i] as string), nextCursor }
 }

@@ -1,7 +1,6 @@
 import { travels } from './audience-scope.js'
 import { JobIndex } from './job-index.js'
 import { CURSOR, checkCursor, pageOf, type SortKey } from './cursor.js'
-import { ListPlaces } from './list-places.js'
 import { NameIndex } from './name-index.js'
 import { ModerationIndex } from './moderation-index.js'
 import { NotificationIndex } from './notification-index.js'
@@ -107,8 +106,6 @@ export class MemoryIndex {
   readonly revokedTokens = new RevokedTokens()
   readonly moderation = new ModerationIndex()
   readonly reservedNames = new ReservedNames()
-  /** The places of the entries of each person's bookmarks, likes, blocks and mutes, for their pages. */
-  readonly places = new ListPlaces()
   readonly jobs = new JobIndex()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
@@ -148,7 +145,6 @@ export class MemoryIndex {
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
     this.#repostsBy.clear()
-    this.places.clear()
     this.#repostShape++
     this.#authors = new WeakMap()
     for (const user of data.users) {

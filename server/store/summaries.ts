@@ -28,6 +28,7 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     muting: _m,
     twoFactor: _t,
     followRequests: _r,
+    places: _p,
     ...account
   } = user
   return account

@@ -34,6 +34,8 @@ export interface TransactionBase extends StoreReader {
   usersBookmarking(postId: string): readonly string[]
   /** The ids of the posts the user likes, oldest like first, as committed. */
   likesOf(userId: string): readonly string[]
+  /** The user's record as committed, at once: a write works out the places of its lists from it. */
+  userRecord(userId: string): UserRecord | undefined
   hasUsernameSkeleton(skeleton: string): boolean
   expiredRevocations(at: string): readonly string[]
   getInvite(code: string): Promise<InviteRecord | undefined>

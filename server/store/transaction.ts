@@ -4,6 +4,7 @@ import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
 import { isRunning, withFollowRequests } from './relations.js'
+import { withPlaces } from './list-places.js'
 import { queuedJob, settled } from './job-types.js'
 import type {
   AuditEntryRecord,
@@ -618,7 +619,12 @@ export class Transaction extends TransactionReads implements StoreTx {
     return true
   }
 
-  #putUser(user: UserRecord): UserRecord {
+  /** Stages the user's next record, with the places of its lists worked out from the one it replaces. */
+  #putUser(next: UserRecord): UserRecord {
+    const previous = this.deletedUsers.has(next._id)
+      ? undefined
+      : (this.users.get(next._id) ?? this.base.userRecord(next._id))
+    const user = withPlaces(previous, next, this.base.likesOf(next._id))
     this.users.set(user._id, Object.freeze(user))
     return user
   }

@@ -66,6 +66,12 @@ export interface UserRecord {
    * post_reactions instead and leaves it out.
    */
   readonly likes?: readonly string[]
+  /**
+   * Where each entry of the four lists above (bookmarks, likes, blocks, mutes) stands, for their pages
+   * (store/list-places.ts): kept on the record by the embedded store, absent in records written before
+   * it and with PostgreSQL, whose rows carry their own `seq`.
+   */
+  readonly places?: ListPlacesRecord
   /** The audience the user's new posts get when they choose none; absent: `public` (DECISIONS §12). */
   readonly defaultVisibility?: Visibility
   /** Whether following the user takes their approval (a follow request); absent: open to all. */
@@ -76,6 +82,20 @@ export interface UserRecord {
    * this out. A request is never a follow: whoever asks is in nobody's `following` until it is accepted.
    */
   readonly followRequests?: readonly string[]
+}
+
+/**
+ * The places of a user's lists, each aligned with its list (oldest first), and the highest place given
+ * in any of them, above which the next entry's goes.
+ */
+export interface ListPlacesRecord {
+  readonly last: number
+  readonly bookmarks: readonly number[]
+  readonly likes: readonly number[]
+  readonly blocking: readonly number[]
+  readonly muting: readonly number[]
+  /** Absent on records written before follow requests had places; numbered in order then. */
+  readonly followRequests: readonly number[]
 }
 
 /** A mute of one person: until `until`, or for ever without it. */
@@ -128,7 +148,7 @@ export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
  */
 export type AccountRecord = Omit<
   UserRecord,
-  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor' | 'followRequests'
+  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor' | 'followRequests' | 'places'
 >
 
 /** A token logged out before it expired: refused until then, and forgotten after. */

@@ -291,10 +291,10 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state, liked posts and follow requests, which PostgreSQL keeps in tables and its own
- * reads answer for).
+ * mutes, two-factor state, liked posts, their lists' places and follow requests, which PostgreSQL keeps in
+ * tables and its own reads answer for).
  */
-const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes', 'followRequests'])
+const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes', 'places', 'followRequests'])
 
 /**
  * A poll's voters and a post's reposts, which the embedded store keeps on the post and PostgreSQL in tables

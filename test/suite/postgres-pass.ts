@@ -23,6 +23,7 @@ export const POSTGRES_PASS = [
   'api-content-warnings',
   'api-cross-site',
   'api-cursors',
+  'api-cursors-restart',
   'api-errors',
   'api-events',
   'api-feed',
