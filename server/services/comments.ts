@@ -8,6 +8,7 @@ import { deleteCommentIn } from './removals.js'
 import { postViews } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing } from './visibility.js'
+import { checkMayRead } from './audience-reads.js'
 
 async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
@@ -23,8 +24,9 @@ async function lockPost(tx: StoreTx, postId: string): Promise<LockedPost> {
 
 export function createCommentsService({ store, now }: ServiceDeps) {
   /**
-   * One write to one post's comments inside a transaction, none on a suspended author's post; answers
-   * with the post as it now is to the writer, without what is hidden from them.
+   * One write to one post's comments inside a transaction, none on a suspended author's post nor on one the
+   * writer may not read (a comment is seen by exactly those who see its post); answers with the post as it
+   * now is to the writer, without what is hidden from them.
    */
   async function write(
     userId: string,
@@ -34,6 +36,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     await store.transaction(async (tx) => {
       const [post, at] = [await lockPost(tx, postId), now().toISOString()]
       await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
+      await checkMayRead(tx, post, userId)
       await change(tx, post, at)
     })
     const post = await store.getPost(postId)
@@ -63,11 +66,15 @@ export function createCommentsService({ store, now }: ServiceDeps) {
   }
 
   return {
-    /** The post's comments, without those of people hidden from the reader; none to someone the post's author blocks. */
+    /**
+     * The post's comments, without those of people hidden from the reader; none to someone the post's author
+     * blocks, or who may not read the post.
+     */
     async list(postId: string, page: PageRequest, viewerId: string | undefined) {
       const post = await store.getPost(postId)
       const hidden = await hiddenFrom(store, viewerId, now())
       if (!post || hidden.shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+      await checkMayRead(store, post, viewerId)
       const { items, nextCursor } = await store.listComments(post._id, { ...page, hide: hidden.people })
       const users = await lookup(
         store,

@@ -4,6 +4,7 @@ import type { PostRecord, StoreReader } from '../store/types.js'
 import { postViews, variantOf, type Reader } from './post-views.js'
 import { summaryOf } from './views.js'
 import type { Hidden } from './visibility.js'
+import { shownTo } from './audience-reads.js'
 
 /**
  * The home timeline (DECISIONS §10): the reader's posts and those of everyone they follow, each at its
@@ -13,6 +14,10 @@ import type { Hidden } from './visibility.js'
  * read from the store as two lists ordered by the same (time, post id) key and merged here, so one
  * cursor continues both and no entry is read twice or missed. Most liked first (`trending`) lists
  * posts alone, as it orders by likes rather than by when anything reached the feed.
+ *
+ * Each post shows as its audience allows (DECISIONS §12): the feed's authors' public, unlisted and
+ * followers posts, never a direct one (those live in conversations), and reposts only of posts anyone
+ * may read (the store keeps both rules inside its reads).
  */
 
 interface Entry {
@@ -32,13 +37,14 @@ export async function homeFeed(
 ): Promise<{ posts: Post[]; nextCursor: string | null }> {
   const hide = reader.hidden.people
   const page = { ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}), hide }
+  const audience = shownTo(userId)
   if (sort === 'trending') {
     const uncounted = reader.hidden.suspended
-    const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, ...page, uncounted })
+    const { items, nextCursor } = await store.listPosts({ sort, feedOf: userId, ...page, uncounted, audience })
     return { posts: await postViews(store, items, reader), nextCursor }
   }
   const [own, shared] = await Promise.all([
-    store.listPosts({ sort, feedOf: userId, ...page }),
+    store.listPosts({ sort, feedOf: userId, ...page, audience }),
     store.listFeedReposts(userId, { sort, ...page }),
   ])
   const direction = sort === 'oldest' ? 1 : -1

@@ -13,6 +13,7 @@ import type { ServiceDeps } from './deps.js'
 import { notificationOf, tellAdded, tellRetracted } from './notifier.js'
 import { summaryOf } from './views.js'
 import { NO_RELATION, blockedEitherWay, hears } from './visibility.js'
+import { readableOf } from './audience-reads.js'
 
 /** What one change of a batch came to: the post as it left it, or why it was refused. */
 type Outcome = { record: PostRecord | undefined } | { refused: Error }
@@ -111,8 +112,8 @@ export function createLikeBatches(
 /**
  * One batch in one transaction, in four rounds. First the posts (locked), the people and who is
  * suspended. Then each post's author's relation to whoever changes it (it answers both whether the two
- * may interact and whether the author hears of it), and the suspended people's likes, which the counts
- * the events carry leave out, as every view does. Then the changes the rule allows. Last, the
+ * may interact and whether the author hears of it), the suspended people's likes, which the counts
+ * the events carry leave out, as every view does, and whether each may read the post. Then the changes the rule allows. Last, the
  * notifications of what changed and the posts as the changes left them.
  */
 async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string): Promise<Outcome[]> {
@@ -128,9 +129,16 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
     const post = postOf.get(change.postId)
     return post && post.authorId !== change.userId ? [[post.authorId, change.userId] as const] : []
   })
-  const [found, theirs] = await Promise.all([
+  const [found, theirs, readable] = await Promise.all([
     tx.relationsBetween(asked, at),
     suspended.size === 0 ? new Map<string, number>() : tx.countLikesBy([...postOf.keys()], [...suspended]),
+    // A post outside its audience is not there for whoever may not read it, to like as to read.
+    Promise.all(
+      batch.map(async (change) => {
+        const post = postOf.get(change.postId)
+        return post !== undefined && (await readableOf(tx, [post], change.userId)).length > 0
+      }),
+    ),
   ])
   let next = 0
   const relations = batch.map((change) => {
@@ -139,7 +147,13 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
   })
 
   const refusals = batch.map((change, i) =>
-    refusal(change, postOf.get(change.postId), personOf.has(change.userId), relations[i] as Relation, suspended),
+    refusal(
+      change,
+      readable[i] ? postOf.get(change.postId) : undefined,
+      personOf.has(change.userId),
+      relations[i] as Relation,
+      suspended,
+    ),
   )
   const allowed = batch.filter((_, i) => refusals[i] === undefined)
   const written = await tx.setReactions(allowed, at)
@@ -192,7 +206,10 @@ class AllRefused extends Error {
   }
 }
 
-/** What the rule refuses before anything is written, in the order a single like checks it; undefined when allowed. */
+/**
+ * What the rule refuses before anything is written, in the order a single like checks it; undefined when
+ * allowed. `post` is undefined for a post that is not there, or not there for whoever changes it.
+ */
 function refusal(
   change: ReactionChange,
   post: LockedPost | undefined,

@@ -50,7 +50,9 @@ export function createLinkPreviews({ posts, users }: { posts: PostsService; user
     async post(id: string): Promise<LinkPreview | undefined> {
       if (!ID.test(id)) return undefined
       const found = await unlessMissing(() => posts.get(id, undefined))
-      if (!found) return undefined
+      // Only a public post is described where links are shared (DECISIONS §12): an unlisted one opens by
+      // its link but is not advertised.
+      if (found?.post.visibility !== 'public') return undefined
       const { post } = found
       const image = post.mediaUrl || undefined
       return {

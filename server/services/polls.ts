@@ -6,6 +6,7 @@ import { newJob, type JobRun } from './jobs.js'
 import { addAndTell } from './notifier.js'
 import { isClosed } from './poll-views.js'
 import { checkCanInteract, checkNotSuspended } from './visibility.js'
+import { checkMayRead } from './audience-reads.js'
 
 /**
  * Tells the authors of these posts whose polls have closed and were not noticed yet. Whichever instance
@@ -72,6 +73,7 @@ export function createPollsService({ store, now }: ServiceDeps) {
         if (!post) throw notFound(MSG.postNotFound)
         if (!post.poll) throw notFound(MSG.pollNotFound)
         await checkNotSuspended(tx, post.authorId, at.toISOString(), MSG.postNotFound)
+        await checkMayRead(tx, post, userId)
         await checkCanInteract(tx, userId, post.authorId, at.toISOString())
         if (isClosed(post.poll, at)) return true
         if (choice >= post.poll.options.length) throw badRequest(MSG.noSuchChoice)

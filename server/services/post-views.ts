@@ -3,6 +3,7 @@ import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import type { ReadCacheView } from './deps.js'
 import { pollViewsFor } from './poll-views.js'
+import { readableBy, readableOf } from './audience-reads.js'
 import type { Hidden } from './visibility.js'
 import { lookup, summaries, summaryById, summaryOf, toComment, type UserLookup } from './views.js'
 
@@ -219,9 +220,10 @@ async function repostedBy(store: StoreReader, posts: readonly PostRecord[], read
 }
 
 /**
- * The posts the posts quote, in their compact form as the reader sees them, by id; one that is gone or
- * whose author is hidden from the reader (a block either way, a mute, a suspension) is missing, and reads
- * null. A quoted post's own quote is named by its `quoteOf` alone, so quotes never nest.
+ * The posts the posts quote, in their compact form as the reader sees them, by id; one that is gone, whose
+ * author is hidden from the reader (a block either way, a mute, a suspension) or that the reader may not
+ * read (its audience) is missing, and reads null. A quoted post's own quote is named by its `quoteOf`
+ * alone, so quotes never nest.
  */
 async function quotesOf(
   store: StoreReader,
@@ -231,7 +233,8 @@ async function quotesOf(
   const ids = [...new Set(posts.flatMap((post) => (post.quoteOf === undefined ? [] : [post.quoteOf])))]
   if (ids.length === 0) return undefined
   const hidden = new Set(reader.hidden?.people ?? [])
-  const quoted = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
+  const shown = (await store.getPosts(ids)).filter((post) => !hidden.has(post.authorId))
+  const quoted = await readableOf(store, shown, reader.userId)
   const compact = { ...reader, compact: true }
   const [views, reposted] = await Promise.all([ownViews(store, quoted, compact), repostedBy(store, quoted, compact)])
   return new Map(views.map((view) => [view._id, reposted.has(view._id) ? asReposted(view) : view]))
@@ -287,9 +290,12 @@ async function pollsFor(store: StoreReader, posts: readonly PostRecord[], reader
   return pollViewsFor(polls, votes, reader.userId, reader.at ?? new Date())
 }
 
-/** A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list holds. */
+/**
+ * A user's own bookmarks as full current posts, newest bookmark first, at most as many as an unpaged list
+ * holds: those they may still read.
+ */
 export async function ownBookmarks(store: StoreReader, userId: string): Promise<Post[]> {
-  const { items } = await store.listBookmarks(userId, { limit: MAX_OWN_BOOKMARKS })
+  const { items } = await store.listBookmarks(userId, { limit: MAX_OWN_BOOKMARKS, audience: readableBy(userId) })
   return postViews(store, items)
 }
 

@@ -20,6 +20,7 @@ import { homeFeed } from './home-feed.js'
 import { createLikeBatches } from './like-batches.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
+import { LISTED, checkMayRead, readableBy, shownTo } from './audience-reads.js'
 import { checkPostTexts } from './content-rules.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
@@ -105,8 +106,9 @@ export function createPostsService({
       known ?? mustGetPost(store, postId),
       seeing(store, { userId, compact: false }, now()),
     ])
-    // To someone its author blocks, the post is not there.
+    // To someone its author blocks, or outside its audience, the post is not there.
     if (reader.hidden.shut.has(record.authorId)) throw notFound(MSG.postNotFound)
+    await checkMayRead(store, record, userId)
     const [post] = await listViews([record], reader)
     if (!post) throw notFound(MSG.postNotFound)
     return { post }
@@ -124,7 +126,7 @@ export function createPostsService({
   return {
     /** The newest posts, at most a page of MAX_UNPAGED: the `posts` of a write reply and of an unpaginated GET /posts. */
     async all() {
-      const { items } = await store.listPosts({ sort: 'latest', limit: MAX_UNPAGED })
+      const { items } = await store.listPosts({ sort: 'latest', limit: MAX_UNPAGED, audience: LISTED })
       return postViews(store, items)
     },
 
@@ -132,7 +134,12 @@ export function createPostsService({
       const page = { limit, cursor }
       const reader = await seeing(store, asked, now())
       const hide = reader.hidden.people
-      const { items, nextCursor } = await store.listPosts({ sort: 'latest', ...unpagedCap(page), hide })
+      const { items, nextCursor } = await store.listPosts({
+        sort: 'latest',
+        ...unpagedCap(page),
+        hide,
+        audience: LISTED,
+      })
       const posts = await listViews(items, reader)
       return paged(page) ? { posts, nextCursor } : { posts }
     },
@@ -144,6 +151,7 @@ export function createPostsService({
       const post = await mustGetPost(store, postId)
       const hidden = await hiddenFrom(store, viewerId, now())
       if (hidden.shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+      await checkMayRead(store, post, viewerId)
       const { items, nextCursor } = await store.listLikers(post._id, { limit, cursor, hide: hidden.people })
       const users = await lookup(store, items)
       return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
@@ -154,9 +162,16 @@ export function createPostsService({
       const page = { limit, cursor }
       const { user, reader } = await profileOf(username, asked)
       const media = filter === 'media'
+      const audience = shownTo(reader.userId)
       const [pinned, { items, nextCursor }] = await Promise.all([
-        media ? [] : store.listPinned(user._id),
-        store.listPosts({ sort: 'latest', authorIds: [user._id], ...(media ? { media } : {}), ...unpagedCap(page) }),
+        media ? [] : store.listPinned(user._id, audience),
+        store.listPosts({
+          sort: 'latest',
+          authorIds: [user._id],
+          ...(media ? { media } : {}),
+          ...unpagedCap(page),
+          audience,
+        }),
       ])
       // Pinned posts lead the first page of the Posts tab and are left out of its every page, so none shows
       // twice; the Media tab lists posts in their order alone.
@@ -166,15 +181,19 @@ export function createPostsService({
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
-    /** The posts someone likes, newest like first, without those of anyone hidden from the reader. */
+    /**
+     * The posts someone likes, newest like first, without those of anyone hidden from the reader or that
+     * the reader may not read.
+     */
     async likedBy(username: string, { limit, cursor }: PageRequest, asked: Reader) {
       const { user, reader } = await profileOf(username, asked)
       const hide = reader.hidden.people
-      const { items, nextCursor } = await store.listLikedPosts(user._id, { limit, cursor, hide })
+      const audience = readableBy(reader.userId)
+      const { items, nextCursor } = await store.listLikedPosts(user._id, { limit, cursor, hide, audience })
       return { posts: await postViews(store, items, reader), nextCursor }
     },
 
-    /** The home timeline: my posts and those of everyone I follow. */
+    /** The home timeline: my posts and those of everyone I follow, each as its audience lets me read it. */
     async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, asked: Reader) {
       const reader = await seeing(store, asked, now())
       return homeFeed(store, userId, { sort, limit, cursor }, reader)

@@ -9,6 +9,7 @@ import { DEFAULT_PAGE } from './notifications.js'
 import { postViews, type Reader } from './post-views.js'
 import { summaryOf } from './views.js'
 import { hiddenFrom, seeing, type Hidden } from './visibility.js'
+import { LISTED } from './audience-reads.js'
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000
 /** What a search that can match nothing answers, after refusing a bad cursor as a search that reads would. */
@@ -45,19 +46,21 @@ export function createSearchService({ store, now }: ServiceDeps) {
   async function tagged(tag: string | undefined, page: PageRequest, reader: Reader & { hidden: Hidden }) {
     const hide = reader.hidden.people
     const { items, nextCursor } =
-      tag === undefined ? nothing(page, CURSOR.byTime) : await store.listTaggedPosts(tag, { ...withLimit(page), hide })
+      tag === undefined
+        ? nothing(page, CURSOR.byTime)
+        : await store.listTaggedPosts(tag, { ...withLimit(page), hide, audience: LISTED })
     return { posts: await postViews(store, items, reader), nextCursor }
   }
 
   return {
-    /** A tag's posts, newest first; the tag is matched without regard to case. */
+    /** A tag's public posts, newest first; the tag is matched without regard to case. */
     async byTag(raw: string, { limit, cursor }: PageRequest, reader: Reader) {
       const tag = tagOf(raw)
       if (tag === undefined) throw badRequest(MSG.badTag)
       return tagged(tag, { limit, cursor }, await seeing(store, reader, now()))
     },
 
-    /** The tags of the posts of the last 7 days, the most used first. */
+    /** The tags of the public posts of the last 7 days, the most used first. */
     async trending(limit: number, viewerId: string | undefined) {
       const at = now()
       const since = new Date(at.getTime() - WEEK_MS).toISOString()
@@ -68,7 +71,7 @@ export function createSearchService({ store, now }: ServiceDeps) {
     /**
      * People by the beginnings of their names, or posts holding every word of `q`; `#tag` finds a tag's
      * posts and `@name` the posts that mention name (or, among people, the usernames that begin so).
-     * Without a type, `@name` looks for people and anything else for posts.
+     * Without a type, `@name` looks for people and anything else for posts. Posts are public ones alone.
      */
     async search({ q: raw, type, limit, cursor }: SearchQuery, asked: Reader) {
       const q = raw.trim()
@@ -85,7 +88,9 @@ export function createSearchService({ store, now }: ServiceDeps) {
       if (q.startsWith('#')) return tagged(tagOf(q.slice(1).trim()), page, reader)
       const terms = postTermsOf(q)
       const { items, nextCursor } =
-        terms === undefined ? nothing(page, CURSOR.byTime) : await store.searchPosts(terms, withLimit(page))
+        terms === undefined
+          ? nothing(page, CURSOR.byTime)
+          : await store.searchPosts(terms, { ...withLimit(page), audience: LISTED })
       return { posts: await postViews(store, items, reader), nextCursor }
     },
   }

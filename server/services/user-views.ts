@@ -3,6 +3,7 @@ import type { StoreReader, UserRecord } from '../store/types.js'
 import { ownBookmarks } from './post-views.js'
 import { lookup, toUser, type UserLookup } from './views.js'
 import { suspendedPeople } from './visibility.js'
+import { shownTo } from './audience-reads.js'
 
 /**
  * Everyone a set of users shows: themselves, whom they follow and who follows them, but for `suspended`,
@@ -24,14 +25,21 @@ export async function usersOfUsers(
 }
 
 /**
- * One person's record as `at` finds them: follows of people suspended then are left out, and the true number
- * of their posts is counted (a list of people leaves it out: a count each).
+ * One person's record as `viewerId` finds it at `at` (theirs when it is their own): follows of people
+ * suspended then are left out, and their posts are counted as their profile shows them to the viewer,
+ * so the count tells of no post hidden from them (a list of people leaves it out: a count each).
  */
-export async function userView(store: StoreReader, user: UserRecord, self: boolean, at: Date): Promise<User> {
+export async function userView(
+  store: StoreReader,
+  user: UserRecord,
+  viewerId: string | undefined,
+  at: Date,
+): Promise<User> {
+  const self = user._id === viewerId
   const [users, bookmarks, postCount] = await Promise.all([
     suspendedPeople(store, at).then((suspended) => usersOfUsers(store, [user], suspended)),
     self ? ownBookmarks(store, user._id) : [],
-    store.countPosts(user._id),
+    store.countPosts(user._id, shownTo(viewerId)),
   ])
   return { ...toUser(user, users, self, bookmarks), postCount }
 }

@@ -13,6 +13,7 @@ import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
 import { checkProfileTexts } from './content-rules.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
+import { checkMayRead, readableBy } from './audience-reads.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
 async function mustGetUser(store: StoreReader, id: string, missing: string = MSG.userNotFound): Promise<UserRecord> {
@@ -75,7 +76,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       mustGetUser(store, targetId),
     ])
     const at = now()
-    return { user: await userView(store, me, true, at), followUser: await userView(store, other, false, at) }
+    return { user: await userView(store, me, meId, at), followUser: await userView(store, other, meId, at) }
   }
 
   async function changeBookmark(userId: string, postId: string, add: boolean) {
@@ -84,6 +85,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (!post) throw notFound(MSG.postNotFound)
       const at = now().toISOString()
       if (post.authorId !== userId) await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
+      if (add) await checkMayRead(tx, post, userId)
       if (add) await checkCanInteract(tx, userId, post.authorId, at)
       const changed = add ? await tx.addBookmark(userId, post._id, at) : await tx.removeBookmark(userId, post._id, at)
       if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)
@@ -92,12 +94,13 @@ export function createUsersService({ store, now }: ServiceDeps) {
     return bookmarksOf(userId, {}, { userId, compact: false })
   }
 
-  /** Newest bookmark first, as current posts. */
+  /** Newest bookmark first, as current posts: those the user may still read. */
   async function bookmarksOf(userId: string, { limit, cursor }: PageRequest, asked: Reader) {
     const page = { limit, cursor }
     const reader = await seeing(store, asked, now())
     const hide = reader.hidden.people
-    const { items, nextCursor } = await store.listBookmarks(userId, { ...unpagedCap(page), hide })
+    const audience = readableBy(userId)
+    const { items, nextCursor } = await store.listBookmarks(userId, { ...unpagedCap(page), hide, audience })
     const bookmarks = await postViews(store, items, reader)
     return page.limit === undefined && page.cursor === undefined ? { bookmarks } : { bookmarks, nextCursor }
   }
@@ -122,7 +125,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (!user || user.pending) throw notFound(MSG.userNotFound)
       // To someone they block, a person is not there; whom they block or mute can still open their profile.
       if (!user || (await hiddenFrom(store, viewerId, now())).shut.has(user._id)) throw notFound(MSG.userNotFound)
-      return { user: await userView(store, user, user._id === viewerId, now()) }
+      return { user: await userView(store, user, viewerId, now()) }
     },
 
     /** A `token` sent along is never stored; the reply's user carries it back, as the original mock did. */
@@ -150,7 +153,7 @@ export function createUsersService({ store, now }: ServiceDeps) {
         })
         return user
       })
-      const view = await userView(store, user, true, now())
+      const view = await userView(store, user, userId, now())
       return { user: typeof token === 'string' ? { ...view, token } : view }
     },
 

@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify'
+import { VISIBILITIES } from '../../common/audience.js'
 import { textOf, type Random, type Side } from './drift.js'
 
 /**
@@ -67,15 +68,30 @@ const LISTS = {
   comments: (side: Side, i: number) => `/api/comments/${post(side, i)}?`,
   likers: (side: Side, i: number) => `/api/posts/${post(side, i)}/likes?`,
   search: () => '/api/search?q=hello&type=posts&',
+  tag: () => '/api/posts/tag/drift?',
+  media: (side: Side, i: number) => `/api/posts/user/${usernameOf(side, i % ACTORS)}?filter=media&`,
 }
+
+/** The lists anyone may read without signing in. */
+const OPEN_LISTS: ReadonlySet<keyof typeof LISTS> = new Set([
+  'explore',
+  'likes',
+  'profile',
+  'comments',
+  'likers',
+  'search',
+  'tag',
+  'media',
+])
 
 /** The actors' usernames, the same on both sides. */
 export const DRIFT_NAMES = ['drift_a', 'drift_b', 'drift_c', 'drift_d']
-const usernameOf = (_side: Side, i: number) => DRIFT_NAMES[i] ?? 'nobody'
+const usernameOf = (_side: Side | undefined, i: number) => DRIFT_NAMES[i] ?? 'nobody'
 
 function page(random: Random, posts: number): Step {
-  const actor = random.int(ACTORS)
   const list = random.pick(Object.keys(LISTS) as (keyof typeof LISTS)[])
+  // Read by each actor, whom each post's audience lets see different posts, or by someone not signed in.
+  const actor = OPEN_LISTS.has(list) && random.chance(0.15) ? undefined : random.int(ACTORS)
   const of = random.int(Math.max(posts, ACTORS))
   const key = `${actor} ${list} ${of}`
   const restart = random.chance(0.3)
@@ -84,7 +100,7 @@ function page(random: Random, posts: number): Step {
   // ids break the tie, and ids differ): a page boundary between them would differ, so they come whole.
   const limit = list === 'notifications' ? 50 : 1 + random.int(3)
   return {
-    label: `page of ${list} ${of} for ${actor}${restart ? ' from the start' : ''}${forged ? ', a forged cursor' : ''}`,
+    label: `page of ${list} ${of} for ${actor ?? 'someone not signed in'}${restart ? ' from the start' : ''}${forged ? ', a forged cursor' : ''}`,
     actor,
     request: (side) => {
       const cursor = forged ? 'WyIwMDAwLTAxLTAxVDAwOjAwOjAwLjAwMFoiXQ' : restart ? undefined : side.cursors.get(key)
@@ -123,9 +139,11 @@ export function stepOf(random: Random, posts: number, comments: number): Step {
     actor,
     request: (side: Side): InjectOptions => ({ method, url: url(side), ...(payload ? { payload } : {}) }),
   })
+  // Posts of every audience, some naming another actor (whom a followers or direct post then reaches).
   const newPost = (): Step => ({
     ...write(`post by ${actor}`, 'POST', () => '/api/posts', {
-      content: textOf(random),
+      content: (random.chance(0.3) ? `@${usernameOf(undefined, other)} ` : '') + textOf(random),
+      ...(random.chance(0.6) ? { visibility: random.pick(VISIBILITIES) } : {}),
       ...(random.chance(0.2) ? { spoilerText: textOf(random, 100) } : {}),
       ...(random.chance(0.15) ? { poll: { options: [textOf(random, 50), textOf(random, 50)], days: 1 } } : {}),
     }),
@@ -199,6 +217,7 @@ export function stepOf(random: Random, posts: number, comments: number): Step {
         ...(random.chance(0.5) ? { displayName: textOf(random, 50) } : {}),
         ...(random.chance(0.5) ? { bio: textOf(random, 160) } : {}),
         ...(random.chance(0.3) ? { firstName: textOf(random, 50) } : {}),
+        ...(random.chance(0.2) ? { defaultVisibility: random.pick(VISIBILITIES) } : {}),
       }),
     () => {
       const comment = random.chance(0.5) ? { comment: textOf(random, 1000) } : {}
@@ -217,6 +236,16 @@ export function stepOf(random: Random, posts: number, comments: number): Step {
       label: `post ${p} read by ${actor}`,
       actor,
       request: (side) => ({ method: 'GET', url: `/api/posts/${post(side, p)}` }),
+    }),
+    () => ({
+      label: `post ${p} read by someone not signed in`,
+      actor: undefined,
+      request: (side) => ({ method: 'GET', url: `/api/posts/${post(side, p)}` }),
+    }),
+    () => ({
+      label: `trending tags read by ${actor}`,
+      actor,
+      request: () => ({ method: 'GET', url: '/api/tags/trending' }),
     }),
     () => ({
       label: `profile of ${other} read by ${actor}`,

@@ -14,6 +14,7 @@ export const POSTGRES_PASS = [
   'api-account-import-costs',
   'api-accounts',
   'api-admin-permissions',
+  'api-audiences',
   'api-auth',
   'api-blocks',
   'api-blocks-live',
