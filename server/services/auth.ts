@@ -116,7 +116,7 @@ export function createAuthService({
         if (outcome === 'lookAlike') throw badRequest(MSG.usernameLookAlike)
         return created
       })
-      const createdUser = await userView(store, user, true, now())
+      const createdUser = await userView(store, user, user._id, now())
       return user.pending ? { createdUser, pending: true as const } : { createdUser, encodedToken: tokenOf(user) }
     },
 
@@ -132,7 +132,7 @@ export function createAuthService({
       if (user.pending) throw forbidden(MSG.accountPending)
       if (suspendedAt(user.suspension, now().toISOString())) throw forbidden(MSG.accountSuspended)
       await checkSecondFactor(user._id, body.otp)
-      return { foundUser: await userView(store, user, true, now()), encodedToken: tokenOf(user) }
+      return { foundUser: await userView(store, user, user._id, now()), encodedToken: tokenOf(user) }
     },
 
     /** Ends one token until it expires, and, on every instance, the streams it opened; nothing else. */
