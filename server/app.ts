@@ -35,6 +35,7 @@ import sharePages from './routes/share-pages.js'
 import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import relationsRoutes from './routes/relations.js'
+import followRequestsRoutes from './routes/follow-requests.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
 import { createAccountSecrets } from './services/account-secrets.js'
@@ -220,6 +221,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(relationsRoutes, routeOptions)
       await api.register(accountRoutes, routeOptions)
       await api.register(usersRoutes, routeOptions)
+      await api.register(followRequestsRoutes, routeOptions)
       await api.register(postsRoutes, routeOptions)
       await api.register(feedRoutes, routeOptions)
       await api.register(commentsRoutes, routeOptions)

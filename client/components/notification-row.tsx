@@ -20,6 +20,7 @@ const ICONS = {
   poll: <PollIcon />,
   repost: <RepostIcon />,
   quote: <QuoteIcon />,
+  follow_request: <FollowIcon />,
 } as const
 
 /** Where the row leads: the post it is about, or for a follow the follower's profile. */

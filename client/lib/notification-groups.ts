@@ -78,5 +78,7 @@ export function actionText(group: NotificationGroup): string {
       return 'reposted your post'
     case 'quote':
       return 'quoted your post'
+    case 'follow_request':
+      return 'asked to follow you'
   }
 }

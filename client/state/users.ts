@@ -173,7 +173,7 @@ const followWrites = toggleQueue<FollowReply>({
   send: (userId, follow) => (follow ? apiFollowUser(userId) : apiUnfollowUser(userId)),
   settle(_userId, reply) {
     applyUser(reply.user)
-    applyUser(reply.followUser)
+    if (reply.followUser) applyUser(reply.followUser)
   },
   restore(userId, follows, how, error) {
     showFollowing(heldPerson(userId), follows)

@@ -75,6 +75,8 @@ export const CommentVotedEventSchema = Type.Object({
 })
 /** `user` started (or stopped) following `followUser`. */
 export const FollowEventSchema = Type.Object({ user: UserSummarySchema, followUser: UserSummarySchema })
+/** `user` asks to follow the stream's user, whose account is locked (DECISIONS §12). */
+export const FollowRequestEventSchema = Type.Object({ user: UserSummarySchema })
 /** A profile's public fields after an edit. */
 export const UserUpdatedEventSchema = Type.Object({
   user: Type.Composite([
@@ -85,6 +87,8 @@ export const UserUpdatedEventSchema = Type.Object({
       bannerURL: Type.Optional(Type.String()),
       bio: Type.String(),
       website: Type.String(),
+      /** Always sent; optional for events written to the log before accounts could be locked. */
+      locked: Type.Optional(Type.Boolean()),
       updatedAt: DateTimeSchema,
     }),
   ]),
@@ -166,8 +170,19 @@ export interface ModerationEventPayloads {
   'report.created': Static<typeof ReportCreatedEventSchema>
 }
 
+/**
+ * To the streams of a locked account's owner only (DECISIONS §12): a map apart, as a client that shows no
+ * follow requests can leave them aside; their acceptance is the `user.followed` everyone hears.
+ */
+interface FollowRequestEventPayloads {
+  'follow_request.created': Static<typeof FollowRequestEventSchema>
+}
+
 /** Every event the server sends. */
-export type AllEventPayloads = EventPayloads & NotificationEventPayloads & ModerationEventPayloads
+export type AllEventPayloads = EventPayloads &
+  NotificationEventPayloads &
+  ModerationEventPayloads &
+  FollowRequestEventPayloads
 
 /**
  * What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams;

@@ -11,14 +11,17 @@ const NotificationTypeSchema = Type.Union([
   Type.Literal('poll'),
   Type.Literal('repost'),
   Type.Literal('quote'),
+  Type.Literal('follow_request'),
 ])
 
 /**
  * Someone else's action on the reader (docs/api-contract.md §8): `like` and `comment` carry the post (and the
  * comment), `mention` the post that mentions (and the comment, when one does), `follow` neither; `reply`
  * the post and the reply to the reader's comment, `poll` the reader's post whose poll closed (its actor the
- * reader). The
- * post's content and the comment's text are the current ones, cut to their first 140 characters.
+ * reader). `follow_request` (neither) is someone asking to follow the reader's locked account, for as long
+ * as the request waits; `follow` from a locked account's owner to whoever asked says the request was
+ * accepted (DECISIONS §12). The post's content and the comment's text are the current ones, cut to their
+ * first 140 characters.
  */
 export const NotificationSchema = Type.Object(
   {

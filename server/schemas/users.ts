@@ -41,6 +41,8 @@ const UserSchema = Type.Object(
     followers: Type.Array(UserSummarySchema),
     /** Whether following them takes their approval (a follow request, DECISIONS §12). */
     locked: Type.Boolean(),
+    /** Only to a signed-in caller whose request to follow them waits for their answer. */
+    requested: Type.Optional(Type.Literal(true)),
     /** Only on the caller's own record: the audience their posts get when they choose none. */
     defaultVisibility: Type.Optional(VisibilitySchema),
     /** How many posts the user has; on one person's record, not in lists of people. */
@@ -97,6 +99,8 @@ export const UserEditSchema = Type.Object({
   bannerURL: Type.Optional(Type.String({ maxLength: 500 })),
   /** The audience new posts get when they choose none. */
   defaultVisibility: Type.Optional(VisibilitySchema),
+  /** True: following takes the owner's approval; false again accepts every request waiting (DECISIONS §12). */
+  locked: Type.Optional(Type.Boolean()),
   portfolio: Type.Optional(WebsiteSchema),
   avatar: Type.Optional(AvatarUrlSchema),
   /** Accepted by the schema only so that a change can be refused with the catalogue's message. */
@@ -125,4 +129,13 @@ export const UserIdParamsSchema = Type.Object({ id: IdSchema }, { additionalProp
 
 export const UsersReplySchema = Type.Object({ users: Type.Array(UserSchema), nextCursor: NextCursorSchema })
 export const UserReplySchema = Type.Object({ user: UserSchema })
-export const FollowReplySchema = Type.Object({ user: UserSchema, followUser: UserSchema })
+/**
+ * A follow or an unfollow: `user` is the caller and `followUser` the other person. Following a locked
+ * account asks instead (DECISIONS §12): `user` is then that account and `requested` true; an unfollow that
+ * withdrew a request answers the same with `requested` false.
+ */
+export const FollowReplySchema = Type.Object({
+  user: UserSchema,
+  followUser: Type.Optional(UserSchema),
+  requested: Type.Optional(Type.Boolean()),
+})

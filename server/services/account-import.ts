@@ -4,7 +4,7 @@ import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { MSG, badRequest, forbidden, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js'
 import type { MediaReply } from '../schemas/media.js'
-import type { PostRecord, StoreTx, UserSummaryRecord } from '../store/types.js'
+import type { PostRecord, StoreTx, UserRecord, UserSummaryRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import { ARCHIVE_FILES, MEDIA_FOLDER } from './account-archive.js'
 import { linesOf, listAddresses } from './account-lists.js'
@@ -196,11 +196,7 @@ export function createAccountImport({
     const count = (kind: Kind, done: boolean) => void (done ? imported[kind]++ : skipped[kind]++)
     const me = await summaryRecordOf(tx, userId)
     if (!me) throw notFound(MSG.userNotRegistered)
-    const people = async (
-      names: readonly string[],
-      act: (other: UserSummaryRecord) => Promise<boolean>,
-      kind: Kind,
-    ) => {
+    const people = async (names: readonly string[], act: (other: UserRecord) => Promise<boolean>, kind: Kind) => {
       for (const name of names) {
         const other = await tx.getUserByUsername(name)
         const reachable = other && other._id !== userId && !other.pending
@@ -216,12 +212,12 @@ export function createAccountImport({
       return true
     }
     await people(plan.mutes, mute, 'mutes')
-    // Imported follows notify nobody: an archive of thousands must not flood anyone's notifications.
-    await people(
-      plan.following,
-      async (other) => !(await across(other._id)) && tx.follow(userId, other._id, at),
-      'following',
-    )
+    // Imported follows notify nobody: an archive of thousands must not flood anyone's notifications. A
+    // locked account is asked, as the call would ask it (DECISIONS §12), and sees the request in its list.
+    const follow = async (other: UserRecord) =>
+      !(await across(other._id)) &&
+      (other.locked ? tx.addFollowRequest(userId, other._id, at) : tx.follow(userId, other._id, at))
+    await people(plan.following, follow, 'following')
     for (const postId of plan.bookmarks) {
       const post = await tx.getPost(postId)
       count(

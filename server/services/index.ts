@@ -5,6 +5,7 @@ import { createAccountImport, hostOf, type AccountImport } from './account-impor
 import type { ImportLimits } from './archive-reader.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
+import { createFollowRequestsService, type FollowRequestsService } from './follow-requests.js'
 import { createJobOverview, type JobOverview } from './job-overview.js'
 import type { JobHandlers } from './jobs.js'
 import { createLinkCards, type LinkCards } from './link-cards.js'
@@ -41,6 +42,7 @@ export interface Services {
   reports: ReportsService
   moderation: ModerationService
   relations: RelationsService
+  followRequests: FollowRequestsService
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -129,6 +131,7 @@ export function createServices({
     reports: createReportsService({ ...deps, rateLimit }),
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),
+    followRequests: createFollowRequestsService(deps),
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

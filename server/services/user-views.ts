@@ -25,9 +25,25 @@ export async function usersOfUsers(
 }
 
 /**
- * One person's record as `viewerId` finds it at `at` (theirs when it is their own): follows of people
- * suspended then are left out, and their posts are counted as their profile shows them to the viewer,
- * so the count tells of no post hidden from them (a list of people leaves it out: a count each).
+ * Which of `people` the viewer asked to follow and waits for (DECISIONS §12); none for a reader not signed
+ * in. Only a locked account has requests waiting (unlocking accepts them all), so a page of open accounts
+ * asks the store nothing.
+ */
+export async function requestedOf(
+  store: StoreReader,
+  viewerId: string | undefined,
+  people: readonly UserRecord[],
+): Promise<ReadonlySet<string>> {
+  const locked = people.filter((user) => user.locked && user._id !== viewerId).map((user) => user._id)
+  if (viewerId === undefined || locked.length === 0) return new Set()
+  return store.requestedAmong(viewerId, locked)
+}
+
+/**
+ * One person's record as `viewerId` (signed in or not) finds them at `at`: follows of people suspended
+ * then are left out, and their posts are counted as their profile shows them to the viewer, so the count
+ * tells of no post hidden from them (a list of people leaves it out: a count each). Their own record
+ * shows what only they see.
  */
 export async function userView(
   store: StoreReader,
@@ -36,10 +52,25 @@ export async function userView(
   at: Date,
 ): Promise<User> {
   const self = user._id === viewerId
-  const [users, bookmarks, postCount] = await Promise.all([
+  const [users, bookmarks, postCount, requested] = await Promise.all([
     suspendedPeople(store, at).then((suspended) => usersOfUsers(store, [user], suspended)),
     self ? ownBookmarks(store, user._id) : [],
     store.countPosts(user._id, shownTo(viewerId)),
+    requestedOf(store, viewerId, [user]),
   ])
-  return { ...toUser(user, users, self, bookmarks), postCount }
+  return { ...toUser(user, users, self, bookmarks, requested.has(user._id)), postCount }
+}
+
+/** A list of other people as `viewerId` finds them at `at`, without their post counts. */
+export async function usersView(
+  store: StoreReader,
+  people: readonly UserRecord[],
+  viewerId: string | undefined,
+  at: Date,
+): Promise<User[]> {
+  const [users, requested] = await Promise.all([
+    suspendedPeople(store, at).then((suspended) => usersOfUsers(store, people, suspended)),
+    requestedOf(store, viewerId, people),
+  ])
+  return people.map((user) => toUser(user, users, false, [], requested.has(user._id)))
 }

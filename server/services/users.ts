@@ -1,6 +1,6 @@
 import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { UserEdit } from '../schemas/users.js'
-import type { AccountRecord, PageRequest, ProfileChanges, StoreReader, UserRecord } from '../store/types.js'
+import type { AccountRecord, PageRequest, ProfileChanges, StoreReader, StoreTx, UserRecord } from '../store/types.js'
 import { isGuest } from '../usernames.js'
 import { editedValue } from './aliases.js'
 import type { ServiceDeps } from './deps.js'
@@ -9,7 +9,8 @@ import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidMediaUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
-import { userView, usersOfUsers } from './user-views.js'
+import { requestedOf, userView, usersOfUsers } from './user-views.js'
+import { acceptedIn, dropRequestIn, requestIn } from './follow-requests.js'
 import { summaryOf, toUser } from './views.js'
 import { checkProfileTexts } from './content-rules.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
@@ -52,31 +53,51 @@ function profileChanges({ portfolio, avatar, ...sent }: SentProfile, current: Us
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export function createUsersService({ store, now }: ServiceDeps) {
-  async function changeFollow(meId: string, targetId: string, follow: boolean) {
-    await store.transaction(async (tx) => {
-      const me = await tx.getAccount(meId)
-      if (!me) throw notFound(MSG.userNotRegistered)
-      const other = await mustGetVisibleAccount(tx, targetId)
-      if (me._id === other._id) throw notFound(MSG.selfFollow)
-      const at = now().toISOString()
-      await checkNotSuspended(tx, other._id, at, MSG.userNotFound)
-      if (follow) await checkCanInteract(tx, me._id, other._id, at)
-      const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
-      if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
-      tx.emit({
-        name: follow ? 'user.followed' : 'user.unfollowed',
-        data: { user: summaryOf(me), followUser: summaryOf(other) },
-        by: me._id,
-      })
-      if (follow) await notify(tx, me, other._id, 'follow', {}, at)
-      else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
+  /**
+   * A follow or an unfollow; of a locked account, a request made or withdrawn instead (DECISIONS §12):
+   * whether it was a request.
+   */
+  async function changeFollowIn(tx: StoreTx, meId: string, targetId: string, follow: boolean) {
+    const me = await tx.getAccount(meId)
+    if (!me) throw notFound(MSG.userNotRegistered)
+    let other = await mustGetVisibleAccount(tx, targetId)
+    if (me._id === other._id) throw notFound(MSG.selfFollow)
+    const at = now().toISOString()
+    await checkNotSuspended(tx, other._id, at, MSG.userNotFound)
+    if (follow) await checkCanInteract(tx, me._id, other._id, at)
+    if (follow && other.locked) {
+      // Held to the end, so the owner cannot unlock (accepting what waits) between this read and the request.
+      await tx.lockUser(other._id)
+      other = await mustGetVisibleAccount(tx, targetId)
+      if (other.locked) {
+        await requestIn(tx, me, other, at)
+        return true
+      }
+    }
+    const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
+    if (!changed && !follow && (await dropRequestIn(tx, me._id, other._id))) return true
+    if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
+    tx.emit({
+      name: follow ? 'user.followed' : 'user.unfollowed',
+      data: { user: summaryOf(me), followUser: summaryOf(other) },
+      by: me._id,
     })
+    if (follow) await notify(tx, me, other._id, 'follow', {}, at)
+    else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
+    return false
+  }
+
+  /** The caller and the other person after the change; after a request, the other person alone. */
+  async function changeFollow(meId: string, targetId: string, follow: boolean) {
+    const request = await store.transaction((tx) => changeFollowIn(tx, meId, targetId, follow))
     const [me, other] = await Promise.all([
       mustGetUser(store, meId, MSG.userNotRegistered),
       mustGetUser(store, targetId),
     ])
     const at = now()
-    return { user: await userView(store, me, meId, at), followUser: await userView(store, other, meId, at) }
+    const followUser = await userView(store, other, meId, at)
+    if (request) return { user: followUser, requested: follow }
+    return { user: await userView(store, me, meId, at), followUser }
   }
 
   async function changeBookmark(userId: string, postId: string, add: boolean) {
@@ -110,10 +131,13 @@ export function createUsersService({ store, now }: ServiceDeps) {
       // Whom the reader cannot see (a block either way, a running mute, a suspension) is not in the list either.
       const hide = (await hiddenFrom(store, viewerId, now())).people
       const { items, nextCursor } = await store.listUsers({ ...unpagedCap(page), hide })
-      const lookup = await usersOfUsers(store, items, await suspendedPeople(store, now()))
+      const [lookup, requested] = await Promise.all([
+        suspendedPeople(store, now()).then((suspended) => usersOfUsers(store, items, suspended)),
+        requestedOf(store, viewerId, items),
+      ])
       const mine =
         viewerId !== undefined && items.some((user) => user._id === viewerId) ? await ownBookmarks(store, viewerId) : []
-      const users = items.map((user) => toUser(user, lookup, user._id === viewerId, mine))
+      const users = items.map((user) => toUser(user, lookup, user._id === viewerId, mine, requested.has(user._id)))
       return page.limit === undefined && page.cursor === undefined ? { users } : { users, nextCursor }
     },
 
@@ -128,7 +152,10 @@ export function createUsersService({ store, now }: ServiceDeps) {
       return { user: await userView(store, user, viewerId, now()) }
     },
 
-    /** A `token` sent along is never stored; the reply's user carries it back, as the original mock did. */
+    /**
+     * A `token` sent along is never stored; the reply's user carries it back, as the original mock did.
+     * Unlocking the account accepts every request waiting, in the same transaction (DECISIONS §12).
+     */
     async edit(userId: string, { username, token, ...sent }: UserEdit) {
       const user = await store.transaction(async (tx) => {
         const current = await mustGetUser(tx, userId, MSG.userNotRegistered)
@@ -145,13 +172,15 @@ export function createUsersService({ store, now }: ServiceDeps) {
           at,
         )
         const { bio, website, updatedAt } = user
-        const shown = { displayName: user.displayName ?? '', bannerURL: user.bannerURL ?? '' }
+        const shown = { displayName: user.displayName ?? '', bannerURL: user.bannerURL ?? '', locked: !!user.locked }
         tx.emit({
           name: 'user.updated',
           data: { user: { ...summaryOf(user), ...shown, bio, website, updatedAt } },
           by: user._id,
         })
-        return user
+        if (!current.locked || user.locked) return user
+        await acceptedIn(tx, user, await tx.acceptFollowRequests(user._id, at), at)
+        return (await tx.getUser(userId)) ?? user
       })
       const view = await userView(store, user, userId, now())
       return { user: typeof token === 'string' ? { ...view, token } : view }
@@ -165,8 +194,11 @@ export function createUsersService({ store, now }: ServiceDeps) {
       await mustGetUser(store, userId)
       const hidden = await hiddenFrom(store, userId, now())
       const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people, hidden.suspended)
-      const lookup = await usersOfUsers(store, candidates, new Set(hidden.suspended))
-      return { users: candidates.map((user) => toUser(user, lookup, false)) }
+      const [lookup, requested] = await Promise.all([
+        usersOfUsers(store, candidates, new Set(hidden.suspended)),
+        requestedOf(store, userId, candidates),
+      ])
+      return { users: candidates.map((user) => toUser(user, lookup, false, [], requested.has(user._id))) }
     },
 
     async bookmarks(userId: string, page: PageRequest, reader: Reader) {

@@ -40,9 +40,16 @@ const followsIn = (ids: readonly string[], users: UserLookup) =>
 
 /**
  * `self` is true only when the record is the caller's own: only then do email and bookmarks show,
- * the bookmarks being the posts `bookmarks` holds (see ownBookmarks).
+ * the bookmarks being the posts `bookmarks` holds (see ownBookmarks). `requested`: the caller waits on
+ * their request to follow this user.
  */
-export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookmarks: readonly Post[] = []): User {
+export function toUser(
+  user: UserRecord,
+  users: UserLookup,
+  self: boolean,
+  bookmarks: readonly Post[] = [],
+  requested = false,
+): User {
   return {
     _id: user._id,
     username: user.username,
@@ -61,6 +68,7 @@ export function toUser(user: UserRecord, users: UserLookup, self: boolean, bookm
     bio: user.bio,
     website: user.website,
     locked: user.locked === true,
+    ...(requested ? { requested: true as const } : {}),
     portfolio: user.website,
     avatar: user.avatarURL,
     createdAt: user.createdAt,

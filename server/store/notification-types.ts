@@ -1,5 +1,6 @@
 /** Notifications as both stores keep them (docs/api-contract.md §8). */
-export type NotificationType = 'like' | 'comment' | 'mention' | 'follow' | 'repost' | 'quote' | 'reply' | 'poll'
+export type NotificationType =
+  'like' | 'comment' | 'mention' | 'follow' | 'repost' | 'quote' | 'reply' | 'poll' | 'follow_request'
 
 /** What a notification is about: a person can have at most one of each (one like of a post by one actor, and so on). */
 export interface NotificationIdentity {

@@ -294,3 +294,26 @@ await t.test('a notification whose post or comment is deleted leaves the open li
   await until(() => screen.queryByText('Soon gone') === null)
   t.ok(screen.getByText('Staying'), 'the rest of that post stays')
 })
+
+await t.test('a follow request is a row of its own, and its live event is left aside', async (t) => {
+  const { send, streams } = await liveApp(t, me, '/notifications', {
+    'GET /api/notifications': () =>
+      ok({ notifications: [note('follow_request', maya, 1)], nextCursor: null, unread: 1 }),
+    'POST /api/notifications/read': () => ok({ unread: 0 }),
+  })
+  const list = await screen.findByRole('list', { name: 'Notifications' })
+  const rows = () => within(list).getAllByRole('listitem')
+  t.same(
+    rows().map((row) => within(row).getByRole('link').textContent),
+    ['New: Maya Lin @maya.lin asked to follow you · 1m'],
+  )
+  t.equal(
+    within(rows()[0]!).getByRole('link').getAttribute('href'),
+    '/profile/maya.lin',
+    "it opens the asker's profile",
+  )
+  streams.last.emit('follow_request.created', { user: summary(theo) }, '900')
+  send('notification.created', { ...note('follow_request', theo, 0), unread: 1 })
+  await screen.findByText(/Theo Park/)
+  t.equal(rows().length, 2, 'the stream goes on; the next request joins no other row')
+})

@@ -65,6 +65,7 @@ const LISTS = {
   notifications: () => '/api/notifications?',
   blocks: () => '/api/users/blocks?',
   mutes: () => '/api/users/mutes?',
+  requests: () => '/api/follow-requests?',
   comments: (side: Side, i: number) => `/api/comments/${post(side, i)}?`,
   likers: (side: Side, i: number) => `/api/posts/${post(side, i)}/likes?`,
   search: () => '/api/search?q=hello&type=posts&',
@@ -212,6 +213,14 @@ export function stepOf(random: Random, posts: number, comments: number): Step {
         ...(random.chance(0.5) ? { duration: 1 + random.int(8) } : {}),
       }),
     () => write(`unmute of ${other} by ${actor}`, 'POST', (side) => `/api/users/unmute/${user(side, other)}`),
+    () => write(`lock by ${actor}`, 'POST', () => '/api/users/edit', { locked: random.chance(0.6) }),
+    () =>
+      write(
+        `authorize of ${other} by ${actor}`,
+        'POST',
+        (side) => `/api/follow-requests/${user(side, other)}/authorize`,
+      ),
+    () => write(`reject of ${other} by ${actor}`, 'POST', (side) => `/api/follow-requests/${user(side, other)}/reject`),
     () =>
       write(`profile edit by ${actor}`, 'POST', () => '/api/users/edit', {
         ...(random.chance(0.5) ? { displayName: textOf(random, 50) } : {}),

@@ -204,7 +204,7 @@ await t.test('follow, with a trailing slash and an empty JSON body', async (t) =
     user.following.map((other) => other.username),
     ['maya.lin'],
   )
-  t.ok(followUser.followers.some((other) => other._id === me._id))
+  t.ok(followUser?.followers.some((other) => other._id === me._id))
 })
 
 await t.test('delete the post: DELETE with content-type: application/json and no body', async (t) => {

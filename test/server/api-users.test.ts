@@ -269,9 +269,11 @@ await t.test('follow and unfollow answer 200 { user, followUser } and change bot
   expectNoSecrets(t, res, 'follow')
   t.equal(follow.user.username, a.username, 'user is me')
   t.equal(follow.user.email, a.user.email, 'my own record carries my email')
-  t.notOk('email' in follow.followUser, 'the other record does not')
+  t.equal(follow.followUser?.username, b.username, 'followUser is the other person')
+  t.notOk(follow.followUser && 'email' in follow.followUser, 'the other record does not')
+  t.notOk('requested' in follow, 'a follow, not a request')
   t.match(follow.user.following, [summaryOf(b.user)])
-  t.match(follow.followUser.followers, [summaryOf(a.user)])
+  t.match(follow.followUser?.followers, [summaryOf(a.user)])
   const aAfter = expectOk(t, await get(`/api/users/${a.username}`), 200, UserReplySchema).user
   const bAfter = expectOk(t, await get(`/api/users/${b.username}`), 200, UserReplySchema).user
   t.strictSame(ids(aAfter.following), [b.user._id], 'kept: my following')
@@ -283,7 +285,7 @@ await t.test('follow and unfollow answer 200 { user, followUser } and change bot
   const unfollow = expectOk(t, undo, 200, FollowReplySchema, 'unfollow')
   expectNoSecrets(t, undo, 'unfollow')
   t.strictSame(unfollow.user.following, [])
-  t.strictSame(unfollow.followUser.followers, [])
+  t.strictSame(unfollow.followUser?.followers, [])
   t.strictSame(expectOk(t, await get(`/api/users/${b.username}`), 200, UserReplySchema).user.followers, [], 'kept')
   expectError(t, await post(`/api/users/unfollow/${b.user._id}`, a.token), 400, 'User already not following')
 })

@@ -28,6 +28,7 @@ export const POSTGRES_PASS = [
   'api-errors',
   'api-events',
   'api-feed',
+  'api-follow-requests',
   'api-framing',
   'api-import-rules',
   'api-jobs',

@@ -37,13 +37,17 @@ export function likeBucketTags(low: number, high: number): string[] {
   return tags
 }
 
-/** Events that change nothing the caches keep: they concern one person's notifications, reports or sessions. */
+/**
+ * Events that change nothing the caches keep: they concern one person's notifications, reports, sessions
+ * or follow requests (a request is no follow).
+ */
 const NOTHING_KEPT = new Set([
   'bookmark.added',
   'bookmark.removed',
   'notification.created',
   'notification.read',
   'report.created',
+  'follow_request.created',
 ])
 
 interface EventData {
