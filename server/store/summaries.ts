@@ -27,6 +27,7 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     blocking: _bl,
     muting: _m,
     twoFactor: _t,
+    directConversations: _c,
     ...account
   } = user
   return account

@@ -125,6 +125,14 @@ export const OPERATIONS: Record<Operation, true> = {
   listCommentsBy: true,
   listLikedPostIds: true,
   isMediaUsed: true,
+  getConversation: true,
+  listConversations: true,
+  listConversationPosts: true,
+  countUnreadConversations: true,
+  openConversation: true,
+  deliverDirectPost: true,
+  markConversationRead: true,
+  hideConversation: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */
@@ -169,7 +177,22 @@ export interface Fixture {
   pending: [UserRecord, UserRecord]
   /** Ids for the records the writes add. */
   fresh: Record<
-    'post' | 'poll' | 'reply' | 'comment' | 'notification' | 'unread' | 'report' | 'resolved' | 'audit' | 'token',
+    | 'post'
+    | 'poll'
+    | 'reply'
+    | 'comment'
+    | 'notification'
+    | 'unread'
+    | 'report'
+    | 'resolved'
+    | 'audit'
+    | 'token'
+    | 'conversation'
+    | 'pair'
+    | 'direct'
+    | 'answer'
+    | 'aside'
+    | 'again',
     string
   >
   at: (minute: number) => string
@@ -208,6 +231,12 @@ export function contractFixture(): Fixture {
       resolved: randomUUID(),
       audit: randomUUID(),
       token: randomUUID(),
+      conversation: randomUUID(),
+      pair: randomUUID(),
+      direct: randomUUID(),
+      answer: randomUUID(),
+      aside: randomUUID(),
+      again: randomUUID(),
     },
     at,
   }
@@ -227,9 +256,10 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state and liked posts, which PostgreSQL keeps in tables and its own reads answer for).
+ * mutes, two-factor state, liked posts and conversations, which PostgreSQL keeps in tables and its own
+ * reads answer for).
  */
-const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes'])
+const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes', 'directConversations'])
 
 /**
  * A poll's voters and a post's reposts, which the embedded store keeps on the post and PostgreSQL in tables

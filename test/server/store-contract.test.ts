@@ -19,6 +19,7 @@ import { contentReads } from '../helpers/store-contract-reads.js'
 import { repostReads, repostWrites } from '../helpers/store-contract-reposts.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { jobRows } from '../helpers/store-contract-jobs.js'
+import { conversationReads, conversationWrites } from '../helpers/store-contract-conversations.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
 /**
@@ -35,6 +36,7 @@ const reads = (f: Fixture) => [
   ...pollReads(f),
   ...repostReads(f),
   ...accountReads(f),
+  ...conversationReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
@@ -43,6 +45,7 @@ const table = (f: Fixture): ContractCase[] => [
   ...pollWrites(f),
   ...repostWrites(f),
   ...recordWrites(f),
+  ...conversationWrites(f),
   ...accountWrites(f),
   ...jobRows(f),
   ...reads(f),

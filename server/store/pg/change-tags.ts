@@ -37,10 +37,15 @@ export function likeBucketTags(low: number, high: number): string[] {
   return tags
 }
 
-/** Events that change nothing the caches keep: they concern one person's notifications, reports or sessions. */
+/**
+ * Events that change nothing the caches keep: they concern one person's notifications, reports, sessions
+ * or conversations (whose reads are never kept).
+ */
 const NOTHING_KEPT = new Set([
   'bookmark.added',
   'bookmark.removed',
+  'conversation.updated',
+  'conversation.deleted',
   'notification.created',
   'notification.read',
   'report.created',

@@ -18,6 +18,7 @@ import * as eventPeople from './0017_event_people.js'
 import * as jobs from './0018_jobs.js'
 import * as eventAbout from './0019_event_about.js'
 import * as audiences from './0020_audiences.js'
+import * as directConversations from './0022_direct_conversations.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   jobs,
   eventAbout,
   audiences,
+  directConversations,
 ]
