@@ -5,6 +5,7 @@ import { createAccountImport, hostOf, type AccountImport } from './account-impor
 import type { ImportLimits } from './archive-reader.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
+import { createConversationsService, type ConversationsService } from './conversations.js'
 import { createJobOverview, type JobOverview } from './job-overview.js'
 import type { JobHandlers } from './jobs.js'
 import { createLinkCards, type LinkCards } from './link-cards.js'
@@ -36,6 +37,7 @@ export interface Services {
   comments: CommentsService
   media: MediaService
   notifications: NotificationsService
+  conversations: ConversationsService
   search: SearchService
   reports: ReportsService
   moderation: ModerationService
@@ -119,6 +121,7 @@ export function createServices({
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),
+    conversations: createConversationsService(deps),
     search: createSearchService(deps),
     reports: createReportsService({ ...deps, rateLimit }),
     moderation: createModerationService(deps),

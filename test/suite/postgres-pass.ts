@@ -21,6 +21,7 @@ export const POSTGRES_PASS = [
   'api-bounded-views',
   'api-comments',
   'api-content-warnings',
+  'api-conversations',
   'api-cross-site',
   'api-cursors',
   'api-errors',
