@@ -10,6 +10,7 @@ import {
 import type { Post } from '../../server/schemas/posts.js'
 import type { SignedUp } from './api.js'
 import type { TestApp } from './app.js'
+import type { SseClient } from './sse.js'
 
 /** The body of a 200 (or `status`) matching `schema`; anything else throws, failing the test that asked. */
 function bodyOf<S extends TSchema>(res: LightMyRequestResponse, schema: S, status = 200): Static<S> {
@@ -47,6 +48,10 @@ export function conversationCalls(api: Pick<TestApp, 'as'>) {
       bodyOf(await call(who, 'GET', '/api/conversations/unread'), UnreadConversationsReplySchema).count,
   }
 }
+
+/** The next event on the stream but notifications (a direct message's mention comes with it). */
+export const nextButNotifications = (stream: SseClient) =>
+  stream.until((m) => m.event !== undefined && !m.event.startsWith('notification.'), 5000)
 
 /** The usernames of a conversation's participants, sorted. */
 export const namesIn = (conversation: Conversation | undefined) =>

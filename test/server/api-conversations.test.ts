@@ -11,7 +11,7 @@ import { NotificationsReplySchema } from '../../server/schemas/notifications.js'
 import { PostDeletedEventSchema, PostEventSchema, type AllEventPayloads } from '../../server/schemas/events.js'
 import { checkSchema, expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
 import type { SseClient } from '../helpers/sse.js'
-import { conversationCalls, namesIn } from '../helpers/conversations.js'
+import { conversationCalls, namesIn, nextButNotifications } from '../helpers/conversations.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 import { seedWithStaff } from '../helpers/moderation.js'
 import { readZip } from '../helpers/zip.js'
@@ -32,7 +32,7 @@ const NO_TOKEN = MSG.invalidToken
 
 /** The next event on the stream but notifications (a direct post's mention comes with it), matching its schema. */
 async function heard<K extends keyof AllEventPayloads>(t: Test, stream: SseClient, name: K, schema: TSchema) {
-  const message = await stream.until((m) => m.event !== undefined && !m.event.startsWith('notification.'), 3000)
+  const message = await nextButNotifications(stream)
   t.equal(message.event, name, `event ${name}`)
   const data = JSON.parse(message.data ?? 'null') as AllEventPayloads[K]
   checkSchema(t, schema, data, `${name} data matches its schema`)
