@@ -78,6 +78,9 @@ export const selfMute = 'You cannot mute yourself.'
 export const alreadyReposted = 'You have already reposted this post.'
 export const notReposted = 'You have not reposted this post.'
 export const tooManyPins = 'You can pin at most 3 posts.'
+// Direct messages (DECISIONS §12).
+export const conversationNotFound = 'Conversation not found'
+export const replyNotDirect = 'inReplyTo answers a direct message, with a direct message.'
 // Requests refused for their framing before any route reads them.
 export const bodyTooLarge = 'Request body is too large'
 export const unsupportedContentType = 'Unsupported content type'

@@ -28,6 +28,7 @@ import feedRoutes from './routes/feed.js'
 import healthRoutes from './routes/health.js'
 import mediaRoutes from './routes/media.js'
 import notificationsRoutes from './routes/notifications.js'
+import conversationsRoutes from './routes/conversations.js'
 import postsRoutes from './routes/posts.js'
 import reportsRoutes from './routes/reports.js'
 import searchRoutes from './routes/search.js'
@@ -228,6 +229,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       await api.register(pollsRoutes, routeOptions)
       await api.register(mediaRoutes, routeOptions)
       await api.register(notificationsRoutes, routeOptions)
+      await api.register(conversationsRoutes, routeOptions)
       await api.register(tagsRoutes, routeOptions)
       await api.register(searchRoutes, routeOptions)
       await api.register(reportsRoutes, routeOptions)

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema } from './common.js'
 import type { ReportCreatedEventSchema } from './moderation.js'
+import type { ConversationDeletedEventSchema, ConversationUpdatedEventSchema } from './conversations.js'
 import { NotificationSchema, UnreadSchema } from './notifications.js'
 import { CommentSchema, LinkCardSchema, PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
@@ -8,8 +9,8 @@ import { UserSummarySchema } from './user-summary.js'
 /**
  * Live events. Each carries what changed, never a whole post or a whole follower list, so an event's
  * size does not grow with a post's comments or a user's audience; a client applies it to what it shows
- * without a refetch. Events go to every stream but `bookmark.*` and `notification.*`, which go only to
- * the owner's.
+ * without a refetch. Events go to every stream but `bookmark.*`, `notification.*` and `conversation.*`,
+ * which go only to the owner's.
  */
 export const PostEventSchema = Type.Object({ post: PostSchema })
 export const PostUpdatedEventSchema = Type.Object({
@@ -165,6 +166,15 @@ export interface NotificationEventPayloads {
   'notification.read': Static<typeof NotificationReadEventSchema>
 }
 
+/**
+ * The reader's own conversations of direct posts (DECISIONS §12), private like notifications: each goes to
+ * one participant's streams, as they see the conversation. A map apart, as the notifications' are.
+ */
+interface ConversationEventPayloads {
+  'conversation.updated': Static<typeof ConversationUpdatedEventSchema>
+  'conversation.deleted': Static<typeof ConversationDeletedEventSchema>
+}
+
 /** To the streams of moderators and admins only: a new report, with the queue's open count after it. */
 export interface ModerationEventPayloads {
   'report.created': Static<typeof ReportCreatedEventSchema>
@@ -181,6 +191,7 @@ interface FollowRequestEventPayloads {
 /** Every event the server sends. */
 export type AllEventPayloads = EventPayloads &
   NotificationEventPayloads &
+  ConversationEventPayloads &
   ModerationEventPayloads &
   FollowRequestEventPayloads
 

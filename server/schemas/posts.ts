@@ -110,6 +110,10 @@ const postFields = {
   pinned: Type.Optional(Type.Literal(true)),
   /** Who may read it (DECISIONS §12), chosen when it was written. */
   visibility: VisibilitySchema,
+  /** On a direct post: the conversation it is in (`GET /api/conversations/{conversationId}`). */
+  conversationId: Type.Optional(Type.String()),
+  /** On a direct post that answers another: the id of the post it answers. */
+  inReplyTo: Type.Optional(Type.String()),
 }
 
 /** A quoted post, in its `compact=1` form; its own quote is named by `quoteOf` only. */
@@ -163,6 +167,11 @@ export const PostDataSchema = Type.Object({
   quoteOf: Type.Optional(IdSchema),
   /** On create only: who may read it; absent, the author's `defaultVisibility`. An edit keeps the audience. */
   visibility: Type.Optional(VisibilitySchema),
+  /**
+   * On create only: the id of a direct post the author may read, which this one answers in its conversation,
+   * to the same people whatever the text mentions; the post is then direct (`visibility` absent or `direct`).
+   */
+  inReplyTo: Type.Optional(IdSchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */
   firstName: Type.Optional(Type.String({ maxLength: LIMITS.name })),

@@ -6,6 +6,7 @@ import type { ImportLimits } from './archive-reader.js'
 import { createAuthService, tokenFor, type AuthDeps, type AuthService } from './auth.js'
 import { createCommentsService, type CommentsService } from './comments.js'
 import { createFollowRequestsService, type FollowRequestsService } from './follow-requests.js'
+import { createConversationsService, type ConversationsService } from './conversations.js'
 import { createJobOverview, type JobOverview } from './job-overview.js'
 import type { JobHandlers } from './jobs.js'
 import { createLinkCards, type LinkCards } from './link-cards.js'
@@ -38,6 +39,7 @@ export interface Services {
   comments: CommentsService
   media: MediaService
   notifications: NotificationsService
+  conversations: ConversationsService
   search: SearchService
   reports: ReportsService
   moderation: ModerationService
@@ -127,6 +129,7 @@ export function createServices({
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),
+    conversations: createConversationsService(deps),
     search: createSearchService(deps),
     reports: createReportsService({ ...deps, rateLimit }),
     moderation: createModerationService(deps),

@@ -123,9 +123,9 @@ export function createModerationService({ store, now }: ServiceDeps) {
       await store.transaction(async (tx) => {
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
-        const at = now().toISOString()
+        const at = now()
         await deletePostIn(tx, post, at)
-        await audit(tx, actor._id, 'remove-post', { type: 'post', id: post._id }, at)
+        await audit(tx, actor._id, 'remove-post', { type: 'post', id: post._id }, at.toISOString())
       })
       return {}
     },

@@ -60,6 +60,8 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     ...(post.quoteOf !== undefined ? { quoteOf: post.quoteOf } : {}),
     ...(post.pinnedAt !== undefined ? { pinned: true as const } : {}),
     visibility: post.visibility ?? DEFAULT_VISIBILITY,
+    ...(post.conversationId !== undefined ? { conversationId: post.conversationId } : {}),
+    ...(post.inReplyTo !== undefined ? { inReplyTo: post.inReplyTo } : {}),
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { DEFAULT_VISIBILITY } from '../../common/audience.js'
+import { DEFAULT_VISIBILITY, type Visibility } from '../../common/audience.js'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
@@ -22,6 +22,8 @@ import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
 import { LISTED, checkMayRead, readableBy, shownTo } from './audience-reads.js'
 import { checkPostTexts } from './content-rules.js'
+import { directAudience, sendDirect } from './conversations.js'
+import { visibilityOf } from './audience.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -67,6 +69,16 @@ const DEFAULT_POLL_DAY = 86_400
 
 /** Without a media folder (a store tested alone), no image's size is known. */
 const noSizes: MediaSizes = async () => undefined
+
+/**
+ * The audience a new post gets: the one asked for, else direct when it answers a direct post, else the
+ * author's default. A post answering a direct post is direct, or refused.
+ */
+function audienceOf(data: PostData, defaultVisibility: Visibility | undefined): Visibility {
+  if (data.inReplyTo === undefined) return data.visibility ?? defaultVisibility ?? DEFAULT_VISIBILITY
+  if (data.visibility !== undefined && data.visibility !== 'direct') throw badRequest(MSG.replyNotDirect)
+  return 'direct'
+}
 
 /** A post's content warning as stored: '' means none. */
 const spoilerOf = (text: string | undefined) => (text ? { spoilerText: text } : {})
@@ -229,20 +241,24 @@ export function createPostsService({
         const me = await tx.getAccount(userId)
         if (!me) throw notFound(MSG.userNotRegistered)
         const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
-        // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
-        const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
-        const record: PostRecord = {
-          ...drawn,
-          visibility: data.visibility ?? me.defaultVisibility ?? DEFAULT_VISIBILITY,
-          ...(addressed.length > 0 ? { addressed } : {}),
+        const visibility = audienceOf(data, me.defaultVisibility)
+        if (visibility === 'direct') {
+          // A direct message: into its conversation, to its recipients alone (conversations.ts).
+          const audience = await directAudience(tx, userId, drawn.content, data.inReplyTo, at)
+          await sendDirect(tx, me, { ...drawn, visibility }, audience, new Date(at))
+        } else {
+          // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
+          const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
+          const record: PostRecord = { ...drawn, visibility, ...(addressed.length > 0 ? { addressed } : {}) }
+          await tx.insertPost(record)
+          const [post] = await postViews(tx, [record])
+          if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
+          await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
         }
-        await tx.insertPost(record)
-        const [post] = await postViews(tx, [record])
-        if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
-        await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
-        if (quote) await notify(tx, me, quote.authorId, 'quote', { post: record }, at)
-        if (record.poll) await tx.enqueueJob(pollCloseJob(record._id, record.poll), at)
-        const cardJob = linkCards?.jobFor(record._id, record.content)
+        // A direct post is for its recipients alone: the quoted author is not told of it.
+        if (quote && visibility !== 'direct') await notify(tx, me, quote.authorId, 'quote', { post: drawn }, at)
+        if (drawn.poll) await tx.enqueueJob(pollCloseJob(drawn._id, drawn.poll), at)
+        const cardJob = linkCards?.jobFor(drawn._id, drawn.content)
         if (cardJob) await tx.enqueueJob(cardJob, at)
       })
       return view(drawn._id, userId)
@@ -286,7 +302,8 @@ export function createPostsService({
         const texts = { before: post.content, after: changes.content }
         const cardJob = linkCards?.jobFor(post._id, texts.after, texts.before)
         if (cardJob) await tx.enqueueJob(cardJob, at)
-        if (me)
+        // A direct post's audience was fixed when it was written: an edit mentions nobody new into it.
+        if (me && visibilityOf(post) !== 'direct')
           await syncMentions(
             tx,
             me,
@@ -304,7 +321,7 @@ export function createPostsService({
         const post = await tx.lockPost(postId)
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
-        await deletePostIn(tx, post, now().toISOString())
+        await deletePostIn(tx, post, now())
       })
       return {}
     },

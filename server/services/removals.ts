@@ -1,21 +1,25 @@
 import type { CommentRecord, PostRecord, StoreTx } from '../store/types.js'
 import { dropUploads } from './media-deletion.js'
 import { retract } from './notifier.js'
+import { tellConversation } from './conversations.js'
 
 /**
  * Deletes a post inside a transaction, by its author or a moderator, and tells every open screen; its
- * image and its card's go once nothing else shows them.
+ * image and its card's go once nothing else shows them, and the people of a direct post's conversation
+ * hear how it stands for them without it.
  */
 export async function deletePostIn(
   tx: StoreTx,
-  post: Pick<PostRecord, '_id' | 'authorId' | 'mediaUrl' | 'card'>,
-  at: string,
+  post: Pick<PostRecord, '_id' | 'authorId' | 'mediaUrl' | 'card' | 'conversationId' | 'addressed'>,
+  at: Date,
 ) {
   // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
   await retract(tx, { postId: post._id })
   await tx.deletePost(post._id)
-  await dropUploads(tx, [post.mediaUrl, post.card?.image], at)
+  await dropUploads(tx, [post.mediaUrl, post.card?.image], at.toISOString())
   tx.emit({ name: 'post.deleted', data: { postId: post._id }, by: post.authorId })
+  if (post.conversationId !== undefined)
+    await tellConversation(tx, post.conversationId, [post.authorId, ...(post.addressed ?? [])], at)
 }
 
 /**

@@ -9,6 +9,7 @@ import { dropUploads, uploadsShownIn } from './media-deletion.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
 import { checkReportText } from './content-rules.js'
+import { mayRead, visibilityOf } from './audience.js'
 
 export interface ReportsDeps extends ServiceDeps {
   /** RATE_LIMIT=false lifts the hourly cap on reports too. */
@@ -19,27 +20,33 @@ export interface ReportsDeps extends ServiceDeps {
 const REPORTS_PER_HOUR = 10
 const HOUR_MS = 3_600_000
 
+/**
+ * A post the reporter may report: one that exists and, when it is a direct message, that they are in. A
+ * moderator sees a direct message only when one of its people reports it (DECISIONS §12), and then only it.
+ */
+async function reportablePost(tx: StoreTx, reporterId: string, postId: string) {
+  const post = await tx.getPost(postId)
+  if (!post || (visibilityOf(post) === 'direct' && !mayRead(post, reporterId, false))) throw notFound(MSG.postNotFound)
+  return post
+}
+
 /** Whose content the target is: its author, or the reported user; 404 when there is no such target. */
-async function subjectOf(tx: StoreTx, body: ReportBody): Promise<string> {
+async function subjectOf(tx: StoreTx, reporterId: string, body: ReportBody): Promise<string> {
   if (body.targetType === 'user') {
     const user = await tx.getUser(body.targetId)
     if (!user || user.pending) throw notFound(MSG.userNotFound)
     return user._id
   }
-  if (body.targetType === 'post') {
-    const post = await tx.getPost(body.targetId)
-    if (!post) throw notFound(MSG.postNotFound)
-    return post.authorId
-  }
+  if (body.targetType === 'post') return (await reportablePost(tx, reporterId, body.targetId)).authorId
   if (body.postId === undefined) throw badRequest('postId is required when targetType is comment')
-  if (!(await tx.getPost(body.postId))) throw notFound(MSG.postNotFound)
+  await reportablePost(tx, reporterId, body.postId)
   const comment = await tx.getComment(body.postId, body.targetId)
   if (!comment) throw notFound(MSG.commentNotFound)
   return comment.authorId
 }
 
 /** Removes what a report names: the post, or the comment; a user report has nothing to remove. */
-async function removeTarget(tx: StoreTx, report: ReportRecord, at: string) {
+async function removeTarget(tx: StoreTx, report: ReportRecord, at: Date) {
   if (report.targetType === 'user') throw badRequest(MSG.nothingToRemove)
   if (report.targetType === 'post') {
     const post = await tx.lockPost(report.targetId)
@@ -59,7 +66,7 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
       if (body.comment !== undefined) checkReportText('comment', body.comment)
       const report = await store.transaction(async (tx) => {
         const at = now()
-        const subjectId = await subjectOf(tx, body)
+        const subjectId = await subjectOf(tx, reporterId, body)
         if (subjectId === reporterId) throw badRequest(MSG.reportOwn)
         // Held until the commit, so a reporter's requests at once are counted one after another.
         await tx.lockUser(reporterId)
@@ -107,7 +114,7 @@ export function createReportsService({ store, now, rateLimit }: ReportsDeps) {
         const note = body.note ?? ''
         let suspended: string | undefined
         if (body.action === 'remove') {
-          await removeTarget(tx, found, at)
+          await removeTarget(tx, found, now())
           await audit(
             tx,
             actor._id,

@@ -1,5 +1,4 @@
 import { audienceTest, shownNotifications } from './audience-scope.js'
-import { pageByOffset } from './cursor.js'
 import { fullPage } from './full-page.js'
 import { pageByPlace } from './list-places.js'
 import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
@@ -8,6 +7,14 @@ import type { MemoryIndex } from './memory-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
+import {
+  conversationPostsPage,
+  conversationRecord,
+  conversationsPage,
+  membershipOf,
+  type ConversationSource,
+} from './conversation-parts.js'
+import { CURSOR, checkCursor, pageByOffset } from './cursor.js'
 import type { TransactionBase } from './transaction-reads.js'
 import type {
   AudienceScope,
@@ -260,6 +267,39 @@ export class EmbeddedReader implements TransactionBase {
   }
   async isMediaUsed(url: string) {
     return this.index.usesMedia(url)
+  }
+  conversationPosts(conversationId: string) {
+    return this.index.conversationPosts(conversationId)
+  }
+  #conversationSource(conversationId: string): ConversationSource {
+    const { index } = this
+    return {
+      posts: index.conversationPosts(conversationId),
+      postOf: (id) => index.posts.get(id),
+      exists: (id) => index.users.has(id),
+    }
+  }
+  async getConversation(conversationId: string, userId: string, hide?: readonly string[]) {
+    const membership = membershipOf(this.index.users.get(userId), conversationId)
+    return membership && conversationRecord(userId, membership, this.#conversationSource(conversationId), hide)
+  }
+  /** Every conversation of the user is drawn to be ordered: a person's conversations are few beside the posts. */
+  #conversationsOf(userId: string, hide: readonly string[] | undefined) {
+    const memberships = this.index.users.get(userId)?.directConversations ?? []
+    return memberships.map((m) => conversationRecord(userId, m, this.#conversationSource(m._id), hide))
+  }
+  async listConversations(userId: string, page: PageRequest) {
+    return conversationsPage(this.#conversationsOf(userId, page.hide), page)
+  }
+  async listConversationPosts(conversationId: string, userId: string, page: PageRequest) {
+    if (membershipOf(this.index.users.get(userId), conversationId)) {
+      return conversationPostsPage(this.index.conversationPosts(conversationId), userId, page)
+    }
+    checkCursor(page, CURSOR.byTime)
+    return { items: [], nextCursor: null }
+  }
+  async countUnreadConversations(userId: string, hide?: readonly string[]) {
+    return this.#conversationsOf(userId, hide).filter((conversation) => conversation.unread > 0).length
   }
   postIdsBy(authorId: string) {
     return this.index.postIdsBy(authorId)

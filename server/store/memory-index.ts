@@ -84,6 +84,7 @@ interface Authors {
 }
 
 const NOBODY: readonly string[] = Object.freeze([])
+const NOBODY_POSTS: readonly PostRecord[] = Object.freeze([])
 
 /** Pages kept per set of authors; a reader paging far back does not need them all kept. */
 const MAX_KEPT_PAGES = 16
@@ -133,6 +134,8 @@ export class MemoryIndex {
   readonly #repostsBy = new Map<string, Map<string, string>>()
   /** Raised whenever a repost is made or taken back, or a reposted post goes. */
   #repostShape = 0
+  /** Each conversation's direct posts, oldest first (conversation-parts.ts). */
+  readonly #conversationPosts = new Map<string, SortedList<PostRecord>>()
 
   load(data: Database): void {
     this.users.clear()
@@ -145,6 +148,7 @@ export class MemoryIndex {
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
     this.#repostsBy.clear()
+    this.#conversationPosts.clear()
     this.#repostShape++
     this.#authors = new WeakMap()
     for (const user of data.users) {
@@ -169,6 +173,14 @@ export class MemoryIndex {
       else byAuthor.set(post.authorId, [post])
     }
     for (const [author, posts] of byAuthor) this.#listOf(author).adopt(posts)
+    const byConversation = new Map<string, PostRecord[]>()
+    for (const post of inTime) {
+      if (post.conversationId === undefined) continue
+      const its = byConversation.get(post.conversationId)
+      if (its) its.push(post)
+      else byConversation.set(post.conversationId, [post])
+    }
+    for (const [id, posts] of byConversation) this.#conversationOf(id).adopt(posts)
     this.#derivedLikes = data.users.some((user) => !user.likes) ? likesIn(inTime) : new Map<string, string[]>()
     this.#usersByTime.reset([...this.users.values()])
     this.#postsByTrend.reset(inTime)
@@ -209,6 +221,7 @@ export class MemoryIndex {
     this.#postsByTime.upsert(previous, post)
     this.#postsByTrend.upsert(previous, post)
     this.#listOf(post.authorId).upsert(previous, post)
+    if (post.conversationId !== undefined) this.#conversationOf(post.conversationId).upsert(previous, post)
     this.search.putPost(previous, post)
   }
 
@@ -221,7 +234,19 @@ export class MemoryIndex {
     this.#postsByTime.remove(previous)
     this.#postsByTrend.remove(previous)
     this.#listOf(previous.authorId).remove(previous)
+    if (previous.conversationId !== undefined) this.#conversationOf(previous.conversationId).remove(previous)
     this.search.deletePost(previous)
+  }
+
+  /** The conversation's direct posts, oldest first. */
+  conversationPosts(conversationId: string): readonly PostRecord[] {
+    return this.#conversationPosts.get(conversationId)?.items ?? NOBODY_POSTS
+  }
+
+  #conversationOf(conversationId: string): SortedList<PostRecord> {
+    let list = this.#conversationPosts.get(conversationId)
+    if (!list) this.#conversationPosts.set(conversationId, (list = new SortedList(byTime)))
+    return list
   }
 
   /** The ids of the posts the user likes, oldest like first. */

@@ -29,6 +29,7 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     twoFactor: _t,
     followRequests: _r,
     places: _p,
+    directConversations: _c,
     ...account
   } = user
   return account

@@ -6,9 +6,12 @@ import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn, requestedIn } from './relations.js'
 import { StagedNotifications } from './staged-notifications.js'
 import { audienceTest, shownNotifications } from './audience-scope.js'
+import { byCreation } from './memory-index.js'
+import { conversationRecord, membershipOf } from './conversation-parts.js'
 import type {
   AudienceScope,
   AuditEntryRecord,
+  ConversationMembership,
   FeedRepostQuery,
   InviteRecord,
   JobRecord,
@@ -57,6 +60,8 @@ export interface TransactionBase extends StoreReader {
   getJob(id: string): JobRecord | undefined
   /** The jobs, in any state, whose payload names one of these posts or this address. */
   jobsNaming(postIds: readonly string[], email: string): readonly string[]
+  /** The conversation's direct posts as committed, oldest first. */
+  conversationPosts(conversationId: string): readonly PostRecord[]
 }
 
 /**
@@ -327,6 +332,46 @@ export class TransactionReads implements StoreReader {
   }
   async getTwoFactor(userId: string) {
     return (await this.getUser(userId))?.twoFactor
+  }
+  /**
+   * What a membership's record is drawn from, with what this transaction staged: the posts it wrote into
+   * the conversation or deleted from it, and the people it deleted.
+   */
+  async #conversationSource(membership: ConversationMembership) {
+    const committed = this.base.conversationPosts(membership._id)
+    const posts = committed.flatMap((post) => {
+      const staged = this.posts.get(post._id)
+      return staged === null ? [] : [staged ?? post]
+    })
+    const known = new Set(committed.map((post) => post._id))
+    for (const post of this.posts.values()) {
+      if (post?.conversationId === membership._id && !known.has(post._id)) posts.push(post)
+    }
+    const unread = new Map((await this.getPosts(membership.unread)).map((post) => [post._id, post]))
+    const people = new Set((await this.getUsers(membership.participantIds)).map((user) => user._id))
+    return {
+      posts: posts.sort(byCreation),
+      postOf: (id: string) => unread.get(id),
+      exists: (id: string) => people.has(id),
+    }
+  }
+  async getConversation(conversationId: string, userId: string, hide?: readonly string[]) {
+    const membership = membershipOf(await this.getUser(userId), conversationId)
+    return membership && conversationRecord(userId, membership, await this.#conversationSource(membership), hide)
+  }
+  listConversations(userId: string, page: PageRequest) {
+    return this.base.listConversations(userId, page)
+  }
+  listConversationPosts(conversationId: string, userId: string, page: PageRequest) {
+    return this.base.listConversationPosts(conversationId, userId, page)
+  }
+  async countUnreadConversations(userId: string, hide?: readonly string[]) {
+    let count = 0
+    for (const membership of (await this.getUser(userId))?.directConversations ?? []) {
+      const conversation = conversationRecord(userId, membership, await this.#conversationSource(membership), hide)
+      if (conversation.unread > 0) count++
+    }
+    return count
   }
   async isTokenRevoked(tokenId: string) {
     const staged = this.revokedTokens.get(tokenId)

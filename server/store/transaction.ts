@@ -6,9 +6,11 @@ import { TransactionReads } from './transaction-reads.js'
 import { isRunning, withFollowRequests } from './relations.js'
 import { withPlaces } from './list-places.js'
 import { queuedJob, settled } from './job-types.js'
+import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
 import type {
   AuditEntryRecord,
   CommentRecord,
+  ConversationMembership,
   InviteRecord,
   ReportRecord,
   ReportResolution,
@@ -275,8 +277,18 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   async deletePost(id: string) {
-    const likers = (await this.getPost(id))?.likedBy ?? []
+    const post = await this.getPost(id)
+    const likers = post?.likedBy ?? []
     this.posts.set(id, null)
+    // A direct post is unread for none but those it reached: whom it addressed.
+    const conversationId = post?.conversationId
+    for (const userId of conversationId === undefined ? [] : (post?.addressed ?? [])) {
+      const user = await this.getUser(userId)
+      const membership = membershipOf(user, conversationId ?? '')
+      if (user && membership?.unread.includes(id)) {
+        this.#putUser(withMembership(user, { ...membership, unread: without(membership.unread, id) }))
+      }
+    }
     for (const userId of likers) {
       const user = await this.getUser(userId)
       const likes = user?.likes ?? this.base.likesOf(userId)
@@ -374,6 +386,60 @@ export class Transaction extends TransactionReads implements StoreTx {
       }
     })
     return changed
+  }
+
+  async openConversation(participantIds: readonly string[], newId: string, at: string) {
+    const ids = participantSet(participantIds)
+    const people = await this.getUsers(ids)
+    if (ids.length === 0 || people.length !== ids.length) return undefined
+    const found = conversationBetween(people[0], ids)
+    if (found) return found._id
+    for (const user of people)
+      this.#putUser(withMembership(user, { _id: newId, participantIds: ids, activeAt: at, unread: [] }))
+    return newId
+  }
+
+  async deliverDirectPost(
+    conversationId: string,
+    postId: string,
+    authorId: string,
+    recipientIds: readonly string[],
+    at: string,
+  ) {
+    const author = await this.getUser(authorId)
+    const own = membershipOf(author, conversationId)
+    if (!author || !own || !(await this.getPost(postId))) return false
+    this.#putUser(withMembership(author, delivered(own, postId, at, false)))
+    for (const userId of new Set(recipientIds)) {
+      const user = userId === authorId ? undefined : await this.getUser(userId)
+      const membership = membershipOf(user, conversationId)
+      if (user && membership) this.#putUser(withMembership(user, delivered(membership, postId, at, true)))
+    }
+    return true
+  }
+
+  markConversationRead(conversationId: string, userId: string) {
+    return this.#changeMembership(conversationId, userId, (membership) => ({ ...membership, unread: [] }))
+  }
+
+  hideConversation(conversationId: string, userId: string) {
+    return this.#changeMembership(conversationId, userId, (membership) => ({
+      ...membership,
+      unread: [],
+      hidden: true,
+    }))
+  }
+
+  async #changeMembership(
+    conversationId: string,
+    userId: string,
+    change: (membership: ConversationMembership) => ConversationMembership,
+  ) {
+    const user = await this.getUser(userId)
+    const membership = membershipOf(user, conversationId)
+    if (!user || !membership) return false
+    this.#putUser(withMembership(user, change(membership)))
+    return true
   }
 
   async addPollVote(vote: PollVote) {

@@ -82,6 +82,12 @@ export interface UserRecord {
    * this out. A request is never a follow: whoever asks is in nobody's `following` until it is accepted.
    */
   readonly followRequests?: readonly string[]
+  /**
+   * The user's places in conversations of direct posts: kept on the record by the embedded store (absent:
+   * none); PostgreSQL keeps them in tables of their own and leaves this out: read them with getConversation
+   * and listConversations.
+   */
+  readonly directConversations?: readonly ConversationMembership[]
 }
 
 /**
@@ -96,6 +102,42 @@ export interface ListPlacesRecord {
   readonly muting: readonly number[]
   /** Absent on records written before follow requests had places; numbered in order then. */
   readonly followRequests: readonly number[]
+}
+
+/**
+ * One person's place in a conversation of direct posts (DECISIONS §12), as the embedded store keeps it on
+ * their record: each participant holds one, under the conversation's one id.
+ */
+export interface ConversationMembership {
+  /** The conversation's id, the same in every participant's membership. */
+  readonly _id: string
+  /** Everyone it is between, the holder too, sorted: the set it is found by, never changed (see openConversation). */
+  readonly participantIds: readonly string[]
+  /** When a direct post last reached the holder in it: their conversations are listed by this, newest first. */
+  readonly activeAt: string
+  /** The posts of it that reached the holder and that they have not read yet, oldest first. */
+  readonly unread: readonly string[]
+  /** The holder hid it; the next post that reaches them in it shows it again. */
+  readonly hidden?: true
+}
+
+/**
+ * A conversation of direct posts as one of its participants (the reader) sees it: what getConversation and
+ * listConversations answer. The people whose posts count for nothing here (`hide`) are those the reader's
+ * read leaves out: their posts are neither its last post nor unread.
+ */
+export interface ConversationRecord {
+  readonly _id: string
+  /** Its participants whose accounts still exist, the reader too, sorted. */
+  readonly participantIds: readonly string[]
+  /** The newest of its posts the reader may read (they wrote it, or it addressed them); absent when none is left. */
+  readonly lastPost?: PostRecord
+  /** How many of its posts reached the reader and are still unread. */
+  readonly unread: number
+  /** When a post last reached the reader in it. */
+  readonly activeAt: string
+  /** Whether the reader hid it. */
+  readonly hidden: boolean
 }
 
 /** A mute of one person: until `until`, or for ever without it. */
@@ -148,7 +190,15 @@ export type TokenHolder = Pick<UserRecord, '_id' | 'username' | 'tokenVersion'>
  */
 export type AccountRecord = Omit<
   UserRecord,
-  'bookmarks' | 'following' | 'followers' | 'blocking' | 'muting' | 'twoFactor' | 'followRequests' | 'places'
+  | 'bookmarks'
+  | 'following'
+  | 'followers'
+  | 'blocking'
+  | 'muting'
+  | 'twoFactor'
+  | 'followRequests'
+  | 'places'
+  | 'directConversations'
 >
 
 /** A token logged out before it expired: refused until then, and forgotten after. */
@@ -247,8 +297,14 @@ export interface PostRecord {
   /**
    * The people it mentioned when it was written, by id: a `followers` post reaches them besides the
    * author's followers, a `direct` one reaches only them. Absent: nobody (posts written before audiences).
+   * A direct post's are its recipients: those it mentioned, or the people of the conversation it answers,
+   * but for anyone across a block from its author.
    */
   readonly addressed?: readonly string[]
+  /** On a direct post: the conversation it belongs to (ConversationMembership's `_id`); absent on every other post. */
+  readonly conversationId?: string
+  /** On a direct post that answers another one: that post's id (it may have been deleted since). */
+  readonly inReplyTo?: string
 }
 
 /** A link's preview: `url` is the link as the post writes it; `image` is a /media/ path of this server, or ''. */
@@ -570,6 +626,29 @@ export interface StoreReader {
    * an avatar or a banner, or the snapshot an open report keeps of its target (the evidence a moderator reads).
    */
   isMediaUsed(url: string): Promise<boolean>
+  /**
+   * The conversation as its participant `userId` sees it, hidden or not; undefined unless they are in it.
+   * The posts of the people `hide` names count for nothing in it (neither its last post nor unread).
+   */
+  getConversation(
+    conversationId: string,
+    userId: string,
+    hide?: readonly string[],
+  ): Promise<ConversationRecord | undefined>
+  /**
+   * The user's conversations that they have not hidden and that hold a post they may read (`lastPost` is
+   * set), the most recently active first (by `activeAt`, then id), with a cursor of CURSOR.byTime;
+   * `page.hide` as getConversation's `hide`.
+   */
+  listConversations(userId: string, page: PageRequest): Promise<Page<ConversationRecord>>
+  /**
+   * The posts of the conversation that `userId` may read (they wrote it, or it addressed them), newest
+   * first, with a cursor of CURSOR.byTime, without those of the people `page.hide` names; none unless
+   * they are in it.
+   */
+  listConversationPosts(conversationId: string, userId: string, page: PageRequest): Promise<Page<PostRecord>>
+  /** How many of the user's conversations have unread posts, counted as getConversation counts them. */
+  countUnreadConversations(userId: string, hide?: readonly string[]): Promise<number>
 }
 
 /** The fields of a profile its owner may change. */
@@ -712,7 +791,10 @@ export interface StoreTx extends StoreReader {
   updatePost(id: string, changes: PostChanges, at: string): Promise<void>
   /** Sets the post's link card, leaving everything else (`updatedAt` too) as it is. */
   setPostCard(id: string, card: LinkCardRecord): Promise<void>
-  /** Removes the post with its comments, reactions and every bookmark of it. */
+  /**
+   * Removes the post with its comments, reactions and every bookmark of it; a direct post is no longer
+   * unread for anyone.
+   */
   deletePost(id: string): Promise<void>
   /** Reposts (true) or takes the repost back (false); false when the user's repost was already in that state. */
   setRepost(postId: string, userId: string, reposted: boolean, at: string): Promise<boolean>
@@ -739,6 +821,34 @@ export interface StoreTx extends StoreReader {
   updateComment(postId: string, commentId: string, text: string, at: string): Promise<void>
   /** Removes the comment and lowers `commentCount`; nothing unless the comment is the post's. */
   deleteComment(postId: string, commentId: string): Promise<void>
+  /**
+   * The id of the conversation between exactly these people (an id given twice counts once), opened under
+   * `newId` (a uuid) when there is none yet, every one of them its participant, active at `at`; one set of
+   * people has one conversation, however many open it at once. The set is kept as it was opened: a
+   * participant whose account is deleted leaves the conversation but not its set, so a later post between
+   * the others opens another. Undefined, opening nothing, when any of them does not exist.
+   */
+  openConversation(participantIds: readonly string[], newId: string, at: string): Promise<string | undefined>
+  /**
+   * Files a direct post (inserted already, naming this conversation) into it: active again at `at` and shown
+   * again (no longer hidden) for its author and each recipient, and unread for each recipient. Recipients
+   * who are not participants are skipped. False, changing nothing, when the author is not a participant or
+   * the post does not exist.
+   */
+  deliverDirectPost(
+    conversationId: string,
+    postId: string,
+    authorId: string,
+    recipientIds: readonly string[],
+    at: string,
+  ): Promise<boolean>
+  /** Marks every post of the conversation read for the user; false when they are not in it. */
+  markConversationRead(conversationId: string, userId: string): Promise<boolean>
+  /**
+   * Hides the conversation from the user's list, and marks its posts read for them, until the next post
+   * that reaches them in it; false when they are not in it.
+   */
+  hideConversation(conversationId: string, userId: string): Promise<boolean>
   /** Counts the user's vote in the post's poll; false when they voted already (or there is no poll). */
   addPollVote(vote: PollVote): Promise<boolean>
   /**
@@ -794,8 +904,9 @@ export interface StoreTx extends StoreReader {
    * Deletes the user and everything they own, in this one transaction: their posts (with the comments,
    * likes and bookmarks others made of them), their comments, likes, votes and bookmarks, their follows
    * both ways, their follow requests both ways, the notifications to and from them, the reports they made,
-   * their blocks and mutes and the blocks and mutes of them, their two-factor state; every count those fed
-   * drops with them. The username is held by `reservation`. Undefined when there is no such user.
+   * their blocks and mutes and the blocks and mutes of them, their two-factor state, their places in
+   * conversations (which go on between the others); every count those fed drops with them. The username
+   * is held by `reservation`. Undefined when there is no such user.
    */
   deleteAccount(userId: string, reservation: ReservedNameRecord, at: string): Promise<AccountRemoval | undefined>
   /** Stops the report from being made twice in the hour by a reporter racing themselves; nothing for an unknown user. */

@@ -142,6 +142,14 @@ export const OPERATIONS: Record<Operation, true> = {
   listCommentsBy: true,
   listLikedPostIds: true,
   isMediaUsed: true,
+  getConversation: true,
+  listConversations: true,
+  listConversationPosts: true,
+  countUnreadConversations: true,
+  openConversation: true,
+  deliverDirectPost: true,
+  markConversationRead: true,
+  hideConversation: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */
@@ -196,7 +204,13 @@ export interface Fixture {
     | 'resolved'
     | 'evidence'
     | 'audit'
-    | 'token',
+    | 'token'
+    | 'conversation'
+    | 'pair'
+    | 'direct'
+    | 'answer'
+    | 'aside'
+    | 'again',
     string
   >
   at: (minute: number) => string
@@ -236,6 +250,12 @@ export function contractFixture(): Fixture {
       evidence: randomUUID(),
       audit: randomUUID(),
       token: randomUUID(),
+      conversation: randomUUID(),
+      pair: randomUUID(),
+      direct: randomUUID(),
+      answer: randomUUID(),
+      aside: randomUUID(),
+      again: randomUUID(),
     },
     at,
   }
@@ -291,10 +311,18 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state, liked posts, their lists' places and follow requests, which PostgreSQL keeps in
- * tables and its own reads answer for).
+ * mutes, two-factor state, liked posts, their lists' places, follow requests and conversations, which
+ * PostgreSQL keeps in tables and its own reads answer for).
  */
-const EMBEDDED_ONLY = new Set(['blocking', 'muting', 'twoFactor', 'likes', 'places', 'followRequests'])
+const EMBEDDED_ONLY = new Set([
+  'blocking',
+  'muting',
+  'twoFactor',
+  'likes',
+  'places',
+  'followRequests',
+  'directConversations',
+])
 
 /**
  * A poll's voters and a post's reposts, which the embedded store keeps on the post and PostgreSQL in tables

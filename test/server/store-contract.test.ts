@@ -21,6 +21,7 @@ import { repostReads, repostWrites } from '../helpers/store-contract-reposts.js'
 import { requestReads, requestWrites } from '../helpers/store-contract-requests.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { jobRows } from '../helpers/store-contract-jobs.js'
+import { conversationReads, conversationWrites } from '../helpers/store-contract-conversations.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
 /**
@@ -39,6 +40,7 @@ const reads = (f: Fixture) => [
   ...accountReads(f),
   ...requestReads(f),
   ...audienceReads(f),
+  ...conversationReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
@@ -48,6 +50,7 @@ const table = (f: Fixture): ContractCase[] => [
   ...pollWrites(f),
   ...repostWrites(f),
   ...recordWrites(f),
+  ...conversationWrites(f),
   ...accountWrites(f),
   ...jobRows(f),
   ...reads(f),

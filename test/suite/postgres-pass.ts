@@ -22,6 +22,7 @@ export const POSTGRES_PASS = [
   'api-bounded-views',
   'api-comments',
   'api-content-warnings',
+  'api-conversations',
   'api-cross-site',
   'api-cursors',
   'api-cursors-restart',

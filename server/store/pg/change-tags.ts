@@ -39,11 +39,13 @@ export function likeBucketTags(low: number, high: number): string[] {
 
 /**
  * Events that change nothing the caches keep: they concern one person's notifications, reports, sessions
- * or follow requests (a request is no follow).
+ * or follow requests (a request is no follow), or conversations (whose reads are never kept).
  */
 const NOTHING_KEPT = new Set([
   'bookmark.added',
   'bookmark.removed',
+  'conversation.updated',
+  'conversation.deleted',
   'notification.created',
   'notification.read',
   'report.created',

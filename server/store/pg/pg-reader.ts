@@ -30,6 +30,7 @@ import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as search from './pg-search.js'
+import * as conversations from './pg-conversations.js'
 import { accountOf } from '../summaries.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
@@ -179,6 +180,18 @@ export class PgReader implements StoreReader {
   }
   getComment(postId: string, commentId: string) {
     return parts.getComment(this.sql, postId, commentId)
+  }
+  getConversation(conversationId: string, userId: string, hide?: readonly string[]) {
+    return conversations.getConversation(this.sql, conversationId, userId, hide)
+  }
+  listConversations(userId: string, page: PageRequest) {
+    return conversations.listConversations(this.sql, userId, page)
+  }
+  listConversationPosts(conversationId: string, userId: string, page: PageRequest) {
+    return conversations.listConversationPosts(this.sql, conversationId, userId, page)
+  }
+  countUnreadConversations(userId: string, hide?: readonly string[]) {
+    return conversations.countUnreadConversations(this.sql, userId, hide)
   }
   listComments(postId: string, page: PageRequest) {
     return parts.listComments(this.sql, postId, page)

@@ -36,6 +36,7 @@ import * as requests from './pg-follow-requests.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
+import * as conversations from './pg-conversations.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
@@ -164,6 +165,25 @@ export class PgTx extends PgReader implements StoreTx {
     if (!isUuid(id)) return false
     const rows = await this.sql`DELETE FROM users WHERE id = ${id} AND pending RETURNING id`
     return rows.length === 1
+  }
+
+  openConversation(participantIds: readonly string[], newId: string, at: string) {
+    return conversations.openConversation(this.sql, participantIds, newId, at)
+  }
+  deliverDirectPost(
+    conversationId: string,
+    postId: string,
+    authorId: string,
+    recipientIds: readonly string[],
+    at: string,
+  ) {
+    return conversations.deliverDirectPost(this.sql, conversationId, postId, authorId, recipientIds, at)
+  }
+  markConversationRead(conversationId: string, userId: string) {
+    return conversations.readConversation(this.sql, conversationId, userId, false)
+  }
+  hideConversation(conversationId: string, userId: string) {
+    return conversations.readConversation(this.sql, conversationId, userId, true)
   }
 
   deleteAccount(userId: string, reservation: ReservedNameRecord, at: string) {

@@ -95,7 +95,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
   p.created_at, p.updated_at, p.edited_at, p.imported_at, p.card, p.like_count, p.comment_count, p.spoiler_text,
-  p.poll, p.repost_count, p.quote_of, p.pinned_at, p.visibility, p.addressed`
+  p.poll, p.repost_count, p.quote_of, p.pinned_at, p.visibility, p.addressed, p.conversation_id, p.in_reply_to`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -140,6 +140,8 @@ export interface LockedRow {
   pinned_at: Date | null
   visibility: Visibility
   addressed: string[]
+  conversation_id: string | null
+  in_reply_to: string | null
 }
 
 export interface PostRow extends LockedRow {
@@ -185,6 +187,8 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.pinned_at !== null ? { pinnedAt: row.pinned_at.toISOString() } : {}),
   ...(row.visibility !== DEFAULT_VISIBILITY ? { visibility: row.visibility } : {}),
   ...(row.addressed.length > 0 ? { addressed: row.addressed } : {}),
+  ...(row.conversation_id !== null ? { conversationId: row.conversation_id } : {}),
+  ...(row.in_reply_to !== null ? { inReplyTo: row.in_reply_to } : {}),
 })
 
 export const toPostRecord = (row: PostRow): PostRecord => ({

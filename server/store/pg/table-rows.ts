@@ -70,6 +70,8 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   pinned_at: post.pinnedAt ?? null,
   visibility: post.visibility ?? DEFAULT_VISIBILITY,
   addressed: [...(post.addressed ?? [])],
+  conversation_id: post.conversationId ?? null,
+  in_reply_to: post.inReplyTo ?? null,
   search_words: searchTermsOf(post.content),
 })
 
@@ -234,4 +236,30 @@ export async function insertRows(sql: Queryable, table: string, rows: readonly R
   for (let start = 0; start < rows.length; start += size) {
     await sql`INSERT INTO ${sql(table)} ${sql(rows.slice(start, start + size), columns)}`
   }
+}
+
+/**
+ * The conversations of direct posts the embedded store keeps on its users' records, as rows: each
+ * conversation once, each membership, and each unread post that is kept (`postIds`).
+ */
+export function conversationRows(users: readonly UserRecord[], postIds: ReadonlySet<string>) {
+  const conversations = new Map<string, { id: string; participant_ids: readonly string[] }>()
+  const members: { conversation_id: string; user_id: string; active_at: string; hidden: boolean }[] = []
+  const unread: { user_id: string; conversation_id: string; post_id: string }[] = []
+  for (const user of users) {
+    for (const membership of user.directConversations ?? []) {
+      const { _id: id } = membership
+      conversations.set(id, { id, participant_ids: membership.participantIds })
+      members.push({
+        conversation_id: id,
+        user_id: user._id,
+        active_at: membership.activeAt,
+        hidden: membership.hidden === true,
+      })
+      for (const postId of new Set(membership.unread)) {
+        if (postIds.has(postId)) unread.push({ user_id: user._id, conversation_id: id, post_id: postId })
+      }
+    }
+  }
+  return { conversations: [...conversations.values()], members, unread }
 }

@@ -13,6 +13,7 @@ import {
   insertRows,
   postChildRows,
   postRow,
+  conversationRows,
   relationRows,
   userRow,
   type ChildRows,
@@ -120,7 +121,12 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     'user_search_words',
     database.users.flatMap((user) => userWordRows(user._id, user)),
   )
+  // Conversations before the posts filed into them are counted unread.
+  const direct = conversationRows(database.users, postIds)
+  await insertRows(sql, 'direct_conversations', direct.conversations)
+  await insertRows(sql, 'direct_conversation_members', direct.members)
   await insertRows(sql, 'posts', postRows)
+  await insertRows(sql, 'direct_unread', direct.unread)
   await insertRows(sql, 'post_tags', children.tags)
   await insertRows(sql, 'reposts', reposts)
   await insertRows(

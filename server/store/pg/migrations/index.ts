@@ -19,6 +19,7 @@ import * as jobs from './0018_jobs.js'
 import * as eventAbout from './0019_event_about.js'
 import * as audiences from './0020_audiences.js'
 import * as followRequests from './0021_follow_requests.js'
+import * as directConversations from './0022_direct_conversations.js'
 import * as mediaUses from './0024_media_uses.js'
 
 /**
@@ -58,5 +59,6 @@ export const MIGRATIONS: readonly Migration[] = [
   eventAbout,
   audiences,
   followRequests,
+  directConversations,
   mediaUses,
 ]
