@@ -104,6 +104,12 @@ await t.test('a person who did everything leaves no row and no file behind', asy
   await ok(dan, `/api/users/block/${id(leaver)}`)
   await ok(leaver, `/api/users/mute/${id(dan)}`)
   await ok(cal, `/api/users/mute/${id(leaver)}`)
+  // Follow requests both ways, waiting: to a locked account, and to them once they lock theirs.
+  const [eve, fay] = [await signup(api), await signup(api)]
+  await ok(eve, '/api/users/edit', { locked: true })
+  await ok(leaver, `/api/users/follow/${id(eve)}`)
+  await ok(leaver, '/api/users/edit', { locked: true })
+  await ok(fay, `/api/users/follow/${id(leaver)}`)
   await ok(leaver, '/api/reports', { targetType: 'post', targetId: beasPost, category: 'spam' })
   await ok(leaver, '/api/reports', { targetType: 'user', targetId: id(dan), category: 'spam' })
   await ok(bea, '/api/reports', { targetType: 'post', targetId: mention, category: 'spam' })
@@ -125,7 +131,17 @@ await t.test('a person who did everything leaves no row and no file behind', asy
         `before: ${table} names them`,
       )
     }
-    for (const table of ['bookmarks', 'follows', 'blocks', 'mutes', 'reports', 'two_factor', 'notifications']) {
+    const owned = [
+      'bookmarks',
+      'follows',
+      'follow_requests',
+      'blocks',
+      'mutes',
+      'reports',
+      'two_factor',
+      'notifications',
+    ]
+    for (const table of owned) {
       t.ok(
         Object.keys(before).some((key) => key.startsWith(`${table}.`)),
         `before: ${table} names them`,
