@@ -249,7 +249,9 @@ export function createPostsService({
         } else {
           // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
           const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
-          const record: PostRecord = { ...drawn, visibility, ...(addressed.length > 0 ? { addressed } : {}) }
+          // A public post keeps no audience, as PostgreSQL reads one back.
+          const audience = visibility === DEFAULT_VISIBILITY ? {} : { visibility }
+          const record: PostRecord = { ...drawn, ...audience, ...(addressed.length > 0 ? { addressed } : {}) }
           await tx.insertPost(record)
           const [post] = await postViews(tx, [record])
           if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
