@@ -51,6 +51,8 @@ async function usedDataDir(t: Test): Promise<string> {
     poll: { options: ['a', 'b'], days: 1 },
   })
   await createPollsService(deps).vote(other?._id as string, polled.post._id, 1)
+  // A direct message, unread by its recipient (who is told of it: a mention).
+  await posts.create(guest?._id as string, { content: '@noah_kim a direct word', visibility: 'direct' })
   const comments = createCommentsService(deps)
   const root = (await comments.add(guest?._id as string, mine.post._id, 'a root')).post.comments[0]
   await comments.add(guest?._id as string, mine.post._id, 'its reply', root?._id)
@@ -114,7 +116,7 @@ await t.test(
     t.equal(await runDbImport(['--from', from], env, out), 0, lines.error.join('\n'))
     t.match(
       lines.log.join('\n'),
-      /applied migration 1[\s\S]*Imported 6 users, 15 posts and 2 notifications from .*\nImported 2 blocks and 1 mute\.\n.*set MEDIA_DIR=.*media/,
+      /applied migration 1[\s\S]*Imported 6 users, 16 posts and 3 notifications from .*\nImported 2 blocks and 1 mute\.\n.*set MEDIA_DIR=.*media/,
     )
 
     const embedded = await readDatabaseFiles(from)
@@ -127,10 +129,17 @@ await t.test(
     t.teardown(() => store.close())
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
-      // PostgreSQL keeps two-factor state, blocks, mutes and follow requests in tables of their own, read below.
+      // PostgreSQL keeps two-factor state, blocks, mutes, follow requests and conversations in tables of their own, read below.
       embedded.users.map(
-        ({ twoFactor: _separate, blocking: _blocking, muting: _muting, likes: _likes, followRequests: _r, ...user }) =>
-          user,
+        ({
+          twoFactor: _separate,
+          blocking: _blocking,
+          muting: _muting,
+          likes: _likes,
+          followRequests: _r,
+          directConversations: _conversations,
+          ...user
+        }) => user,
       ),
       'every user, follow and bookmark list as it was',
     )
@@ -195,6 +204,21 @@ await t.test(
       [mine],
       'posts are found by their words',
     )
+    const direct = embedded.posts.find((p) => p.visibility === 'direct')
+    const conversation = await store.getConversation(direct?.conversationId ?? '', idOf('noah_kim'))
+    t.strictSame(
+      conversation && { ...conversation, lastPost: conversation.lastPost?._id },
+      {
+        _id: direct?.conversationId,
+        participantIds: [guestId, idOf('noah_kim')].sort(),
+        lastPost: direct?._id,
+        unread: 1,
+        activeAt: direct?.createdAt,
+        hidden: false,
+      },
+      'the conversation of a direct message, unread by its recipient, as it was',
+    )
+    t.equal((await store.listConversations(guestId, {})).items[0]?.unread, 0, 'and read by its author')
     t.ok(await store.isTokenRevoked(LOGGED_OUT), 'a token logged out before the move stays logged out')
     t.ok(await store.isUsernameReserved('gone_before_move', new Date().toISOString()), 'a deleted name stays held')
     t.ok(await store.wasDeleted(DELETED), "and the deleted account's tokens stay a 401")
@@ -279,6 +303,6 @@ await t.test('the command runs as a process: exit code 0, then 1 on a database t
   const run = promisify(execFile)
   const command = ['--import', 'tsx', 'server/cli/db-import.ts', '--from', from]
   const ok = await run(process.execPath, command, { env })
-  t.match(ok.stdout, /Imported 6 users, 15 posts and 2 notifications/)
+  t.match(ok.stdout, /Imported 6 users, 16 posts and 3 notifications/)
   await t.rejects(run(process.execPath, command, { env }), { code: 1, stderr: /already holds users/ })
 })
