@@ -6,6 +6,7 @@ import { newJob, type JobRun } from './jobs.js'
 import { decodePage, summarisePage } from './link-card-parse.js'
 import { LinkFetchError, type LinkFetcher } from './link-fetch.js'
 import { postViews } from './post-views.js'
+import { audienceOf } from './audience-events.js'
 
 /**
  * Link cards (DECISIONS §10): the first https link of a post gets a preview, fetched after the post is
@@ -128,6 +129,7 @@ export function createLinkCards({ store, now, fetcher, saveImage, log }: LinkCar
         post: view,
       },
       by: post.authorId,
+      audience: audienceOf(post),
     })
   }
 

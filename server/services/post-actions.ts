@@ -5,6 +5,7 @@ import { notify, retract } from './notifier.js'
 import { postViews } from './post-views.js'
 import { summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, checkNotSuspended } from './visibility.js'
+import { audienceOf } from './audience-events.js'
 import type { Post } from '../schemas/posts.js'
 
 /**
@@ -54,6 +55,7 @@ export function createPostActions(
         },
         by: userId,
         about: post.authorId,
+        audience: audienceOf(post),
       })
       if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
       else
@@ -76,7 +78,7 @@ export function createPostActions(
         if ((await tx.listPinned(userId)).length >= MAX_PINNED) throw badRequest(MSG.tooManyPins)
       }
       await tx.setPinned(post._id, pinned ? (post.pinnedAt ?? now().toISOString()) : null)
-      tx.emit({ name: 'post.pinned', data: { postId: post._id, pinned }, by: userId })
+      tx.emit({ name: 'post.pinned', data: { postId: post._id, pinned }, by: userId, audience: audienceOf(post) })
     })
     return view(postId, userId)
   }

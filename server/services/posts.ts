@@ -20,6 +20,7 @@ import { createLikeBatches } from './like-batches.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
 import { checkPostTexts } from './content-rules.js'
+import { audienceOf } from './audience-events.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -218,7 +219,13 @@ export function createPostsService({
         }
         await tx.insertPost(record)
         const [post] = await postViews(tx, [record])
-        if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
+        if (post)
+          tx.emit({
+            name: 'post.created',
+            data: { post: withoutQuote(post) },
+            by: userId,
+            audience: audienceOf(record),
+          })
         await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
         if (quote) await notify(tx, me, quote.authorId, 'quote', { post: record }, at)
         if (record.poll) await tx.enqueueJob(pollCloseJob(record._id, record.poll), at)
@@ -259,6 +266,7 @@ export function createPostsService({
             card,
           },
           by: userId,
+          audience: audienceOf(post),
         })
         const me = await summaryRecordOf(tx, userId)
         const texts = { before: post.content, after: changes.content }
@@ -269,7 +277,7 @@ export function createPostsService({
             tx,
             me,
             texts,
-            { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } },
+            { post: { ...post, content: changes.content, mediaUrl: changes.mediaUrl } },
             at,
           )
       })

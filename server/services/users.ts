@@ -11,6 +11,8 @@ import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { userView, usersOfUsers } from './user-views.js'
 import { summaryOf, toUser } from './views.js'
 import { checkProfileTexts } from './content-rules.js'
+import { tellFollowEnded } from './relations.js'
+import { audienceOf } from './audience-events.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 
 /** The user `id`; the caller's own record missing means the token outlived its user, as in auth. */
@@ -67,7 +69,10 @@ export function createUsersService({ store, now }: ServiceDeps) {
         by: me._id,
       })
       if (follow) await notify(tx, me, other._id, 'follow', {}, at)
-      else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
+      else {
+        await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
+        await tellFollowEnded(tx, me._id, other._id)
+      }
     })
     const [me, other] = await Promise.all([
       mustGetUser(store, meId, MSG.userNotRegistered),
@@ -86,7 +91,12 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (add) await checkCanInteract(tx, userId, post.authorId, at)
       const changed = add ? await tx.addBookmark(userId, post._id, at) : await tx.removeBookmark(userId, post._id, at)
       if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)
-      tx.emit({ name: add ? 'bookmark.added' : 'bookmark.removed', data: { postId: post._id }, to: userId })
+      tx.emit({
+        name: add ? 'bookmark.added' : 'bookmark.removed',
+        data: { postId: post._id },
+        to: userId,
+        audience: audienceOf(post),
+      })
     })
     return bookmarksOf(userId, {}, { userId, compact: false })
   }

@@ -14,6 +14,7 @@ export const POSTGRES_PASS = [
   'api-account-import-costs',
   'api-accounts',
   'api-admin-permissions',
+  'api-audience-live',
   'api-auth',
   'api-blocks',
   'api-blocks-live',
