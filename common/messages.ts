@@ -75,6 +75,10 @@ export const selfMute = 'You cannot mute yourself.'
 export const alreadyReposted = 'You have already reposted this post.'
 export const notReposted = 'You have not reposted this post.'
 export const tooManyPins = 'You can pin at most 3 posts.'
+// Audiences (DECISIONS §12): what only some may read travels no further.
+export const postNotRepostable = 'This post cannot be reposted.'
+export const postNotQuotable = 'This post cannot be quoted.'
+export const directNotPinnable = 'A direct message cannot be pinned.'
 // Requests refused for their framing before any route reads them.
 export const bodyTooLarge = 'Request body is too large'
 export const unsupportedContentType = 'Unsupported content type'

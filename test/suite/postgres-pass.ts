@@ -15,6 +15,7 @@ export const POSTGRES_PASS = [
   'api-accounts',
   'api-admin-permissions',
   'api-audience-live',
+  'api-audience-sharing',
   'api-auth',
   'api-blocks',
   'api-blocks-live',
