@@ -19,7 +19,7 @@ import { homeFeed } from './home-feed.js'
 import { createLikeBatches } from './like-batches.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
-import { checkPostTexts } from './content-rules.js'
+import { checkPostTexts, checkVisibility } from './content-rules.js'
 import { audienceOf } from './audience-events.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
@@ -182,6 +182,7 @@ export function createPostsService({
 
     async create(userId: string, data: PostData) {
       checkPostTexts({ ...data, pollOptions: data.poll?.options })
+      if (data.visibility !== undefined) checkVisibility(data.visibility)
       const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
         data.content ?? '',
         data.mediaUrl ?? '',

@@ -14,6 +14,7 @@ export const POSTGRES_PASS = [
   'api-account-import-costs',
   'api-accounts',
   'api-admin-permissions',
+  'api-audience-archive',
   'api-audience-live',
   'api-audience-sharing',
   'api-auth',
