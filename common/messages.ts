@@ -81,6 +81,10 @@ export const tooManyPins = 'You can pin at most 3 posts.'
 // Direct messages (DECISIONS §12).
 export const conversationNotFound = 'Conversation not found'
 export const replyNotDirect = 'inReplyTo answers a direct message, with a direct message.'
+// Audiences (DECISIONS §12): what only some may read travels no further.
+export const postNotRepostable = 'This post cannot be reposted.'
+export const postNotQuotable = 'This post cannot be quoted.'
+export const directNotPinnable = 'A direct message cannot be pinned.'
 // Requests refused for their framing before any route reads them.
 export const bodyTooLarge = 'Request body is too large'
 export const unsupportedContentType = 'Unsupported content type'

@@ -151,6 +151,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   await fastify.register(eventsHub, {
     maxStreamsPerUser: config.eventsMaxStreamsPerUser,
     hiddenFrom: (userId) => hiddenFrom(store, userId, now()),
+    followingOf: async (userId) => (await store.getUser(userId))?.following ?? [],
     ...persistence.hubOptions,
     ...options.events,
   })

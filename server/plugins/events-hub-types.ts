@@ -42,6 +42,11 @@ export interface EventsHubOptions {
   history?: (request: ReplayRequest) => Promise<LoggedEvent[] | undefined>
   /** Whom a reader does not see (services/visibility.ts): their events are left out of the reader's streams. */
   hiddenFrom?: (userId: string) => Promise<HiddenPeople>
+  /**
+   * Whom a reader follows (accepted follows): with the audience an event carries, what decides whether it
+   * reaches them (DECISIONS §12). Nobody by default, which shows them open posts' events and their own.
+   */
+  followingOf?: (userId: string) => Promise<readonly string[]>
 }
 
 export interface StreamOptions extends StreamOwner {
@@ -66,7 +71,10 @@ export interface EventsHub {
   endUser(userId: string): Promise<void>
   /** At logout: the same for the streams and tickets of one token, and no other. */
   endToken(owner: Required<StreamOwner>): Promise<void>
-  /** Reads whom the user does not see, before their stream opens, so that it leaves those people's events out. */
+  /**
+   * Reads whom the user does not see and whom they follow, before their stream opens, so that it leaves
+   * out those people's events and the events of posts the user may not read.
+   */
   watchReader(userId: string): Promise<void>
   /** A place for one more stream of the user, or undefined when they hold as many as they may, anywhere. */
   reserveStream(userId: string): Promise<StreamPlace | undefined>

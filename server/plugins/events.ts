@@ -5,6 +5,7 @@ import type { LoggedEvent, StreamOwner } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 import type { EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
 import { createStreamPlaces, type StreamPlace } from './stream-places.js'
+import { createStreamFollows } from './stream-follows.js'
 import { createStreamReaders } from './stream-readers.js'
 
 export type { EventsHub, EventsHubOptions } from './events-hub-types.js'
@@ -41,11 +42,7 @@ interface Client extends StreamOwner {
   pending?: Buffered[]
 }
 
-interface Buffered {
-  id: number
-  to: string | undefined
-  by: string | undefined
-  about: string | undefined
+interface Buffered extends Pick<LoggedEvent, 'id' | 'to' | 'by' | 'about' | 'audience'> {
   frame: Buffer
 }
 
@@ -70,6 +67,13 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const tickets = options.tickets ?? createTicketStore(options.ticketTtlMs ?? 60_000, options.maxTickets ?? 10_000, now)
   const places = createStreamPlaces({ max: options.maxStreamsPerUser ?? 10, slots: options.slots, log })
   const readers = createStreamReaders({ load: options.hiddenFrom ?? (async () => NOBODY), now, log })
+  const follows = createStreamFollows(options.followingOf ?? (async () => []))
+  /** The reader has no stream left here: what was kept to filter theirs goes. */
+  const forget = (userId: string) => {
+    if (byUser.has(userId)) return
+    readers.forget(userId)
+    follows.forget(userId)
+  }
 
   const heartbeat = setInterval(() => {
     for (const client of clients) send(client, HEARTBEAT)
@@ -83,7 +87,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     const mine = byUser.get(client.userId)
     mine?.delete(client)
     if (mine?.size === 0) byUser.delete(client.userId)
-    if (!byUser.has(client.userId)) readers.forget(client.userId)
+    forget(client.userId)
   }
 
   // Every write to a client goes through here, so one broken or stalled client never reaches the others.
@@ -119,9 +123,14 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     return fitting(buffer.filter((e) => e.id > after && visibleTo(e, client)))
   }
 
-  /** Private events reach their owner only, and nobody gets those of people hidden from them, or carrying their post. */
-  const visibleTo = (event: Pick<LoggedEvent, 'to' | 'by' | 'about'>, client: Client) =>
-    (event.to === undefined || event.to === client.userId) && !readers.hides(client.userId, event.by, event.about)
+  /**
+   * Private events reach their owner only, nobody gets those of people hidden from them, or carrying their
+   * post, and an event about a post reaches only who may read the post (DECISIONS §12).
+   */
+  const visibleTo = (event: Pick<LoggedEvent, 'to' | 'by' | 'about' | 'audience'>, client: Client) =>
+    (event.to === undefined || event.to === client.userId) &&
+    !readers.hides(client.userId, event.by, event.about) &&
+    follows.mayRead(client.userId, event.audience)
 
   /** A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway. */
   function fitting(events: Buffered[]): Buffered[] | undefined {
@@ -166,7 +175,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     send(client, Buffer.from(`: connected\nretry: ${retryMs}\n\n`))
     if (closed) {
       client.place?.release()
-      if (!byUser.has(userId)) readers.forget(userId)
+      forget(userId)
       res.end()
       return
     }
@@ -184,7 +193,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     // Gone already (the peer left, or the replay overflowed): its 'close' has fired or will not matter.
     if (res.destroyed) {
       client.place?.release()
-      if (!byUser.has(userId)) readers.forget(userId)
+      forget(userId)
       return
     }
     client.place?.open()
@@ -218,6 +227,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       to: event.to,
       by: event.by,
       about: event.about,
+      audience: event.audience,
       frame: Buffer.from(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`),
     }
   }
@@ -239,6 +249,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       return
     }
     readers.apply(event)
+    follows.apply(event)
     if (UNSENT.has(event.name)) return
     const entry = frameOf(event)
     buffer.push(entry)
@@ -248,7 +259,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
     const targets = event.to === undefined ? clients : byUser.get(event.to)
     for (const client of targets ?? []) {
-      if (readers.hides(client.userId, entry.by, entry.about)) continue
+      if (!visibleTo(entry, client)) continue
       if (client.pending) client.pending.push(entry)
       else send(client, entry.frame)
     }
@@ -263,9 +274,12 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
         to: event.to,
         by: event.by,
         about: event.about,
+        audience: event.audience,
       })
     },
-    watchReader: (userId) => readers.watch(userId),
+    async watchReader(userId) {
+      await Promise.all([readers.watch(userId), follows.watch(userId)])
+    },
     deliver,
     issueTicket: async (owner) => tickets.issue(owner),
     redeemTicket: async (ticket) => tickets.redeem(ticket),

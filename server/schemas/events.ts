@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import type { Visibility } from '../../common/audience.js'
 import { DateTimeSchema } from './common.js'
 import type { ReportCreatedEventSchema } from './moderation.js'
 import type { ConversationDeletedEventSchema, ConversationUpdatedEventSchema } from './conversations.js'
@@ -196,6 +197,17 @@ export type AllEventPayloads = EventPayloads &
   FollowRequestEventPayloads
 
 /**
+ * Who may read the post an event carries or concerns, when that is not everyone (DECISIONS §12): what
+ * services/audience.ts's `mayRead` decides by. A stream whose reader may not read the post leaves the event
+ * out. It travels with the event, through the log too, and never reaches a client.
+ */
+export interface EventAudience {
+  readonly authorId: string
+  readonly visibility: Visibility
+  readonly addressed?: readonly string[]
+}
+
+/**
  * What a service hands to the hub once its write is on disk. `to` limits delivery to one user's streams;
  * `by` names the person whose post, comment or action it shows, so that streams whose reader does not
  * see that person (services/visibility.ts) leave it out.
@@ -208,6 +220,8 @@ export type ChirpEvent = {
     by?: string
     /** Whose post it carries when not `by`'s own (a repost's author): a reader who does not see them does not get it either. */
     about?: string
+    /** The audience of the post it carries or concerns; absent: anyone may read it. */
+    audience?: EventAudience | undefined
   }
 }[keyof AllEventPayloads]
 

@@ -1,4 +1,6 @@
+import type { Visibility } from '../../common/audience.js'
 import type { CommentRecord, PostRecord, UserSummaryRecord } from '../store/types.js'
+import { visibilityOf } from './audience.js'
 
 /**
  * The files of an account's archive (DECISIONS §9), shared by its export and its import: their names,
@@ -28,6 +30,8 @@ export interface ArchivedPost {
   mediaUrl: string
   mediaAlt?: string
   media?: string
+  /** Who may read it (DECISIONS §12); an archive written before audiences has none: public. */
+  visibility: Visibility
   createdAt: string
   updatedAt: string
   likeCount: number
@@ -49,6 +53,7 @@ export function archivedPost(post: PostRecord, media: string | undefined): Archi
     mediaUrl: post.mediaUrl,
     ...(post.mediaAlt !== undefined ? { mediaAlt: post.mediaAlt } : {}),
     ...(media !== undefined ? { media } : {}),
+    visibility: visibilityOf(post),
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
     likeCount: post.likeCount,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { DEFAULT_VISIBILITY, isOpen, type Visibility } from '../../common/audience.js'
 import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -13,8 +14,9 @@ import type { ServiceDeps } from './deps.js'
 import { isValidMediaUrl } from './urls.js'
 import { blockIn, muteIn } from './relations.js'
 import { summaryRecordOf } from './views.js'
+import { mentionedIn } from './notifier.js'
 import { blockedEitherWay } from './visibility.js'
-import { keptDate, postTextsProblem } from './content-rules.js'
+import { keptDate, postTextsProblem, visibilityProblem } from './content-rules.js'
 import { hasVisibleText } from '../schemas/text.js'
 
 const KINDS = ['posts', 'following', 'blocks', 'mutes', 'bookmarks'] as const
@@ -40,6 +42,7 @@ interface IncomingPost {
   mediaUrl: string
   mediaAlt?: string
   media?: string
+  visibility: Visibility
   createdAt: string
 }
 
@@ -80,7 +83,7 @@ function parseJson(text: string | undefined): unknown[] {
 function postsOf(text: string | undefined, now: Date): IncomingPost[] {
   return parseJson(text).map((item, i) => {
     if (!isObject(item)) throw badRequest(MSG.importInvalidFile)
-    const { content, mediaUrl = '', mediaAlt, media, createdAt } = item
+    const { content, mediaUrl = '', mediaAlt, media, visibility = DEFAULT_VISIBILITY, createdAt } = item
     const typed =
       typeof content === 'string' &&
       typeof mediaUrl === 'string' &&
@@ -89,16 +92,28 @@ function postsOf(text: string | undefined, now: Date): IncomingPost[] {
       typeof createdAt === 'string'
     const date = typed ? keptDate(createdAt, now) : undefined
     if (!typed || date === undefined) throw badRequest(MSG.importInvalidFile)
-    const problem = postTextsProblem({ content, mediaAlt })
+    const problem = postTextsProblem({ content, mediaAlt }) ?? visibilityProblem(visibility)
     if (problem) throw badRequest(`${ARCHIVE_FILES.posts}: post ${i + 1}: ${problem}`)
     return {
       content,
       mediaUrl,
       ...(mediaAlt !== undefined ? { mediaAlt } : {}),
       ...(media !== undefined ? { media } : {}),
+      visibility: visibility as Visibility,
       createdAt: date,
     }
   })
+}
+
+/**
+ * An imported post keeps its audience. One that only some may read reaches, as one written here does, the
+ * people its text mentions who are here now besides the author's followers (notifying nobody, as every
+ * import); for an open one whom it addressed changes nothing, so no name is looked up.
+ */
+async function audienceOfImported(tx: StoreTx, userId: string, { visibility, content }: IncomingPost) {
+  if (isOpen(visibility)) return { visibility }
+  const addressed = [...(await mentionedIn(tx, content)).keys()].filter((id) => id !== userId)
+  return { visibility, ...(addressed.length > 0 ? { addressed } : {}) }
 }
 
 function bookmarksOf(text: string | undefined): string[] {
@@ -243,6 +258,7 @@ export function createAccountImport({
         type: mediaUrl ? 'image' : '',
         ...(mediaUrl && incoming.mediaAlt !== undefined ? { mediaAlt: incoming.mediaAlt } : {}),
         ...(image ? { mediaWidth: image.width, mediaHeight: image.height } : {}),
+        ...(await audienceOfImported(tx, userId, incoming)),
         createdAt: incoming.createdAt,
         updatedAt: incoming.createdAt,
         importedAt: at,

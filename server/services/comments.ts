@@ -5,6 +5,7 @@ import type { CommentRecord, LockedPost, PageRequest, StoreTx } from '../store/t
 import type { ServiceDeps } from './deps.js'
 import { notify, syncMentions } from './notifier.js'
 import { deleteCommentIn } from './removals.js'
+import { audienceOf } from './audience-events.js'
 import { postViews } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing } from './visibility.js'
@@ -61,6 +62,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         name: 'comment.voted',
         data: { postId: post._id, commentId, user: summaryOf(me), up, updatedAt: at },
         by: userId,
+        audience: audienceOf(post),
       })
     })
   }
@@ -109,7 +111,12 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         await tx.addComment(post._id, comment)
         const author = await tx.getUserSummaries([userId])
         const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
-        tx.emit({ name: 'comment.added', data: { postId: post._id, comment: view }, by: userId })
+        tx.emit({
+          name: 'comment.added',
+          data: { postId: post._id, comment: view },
+          by: userId,
+          audience: audienceOf(post),
+        })
         const [me] = author
         if (!me) return
         // Whose comment is answered hears of the reply; the post's author of the comment, unless that is the same news.
@@ -127,7 +134,12 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
         await tx.updateComment(post._id, commentId, text, at)
-        tx.emit({ name: 'comment.updated', data: { postId: post._id, commentId, text, updatedAt: at }, by: userId })
+        tx.emit({
+          name: 'comment.updated',
+          data: { postId: post._id, commentId, text, updatedAt: at },
+          by: userId,
+          audience: audienceOf(post),
+        })
         const me = await summaryRecordOf(tx, userId)
         const subject = { post, comment: { _id: commentId, text } }
         if (me) await syncMentions(tx, me, { before: comment.text, after: text }, subject, at, new Set([post.authorId]))
@@ -139,7 +151,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       return write(userId, postId, async (tx, post) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
-        await deleteCommentIn(tx, post._id, comment)
+        await deleteCommentIn(tx, post, comment)
       })
     },
 

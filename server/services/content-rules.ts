@@ -1,3 +1,4 @@
+import { VISIBILITIES } from '../../common/audience.js'
 import { LIMITS, lengthOf } from '../../common/limits.js'
 import { textFault } from '../../common/text-rules.js'
 import { MSG, badRequest } from '../errors.js'
@@ -50,6 +51,16 @@ export function postTextsProblem({ content, mediaAlt, spoilerText, pollOptions }
 }
 
 export const checkPostTexts = (texts: PostTexts) => refuse(postTextsProblem(texts))
+
+const AUDIENCES: ReadonlySet<unknown> = new Set(VISIBILITIES)
+
+/** Why `value` cannot be a post's audience (DECISIONS §12), or undefined; in the words the API's schema answers. */
+export const visibilityProblem = (value: unknown): string | undefined =>
+  AUDIENCES.has(value)
+    ? undefined
+    : `visibility must be one of ${VISIBILITIES.map((v) => JSON.stringify(v)).join(', ')}`
+
+export const checkVisibility = (value: unknown) => refuse(visibilityProblem(value))
 
 /** A comment's text: within its limit and showing something. */
 export function checkCommentText(text: string) {

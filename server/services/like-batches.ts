@@ -14,6 +14,7 @@ import { notificationOf, tellAdded, tellRetracted } from './notifier.js'
 import { summaryOf } from './views.js'
 import { NO_RELATION, blockedEitherWay, hears } from './visibility.js'
 import { readableOf } from './audience-reads.js'
+import { audienceOf } from './audience-events.js'
 
 /** What one change of a batch came to: the post as it left it, or why it was refused. */
 type Outcome = { record: PostRecord | undefined } | { refused: Error }
@@ -180,6 +181,7 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
         updatedAt: at,
       },
       by: me._id,
+      audience: audienceOf(post),
     })
     if (!change.liked) retracted.push({ type: 'like', recipientId: post.authorId, actorId: me._id, postId: post._id })
     else if (post.authorId !== me._id && hears(relations[i] as Relation))

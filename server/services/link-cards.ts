@@ -7,6 +7,7 @@ import { decodePage, summarisePage } from './link-card-parse.js'
 import { LinkFetchError, type LinkFetcher } from './link-fetch.js'
 import { dropUploads } from './media-deletion.js'
 import { postViews } from './post-views.js'
+import { audienceOf } from './audience-events.js'
 
 /**
  * Link cards (DECISIONS §10): the first https link of a post gets a preview, fetched after the post is
@@ -147,6 +148,7 @@ export function createLinkCards({ store, now, fetcher, saveImage, hasImage, log 
         post: view,
       },
       by: post.authorId,
+      audience: audienceOf(post),
     })
   }
 

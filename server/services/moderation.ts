@@ -132,10 +132,11 @@ export function createModerationService({ store, now }: ServiceDeps) {
 
     async removeComment(actor: StaffMember, postId: string, commentId: string) {
       await store.transaction(async (tx) => {
-        if (!(await tx.lockPost(postId))) throw notFound(MSG.postNotFound)
+        const post = await tx.lockPost(postId)
+        if (!post) throw notFound(MSG.postNotFound)
         const comment = await tx.getComment(postId, commentId)
         if (!comment) throw notFound(MSG.commentNotFound)
-        await deleteCommentIn(tx, postId, comment)
+        await deleteCommentIn(tx, post, comment)
         await audit(tx, actor._id, 'remove-comment', { type: 'comment', id: commentId }, now().toISOString())
       })
       return {}

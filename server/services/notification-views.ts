@@ -3,9 +3,12 @@ import type { UserSummary } from '../schemas/user-summary.js'
 import type { CommentRecord, NotificationRecord, PostRecord, StoreReader } from '../store/types.js'
 import { summaryOf } from './views.js'
 
-/** What a notification points at: the post, and the comment when there is one, as they are now. */
+/**
+ * What a notification points at: the post, and the comment when there is one, as they are now. The post's
+ * audience comes along, so its live event reaches the recipient only while they may read the post.
+ */
 export interface Subject {
-  post?: Pick<PostRecord, '_id' | 'content' | 'mediaUrl'>
+  post?: Pick<PostRecord, '_id' | 'content' | 'mediaUrl' | 'authorId' | 'visibility' | 'addressed'>
   comment?: { _id: string; text: string }
 }
 

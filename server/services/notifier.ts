@@ -14,6 +14,7 @@ import type {
 import { notificationView, type Subject } from './notification-views.js'
 import { summaryOf } from './views.js'
 import { hears } from './visibility.js'
+import { audienceOf } from './audience-events.js'
 
 /**
  * Notifications are made and taken back inside the transaction of the write that causes them, with
@@ -76,6 +77,7 @@ export function tellAdded(
     name: 'notification.created',
     data: { ...notificationView(record, summaryOf(actor), subject), unread },
     to: record.recipientId,
+    audience: subject.post && audienceOf(subject.post),
   })
 }
 

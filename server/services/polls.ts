@@ -7,6 +7,7 @@ import { addAndTell } from './notifier.js'
 import { isClosed } from './poll-views.js'
 import { checkCanInteract, checkNotSuspended } from './visibility.js'
 import { checkMayRead } from './audience-reads.js'
+import { audienceOf } from './audience-events.js'
 
 /**
  * Tells the authors of these posts whose polls have closed and were not noticed yet. Whichever instance
@@ -78,7 +79,7 @@ export function createPollsService({ store, now }: ServiceDeps) {
         if (isClosed(post.poll, at)) return true
         if (choice >= post.poll.options.length) throw badRequest(MSG.noSuchChoice)
         if (!(await tx.addPollVote({ postId: post._id, userId, choice }))) throw badRequest(MSG.alreadyVoted)
-        tx.emit({ name: 'poll.voted', data: { postId: post._id }, by: post.authorId })
+        tx.emit({ name: 'poll.voted', data: { postId: post._id }, by: post.authorId, audience: audienceOf(post) })
         return false
       })
       if (closed) {

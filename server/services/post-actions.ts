@@ -5,6 +5,8 @@ import { notify, retract } from './notifier.js'
 import { postViews } from './post-views.js'
 import { summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, checkNotSuspended } from './visibility.js'
+import { audienceOf } from './audience-events.js'
+import { isShareable, visibilityOf } from './audience.js'
 import type { Post } from '../schemas/posts.js'
 
 /**
@@ -36,6 +38,8 @@ export function createPostActions(
       await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
       await checkCanInteract(tx, userId, post.authorId, at)
       if (!me) throw notFound(MSG.userNotRegistered)
+      // Not even by its author: a repost shows the post to the reposter's followers, whoever they are.
+      if (reposted && !isShareable(post)) throw badRequest(MSG.postNotRepostable)
       if (!(await tx.setRepost(post._id, userId, reposted, at)))
         throw badRequest(reposted ? MSG.alreadyReposted : MSG.notReposted)
       const repostCount = (post.repostCount ?? 0) + (reposted ? 1 : -1)
@@ -54,6 +58,7 @@ export function createPostActions(
         },
         by: userId,
         about: post.authorId,
+        audience: audienceOf(post),
       })
       if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
       else
@@ -70,24 +75,30 @@ export function createPostActions(
       const post = await tx.lockPost(postId)
       if (!post) throw notFound(MSG.postNotFound)
       if (post.authorId !== userId) throw forbidden(MSG.notAllowed)
+      // A profile is no place for a direct message; a followers post pinned shows only to who may read it.
+      if (pinned && visibilityOf(post) === 'direct') throw badRequest(MSG.directNotPinnable)
       if (pinned && post.pinnedAt === undefined) {
         // Two pins at once by one author must not both pass the count.
         await tx.lockUser(userId)
         if ((await tx.listPinned(userId)).length >= MAX_PINNED) throw badRequest(MSG.tooManyPins)
       }
       await tx.setPinned(post._id, pinned ? (post.pinnedAt ?? now().toISOString()) : null)
-      tx.emit({ name: 'post.pinned', data: { postId: post._id, pinned }, by: userId })
+      tx.emit({ name: 'post.pinned', data: { postId: post._id, pinned }, by: userId, audience: audienceOf(post) })
     })
     return view(postId, userId)
   }
 
-  /** The post a new post quotes, which its writer must be able to see and interact with. */
+  /**
+   * The post a new post quotes, which its writer must be able to see and interact with; one that only some
+   * may read only its own author may quote (DECISIONS §12).
+   */
   async function quoted(tx: StoreReader, userId: string, quoteOf: string) {
     const post = await tx.getPost(quoteOf)
     if (!post) throw notFound(MSG.postNotFound)
     const at = now().toISOString()
     await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
     await checkCanInteract(tx, userId, post.authorId, at)
+    if (post.authorId !== userId && !isShareable(post)) throw badRequest(MSG.postNotQuotable)
     return post
   }
 

@@ -21,9 +21,10 @@ import { createLikeBatches } from './like-batches.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
 import { LISTED, checkMayRead, readableBy, shownTo } from './audience-reads.js'
-import { checkPostTexts } from './content-rules.js'
+import { checkPostTexts, checkVisibility } from './content-rules.js'
 import { directAudience, sendDirect } from './conversations.js'
 import { visibilityOf } from './audience.js'
+import { audienceOf } from './audience-events.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -74,7 +75,7 @@ const noSizes: MediaSizes = async () => undefined
  * The audience a new post gets: the one asked for, else direct when it answers a direct post, else the
  * author's default. A post answering a direct post is direct, or refused.
  */
-function audienceOf(data: PostData, defaultVisibility: Visibility | undefined): Visibility {
+function chosenVisibility(data: PostData, defaultVisibility: Visibility | undefined): Visibility {
   if (data.inReplyTo === undefined) return data.visibility ?? defaultVisibility ?? DEFAULT_VISIBILITY
   if (data.visibility !== undefined && data.visibility !== 'direct') throw badRequest(MSG.replyNotDirect)
   return 'direct'
@@ -213,6 +214,7 @@ export function createPostsService({
 
     async create(userId: string, data: PostData) {
       checkPostTexts({ ...data, pollOptions: data.poll?.options })
+      if (data.visibility !== undefined) checkVisibility(data.visibility)
       const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
         data.content ?? '',
         data.mediaUrl ?? '',
@@ -241,7 +243,7 @@ export function createPostsService({
         const me = await tx.getAccount(userId)
         if (!me) throw notFound(MSG.userNotRegistered)
         const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
-        const visibility = audienceOf(data, me.defaultVisibility)
+        const visibility = chosenVisibility(data, me.defaultVisibility)
         if (visibility === 'direct') {
           // A direct message: into its conversation, to its recipients alone (conversations.ts).
           const audience = await directAudience(tx, userId, drawn.content, data.inReplyTo, at)
@@ -254,7 +256,13 @@ export function createPostsService({
           const record: PostRecord = { ...drawn, ...audience, ...(addressed.length > 0 ? { addressed } : {}) }
           await tx.insertPost(record)
           const [post] = await postViews(tx, [record])
-          if (post) tx.emit({ name: 'post.created', data: { post: withoutQuote(post) }, by: userId })
+          if (post)
+            tx.emit({
+              name: 'post.created',
+              data: { post: withoutQuote(post) },
+              by: userId,
+              audience: audienceOf(record),
+            })
           await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
         }
         // A direct post is for its recipients alone: the quoted author is not told of it.
@@ -299,6 +307,7 @@ export function createPostsService({
             card,
           },
           by: userId,
+          audience: audienceOf(post),
         })
         const me = await summaryRecordOf(tx, userId)
         const texts = { before: post.content, after: changes.content }
@@ -310,7 +319,7 @@ export function createPostsService({
             tx,
             me,
             texts,
-            { post: { _id: post._id, content: changes.content, mediaUrl: changes.mediaUrl } },
+            { post: { ...post, content: changes.content, mediaUrl: changes.mediaUrl } },
             at,
           )
       })

@@ -5,6 +5,22 @@ import type { ServiceDeps } from './deps.js'
 import { retract } from './notifier.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
+import { addresses, visibilityOf } from './audience.js'
+import { MAX_UNPAGED } from './posts.js'
+
+/**
+ * A follow ended (an unfollow, or a block that ended it): the follower's streams drop, at once, the
+ * followee's `followers` posts that did not address them, each with a `post.deleted` (DECISIONS §12).
+ * Open screens show recent posts, so the newest MAX_UNPAGED of the followee's posts are looked at, as a
+ * list read would be.
+ */
+export async function tellFollowEnded(tx: StoreTx, followerId: string, followeeId: string) {
+  const { items } = await tx.listPosts({ authorIds: [followeeId], sort: 'latest', limit: MAX_UNPAGED })
+  for (const post of items) {
+    if (visibilityOf(post) !== 'followers' || addresses(post, followerId)) continue
+    tx.emit({ name: 'post.deleted', data: { postId: post._id }, to: followerId })
+  }
+}
 
 /**
  * A block inside the caller's transaction: the follows between the two end both ways (their counts and
@@ -21,6 +37,7 @@ export async function blockIn(tx: StoreTx, me: UserSummaryRecord, other: UserSum
       data: { user: summaryOf(user), followUser: summaryOf(followUser) },
       by: user._id,
     })
+    await tellFollowEnded(tx, user._id, followUser._id)
   }
   await retract(tx, { between: [me._id, other._id] })
   tx.emit({ name: 'user.blocked', data: { user: summaryOf(other) }, to: me._id })

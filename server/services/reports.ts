@@ -53,10 +53,10 @@ async function removeTarget(tx: StoreTx, report: ReportRecord, at: Date) {
     if (post) await deletePostIn(tx, post, at)
     return
   }
-  const postId = report.postId ?? ''
-  if (await tx.lockPost(postId)) {
-    const comment = await tx.getComment(postId, report.targetId)
-    if (comment) await deleteCommentIn(tx, postId, comment)
+  const post = await tx.lockPost(report.postId ?? '')
+  if (post) {
+    const comment = await tx.getComment(post._id, report.targetId)
+    if (comment) await deleteCommentIn(tx, post, comment)
   }
 }
 

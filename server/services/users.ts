@@ -13,6 +13,8 @@ import { requestedOf, userView, usersOfUsers } from './user-views.js'
 import { acceptedIn, dropRequestIn, requestIn } from './follow-requests.js'
 import { summaryOf, toUser } from './views.js'
 import { checkProfileTexts } from './content-rules.js'
+import { tellFollowEnded } from './relations.js'
+import { audienceOf } from './audience-events.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 import { checkMayRead, readableBy } from './audience-reads.js'
 
@@ -83,7 +85,10 @@ export function createUsersService({ store, now }: ServiceDeps) {
       by: me._id,
     })
     if (follow) await notify(tx, me, other._id, 'follow', {}, at)
-    else await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
+    else {
+      await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
+      await tellFollowEnded(tx, me._id, other._id)
+    }
     return false
   }
 
@@ -110,7 +115,12 @@ export function createUsersService({ store, now }: ServiceDeps) {
       if (add) await checkCanInteract(tx, userId, post.authorId, at)
       const changed = add ? await tx.addBookmark(userId, post._id, at) : await tx.removeBookmark(userId, post._id, at)
       if (!changed) throw badRequest(add ? MSG.alreadyBookmarked : MSG.notBookmarked)
-      tx.emit({ name: add ? 'bookmark.added' : 'bookmark.removed', data: { postId: post._id }, to: userId })
+      tx.emit({
+        name: add ? 'bookmark.added' : 'bookmark.removed',
+        data: { postId: post._id },
+        to: userId,
+        audience: audienceOf(post),
+      })
     })
     return bookmarksOf(userId, {}, { userId, compact: false })
   }

@@ -1,4 +1,4 @@
-import type { ChirpEvent } from '../schemas/events.js'
+import type { ChirpEvent, EventAudience } from '../schemas/events.js'
 import type { FeedSort } from '../schemas/posts.js'
 import type {
   AuditEntryRecord,
@@ -978,6 +978,8 @@ export interface LoggedEvent {
   by?: string | undefined
   /** Whose post it carries besides (ChirpEvent's `about`). */
   about?: string | undefined
+  /** Who may read the post it carries or concerns (ChirpEvent's `audience`); absent: anyone. */
+  audience?: EventAudience | undefined
 }
 
 /** What a reconnecting client asks a shared event log for. */

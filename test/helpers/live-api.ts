@@ -18,6 +18,8 @@ export interface LiveApi {
   stream: (t: Test, who: SignedUp) => Promise<SseClient>
   /** The next named event on the stream, skipping comments, heartbeats and id-only messages. */
   nextEvent: (client: SseClient) => Promise<SseMessage>
+  /** The events about posts and comments the stream gets until the `post.created` of `marker`, as `name postId`. */
+  postEventsUntil: (client: SseClient, marker: string) => Promise<string[]>
   /** The next event must be `name`, with an id and data matching `schema`; returns the data. */
   expectEvent: <K extends keyof AllEventPayloads>(
     t: Test,
@@ -38,6 +40,16 @@ export async function buildLiveApi(t: TestContext, options: Parameters<typeof bu
     api,
     write,
     nextEvent,
+    async postEventsUntil(client, marker) {
+      const seen: string[] = []
+      for (;;) {
+        const message = await nextEvent(client)
+        const data = JSON.parse(message.data ?? '{}') as { postId?: string; post?: { _id: string } }
+        const postId = data.postId ?? data.post?._id
+        if (message.event === 'post.created' && postId === marker) return seen
+        if (/^(post|comment)\./.test(message.event ?? '')) seen.push(`${message.event} ${postId}`)
+      }
+    },
     async newPost(who, content) {
       return ((await write(who, 'POST', '/api/posts', { content })).json() as { post: Post }).post
     },

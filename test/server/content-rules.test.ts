@@ -1,5 +1,6 @@
 import path from 'node:path'
 import t from 'tap'
+import type { Visibility } from '../../common/audience.js'
 import { AppError } from '../../server/errors.js'
 import { createLocalMediaStorage } from '../../server/media/local-media-storage.js'
 import { buildSeed } from '../../server/seed/index.js'
@@ -76,6 +77,11 @@ const cases: [string, () => Promise<unknown>, string][] = [
     'a blank poll option',
     () => posts.create(me, { content: 'x', poll: { options: ['a', '\u200b'], days: 1 } }),
     'poll options must not be blank',
+  ],
+  [
+    'an audience that is none of the four',
+    () => posts.create(me, { content: 'x', visibility: 'secret' as Visibility }),
+    'visibility must be one of "public", "unlisted", "followers", "direct"',
   ],
   ['a NUL in a comment', () => comments.add(me, post._id, 'a\u0000'), 'text must not contain control characters'],
   [

@@ -7,7 +7,7 @@ import type { Relation, StoreTx } from '../../server/store/types.js'
  * takes that answer from its caller where the caller has asked already (alongside a write of its own).
  */
 const actor = { _id: 'a', username: 'ada', firstName: 'Ada', lastName: 'A', avatarURL: '' }
-const post = { _id: 'p', content: 'hello', mediaUrl: '' }
+const post = { _id: 'p', authorId: 'a', content: 'hello', mediaUrl: '' }
 const AT = '2026-11-26T12:00:00.000Z'
 
 function fakeTx(relation: Relation) {

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres'
 import type { LoggedEvent, ReplayRequest } from '../types.js'
+import { readData } from './event-data.js'
 import { PRUNED_KEY, replayFrom } from './event-replay.js'
 
 /**
@@ -65,7 +66,7 @@ const SETTLE_ATTEMPTS = 250
 const toEvent = (row: EventRow): LoggedEvent => ({
   id: Number(row.seq),
   name: row.name,
-  data: row.data,
+  ...readData(row.data),
   to: row.recipient ?? undefined,
   by: row.actor ?? undefined,
   about: row.about ?? undefined,

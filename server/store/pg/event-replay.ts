@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres'
 import type { LoggedEvent, ReplayRequest } from '../types.js'
+import { readData } from './event-data.js'
 
 /** app_settings' key for the newest seq pruning has deleted: a client whose last id is below it missed events for good. */
 export const PRUNED_KEY = 'events_pruned_through'
@@ -52,7 +53,7 @@ export async function replayFrom(sql: Sql, { after, upTo, userId, maxBytes }: Re
           {
             id: Number(seq),
             name,
-            data,
+            ...readData(data),
             to: recipient ?? undefined,
             by: actor ?? undefined,
             about: about ?? undefined,

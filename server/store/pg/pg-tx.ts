@@ -41,6 +41,7 @@ import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
 import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
+import { storedData } from './event-data.js'
 
 const PROFILE_COLUMNS = {
   firstName: 'first_name',
@@ -541,7 +542,7 @@ export class PgTx extends PgReader implements StoreTx {
             recipient: event.to ?? null,
             actor: event.by ?? null,
             about: event.about ?? null,
-            data: JSON.stringify(event.data),
+            data: storedData(event.data, event.audience),
           }))
     const sql = this.sql
     const [written] = await sql<{ newest: string }[]>`
