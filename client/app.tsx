@@ -49,6 +49,9 @@ const ModerationPeoplePage = lazyPage(() => moderationPages().then((m) => m.Mode
 const ModerationPersonPage = lazyPage(() => moderationPages().then((m) => m.ModerationPersonPage))
 const ModerationInvitesPage = lazyPage(() => moderationPages().then((m) => m.ModerationInvitesPage))
 const ModerationLogPage = lazyPage(() => moderationPages().then((m) => m.ModerationLogPage))
+const MessagesPage = lazyPage(() => import('./pages/messages-page.js').then((m) => m.MessagesPage))
+const ConversationPage = lazyPage(() => import('./pages/conversation-page.js').then((m) => m.ConversationPage))
+const FollowRequestsPage = lazyPage(() => import('./pages/follow-requests-page.js').then((m) => m.FollowRequestsPage))
 const ResetPasswordPage = lazyPage(() => import('./pages/reset-password-page.js').then((m) => m.ResetPasswordPage))
 
 /**
@@ -91,6 +94,11 @@ export function App() {
           <Route path={paths.home.path}>{guarded(<HomePage />)}</Route>
           <Route path={paths.explore.path}>{guarded(<ExplorePage />)}</Route>
           <Route path={paths.notifications.path}>{guarded(<NotificationsPage />)}</Route>
+          <Route path={paths.followRequests.path}>{guarded(<FollowRequestsPage />)}</Route>
+          <Route path={paths.messages.path}>{guarded(<MessagesPage />)}</Route>
+          <Route path={paths.conversation.path}>
+            {(params) => guarded(<ConversationPage conversationId={params.conversationId} />)}
+          </Route>
           <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
           <Route path={paths.tag.path}>{(params) => shared(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>

@@ -18,6 +18,14 @@ export const paths = {
     href: (postId: string) => `/post-detail/${encodeURIComponent(postId)}`,
   },
   notifications: { path: '/notifications', href: () => '/notifications' },
+  /** The people asking to follow my locked account (DECISIONS §12). */
+  followRequests: { path: '/follow-requests', href: () => '/follow-requests' },
+  /** Direct messages: my conversations, and one of them. */
+  messages: { path: '/messages', href: () => '/messages' },
+  conversation: {
+    path: '/messages/:conversationId',
+    href: (conversationId: string) => `/messages/${encodeURIComponent(conversationId)}`,
+  },
   settings: { path: '/settings', href: () => '/settings' },
   /** Moderators and admins only (DECISIONS §8): the queue, people waiting or moderated, invites, the audit log. */
   moderation: { path: '/moderation', href: () => '/moderation' },

@@ -1,5 +1,5 @@
 import { http, postListQuery, RETURN_MINIMAL } from './http.js'
-import type { FeedReply, FeedSort, Page, Post, PostData, PostsReply } from './types.js'
+import type { FeedReply, FeedSort, NewPostData, Page, Post, PostData, PostsReply } from './types.js'
 
 const id = encodeURIComponent
 
@@ -33,7 +33,7 @@ export async function writePost(path: string, body?: Record<string, unknown>): P
   return reply.post
 }
 
-export function apiCreatePost(postData: PostData): Promise<Post> {
+export function apiCreatePost(postData: NewPostData): Promise<Post> {
   return writePost('/posts', { postData })
 }
 

@@ -8,7 +8,6 @@ import type {
   BookmarksReplySchema,
   CommentsReplySchema,
   FeedReplySchema,
-  FollowReplySchema,
   ImportReplySchema,
   MutesReplySchema,
   NotificationsReplySchema,
@@ -32,20 +31,27 @@ import type {
   ResolveBody,
 } from '../../server/schemas/moderation.js'
 
+import type {
+  Notification as ServerNotification,
+  Post,
+  PostData,
+  User as ServerUser,
+  UserEdit,
+  UserSummary,
+} from '../../server/schemas/index.js'
+
+export type { PostData }
 export type { ReportBody, SuspendBody } from '../../server/schemas/moderation.js'
+export type { Visibility } from '../../common/audience.js'
 export type {
   Comment,
   EventPayloads,
   FeedSort,
   LoginBody,
   MediaReply,
-  Notification,
   NotificationEventPayloads,
   Post,
-  PostData,
   SignupBody,
-  User,
-  UserEdit,
   UserResult,
   UserSummary,
 } from '../../server/schemas/index.js'
@@ -61,7 +67,6 @@ export type FeedReply = Static<typeof FeedReplySchema>
 export type PostsReply = Static<typeof PostsReplySchema>
 export type BookmarksReply = Static<typeof BookmarksReplySchema>
 export type CommentsReply = Static<typeof CommentsReplySchema>
-export type FollowReply = Static<typeof FollowReplySchema>
 
 export type Page = { limit?: number; cursor?: string | null }
 
@@ -91,3 +96,48 @@ export type InvitesReply = Static<typeof InvitesReplySchema>
 export type Invite = InvitesReply['invites'][number]
 export type Role = ModeratedUser['role']
 export type ReportCreated = Static<typeof ReportCreatedEventSchema>
+
+/*
+ * Audiences, locked accounts and direct messages (DECISIONS §12, §17): the parts of the contract the client
+ * reads beyond what server/schemas spells out, written to the contract's words. Each widens the schema's
+ * type, so it stays right once the schema carries the same fields.
+ */
+
+/** A User view; `requested` when the caller asked to follow this locked account and waits for an answer. */
+export type User = ServerUser & { requested?: boolean }
+
+/** A notification; `follow_request` tells a locked account's owner that someone asks to follow them. */
+export type Notification = Omit<ServerNotification, 'type'> & { type: ServerNotification['type'] | 'follow_request' }
+
+/** A profile edit; `locked` makes following the account a request its owner answers. */
+export type ProfileEdit = UserEdit & { locked?: boolean }
+
+/** A new post's data; on a direct post, `inReplyTo` answers that post in its conversation, to the same people. */
+export type NewPostData = PostData & { inReplyTo?: string }
+
+/** A post of a conversation: a direct post names the post it answers and its conversation. */
+export type DirectPost = Post & { inReplyTo?: string; conversationId?: string }
+
+/**
+ * What a follow or an unfollow answers: my record and theirs (`followUser`); or, following a locked
+ * account, `{ user: the account, requested: true }`, a request made rather than a follow.
+ */
+export type FollowAnswer = { user: User; followUser?: User; requested?: true }
+
+/** A conversation as the caller sees it: the others in it, the newest message, and how many are unread. */
+export type Conversation = {
+  _id: string
+  participants: UserSummary[]
+  lastPost: DirectPost
+  unread: number
+}
+export type ConversationsReply = { conversations: Conversation[]; nextCursor: string | null }
+/** One conversation's messages, newest first; the cursor goes to older ones. */
+export type ConversationReply = { conversation: Conversation; posts: DirectPost[]; nextCursor: string | null }
+
+/** The live events of audiences, follow requests and conversations, each to the people it concerns only. */
+export interface AudienceEventPayloads {
+  'follow_request.created': { user: UserSummary }
+  'conversation.updated': { conversation: Conversation }
+  'conversation.deleted': { conversationId: string }
+}

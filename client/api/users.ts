@@ -1,22 +1,24 @@
 import { http, postListQuery } from './http.js'
-import type { BookmarksReply, FollowReply, Page, User, UserEdit } from './types.js'
+import type { BookmarksReply, FollowAnswer, Page, ProfileEdit, User } from './types.js'
 
 export async function apiGetUser(username: string): Promise<User> {
   const reply = await http<{ user: User }>(`/users/${encodeURIComponent(username)}`)
   return reply.user
 }
 
-export async function apiEditUser(userData: UserEdit): Promise<User> {
+export async function apiEditUser(userData: ProfileEdit): Promise<User> {
   const reply = await http<{ user: User }>('/users/edit', { method: 'POST', body: { userData } })
   return reply.user
 }
 
-export function apiFollowUser(userId: string): Promise<FollowReply> {
-  return http<FollowReply>(`/users/follow/${encodeURIComponent(userId)}`, { method: 'POST' })
+/** A follow, or on a locked account a request to follow. */
+export function apiFollowUser(userId: string): Promise<FollowAnswer> {
+  return http<FollowAnswer>(`/users/follow/${encodeURIComponent(userId)}`, { method: 'POST' })
 }
 
-export function apiUnfollowUser(userId: string): Promise<FollowReply> {
-  return http<FollowReply>(`/users/unfollow/${encodeURIComponent(userId)}`, { method: 'POST' })
+/** An unfollow, or the withdrawal of a request still waiting. */
+export function apiUnfollowUser(userId: string): Promise<FollowAnswer> {
+  return http<FollowAnswer>(`/users/unfollow/${encodeURIComponent(userId)}`, { method: 'POST' })
 }
 
 export async function apiGetSuggestions(limit: number): Promise<User[]> {

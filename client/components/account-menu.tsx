@@ -9,13 +9,22 @@ type AccountMenuProps = {
   avatarURL: string
   onLogout: () => void
   onShowShortcuts: () => void
+  /** "Follow requests (3)" when people wait for my answer; no item otherwise. */
+  followRequests?: string | undefined
 }
 
 /**
  * The signed-in account as Twitter and Mastodon show it: the avatar (with the name where there is room)
  * opens a menu with the profile and logging out, so logging out is never one stray tap away.
  */
-export function AccountMenu({ username, name, avatarURL, onLogout, onShowShortcuts }: AccountMenuProps) {
+export function AccountMenu({
+  username,
+  name,
+  avatarURL,
+  onLogout,
+  onShowShortcuts,
+  followRequests,
+}: AccountMenuProps) {
   return (
     <Menu
       label="Account menu"
@@ -34,6 +43,7 @@ export function AccountMenu({ username, name, avatarURL, onLogout, onShowShortcu
       }
       items={[
         { label: 'Profile', href: paths.profile.href(username) },
+        ...(followRequests ? [{ label: followRequests, href: paths.followRequests.href() }] : []),
         { label: 'Settings', href: paths.settings.href() },
         { label: 'Keyboard shortcuts', onSelect: onShowShortcuts },
         { label: `Log out @${username}`, onSelect: onLogout },

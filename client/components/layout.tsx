@@ -1,7 +1,16 @@
 import type { ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import { paths } from '../paths.js'
-import { BellIcon, BookmarkIcon, ExploreIcon, FeatherIcon, HomeIcon, ProfileIcon, ShieldIcon } from './icons.js'
+import {
+  BellIcon,
+  BookmarkIcon,
+  ExploreIcon,
+  FeatherIcon,
+  HomeIcon,
+  MailIcon,
+  ProfileIcon,
+  ShieldIcon,
+} from './icons.js'
 import { Logo } from './logo.js'
 import { OfflineBanner } from './offline-banner.js'
 
@@ -9,6 +18,8 @@ type LayoutProps = {
   username: string
   /** Unread notifications: the badge on Notifications. */
   unread: number
+  /** Conversations with unread messages: the badge on Messages. */
+  unreadMessages?: number
   /** For moderators and admins: open reports, the badge on Moderation; without it there is no Moderation item. */
   openReports?: number | undefined
   onPost: () => void
@@ -71,6 +82,7 @@ function NavLink({ href, pattern, icon, label, badge = 0, counted = 'unread' }: 
 export function Layout({
   username,
   unread,
+  unreadMessages = 0,
   openReports,
   onPost,
   account,
@@ -98,6 +110,14 @@ export function Layout({
             icon={<BellIcon />}
             label="Notifications"
             badge={unread}
+          />
+          <NavLink
+            href={paths.messages.href()}
+            pattern={`${paths.messages.path}/*?`}
+            icon={<MailIcon />}
+            label="Messages"
+            badge={unreadMessages}
+            counted="unread conversations"
           />
           <NavLink
             href={paths.bookmark.href()}

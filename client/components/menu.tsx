@@ -3,8 +3,13 @@ import { Link } from 'wouter'
 import { DotsIcon } from './icons.js'
 import { moveFocus, usePopover } from './use-popover.js'
 
-/** An action (`onSelect`) or a place to go (`href`, a real link, so it opens in a new tab too). */
-export type MenuItem = { label: string; danger?: boolean } & ({ onSelect: () => void } | { href: string })
+/**
+ * An action (`onSelect`) or a place to go (`href`, a real link, so it opens in a new tab too). An action
+ * that cannot be taken here says why (`unavailable`), and stays in the menu, focusable but inert.
+ */
+export type MenuItem = { label: string; danger?: boolean } & (
+  { onSelect: () => void; unavailable?: string } | { href: string }
+)
 
 type MenuProps = {
   label: string
@@ -61,6 +66,11 @@ export function Menu({ label, items, trigger, className, triggerClassName }: Men
                 <Link href={item.href} role="menuitem" tabIndex={-1} className="menu-item" onClick={() => close(false)}>
                   {item.label}
                 </Link>
+              ) : item.unavailable ? (
+                <button type="button" role="menuitem" tabIndex={-1} className="menu-item is-unavailable" aria-disabled>
+                  {item.label}
+                  <span className="menu-item-note">{item.unavailable}</span>
+                </button>
               ) : (
                 <button
                   type="button"

@@ -5,7 +5,7 @@ import { formatFullDate, relativeTime } from '../lib/relative-time.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
-import { AtIcon, CommentIcon, FollowIcon, HeartIcon, PollIcon, QuoteIcon, RepostIcon } from './icons.js'
+import { AtIcon, CommentIcon, FollowIcon, HeartIcon, LockIcon, PollIcon, QuoteIcon, RepostIcon } from './icons.js'
 import { MentionReply } from './mention-reply.js'
 
 /** How many faces a grouped row shows; the text counts the rest. */
@@ -16,24 +16,25 @@ const ICONS = {
   comment: <CommentIcon />,
   mention: <AtIcon />,
   follow: <FollowIcon />,
+  follow_request: <LockIcon />,
   reply: <CommentIcon />,
   poll: <PollIcon />,
   repost: <RepostIcon />,
   quote: <QuoteIcon />,
-  follow_request: <FollowIcon />,
 } as const
 
-/** Where the row leads: the post it is about, or for a follow the follower's profile. */
+/** Where the row leads: the post it is about, for a follow the follower's profile, for requests the list of them. */
 function target(group: NotificationGroup): string {
   const post = group.newest.post
   const first = group.actors[0]
+  if (group.type === 'follow_request') return paths.followRequests.href()
   if (group.type !== 'follow' && post) return paths.postDetail.href(post._id)
   return first ? paths.profile.href(first.username) : paths.notifications.href()
 }
 
 /** The words quoted under the row: the reply or mention itself, the post that was liked or reposted, or the quote. */
 function excerpt(group: NotificationGroup): string {
-  if (group.type === 'follow') return ''
+  if (group.type === 'follow' || group.type === 'follow_request') return ''
   return group.newest.comment?.text ?? group.newest.post?.content ?? ''
 }
 
@@ -41,7 +42,7 @@ export type NotificationRowProps = {
   group: NotificationGroup
   now: number
   /** On a follow: whether I follow the newest follower back, and the way to. */
-  followBack?: { following: boolean; busy: boolean; onToggle: () => void } | undefined
+  followBack?: { following: boolean; requested?: boolean; busy: boolean; onToggle: () => void } | undefined
   /** On a mention: answers it with a comment on its post. */
   onReply?: ((text: string) => Promise<boolean>) | undefined
 }
@@ -83,6 +84,7 @@ export function NotificationRow({ group, now, followBack, onReply }: Notificatio
         <div className="notification-actions">
           <FollowButton
             following={false}
+            requested={followBack.requested}
             busy={followBack.busy}
             name={displayNameOf(first)}
             onToggle={followBack.onToggle}

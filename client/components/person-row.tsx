@@ -7,18 +7,26 @@ type PersonRowProps = {
   /** No toggle on oneself. */
   isMe: boolean
   following: boolean
+  /** My request to follow them (a locked account) waits for their answer. */
+  requested?: boolean
   busy: boolean
   onToggleFollow: () => void
 }
 
 /** A person found: the card linking to their profile, their bio under it, and Follow or Following. */
-export function PersonRow({ user, isMe, following, busy, onToggleFollow }: PersonRowProps) {
+export function PersonRow({ user, isMe, following, requested = false, busy, onToggleFollow }: PersonRowProps) {
   return (
     <li className="person-row">
       <div className="user-row">
         <UserCard user={user} />
         {!isMe && (
-          <FollowButton following={following} busy={busy} name={displayNameOf(user)} onToggle={onToggleFollow} />
+          <FollowButton
+            following={following}
+            requested={requested}
+            busy={busy}
+            name={displayNameOf(user)}
+            onToggle={onToggleFollow}
+          />
         )}
       </div>
       {user.bio && <p className="person-bio">{user.bio}</p>}

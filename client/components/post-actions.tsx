@@ -12,6 +12,8 @@ type PostActionsProps = {
   reposted: boolean
   onToggleRepost: () => void
   onQuote: () => void
+  /** Why the post cannot be reposted (or quoted) by this reader, when it cannot. */
+  shareLimit?: { repost: string; quote?: string } | null | undefined
   onToggleLike: () => void
   onShare: () => void
   /** Share opens the browser's share sheet rather than copying the link. */
@@ -41,6 +43,7 @@ export function PostActions(props: PostActionsProps) {
         repostCount={props.repostCount}
         onToggleRepost={props.onToggleRepost}
         onQuote={props.onQuote}
+        limit={props.shareLimit}
       />
       <button
         type="button"

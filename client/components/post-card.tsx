@@ -1,10 +1,12 @@
 import { useCallback, useContext, useState, type MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
+import { audienceOf, sharingLimit } from '../lib/audience.js'
 import { leaveTo } from '../lib/draft-guard.js'
 import { commentCount, displayNameOf, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
 import { formatFullDate } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
+import { AudienceIcon } from './audience-icon.js'
 import { Avatar } from './avatar.js'
 import { CommentsSection, type CommentHandlers, type CommentsReading } from './comments-section.js'
 import { LinkCard } from './link-card.js'
@@ -159,6 +161,16 @@ export function PostCard(props: PostCardProps) {
                 </Link>
               </>
             )}
+            {post.visibility !== 'public' && (
+              <span
+                className={`post-audience is-${post.visibility}`}
+                role="img"
+                aria-label={`Audience: ${audienceOf(post.visibility).badge}`}
+                title={audienceOf(post.visibility).badge}
+              >
+                <AudienceIcon visibility={post.visibility} />
+              </span>
+            )}
             {post.editedAt && (
               <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
                 Edited
@@ -216,6 +228,7 @@ export function PostCard(props: PostCardProps) {
             reposted={post.reposted}
             onToggleRepost={props.onToggleRepost}
             onQuote={props.onQuote}
+            shareLimit={sharingLimit(post.visibility, isOwner)}
             onShare={props.onShare}
             shareSheet={props.shareSheet ?? false}
             onToggleBookmark={props.onToggleBookmark}

@@ -9,6 +9,8 @@ import {
   type KeyboardEvent,
 } from 'react'
 import { hasVisibleText } from '../../server/schemas/text.js'
+import type { Visibility } from '../../common/audience.js'
+import { AudiencePicker } from './audience-picker.js'
 import { Avatar } from './avatar.js'
 import { CharRing } from './char-ring.js'
 import { EmojiPicker } from './emoji-picker.js'
@@ -27,6 +29,8 @@ export type PostDraft = {
   spoilerText?: string
   /** A new post's poll, when the author made one. */
   poll?: PollDraft | undefined
+  /** A new post's audience, where the form offers the choice. */
+  visibility?: Visibility | undefined
 }
 
 const MAX_WARNING = LIMITS.spoilerText
@@ -55,6 +59,11 @@ type PostFormProps = {
   suggest?: Suggest | undefined
   /** A new post may carry a poll; an edit cannot change one. */
   allowPoll?: boolean
+  /**
+   * A new post's audience to start from (the author's default): the form then offers the choice, and
+   * sends it. An edit keeps the audience, so its form offers none.
+   */
+  audience?: Visibility | undefined
 }
 
 /** The text box grows with its text instead of scrolling inside a fixed box. */
@@ -86,15 +95,19 @@ export function PostForm(props: PostFormProps) {
   const [spoilerText, setSpoilerText] = useState(initial?.spoilerText ?? '')
   const [warned, setWarned] = useState(spoilerText !== '')
   const [poll, setPoll] = useState<PollDraft | undefined>(undefined)
+  // Until the author picks one, the default shows: the account's record may arrive after the form.
+  const [chosenAudience, setChosenAudience] = useState<Visibility | null>(null)
+  const visibility = props.audience === undefined ? undefined : (chosenAudience ?? props.audience)
   const warningId = useId()
   const hadWarning = initial?.spoilerText !== undefined && initial.spoilerText !== ''
   /** The warning and the poll go only when there is one, or (the warning) when an edit takes one away. */
   const extras = useCallback(
-    (warning: string, withPoll: PollDraft | undefined): Pick<PostDraft, 'spoilerText' | 'poll'> => ({
+    (warning: string, withPoll: PollDraft | undefined): Pick<PostDraft, 'spoilerText' | 'poll' | 'visibility'> => ({
       ...(warning !== '' || hadWarning ? { spoilerText: warning } : {}),
       ...(withPoll ? { poll: withPoll } : {}),
+      ...(visibility ? { visibility } : {}),
     }),
-    [hadWarning],
+    [hadWarning, visibility],
   )
   const [busy, setBusy] = useState<'idle' | 'uploading' | 'sending'>('idle')
   const textId = useId()
@@ -138,6 +151,7 @@ export function PostForm(props: PostFormProps) {
       setSpoilerText('')
       setWarned(false)
       setPoll(undefined)
+      setChosenAudience(null)
     }
   }
   const submit = (event: FormEvent) => {
@@ -222,6 +236,7 @@ export function PostForm(props: PostFormProps) {
           />
         )}
         {poll && <PollBuilder poll={poll} locked={sending} onChange={setPoll} />}
+        {visibility && <AudiencePicker value={visibility} disabled={sending} onChange={setChosenAudience} />}
         {busy === 'uploading' && (
           <p className="form-note" role="status">
             Uploading image…

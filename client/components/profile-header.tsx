@@ -3,7 +3,7 @@ import { formatShortDate } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
-import { LinkIcon } from './icons.js'
+import { LinkIcon, LockIcon } from './icons.js'
 import { Menu } from './menu.js'
 
 type ProfileHeaderProps = {
@@ -12,6 +12,8 @@ type ProfileHeaderProps = {
   postCount: number | undefined
   isMe: boolean
   following: boolean
+  /** My request to follow them (a locked account) waits for their answer. */
+  requested?: boolean
   followBusy: boolean
   onEditProfile: () => void
   onToggleFollow: () => void
@@ -71,6 +73,7 @@ export function ProfileHeader(props: ProfileHeaderProps) {
             )}
             <FollowButton
               following={props.following}
+              requested={props.requested}
               busy={props.followBusy}
               name={name}
               onToggle={props.onToggleFollow}
@@ -79,7 +82,21 @@ export function ProfileHeader(props: ProfileHeaderProps) {
         )}
       </div>
       <h1 className="profile-name">{name}</h1>
-      <p className="author-handle">@{user.username}</p>
+      <p className="profile-handle">
+        <span className="author-handle">@{user.username}</span>
+        {user.locked && (
+          <span className="profile-lock" role="img" aria-label="Locked account" title="Locked account">
+            <LockIcon />
+          </span>
+        )}
+      </p>
+      {user.locked && !isMe && !props.following && (
+        <p className="profile-note">
+          {props.requested
+            ? `Your request waits for @${user.username}'s answer. Until then you see only their public posts.`
+            : `@${user.username} approves who can follow them. Followers-only posts show once they accept.`}
+        </p>
+      )}
       {user.bio && <p className="profile-bio">{user.bio}</p>}
       <div className="profile-meta">
         {website && (

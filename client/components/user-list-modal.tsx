@@ -10,6 +10,7 @@ type UserListModalProps = {
   /** The signed-in user's id: no follow toggle on oneself. */
   meId: string
   isFollowing: (userId: string) => boolean
+  isRequested: (userId: string) => boolean
   pending: Readonly<Record<string, boolean>>
   onToggleFollow: (userId: string) => void
   onClose: () => void
@@ -30,6 +31,7 @@ export function UserListModal(props: UserListModalProps) {
               {user._id !== meId && (
                 <FollowButton
                   following={props.isFollowing(user._id)}
+                  requested={props.isRequested(user._id)}
                   busy={props.pending[user._id] === true}
                   name={displayNameOf(user)}
                   onToggle={() => props.onToggleFollow(user._id)}

@@ -7,6 +7,8 @@ type WhoToFollowProps = {
   users: readonly UserView[]
   loaded: boolean
   pending: Readonly<Record<string, boolean>>
+  /** Locked accounts I asked to follow, whose answer waits. */
+  requested?: Readonly<Record<string, boolean>>
   onFollow: (userId: string) => void
   /** Why the suggestions could not be loaded, with a way to try again. */
   error?: string | null
@@ -14,7 +16,7 @@ type WhoToFollowProps = {
 }
 
 /** The side panel: people I do not follow yet, each a link to the profile with a Follow button. */
-export function WhoToFollow({ users, loaded, pending, onFollow, error, onRetry }: WhoToFollowProps) {
+export function WhoToFollow({ users, loaded, pending, requested = {}, onFollow, error, onRetry }: WhoToFollowProps) {
   return (
     <section className="panel">
       <h2 className="panel-title">Who to follow</h2>
@@ -29,6 +31,7 @@ export function WhoToFollow({ users, loaded, pending, onFollow, error, onRetry }
             <UserCard user={user} />
             <FollowButton
               following={false}
+              requested={requested[user._id] === true}
               busy={pending[user._id] === true}
               name={displayNameOf(user)}
               onToggle={() => onFollow(user._id)}

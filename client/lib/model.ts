@@ -2,7 +2,7 @@
  * The records components display. State hands components frozen snapshots, so the views are
  * deeply read-only: a component can show a post but never change it behind the state's back.
  */
-import type { Comment, Notification, Post, User, UserSummary } from '../../server/schemas/index.js'
+import type { Comment, Conversation, Notification, Post, User, UserSummary } from '../api/types.js'
 import type { Report, ReportBody, ResolveBody } from '../../server/schemas/moderation.js'
 
 export type DeepReadonly<T> = T extends readonly (infer U)[]
@@ -16,6 +16,7 @@ export type CommentView = DeepReadonly<Comment>
 export type UserView = DeepReadonly<User>
 export type UserSummaryView = DeepReadonly<UserSummary>
 export type NotificationView = DeepReadonly<Notification>
+export type ConversationView = DeepReadonly<Conversation>
 export type ReportView = DeepReadonly<Report>
 export type ReportCategory = ReportBody['category']
 export type ResolveAction = ResolveBody['action']

@@ -10,28 +10,39 @@ export type NotificationGroup = {
   /** The newest notification: its time, post and comment stand for the row. */
   newest: NotificationView
   unread: boolean
+  /** On a `follow`: it tells that a locked account accepted my request, not that someone followed me. */
+  accepted: boolean
 }
 
 /** Likes and follows join a row whose newest is at most this much newer: a like from last month is news of its own. */
 export const GROUP_WINDOW_MS = 24 * 60 * 60 * 1000
 
-/** Which row a notification may join: likes and reposts by post, follows all together; the rest never join. */
-function groupKey(notification: NotificationView): string | null {
+/**
+ * Which row a notification may join: likes and reposts by post, follows all together, follow requests all
+ * together; the rest (an accepted request among them) never join.
+ */
+function groupKey(notification: NotificationView, accepted: boolean): string | null {
   if ((notification.type === 'like' || notification.type === 'repost') && notification.post)
     return `${notification.type}:${notification.post._id}`
-  if (notification.type === 'follow') return 'follow'
+  if (notification.type === 'follow' && !accepted) return 'follow'
+  if (notification.type === 'follow_request') return 'follow_request'
   return null
 }
 
 /**
  * The rows of the page, newest first, from notifications newest first: "maya.lin and 2 others liked
- * your post". A row sits where its newest notification is.
+ * your post". A row sits where its newest notification is. A locked account that accepts my request
+ * notifies me with a `follow` of its own: `accepted` tells which `follow` is that.
  */
-export function groupNotifications(items: readonly NotificationView[]): NotificationGroup[] {
+export function groupNotifications(
+  items: readonly NotificationView[],
+  accepted: (notification: NotificationView) => boolean = () => false,
+): NotificationGroup[] {
   const groups: NotificationGroup[] = []
   const open = new Map<string, NotificationGroup>()
   for (const notification of items) {
-    const key = groupKey(notification)
+    const acceptance = notification.type === 'follow' && accepted(notification)
+    const key = groupKey(notification, acceptance)
     const group = key === null ? undefined : open.get(key)
     if (group && Date.parse(group.newest.createdAt) - Date.parse(notification.createdAt) <= GROUP_WINDOW_MS) {
       if (!group.actors.some((a) => a._id === notification.actor._id)) group.actors.push(notification.actor)
@@ -44,6 +55,7 @@ export function groupNotifications(items: readonly NotificationView[]): Notifica
       actors: [notification.actor],
       newest: notification,
       unread: !notification.read,
+      accepted: acceptance,
     }
     groups.push(started)
     if (key !== null) open.set(key, started)
@@ -65,7 +77,9 @@ export function actionText(group: NotificationGroup): string {
     case 'like':
       return 'liked your post'
     case 'follow':
-      return 'followed you'
+      return group.accepted ? 'accepted your follow request' : 'followed you'
+    case 'follow_request':
+      return 'asked to follow you'
     case 'comment':
       return 'replied to your post'
     case 'mention':
@@ -81,4 +95,9 @@ export function actionText(group: NotificationGroup): string {
     case 'follow_request':
       return 'asked to follow you'
   }
+}
+
+/** The way to the follow requests waiting: "Follow requests (3)", or "(20+)" when more are past those loaded. */
+export function followRequestsLabel(count: number, all: boolean): string {
+  return `Follow requests (${count}${all ? '' : '+'})`
 }

@@ -28,3 +28,17 @@ export function takeNames(to: Names, from: Names): void {
 export function renameBy(record: Author, author: Author): void {
   if (record.username === author.username) takeNames(record, author)
 }
+
+/** The usernames of a "To" field: words split by spaces or commas, each once, without their `@`. */
+export function recipientsOf(text: string): string[] {
+  const names = text
+    .split(/[\s,]+/)
+    .map((word) => word.replace(/^@/, ''))
+    .filter(Boolean)
+  return [...new Set(names)]
+}
+
+/** How long a message to these people may be: a post's limit, less the mention of each that opens it. */
+export function messageRoom(recipients: readonly string[], limit: number): number {
+  return recipients.reduce((room, name) => room - name.length - 2, limit)
+}

@@ -9,12 +9,23 @@ import { applyPost, removePost } from '../state/posts.js'
 import { hidePerson } from '../state/relations.js'
 import { applyPin, applyRepost } from '../state/reposts.js'
 import { markBookmarked, session } from '../state/session.js'
-import { applyFollow, applyProfile, forgetUser } from '../state/users.js'
+import { applyProfile, forgetUser } from '../state/users.js'
+import {
+  dropMessage,
+  receiveConversation,
+  receiveConversationHidden,
+  receiveDirectPost,
+} from '../state/conversations.js'
+import { applyLiveFollow, receiveFollowRequest } from '../state/follows.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
 import { refetchOnScreen, refetchPostsOnScreen } from './refetch.js'
 
-/** My own posts appear at once; others' wait behind 'N new posts' in the lists whose scope they are in. */
+/**
+ * My own posts appear at once; others' wait behind 'N new posts' in the lists whose scope they are in. A
+ * direct message goes to its conversation instead.
+ */
 function receivePost(post: Post): void {
+  if (post.visibility === 'direct') return receiveDirectPost(post)
   // A quote comes without the quoted post, which depends on who reads it: this reader's view is read.
   if (post.quoteOf !== undefined && post.quote === undefined) {
     apiGetPost(post._id).then(receivePost, () => undefined)
@@ -27,6 +38,7 @@ function receivePost(post: Post): void {
 
 function forgetPost(postId: string): void {
   removePost(postId)
+  dropMessage(postId)
   markBookmarked(postId, false)
   dropNotificationsAbout({ postId })
 }
@@ -76,8 +88,12 @@ const handlers: Handlers = {
     dropNotificationsAbout(data)
   },
   'comment.voted': voteOnComment,
-  'user.followed': (data) => applyFollow(data, true),
-  'user.unfollowed': (data) => applyFollow(data, false),
+  // An unfollow of mine hides the person's followers-only posts; a follow of mine (a request accepted) shows them.
+  'user.followed': (data) => applyLiveFollow(data, true),
+  'user.unfollowed': (data) => applyLiveFollow(data, false),
+  'follow_request.created': receiveFollowRequest,
+  'conversation.updated': receiveConversation,
+  'conversation.deleted': receiveConversationHidden,
   'user.updated': applyProfile,
   // An account deleted: its posts each got post.deleted; its comments and rows go here at once. Its likes,
   // reposts, votes and replies on others' posts went too, so what is shown is read again for their counts.

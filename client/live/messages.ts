@@ -1,12 +1,17 @@
+import type { AudienceEventPayloads, Notification } from '../api/types.js'
 import type { EventPayloads, ModerationEventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
 
 /**
- * Every event the server sends (docs/api-contract.md §7 and §8), plus `reset`: the server's word that
- * what is on screen must be refetched.
+ * Every event the server sends (docs/api-contract.md §7 and §8, and DECISIONS §12's), plus `reset`: the
+ * server's word that what is on screen must be refetched. A new notification may be of a type the client
+ * knows beyond the schema's (a follow request).
  */
 export type LivePayloads = Omit<EventPayloads, 'session.ended'> &
-  NotificationEventPayloads &
-  ModerationEventPayloads & { reset: Record<string, never> }
+  Omit<NotificationEventPayloads, 'notification.created'> & {
+    'notification.created': Notification & { unread: number }
+  } & ModerationEventPayloads &
+  AudienceEventPayloads & { reset: Record<string, never> }
+
 export type LiveName = keyof LivePayloads
 
 /** One event as it reached this tab, from its own stream or relayed by the tab that holds the stream. */

@@ -9,6 +9,8 @@ import {
   loadTagPosts,
 } from '../state/lists.js'
 import { reloadComments } from '../state/comments.js'
+import { conversations, loadConversations, loadUnreadConversations, openConversation } from '../state/conversations.js'
+import { follows, loadFollowRequests } from '../state/follows.js'
 import { isStaff, loadOpenCount, loadQueue, moderation } from '../state/moderation.js'
 import { loadNotifications, loadUnreadCount, notifications } from '../state/notifications.js'
 import { loadCurrentUser, session } from '../state/session.js'
@@ -26,6 +28,10 @@ export function refetchOnScreen(): void {
   if (users.suggestionsLoaded) void loadSuggestions()
   if (notifications.list.loaded) void loadNotifications()
   else void loadUnreadCount()
+  if (follows.requests.loaded) void loadFollowRequests()
+  if (conversations.list.loaded) void loadConversations()
+  if (conversations.messages.key) void openConversation(conversations.messages.key)
+  void loadUnreadConversations()
   if (moderation.queue.loaded) void loadQueue(moderation.queue.key === 'resolved' ? 'resolved' : 'open')
   else if (isStaff(session.user?.role)) void loadOpenCount()
 }

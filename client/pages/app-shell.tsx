@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
+import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { useLocation, useRoute } from 'wouter'
 import { AccountMenu } from '../components/account-menu.js'
 import { Layout } from '../components/layout.js'
@@ -11,11 +12,14 @@ import { PostForm } from '../components/post-form.js'
 import { SearchBox } from '../components/search-box.js'
 import { useTitleCount } from '../lib/document-title.js'
 import { displayNameOf } from '../lib/model.js'
+import { followRequestsLabel } from '../lib/notification-groups.js'
 import { SHORTCUTS } from '../lib/shortcuts.js'
 import { paths } from '../paths.js'
 import { network, offlineReason } from '../state/network.js'
 import { isStaff, loadOpenCount, moderation } from '../state/moderation.js'
 import { loadUnreadCount, notifications } from '../state/notifications.js'
+import { conversations, loadUnreadConversations } from '../state/conversations.js'
+import { follows, loadFollowRequests } from '../state/follows.js'
 import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { logout } from '../state/sign-out.js'
@@ -32,6 +36,8 @@ import { suggestForComposer } from './suggest.js'
 export function AppShell({ children }: { children: ReactNode }) {
   const { username, user } = useSnapshot(session)
   const { unread } = useSnapshot(notifications)
+  const unreadMessages = useSnapshot(conversations).unread
+  const { requests } = useSnapshot(follows)
   const { open: openReports } = useSnapshot(moderation)
   const staff = isStaff(user?.role)
   const offline = offlineReason(useSnapshot(network))
@@ -53,8 +59,15 @@ export function AppShell({ children }: { children: ReactNode }) {
   useTitleCount(unread)
   useEffect(() => {
     // Not while logging out: the call would go without a token and fail.
-    if (username) void loadUnreadCount()
+    if (!username) return
+    void loadUnreadCount()
+    void loadUnreadConversations()
   }, [username])
+  // A locked account hears of its follow requests in the account menu; an open one has none.
+  const locked = user?.locked === true
+  useEffect(() => {
+    if (locked) void loadFollowRequests()
+  }, [locked])
   useEffect(() => {
     if (staff) void loadOpenCount()
   }, [staff])
@@ -67,7 +80,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     const ok = await createPost(draft)
     if (ok) {
       closeComposer()
-      showToast('Your post was sent', 'success')
+      showToast(draft.visibility === 'direct' ? 'Your message was sent' : 'Your post was sent', 'success')
     }
     return ok
   }
@@ -76,6 +89,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <Layout
       username={username ?? ''}
       unread={unread}
+      unreadMessages={unreadMessages}
       openReports={staff ? openReports : undefined}
       offline={offline}
       onPost={() => setComposing(true)}
@@ -87,6 +101,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             avatarURL={user.avatarURL}
             onLogout={() => setLoggingOut(true)}
             onShowShortcuts={() => setShowingShortcuts(true)}
+            followRequests={
+              requests.items.length > 0 ? followRequestsLabel(requests.items.length, requests.done) : undefined
+            }
           />
         )
       }
@@ -109,6 +126,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <PostForm
             allowPoll
             author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
+            audience={user?.defaultVisibility ?? DEFAULT_VISIBILITY}
             onSubmit={submit}
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useSnapshot } from 'valtio'
+import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { Link } from 'wouter'
 import { PostForm } from '../components/post-form.js'
 import { SortDropdown } from '../components/sort-dropdown.js'
@@ -56,6 +57,7 @@ export function HomePage() {
           initial={readDraft()}
           onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
+          audience={user?.defaultVisibility ?? DEFAULT_VISIBILITY}
           onSubmit={createPost}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}
@@ -77,10 +79,12 @@ export function HomePage() {
  */
 function StartHere() {
   // Where the side panel shows, it keeps the suggestions loaded; without it, this list does.
-  const { shown, loaded, pending, follow } = useSuggestions({ load: !useSidePanel() })
+  const { shown, loaded, pending, requested, follow } = useSuggestions({ load: !useSidePanel() })
   return (
     <div className="start-here">
-      {shown.length > 0 && <WhoToFollow users={shown} loaded={loaded} pending={pending} onFollow={follow} />}
+      {shown.length > 0 && (
+        <WhoToFollow users={shown} loaded={loaded} pending={pending} requested={requested} onFollow={follow} />
+      )}
       <Link href={paths.explore.href()} className="button primary">
         Explore posts
       </Link>

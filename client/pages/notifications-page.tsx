@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { Link } from 'wouter'
 import { EmptyState } from '../components/empty-state.js'
 import { LoadError } from '../components/load-error.js'
 import { NotificationRow } from '../components/notification-row.js'
@@ -8,12 +9,15 @@ import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
 import { Tabs } from '../components/tabs.js'
 import { useDocumentTitle } from '../lib/document-title.js'
-import { groupNotifications, type NotificationGroup } from '../lib/notification-groups.js'
+import { followRequestsLabel, groupNotifications, type NotificationGroup } from '../lib/notification-groups.js'
 import { useNow } from '../lib/use-now.js'
+import { paths } from '../paths.js'
 import { loadNotifications, markNotificationsRead, notifications } from '../state/notifications.js'
 import { addComment } from '../state/posts.js'
 import { showToast } from '../state/toasts.js'
-import { isFollowing, toggleFollow, users } from '../state/users.js'
+import { follows, loadFollowRequests, toggleFollow } from '../state/follows.js'
+import { session } from '../state/session.js'
+import { isFollowing, users } from '../state/users.js'
 
 type Filter = 'all' | 'mentions'
 const TABS = [
@@ -39,26 +43,40 @@ const END: Record<Filter, string> = {
 export function NotificationsPage() {
   useDocumentTitle('Notifications')
   const state = useSnapshot(notifications).list
-  const { pending } = useSnapshot(users)
+  const { pending, requested } = useSnapshot(users)
+  const me = useSnapshot(session).user
+  const requests = useSnapshot(follows).requests
   const now = useNow()
   const [filter, setFilter] = useState<Filter>('all')
   const panel = useId()
   useEffect(() => {
     void loadNotifications()
   }, [])
+  // A locked account's requests are linked from here, so the page knows whether any wait.
+  const locked = me?.locked === true
+  useEffect(() => {
+    if (locked) void loadFollowRequests()
+  }, [locked])
   const newestId = state.items[0]?._id
   useEffect(() => {
     if (state.loaded && newestId) void markNotificationsRead()
   }, [state.loaded, newestId])
 
   const shown = filter === 'all' ? state.items : state.items.filter((n) => n.type === 'mention')
-  const groups = groupNotifications(shown)
+  // A `follow` from someone I follow who does not follow me is their answer to my request: they accepted it.
+  const following = new Set(me?.following.map((u) => u._id))
+  const followers = new Set(me?.followers.map((u) => u._id))
+  const groups = groupNotifications(shown, (n) => following.has(n.actor._id) && !followers.has(n.actor._id))
   const retry = (more: boolean) => (state.retryable ? () => void loadNotifications(more) : undefined)
   const actionsFor = (group: NotificationGroup) => {
     const first = group.actors[0]
     const post = group.newest.post
     if (group.type === 'follow' && first) {
-      const followBack = { following: isFollowing(first._id), busy: pending[first._id] === true }
+      const followBack = {
+        following: isFollowing(first._id),
+        requested: requested[first._id] === true,
+        busy: pending[first._id] === true,
+      }
       return { followBack: { ...followBack, onToggle: () => void toggleFollow(first._id, first) } }
     }
     if (group.type !== 'mention' || !post) return {}
@@ -98,6 +116,11 @@ export function NotificationsPage() {
   return (
     <>
       <h1 className="page-title">Notifications</h1>
+      {requests.items.length > 0 && (
+        <p className="follow-requests-link">
+          <Link href={paths.followRequests.href()}>{followRequestsLabel(requests.items.length, requests.done)}</Link>
+        </p>
+      )}
       <Tabs label="Show" tabs={TABS} value={filter} panel={panel} onChange={setFilter} />
       <div role="tabpanel" id={panel} aria-label={TABS.find((t) => t.value === filter)?.label}>
         {body}

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, useLocation } from 'wouter'
 import { LoadError } from '../components/load-error.js'
-import { BackIcon } from '../components/icons.js'
+import { BackTitle } from '../components/back-title.js'
 import { PostSkeleton } from '../components/post-skeleton.js'
 import { goBack } from '../lib/back.js'
 import { useDocumentTitle } from '../lib/document-title.js'
@@ -28,17 +28,7 @@ export function PostDetailPage({ postId }: { postId: string }) {
   useDocumentTitle(post ? postTitle(post) : pending ? null : 'Post')
   return (
     <>
-      <div className="page-title with-back">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Back"
-          onClick={() => goBack(navigate, paths.home.href())}
-        >
-          <BackIcon />
-        </button>
-        <h1>Post</h1>
-      </div>
+      <BackTitle title="Post" onBack={() => goBack(navigate, paths.home.href())} />
       {pending && <PostSkeleton count={1} label="Loading post" />}
       {!pending && !post && (
         <div className="stack center">

@@ -20,7 +20,8 @@ import { showToast } from '../state/toasts.js'
 import { restrictPerson } from '../state/relations.js'
 import { sendReport } from '../state/reports.js'
 import { session } from '../state/session.js'
-import { editProfile, isFollowing, loadProfile, toggleFollow, users } from '../state/users.js'
+import { toggleFollow } from '../state/follows.js'
+import { editProfile, isFollowing, loadProfile, users } from '../state/users.js'
 import { PostList } from './post-list.js'
 
 const PROFILE_EMPTY = 'You have not added any posts!'
@@ -42,7 +43,7 @@ const TAB_LOADS = { posts: loadProfilePosts, media: loadProfileMedia, likes: loa
 
 /** A user's profile: who they are, whom they follow and who follows them, and their posts. */
 export function ProfilePage({ username }: { username: string }) {
-  const { profile, byUsername, pending } = useSnapshot(users)
+  const { profile, byUsername, pending, requested } = useSnapshot(users)
   const me = useSnapshot(session).user
   const [dialog, setDialog] = useState<Dialog>('none')
   const [tab, setTab] = useState<Tab>('posts')
@@ -88,6 +89,7 @@ export function ProfilePage({ username }: { username: string }) {
   const listProps = {
     meId: me?._id ?? '',
     isFollowing,
+    isRequested: (id: string) => requested[id] === true,
     pending,
     onToggleFollow: follow,
     onClose: close,
@@ -99,6 +101,7 @@ export function ProfilePage({ username }: { username: string }) {
         postCount={user.postCount}
         isMe={isMe}
         following={isFollowing(user._id)}
+        requested={requested[user._id] === true}
         followBusy={pending[user._id] === true}
         onEditProfile={() => setDialog('edit')}
         onToggleFollow={() => follow(user._id)}

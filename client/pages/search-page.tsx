@@ -13,7 +13,8 @@ import { paths, type SearchTab } from '../paths.js'
 import { loadSearchPosts } from '../state/lists.js'
 import { loadPeople, search, setPeopleFirst } from '../state/search.js'
 import { session } from '../state/session.js'
-import { toggleFollow, users } from '../state/users.js'
+import { toggleFollow } from '../state/follows.js'
+import { users } from '../state/users.js'
 import { PostList } from './post-list.js'
 import { readSearch } from './use-search-box.js'
 import { TrendingPanel } from './trending-panel.js'
@@ -105,7 +106,7 @@ export function SearchPage() {
 /** The people found, each with Follow, more as the end comes into view. */
 function PeopleResults({ q }: { q: string }) {
   const people = useSnapshot(search).people
-  const { pending } = useSnapshot(users)
+  const { pending, requested } = useSnapshot(users)
   const me = useSnapshot(session).user
   const followingIds = new Set(me?.following.map((u) => u._id))
   const list = people.key === q ? people : null
@@ -125,6 +126,7 @@ function PeopleResults({ q }: { q: string }) {
             user={user}
             isMe={user._id === me?._id}
             following={followingIds.has(user._id)}
+            requested={requested[user._id] === true}
             busy={pending[user._id] === true}
             onToggleFollow={() => void toggleFollow(user._id, user)}
           />

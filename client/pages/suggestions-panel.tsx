@@ -13,6 +13,7 @@ export function SuggestionsPanel({ max }: { max?: number }) {
       users={max === undefined ? suggestions.shown : suggestions.shown.slice(0, max)}
       loaded={suggestions.loaded}
       pending={suggestions.pending}
+      requested={suggestions.requested}
       onFollow={suggestions.follow}
       error={suggestions.error}
       onRetry={suggestions.retry}

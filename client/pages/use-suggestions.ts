@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import { session } from '../state/session.js'
-import { loadSuggestions, toggleFollow, users } from '../state/users.js'
+import { toggleFollow } from '../state/follows.js'
+import { loadSuggestions, users } from '../state/users.js'
 
 /**
  * The people to suggest: not me and not anyone I follow, however the suggestions were fetched.
@@ -10,7 +11,7 @@ import { loadSuggestions, toggleFollow, users } from '../state/users.js'
  */
 export function useSuggestions({ load = false } = {}) {
   const { username, user } = useSnapshot(session)
-  const { suggestions, suggestionsLoaded, suggestionsError, pending, followsVersion } = useSnapshot(users)
+  const { suggestions, suggestionsLoaded, suggestionsError, pending, requested, followsVersion } = useSnapshot(users)
 
   useEffect(() => {
     // Not while logging out: the call would go without a token and fail.
@@ -24,6 +25,7 @@ export function useSuggestions({ load = false } = {}) {
     loaded: suggestionsLoaded,
     error: suggestionsError,
     pending,
+    requested,
     follow: (id: string) => void toggleFollow(id),
     retry: () => void loadSuggestions(),
   }

@@ -183,9 +183,13 @@ export async function loadPost(postId: string): Promise<void> {
 
 /**
  * A new post enters the lists where it belongs by their order: the top of newest-first lists, or, with
- * `wait`, the waiting line above them. Returns whether any list took it.
+ * `wait`, the waiting line above them. Returns whether any list took it. Where it belongs depends on its
+ * audience too (DECISIONS §12): Explore and tag pages list public posts only, and a direct post is in
+ * conversations, never in a list of posts.
  */
 export function insertPost(post: Post, options: { inHome: boolean; wait?: boolean }): boolean {
+  if (post.visibility === 'direct') return false
+  const listed = post.visibility === 'public'
   let placed = false
   const add = (list: PostList, atTop: boolean) => {
     if (!list.loaded || list.items.includes(post._id) || list.waiting.includes(post._id)) return
@@ -195,10 +199,10 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
     placed = true
   }
   if (options.inHome) add(lists.home, lists.sort === 'Latest')
-  add(lists.explore, true)
+  if (listed) add(lists.explore, true)
   if (lists.profile.key === post.username) add(lists.profile, true)
   if (lists.profileMedia.key === post.username && post.mediaUrl) add(lists.profileMedia, true)
-  if (lists.tag.key && tagsIn(post.content).includes(lists.tag.key)) add(lists.tag, true)
+  if (listed && lists.tag.key && tagsIn(post.content).includes(lists.tag.key)) add(lists.tag, true)
   return placed
 }
 

@@ -55,10 +55,7 @@ export async function markNotificationsRead(): Promise<void> {
 }
 
 /** A live `notification.created`: the count, and the notification on top of a list already loaded. */
-export function receiveNotification({
-  unread,
-  ...notification
-}: NotificationEventPayloads['notification.created']): void {
+export function receiveNotification({ unread, ...notification }: Notification & { unread: number }): void {
   setCount(unread)
   const { list } = notifications
   if (list.loaded && !list.items.some((n) => n._id === notification._id)) list.items.unshift(notification)

@@ -9,7 +9,7 @@ import {
   apiLikePost,
   apiVotePoll,
 } from '../api/posts.js'
-import type { BookmarksReply, Post, PostData, UserSummary } from '../api/types.js'
+import type { BookmarksReply, Post, PostData, UserSummary, Visibility } from '../api/types.js'
 import { apiAddBookmark, apiRemoveBookmark } from '../api/users.js'
 import { likedBy } from '../lib/model.js'
 import { dropComment, takeComments } from './comments.js'
@@ -53,6 +53,8 @@ export type PostDraft = {
   spoilerText?: string
   /** On a new post only. */
   poll?: { options: string[]; days: number } | undefined
+  /** On a new post only: who may read it; without it, the author's default audience. */
+  visibility?: Visibility | undefined
 }
 
 /**
@@ -66,6 +68,7 @@ function postData(draft: PostDraft): PostData {
     type: draft.mediaUrl ? 'image' : '',
     ...(draft.spoilerText !== undefined ? { spoilerText: draft.spoilerText } : {}),
     ...(draft.poll ? { poll: draft.poll } : {}),
+    ...(draft.visibility ? { visibility: draft.visibility } : {}),
   }
   return draft.mediaUrl ? { ...data, mediaAlt: draft.mediaAlt ?? '' } : data
 }

@@ -145,15 +145,18 @@ export function forgetSession(): void {
 }
 
 /**
- * Takes a record of the signed-in user. Only the user's own record carries an email and the bookmarks;
- * a public view of it has neither, so ours are kept then.
+ * Takes a record of the signed-in user. Only the user's own record carries an email, the bookmarks and the
+ * default audience; a public view of it has none of them, so ours are kept then.
  */
 export function setCurrentUser(user: User): void {
   if (user.username !== session.username) return
   const current = session.user
   const own: CurrentUser = { ...user, bookmarks: bookmarkIds(user.bookmarks) }
-  session.user =
-    user.email === undefined && current !== null ? { ...own, bookmarks: current.bookmarks, email: current.email } : own
+  if (user.email !== undefined || current === null) session.user = own
+  else {
+    const { bookmarks, email, defaultVisibility } = current
+    session.user = { ...own, bookmarks, email, ...(defaultVisibility ? { defaultVisibility } : {}) }
+  }
 }
 
 /** A change to my own record that a live event describes (a follow, a profile edit), made where it is. */

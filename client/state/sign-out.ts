@@ -1,6 +1,8 @@
 import { apiLogout } from '../api/auth.js'
 import { reset as resetComments } from './comments.js'
+import { reset as resetConversations } from './conversations.js'
 import { resetEarlyHome } from './early-home.js'
+import { reset as resetFollows } from './follows.js'
 import { reset as resetLists } from './lists.js'
 import { reset as resetModeratedPeople } from './moderated-people.js'
 import { reset as resetModeration } from './moderation.js'
@@ -23,7 +25,11 @@ import { reset as resetUsers } from './users.js'
  */
 export const STATE_RESETS = {
   comments: resetComments,
+  /** Conversations, the one on screen and the unread badge of Messages. */
+  conversations: resetConversations,
   'early-home': resetEarlyHome,
+  /** The follow requests waiting for my answer. */
+  follows: resetFollows,
   lists: resetLists,
   'moderated-people': resetModeratedPeople,
   moderation: resetModeration,

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio'
 import { errorMessage, isRetryable } from '../api/http.js'
-import type { EventPayloads, FollowReply, User, UserEdit, UserSummary } from '../api/types.js'
+import type { EventPayloads, FollowAnswer, ProfileEdit, User, UserSummary } from '../api/types.js'
 import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
 import { takeNames, withPerson, type Author } from '../lib/people.js'
 import { renameCommenter } from './comments.js'
@@ -21,6 +21,8 @@ const initial = () => ({
   suggestionsError: null as string | null,
   /** User ids with a follow or unfollow on its way (a click meanwhile joins its queue). */
   pending: {} as Record<string, boolean>,
+  /** Locked accounts I asked to follow, by id, while the request waits for their answer (DECISIONS §12). */
+  requested: {} as Record<string, true>,
   /**
    * Raised each time whom I follow changed on the server, by a follow's answer here or a live event of
    * another tab's: what shows others' posts or suggests people reads again then.
@@ -36,8 +38,16 @@ function renameAuthor(author: Author): void {
   renameCommenter(author)
 }
 
+/** Whether I asked to follow `userId` (a locked account) and wait for the answer; what a view of them says. */
+function noteRequested(user: User): void {
+  if (user._id === session.user?._id) return
+  if (user.requested) users.requested[user._id] = true
+  else delete users.requested[user._id]
+}
+
 /** Takes a user's current record everywhere it shows. */
 function applyUser(user: User): void {
+  noteRequested(user)
   // A profile never shows bookmarks, and my own are kept in the session: no second copy of up to 1,000 posts.
   const profile = { ...user, bookmarks: [] }
   users.byUsername[user.username] = profile
@@ -67,7 +77,10 @@ function showFollow({ user, followUser }: EventPayloads['user.followed'], follow
 
 /** A live follow or unfollow; one of mine that this tab did not know of yet (another tab's) changes what I see. */
 export function applyFollow(data: EventPayloads['user.followed'], follows: boolean): void {
-  const mine = data.user._id === session.user?._id && isFollowing(data.followUser._id) !== follows
+  const me = data.user._id === session.user?._id
+  const mine = me && isFollowing(data.followUser._id) !== follows
+  // A follow of mine that a locked account accepted is no longer a request.
+  if (me && follows) delete users.requested[data.followUser._id]
   showFollow(data, follows)
   if (mine) users.followsVersion++
 }
@@ -107,6 +120,11 @@ export function isFollowing(userId: string): boolean {
   return session.user?.following.some((u) => u._id === userId) ?? false
 }
 
+/** Whether my request to follow `userId` waits for their answer. */
+function isRequested(userId: string): boolean {
+  return users.requested[userId] === true
+}
+
 export async function loadProfile(username: string): Promise<void> {
   users.profile = { username, resolved: '', loading: true, error: null, retryable: true }
   try {
@@ -135,12 +153,21 @@ export async function loadSuggestions(): Promise<void> {
     users.suggestionsError = errorMessage(answer.error)
   } else {
     users.suggestions = answer.found
+    for (const user of answer.found) noteRequested(user)
     users.suggestionsError = null
   }
   users.suggestionsLoaded = true
 }
 
-const summaryOf = ({ _id, username, firstName, lastName, displayName, avatarURL }: UserSummary): UserSummary => ({
+/** Only the fields of a summary, from any record of a person. */
+export const summaryOf = ({
+  _id,
+  username,
+  firstName,
+  lastName,
+  displayName,
+  avatarURL,
+}: UserSummary): UserSummary => ({
   _id,
   username,
   firstName,
@@ -162,6 +189,13 @@ function heldPerson(userId: string): UserSummary | undefined {
   return undefined
 }
 
+/** Whether following `userId` makes a request: an account the tab holds as locked (`person`, when given, says so too). */
+function isLocked(userId: string, person?: { locked?: boolean }): boolean {
+  if (person?.locked !== undefined) return person.locked
+  const held = [...Object.values(users.byUsername), ...users.suggestions].find((user) => user._id === userId)
+  return held?.locked === true
+}
+
 /** Shows me following `person` or not, in my record and in theirs; nothing when it already shows that. */
 function showFollowing(person: UserSummary | undefined, follows: boolean): void {
   const me = session.user
@@ -169,40 +203,73 @@ function showFollowing(person: UserSummary | undefined, follows: boolean): void 
   showFollow({ user: summaryOf(me), followUser: person }, follows)
 }
 
-const followWrites = toggleQueue<FollowReply>({
+/**
+ * Shows what `on` means for `userId`: following them, or, on a locked account I do not follow yet, my
+ * request waiting; off, neither.
+ */
+function showFollowIntent(userId: string, on: boolean, person?: UserSummary & { locked?: boolean }): void {
+  const shown = person ? summaryOf(person) : heldPerson(userId)
+  if (!on) {
+    delete users.requested[userId]
+    showFollowing(shown, false)
+  } else if (!isFollowing(userId)) {
+    if (isLocked(userId, person)) users.requested[userId] = true
+    else showFollowing(shown, true)
+  }
+}
+
+/** Reads a person the tab shows again, for what a refused write did not say (whether a request waits). */
+function refreshHeldUser(userId: string): void {
+  const held = Object.values(users.byUsername).find((user) => user._id === userId)
+  if (held) apiGetUser(held.username).then(applyUser, () => undefined)
+}
+
+const followWrites = toggleQueue<FollowAnswer>({
   send: (userId, follow) => (follow ? apiFollowUser(userId) : apiUnfollowUser(userId)),
-  settle(_userId, reply) {
+  settle(userId, reply) {
     applyUser(reply.user)
     if (reply.followUser) applyUser(reply.followUser)
+    // A locked account answers with itself and the request made (a follow shown before its lock was known
+    // is taken back); a follow or a withdrawal leaves none.
+    if (reply.requested) {
+      showFollowing(heldPerson(userId), false)
+      users.requested[userId] = true
+    } else delete users.requested[userId]
   },
   restore(userId, follows, how, error) {
-    showFollowing(heldPerson(userId), follows)
+    showFollowIntent(userId, follows)
     // The write that failed asked for the opposite of what the server holds.
-    if (how === 'failed') showError(error, () => void toggleFollow(userId), follows ? 'unfollow' : 'follow')
+    if (how === 'failed') {
+      showError(error, () => void queueFollow(userId), follows ? 'unfollow' : 'follow')
+      refreshHeldUser(userId)
+    }
   },
   already: { on: ['already_following'], off: ['not_following'] },
 })
 
 /**
- * Follows when not following and unfollows when following, at once (`person`: who they are, when the tab
- * holds them nowhere else); the server is told the latest intent, and the button ends where the server is.
- * Once it has settled, a change of whom I follow raises `followsVersion`.
+ * Follows (or, on a locked account, asks to) when neither is done, and unfollows (or withdraws the
+ * request) otherwise, at once (`person`: who they are, when the tab holds them nowhere else); the server
+ * is told the latest intent, and the button ends where the server is. Once it has settled, a change of
+ * whom I follow raises `followsVersion`. Screens call it through state/follows.ts, which also takes what an
+ * unfollow hides off them.
  */
-export async function toggleFollow(userId: string, person?: UserSummary): Promise<void> {
+export async function queueFollow(userId: string, person?: UserSummary & { locked?: boolean }): Promise<void> {
   if (!session.user) return
   const following = isFollowing(userId)
-  showFollowing(person ? summaryOf(person) : heldPerson(userId), !following)
-  if (users.pending[userId]) return void followWrites.toggle(userId, !following, following)
+  const on = following || isRequested(userId)
+  showFollowIntent(userId, !on, person)
+  if (users.pending[userId]) return void followWrites.toggle(userId, !on, on)
   users.pending[userId] = true
   try {
-    await followWrites.toggle(userId, !following, following)
+    await followWrites.toggle(userId, !on, on)
   } finally {
     delete users.pending[userId]
   }
   if (isFollowing(userId) !== following) users.followsVersion++
 }
 
-export async function editProfile(edit: UserEdit): Promise<boolean> {
+export async function editProfile(edit: ProfileEdit): Promise<boolean> {
   try {
     applyUser(await apiEditUser(edit))
     return true

@@ -4,7 +4,7 @@ import type * as Tap from 'tap'
 import type { User } from '../../client/api/types.js'
 import { session } from '../../client/state/session.js'
 import { toasts } from '../../client/state/toasts.js'
-import { isFollowing, loadSuggestions, toggleFollow, users } from '../../client/state/users.js'
+import { isFollowing, loadSuggestions, queueFollow, users } from '../../client/state/users.js'
 import * as MSG from '../../common/messages.js'
 import { type ApiReply, fail, makeUser, ok, resetAll, signInAs, stubApi, summary } from './helpers.js'
 
@@ -50,10 +50,10 @@ await t.test(
       'POST /api/users/follow/id-theo': () => follow.reply,
       'POST /api/users/unfollow/id-theo': () => fail(400, MSG.notFollowing),
     })
-    const first = toggleFollow('id-theo')
+    const first = queueFollow('id-theo')
     t.equal(isFollowing('id-theo'), true, 'the follow shows at once')
     t.same(users.suggestions[0]?.followers, [summary(me)], 'on his record too')
-    const second = toggleFollow('id-theo')
+    const second = queueFollow('id-theo')
     t.equal(isFollowing('id-theo'), false, 'and so does the unfollow, while the follow is on its way')
     follow.answer(fail(500, MSG.internal))
     await Promise.all([first, second])
@@ -72,8 +72,8 @@ await t.test('follow then unfollow while the follow is on its way: both are made
     'POST /api/users/follow/id-theo': () => follow.reply,
     'POST /api/users/unfollow/id-theo': () => ok(followed(false)),
   })
-  const first = toggleFollow('id-theo')
-  const second = toggleFollow('id-theo')
+  const first = queueFollow('id-theo')
+  const second = queueFollow('id-theo')
   follow.answer(ok(followed(true)))
   await Promise.all([first, second])
   t.same(writes(api), ['/api/users/follow/id-theo', '/api/users/unfollow/id-theo'])
@@ -84,7 +84,7 @@ await t.test('follow then unfollow while the follow is on its way: both are made
 
 await t.test('a follow that fails alone shows an error and the Follow button again', async (t) => {
   const api = await withTheo(t, { 'POST /api/users/follow/id-theo': () => fail(404, MSG.userNotFound) })
-  await toggleFollow('id-theo')
+  await queueFollow('id-theo')
   t.equal(isFollowing('id-theo'), false)
   t.same(writes(api), ['/api/users/follow/id-theo'])
   t.same(
@@ -96,14 +96,14 @@ await t.test('a follow that fails alone shows an error and the Follow button aga
 
 await t.test('a follow refused as already made counts as made', async (t) => {
   await withTheo(t, { 'POST /api/users/follow/id-theo': () => fail(400, MSG.alreadyFollowing) })
-  await toggleFollow('id-theo')
+  await queueFollow('id-theo')
   t.equal(isFollowing('id-theo'), true)
   t.equal(toasts.items.length, 0)
 })
 
 await t.test('the follow’s answer raises the version that refreshes the feed and the suggestions', async (t) => {
   await withTheo(t, { 'POST /api/users/follow/id-theo': () => ok(followed(true)) })
-  await toggleFollow('id-theo')
+  await queueFollow('id-theo')
   t.equal(isFollowing('id-theo'), true)
   t.equal(users.followsVersion, 1)
 })
@@ -114,7 +114,7 @@ await t.test('someone the tab holds nowhere else is followed with who they are',
   const held = later()
   const api = stubApi({ 'POST /api/users/follow/id-stranger': () => held.reply })
   t.teardown(api.restore)
-  const done = toggleFollow(stranger._id, summary(stranger))
+  const done = queueFollow(stranger._id, summary(stranger))
   t.equal(isFollowing(stranger._id), true, 'shown at once')
   held.answer(ok({ user: { ...me, following: [summary(stranger)] }, followUser: stranger }))
   await done

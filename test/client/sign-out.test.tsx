@@ -18,6 +18,8 @@ import {
 } from '../../client/state/lists.js'
 import { loadAuditLog } from '../../client/state/moderated-people.js'
 import { loadQueue } from '../../client/state/moderation.js'
+import { loadConversations, loadUnreadConversations } from '../../client/state/conversations.js'
+import { loadFollowRequests } from '../../client/state/follows.js'
 import { setStreamState } from '../../client/state/network.js'
 import { loadRelations } from '../../client/state/relations.js'
 import { loadNotifications, notifications } from '../../client/state/notifications.js'
@@ -123,6 +125,13 @@ await t.test("after a logout every store's state is its state at the start", asy
         ],
         nextCursor: null,
       }),
+    'GET /api/follow-requests': () => ok({ users: [summary(maya)], nextCursor: null }),
+    'GET /api/conversations': () =>
+      ok({
+        conversations: [{ _id: 'c1', participants: [summary(maya)], lastPost: post, unread: 1 }],
+        nextCursor: null,
+      }),
+    'GET /api/conversations/unread': () => ok({ count: 1 }),
     'POST /api/auth/logout': () => ok({}),
   })
   t.teardown(api.restore)
@@ -145,6 +154,9 @@ await t.test("after a logout every store's state is its state at the start", asy
     loadRelations(),
     loadQueue('open'),
     loadAuditLog(),
+    loadFollowRequests(),
+    loadConversations(),
+    loadUnreadConversations(),
   ])
   showToast('Your post was sent', 'success')
   setStreamState('open')

@@ -55,9 +55,10 @@ await t.test('the composer uploads an image, posts with return=minimal, and the 
         mediaUrl: '/media/abc.png',
         type: 'image',
         mediaAlt: 'A gradient, blue to pink',
+        visibility: 'public',
       },
     },
-    'the description goes beside the image',
+    'the description goes beside the image, and the audience shown in the composer',
   )
   t.equal(create?.headers.get('prefer'), 'return=minimal')
   const contents = screen.getAllByRole('article').map((a) => a.querySelector('.post-content')?.textContent)

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react'
+import { AudienceSection } from './audience-section.js'
 import { BlockedMutedSection } from './blocked-muted-section.js'
 import { DeleteSection } from './delete-section.js'
 import { ExportSection } from './export-section.js'
@@ -19,6 +20,7 @@ export interface SettingsSection {
 /** The Settings page's sections, in the order they are shown; each lives in a file of its own beside this one. */
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'profile', title: 'Profile', Body: ProfileSection },
+  { id: 'audience', title: 'Audience and followers', Body: AudienceSection },
   { id: 'password', title: 'Password', Body: PasswordSection },
   { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },

@@ -1,0 +1,64 @@
+import { useId, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { DEFAULT_VISIBILITY } from '../../../common/audience.js'
+import type { Visibility } from '../../api/types.js'
+import { AudiencePicker } from '../../components/audience-picker.js'
+import { setAccountLocked } from '../../state/follows.js'
+import { session } from '../../state/session.js'
+import { showToast } from '../../state/toasts.js'
+import { editProfile } from '../../state/users.js'
+
+/**
+ * Who sees what I write (DECISIONS §12): the audience a new post starts with, and whether following me
+ * takes my approval. Each is saved as soon as it changes.
+ */
+export function AudienceSection() {
+  const { user } = useSnapshot(session)
+  const [saving, setSaving] = useState(false)
+  const lockId = useId()
+  const lockHintId = useId()
+  if (!user) return null
+  const locked = user.locked
+
+  const save = async (change: () => Promise<boolean>, done: string) => {
+    setSaving(true)
+    const ok = await change()
+    setSaving(false)
+    if (ok) showToast(done, 'success')
+  }
+  const setDefault = (visibility: Visibility) =>
+    void save(() => editProfile({ defaultVisibility: visibility }), 'Your default audience was saved')
+  const setLocked = (lock: boolean) =>
+    void save(
+      () => setAccountLocked(lock),
+      lock ? 'Your account is locked' : 'Your account is unlocked: the requests waiting were accepted',
+    )
+
+  return (
+    <>
+      <p>New posts go to this audience unless you choose another one in the composer.</p>
+      <AudiencePicker
+        label="Default audience"
+        value={user.defaultVisibility ?? DEFAULT_VISIBILITY}
+        disabled={saving}
+        onChange={setDefault}
+      />
+      <div className="setting-toggle">
+        <input
+          id={lockId}
+          type="checkbox"
+          checked={locked}
+          disabled={saving}
+          aria-describedby={lockHintId}
+          onChange={(event) => setLocked(event.currentTarget.checked)}
+        />
+        <label htmlFor={lockId}>Lock account</label>
+      </div>
+      <p id={lockHintId} className="form-note">
+        {locked
+          ? 'People ask to follow you, and you accept or decline each request. Unlocking accepts every request still waiting.'
+          : 'Anyone can follow you. Lock your account to approve each follower: only the people you accept see your followers-only posts.'}
+      </p>
+    </>
+  )
+}
