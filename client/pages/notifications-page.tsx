@@ -15,7 +15,7 @@ import { paths } from '../paths.js'
 import { loadNotifications, markNotificationsRead, notifications } from '../state/notifications.js'
 import { addComment } from '../state/posts.js'
 import { showToast } from '../state/toasts.js'
-import { follows, loadFollowRequests, toggleFollow } from '../state/follows.js'
+import { follows, toggleFollow } from '../state/follows.js'
 import { session } from '../state/session.js'
 import { isFollowing, users } from '../state/users.js'
 
@@ -52,11 +52,6 @@ export function NotificationsPage() {
   useEffect(() => {
     void loadNotifications()
   }, [])
-  // A locked account's requests are linked from here, so the page knows whether any wait.
-  const locked = me?.locked === true
-  useEffect(() => {
-    if (locked) void loadFollowRequests()
-  }, [locked])
   const newestId = state.items[0]?._id
   useEffect(() => {
     if (state.loaded && newestId) void markNotificationsRead()
@@ -116,6 +111,7 @@ export function NotificationsPage() {
   return (
     <>
       <h1 className="page-title">Notifications</h1>
+      {/* The frame reads a locked account's requests; while some wait, they are a click away. */}
       {requests.items.length > 0 && (
         <p className="follow-requests-link">
           <Link href={paths.followRequests.href()}>{followRequestsLabel(requests.items.length, requests.done)}</Link>

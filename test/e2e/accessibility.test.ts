@@ -30,6 +30,8 @@ async function check(page: Page, t: Test, scheme: (typeof SCHEMES)[number], scre
 
 const heading = (name: string) => (page: Page) => page.getByRole('heading', { name, exact: true }).first().waitFor()
 const firstPost = (page: Page) => page.getByRole('article').first().waitFor()
+/** A paged list of people or conversations, or what the page says when it has none. */
+const listOrEmpty = (page: Page) => page.locator('.moderation-list, .empty-state').first().waitFor()
 
 const signedOut: Screen[] = [
   { name: 'login', path: '/login', ready: heading('Log in to Chirp') },
@@ -74,6 +76,17 @@ async function signedIn(e2e: E2E): Promise<Screen[]> {
       path: '/notifications',
       ready: (page) => page.locator('.notification-list, .empty-state').first().waitFor(),
     },
+    { name: 'messages', path: '/messages', ready: listOrEmpty },
+    {
+      name: 'new message',
+      path: '/messages',
+      ready: listOrEmpty,
+      open: async (page) => {
+        await page.getByRole('button', { name: 'New message' }).click()
+        await dialog('New message')(page)
+      },
+    },
+    { name: 'follow requests', path: '/follow-requests', ready: listOrEmpty },
     {
       name: 'search people',
       path: '/search?q=maya&type=users',
