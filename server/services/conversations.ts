@@ -34,15 +34,20 @@ async function unheardBy(store: StoreReader, userId: string, at: string): Promis
   return [...new Set(unheard)].filter((id) => id !== userId)
 }
 
-/** Conversations as `userId` sees them: one read of the people and one of the posts for a whole page. */
+/**
+ * Conversations as `userId` sees them, without the people `hide` names among the others in them: one read
+ * of the people and one of the posts for a whole page.
+ */
 async function conversationViews(
   store: StoreReader,
   records: readonly ConversationRecord[],
   userId: string,
   at: Date,
+  hide: readonly string[],
 ): Promise<Conversation[]> {
   const shown = records.filter((record): record is ConversationRecord & { lastPost: PostRecord } => !!record.lastPost)
-  const others = (record: ConversationRecord) => record.participantIds.filter((id) => id !== userId)
+  const unheard = new Set([userId, ...hide])
+  const others = (record: ConversationRecord) => record.participantIds.filter((id) => !unheard.has(id))
   const reader = await seeing(store, { userId, compact: false }, at)
   const [posts, people] = await Promise.all([
     postViews(
@@ -64,7 +69,7 @@ async function conversationViews(
 async function viewOf(store: StoreReader, conversationId: string, userId: string, at: Date) {
   const hide = await unheardBy(store, userId, at.toISOString())
   const record = await store.getConversation(conversationId, userId, hide)
-  const [conversation] = record ? await conversationViews(store, [record], userId, at) : []
+  const [conversation] = record ? await conversationViews(store, [record], userId, at, hide) : []
   return conversation && { conversation, hide }
 }
 
@@ -192,7 +197,7 @@ export function createConversationsService({ store, now }: ServiceDeps) {
       const at = now()
       const hide = await unheardBy(store, userId, at.toISOString())
       const { items, nextCursor } = await store.listConversations(userId, { limit, cursor, hide })
-      return { conversations: await conversationViews(store, items, userId, at), nextCursor }
+      return { conversations: await conversationViews(store, items, userId, at, hide), nextCursor }
     },
 
     /** One conversation, with a page of its posts the caller may read, newest first. */

@@ -242,6 +242,7 @@ await t.test('a mention across a block, either way, is dropped silently', async 
   await call(you, 'POST', `/api/users/block/${me.user._id}`)
   await dm(me, 'after the block', { inReplyTo: first._id })
   const [yours] = (await list(you)).conversations
+  t.strictSame(namesIn(yours), [them.username], 'the blocked person is no longer shown among its people')
   t.equal(yours?.lastPost._id, theirs._id, 'the blocker does not get the reply')
   t.equal(yours?.unread, 1, 'nor count it, nor the earlier post of the person they now block')
   t.equal((await list(them)).conversations[0]?.unread, 2, 'the third person gets it')
