@@ -92,8 +92,6 @@ export function actionText(group: NotificationGroup): string {
       return 'reposted your post'
     case 'quote':
       return 'quoted your post'
-    case 'follow_request':
-      return 'asked to follow you'
   }
 }
 
