@@ -129,7 +129,8 @@ await t.test(
     t.teardown(() => store.close())
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
-      // PostgreSQL keeps two-factor state, blocks, mutes, follow requests and conversations in tables of their own, read below.
+      // PostgreSQL keeps two-factor state, blocks, mutes, follow requests, conversations and list places in tables of
+      // their own, read below.
       embedded.users.map(
         ({
           twoFactor: _separate,
@@ -138,6 +139,7 @@ await t.test(
           likes: _likes,
           followRequests: _r,
           directConversations: _conversations,
+          places: _places,
           ...user
         }) => user,
       ),
