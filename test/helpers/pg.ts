@@ -30,10 +30,22 @@ export function testSchema(t: TestContext): string {
   return schema
 }
 
+/**
+ * Drops a test's schema. Several test processes drop their schemas at once, and PostgreSQL may pick one
+ * of two concurrent `DROP SCHEMA … CASCADE`s as a deadlock's victim (40P01): that one tries again.
+ */
 export async function dropSchema(schema: string, url = TEST_DATABASE_URL): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} })
   try {
-    await sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`
+        return
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt))
+      }
+    }
   } finally {
     await sql.end({ timeout: 5 })
   }
