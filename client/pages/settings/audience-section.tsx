@@ -15,24 +15,28 @@ import { editProfile } from '../../state/users.js'
 export function AudienceSection() {
   const { user } = useSnapshot(session)
   const [saving, setSaving] = useState(false)
+  // The box shows the choice at once; the saved state takes over when the answer comes (or the old
+  // one, when it fails).
+  const [lockChosen, setLockChosen] = useState<boolean | null>(null)
   const lockId = useId()
   const lockHintId = useId()
   if (!user) return null
-  const locked = user.locked
+  const locked = lockChosen ?? user.locked === true
 
   const save = async (change: () => Promise<boolean>, done: string) => {
     setSaving(true)
-    const ok = await change()
-    setSaving(false)
+    const ok = await change().finally(() => setSaving(false))
     if (ok) showToast(done, 'success')
   }
   const setDefault = (visibility: Visibility) =>
     void save(() => editProfile({ defaultVisibility: visibility }), 'Your default audience was saved')
-  const setLocked = (lock: boolean) =>
+  const setLocked = (lock: boolean) => {
+    setLockChosen(lock)
     void save(
       () => setAccountLocked(lock),
       lock ? 'Your account is locked' : 'Your account is unlocked: the requests waiting were accepted',
-    )
+    ).finally(() => setLockChosen(null))
+  }
 
   return (
     <>
