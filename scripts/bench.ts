@@ -7,6 +7,7 @@ import type { BenchBase, Settings } from './bench/context.js'
 import { Scratch } from './bench/dataset.js'
 import { startEmbedded } from './bench/embedded.js'
 import { FINDING_MS, findingLeg } from './bench/finding.js'
+import { audiencesLeg } from './bench/audiences.js'
 import { runServerLegs, type Report } from './bench/legs.js'
 import { lighthouseLeg } from './bench/lighthouse.js'
 import { embeddedStartLeg } from './bench/embedded-start.js'
@@ -35,11 +36,15 @@ const PG_AGAINST_EMBEDDED_MS = 300_000
  * at the default sizes at a load average of 11.
  */
 const EMBEDDED_START_MS = 180_000
+/** What leg 19 adds: two small data sets seeded on each store and four comparisons. */
+const AUDIENCES_MS = 300_000
 const log = (line: string) => process.stderr.write(`${line}\n`)
 /** The legs that measure PostgreSQL, and need DATABASE_URL. */
 const PG_LEGS = [7, 8, 9, 12, 14, 15]
 /** Measured on both stores: the embedded store always, PostgreSQL too when DATABASE_URL is set. */
 const BOTH_STORES_LEGS = [16]
+/** Measured on both stores like BOTH_STORES_LEGS, but on schemas of their own rather than the large data sets. */
+const OWN_SCHEMA_LEGS = [19]
 const LEGS: readonly number[] = GROUPS.flatMap((group) => group.legs)
 
 function settingsFromArgs(): Settings {
@@ -59,7 +64,7 @@ function settingsFromArgs(): Settings {
       'pg-posts': { type: 'string', default: '1000000' },
       only: {
         type: 'string',
-        default: databaseUrl ? '1,2,3,4,5,13,16,6,10,11,17,18,7,15,8,9,14,12' : '1,2,3,4,5,13,16,6,10,11,17,18',
+        default: databaseUrl ? '1,2,3,4,5,13,16,6,10,11,17,18,19,7,15,8,9,14,12' : '1,2,3,4,5,13,16,6,10,11,17,18,19',
       },
     },
   })
@@ -76,7 +81,8 @@ function settingsFromArgs(): Settings {
     if (!databaseUrl)
       throw new Error('legs 7 to 9, 12, 14 and 15 measure PostgreSQL: set DATABASE_URL to a database on 127.0.0.1')
   }
-  if (databaseUrl && [...PG_LEGS, ...BOTH_STORES_LEGS].some((leg) => only.has(leg))) checkBenchDatabase(databaseUrl)
+  if (databaseUrl && [...PG_LEGS, ...BOTH_STORES_LEGS, ...OWN_SCHEMA_LEGS].some((leg) => only.has(leg)))
+    checkBenchDatabase(databaseUrl)
   if (only.has(9) && !only.has(3)) {
     log("leg 9 is compared with leg 3's shared flush: running leg 3 too")
     only.add(3)
@@ -128,7 +134,8 @@ async function main(): Promise<void> {
   const started = performance.now()
   const scratch = new Scratch()
   const running: Running[] = []
-  const schemas = pgLegs && settings.databaseUrl ? new BenchSchemas(settings.databaseUrl) : undefined
+  const ownSchemas = OWN_SCHEMA_LEGS.some((leg) => settings.only.has(leg))
+  const schemas = (pgLegs || ownSchemas) && settings.databaseUrl ? new BenchSchemas(settings.databaseUrl) : undefined
   const stopServers = async () => {
     await Promise.allSettled(running.splice(0).map((server) => server.stop()))
   }
@@ -141,7 +148,8 @@ async function main(): Promise<void> {
     (pgLegs ? PG_DEADLINE_MS : 0) +
     [11, 12].filter((leg) => settings.only.has(leg)).length * FINDING_MS +
     (settings.only.has(15) ? PG_AGAINST_EMBEDDED_MS : 0) +
-    (settings.only.has(17) ? EMBEDDED_START_MS : 0)
+    (settings.only.has(17) ? EMBEDDED_START_MS : 0) +
+    (settings.only.has(19) ? AUDIENCES_MS : 0)
   const watchdog = setTimeout(() => {
     log(`bench: past ${deadline / 1000} s, stopping`)
     void stopAll().finally(() => process.exit(1))
@@ -195,6 +203,8 @@ async function main(): Promise<void> {
     if (settings.only.has(17)) await embeddedStartLeg(base, reports.embedded)
     // With DATABASE_URL, on a schema of its own too: none of the large data sets is needed.
     if (settings.only.has(18)) await jobsLeg(base, reports.embedded)
+    // Both stores in one leg, each on small data sets of its own.
+    if (settings.only.has(19)) await audiencesLeg(base, reports.embedded, schemas)
 
     if (pgLegs && schemas) {
       const pg = await preparePostgres(base, schemas, running)

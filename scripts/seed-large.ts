@@ -19,10 +19,12 @@ const DEFAULTS = {
   postgres: { users: 20_000, posts: 1_000_000 },
 }
 
-const USAGE = `Usage: npm run seed:large -- [--users N] [--posts M] [--seed S] [--force]
+const USAGE = `Usage: npm run seed:large -- [--users N] [--posts M] [--seed S] [--audiences] [--force]
 
 Generates N users in a power-law follow graph and M posts with likes, comments, mentions and bookmarks,
-and the notifications they made for the named accounts; the same --seed gives the same data.
+and the notifications they made for the named accounts; the same --seed gives the same data. With
+--audiences a third of the posts are not public (half unlisted, half for followers only), and the data
+is otherwise the same.
 - Without DATABASE_URL: into the embedded store in DATA_DIR (default ./data); by default
   ${DEFAULTS.embedded.users} users and ${DEFAULTS.embedded.posts} posts. An existing database is left alone unless --force is given.
 - With DATABASE_URL: into the PostgreSQL schema DATABASE_SCHEMA (default public), migrated first and not
@@ -49,8 +51,12 @@ interface Options {
   users: number
   posts: number
   seed: number
+  audiences: boolean
   force: boolean
 }
+
+/** The draws of the posts' audiences, apart from the data's own so that they change nothing else. */
+const audienceDraws = (options: Options) => (options.audiences ? seededRandom(options.seed ^ 0x5eed) : undefined)
 
 /** scrypt costs ~50 ms a hash on purpose; thousands would take minutes. */
 async function passwordHashes(progress: ProgressBar): Promise<(username: string) => string> {
@@ -80,7 +86,7 @@ async function intoDataDir(options: Options, progress: ProgressBar): Promise<str
     const random = seededRandom(options.seed)
     const now = Date.now()
     const people = generatePeople(random, options.users, now, progress)
-    const posts = generatePosts(random, people, options.posts, now, progress)
+    const posts = generatePosts(random, people, options.posts, now, progress, audienceDraws(options))
     const told = new NotificationMaker(options.seed, people.users, now)
     const notifications = [...told.ofFollows(people.users), ...posts.flatMap((post) => told.ofPost(post))]
     const users = userRecords(people, await passwordHashes(progress))
@@ -105,7 +111,8 @@ async function intoPostgres(options: Options, progress: ProgressBar): Promise<st
     const people = generatePeople(random, options.users, now, progress)
     const users = userRecords(people, await passwordHashes(progress))
     const told = new NotificationMaker(options.seed, people.users, now)
-    await loadPostgres(sql, schema, { random, people, users, posts: options.posts, now, told }, progress)
+    const audiences = audienceDraws(options)
+    await loadPostgres(sql, schema, { random, people, users, posts: options.posts, now, told, audiences }, progress)
     return `the PostgreSQL schema "${schema}"`
   } finally {
     await sql.end({ timeout: 5 })
@@ -118,6 +125,7 @@ async function main(): Promise<void> {
       users: { type: 'string' },
       posts: { type: 'string' },
       seed: { type: 'string', default: '1' },
+      audiences: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -132,6 +140,7 @@ async function main(): Promise<void> {
     users: count('users', values.users ?? String(defaults.users), NAMED_ACCOUNTS.length),
     posts: count('posts', values.posts ?? String(defaults.posts), 0),
     seed: count('seed', values.seed, 0),
+    audiences: values.audiences,
     force: values.force,
   }
   const started = performance.now()

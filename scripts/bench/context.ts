@@ -20,8 +20,8 @@ export interface Settings {
   fanout: number[]
   fanoutEvents: number
   /**
-   * Which legs run (1 to 18); 1 to 6, 10, 11, 13, 16 to 18 by default, and 7 to 9, 12, 14 and 15 too (and
-   * legs 16 and 18 on PostgreSQL) when DATABASE_URL is set.
+   * Which legs run (1 to 19); 1 to 6, 10, 11, 13, 16 to 19 by default, and 7 to 9, 12, 14 and 15 too (and
+   * legs 16, 18 and 19 on PostgreSQL) when DATABASE_URL is set.
    */
   only: ReadonlySet<number>
   /** Where the PostgreSQL legs (7 to 9, 12, 14, 15 and 16's PostgreSQL rows) make their schemas: a database on 127.0.0.1. */

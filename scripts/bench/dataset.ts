@@ -38,9 +38,9 @@ async function seedLarge(
   if (code !== 0) throw new Error(`seed:large exited with ${code}`)
 }
 
-/** An embedded data set, whatever DATABASE_URL the benchmark itself was given. */
-export async function seedEmbedded(dataDir: string, users: number, posts: number): Promise<void> {
-  await seedLarge(users, posts, { DATA_DIR: dataDir, DATABASE_URL: '' }, ['--force'])
+/** An embedded data set, whatever DATABASE_URL the benchmark itself was given; `extra` adds to seed:large's options. */
+export async function seedEmbedded(dataDir: string, users: number, posts: number, extra: string[] = []): Promise<void> {
+  await seedLarge(users, posts, { DATA_DIR: dataDir, DATABASE_URL: '' }, ['--force', ...extra])
 }
 
 /** An embedded data set, and what it holds. */
@@ -50,8 +50,14 @@ export async function seedDataSet(dataDir: string, users: number, posts: number)
 }
 
 /** A data set in a new PostgreSQL schema; seed:large refuses one that already holds users. */
-export async function seedSchema(url: string, schema: string, users: number, posts: number): Promise<void> {
-  await seedLarge(users, posts, { DATABASE_URL: url, DATABASE_SCHEMA: schema })
+export async function seedSchema(
+  url: string,
+  schema: string,
+  users: number,
+  posts: number,
+  extra: string[] = [],
+): Promise<void> {
+  await seedLarge(users, posts, { DATABASE_URL: url, DATABASE_SCHEMA: schema }, extra)
 }
 
 /** A server gets a copy: each holds its directory's lock, and writes must not leak between legs. */

@@ -73,6 +73,8 @@ export interface Generated {
   now: number
   /** Makes the named accounts' notifications of the follows and of each post as it is written. */
   told: NotificationMaker
+  /** Draws each post's audience when a third of them are to be non-public (`--audiences`). */
+  audiences?: Random
 }
 
 /**
@@ -133,7 +135,7 @@ export async function loadPostgres(
     const knownUser = (id: string) => known.has(id)
     const postIds: string[] = []
     progress.start('posts', data.posts)
-    const stream = postStream(data.random, data.people, data.posts, data.now)
+    const stream = postStream(data.random, data.people, data.posts, data.now, data.audiences)
     for (let done = false; !done;) {
       const posts: Row[] = []
       const notifications: Row[] = []

@@ -5,6 +5,12 @@ import { longTail, pick, randomInt, seededUuid, type Random } from './random.js'
 import { postText, sentence } from './words.js'
 
 const DAY = 86_400_000
+/**
+ * With audiences, the share of posts that are unlisted and the share for followers only: a third of the
+ * posts not public in all. Direct messages are left out: they live in conversations and never in a feed.
+ */
+const UNLISTED = 1 / 6
+const FOLLOWERS_ONLY = 1 / 6
 const MINUTE = 60_000
 /** The share of posts, and of comments, that mention someone their writer follows. */
 const MENTIONS = 0.1
@@ -72,9 +78,16 @@ function commentsOf(
  * instead of holding a million. Authors follow a power law of their own (a few post a lot), popular
  * authors get more likes, and most reactions come from the author's followers.
  */
-export function* postStream(random: Random, people: People, count: number, now: number): Generator<PostRecord> {
+export function* postStream(
+  random: Random,
+  people: People,
+  count: number,
+  now: number,
+  audiences?: Random,
+): Generator<PostRecord> {
   const { users, activity } = people
   const byId = new Map(users.map((user) => [user._id, user]))
+  const byUsername = new Map(users.map((user) => [user.username, user._id]))
   const times = Array.from({ length: count }, () => now - MINUTE - Math.floor(random() * 90 * DAY)).sort(
     (a, b) => a - b,
   )
@@ -86,10 +99,13 @@ export function* postStream(random: Random, people: People, count: number, now: 
     const disliker = random() < 0.03 ? reactor(random, author, users, byId)._id : undefined
     const comments = commentsOf(random, author, created, now, users, byId)
     const edited = random() < 0.05 ? Math.min(now, created + randomInt(random, 120) * MINUTE) : created
+    const _id = seededUuid(random)
+    const content = mentioning(random, author, byId, postText(random)).slice(0, 500)
     yield {
-      _id: seededUuid(random),
+      _id,
       authorId: author._id,
-      content: mentioning(random, author, byId, postText(random)).slice(0, 500),
+      content,
+      ...(audiences ? audienceOf(audiences(), content, byUsername) : {}),
       mediaUrl: '',
       type: '',
       createdAt: new Date(created).toISOString(),
@@ -101,6 +117,18 @@ export function* postStream(random: Random, people: People, count: number, now: 
       commentCount: comments.length,
     }
   }
+}
+
+/**
+ * A post's audience from a draw in [0, 1), drawn apart from everything else so the same seed gives the same
+ * posts with audiences or without. A followers-only post keeps the person it mentions, as a written one does.
+ */
+function audienceOf(draw: number, content: string, byUsername: Map<string, string>): Partial<PostRecord> {
+  if (draw < UNLISTED) return { visibility: 'unlisted' }
+  if (draw >= UNLISTED + FOLLOWERS_ONLY) return {}
+  const mentioned = /^@(\S+) /.exec(content)?.[1]
+  const id = mentioned === undefined ? undefined : byUsername.get(mentioned)
+  return { visibility: 'followers', ...(id ? { addressed: [id] } : {}) }
 }
 
 /** A few bookmarks for everyone, drawn once every post exists, into each user's `bookmarks`. */
@@ -120,10 +148,11 @@ export function generatePosts(
   count: number,
   now: number,
   progress: ProgressBar,
+  audiences?: Random,
 ): PostRecord[] {
   progress.start('posts', count)
   const posts: PostRecord[] = []
-  for (const post of postStream(random, people, count, now)) {
+  for (const post of postStream(random, people, count, now, audiences)) {
     posts.push(post)
     progress.tick()
   }
