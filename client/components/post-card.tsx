@@ -126,6 +126,8 @@ export function PostCard(props: PostCardProps) {
       <article
         className={`post-card ${isDetail ? 'is-detail' : 'is-clickable'}${popovers > 0 ? ' has-popover' : ''}`}
         aria-label={`Post by ${name}`}
+        // Where a list finds its place again on the way back (lib/reading-position.ts).
+        data-post-id={post._id}
         // Focusable for the j and k shortcuts, without adding a stop per post to the Tab order.
         tabIndex={-1}
         onClick={openPost}

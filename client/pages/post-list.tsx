@@ -7,8 +7,8 @@ import { PostSkeleton } from '../components/post-skeleton.js'
 import { Sentinel } from '../components/sentinel.js'
 import { Spinner } from '../components/spinner.js'
 import { PopoverHost } from '../components/use-popover.js'
-import { useReadingPosition } from '../lib/reading-position.js'
-import { useDrawnCount } from '../lib/use-drawn-count.js'
+import { useKeepPlace, useReturnPlace } from '../lib/reading-position.js'
+import { useDrawnRange, type DrawnRange } from '../lib/use-drawn-count.js'
 import { OffScreen } from '../lib/use-now.js'
 import { lists, showWaitingPosts, type ListName } from '../state/lists.js'
 import { postCache } from '../state/post-cache.js'
@@ -17,6 +17,8 @@ import type { UserSummary } from '../api/types.js'
 
 /** Cards are drawn in groups of this many: a group whose posts stay the same is not drawn again. */
 const CHUNK = 20
+/** The height a card not drawn yet is given (posts.css's `contain-intrinsic-size` for a card). */
+const CARD_PLACE = 180
 
 /** The list's ids in groups of CHUNK, made again only when the list changes, not at each few cards drawn. */
 function chunksOf(ids: readonly string[]): (readonly string[])[] {
@@ -25,12 +27,17 @@ function chunksOf(ids: readonly string[]): (readonly string[])[] {
   return chunks
 }
 
-/** The groups drawn so far: whole ones as they are (the same arrays from one draw to the next), and part of the last. */
-function drawnChunks(chunks: readonly (readonly string[])[], drawn: number): (readonly string[])[] {
-  const shown: (readonly string[])[] = []
-  for (let i = 0; i * CHUNK < drawn; i++) {
+/**
+ * The groups drawn so far, each with its place among all groups: whole ones as they are (the same arrays
+ * from one draw to the next), and parts of the first and the last.
+ */
+function drawnChunks(chunks: readonly (readonly string[])[], { from, to }: DrawnRange): [number, readonly string[]][] {
+  const shown: [number, readonly string[]][] = []
+  for (let i = Math.floor(from / CHUNK); i * CHUNK < to; i++) {
     const ids = chunks[i] ?? []
-    shown.push((i + 1) * CHUNK <= drawn ? ids : ids.slice(0, drawn - i * CHUNK))
+    const start = Math.max(0, from - i * CHUNK)
+    const end = Math.min(CHUNK, to - i * CHUNK)
+    shown.push([i, start === 0 && end >= ids.length ? ids : ids.slice(start, end)])
   }
   return shown
 }
@@ -133,9 +140,12 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
   const { list, reposted } = useList(name)
   const chunks = useMemo(() => chunksOf(list.items), [list.items])
   const firstImage = firstImageOf(list.items)
-  const drawn = useDrawnCount(list.items.length)
-  const allDrawn = drawn === list.items.length
-  useReadingPosition(list.loaded && allDrawn && list.items.length > 0)
+  // Coming back through the history, the list is drawn from the reader's place outwards, and kept there.
+  const place = useReturnPlace()
+  const [start] = useState(() => (place?.anchor ? list.items.indexOf(place.anchor.id) : -1))
+  const drawn = useDrawnRange(list.items.length, start)
+  const allDrawn = drawn.from === 0 && drawn.to === list.items.length
+  useKeepPlace(place, start >= 0, `${drawn.from}-${drawn.to}`, list.loaded && allDrawn && list.items.length > 0)
   if (list.items.length === 0 && list.waiting.length === 0) {
     if (list.loading || !list.loaded) return <PostSkeleton />
     if (list.error) return <LoadError message={list.error} onRetry={list.retryable ? () => load(false) : undefined} />
@@ -154,7 +164,11 @@ export function PostList({ name, emptyText, emptyExtra, endText, load }: PostLis
     <>
       <NewPostsButton count={list.waiting.length} onShow={showWaiting} />
       <div className="post-list">
-        {drawnChunks(chunks, drawn).map((ids, i) => (
+        {/* Room for the cards above the place not drawn yet, so that the cards drawn stand where they will stay. */}
+        {drawn.from > 0 && (
+          <div className="post-list-room" aria-hidden="true" style={{ height: drawn.from * CARD_PLACE }} />
+        )}
+        {drawnChunks(chunks, drawn).map(([i, ids]) => (
           <PostChunk
             key={i}
             ids={ids}

@@ -5,7 +5,7 @@ import { lazy } from 'react'
 import t from 'tap'
 import { PostCard, type PostCardProps } from '../../client/components/post-card.js'
 import { PostForm } from '../../client/components/post-form.js'
-import { useDrawnCount } from '../../client/lib/use-drawn-count.js'
+import { useDrawnRange } from '../../client/lib/use-drawn-count.js'
 import { AppShell } from '../../client/pages/app-shell.js'
 import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
 
@@ -75,17 +75,19 @@ await t.test(
   },
 )
 
+function Numbers({ total, start }: { total: number; start?: number }) {
+  const { from, to } = useDrawnRange(total, start)
+  return (
+    <ul>
+      {Array.from({ length: to - from }, (_, i) => (
+        <li key={from + i}>{from + i}</li>
+      ))}
+    </ul>
+  )
+}
+const drawnNumbers = () => screen.getAllByRole('listitem').map((item) => Number(item.textContent))
+
 await t.test('a long list is drawn a few items at a time, then whole', async (t) => {
-  function Numbers({ total }: { total: number }) {
-    const drawn = useDrawnCount(total)
-    return (
-      <ul>
-        {Array.from({ length: drawn }, (_, i) => (
-          <li key={i}>{i}</li>
-        ))}
-      </ul>
-    )
-  }
   const { rerender } = render(<Numbers total={20} />)
   const first = screen.getAllByRole('listitem').length
   t.ok(first > 0 && first < 20, `the first drawing has the first few items (${first})`)
@@ -97,4 +99,25 @@ await t.test('a long list is drawn a few items at a time, then whole', async (t)
   rerender(<Numbers total={20} />)
   await until(() => screen.getAllByRole('listitem').length === 20)
   t.pass('an emptied list fills again')
+})
+
+await t.test('a list the reader comes back to is drawn from their place, then up and down to the whole', async (t) => {
+  render(<Numbers total={60} start={50} />)
+  const first = drawnNumbers()
+  t.ok(first.includes(50), `the item of the place is in the first drawing (${first[0]} to ${first.at(-1)})`)
+  t.ok(first.length < 20, 'with only the few around it')
+  t.ok(!first.includes(0), 'and not the top of the list')
+  let grewBothWays = false
+  await until(() => {
+    const now = drawnNumbers()
+    if ((now[0] ?? 0) < (first[0] ?? 0) && (now.at(-1) ?? 0) > (first.at(-1) ?? 0) && now.length < 300)
+      grewBothWays = true
+    return now.length === 60
+  })
+  t.ok(grewBothWays, 'it grew up and down before it was whole')
+  t.same(
+    drawnNumbers(),
+    Array.from({ length: 60 }, (_, i) => i),
+    'then the whole list, in order',
+  )
 })
