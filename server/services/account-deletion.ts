@@ -5,6 +5,7 @@ import type { ServiceDeps } from './deps.js'
 import { verifyPassword } from './passwords.js'
 import type { MediaService } from './media.js'
 import { dropUploads, uploadsShownIn } from './media-deletion.js'
+import { tellUnread } from './notifier.js'
 
 /** How long a deleted account's username stays held, so nobody takes it over at once (DECISIONS §9). */
 const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
@@ -75,9 +76,10 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         const evidence = removal.openReportSnapshots.flatMap(uploadsShownIn)
         await dropUploads(tx, [...uploads.values(), ...evidence], at.toISOString())
         for (const postId of removal.postIds) tx.emit({ name: 'post.deleted', data: { postId } })
-        for (const { recipientId, unread } of removal.unread) {
-          tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
-        }
+        await tellUnread(
+          tx,
+          removal.unread.map(({ recipientId }) => recipientId),
+        )
         tx.emit({ name: 'user.deleted', data: { userId, username: user.username } })
         tx.emit({ name: 'session.ended', data: {}, to: userId })
       })
