@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import t, { type Test } from 'tap'
 import * as MSG from '../../common/messages.js'
+import { ImportReplySchema } from '../../server/schemas/account.js'
 import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import {
   ConversationDeletedEventSchema,
@@ -9,12 +10,12 @@ import {
 } from '../../server/schemas/conversations.js'
 import { NotificationsReplySchema } from '../../server/schemas/notifications.js'
 import { PostDeletedEventSchema, PostEventSchema, type AllEventPayloads } from '../../server/schemas/events.js'
-import { checkSchema, expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
+import { checkSchema, expectError, expectOk, multipart, signup, type SignedUp } from '../helpers/api.js'
 import type { SseClient } from '../helpers/sse.js'
 import { conversationCalls, namesIn, nextButNotifications } from '../helpers/conversations.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 import { seedWithStaff } from '../helpers/moderation.js'
-import { readZip } from '../helpers/zip.js'
+import { makeZip, readZip } from '../helpers/zip.js'
 
 /**
  * Direct messages (DECISIONS §12): a direct post goes to the people it mentions and files into the
@@ -375,3 +376,63 @@ await t.test(
     t.not(later.conversationId, first.conversationId, 'two of the three are another set of people')
   },
 )
+
+await t.test('an imported direct post files into its conversation as a new one does, notifying nobody', async (t) => {
+  const [ann, bea, cal] = await people('ann', 'bea', 'cal')
+  const hello = await dm(bea, `${at(ann)} hello`)
+  const beaStream = await live.stream(t, bea)
+  const archived = (content: string, visibility = 'direct') => ({
+    content,
+    visibility,
+    createdAt: '2020-05-01T00:00:00.000Z',
+  })
+  const archive = await makeZip([
+    [
+      'posts.json',
+      JSON.stringify([
+        archived(`${at(bea)} an old word`),
+        archived(`${at(bea)} ${at(cal)} the three of us`),
+        archived(`an open one ${at(bea)}`, 'public'),
+      ]),
+    ],
+  ])
+  const res = await api.as(ann.token, {
+    method: 'POST',
+    url: '/api/account/import',
+    ...multipart('file', 'archive.zip', 'application/zip', archive),
+  })
+  t.equal(expectOk(t, res, 200, ImportReplySchema).imported.posts, 3, 'all three imported')
+
+  const told = await heard(t, beaStream, 'conversation.updated', ConversationUpdatedEventSchema)
+  t.equal(told.conversation._id, hello.conversationId, 'the conversation of the two, live')
+  t.equal(told.conversation.unread, 1, 'the imported post is unread for its recipient')
+  const group = await heard(t, beaStream, 'conversation.updated', ConversationUpdatedEventSchema)
+  t.strictSame(namesIn(group.conversation), [ann.username, cal.username], 'and the one of the three opens')
+  const { posts } = await open(bea, hello.conversationId as string)
+  t.strictSame(
+    posts.map((post) => post.content),
+    [hello.content, `${at(bea)} an old word`],
+    'the conversation holds it at its own date',
+  )
+  t.equal(posts[1]?.conversationId, hello.conversationId, 'the post names its conversation')
+  const theirs = (await list(cal)).conversations
+  t.strictSame(
+    theirs.map((conversation) => [namesIn(conversation), conversation.unread]),
+    [[[ann.username, bea.username], 1]],
+    "the third person's list",
+  )
+  t.equal(await unread(bea), 2, 'both conversations hold an unread post for bea')
+  t.strictSame(
+    // Both active at the moment of the import: in either order.
+    (await list(ann)).conversations
+      .map((conversation) => [namesIn(conversation), conversation.unread])
+      .sort((a, b) => String(a[0]).length - String(b[0]).length),
+    [
+      [[bea.username], 1],
+      [[bea.username, cal.username], 0],
+    ],
+    "the importer is in both, their own posts unread for nobody but bea's hello still unread",
+  )
+  const notified = expectOk(t, await call(bea, 'GET', '/api/notifications'), 200, NotificationsReplySchema)
+  t.strictSame(notified.notifications, [], 'an import notifies nobody')
+})
