@@ -436,3 +436,71 @@ await t.test('an imported direct post files into its conversation as a new one d
   const notified = expectOk(t, await call(bea, 'GET', '/api/notifications'), 200, NotificationsReplySchema)
   t.strictSame(notified.notifications, [], 'an import notifies nobody')
 })
+
+/** A conversation event: `conversation.updated` (its `conversation`) or `conversation.deleted` (its `conversationId`). */
+type ConversationEvent = {
+  event: string
+  data: Partial<AllEventPayloads['conversation.updated'] & AllEventPayloads['conversation.deleted']>
+}
+
+/** The conversation events on the stream until `user.deleted`. */
+async function conversationEventsUntilGone(stream: SseClient) {
+  const heardOf: ConversationEvent[] = []
+  for (;;) {
+    const message = await stream.until((m) => m.event !== undefined, 5000)
+    if (message.event === 'user.deleted') return heardOf
+    if (message.event?.startsWith('conversation.')) {
+      heardOf.push({ event: message.event, data: JSON.parse(message.data ?? '{}') as ConversationEvent['data'] })
+    }
+  }
+}
+
+await t.test('deleting an account tells the others of each conversation it was in how it now stands', async (t) => {
+  const [leaver, bea, cal, dan] = await people('leaver', 'bea', 'cal', 'dan')
+  const group = await dm(bea, `${at(leaver)} ${at(cal)} the three of us`)
+  const pair = await dm(leaver, `${at(bea)} only the leaver writes here`)
+  const aside = await dm(dan, `${at(bea)} unrelated`)
+  await dm(leaver, 'from the leaver', { inReplyTo: group._id })
+  // The leaver hid the group's conversation: the others are told of it all the same.
+  t.equal((await call(leaver, 'DELETE', `/api/conversations/${group.conversationId}`)).statusCode, 200)
+  t.equal(await unread(bea), 3, 'before: three conversations unread for bea')
+  const streams = [await live.stream(t, bea), await live.stream(t, cal), await live.stream(t, dan)]
+
+  const gone = await call(leaver, 'DELETE', '/api/account', { password: leaver.password })
+  expectOk(t, gone, 200, EmptyObjectSchema)
+  const [toBea = [], toCal = [], toDan = []] = await Promise.all(streams.map(conversationEventsUntilGone))
+  const updated = (events: ConversationEvent[]) =>
+    events.flatMap(({ event, data }) =>
+      event === 'conversation.updated' && data.conversation ? [data.conversation] : [],
+    )
+  const [beas] = updated(toBea)
+  t.strictSame(
+    [beas?._id, namesIn(beas), beas?.lastPost._id, beas?.unread],
+    [group.conversationId, [cal.username], group._id, 0],
+    "bea hears the group's conversation without the leaver, their reply gone from its last post and unread",
+  )
+  t.ok(
+    toBea.some(({ event, data }) => event === 'conversation.deleted' && data.conversationId === pair.conversationId),
+    'and that the conversation only the leaver wrote in is gone for her',
+  )
+  t.equal(toBea.length, 2, 'nothing else of conversations')
+  const [cals] = updated(toCal)
+  t.strictSame(
+    [toCal.length, cals?._id, namesIn(cals), cals?.lastPost._id, cals?.unread],
+    [1, group.conversationId, [bea.username], group._id, 1],
+    "cal hears it too, bea's first post still unread",
+  )
+  t.strictSame(toDan, [], 'dan, in none of them, hears nothing')
+
+  const listed = (await list(bea)).conversations
+  t.strictSame(
+    listed.map((conversation) => [conversation._id, namesIn(conversation), conversation.lastPost._id]).sort(),
+    [
+      [group.conversationId, [cal.username], group._id],
+      [aside.conversationId, [dan.username], aside._id],
+    ].sort(),
+    "bea's list: the group without the leaver, and the one that never held them; not the one only they wrote in",
+  )
+  t.equal(await unread(bea), 1, "only dan's conversation is unread for her")
+  expectError(t, await call(bea, 'GET', `/api/conversations/${pair.conversationId}`), 404, MSG.conversationNotFound)
+})
