@@ -168,15 +168,15 @@ await t.test('the unread count an event or a mark-read carries counts only what 
     return expectOk(t, res, 200, NotificationsReplySchema)
   }
   t.equal((await listed()).unread, 2, 'a follow and a mention in a comment on the followers post')
-  await write(reader, 'POST', `/api/users/unfollow/${author.user._id}`)
-  const [told, ...rest] = (await listed()).notifications
-  t.strictSame([told?.type, rest.length, (await listed()).unread], ['follow', 0, 1], 'the mention leaves the list')
-
   const theirs = await stream(t, reader)
   const next = async (name: string) => {
     const message = await theirs.until((m) => m.event === name, 3000)
     return (JSON.parse(message.data ?? '{}') as { unread: number }).unread
   }
+  await write(reader, 'POST', `/api/users/unfollow/${author.user._id}`)
+  const [told, ...rest] = (await listed()).notifications
+  t.strictSame([told?.type, rest.length, (await listed()).unread], ['follow', 0, 1], 'the mention leaves the list')
+  t.equal(await next('notification.read'), 1, 'and the count, on open screens at once')
   await write(second, 'POST', `/api/users/follow/${reader.user._id}`)
   t.equal(await next('notification.created'), 2, 'a new notification: the two the list shows')
   await write(second, 'POST', `/api/users/unfollow/${reader.user._id}`)
