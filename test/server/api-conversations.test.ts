@@ -378,8 +378,9 @@ await t.test(
 )
 
 await t.test('an imported direct post files into its conversation as a new one does, notifying nobody', async (t) => {
-  const [ann, bea, cal] = await people('ann', 'bea', 'cal')
+  const [ann, bea, cal, dan] = await people('ann', 'bea', 'cal', 'dan')
   const hello = await dm(bea, `${at(ann)} hello`)
+  t.equal((await call(dan, 'POST', `/api/users/block/${ann.user._id}`)).statusCode, 200, 'dan blocks ann')
   const beaStream = await live.stream(t, bea)
   const archived = (content: string, visibility = 'direct') => ({
     content,
@@ -393,6 +394,7 @@ await t.test('an imported direct post files into its conversation as a new one d
         archived(`${at(bea)} an old word`),
         archived(`${at(bea)} ${at(cal)} the three of us`),
         archived(`an open one ${at(bea)}`, 'public'),
+        archived(`${at(dan)} across a block`),
       ]),
     ],
   ])
@@ -401,7 +403,7 @@ await t.test('an imported direct post files into its conversation as a new one d
     url: '/api/account/import',
     ...multipart('file', 'archive.zip', 'application/zip', archive),
   })
-  t.equal(expectOk(t, res, 200, ImportReplySchema).imported.posts, 3, 'all three imported')
+  t.equal(expectOk(t, res, 200, ImportReplySchema).imported.posts, 4, 'all four imported')
 
   const told = await heard(t, beaStream, 'conversation.updated', ConversationUpdatedEventSchema)
   t.equal(told.conversation._id, hello.conversationId, 'the conversation of the two, live')
@@ -423,16 +425,18 @@ await t.test('an imported direct post files into its conversation as a new one d
   )
   t.equal(await unread(bea), 2, 'both conversations hold an unread post for bea')
   t.strictSame(
-    // Both active at the moment of the import: in either order.
+    // All active at the moment of the import: in any order.
     (await list(ann)).conversations
       .map((conversation) => [namesIn(conversation), conversation.unread])
       .sort((a, b) => String(a[0]).length - String(b[0]).length),
     [
+      [[], 0],
       [[bea.username], 1],
       [[bea.username, cal.username], 0],
     ],
-    "the importer is in both, their own posts unread for nobody but bea's hello still unread",
+    "the importer is in each (one with nobody else, as the post across a block): bea's hello alone is unread",
   )
+  t.strictSame((await list(dan)).conversations, [], 'a mention across a block is left out, as in a new one')
   const notified = expectOk(t, await call(bea, 'GET', '/api/notifications'), 200, NotificationsReplySchema)
   t.strictSame(notified.notifications, [], 'an import notifies nobody')
 })
