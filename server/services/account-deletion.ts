@@ -5,6 +5,8 @@ import type { ServiceDeps } from './deps.js'
 import { verifyPassword } from './passwords.js'
 import type { MediaService } from './media.js'
 import { dropUploads, uploadsShownIn } from './media-deletion.js'
+import { tellUnread } from './notifier.js'
+import { tellConversation } from './conversations.js'
 
 /** How long a deleted account's username stays held, so nobody takes it over at once (DECISIONS §9). */
 const USERNAME_HELD_MS = 30 * 24 * 60 * 60 * 1000
@@ -55,7 +57,8 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
   return {
     /**
      * Deletes the account and everything it made, in one transaction, after the password is checked;
-     * open screens are told of each post that went and of the person, and every stream of theirs ends.
+     * open screens are told of each post that went and of the person, the others in each of their
+     * conversations of how it now stands, and every stream of theirs ends.
      * The same transaction enqueues the deletion of the uploads they showed, and of those the open
      * reports that went with them kept as evidence: each goes unless someone else shows it.
      */
@@ -75,9 +78,14 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         const evidence = removal.openReportSnapshots.flatMap(uploadsShownIn)
         await dropUploads(tx, [...uploads.values(), ...evidence], at.toISOString())
         for (const postId of removal.postIds) tx.emit({ name: 'post.deleted', data: { postId } })
-        for (const { recipientId, unread } of removal.unread) {
-          tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
+        // The others in each of their conversations hear how it stands without them (or that it is gone).
+        for (const { conversationId, participantIds } of removal.conversations) {
+          await tellConversation(tx, conversationId, participantIds, at)
         }
+        await tellUnread(
+          tx,
+          removal.unread.map(({ recipientId }) => recipientId),
+        )
         tx.emit({ name: 'user.deleted', data: { userId, username: user.username } })
         tx.emit({ name: 'session.ended', data: {}, to: userId })
       })

@@ -15,6 +15,7 @@ import { isValidMediaUrl } from './urls.js'
 import { blockIn, muteIn } from './relations.js'
 import { summaryRecordOf } from './views.js'
 import { mentionedIn } from './notifier.js'
+import { directAudience, fileDirect, tellConversation } from './conversations.js'
 import { blockedEitherWay } from './visibility.js'
 import { keptDate, postTextsProblem, visibilityProblem } from './content-rules.js'
 import { hasVisibleText } from '../schemas/text.js'
@@ -106,14 +107,29 @@ function postsOf(text: string | undefined, now: Date): IncomingPost[] {
 }
 
 /**
- * An imported post keeps its audience. One that only some may read reaches, as one written here does, the
- * people its text mentions who are here now besides the author's followers (notifying nobody, as every
- * import); for an open one whom it addressed changes nothing, so no name is looked up.
+ * An imported post keeps its audience. A `followers` one reaches, as one written here does, the people its
+ * text mentions who are here now besides the author's followers (notifying nobody, as every import); for
+ * an open one whom it addressed changes nothing, so no name is looked up. A direct one is filed apart
+ * (importDirect).
  */
 async function audienceOfImported(tx: StoreTx, userId: string, { visibility, content }: IncomingPost) {
   if (isOpen(visibility)) return { visibility }
   const addressed = [...(await mentionedIn(tx, content)).keys()].filter((id) => id !== userId)
   return { visibility, ...(addressed.length > 0 ? { addressed } : {}) }
+}
+
+/**
+ * An imported direct post goes where a new one would (conversations.ts): to the people its text mentions
+ * who are here now and not across a block, in the conversation of the author and them, opened when there
+ * is none yet, and unread for each of them; nobody is notified, as by every import. `told` gathers each
+ * conversation's people, whose streams hear of it once the posts are in.
+ */
+async function importDirect(tx: StoreTx, post: PostRecord, at: string, told: Map<string, Set<string>>) {
+  const audience = await directAudience(tx, post.authorId, post.content, undefined, at)
+  await fileDirect(tx, post, audience, at)
+  const people = told.get(audience.conversationId) ?? new Set([post.authorId])
+  for (const id of audience.recipients) people.add(id)
+  told.set(audience.conversationId, people)
 }
 
 function bookmarksOf(text: string | undefined): string[] {
@@ -240,6 +256,7 @@ export function createAccountImport({
         post !== undefined && !(await across(post.authorId)) && (await tx.addBookmark(userId, postId, at)),
       )
     }
+    const conversations = new Map<string, Set<string>>()
     for (const incoming of plan.posts) {
       const image = incoming.media === undefined ? undefined : images.get(incoming.media)
       const mediaUrl =
@@ -258,7 +275,6 @@ export function createAccountImport({
         type: mediaUrl ? 'image' : '',
         ...(mediaUrl && incoming.mediaAlt !== undefined ? { mediaAlt: incoming.mediaAlt } : {}),
         ...(image ? { mediaWidth: image.width, mediaHeight: image.height } : {}),
-        ...(await audienceOfImported(tx, userId, incoming)),
         createdAt: incoming.createdAt,
         updatedAt: incoming.createdAt,
         importedAt: at,
@@ -268,8 +284,12 @@ export function createAccountImport({
         likeCount: 0,
         commentCount: 0,
       }
-      await tx.insertPost(post)
+      if (incoming.visibility === 'direct') await importDirect(tx, post, at, conversations)
+      else await tx.insertPost({ ...post, ...(await audienceOfImported(tx, userId, incoming)) })
       count('posts', true)
+    }
+    for (const [conversationId, people] of conversations) {
+      await tellConversation(tx, conversationId, people, new Date(at))
     }
     return { imported, skipped }
   }

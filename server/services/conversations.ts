@@ -158,8 +158,30 @@ export async function directAudience(
 }
 
 /**
- * Writes a direct post into its conversation, in the caller's transaction: the post with its recipients,
- * unread for each of them, a `mention` notification to each (but to one who mutes the author, who is told
+ * Files a direct post into its conversation, in the caller's transaction: the post with its recipients,
+ * active again at `when` and unread for each of them. Who is told of it is the caller's to say.
+ */
+export async function fileDirect(
+  tx: StoreTx,
+  drawn: PostRecord,
+  { conversationId, recipients, inReplyTo }: DirectAudience,
+  when: string,
+): Promise<PostRecord> {
+  const record: PostRecord = {
+    ...drawn,
+    visibility: 'direct',
+    ...(recipients.length > 0 ? { addressed: recipients } : {}),
+    conversationId,
+    ...(inReplyTo !== undefined ? { inReplyTo } : {}),
+  }
+  await tx.insertPost(record)
+  await tx.deliverDirectPost(conversationId, record._id, record.authorId, recipients, when)
+  return record
+}
+
+/**
+ * Writes a direct post into its conversation (fileDirect), in the caller's transaction, and tells its
+ * people: a `mention` notification to each recipient (but to one who mutes the author, who is told
  * nothing though the message still arrives), and `conversation.updated` to the author and each recipient.
  * No `post.created` goes out: no feed shows a direct post, and the conversation's event carries it.
  */
@@ -167,20 +189,15 @@ export async function sendDirect(
   tx: StoreTx,
   author: UserSummaryRecord,
   drawn: PostRecord,
-  { conversationId, recipients, inReplyTo }: DirectAudience,
+  audience: DirectAudience,
   at: Date,
 ) {
   const when = at.toISOString()
-  const record: PostRecord = {
-    ...drawn,
-    ...(recipients.length > 0 ? { addressed: recipients } : {}),
-    conversationId,
-    ...(inReplyTo !== undefined ? { inReplyTo } : {}),
+  const record = await fileDirect(tx, drawn, audience, when)
+  for (const recipientId of audience.recipients) {
+    await notify(tx, author, recipientId, 'mention', { post: record }, when)
   }
-  await tx.insertPost(record)
-  await tx.deliverDirectPost(conversationId, record._id, author._id, recipients, when)
-  for (const recipientId of recipients) await notify(tx, author, recipientId, 'mention', { post: record }, when)
-  await tellConversation(tx, conversationId, [author._id, ...recipients], at)
+  await tellConversation(tx, audience.conversationId, [author._id, ...audience.recipients], at)
 }
 
 export function createConversationsService({ store, now }: ServiceDeps) {

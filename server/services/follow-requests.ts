@@ -65,8 +65,12 @@ export async function acceptedIn(tx: StoreTx, owner: UserSummaryRecord, follower
     .filter((_, i) => hears(relations[i] ?? NO_RELATION))
     .map((follower) => notificationOf(owner, follower._id, 'follow', {}, at))
   const unread = await tx.addNotifications(told)
-  told.forEach((record, i) => tellAdded(tx, record, owner, {}, unread[i]))
-  tellRetracted(tx, await tx.removeNotificationsOf(followerIds.map((id) => requestNotice(id, owner._id))))
+  await tellAdded(
+    tx,
+    told.map((record) => ({ record, actor: owner, subject: {} })),
+    unread,
+  )
+  await tellRetracted(tx, await tx.removeNotificationsOf(followerIds.map((id) => requestNotice(id, owner._id))))
 }
 
 /** The calls of a locked account's owner: the requests waiting, and the answer to each. */

@@ -192,8 +192,12 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
     added.length === 0 ? [] : tx.addNotifications(added.map((each) => each.record)),
     retracted.length === 0 ? [] : tx.removeNotificationsOf(retracted),
   ])
-  added.forEach(({ record, me, post }, i) => tellAdded(tx, record, me, { post }, unread[i]))
-  tellRetracted(tx, removed)
+  await tellAdded(
+    tx,
+    added.map(({ record, me, post }) => ({ record, actor: me, subject: { post } })),
+    unread,
+  )
+  await tellRetracted(tx, removed)
   const recordOf = new Map(records.map((record) => [record._id, record]))
   return batch.map((change, i) => {
     const refused = refusals[i] ?? (changed.has(change) ? undefined : alreadySo(change))

@@ -24,7 +24,9 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
       return store.transaction(async (tx) => {
         const through = before === undefined ? undefined : await tx.getNotification(before)
         if (before !== undefined && through?.recipientId !== userId) throw notFound(MSG.notificationNotFound)
-        const { marked, unread } = await tx.markNotificationsRead(userId, through)
+        const { marked } = await tx.markNotificationsRead(userId, through)
+        // The count the list shows: the one the write answers counts what the reader may no longer see too.
+        const unread = await tx.countUnread(userId)
         if (marked > 0) tx.emit({ name: 'notification.read', data: { unread }, to: userId })
         return { unread }
       })

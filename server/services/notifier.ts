@@ -61,35 +61,71 @@ export const notificationOf = (
 
 /** Adds the notification and tells its recipient's streams, unless it existed already. */
 export async function addAndTell(tx: StoreTx, record: NotificationRecord, actor: UserSummaryRecord, subject: Subject) {
-  tellAdded(tx, record, actor, subject, await tx.addNotification(record))
+  await tellAdded(tx, [{ record, actor, subject }], [await tx.addNotification(record)])
 }
 
-/** What addAndTell tells, for a notification the caller added itself (with others, in one step). */
-export function tellAdded(
-  tx: StoreTx,
-  record: NotificationRecord,
-  actor: UserSummaryRecord,
-  subject: Subject,
-  unread: number | undefined,
-) {
-  if (unread === undefined) return
-  tx.emit({
-    name: 'notification.created',
-    data: { ...notificationView(record, summaryOf(actor), subject), unread },
-    to: record.recipientId,
-    audience: subject.post && audienceOf(subject.post),
-  })
+/** A notification added, with what its event tells of it. */
+export interface Added {
+  record: NotificationRecord
+  actor: UserSummaryRecord
+  subject: Subject
+}
+
+/**
+ * The unread count each recipient's notifications list shows (StoreReader.countUnread), read once a
+ * recipient: the counts the writes answer also count the notifications about posts the recipient may no
+ * longer read (DECISIONS §12), which the list leaves out.
+ */
+function shownUnread(tx: StoreReader) {
+  const counts = new Map<string, number>()
+  return async (recipientId: string) => {
+    const known = counts.get(recipientId)
+    if (known !== undefined) return known
+    const count = await tx.countUnread(recipientId)
+    counts.set(recipientId, count)
+    return count
+  }
+}
+
+/**
+ * What addAndTell tells, for notifications the caller added itself (several in one step): each that was
+ * added (`unread[i]`, the store's answer for `added[i]`, is a number) reaches its recipient's streams with
+ * the unread count their list shows once all are.
+ */
+export async function tellAdded(tx: StoreTx, added: readonly Added[], unread: readonly (number | undefined)[]) {
+  const countOf = shownUnread(tx)
+  for (const [i, { record, actor, subject }] of added.entries()) {
+    if (unread[i] === undefined) continue
+    tx.emit({
+      name: 'notification.created',
+      data: { ...notificationView(record, summaryOf(actor), subject), unread: await countOf(record.recipientId) },
+      to: record.recipientId,
+      audience: subject.post && audienceOf(subject.post),
+    })
+  }
 }
 
 /** Takes back the notifications of an action undone; whoever had one unread hears their new count. */
 export async function retract(tx: StoreTx, match: NotificationMatch) {
-  tellRetracted(tx, await tx.removeNotifications(match))
+  await tellRetracted(tx, await tx.removeNotifications(match))
 }
 
-/** What retract tells, for notifications the caller removed itself (alongside a write of its own). */
-export function tellRetracted(tx: StoreTx, removed: readonly UnreadCount[]) {
-  for (const { recipientId, unread } of removed) {
-    tx.emit({ name: 'notification.read', data: { unread }, to: recipientId })
+/**
+ * What retract tells, for notifications the caller removed itself (alongside a write of its own): each
+ * recipient who had one unread hears the count their list now shows.
+ */
+export async function tellRetracted(tx: StoreTx, removed: readonly UnreadCount[]) {
+  await tellUnread(
+    tx,
+    removed.map(({ recipientId }) => recipientId),
+  )
+}
+
+/** Tells each of `recipientIds` the unread count their notifications list shows now (`notification.read`). */
+export async function tellUnread(tx: StoreTx, recipientIds: Iterable<string>) {
+  const countOf = shownUnread(tx)
+  for (const recipientId of new Set(recipientIds)) {
+    tx.emit({ name: 'notification.read', data: { unread: await countOf(recipientId) }, to: recipientId })
   }
 }
 

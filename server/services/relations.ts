@@ -2,7 +2,7 @@ import { MSG, badRequest, notFound } from '../errors.js'
 import type { MuteBody } from '../schemas/relations.js'
 import type { PageRequest, StoreTx, UserSummaryRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { retract } from './notifier.js'
+import { retract, tellUnread } from './notifier.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { addresses, visibilityOf } from './audience.js'
@@ -10,16 +10,20 @@ import { MAX_UNPAGED } from './posts.js'
 
 /**
  * A follow ended (an unfollow, or a block that ended it): the follower's streams drop, at once, the
- * followee's `followers` posts that did not address them, each with a `post.deleted` (DECISIONS §12).
+ * followee's `followers` posts that did not address them, each with a `post.deleted` (DECISIONS §12),
+ * and then hear the unread count their notifications list shows without those posts.
  * Open screens show recent posts, so the newest MAX_UNPAGED of the followee's posts are looked at, as a
  * list read would be.
  */
 export async function tellFollowEnded(tx: StoreTx, followerId: string, followeeId: string) {
   const { items } = await tx.listPosts({ authorIds: [followeeId], sort: 'latest', limit: MAX_UNPAGED })
+  let hidden = false
   for (const post of items) {
     if (visibilityOf(post) !== 'followers' || addresses(post, followerId)) continue
     tx.emit({ name: 'post.deleted', data: { postId: post._id }, to: followerId })
+    hidden = true
   }
+  if (hidden) await tellUnread(tx, [followerId])
 }
 
 /**

@@ -9,7 +9,7 @@ import { dropUploads, uploadsShownIn } from './media-deletion.js'
 import { deleteCommentIn, deletePostIn } from './removals.js'
 import { suspendIn } from './suspensions.js'
 import { checkReportText } from './content-rules.js'
-import { mayRead, visibilityOf } from './audience.js'
+import { checkMayRead } from './audience-reads.js'
 
 export interface ReportsDeps extends ServiceDeps {
   /** RATE_LIMIT=false lifts the hourly cap on reports too. */
@@ -21,12 +21,16 @@ const REPORTS_PER_HOUR = 10
 const HOUR_MS = 3_600_000
 
 /**
- * A post the reporter may report: one that exists and, when it is a direct message, that they are in. A
- * moderator sees a direct message only when one of its people reports it (DECISIONS §12), and then only it.
+ * A post the reporter may report: one that exists and that they may read, as its page says (DECISIONS
+ * §12); any other is a 404 "Post not found", as if it did not exist. A moderator so sees a direct message
+ * only when one of its people reports it, and then only it. The audience alone decides here: a block or a
+ * suspension does not keep a report out (DECISIONS §11: the blocker may report what they blocked, and a
+ * suspended person's post may still be reported).
  */
 async function reportablePost(tx: StoreTx, reporterId: string, postId: string) {
   const post = await tx.getPost(postId)
-  if (!post || (visibilityOf(post) === 'direct' && !mayRead(post, reporterId, false))) throw notFound(MSG.postNotFound)
+  if (!post) throw notFound(MSG.postNotFound)
+  await checkMayRead(tx, post, reporterId)
   return post
 }
 

@@ -11,6 +11,7 @@ import type {
   AuditEntryRecord,
   CommentRecord,
   ConversationMembership,
+  LeftConversation,
   InviteRecord,
   ReportRecord,
   ReportResolution,
@@ -570,14 +571,21 @@ export class Transaction extends TransactionReads implements StoreTx {
     // The jobs about their posts (cards, polls) and mail to their address: none is left to do, and no
     // record names them.
     for (const jobId of this.base.jobsNaming(postIds, user.email)) this.jobs.set(jobId, null)
-    // The record itself, with its bookmarks and two-factor state; the name is held.
+    // Their conversations go on between the others, who each keep their own place in them.
+    const conversations: LeftConversation[] = []
+    for (const membership of user.directConversations ?? []) {
+      const others = await this.getUsers(membership.participantIds.filter((id) => id !== userId))
+      const participantIds = others.map((other) => other._id).sort()
+      conversations.push({ conversationId: membership._id, participantIds })
+    }
+    // The record itself, with its bookmarks, two-factor state and places in conversations; the name is held.
     this.users.delete(userId)
     this.deletedUsers.add(userId)
     for (const key of this.base.expiredReservations(at)) this.reservedNames.set(key, null)
     this.reservedNames.set(reservation._id, Object.freeze({ ...reservation }))
     unread.delete(userId)
     const unreadCounts = [...unread].map(([recipientId, count]) => ({ recipientId, unread: count }))
-    return { postIds, unread: unreadCounts, openReportSnapshots }
+    return { postIds, unread: unreadCounts, openReportSnapshots, conversations }
   }
 
   /** Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post. */

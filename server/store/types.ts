@@ -410,6 +410,17 @@ export interface AccountRemoval {
   readonly unread: readonly UnreadCount[]
   /** The snapshots of the open reports that went with it (made by them, or about them): evidence no longer kept. */
   readonly openReportSnapshots: readonly object[]
+  /**
+   * The conversations of direct posts they were in, hidden or not, each with the participants it goes on
+   * between (whose accounts exist), sorted; in no particular order.
+   */
+  readonly conversations: readonly LeftConversation[]
+}
+
+/** A conversation a deleted account left, and who remains in it. */
+export interface LeftConversation {
+  readonly conversationId: string
+  readonly participantIds: readonly string[]
 }
 
 export interface PageRequest {

@@ -76,6 +76,7 @@ const sorted = (removal: AccountRemoval | undefined) =>
     postIds: [...removal.postIds].sort(),
     unread: [...removal.unread].sort((a, b) => a.recipientId.localeCompare(b.recipientId)),
     openReportSnapshots: removal.openReportSnapshots.map((snapshot) => JSON.stringify(snapshot)).sort(),
+    conversations: [...removal.conversations].sort((a, b) => a.conversationId.localeCompare(b.conversationId)),
   }
 
 /** Deleting accounts, last: the reads run after it see what each store left. */

@@ -2,8 +2,9 @@ import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
 import { VISIBILITIES, type Visibility } from '../../common/audience.js'
 import { PostDeletedEventSchema } from '../../server/schemas/events.js'
+import { NotificationsReplySchema, UnreadReplySchema } from '../../server/schemas/notifications.js'
 import type { Post } from '../../server/schemas/posts.js'
-import { expectError, signup, type SignedUp } from '../helpers/api.js'
+import { expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 import { openSse, type SseClient } from '../helpers/sse.js'
 
@@ -154,4 +155,38 @@ await t.test('a reconnecting stream is replayed only what its reader may read', 
   const theirs = await resume(t, stranger, left.get(stranger) as string)
   t.strictSame(await live.postEventsUntil(theirs, marker._id), [], 'the stranger: not')
   t.notMatch(theirs.text, /missed, for followers/, 'not a word of it')
+})
+
+await t.test('the unread count an event or a mark-read carries counts only what the list shows', async (t) => {
+  const [author, reader, first, second] = [await signup(api), await signup(api), await signup(api), await signup(api)]
+  await write(reader, 'POST', `/api/users/follow/${author.user._id}`)
+  const closed = await post(author, 'for followers only', 'followers')
+  await write(first, 'POST', `/api/users/follow/${reader.user._id}`)
+  await write(author, 'POST', `/api/comments/add/${closed._id}`, { text: `see this @${reader.username}` })
+  const listed = async () => {
+    const res = await api.as(reader.token, { method: 'GET', url: '/api/notifications' })
+    return expectOk(t, res, 200, NotificationsReplySchema)
+  }
+  t.equal((await listed()).unread, 2, 'a follow and a mention in a comment on the followers post')
+  const theirs = await stream(t, reader)
+  const next = async (name: string) => {
+    const message = await theirs.until((m) => m.event === name, 3000)
+    return (JSON.parse(message.data ?? '{}') as { unread: number }).unread
+  }
+  await write(reader, 'POST', `/api/users/unfollow/${author.user._id}`)
+  const [told, ...rest] = (await listed()).notifications
+  t.strictSame([told?.type, rest.length, (await listed()).unread], ['follow', 0, 1], 'the mention leaves the list')
+  t.equal(await next('notification.read'), 1, 'and the count, on open screens at once')
+  await write(second, 'POST', `/api/users/follow/${reader.user._id}`)
+  t.equal(await next('notification.created'), 2, 'a new notification: the two the list shows')
+  await write(second, 'POST', `/api/users/unfollow/${reader.user._id}`)
+  t.equal(await next('notification.read'), 1, 'one taken back: the one the list shows')
+  const marked = await api.as(reader.token, {
+    method: 'POST',
+    url: '/api/notifications/read',
+    payload: { before: told?._id },
+  })
+  t.equal(expectOk(t, marked, 200, UnreadReplySchema).unread, 0, 'marked read: none the list shows is unread')
+  t.equal(await next('notification.read'), 0, 'and the other streams hear the same')
+  t.equal((await listed()).unread, 0, 'as the list says')
 })

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import t, { type Test } from 'tap'
 import * as MSG from '../../common/messages.js'
+import { ImportReplySchema } from '../../server/schemas/account.js'
 import { EmptyObjectSchema } from '../../server/schemas/common.js'
 import {
   ConversationDeletedEventSchema,
@@ -9,12 +10,12 @@ import {
 } from '../../server/schemas/conversations.js'
 import { NotificationsReplySchema } from '../../server/schemas/notifications.js'
 import { PostDeletedEventSchema, PostEventSchema, type AllEventPayloads } from '../../server/schemas/events.js'
-import { checkSchema, expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
+import { checkSchema, expectError, expectOk, multipart, signup, type SignedUp } from '../helpers/api.js'
 import type { SseClient } from '../helpers/sse.js'
 import { conversationCalls, namesIn, nextButNotifications } from '../helpers/conversations.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 import { seedWithStaff } from '../helpers/moderation.js'
-import { readZip } from '../helpers/zip.js'
+import { makeZip, readZip } from '../helpers/zip.js'
 
 /**
  * Direct messages (DECISIONS §12): a direct post goes to the people it mentions and files into the
@@ -375,3 +376,135 @@ await t.test(
     t.not(later.conversationId, first.conversationId, 'two of the three are another set of people')
   },
 )
+
+await t.test('an imported direct post files into its conversation as a new one does, notifying nobody', async (t) => {
+  const [ann, bea, cal, dan] = await people('ann', 'bea', 'cal', 'dan')
+  const hello = await dm(bea, `${at(ann)} hello`)
+  t.equal((await call(dan, 'POST', `/api/users/block/${ann.user._id}`)).statusCode, 200, 'dan blocks ann')
+  const beaStream = await live.stream(t, bea)
+  const archived = (content: string, visibility = 'direct') => ({
+    content,
+    visibility,
+    createdAt: '2020-05-01T00:00:00.000Z',
+  })
+  const archive = await makeZip([
+    [
+      'posts.json',
+      JSON.stringify([
+        archived(`${at(bea)} an old word`),
+        archived(`${at(bea)} ${at(cal)} the three of us`),
+        archived(`an open one ${at(bea)}`, 'public'),
+        archived(`${at(dan)} across a block`),
+      ]),
+    ],
+  ])
+  const res = await api.as(ann.token, {
+    method: 'POST',
+    url: '/api/account/import',
+    ...multipart('file', 'archive.zip', 'application/zip', archive),
+  })
+  t.equal(expectOk(t, res, 200, ImportReplySchema).imported.posts, 4, 'all four imported')
+
+  const told = await heard(t, beaStream, 'conversation.updated', ConversationUpdatedEventSchema)
+  t.equal(told.conversation._id, hello.conversationId, 'the conversation of the two, live')
+  t.equal(told.conversation.unread, 1, 'the imported post is unread for its recipient')
+  const group = await heard(t, beaStream, 'conversation.updated', ConversationUpdatedEventSchema)
+  t.strictSame(namesIn(group.conversation), [ann.username, cal.username], 'and the one of the three opens')
+  const { posts } = await open(bea, hello.conversationId as string)
+  t.strictSame(
+    posts.map((post) => post.content),
+    [hello.content, `${at(bea)} an old word`],
+    'the conversation holds it at its own date',
+  )
+  t.equal(posts[1]?.conversationId, hello.conversationId, 'the post names its conversation')
+  const theirs = (await list(cal)).conversations
+  t.strictSame(
+    theirs.map((conversation) => [namesIn(conversation), conversation.unread]),
+    [[[ann.username, bea.username], 1]],
+    "the third person's list",
+  )
+  t.equal(await unread(bea), 2, 'both conversations hold an unread post for bea')
+  t.strictSame(
+    // All active at the moment of the import: in any order.
+    (await list(ann)).conversations
+      .map((conversation) => [namesIn(conversation), conversation.unread])
+      .sort((a, b) => String(a[0]).length - String(b[0]).length),
+    [
+      [[], 0],
+      [[bea.username], 1],
+      [[bea.username, cal.username], 0],
+    ],
+    "the importer is in each (one with nobody else, as the post across a block): bea's hello alone is unread",
+  )
+  t.strictSame((await list(dan)).conversations, [], 'a mention across a block is left out, as in a new one')
+  const notified = expectOk(t, await call(bea, 'GET', '/api/notifications'), 200, NotificationsReplySchema)
+  t.strictSame(notified.notifications, [], 'an import notifies nobody')
+})
+
+/** A conversation event: `conversation.updated` (its `conversation`) or `conversation.deleted` (its `conversationId`). */
+type ConversationEvent = {
+  event: string
+  data: Partial<AllEventPayloads['conversation.updated'] & AllEventPayloads['conversation.deleted']>
+}
+
+/** The conversation events on the stream until `user.deleted`. */
+async function conversationEventsUntilGone(stream: SseClient) {
+  const heardOf: ConversationEvent[] = []
+  for (;;) {
+    const message = await stream.until((m) => m.event !== undefined, 5000)
+    if (message.event === 'user.deleted') return heardOf
+    if (message.event?.startsWith('conversation.')) {
+      heardOf.push({ event: message.event, data: JSON.parse(message.data ?? '{}') as ConversationEvent['data'] })
+    }
+  }
+}
+
+await t.test('deleting an account tells the others of each conversation it was in how it now stands', async (t) => {
+  const [leaver, bea, cal, dan] = await people('leaver', 'bea', 'cal', 'dan')
+  const group = await dm(bea, `${at(leaver)} ${at(cal)} the three of us`)
+  const pair = await dm(leaver, `${at(bea)} only the leaver writes here`)
+  const aside = await dm(dan, `${at(bea)} unrelated`)
+  await dm(leaver, 'from the leaver', { inReplyTo: group._id })
+  // The leaver hid the group's conversation: the others are told of it all the same.
+  t.equal((await call(leaver, 'DELETE', `/api/conversations/${group.conversationId}`)).statusCode, 200)
+  t.equal(await unread(bea), 3, 'before: three conversations unread for bea')
+  const streams = [await live.stream(t, bea), await live.stream(t, cal), await live.stream(t, dan)]
+
+  const gone = await call(leaver, 'DELETE', '/api/account', { password: leaver.password })
+  expectOk(t, gone, 200, EmptyObjectSchema)
+  const [toBea = [], toCal = [], toDan = []] = await Promise.all(streams.map(conversationEventsUntilGone))
+  const updated = (events: ConversationEvent[]) =>
+    events.flatMap(({ event, data }) =>
+      event === 'conversation.updated' && data.conversation ? [data.conversation] : [],
+    )
+  const [beas] = updated(toBea)
+  t.strictSame(
+    [beas?._id, namesIn(beas), beas?.lastPost._id, beas?.unread],
+    [group.conversationId, [cal.username], group._id, 0],
+    "bea hears the group's conversation without the leaver, their reply gone from its last post and unread",
+  )
+  t.ok(
+    toBea.some(({ event, data }) => event === 'conversation.deleted' && data.conversationId === pair.conversationId),
+    'and that the conversation only the leaver wrote in is gone for her',
+  )
+  t.equal(toBea.length, 2, 'nothing else of conversations')
+  const [cals] = updated(toCal)
+  t.strictSame(
+    [toCal.length, cals?._id, namesIn(cals), cals?.lastPost._id, cals?.unread],
+    [1, group.conversationId, [bea.username], group._id, 1],
+    "cal hears it too, bea's first post still unread",
+  )
+  t.strictSame(toDan, [], 'dan, in none of them, hears nothing')
+
+  const listed = (await list(bea)).conversations
+  t.strictSame(
+    listed.map((conversation) => [conversation._id, namesIn(conversation), conversation.lastPost._id]).sort(),
+    [
+      [group.conversationId, [cal.username], group._id],
+      [aside.conversationId, [dan.username], aside._id],
+    ].sort(),
+    "bea's list: the group without the leaver, and the one that never held them; not the one only they wrote in",
+  )
+  t.equal(await unread(bea), 1, "only dan's conversation is unread for her")
+  expectError(t, await call(bea, 'GET', `/api/conversations/${pair.conversationId}`), 404, MSG.conversationNotFound)
+})

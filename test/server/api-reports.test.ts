@@ -191,6 +191,30 @@ await t.test('a refused report is a clear 4xx and changes nothing', async (t) =>
   t.strictSame(await snapshotDb(api), before, 'nothing stored')
 })
 
+await t.test('a post or comment its reporter may not see is a 404, as its page is, and changes nothing', async (t) => {
+  const [writer, follower, stranger] = [await signup(api), await signup(api), await signup(api)]
+  await call(api, follower.token, 'POST', `/api/users/follow/${writer.user._id}`)
+  const written = await call(api, writer.token, 'POST', '/api/posts', {
+    content: 'for my followers',
+    visibility: 'followers',
+  })
+  const postId = (written.json() as { post: { _id: string } }).post._id
+  const commentId = await commentBy(api, follower.token, postId, 'a follower answers')
+  const onPost = { targetType: 'post', targetId: postId, category: 'abuse' }
+  const onComment = { targetType: 'comment', targetId: commentId, postId, category: 'abuse' }
+  expectError(t, await call(api, stranger.token, 'GET', `/api/posts/${postId}`), 404, 'Post not found', 'its page')
+  const before = await snapshotDb(api)
+  expectError(t, await report(stranger.token, onPost), 404, 'Post not found', 'the post, by a stranger')
+  expectError(t, await report(stranger.token, onComment), 404, 'Post not found', 'a comment on it, by a stranger')
+  t.strictSame(await snapshotDb(api), before, 'nothing stored')
+  t.equal((await report(follower.token, onPost)).statusCode, 201, 'a follower reports the post')
+  await call(api, follower.token, 'POST', `/api/users/unfollow/${writer.user._id}`)
+  const after = await snapshotDb(api)
+  const again = await report(follower.token, { ...onPost, category: 'spam' })
+  expectError(t, again, 404, 'Post not found', 'no longer, once they unfollowed')
+  t.strictSame(await snapshotDb(api), after, 'and that refusal stores nothing either')
+})
+
 await t.test('the queue lists open reports newest first with the open count, and pages', async (t) => {
   const { reports, open, nextCursor } = await queue()
   t.ok(open >= 3, 'the open count')

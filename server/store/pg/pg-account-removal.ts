@@ -40,6 +40,13 @@ export async function deleteAccount(
   await sql`SELECT set_config('lock_timeout', '30s', true), set_config('statement_timeout', '120s', true)`
   const [user] = await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`
   if (!user) return undefined
+  // Their conversations, which go on between the others: their own places go with their row.
+  const conversations = await sql<{ conversation_id: string; participant_ids: string[] }[]>`
+    SELECT m.conversation_id, ARRAY(
+      SELECT o.user_id FROM direct_conversation_members o
+      WHERE o.conversation_id = m.conversation_id AND o.user_id <> ${userId} ORDER BY o.user_id
+    ) AS participant_ids
+    FROM direct_conversation_members m WHERE m.user_id = ${userId}`
   // Their comments, and the replies others made to them (a reply goes with the comment it answers).
   const commentsGone = sql`
     SELECT id FROM comments WHERE author_id = ${userId}
@@ -119,6 +126,10 @@ export async function deleteAccount(
     postIds: posts.map((row) => row.id),
     unread: unread.map((row) => ({ recipientId: row.recipient_id, unread: row.unread })),
     openReportSnapshots: reports.flatMap((row) => (row.snapshot === null ? [] : [row.snapshot])),
+    conversations: conversations.map((row) => ({
+      conversationId: row.conversation_id,
+      participantIds: row.participant_ids,
+    })),
   }
 }
 
