@@ -7,6 +7,7 @@ import { summaryOf, summaryRecordOf } from './views.js'
 import { checkCanInteract, checkNotSuspended } from './visibility.js'
 import { audienceOf } from './audience-events.js'
 import { isShareable, visibilityOf } from './audience.js'
+import { checkMayRead } from './audience-reads.js'
 import type { Post } from '../schemas/posts.js'
 
 /**
@@ -38,6 +39,8 @@ export function createPostActions(
       await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
       await checkCanInteract(tx, userId, post.authorId, at)
       if (!me) throw notFound(MSG.userNotRegistered)
+      // Whoever may not read it is told it is not there, not that it may not be reposted.
+      if (reposted) await checkMayRead(tx, post, userId)
       // Not even by its author: a repost shows the post to the reposter's followers, whoever they are.
       if (reposted && !isShareable(post)) throw badRequest(MSG.postNotRepostable)
       if (!(await tx.setRepost(post._id, userId, reposted, at)))
@@ -98,6 +101,7 @@ export function createPostActions(
     const at = now().toISOString()
     await checkNotSuspended(tx, post.authorId, at, MSG.postNotFound)
     await checkCanInteract(tx, userId, post.authorId, at)
+    await checkMayRead(tx, post, userId)
     if (post.authorId !== userId && !isShareable(post)) throw badRequest(MSG.postNotQuotable)
     return post
   }

@@ -32,14 +32,16 @@ await t.test('a followers or direct post cannot be reposted, not even by its aut
   for (const visibility of ['followers', 'direct'] as const) {
     const closed = await post(author, visibility)
     const before = await unread(author)
-    for (const [who, by] of [
-      [author, 'its author'],
-      [follower, 'a follower'],
-      [mentioned, 'the person it mentions'],
-    ] as const) {
+    const readers = visibility === 'followers' ? ([[follower, 'a follower']] as const) : []
+    for (const [who, by] of [[author, 'its author'], ...readers, [mentioned, 'the person it mentions']] as const) {
       const res = await call(api, who.token, 'POST', `/api/posts/repost/${closed._id}`)
       expectError(t, res, 400, MSG.postNotRepostable, `${visibility}, by ${by}`)
       t.equal(res.json<{ code: string }>().code, 'post_not_repostable', 'its code')
+    }
+    const outsiders = visibility === 'direct' ? ([[follower, 'a follower']] as const) : []
+    for (const [who, by] of [...outsiders, [stranger, 'a stranger']] as const) {
+      const res = await call(api, who.token, 'POST', `/api/posts/repost/${closed._id}`)
+      expectError(t, res, 404, MSG.postNotFound, `${visibility}, by ${by} who may not read it`)
     }
     const now = await read(closed._id)
     t.equal(now.repostCount, 0, `${visibility}: no repost counted`)
@@ -59,14 +61,19 @@ await t.test('a public or unlisted post may be reposted', async (t) => {
 await t.test('a followers or direct post cannot be quoted by others; its author may quote it', async (t) => {
   for (const visibility of ['followers', 'direct'] as const) {
     const closed = await post(author, visibility)
-    for (const [who, by] of [
-      [follower, 'a follower'],
-      [mentioned, 'the person it mentions'],
-      [stranger, 'a stranger'],
-    ] as const) {
+    const readers = visibility === 'followers' ? ([[follower, 'a follower']] as const) : []
+    for (const [who, by] of [...readers, [mentioned, 'the person it mentions']] as const) {
       const before = await postCount(who)
       const res = await call(api, who.token, 'POST', '/api/posts', { content: 'look', quoteOf: closed._id })
       expectError(t, res, 400, MSG.postNotQuotable, `${visibility}, by ${by}`)
+      t.equal(await postCount(who), before, `${visibility}, by ${by}: no post written`)
+    }
+    // Whoever may not read it learns nothing of it: not there, as its page says.
+    const outsiders = visibility === 'direct' ? ([[follower, 'a follower']] as const) : []
+    for (const [who, by] of [...outsiders, [stranger, 'a stranger']] as const) {
+      const before = await postCount(who)
+      const res = await call(api, who.token, 'POST', '/api/posts', { content: 'look', quoteOf: closed._id })
+      expectError(t, res, 404, MSG.postNotFound, `${visibility}, by ${by} who may not read it`)
       t.equal(await postCount(who), before, `${visibility}, by ${by}: no post written`)
     }
     const own = await call(api, author.token, 'POST', '/api/posts', { content: 'again', quoteOf: closed._id })
