@@ -141,12 +141,12 @@ await t.test('a live run keeps its job however long it takes: nobody else runs i
     async () => {
       runs.push(who)
       // Many leases long.
-      await new Promise((resolve) => setTimeout(resolve, 800))
+      await new Promise((resolve) => setTimeout(resolve, 2500))
     }
-  startQueue(t, store, { push: slow('first') }, { leaseMs: 90, pollMs: 600_000 })
+  startQueue(t, store, { push: slow('first') }, { leaseMs: 500, pollMs: 600_000 })
   await store.enqueueJobs([newJob('push', {}, now())], now())
   await untilJobs(store, (c) => countOf(c, 'push', 'running') === 1)
-  startQueue(t, store, { push: slow('second') }, { leaseMs: 90, pollMs: 20 })
+  startQueue(t, store, { push: slow('second') }, { leaseMs: 500, pollMs: 20 })
   await untilJobs(store, (c) => countOf(c, 'push', 'done') === 1)
   t.strictSame(runs, ['first'], 'run once, by the worker that claimed it')
 })
