@@ -166,6 +166,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mediaStorage,
     mediaUrls: createMediaUrls(config.s3?.publicUrl),
     signToken: (payload) => fastify.signToken(payload),
+    signAppToken: (payload) => fastify.signAppToken(payload),
     guestLogin: config.guestLogin,
     registration: config.registration,
     rateLimit: config.rateLimit,
