@@ -32,6 +32,8 @@ declare module 'fastify' {
     identify: (request: FastifyRequest) => Promise<void>
     signToken: (payload: TokenPayload) => string
     signAppToken: (payload: AppTokenPayload) => string
+    /** What a token names, if Chirp signed it for a person: who, and the token itself; whether it was logged out is not checked. */
+    readToken: (token: string) => { userId: string; token: TokenOfRequest } | undefined
     /** The app a request's own app token (client_credentials) names, with its scopes; undefined for any other token. */
     appTokenOf: (request: FastifyRequest) => { app: string; scopes: readonly string[] } | undefined
   }
@@ -146,6 +148,16 @@ async function authPlugin(app: FastifyInstance, { secret, expiresIn, auth }: Aut
 
   app.decorate('signToken', (payload: TokenPayload) => app.jwt.sign(payload))
   app.decorate('signAppToken', (payload: AppTokenPayload) => app.jwt.sign(payload))
+  app.decorate('readToken', (token: string) => {
+    if (token.length > MAX_TOKEN_LENGTH) return undefined
+    let payload: unknown
+    try {
+      payload = app.jwt.verify(token)
+    } catch {
+      return undefined
+    }
+    return isPayload(payload) ? { userId: payload._id, token: tokenOfRequest(token, payload) } : undefined
+  })
   app.decorate('appTokenOf', (request: FastifyRequest) => {
     const token = tokenOf(request)
     if (!token || token.length > MAX_TOKEN_LENGTH) return undefined

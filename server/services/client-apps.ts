@@ -130,6 +130,11 @@ export function createClientAppsService({ store, now, auth, signAppToken }: Clie
       return store.getApp(clientId)
     },
 
+    /** How many people and posts the community has, for the instance's description. */
+    community() {
+      return store.countCommunity()
+    },
+
     /** The app whose id and secret these are; invalid_client otherwise. */
     async authenticate(clientId: string | undefined, clientSecret: string | undefined): Promise<AppRecord> {
       const app = clientId ? await store.getApp(clientId) : undefined

@@ -47,7 +47,7 @@ type WriteScope = `write:${(typeof SUB_SCOPES.write)[number]}`
 /** A scope a route may require. */
 export type Scope = 'read' | 'write' | 'follow' | 'push' | 'profile' | ReadScope | WriteScope
 
-export const TOP_SCOPES: readonly Scope[] = ['read', 'write', 'follow', 'push']
+const TOP_SCOPES: readonly Scope[] = ['read', 'write', 'follow', 'push']
 
 /** Every scope an app may ask for. */
 export const KNOWN_SCOPES: ReadonlySet<string> = new Set([
@@ -58,7 +58,7 @@ export const KNOWN_SCOPES: ReadonlySet<string> = new Set([
 ])
 
 /** Asked for nothing, an app gets `read`, as on Mastodon. */
-export const DEFAULT_SCOPES: readonly string[] = ['read']
+const DEFAULT_SCOPES: readonly string[] = ['read']
 
 /** The scopes of a space-separated list (`+` too, as some clients send it), in order, each once; undefined when one is unknown. */
 export function parseScopes(text: string | undefined): string[] | undefined {

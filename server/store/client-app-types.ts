@@ -49,6 +49,8 @@ export const markerId = (userId: string, timeline: MarkerTimeline) => `${userId}
 /** What both stores read and write of these. */
 export interface ClientAppReads {
   getApp(id: string): Promise<AppRecord | undefined>
+  /** How many people have an account (a signup waiting for approval is nobody yet) and how many posts there are. */
+  countCommunity(): Promise<{ users: number; posts: number }>
   /** The user's markers, in no particular order; none for an unknown user. */
   listMarkers(userId: string): Promise<MarkerRecord[]>
 }

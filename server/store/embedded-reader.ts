@@ -325,6 +325,9 @@ export class EmbeddedReader implements TransactionBase {
   async getApp(id: string) {
     return this.index.clientApps.apps.get(id)
   }
+  async countCommunity() {
+    return { users: this.index.users.size - this.index.pendingCount(), posts: this.index.posts.size }
+  }
   async listMarkers(userId: string) {
     return this.index.clientApps.markersOf(userId)
   }

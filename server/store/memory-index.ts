@@ -196,6 +196,11 @@ export class MemoryIndex {
     this.clientApps.load(data)
   }
 
+  /** How many signups wait for approval. */
+  pendingCount(): number {
+    return this.#pending.size
+  }
+
   getUsers(ids: readonly string[]): UserRecord[] {
     return known(this.users, ids)
   }

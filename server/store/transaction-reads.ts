@@ -125,6 +125,9 @@ export class TransactionReads implements StoreReader {
     if (this.deletedUsers.has(id)) return undefined
     return this.users.get(id) ?? this.base.getUser(id)
   }
+  countCommunity() {
+    return this.base.countCommunity()
+  }
   async getApp(id: string) {
     return this.apps.get(id) ?? this.base.getApp(id)
   }

@@ -8,6 +8,7 @@ const sortedMarkers = <T extends { _id: string }>(markers: T[]) =>
 export function clientAppReads(f: Fixture): ReadCase[] {
   const [u0, , , , u4] = f.u as [string, string, string, string, string]
   return [
+    { op: 'countCommunity', name: 'people and posts', read: (s) => s.countCommunity() },
     { op: 'getApp', name: 'an app', read: (s) => s.getApp('contract-app') },
     { op: 'getApp', name: 'an unknown app', read: (s) => s.getApp('no-such-app') },
     { op: 'listMarkers', name: "someone's markers", read: async (s) => sortedMarkers(await s.listMarkers(u0)) },

@@ -151,6 +151,7 @@ export const OPERATIONS: Record<Operation, true> = {
   markConversationRead: true,
   hideConversation: true,
   getApp: true,
+  countCommunity: true,
   listMarkers: true,
   createApp: true,
   addAuthorizationCode: true,

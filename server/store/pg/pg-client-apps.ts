@@ -69,6 +69,12 @@ export async function getApp(sql: Queryable, id: string): Promise<AppRecord | un
   return row && appOf(row)
 }
 
+export async function countCommunity(sql: Queryable): Promise<{ users: number; posts: number }> {
+  const [row] = await sql<{ users: string; posts: string }[]>`
+    SELECT (SELECT count(*) FROM users WHERE NOT pending) AS users, (SELECT count(*) FROM posts) AS posts`
+  return { users: Number(row?.users ?? 0), posts: Number(row?.posts ?? 0) }
+}
+
 export async function listMarkers(sql: Queryable, userId: string): Promise<MarkerRecord[]> {
   if (!isUuid(userId)) return []
   const rows = await sql<MarkerRow[]>`SELECT * FROM markers WHERE user_id = ${userId}`

@@ -465,6 +465,9 @@ export class PgReader implements StoreReader {
   getApp(id: string) {
     return clientApps.getApp(this.sql, id)
   }
+  countCommunity() {
+    return clientApps.countCommunity(this.sql)
+  }
   listMarkers(userId: string) {
     return clientApps.listMarkers(this.sql, userId)
   }
