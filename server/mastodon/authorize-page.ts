@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { OUT_OF_BAND } from '../services/client-apps.js'
 import { escapeHtml } from './account-entity.js'
 
 /** What the sign-in page shows and sends back: the app's request, carried through the form. */
@@ -49,7 +50,7 @@ code{display:block;padding:1rem;background:#f2f2f2;word-break:break-all;font-siz
  * the app's own address (its origin, or its scheme for an app's own link such as `myapp:`) is allowed.
  */
 function targetOf(redirectUri: string): string[] {
-  if (!URL.canParse(redirectUri)) return []
+  if (redirectUri === OUT_OF_BAND || !URL.canParse(redirectUri)) return []
   const url = new URL(redirectUri)
   return url.protocol === 'http:' || url.protocol === 'https:' ? [url.origin] : [url.protocol]
 }
