@@ -4,6 +4,7 @@ import { ApplicationSchema, CredentialAccountSchema, TokenSchema } from '../../s
 import { totpCode } from '../../server/services/totp.js'
 import { buildApiApp, signup } from '../helpers/api.js'
 import { seedWithStaff } from '../helpers/moderation.js'
+import { loose } from '../helpers/rate-limits.js'
 import {
   OOB,
   REDIRECT,
@@ -451,4 +452,50 @@ await t.test('the authorization server metadata advertises PKCE S256 and the gra
     grant_types_supported: ['authorization_code', 'password', 'client_credentials'],
   })
   t.ok(res.json<Reply>().scopes_supported.includes('write:statuses'))
+})
+
+await t.test('wrong passwords on the page and in the password grant count with the login limits', async (t) => {
+  const limited = await buildApiApp(t, {
+    config: { rateLimit: true },
+    options: { rateLimits: loose({ loginFailuresPerAddressAndAccount: { max: 2, windowMs: 60_000 } }) },
+  })
+  const app = await registerApp(limited)
+  const grant = (password: string) =>
+    tokenRequest(limited, {
+      grant_type: 'password',
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      username: 'noah_kim',
+      password,
+    })
+  t.equal((await grant('wrong')).statusCode, 400)
+  t.equal(
+    (
+      await authorizeForm(limited, {
+        client_id: app.clientId,
+        redirect_uri: REDIRECT,
+        username: 'noah_kim',
+        password: 'wrong',
+      })
+    ).statusCode,
+    401,
+  )
+  const refused = await grant('noahpassword')
+  t.equal(refused.statusCode, 429, 'the right password too, once the budget is spent')
+  t.strictSame(refused.json(), { error: 'Too many requests' })
+  const page = await authorizeForm(limited, {
+    client_id: app.clientId,
+    redirect_uri: REDIRECT,
+    username: 'noah_kim',
+    password: 'noahpassword',
+  })
+  t.equal(page.statusCode, 429, 'and on the page')
+  const other = await grant('x')
+  t.equal(other.statusCode, 429)
+  const codes = await tokenRequest(limited, {
+    grant_type: 'client_credentials',
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+  })
+  t.equal(codes.statusCode, 200, 'a grant without a password is not counted')
 })
