@@ -58,7 +58,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       },
     },
     async (request) => {
-      const { user } = await services.users.get(request.user._id, request.user._id)
+      const { user } = await services.users.own(request.user._id)
       return credentialAccountOf(user, publicUrl, await followRequestsOf(user))
     },
   )
@@ -74,7 +74,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       },
     },
     async (request) => {
-      const { user } = await services.users.get(request.user._id, request.user._id)
+      const { user } = await services.users.own(request.user._id)
       return {
         'posting:default:visibility': MASTODON_VISIBILITY[user.defaultVisibility ?? 'public'],
         'posting:default:sensitive': false,

@@ -10,6 +10,7 @@ import {
 } from '../../server/mastodon/schemas.js'
 import { buildApiApp, signup } from '../helpers/api.js'
 import { bearer, passwordToken, registerApp } from '../helpers/mastodon.js'
+import { loose } from '../helpers/rate-limits.js'
 
 /**
  * What a Mastodon app reads as it starts (DECISIONS §13): the instance, the signed-in account, preferences,
@@ -199,6 +200,13 @@ await t.test('CORS on the Mastodon paths only: any origin, Authorization allowed
   })
   t.equal(plain.headers['access-control-allow-origin'], '*')
   t.match(plain.headers['access-control-expose-headers'], /Link/)
+  const refused = await api.app.inject({
+    method: 'GET',
+    url: '/api/v1/preferences',
+    headers: { origin: 'https://web.example' },
+  })
+  t.equal(refused.statusCode, 401)
+  t.equal(refused.headers['access-control-allow-origin'], '*', 'a refusal is readable by the page too')
   const write = await api.app.inject({
     method: 'POST',
     url: '/api/v1/apps',
@@ -215,6 +223,21 @@ await t.test('CORS on the Mastodon paths only: any origin, Authorization allowed
     payload: { client_id: 'x', redirect_uri: 'https://web.example/cb' },
   })
   t.equal(page.statusCode, 403, 'the sign-in form refuses other sites')
+})
+
+await t.test('a request refused by the rate limits carries CORS too', async (t) => {
+  const limited = await buildApiApp(t, {
+    config: { rateLimit: true },
+    options: { rateLimits: loose({ general: { max: 1, windowMs: 60_000 } }) },
+  })
+  const ask = () =>
+    limited.app.inject({ method: 'GET', url: '/api/v1/instance', headers: { origin: 'https://web.example' } })
+  t.equal((await ask()).statusCode, 200)
+  const refused = await ask()
+  t.equal(refused.statusCode, 429)
+  t.strictSame(refused.json(), { error: 'Too many requests' })
+  t.equal(refused.headers['access-control-allow-origin'], '*')
+  t.match(refused.headers['access-control-expose-headers'], /X-RateLimit-Reset/)
 })
 
 await t.test('paging: the window asked for, and the Link header of a page', async (t) => {
