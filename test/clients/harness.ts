@@ -56,6 +56,48 @@ export function run(
   })
 }
 
+/**
+ * Runs a client that asks questions: `answer` hears all it has written so far each time it writes more,
+ * and may return a line to type; the client's outcome once it ends.
+ */
+export function converse(
+  command: string,
+  args: readonly string[],
+  answer: (output: string) => string | undefined | Promise<string | undefined>,
+  { env = {}, timeoutMs = 60_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      detached: true,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    let turn = Promise.resolve()
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const heard = stdout
+      turn = turn
+        .then(async () => {
+          const line = await answer(heard)
+          if (line !== undefined && child.stdin.writable) child.stdin.write(`${line}\n`)
+        })
+        .catch((error: unknown) => {
+          child.kill('SIGKILL')
+          reject(error as Error)
+        })
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      void turn.then(() => resolve({ code, stdout, stderr }))
+    })
+  })
+}
+
 /** Why a client cannot run here, or undefined when it can; under CI its absence is a failure. */
 export async function missing(what: 'toot' | 'python3-mastodon'): Promise<string | undefined> {
   const present =

@@ -1,11 +1,12 @@
 import t from 'tap'
 import { signup } from '../helpers/api.js'
-import { TOOT, listeningChirp, missing, run, tempHome } from './harness.js'
+import { TOOT, converse, listeningChirp, missing, run, tempHome } from './harness.js'
 
 /**
  * Debian's `toot` against Chirp: it registers itself, logs in with an e-mail address and a password (the
  * password grant), reads the account and the instance, and loses its session when the person logs out
- * everywhere. On whichever store runs (test/clients/toot-postgres.test.ts runs it on PostgreSQL).
+ * everywhere; and it logs in through the sign-in page, as a person does in a browser, with the code the
+ * page shows. On whichever store runs (test/clients/toot-postgres.test.ts runs it on PostgreSQL).
  */
 const why = await missing('toot')
 if (why) {
@@ -36,6 +37,41 @@ if (why) {
     const instance = await toot(['instance', '--disable-https', host])
     t.equal(instance.code, 0, instance.stderr)
     t.match(instance.stdout, /running Mastodon 4\.3\.0 \(compatible; Chirp /)
+  })
+
+  await t.test('toot logs in through the sign-in page and the code it shows', async (t) => {
+    const browserHome = await tempHome(t)
+    const other = await signup(api, { password: 'typed in the page' })
+    let asked = false
+    let page = ''
+    const login = await converse(
+      TOOT,
+      ['login', '--instance', host, '--disable-https', '--no-color'],
+      async (output) => {
+        if (/Open link in default browser\? \[Y\/n\]\s*$/.test(output)) return 'n'
+        const url = /(http:\/\/\S+\/oauth\/authorize\S*)/.exec(output)?.[1]
+        if (!url || asked || !/Authorization code:\s*$/.test(output)) return undefined
+        asked = true
+        const shown = await fetch(url)
+        page = await shown.text()
+        const fields: Record<string, string> = Object.fromEntries(
+          [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+            m[1] ?? '',
+            m[2] ?? '',
+          ]),
+        )
+        const form = new URLSearchParams({ ...fields, username: other.username, password: 'typed in the page' })
+        const approved = await fetch(`http://${host}/oauth/authorize`, { method: 'POST', body: form })
+        return /<code>([^<]+)<\/code>/.exec(await approved.text())?.[1] ?? 'no code shown'
+      },
+      { env: { HOME: browserHome } },
+    )
+    t.ok(asked, 'toot gave the sign-in page')
+    t.match(page, /Sign in to authorize toot/)
+    t.equal(login.code, 0, login.stdout + login.stderr)
+    t.match(login.stdout, /Successfully logged in/)
+    const whoami = await run(TOOT, ['whoami', '--no-color'], { env: { HOME: browserHome } })
+    t.match(whoami.stdout, new RegExp(`@${other.username}\\b`))
   })
 
   await t.test("toot's token is a Chirp session: logging out everywhere ends it", async (t) => {
