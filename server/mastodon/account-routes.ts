@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../store/client-app-types.js'
+import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../services/markers.js'
 import type { User } from '../schemas/users.js'
 import { credentialAccountOf, MASTODON_VISIBILITY } from './account-entity.js'
 import { MASTODON_ERRORS } from './errors.js'

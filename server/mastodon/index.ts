@@ -5,6 +5,7 @@ import { installFormBodies } from './form-bodies.js'
 import { installScopeGuard } from './scopes-guard.js'
 import accountRoutes from './account-routes.js'
 import instanceRoutes from './instance-routes.js'
+import authorizeRoutes from './authorize-routes.js'
 import oauthRoutes from './oauth-routes.js'
 import type { MastodonOptions } from './options.js'
 
@@ -23,6 +24,7 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
     app.options(path, { schema: { hide: true } }, async (_request, reply) => reply.code(204).send())
   }
   await app.register(oauthRoutes, options)
+  await app.register(authorizeRoutes, options)
   await app.register(instanceRoutes, options)
   await app.register(accountRoutes, options)
   await installMastodonNotFound(app)

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyReply } from 'fastify'
 import { AppError, OAuthError } from '../errors.js'
-import { OUT_OF_BAND, type CheckedRequest } from '../services/client-apps.js'
+import type { AppRecord } from '../services/client-apps.js'
 import { KNOWN_SCOPES } from '../services/scopes.js'
-import { authorizePage, codePage, problemPage } from './authorize-page.js'
 import { MASTODON_ERRORS } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { ApplicationSchema, AuthorizationServerSchema, TokenSchema } from './schemas.js'
-import type { AppRecord } from '../store/types.js'
 
 /** One value or several (`redirect_uris[]`, or a field sent twice): Mastodon's apps send both. */
 const OneOrMany = Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 20 })])
@@ -40,28 +37,6 @@ const RevokeBodySchema = Type.Object({
   client_secret: Type.Optional(Type.String({ maxLength: 200 })),
 })
 
-const AuthorizeQuerySchema = Type.Object({
-  response_type: Type.Optional(Type.String({ maxLength: 50 })),
-  client_id: Type.String({ maxLength: 200 }),
-  redirect_uri: Type.String({ maxLength: 2000 }),
-  scope: Type.Optional(Type.String({ maxLength: 2000 })),
-  state: Type.Optional(Type.String({ maxLength: 2000 })),
-  code_challenge: Type.Optional(Type.String({ maxLength: 200 })),
-  code_challenge_method: Type.Optional(Type.String({ maxLength: 20 })),
-  force_login: Type.Optional(Type.String({ maxLength: 10 })),
-  lang: Type.Optional(Type.String({ maxLength: 20 })),
-})
-const AuthorizeBodySchema = Type.Composite([
-  AuthorizeQuerySchema,
-  Type.Object({
-    username: Type.Optional(Type.String({ maxLength: 254 })),
-    password: Type.Optional(Type.String({ maxLength: 128 })),
-    otp: Type.Optional(Type.String({ maxLength: 32 })),
-    decision: Type.Optional(Type.Union([Type.Literal('approve'), Type.Literal('deny')])),
-  }),
-])
-type AuthorizeQuery = typeof AuthorizeQuerySchema.static
-
 /** Client credentials sent as HTTP Basic (RFC 6749 §2.3.1) rather than in the body. */
 function basicCredentials(header: string | undefined): { id?: string; secret?: string } {
   if (!header || !/^basic\s+/i.test(header)) return {}
@@ -86,41 +61,7 @@ function applicationOf(app: AppRecord, clientSecret?: string) {
   }
 }
 
-/** The parameters of an authorization request the page carries through its form. */
-function requestFields(query: AuthorizeQuery): Record<string, string> {
-  const fields: Record<string, string> = {}
-  for (const name of [
-    'client_id',
-    'redirect_uri',
-    'scope',
-    'state',
-    'code_challenge',
-    'code_challenge_method',
-  ] as const) {
-    const value = query[name]
-    if (value !== undefined) fields[name] = value
-  }
-  return fields
-}
-
-function sendPage(reply: FastifyReply, status: number, { html, policy }: { html: string; policy: string }) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', policy)
-    .header('cache-control', 'no-store')
-    .send(html)
-}
-
-/** The app's redirect with the answer in its query (RFC 6749 §4.1.2), the request's state kept. */
-function redirectTo(redirectUri: string, answer: Record<string, string>, state: string | undefined) {
-  const url = new URL(redirectUri)
-  for (const [name, value] of Object.entries(answer)) url.searchParams.set(name, value)
-  if (state !== undefined) url.searchParams.set('state', state)
-  return url.href
-}
-
-/** OAuth 2 for Mastodon's apps (DECISIONS §13): registration, the sign-in page, tokens and their revocation. */
+/** OAuth 2 for Mastodon's apps (DECISIONS §13): registration, tokens and their revocation (the sign-in page: authorize-routes.ts). */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
   const { clientApps } = services
 
@@ -260,84 +201,6 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       code_challenge_methods_supported: ['S256'],
     }),
-  )
-
-  /** The request checked, or the page that says why it cannot be served (never a redirect to an unchecked address). */
-  async function checked(query: AuthorizeQuery, reply: FastifyReply): Promise<CheckedRequest | undefined> {
-    try {
-      if (query.response_type !== undefined && query.response_type !== 'code') {
-        throw new OAuthError(400, 'unsupported_response_type', 'Only the code response type is supported.')
-      }
-      return await clientApps.checkRequest({
-        clientId: query.client_id,
-        redirectUri: query.redirect_uri,
-        scope: query.scope,
-        codeChallenge: query.code_challenge,
-        codeChallengeMethod: query.code_challenge_method,
-      })
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error
-      await sendPage(reply, 400, problemPage(error.message))
-      return undefined
-    }
-  }
-
-  app.get(
-    '/oauth/authorize',
-    {
-      schema: {
-        tags: ['mastodon'],
-        description:
-          'The page where a person signs in (with their second factor when it is on) and lets an app act for them.',
-        querystring: AuthorizeQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const request_ = await checked(request.query, reply)
-      if (!request_) return reply
-      const view = { appName: request_.app.name, website: request_.app.website, scopes: request_.scopes }
-      return sendPage(reply, 200, authorizePage({ ...view, request: requestFields(request.query) }))
-    },
-  )
-
-  app.post(
-    '/oauth/authorize',
-    {
-      schema: {
-        tags: ['mastodon'],
-        description:
-          "The page's form: signs in and approves (a redirect with `code`, or the code shown for the out-of-band redirect), or denies (a redirect with `error=access_denied`).",
-        body: AuthorizeBodySchema,
-      },
-    },
-    async (request, reply) => {
-      const body = request.body
-      const request_ = await checked(body, reply)
-      if (!request_) return reply
-      const out = request_.redirectUri === OUT_OF_BAND
-      if (body.decision === 'deny') {
-        if (out) return sendPage(reply, 200, problemPage('You denied the app access to your account.'))
-        return reply.redirect(redirectTo(request_.redirectUri, { error: 'access_denied' }, body.state), 302)
-      }
-      let userId: string
-      try {
-        userId = (await services.auth.checkSignIn(body.username ?? '', body.password ?? '', body.otp))._id
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error
-        const view = { appName: request_.app.name, website: request_.app.website, scopes: request_.scopes }
-        const page = authorizePage({
-          ...view,
-          request: requestFields(body),
-          problem: error.message,
-          login: body.username,
-        })
-        // 401 for a wrong guess, so the login limits count it as they count a failed login.
-        return sendPage(reply, error.statusCode === 403 ? 403 : 401, page)
-      }
-      const code = await clientApps.approve(request_, userId)
-      if (out) return sendPage(reply, 200, codePage(request_.app.name, code))
-      return reply.redirect(redirectTo(request_.redirectUri, { code }, body.state), 302)
-    },
   )
 }
 

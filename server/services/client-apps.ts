@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { AppError, OAuthError } from '../errors.js'
 import type { AppRecord, AuthorizationCodeRecord, TokenHolder } from '../store/types.js'
+
+export type { AppRecord }
 import type { AuthService } from './auth.js'
 import type { ServiceDeps } from './deps.js'
 import { parseScopes, withinScopes } from './scopes.js'

@@ -1,4 +1,6 @@
 import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../store/client-app-types.js'
+
+export { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline }
 import { notFound, MSG } from '../errors.js'
 import type { ServiceDeps } from './deps.js'
 
