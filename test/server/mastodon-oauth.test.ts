@@ -413,6 +413,29 @@ await t.test('a token is a session: logout-all, a new password and a suspension 
   t.equal(refused.json<Reply>().error, 'invalid_grant', 'and no new token while suspended')
 })
 
+await t.test(
+  "deleting the account ends its apps' tokens (the store contract holds that its markers go too)",
+  async (t) => {
+    const app = await registerApp(api)
+    const me = await signup(api)
+    const token = await passwordToken(api, app, me.username, me.password)
+    const marked = await api.app.inject({
+      method: 'POST',
+      url: '/api/v1/markers',
+      headers: bearer(token),
+      payload: { home: { last_read_id: '9' } },
+    })
+    t.equal(marked.statusCode, 200)
+    const deleted = await api.as(me.token, {
+      method: 'DELETE',
+      url: '/api/account',
+      payload: { password: me.password },
+    })
+    t.equal(deleted.statusCode, 200)
+    t.equal((await verify(token)).statusCode, 401)
+  },
+)
+
 await t.test('revoking ends the token, only by its own app', async (t) => {
   const app = await registerApp(api)
   const other = await registerApp(api)
