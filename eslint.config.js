@@ -31,6 +31,10 @@ const layer = (files, patterns, ignores = []) => ({
 const boundaries = [
   layer(['server/routes/**'], [{ regex: into('store'), message: 'A route reaches the store through a service.' }]),
   layer(
+    ['server/mastodon/**'],
+    [{ regex: into('store', 'routes'), message: "The Mastodon API translates to and from Chirp's services alone." }],
+  ),
+  layer(
     ['server/services/**'],
     [{ regex: into('routes', 'plugins'), message: 'A service knows no routes or plugins.' }],
   ),

@@ -37,6 +37,8 @@ import tagsRoutes from './routes/tags.js'
 import usersRoutes from './routes/users.js'
 import relationsRoutes from './routes/relations.js'
 import followRequestsRoutes from './routes/follow-requests.js'
+import mastodon from './mastodon/index.js'
+import { isMastodonApiPath } from './mastodon/paths.js'
 import { MAX_UPLOAD_BYTES } from './schemas/media.js'
 import { buildSeed } from './seed/index.js'
 import { createAccountSecrets } from './services/account-secrets.js'
@@ -122,6 +124,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     )
   await fastify.register(securityPlugin, {
     allowedOrigins: config.allowedOrigins,
+    crossSiteExempt: isMastodonApiPath,
     rateLimit: config.rateLimit,
     limits: options.rateLimits,
     redisUrl: config.redisUrl,
@@ -166,6 +169,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mediaStorage,
     mediaUrls: createMediaUrls(config.s3?.publicUrl),
     signToken: (payload) => fastify.signToken(payload),
+    signAppToken: (payload) => fastify.signAppToken(payload),
     guestLogin: config.guestLogin,
     registration: config.registration,
     rateLimit: config.rateLimit,
@@ -239,6 +243,8 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     },
     { prefix: '/api' },
   )
+
+  await fastify.register(mastodon, { services, publicUrl: config.publicUrl, registration: config.registration })
 
   const indexHtml = await readClientPage(config.clientDir)
   if (indexHtml !== undefined) {

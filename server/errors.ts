@@ -64,3 +64,18 @@ export class StartupError extends Error {
     this.name = new.target.name
   }
 }
+
+/**
+ * A refusal of OAuth 2 (RFC 6749 §5.2): its error code, such as `invalid_grant`, and a description for
+ * people; the Mastodon client API answers it as `{ error, error_description }`.
+ */
+export class OAuthError extends AppError {
+  constructor(
+    statusCode: number,
+    readonly code: string,
+    description: string,
+  ) {
+    super(statusCode, description)
+    this.name = 'OAuthError'
+  }
+}

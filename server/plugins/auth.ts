@@ -6,10 +6,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { unauthorized } from '../errors.js'
 import type { AuthService, TokenPayload } from '../services/auth.js'
+import type { AppTokenPayload } from '../services/client-apps.js'
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: TokenPayload
+    payload: TokenPayload | AppTokenPayload
     user: { _id: string; username: string; token: TokenOfRequest }
   }
 }
@@ -18,6 +19,9 @@ declare module '@fastify/jwt' {
 interface TokenOfRequest {
   id: string
   expiresAt: string
+  /** A Mastodon app's token: the scopes it was granted, and the app's client_id; absent from Chirp's own. */
+  scopes?: readonly string[]
+  app?: string
 }
 
 declare module 'fastify' {
@@ -27,6 +31,11 @@ declare module 'fastify' {
     /** onRequest hook for open routes that show more to the signed-in owner; never fails. */
     identify: (request: FastifyRequest) => Promise<void>
     signToken: (payload: TokenPayload) => string
+    signAppToken: (payload: AppTokenPayload) => string
+    /** What a token names, if Chirp signed it for a person: who, and the token itself; whether it was logged out is not checked. */
+    readToken: (token: string) => { userId: string; token: TokenOfRequest } | undefined
+    /** The app a request's own app token (client_credentials) names, with its scopes; undefined for any other token. */
+    appTokenOf: (request: FastifyRequest) => { app: string; scopes: readonly string[] } | undefined
   }
 }
 
@@ -76,7 +85,20 @@ function isPayload(value: unknown): value is Verified {
     typeof payload.username === 'string' &&
     typeof payload.tv === 'number' &&
     typeof payload.exp === 'number' &&
-    (payload.jti === undefined || typeof payload.jti === 'string')
+    (payload.jti === undefined || typeof payload.jti === 'string') &&
+    (payload.scope === undefined || typeof payload.scope === 'string') &&
+    (payload.app === undefined || typeof payload.app === 'string')
+  )
+}
+
+function isAppPayload(value: unknown): value is AppTokenPayload {
+  const payload = value as Partial<Verified & AppTokenPayload> | null
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    payload._id === undefined &&
+    typeof payload.app === 'string' &&
+    typeof payload.scope === 'string'
   )
 }
 
@@ -88,6 +110,8 @@ function tokenOfRequest(token: string, payload: Verified): TokenOfRequest {
   return {
     id: payload.jti ?? `sha256:${createHash('sha256').update(token).digest('base64url')}`,
     expiresAt: new Date(payload.exp * 1000).toISOString(),
+    ...(payload.scope === undefined ? {} : { scopes: payload.scope.split(' ') }),
+    ...(payload.app === undefined ? {} : { app: payload.app }),
   }
 }
 
@@ -123,6 +147,28 @@ async function authPlugin(app: FastifyInstance, { secret, expiresIn, auth }: Aut
   }
 
   app.decorate('signToken', (payload: TokenPayload) => app.jwt.sign(payload))
+  app.decorate('signAppToken', (payload: AppTokenPayload) => app.jwt.sign(payload))
+  app.decorate('readToken', (token: string) => {
+    if (token.length > MAX_TOKEN_LENGTH) return undefined
+    let payload: unknown
+    try {
+      payload = app.jwt.verify(token)
+    } catch {
+      return undefined
+    }
+    return isPayload(payload) ? { userId: payload._id, token: tokenOfRequest(token, payload) } : undefined
+  })
+  app.decorate('appTokenOf', (request: FastifyRequest) => {
+    const token = tokenOf(request)
+    if (!token || token.length > MAX_TOKEN_LENGTH) return undefined
+    let payload: unknown
+    try {
+      payload = app.jwt.verify(token)
+    } catch {
+      return undefined
+    }
+    return isAppPayload(payload) ? { app: payload.app, scopes: payload.scope.split(' ') } : undefined
+  })
   app.decorate('authenticate', verify)
   app.decorate('identify', async (request: FastifyRequest) => {
     if (!tokenOf(request)) return

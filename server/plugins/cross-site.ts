@@ -43,11 +43,16 @@ function isCrossSite(request: FastifyRequest, allowedOrigins: ReadonlySet<string
 /**
  * A text/plain body is read as JSON (lenient framing), and such a body is one any page may send anywhere
  * without asking: so a write from another site is refused before anything else looks at it, before any
- * body is read, any limit counts it or any token is checked. Registered ahead of the rate limits.
+ * body is read, any limit counts it or any token is checked. Registered ahead of the rate limits. Paths
+ * that only a bearer token or an app's secret opens (`exempt`: the Mastodon API's) have nothing to protect.
  */
-export function installCrossSiteCheck(app: FastifyInstance, allowedOrigins: readonly string[]) {
+export function installCrossSiteCheck(
+  app: FastifyInstance,
+  allowedOrigins: readonly string[],
+  exempt: (url: string) => boolean = () => false,
+) {
   const allowed = new Set(allowedOrigins)
   app.addHook('onRequest', async (request) => {
-    if (isCrossSite(request, allowed)) throw forbidden(MSG.crossSite)
+    if (isCrossSite(request, allowed) && !exempt(request.url)) throw forbidden(MSG.crossSite)
   })
 }

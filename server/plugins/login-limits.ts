@@ -19,9 +19,15 @@ export interface LoginLimitsOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined
 }
 
-const LOGIN_ROUTE = '/api/auth/login'
-/** The answers a guess gets: a wrong password, an unknown username. */
-const FAILED = new Set([401, 404])
+/**
+ * The ways to try a password, and the answers a wrong guess gets there: Chirp's login (a wrong password,
+ * an unknown username), and the Mastodon client API's sign-in page and password grant (DECISIONS §13).
+ */
+const LOGIN_ROUTES: ReadonlyMap<string, ReadonlySet<number>> = new Map([
+  ['/api/auth/login', new Set([401, 404])],
+  ['/oauth/authorize', new Set([401])],
+  ['/oauth/token', new Set([400, 401])],
+])
 /** The slow-down grows with the count itself, so its counter's max is only a bound on what it can tell. */
 const COUNT_BOUND = 1_000_000
 
@@ -48,7 +54,12 @@ export function loginDelayMs(failures: number, slowdown: LoginSlowdown): number 
  * squeeze through before the first of them is counted.
  */
 export function installLoginLimits(app: FastifyInstance, { counter, policy, sleep = wait }: LoginLimitsOptions) {
-  const isLogin = (request: FastifyRequest) => route(request) === LOGIN_ROUTE
+  const isLogin = (request: FastifyRequest) => {
+    const url = route(request)
+    if (!LOGIN_ROUTES.has(url) || request.method !== 'POST') return false
+    // The token endpoint takes a password only in the password grant; its other grants guess no password.
+    return url !== '/oauth/token' || (request.body as { grant_type?: unknown } | null)?.grant_type === 'password'
+  }
   const accountOf = (request: FastifyRequest) => (isLogin(request) ? usernameOf(request) : undefined)
   const perAddress = counter('login-address', policy.loginFailuresPerAddress, (r) =>
     isLogin(r) ? address(r) : undefined,
@@ -85,7 +96,7 @@ export function installLoginLimits(app: FastifyInstance, { counter, policy, slee
   })
 
   app.addHook('onSend', async (request, reply) => {
-    if (!judged.has(request) || !FAILED.has(reply.statusCode)) return
+    if (!judged.has(request) || !LOGIN_ROUTES.get(route(request))?.has(reply.statusCode)) return
     await Promise.all([perAddress, perPair, perAccount].map((limited) => limited.hit(request)))
   })
 }

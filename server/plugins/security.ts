@@ -49,6 +49,8 @@ interface SecurityOptions extends RateLimitOptions {
   limits?: Partial<RateLimitPolicy> | undefined
   /** Other sites whose pages may send writes (ALLOWED_ORIGINS). */
   allowedOrigins: readonly string[]
+  /** Paths that take no credential a browser sends on its own, which any site's page may call (the Mastodon API's). */
+  crossSiteExempt?: (url: string) => boolean
 }
 
 const HELMET_OPTIONS: HelmetOptions = {
@@ -103,7 +105,7 @@ async function security(app: FastifyInstance, options: SecurityOptions) {
     for (const [name, value] of set) raw.setHeader(name, value)
     done()
   })
-  installCrossSiteCheck(app, options.allowedOrigins)
+  installCrossSiteCheck(app, options.allowedOrigins, options.crossSiteExempt)
   installTextHygiene(app)
   const limits = options.rateLimit
     ? await installRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.limits }, options)

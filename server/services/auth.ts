@@ -22,6 +22,18 @@ export interface TokenPayload {
   tv: number
   /** The token's own id (RFC 7519 §4.1.7), what logging it out revokes; absent from tokens issued before ids. */
   jti?: string
+  /**
+   * A token given to an app of the Mastodon client API (DECISIONS §13): the scopes granted, space-separated,
+   * and the app's client_id. A token without them is Chirp's own session, with every scope.
+   */
+  scope?: string
+  app?: string
+}
+
+/** What a Mastodon app's token adds to the session it is. */
+export interface Grant {
+  scope: string
+  app: string
 }
 
 export interface AuthDeps extends ServiceDeps {
@@ -34,8 +46,8 @@ export interface AuthDeps extends ServiceDeps {
 }
 
 /** A token for the holder as it is now, with an id of its own. */
-export const tokenFor = (signToken: AuthDeps['signToken'], user: TokenHolder) =>
-  signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID() })
+export const tokenFor = (signToken: AuthDeps['signToken'], user: TokenHolder, grant?: Grant) =>
+  signToken({ _id: user._id, username: user.username, tv: user.tokenVersion, jti: randomUUID(), ...grant })
 
 /**
  * Names that GET /api/users/<name> already answers as other calls (/users/bookmark, /users/suggestions):
@@ -77,6 +89,22 @@ export function createAuthService({
     const proof = proofOf(secrets, state, otp, now())
     const spent = proof && (await store.transaction((tx) => tx.useTwoFactor(userId, proof)))
     if (!spent) throw unauthorized(MSG.twoFactorInvalid)
+  }
+
+  /** Every refusal of a login, in the order the original mock made them; the user when none applies. */
+  async function checkLogin(body: LoginBody): Promise<UserRecord> {
+    const user = await store.getUserByUsername(body.username)
+    if (!user) {
+      await verifyPassword(body.password, await unknownUserHash())
+      throw notFound(MSG.userNotRegistered)
+    }
+    if (!guestLogin && isGuest(user)) throw forbidden(MSG.guestDisabled)
+    if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
+    // Only once the password is right: nobody else learns whether an account waits or is suspended.
+    if (user.pending) throw forbidden(MSG.accountPending)
+    if (suspendedAt(user.suspension, now().toISOString())) throw forbidden(MSG.accountSuspended)
+    await checkSecondFactor(user._id, body.otp)
+    return user
   }
 
   return {
@@ -121,18 +149,30 @@ export function createAuthService({
     },
 
     async login(body: LoginBody) {
-      const user = await store.getUserByUsername(body.username)
-      if (!user) {
-        await verifyPassword(body.password, await unknownUserHash())
-        throw notFound(MSG.userNotRegistered)
-      }
-      if (!guestLogin && isGuest(user)) throw forbidden(MSG.guestDisabled)
-      if (!(await verifyPassword(body.password, user.passwordHash))) throw unauthorized(MSG.invalidCredentials)
-      // Only once the password is right: nobody else learns whether an account waits or is suspended.
-      if (user.pending) throw forbidden(MSG.accountPending)
-      if (suspendedAt(user.suspension, now().toISOString())) throw forbidden(MSG.accountSuspended)
-      await checkSecondFactor(user._id, body.otp)
+      const user = await checkLogin(body)
       return { foundUser: await userView(store, user, user._id, now()), encodedToken: tokenOf(user) }
+    },
+
+    /**
+     * The checks of a login, by username or by e-mail address (the password grant of the Mastodon client
+     * API): the account the password opens, or the login's refusal. An address several accounts share
+     * opens the one whose password it is.
+     */
+    async checkSignIn(login: string, password: string, otp?: string): Promise<TokenHolder> {
+      if (!login.includes('@')) return checkLogin({ username: login, password, otp })
+      for (const id of await store.usersWithEmail(login)) {
+        const user = await store.getUser(id)
+        if (user && (await verifyPassword(password, user.passwordHash))) {
+          return checkLogin({ username: user.username, password, otp })
+        }
+      }
+      await verifyPassword(password, await unknownUserHash())
+      throw unauthorized(MSG.invalidCredentials)
+    },
+
+    /** A token for the holder as the app was granted it. */
+    grantToken(user: TokenHolder, grant: Grant) {
+      return tokenFor(signToken, user, grant)
     },
 
     /** Ends one token until it expires, and, on every instance, the streams it opened; nothing else. */

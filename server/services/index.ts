@@ -24,6 +24,8 @@ import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
 import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
+import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
+import { createMarkersService, type MarkersService } from './markers.js'
 
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
@@ -45,6 +47,9 @@ export interface Services {
   moderation: ModerationService
   relations: RelationsService
   followRequests: FollowRequestsService
+  /** The apps of the Mastodon client API and their OAuth grants. */
+  clientApps: ClientAppsService
+  markers: MarkersService
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -52,7 +57,8 @@ export interface Services {
   jobHandlers: JobHandlers
 }
 
-export interface ServicesDeps extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'> {
+export interface ServicesDeps
+  extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'>, Pick<ClientAppsDeps, 'signAppToken'> {
   /** Where uploaded images are kept: a folder or a bucket. */
   mediaStorage: MediaStorage
   /** What an upload's URL is, and which URLs name uploads of this server's. */
@@ -83,6 +89,7 @@ export function createServices({
   warn,
   linkFetch,
   pollDaySeconds,
+  signAppToken,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ storage: mediaStorage, urls: mediaUrls })
@@ -109,8 +116,11 @@ export function createServices({
   })
   const polls = createPollsService(deps)
   const mediaDeletion = createMediaDeletion({ store: deps.store, media })
+  const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
   return {
-    auth: createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost }),
+    auth,
+    clientApps: createClientAppsService({ ...deps, auth, signAppToken }),
+    markers: createMarkersService(deps),
     account,
     accountDeletion: createAccountDeletion({ ...deps, media }),
     accountExport: createAccountExport({ ...deps, media }),

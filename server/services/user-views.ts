@@ -50,11 +50,12 @@ export async function userView(
   user: UserRecord,
   viewerId: string | undefined,
   at: Date,
+  { bookmarks: withBookmarks = true } = {},
 ): Promise<User> {
   const self = user._id === viewerId
   const [users, bookmarks, postCount, requested] = await Promise.all([
     suspendedPeople(store, at).then((suspended) => usersOfUsers(store, [user], suspended)),
-    self ? ownBookmarks(store, user._id) : [],
+    self && withBookmarks ? ownBookmarks(store, user._id) : [],
     store.countPosts(user._id, shownTo(viewerId)),
     requestedOf(store, viewerId, [user]),
   ])

@@ -163,6 +163,16 @@ export function createUsersService({ store, now }: ServiceDeps) {
     },
 
     /**
+     * The signed-in person's own record, without the posts they bookmarked (an app that starts reads its
+     * account each time, and its bookmarks, when it wants them, page by page).
+     */
+    async own(userId: string) {
+      const user = await store.getUser(userId)
+      if (!user) throw notFound(MSG.userNotFound)
+      return { user: await userView(store, user, userId, now(), { bookmarks: false }) }
+    },
+
+    /**
      * A `token` sent along is never stored; the reply's user carries it back, as the original mock did.
      * Unlocking the account accepts every request waiting, in the same transaction (DECISIONS §12).
      */

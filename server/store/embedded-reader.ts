@@ -322,6 +322,21 @@ export class EmbeddedReader implements TransactionBase {
   getJob(id: string) {
     return this.index.jobs.get(id)
   }
+  async getApp(id: string) {
+    return this.index.clientApps.apps.get(id)
+  }
+  async countCommunity() {
+    return { users: this.index.users.size - this.index.pendingCount(), posts: this.index.posts.size }
+  }
+  async listMarkers(userId: string) {
+    return this.index.clientApps.markersOf(userId)
+  }
+  getCode(id: string) {
+    return this.index.clientApps.codes.get(id)
+  }
+  codesToForget(at: string, userId?: string) {
+    return this.index.clientApps.codesToForget(at, userId)
+  }
   jobsNaming(postIds: readonly string[], email: string) {
     return this.index.jobs.naming(postIds, email)
   }

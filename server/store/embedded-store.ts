@@ -145,6 +145,10 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('invites', tx.invites, moderation.invites)
         this.#apply('reservedNames', tx.reservedNames, index.reservedNames)
         this.#apply('jobs', tx.jobs, index.jobs)
+        const { clientApps } = index
+        this.#apply('apps', tx.apps, clientApps.apps)
+        this.#apply('authorizationCodes', tx.authorizationCodes, clientApps.codes)
+        this.#apply('markers', tx.markers, clientApps.markers)
         durable = this.#awaitFlush()
         // Holding the lock through the flush gives this write a flush of its own.
         if (this.#perWrite) await durable
@@ -255,6 +259,9 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       reservedNames: index.reservedNames,
       // A done job is kept in memory until pruned, never written: a restart forgets it, as pruning would.
       jobs: { get: (id: string) => (index.jobs.get(id)?.state === 'done' ? undefined : index.jobs.get(id)) },
+      apps: index.clientApps.apps,
+      authorizationCodes: index.clientApps.codes,
+      markers: index.clientApps.markers,
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

@@ -6,6 +6,9 @@ import type {
   Database,
   InviteRecord,
   JobRecord,
+  AppRecord,
+  AuthorizationCodeRecord,
+  MarkerRecord,
   NotificationRecord,
   PostRecord,
   ReportRecord,
@@ -32,11 +35,23 @@ import type {
  * moderation: reports, the audit log and invites. Version 6 added the usernames of deleted accounts,
  * held for a while so nobody takes a name over at once. Version 7 added the job queue's jobs, so a job
  * enqueued by a write is flushed with it; only jobs still to run and failed ones are written, done ones
- * being kept in memory until pruned. Older manifests are still read, as holding none of the kinds
+ * being kept in memory until pruned. Version 8 added what the Mastodon client API keeps: apps,
+ * authorization codes and reading markers. Older manifests are still read, as holding none of the kinds
  * that came after them.
  */
 export type Kind =
-  'users' | 'posts' | 'notifications' | 'revokedTokens' | 'reports' | 'auditLog' | 'invites' | 'reservedNames' | 'jobs'
+  | 'users'
+  | 'posts'
+  | 'notifications'
+  | 'revokedTokens'
+  | 'reports'
+  | 'auditLog'
+  | 'invites'
+  | 'reservedNames'
+  | 'jobs'
+  | 'apps'
+  | 'authorizationCodes'
+  | 'markers'
 export const KINDS: readonly Kind[] = [
   'users',
   'posts',
@@ -47,10 +62,13 @@ export const KINDS: readonly Kind[] = [
   'invites',
   'reservedNames',
   'jobs',
+  'apps',
+  'authorizationCodes',
+  'markers',
 ]
 
 export interface Manifest {
-  version: 7
+  version: 8
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
@@ -63,10 +81,16 @@ export interface Manifest {
   invites: number[]
   reservedNames: number[]
   jobs: number[]
+  apps: number[]
+  authorizationCodes: number[]
+  markers: number[]
 }
 
+/** The manifest of the release before the Mastodon client API. */
+type ManifestV7 = Omit<Manifest, 'version' | 'apps' | 'authorizationCodes' | 'markers'> & { version: 7 }
+
 /** The manifest of the release before the job queue. */
-type ManifestV6 = Omit<Manifest, 'version' | 'jobs'> & { version: 6 }
+type ManifestV6 = Omit<ManifestV7, 'version' | 'jobs'> & { version: 6 }
 /** The manifest of the release before deleted accounts' names were held. */
 type ManifestV5 = Omit<ManifestV6, 'version' | 'reservedNames'> & { version: 5 }
 /** The manifest of the release before moderation. */
@@ -83,7 +107,7 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | ManifestV6 | Manifest
+export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | ManifestV6 | ManifestV7 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -117,7 +141,15 @@ export function isRoot(data: unknown): data is Root {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false
   const candidate = data as { version?: unknown; generation?: unknown } & Partial<Record<Kind, unknown>>
   const { version } = candidate
-  if (version === 2 || version === 3 || version === 4 || version === 5 || version === 6 || version === 7) {
+  if (
+    version === 2 ||
+    version === 3 ||
+    version === 4 ||
+    version === 5 ||
+    version === 6 ||
+    version === 7 ||
+    version === 8
+  ) {
     const latest = candidate.generation
     return (
       typeof latest === 'number' &&
@@ -131,7 +163,11 @@ export function isRoot(data: unknown): data is Root {
           isGenerationList(candidate.auditLog, latest) &&
           isGenerationList(candidate.invites, latest))) &&
       (version < 6 || isGenerationList(candidate.reservedNames, latest)) &&
-      (version < 7 || isGenerationList(candidate.jobs, latest))
+      (version < 7 || isGenerationList(candidate.jobs, latest)) &&
+      (version < 8 ||
+        (isGenerationList(candidate.apps, latest) &&
+          isGenerationList(candidate.authorizationCodes, latest) &&
+          isGenerationList(candidate.markers, latest)))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
@@ -139,13 +175,15 @@ export function isRoot(data: unknown): data is Root {
 
 /** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  const none = { reports: [], auditLog: [], invites: [], reservedNames: [], jobs: [] }
-  if (root.version === 7) return root
-  if (root.version === 6) return { ...root, jobs: [], version: 7 }
-  if (root.version === 5) return { ...root, reservedNames: [], jobs: [], version: 7 }
-  if (root.version === 4) return { ...root, ...none, version: 7 }
-  if (root.version === 3) return { ...root, ...none, version: 7, revokedTokens: [] }
-  if (root.version === 2) return { ...root, ...none, version: 7, notifications: [], revokedTokens: [] }
+  const client = { apps: [], authorizationCodes: [], markers: [] }
+  const none = { reports: [], auditLog: [], invites: [], reservedNames: [], jobs: [], ...client }
+  if (root.version === 8) return root
+  if (root.version === 7) return { ...root, ...client, version: 8 }
+  if (root.version === 6) return { ...root, ...client, jobs: [], version: 8 }
+  if (root.version === 5) return { ...root, ...client, reservedNames: [], jobs: [], version: 8 }
+  if (root.version === 4) return { ...root, ...none, version: 8 }
+  if (root.version === 3) return { ...root, ...none, version: 8, revokedTokens: [] }
+  if (root.version === 2) return { ...root, ...none, version: 8, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -213,6 +251,9 @@ export function assemble(
     invites: take('invites') as InviteRecord[],
     reservedNames: take('reservedNames') as ReservedNameRecord[],
     ...(withJobs ? { jobs: take('jobs') as JobRecord[] } : {}),
+    apps: take('apps') as AppRecord[],
+    authorizationCodes: take('authorizationCodes') as AuthorizationCodeRecord[],
+    markers: take('markers') as MarkerRecord[],
   }
 }
 

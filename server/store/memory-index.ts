@@ -5,6 +5,7 @@ import { NameIndex } from './name-index.js'
 import { ModerationIndex } from './moderation-index.js'
 import { NotificationIndex } from './notification-index.js'
 import { ReservedNames } from './reserved-names.js'
+import { ClientAppIndex } from './client-app-index.js'
 import { RevokedTokens } from './revoked-tokens.js'
 import { SearchIndex } from './search-index.js'
 import { withCounts } from './post-parts.js'
@@ -108,6 +109,7 @@ export class MemoryIndex {
   readonly moderation = new ModerationIndex()
   readonly reservedNames = new ReservedNames()
   readonly jobs = new JobIndex()
+  readonly clientApps = new ClientAppIndex()
   /** Moderators and admins. */
   readonly #staff = new Set<string>()
   /** Who has a suspension, and when it ends (null: when lifted); some may have ended since. */
@@ -191,6 +193,12 @@ export class MemoryIndex {
     this.moderation.load(data.reports ?? [], data.auditLog ?? [], data.invites ?? [])
     this.reservedNames.load(data.reservedNames ?? [])
     this.jobs.load(data.jobs ?? [])
+    this.clientApps.load(data)
+  }
+
+  /** How many signups wait for approval. */
+  pendingCount(): number {
+    return this.#pending.size
   }
 
   getUsers(ids: readonly string[]): UserRecord[] {

@@ -3,9 +3,10 @@ import { KINDS, type Manifest, type Segment } from './layout.js'
 /**
  * A segment whose shards have mostly moved on to newer segments is copied forward, its live shards written
  * again by the next flush, so that old segments do not pile up. At most this many shards per flush: enough
- * for the empty shards of every kind a new database starts with (16 each), so its first segment can go too.
+ * for the empty shards of every kind a new database starts with (16 each, 12 kinds), so its first segment
+ * can go too.
  */
-const MAX_CARRIED = 128
+const MAX_CARRIED = 192
 
 /** For every segment on disk: how many shards it was written with, and how many the manifest still points at it for. */
 export class SegmentUses {

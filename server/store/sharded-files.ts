@@ -76,7 +76,7 @@ export class ShardedFiles {
     }
     const segments = await readSegments(this.#dataDir, manifest)
     // A manifest from before the queue has no jobs, which is not the same as an empty queue (Database.jobs).
-    const database = assemble(this.#dataDir, manifest, segments, root.version === 7)
+    const database = assemble(this.#dataDir, manifest, segments, root.version >= 7)
     shareStrings(database)
     this.#manifest = manifest
     this.#generation = Math.max(this.#generation, manifest.generation)
@@ -124,7 +124,7 @@ export class ShardedFiles {
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
     const manifest: Manifest = {
-      version: 7,
+      version: 8,
       generation: 0,
       users: [],
       posts: [],
@@ -135,6 +135,9 @@ export class ShardedFiles {
       invites: [],
       reservedNames: [],
       jobs: [],
+      apps: [],
+      authorizationCodes: [],
+      markers: [],
     }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []

@@ -9,6 +9,9 @@ import { audienceTest, shownNotifications } from './audience-scope.js'
 import { byCreation } from './memory-index.js'
 import { conversationRecord, membershipOf } from './conversation-parts.js'
 import type {
+  AppRecord,
+  AuthorizationCodeRecord,
+  MarkerRecord,
   AudienceScope,
   AuditEntryRecord,
   ConversationMembership,
@@ -62,6 +65,10 @@ export interface TransactionBase extends StoreReader {
   jobsNaming(postIds: readonly string[], email: string): readonly string[]
   /** The conversation's direct posts as committed, oldest first. */
   conversationPosts(conversationId: string): readonly PostRecord[]
+  /** The authorization code as committed. */
+  getCode(id: string): AuthorizationCodeRecord | undefined
+  /** The committed codes expired at `at`, or given to this user when `userId` is set. */
+  codesToForget(at: string, userId?: string): readonly string[]
 }
 
 /**
@@ -83,6 +90,11 @@ export class TransactionReads implements StoreReader {
   readonly invites = new Map<string, InviteRecord>()
   /** Jobs staged, or null for one forgotten (an account's deletion takes the jobs about it). */
   readonly jobs = new Map<string, JobRecord | null>()
+  readonly apps = new Map<string, AppRecord>()
+  /** Codes staged, or null for one used or forgotten. */
+  readonly authorizationCodes = new Map<string, AuthorizationCodeRecord | null>()
+  /** Markers staged, or null for one forgotten (an account's deletion). */
+  readonly markers = new Map<string, MarkerRecord | null>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,
@@ -102,13 +114,31 @@ export class TransactionReads implements StoreReader {
       this.reservedNames.size === 0 &&
       this.auditLog.size === 0 &&
       this.invites.size === 0 &&
-      this.jobs.size === 0
+      this.jobs.size === 0 &&
+      this.apps.size === 0 &&
+      this.authorizationCodes.size === 0 &&
+      this.markers.size === 0
     )
   }
 
   async getUser(id: string) {
     if (this.deletedUsers.has(id)) return undefined
     return this.users.get(id) ?? this.base.getUser(id)
+  }
+  countCommunity() {
+    return this.base.countCommunity()
+  }
+  async getApp(id: string) {
+    return this.apps.get(id) ?? this.base.getApp(id)
+  }
+  /** The committed markers, with those this transaction staged or forgot. */
+  async listMarkers(userId: string) {
+    const found = new Map((await this.base.listMarkers(userId)).map((marker) => [marker._id, marker]))
+    for (const [id, marker] of this.markers) {
+      if (marker === null) found.delete(id)
+      else if (marker.userId === userId) found.set(id, marker)
+    }
+    return [...found.values()]
   }
   async getTokenHolder(id: string) {
     const user = await this.getUser(id)

@@ -7,7 +7,10 @@ import { isRunning, withFollowRequests } from './relations.js'
 import { withPlaces } from './list-places.js'
 import { queuedJob, settled } from './job-types.js'
 import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
+import { markerId, type MarkerTimeline } from './client-app-types.js'
 import type {
+  AppRecord,
+  AuthorizationCodeRecord,
   AuditEntryRecord,
   CommentRecord,
   ConversationMembership,
@@ -76,6 +79,40 @@ export class Transaction extends TransactionReads implements StoreTx {
     const { locked: _before, ...kept } = user
     const lock = (locked ?? user.locked) ? { locked: true as const } : {}
     return this.#putUser({ ...kept, ...rest, ...lock, updatedAt: at })
+  }
+
+  async createApp(app: AppRecord) {
+    this.apps.set(app._id, Object.freeze({ ...app }))
+  }
+
+  async addAuthorizationCode(code: AuthorizationCodeRecord, at: string) {
+    if (!(await this.getApp(code.appId)) || !(await this.getUser(code.userId))) return
+    for (const id of this.base.codesToForget(at)) this.authorizationCodes.set(id, null)
+    this.authorizationCodes.set(code._id, Object.freeze({ ...code }))
+  }
+
+  async takeAuthorizationCode(id: string, at: string) {
+    const staged = this.authorizationCodes.get(id)
+    const code = staged === null ? undefined : (staged ?? this.base.getCode(id))
+    if (!code) return undefined
+    this.authorizationCodes.set(id, null)
+    return code.expiresAt > at ? code : undefined
+  }
+
+  async setMarker(userId: string, timeline: MarkerTimeline, lastReadId: string, at: string) {
+    if (!(await this.getUser(userId))) return undefined
+    const id = markerId(userId, timeline)
+    const before = (await this.listMarkers(userId)).find((marker) => marker._id === id)
+    const marker = Object.freeze({
+      _id: id,
+      userId,
+      timeline,
+      lastReadId,
+      version: (before?.version ?? 0) + 1,
+      updatedAt: at,
+    })
+    this.markers.set(id, marker)
+    return marker
   }
 
   async revokeTokens(id: string) {
@@ -578,6 +615,9 @@ export class Transaction extends TransactionReads implements StoreTx {
       const participantIds = others.map((other) => other._id).sort()
       conversations.push({ conversationId: membership._id, participantIds })
     }
+    // What the Mastodon client API kept for them: their authorization codes and markers.
+    for (const codeId of this.base.codesToForget(at, userId)) this.authorizationCodes.set(codeId, null)
+    for (const marker of await this.listMarkers(userId)) this.markers.set(marker._id, null)
     // The record itself, with its bookmarks, two-factor state and places in conversations; the name is held.
     this.users.delete(userId)
     this.deletedUsers.add(userId)

@@ -12,11 +12,19 @@ import type {
 import type { NotificationIdentity, NotificationMatch, NotificationRecord, UnreadCount } from './notification-types.js'
 
 import type { JobRecord, JobStore, NewJob } from './job-types.js'
+import type {
+  AppRecord,
+  AuthorizationCodeRecord,
+  ClientAppReads,
+  ClientAppWrites,
+  MarkerRecord,
+} from './client-app-types.js'
 import type { Visibility } from '../../common/audience.js'
 
 export type * from './notification-types.js'
 export type * from './moderation-types.js'
 export type * from './job-types.js'
+export type * from './client-app-types.js'
 
 /** Stored records are immutable: a change replaces the record, so reads can share them safely. */
 export interface UserRecord {
@@ -382,6 +390,10 @@ export interface Database {
   reservedNames?: ReservedNameRecord[]
   /** Absent in databases written before the job queue: their unnoticed polls then get their jobs at load. */
   jobs?: JobRecord[]
+  /** The next three are absent in databases written before the Mastodon client API. */
+  apps?: AppRecord[]
+  authorizationCodes?: AuthorizationCodeRecord[]
+  markers?: MarkerRecord[]
 }
 
 /**
@@ -485,7 +497,7 @@ export interface PostQuery extends PostPage {
  * (listUsers, suggestUsers, searchUsers), which leave it out so that their pages are full; and every
  * paged read refuses a cursor it could not have made with a 400 that names the cursor, on either store.
  */
-export interface StoreReader {
+export interface StoreReader extends ClientAppReads {
   /** The whole record, its follows and bookmarks included; undefined for an unknown id. */
   getUser(id: string): Promise<UserRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
@@ -690,7 +702,7 @@ export type PostChanges = Pick<
  * id is nothing to do, never an error, and PostgreSQL's answers are the rule the contract suite holds the
  * embedded store to: a write never names someone, or something, that does not exist.
  */
-export interface StoreTx extends StoreReader {
+export interface StoreTx extends StoreReader, ClientAppWrites {
   /**
    * The post without its lists of likes and comments (a write checks and changes those in the statements
    * that change them), held against other writers until the transaction ends; undefined when there is none.
@@ -915,7 +927,8 @@ export interface StoreTx extends StoreReader {
    * Deletes the user and everything they own, in this one transaction: their posts (with the comments,
    * likes and bookmarks others made of them), their comments, likes, votes and bookmarks, their follows
    * both ways, their follow requests both ways, the notifications to and from them, the reports they made,
-   * their blocks and mutes and the blocks and mutes of them, their two-factor state, their places in
+   * their blocks and mutes and the blocks and mutes of them, their two-factor state, their authorization
+   * codes and markers, their places in
    * conversations (which go on between the others); every count those fed drops with them. The username
    * is held by `reservation`. Undefined when there is no such user.
    */

@@ -150,6 +150,13 @@ export const OPERATIONS: Record<Operation, true> = {
   deliverDirectPost: true,
   markConversationRead: true,
   hideConversation: true,
+  getApp: true,
+  countCommunity: true,
+  listMarkers: true,
+  createApp: true,
+  addAuthorizationCode: true,
+  takeAuthorizationCode: true,
+  setMarker: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */

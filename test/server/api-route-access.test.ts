@@ -13,8 +13,10 @@ import { snapshotDb } from '../helpers/seeded.js'
  * so a route added without deciding who may call it fails here. Then every route that needs a sign-in is
  * called signed out (401), every staff route as a plain user (403) and every admin route as a moderator
  * (403), so a route that forgets its check fails too; and the staff each class admits are let through.
+ * The Mastodon client API's routes that need a token (`mastodon-token`) refuse a signed-out call in
+ * Mastodon's shape (DECISIONS §13).
  */
-type Access = 'anyone' | 'signed-in' | 'moderator' | 'admin'
+type Access = 'anyone' | 'signed-in' | 'moderator' | 'admin' | 'mastodon-token'
 
 /** `METHOD url` as registered; a HEAD route made for a GET is classified with its GET. */
 const ACCESS: Readonly<Record<string, Access>> = {
@@ -114,6 +116,25 @@ const ACCESS: Readonly<Record<string, Access>> = {
   // The stream takes a ticket, made by the signed-in ticket route, in place of a token (events-tickets).
   'POST /api/events/ticket': 'signed-in',
   'GET /api/events': 'anyone',
+  // The Mastodon client API: OAuth, then what an app reads as it starts; preflights answer anyone.
+  'POST /api/v1/apps': 'anyone',
+  'GET /api/v1/apps/verify_credentials': 'mastodon-token',
+  'POST /oauth/token': 'anyone',
+  'POST /oauth/revoke': 'anyone',
+  'GET /oauth/authorize': 'anyone',
+  'POST /oauth/authorize': 'anyone',
+  'GET /.well-known/oauth-authorization-server': 'anyone',
+  'GET /api/v1/instance': 'anyone',
+  'GET /api/v2/instance': 'anyone',
+  'GET /api/v1/custom_emojis': 'anyone',
+  'GET /api/v1/accounts/verify_credentials': 'mastodon-token',
+  'GET /api/v1/preferences': 'mastodon-token',
+  'GET /api/v1/markers': 'mastodon-token',
+  'POST /api/v1/markers': 'mastodon-token',
+  'OPTIONS /api/v1/*': 'anyone',
+  'OPTIONS /api/v2/*': 'anyone',
+  'OPTIONS /oauth/token': 'anyone',
+  'OPTIONS /oauth/revoke': 'anyone',
   // Share pages and the built client, registered when there is one.
   'GET /post-detail/:postId': 'anyone',
   'GET /profile/:username': 'anyone',
@@ -182,6 +203,21 @@ await t.test('a signed-out caller gets 401 from every route that needs a sign-in
     await refused(t, undefined, route, 401, MSG.invalidToken, 'signed out')
   }
 })
+
+await t.test(
+  "a signed-out caller gets 401 in Mastodon's shape from every Mastodon route that needs a token",
+  async (t) => {
+    const routes = routesFor('mastodon-token')
+    t.ok(routes.length > 0, 'there are such routes')
+    for (const route of routes) {
+      const res = await call(undefined, route)
+      const what = `${route.method} ${route.url} signed out`
+      t.equal(res.statusCode, 401, `${what} answers 401`)
+      if (route.method !== 'HEAD')
+        t.strictSame(res.json(), { error: 'The access token is invalid' }, `${what}: its error`)
+    }
+  },
+)
 
 await t.test('a user gets 403 from every staff route, a moderator from every admin one; nothing changes', async (t) => {
   const before = await snapshotDb(api)

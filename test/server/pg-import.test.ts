@@ -26,10 +26,20 @@ const skip = await skipWithoutPostgres()
 const LOGGED_OUT = 'a-token-logged-out-before-the-move'
 const DELETED = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d00de'
 
+const IMPORTED_APP = {
+  _id: 'app-made-before-the-move',
+  secretHash: 'aGFzaA',
+  name: 'An app',
+  website: null,
+  redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
+  scopes: ['read', 'write'],
+  createdAt: '2026-06-01T00:00:00.000Z',
+}
+
 /**
  * A seeded embedded data directory that has also been used: likes, a follow, bookmarks, a new post with a
  * link card, a logout, the guest blocking two people and muting another for an hour, and a follow request
- * waiting.
+ * waiting, an app of the Mastodon client API and a marker.
  */
 async function usedDataDir(t: Test): Promise<string> {
   const dataDir = await tempDataDir(t)
@@ -77,6 +87,11 @@ async function usedDataDir(t: Test): Promise<string> {
   await store.transaction(async (tx) => {
     await tx.beginTwoFactor(other?._id as string, 'v1.sealed-secret')
     await tx.enableTwoFactor(other?._id as string, 'v1.sealed-secret', 59_000_000, ['hash-one', 'hash-two'])
+  })
+  // An app of the Mastodon client API, and where the guest stopped reading: both move.
+  await store.transaction(async (tx) => {
+    await tx.createApp(IMPORTED_APP)
+    await tx.setMarker(id('guest'), 'home', '1234', new Date().toISOString())
   })
   // An account deleted before the move: its username stays held after it.
   const at = new Date().toISOString()
@@ -224,6 +239,12 @@ await t.test(
     t.ok(await store.isTokenRevoked(LOGGED_OUT), 'a token logged out before the move stays logged out')
     t.ok(await store.isUsernameReserved('gone_before_move', new Date().toISOString()), 'a deleted name stays held')
     t.ok(await store.wasDeleted(DELETED), "and the deleted account's tokens stay a 401")
+    t.strictSame(await store.getApp(IMPORTED_APP._id), IMPORTED_APP, 'an app registered before the move')
+    t.match(
+      await store.listMarkers(guestId),
+      [{ timeline: 'home', lastReadId: '1234', version: 1 }],
+      'and where the guest stopped reading',
+    )
     const guest = await store.getUserByUsername('guest')
     t.ok(await verifyPassword('guestpassword', guest?.passwordHash ?? ''), 'the guest logs in with the same password')
 

@@ -21,6 +21,7 @@ import { repostReads, repostWrites } from '../helpers/store-contract-reposts.js'
 import { requestReads, requestWrites } from '../helpers/store-contract-requests.js'
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { jobRows } from '../helpers/store-contract-jobs.js'
+import { clientAppReads, clientAppWrites } from '../helpers/store-contract-client-apps.js'
 import { conversationReads, conversationWrites } from '../helpers/store-contract-conversations.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
@@ -41,6 +42,7 @@ const reads = (f: Fixture) => [
   ...requestReads(f),
   ...audienceReads(f),
   ...conversationReads(f),
+  ...clientAppReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
@@ -51,6 +53,7 @@ const table = (f: Fixture): ContractCase[] => [
   ...repostWrites(f),
   ...recordWrites(f),
   ...conversationWrites(f),
+  ...clientAppWrites(f),
   ...accountWrites(f),
   ...jobRows(f),
   ...reads(f),

@@ -42,7 +42,7 @@ await t.test('a new directory is seeded as a manifest in db.json and one segment
   const dir = await tempDataDir(t)
   await open(t, dir, database(3, 5))
   const manifest = await manifestOf(dir)
-  t.equal(manifest.version, 7)
+  t.equal(manifest.version, 8)
   t.equal(manifest.posts.length, 16, 'the smallest layout')
   t.equal(manifest.notifications.length, 16, 'notifications have shards of their own, even before there are any')
   t.equal(manifest.revokedTokens.length, 16, 'and so do revoked tokens')
@@ -103,7 +103,7 @@ await t.test(
     t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
     t.equal((await store.getPost('p1'))?.content, 'post 1')
     await edit(store, 'p1', 'converted')
-    t.equal((await manifestOf(dir)).version, 7)
+    t.equal((await manifestOf(dir)).version, 8)
     t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
     t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
   },
@@ -159,9 +159,9 @@ await t.test('a segment mostly superseded is carried forward, so old segments do
   const shards = (await manifestOf(dir)).posts.length
   const byShard = new Map<number, string>()
   for (let i = 0; i < 512; i++) byShard.set(shardOf(`p${i}`, shards), `p${i}`)
-  // Every post shard and every user shard rewritten: the first segment, which held all 288 shards, is left
-  // holding the 96 (empty) shards of notifications, revoked tokens, reports, the audit log, invites and held names,
-  // fewer than half.
+  // Every post shard and every user shard rewritten: the first segment, which held all 352 shards, is left
+  // holding the 160 (empty) shards of notifications, revoked tokens, reports, the audit log, invites, held
+  // names, jobs, apps, authorization codes and markers, fewer than half.
   for (const id of byShard.values()) await edit(store, id, 'moved')
   await store.transaction(async (tx) => {
     for (let i = 0; i < 200; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
@@ -177,6 +177,10 @@ await t.test('a segment mostly superseded is carried forward, so old segments do
     manifest.auditLog,
     manifest.invites,
     manifest.reservedNames,
+    manifest.jobs,
+    manifest.apps,
+    manifest.authorizationCodes,
+    manifest.markers,
   ]
   t.ok(empties.flat().every((generation) => generation > 1))
   t.equal((await readDatabaseFiles(dir)).posts.length, 512, 'nothing lost on the way')

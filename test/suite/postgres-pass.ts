@@ -74,6 +74,8 @@ export const POSTGRES_PASS = [
   'events-logout',
   'events-resume',
   'job-queue',
+  'mastodon-instance',
+  'mastodon-oauth',
   'media-migrate',
   'read-cache',
 ]

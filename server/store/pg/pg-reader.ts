@@ -29,6 +29,7 @@ import * as polls from './pg-polls.js'
 import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
+import * as clientApps from './pg-client-apps.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
 import { accountOf } from '../summaries.js'
@@ -459,5 +460,15 @@ export class PgReader implements StoreReader {
   async isTokenRevoked(tokenId: string): Promise<boolean> {
     const [row] = await this.sql`SELECT 1 FROM revoked_tokens WHERE token_id = ${tokenId}`
     return row !== undefined
+  }
+
+  getApp(id: string) {
+    return clientApps.getApp(this.sql, id)
+  }
+  countCommunity() {
+    return clientApps.countCommunity(this.sql)
+  }
+  listMarkers(userId: string) {
+    return clientApps.listMarkers(this.sql, userId)
   }
 }

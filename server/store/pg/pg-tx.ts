@@ -1,6 +1,9 @@
 import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
+import type { MarkerTimeline } from '../client-app-types.js'
 import type {
+  AppRecord,
+  AuthorizationCodeRecord,
   AuditEntryRecord,
   CommentRecord,
   InviteRecord,
@@ -33,6 +36,7 @@ import { deleteAccount } from './pg-account-removal.js'
 import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
+import * as clientApps from './pg-client-apps.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
@@ -132,6 +136,19 @@ export class PgTx extends PgReader implements StoreTx {
     const user = row ? await this.getUser(id) : undefined
     if (user && (changes.firstName !== undefined || changes.lastName !== undefined)) await reindexUser(sql, id, user)
     return user
+  }
+
+  createApp(app: AppRecord) {
+    return clientApps.createApp(this.sql, app)
+  }
+  addAuthorizationCode(code: AuthorizationCodeRecord, at: string) {
+    return clientApps.addAuthorizationCode(this.sql, code, at)
+  }
+  takeAuthorizationCode(id: string, at: string) {
+    return clientApps.takeAuthorizationCode(this.sql, id, at)
+  }
+  setMarker(userId: string, timeline: MarkerTimeline, lastReadId: string, at: string) {
+    return clientApps.setMarker(this.sql, userId, timeline, lastReadId, at)
   }
 
   async revokeTokens(id: string): Promise<void> {

@@ -157,6 +157,34 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     'reserved_usernames',
     (database.reservedNames ?? []).map((held) => ({ username_key: held._id, user_id: held.userId, until: held.until })),
   )
+  // Apps registered through the Mastodon client API, and where people stopped reading, move too; codes,
+  // which live for minutes, do not.
+  await insertRows(
+    sql,
+    'oauth_apps',
+    (database.apps ?? []).map((app) => ({
+      client_id: app._id,
+      secret_hash: app.secretHash,
+      name: app.name,
+      website: app.website,
+      redirect_uris: [...app.redirectUris],
+      scopes: [...app.scopes],
+      created_at: app.createdAt,
+    })),
+  )
+  await insertRows(
+    sql,
+    'markers',
+    (database.markers ?? [])
+      .filter((marker) => knownUser(marker.userId))
+      .map((marker) => ({
+        user_id: marker.userId,
+        timeline: marker.timeline,
+        last_read_id: marker.lastReadId,
+        version: marker.version,
+        updated_at: marker.updatedAt,
+      })),
+  )
   // Jobs still to run move with the rest; a database from before the queue gets its polls' jobs.
   const jobs = (database.jobs ?? pollCloseJobs(posts, new Date().toISOString())).filter(
     (job) => job.state === 'queued' || job.state === 'running',

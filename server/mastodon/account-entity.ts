@@ -1,0 +1,99 @@
+import type { Visibility } from '../../common/audience.js'
+import type { User } from '../schemas/users.js'
+import type { Account, CredentialAccount } from './schemas.js'
+
+/** Chirp's audiences by Mastodon's names: `followers` is Mastodon's `private`. */
+export const MASTODON_VISIBILITY: Record<Visibility, string> = {
+  public: 'public',
+  unlisted: 'unlisted',
+  followers: 'private',
+  direct: 'direct',
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] as string)
+
+/** Plain text as Mastodon's HTML: paragraphs at blank lines, line breaks within them. */
+function htmlOf(text: string): string {
+  const paragraphs = text.split(/\n{2,}/).filter((part) => part.trim() !== '')
+  return paragraphs.map((part) => `<p>${escapeHtml(part).replace(/\n/g, '<br>')}</p>`).join('')
+}
+
+/** An address as Mastodon gives it: absolute, against the public URL when it is one of Chirp's own paths. */
+const absolute = (publicUrl: string, url: string) => (url === '' ? '' : new URL(url, `${publicUrl}/`).href)
+
+const displayNameOf = (user: User) =>
+  user.displayName !== '' ? user.displayName : [user.firstName, user.lastName].filter((name) => name !== '').join(' ')
+
+/** Mastodon's permission bits: an admin has all of them (bit 1), a moderator reports and users. */
+const ROLES = {
+  admin: { id: '3', name: 'Admin', color: '', permissions: '1', highlighted: true },
+  moderator: { id: '2', name: 'Moderator', color: '', permissions: '1040', highlighted: true },
+  user: { id: '-99', name: '', color: '', permissions: '0', highlighted: false },
+} as const
+
+/** A person's Account entity, from their view as Chirp's services give it. */
+function accountOf(user: User, publicUrl: string): Account {
+  const profile = `${publicUrl}/profile/${encodeURIComponent(user.username)}`
+  const avatar = absolute(publicUrl, user.avatarURL)
+  const header = absolute(publicUrl, user.bannerURL)
+  const website = user.website
+  const role = user.role === 'admin' || user.role === 'moderator' ? ROLES[user.role] : undefined
+  return {
+    id: user._id,
+    username: user.username,
+    acct: user.username,
+    url: profile,
+    uri: profile,
+    display_name: displayNameOf(user),
+    note: htmlOf(user.bio),
+    avatar,
+    avatar_static: avatar,
+    header,
+    header_static: header,
+    locked: user.locked,
+    fields:
+      website === ''
+        ? []
+        : [
+            {
+              name: 'Website',
+              value: `<a href="${escapeHtml(website)}" rel="me nofollow noopener noreferrer" target="_blank">${escapeHtml(website)}</a>`,
+              verified_at: null,
+            },
+          ],
+    emojis: [],
+    bot: false,
+    group: false,
+    discoverable: true,
+    noindex: false,
+    indexable: true,
+    hide_collections: false,
+    created_at: user.createdAt,
+    last_status_at: null,
+    statuses_count: user.postCount ?? 0,
+    followers_count: user.followers.length,
+    following_count: user.following.length,
+    roles: role ? [{ id: role.id, name: role.name, color: role.color }] : [],
+  }
+}
+
+/** The signed-in person's own account: their account, with the source of what they wrote and their role. */
+export function credentialAccountOf(user: User, publicUrl: string, followRequests: number): CredentialAccount {
+  return {
+    ...accountOf(user, publicUrl),
+    source: {
+      note: user.bio,
+      fields: user.website === '' ? [] : [{ name: 'Website', value: user.website, verified_at: null }],
+      privacy: MASTODON_VISIBILITY[user.defaultVisibility ?? 'public'],
+      sensitive: false,
+      language: '',
+      follow_requests_count: followRequests,
+      hide_collections: false,
+      discoverable: true,
+      indexable: true,
+      attribution_domains: [],
+    },
+    role: ROLES[user.role ?? 'user'],
+  }
+}

@@ -1,0 +1,141 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../services/markers.js'
+import type { User } from '../schemas/users.js'
+import { credentialAccountOf, MASTODON_VISIBILITY } from './account-entity.js'
+import { MASTODON_ERRORS } from './errors.js'
+import type { MastodonOptions } from './options.js'
+import { CredentialAccountSchema, CustomEmojiSchema, MarkersSchema, PreferencesSchema } from './schemas.js'
+
+const TimelineSchema = Type.Union(MARKER_TIMELINES.map((timeline) => Type.Literal(timeline)))
+const MarkersQuerySchema = Type.Object({
+  timeline: Type.Optional(Type.Union([TimelineSchema, Type.Array(TimelineSchema, { maxItems: 2 })])),
+  'timeline[]': Type.Optional(Type.Union([TimelineSchema, Type.Array(TimelineSchema, { maxItems: 2 })])),
+})
+const LastRead = Type.Object({ last_read_id: Type.String({ minLength: 1, maxLength: 64 }) })
+/** Sent as JSON (`{ home: { last_read_id } }`) or as a form (`home[last_read_id]`), which arrives flat. */
+const MarkersBodySchema = Type.Object({
+  home: Type.Optional(LastRead),
+  notifications: Type.Optional(LastRead),
+  'home[last_read_id]': Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  'notifications[last_read_id]': Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+})
+
+const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value]
+
+function markersOf(markers: readonly MarkerRecord[]) {
+  const answer: Partial<Record<MarkerTimeline, { last_read_id: string; version: number; updated_at: string }>> = {}
+  for (const marker of markers) {
+    answer[marker.timeline] = { last_read_id: marker.lastReadId, version: marker.version, updated_at: marker.updatedAt }
+  }
+  return answer
+}
+
+/** The signed-in person: their account, preferences and reading markers; and the custom emoji (none yet). */
+const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
+  /** How many people wait for the person's answer: only a locked account has any (unlocking accepts them all). */
+  async function followRequestsOf(user: User): Promise<number> {
+    if (!user.locked) return 0
+    let count = 0
+    let cursor: string | undefined
+    do {
+      const page = await services.followRequests.list(user._id, { limit: 100, cursor })
+      count += page.users.length
+      cursor = page.nextCursor ?? undefined
+    } while (cursor !== undefined)
+    return count
+  }
+
+  app.get(
+    '/api/v1/accounts/verify_credentials',
+    {
+      config: { scope: 'profile' },
+      schema: {
+        tags: ['mastodon'],
+        description: "The signed-in person's own account, with the source of what they wrote and their role.",
+        response: { 200: CredentialAccountSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { user } = await services.users.own(request.user._id)
+      return credentialAccountOf(user, publicUrl, await followRequestsOf(user))
+    },
+  )
+
+  app.get(
+    '/api/v1/preferences',
+    {
+      config: { scope: 'read:accounts' },
+      schema: {
+        tags: ['mastodon'],
+        description: "The person's posting and reading preferences: their default audience.",
+        response: { 200: PreferencesSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { user } = await services.users.own(request.user._id)
+      return {
+        'posting:default:visibility': MASTODON_VISIBILITY[user.defaultVisibility ?? 'public'],
+        'posting:default:sensitive': false,
+        'posting:default:language': null,
+        'reading:expand:media': 'default',
+        'reading:expand:spoilers': false,
+      }
+    },
+  )
+
+  app.get(
+    '/api/v1/markers',
+    {
+      config: { scope: 'read:statuses' },
+      schema: {
+        tags: ['mastodon'],
+        description: 'Where the person stopped reading their home timeline and notifications, for every app of theirs.',
+        querystring: MarkersQuerySchema,
+        response: { 200: MarkersSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const timelines = [...asArray(request.query.timeline), ...asArray(request.query['timeline[]'])]
+      return markersOf(await services.markers.get(request.user._id, timelines))
+    },
+  )
+
+  app.post(
+    '/api/v1/markers',
+    {
+      config: { scope: 'write:statuses' },
+      schema: {
+        tags: ['mastodon'],
+        description: 'Moves the markers given; each version rises by one.',
+        body: MarkersBodySchema,
+        response: { 200: MarkersSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const body = request.body
+      const home = body.home?.last_read_id ?? body['home[last_read_id]']
+      const notifications = body.notifications?.last_read_id ?? body['notifications[last_read_id]']
+      const changes = {
+        ...(home === undefined ? {} : { home }),
+        ...(notifications === undefined ? {} : { notifications }),
+      }
+      return markersOf(await services.markers.set(request.user._id, changes))
+    },
+  )
+
+  app.get(
+    '/api/v1/custom_emojis',
+    {
+      schema: {
+        tags: ['mastodon'],
+        description: "The community's custom emoji: none, until Chirp has them.",
+        response: { 200: Type.Array(CustomEmojiSchema), ...MASTODON_ERRORS },
+      },
+    },
+    async () => [],
+  )
+}
+
+export default routes

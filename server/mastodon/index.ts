@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify'
+import { installMastodonErrors, installMastodonNotFound } from './errors.js'
+import { installCors } from './cors.js'
+import { installFormBodies } from './form-bodies.js'
+import { installScopeGuard } from './scopes-guard.js'
+import accountRoutes from './account-routes.js'
+import instanceRoutes from './instance-routes.js'
+import authorizeRoutes from './authorize-routes.js'
+import oauthRoutes from './oauth-routes.js'
+import type { MastodonOptions } from './options.js'
+
+/**
+ * Mastodon's client API (DECISIONS §13), a second face over Chirp's services: its routes translate
+ * Mastodon's requests into calls of the same services Chirp's own /api calls, and their answers into
+ * Mastodon's entities. Its errors, bodies, CORS and scopes hold on its paths alone.
+ */
+export default async function mastodon(app: FastifyInstance, options: MastodonOptions) {
+  installCors(app)
+  installFormBodies(app)
+  installMastodonErrors(app)
+  installScopeGuard(app)
+  // Preflights: answered by the CORS hook before they reach these.
+  for (const path of ['/api/v1/*', '/api/v2/*', '/oauth/token', '/oauth/revoke']) {
+    app.options(path, { schema: { hide: true } }, async (_request, reply) => reply.code(204).send())
+  }
+  await app.register(oauthRoutes, options)
+  await app.register(authorizeRoutes, options)
+  await app.register(instanceRoutes, options)
+  await app.register(accountRoutes, options)
+  await installMastodonNotFound(app)
+}

@@ -1,0 +1,52 @@
+import type { AppRecord, AuthorizationCodeRecord, Database, MarkerRecord } from './types.js'
+
+/** Records of one kind by id. */
+class KeyedRecords<T extends { readonly _id: string }> {
+  readonly #byId = new Map<string, T>()
+
+  load(records: readonly T[]): void {
+    this.#byId.clear()
+    for (const record of records) this.#byId.set(record._id, Object.freeze(record))
+  }
+  get(id: string): T | undefined {
+    return this.#byId.get(id)
+  }
+  put(record: T): void {
+    this.#byId.set(record._id, record)
+  }
+  delete(id: string): void {
+    this.#byId.delete(id)
+  }
+  values(): IterableIterator<T> {
+    return this.#byId.values()
+  }
+}
+
+/**
+ * The embedded store's records of the Mastodon client API. Codes live for minutes and markers are two a
+ * person, so the walks below (an account's deletion, expired codes) stay short.
+ */
+export class ClientAppIndex {
+  readonly apps = new KeyedRecords<AppRecord>()
+  readonly codes = new KeyedRecords<AuthorizationCodeRecord>()
+  readonly markers = new KeyedRecords<MarkerRecord>()
+
+  load(data: Database): void {
+    this.apps.load(data.apps ?? [])
+    this.codes.load(data.authorizationCodes ?? [])
+    this.markers.load(data.markers ?? [])
+  }
+
+  /** Codes expired at `at`, or given to this user when `userId` is set. */
+  codesToForget(at: string, userId?: string): string[] {
+    const ids: string[] = []
+    for (const code of this.codes.values()) if (code.expiresAt <= at || code.userId === userId) ids.push(code._id)
+    return ids
+  }
+
+  markersOf(userId: string): MarkerRecord[] {
+    const found: MarkerRecord[] = []
+    for (const marker of this.markers.values()) if (marker.userId === userId) found.push(marker)
+    return found
+  }
+}

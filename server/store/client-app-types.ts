@@ -1,0 +1,66 @@
+/**
+ * What the Mastodon client API (DECISIONS §13) keeps: the apps registered through it, the authorization
+ * codes its sign-in page hands out, and each person's reading positions.
+ */
+
+/** An app registered with POST /api/v1/apps. */
+export interface AppRecord {
+  /** The app's client_id. */
+  readonly _id: string
+  /** SHA-256 of its client_secret, in base64url: the secret itself is shown once and never kept. */
+  readonly secretHash: string
+  readonly name: string
+  readonly website: string | null
+  readonly redirectUris: readonly string[]
+  readonly scopes: readonly string[]
+  readonly createdAt: string
+}
+
+/** A code the sign-in page gave an app, traded once for a token before it expires. */
+export interface AuthorizationCodeRecord {
+  /** SHA-256 of the code, in base64url: a leaked copy of the store hands out no codes. */
+  readonly _id: string
+  readonly appId: string
+  readonly userId: string
+  readonly redirectUri: string
+  readonly scopes: readonly string[]
+  /** The PKCE S256 challenge the app sent with its request, when it sent one. */
+  readonly codeChallenge: string | null
+  readonly expiresAt: string
+  readonly createdAt: string
+}
+
+export type MarkerTimeline = 'home' | 'notifications'
+export const MARKER_TIMELINES: readonly MarkerTimeline[] = ['home', 'notifications']
+
+/** Where a person stopped reading a timeline; its version rises with each change. */
+export interface MarkerRecord {
+  /** `<userId>/<timeline>`. */
+  readonly _id: string
+  readonly userId: string
+  readonly timeline: MarkerTimeline
+  readonly lastReadId: string
+  readonly version: number
+  readonly updatedAt: string
+}
+
+export const markerId = (userId: string, timeline: MarkerTimeline) => `${userId}/${timeline}`
+
+/** What both stores read and write of these. */
+export interface ClientAppReads {
+  getApp(id: string): Promise<AppRecord | undefined>
+  /** How many people have an account (a signup waiting for approval is nobody yet) and how many posts there are. */
+  countCommunity(): Promise<{ users: number; posts: number }>
+  /** The user's markers, in no particular order; none for an unknown user. */
+  listMarkers(userId: string): Promise<MarkerRecord[]>
+}
+
+export interface ClientAppWrites {
+  createApp(app: AppRecord): Promise<void>
+  /** Keeps the code; codes expired at `at` may be forgotten. */
+  addAuthorizationCode(code: AuthorizationCodeRecord, at: string): Promise<void>
+  /** The code, removed so it is used once; undefined when unknown, used already or expired at `at`. */
+  takeAuthorizationCode(id: string, at: string): Promise<AuthorizationCodeRecord | undefined>
+  /** The marker as it now is, its version one more than before; undefined for an unknown user. */
+  setMarker(userId: string, timeline: MarkerTimeline, lastReadId: string, at: string): Promise<MarkerRecord | undefined>
+}
