@@ -20,7 +20,7 @@ function htmlOf(text: string): string {
 }
 
 /** An address as Mastodon gives it: absolute, against the public URL when it is one of Chirp's own paths. */
-const absolute = (publicUrl: string, url: string) => (url === '' ? '' : new URL(url, `${publicUrl}/`).href)
+export const absolute = (publicUrl: string, url: string) => (url === '' ? '' : new URL(url, `${publicUrl}/`).href)
 
 const displayNameOf = (user: User) =>
   user.displayName !== '' ? user.displayName : [user.firstName, user.lastName].filter((name) => name !== '').join(' ')
@@ -33,7 +33,7 @@ const ROLES = {
 } as const
 
 /** A person's Account entity, from their view as Chirp's services give it. */
-function accountOf(user: User, publicUrl: string): Account {
+export function accountOf(user: User, publicUrl: string): Account {
   const profile = `${publicUrl}/profile/${encodeURIComponent(user.username)}`
   const avatar = absolute(publicUrl, user.avatarURL)
   const header = absolute(publicUrl, user.bannerURL)

@@ -12,13 +12,13 @@ const MarkersQuerySchema = Type.Object({
   timeline: Type.Optional(Type.Union([TimelineSchema, Type.Array(TimelineSchema, { maxItems: 2 })])),
   'timeline[]': Type.Optional(Type.Union([TimelineSchema, Type.Array(TimelineSchema, { maxItems: 2 })])),
 })
-const LastRead = Type.Object({ last_read_id: Type.String({ minLength: 1, maxLength: 64 }) })
+const LastRead = Type.Object({ last_read_id: Type.String({ minLength: 1, maxLength: 100 }) })
 /** Sent as JSON (`{ home: { last_read_id } }`) or as a form (`home[last_read_id]`), which arrives flat. */
 const MarkersBodySchema = Type.Object({
   home: Type.Optional(LastRead),
   notifications: Type.Optional(LastRead),
-  'home[last_read_id]': Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  'notifications[last_read_id]': Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  'home[last_read_id]': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  'notifications[last_read_id]': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 })
 
 const asArray = <T>(value: T | T[] | undefined): T[] =>

@@ -7,6 +7,8 @@ import accountRoutes from './account-routes.js'
 import instanceRoutes from './instance-routes.js'
 import authorizeRoutes from './authorize-routes.js'
 import oauthRoutes from './oauth-routes.js'
+import statusRoutes from './status-routes.js'
+import timelineRoutes from './timeline-routes.js'
 import type { MastodonOptions } from './options.js'
 
 /**
@@ -27,5 +29,7 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(authorizeRoutes, options)
   await app.register(instanceRoutes, options)
   await app.register(accountRoutes, options)
+  await app.register(timelineRoutes, options)
+  await app.register(statusRoutes, options)
   await installMastodonNotFound(app)
 }

@@ -6,9 +6,9 @@ import { Type, type Static } from '@sinclair/typebox'
  * answer's `Link` header names the next (older) and previous (newer) pages.
  */
 export const PageQuerySchema = Type.Object({
-  max_id: Type.Optional(Type.String({ maxLength: 64 })),
-  since_id: Type.Optional(Type.String({ maxLength: 64 })),
-  min_id: Type.Optional(Type.String({ maxLength: 64 })),
+  max_id: Type.Optional(Type.String({ maxLength: 100 })),
+  since_id: Type.Optional(Type.String({ maxLength: 100 })),
+  min_id: Type.Optional(Type.String({ maxLength: 100 })),
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
 })
 export type PageQuery = Static<typeof PageQuerySchema>

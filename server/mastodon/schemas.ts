@@ -5,7 +5,8 @@ import { Type, type Static } from '@sinclair/typebox'
  * response carries is listed, since a response schema also decides what is sent.
  */
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()])
 
 export const ApplicationSchema = Type.Object(
   {
@@ -95,7 +96,7 @@ const accountFields = {
   roles: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), color: Type.String() })),
 }
 
-const AccountSchema = Type.Object(accountFields)
+export const AccountSchema = Type.Object(accountFields, { title: 'MastodonAccount' })
 export type Account = Static<typeof AccountSchema>
 
 /** The signed-in person's own account, with what only they see (verify_credentials). */

@@ -26,6 +26,7 @@ import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
 import { createMarkersService, type MarkersService } from './markers.js'
+import { createTimelinesService, type TimelinesService } from './timelines.js'
 
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
@@ -50,6 +51,8 @@ export interface Services {
   /** The apps of the Mastodon client API and their OAuth grants. */
   clientApps: ClientAppsService
   markers: MarkersService
+  /** The Mastodon client API's timelines, paged by its status ids. */
+  timelines: TimelinesService
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -117,6 +120,8 @@ export function createServices({
   const polls = createPollsService(deps)
   const mediaDeletion = createMediaDeletion({ store: deps.store, media })
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
+  const posts = createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds })
+  const search = createSearchService(deps)
   return {
     auth,
     clientApps: createClientAppsService({ ...deps, auth, signAppToken }),
@@ -134,13 +139,14 @@ export function createServices({
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService(deps),
-    posts: createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds }),
+    posts,
     polls,
     comments: createCommentsService(deps),
     media,
     notifications: createNotificationsService(deps),
     conversations: createConversationsService(deps),
-    search: createSearchService(deps),
+    search,
+    timelines: createTimelinesService({ store: deps.store, posts, search }),
     reports: createReportsService({ ...deps, rateLimit }),
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),

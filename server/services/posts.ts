@@ -143,12 +143,13 @@ export function createPostsService({
       return postViews(store, items)
     },
 
-    async list({ limit, cursor }: PageRequest, asked: Reader) {
+    /** Everyone's public posts, newest first, or oldest first for a reader who pages up (the Mastodon API). */
+    async list({ limit, cursor, sort = 'latest' }: PageRequest & { sort?: 'latest' | 'oldest' }, asked: Reader) {
       const page = { limit, cursor }
       const reader = await seeing(store, asked, now())
       const hide = reader.hidden.people
       const { items, nextCursor } = await store.listPosts({
-        sort: 'latest',
+        sort,
         ...unpagedCap(page),
         hide,
         audience: LISTED,

@@ -76,6 +76,7 @@ export const POSTGRES_PASS = [
   'job-queue',
   'mastodon-instance',
   'mastodon-oauth',
+  'mastodon-statuses',
   'media-migrate',
   'read-cache',
 ]
