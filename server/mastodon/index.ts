@@ -7,6 +7,7 @@ import accountRoutes from './account-routes.js'
 import instanceRoutes from './instance-routes.js'
 import authorizeRoutes from './authorize-routes.js'
 import oauthRoutes from './oauth-routes.js'
+import peopleRoutes from './people-routes.js'
 import statusRoutes from './status-routes.js'
 import timelineRoutes from './timeline-routes.js'
 import type { MastodonOptions } from './options.js'
@@ -29,6 +30,7 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(authorizeRoutes, options)
   await app.register(instanceRoutes, options)
   await app.register(accountRoutes, options)
+  await app.register(peopleRoutes, options)
   await app.register(timelineRoutes, options)
   await app.register(statusRoutes, options)
   await installMastodonNotFound(app)

@@ -196,6 +196,26 @@ export function createPostsService({
     },
 
     /**
+     * Someone's posts as their profile shows them to the reader, in order of time alone, pinned ones in
+     * their place: the Mastodon API's account timeline, which reads either way.
+     */
+    async byAuthor(
+      username: string,
+      { limit, cursor, sort }: PageRequest & { sort: 'latest' | 'oldest' },
+      asked: Reader,
+    ) {
+      const { user, reader } = await profileOf(username, asked)
+      const page = { limit: limit ?? DEFAULT_PAGE, cursor }
+      const { items, nextCursor } = await store.listPosts({
+        sort,
+        authorIds: [user._id],
+        ...page,
+        audience: shownTo(reader.userId),
+      })
+      return { posts: await listViews(items, reader), nextCursor }
+    },
+
+    /**
      * The posts someone likes, newest like first, without those of anyone hidden from the reader or that
      * the reader may not read.
      */

@@ -120,6 +120,21 @@ export function createRelationsService({ store, now }: ServiceDeps) {
 
     unmute: (meId: string, otherId: string) => lift(meId, otherId, 'user.unmuted'),
 
+    /** Where the caller stands with each of `otherIds`: whom they block, who blocks them, whom they mute now. */
+    async with(meId: string, otherIds: readonly string[]) {
+      const { blocking, blockedBy, muting } = await store.relationsOf(meId, now().toISOString())
+      const blocks = new Set(blocking)
+      const blockers = new Set(blockedBy)
+      const mutes = new Map(muting.map((mute) => [mute.userId, mute.until ?? null]))
+      return otherIds.map((id) => ({
+        id,
+        blocking: blocks.has(id),
+        blockedBy: blockers.has(id),
+        muting: mutes.has(id),
+        mutedUntil: mutes.get(id) ?? null,
+      }))
+    },
+
     /** Whom the caller blocks, the most recent first. */
     async blocks(meId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest) {
       const { items, nextCursor } = await store.listBlocks(meId, { limit, cursor })

@@ -94,6 +94,14 @@ export function createTimelinesService({
         true,
       ),
 
+    /** Someone's posts as their profile shows them to the reader. */
+    account: (username: string, userId: string | undefined, window: TimelineWindow) =>
+      windowOf(
+        (sort, cursor, limit) => posts.byAuthor(username, { sort, cursor, limit }, { userId, compact: false }),
+        window,
+        true,
+      ),
+
     /** A tag's public posts. */
     tag: (tag: string, userId: string | undefined, window: TimelineWindow) =>
       windowOf(

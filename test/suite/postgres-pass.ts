@@ -74,6 +74,7 @@ export const POSTGRES_PASS = [
   'events-logout',
   'events-resume',
   'job-queue',
+  'mastodon-accounts',
   'mastodon-instance',
   'mastodon-oauth',
   'mastodon-statuses',

@@ -1,0 +1,224 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { AppError } from '../errors.js'
+import type { User } from '../schemas/users.js'
+import { accountOf } from './account-entity.js'
+import { MASTODON_ERRORS } from './errors.js'
+import type { MastodonOptions } from './options.js'
+import { PageQuerySchema, pageWindow } from './paging.js'
+import { AccountSchema } from './schemas.js'
+import { readerIdOf, sendPage, statusesOf } from './status-page.js'
+import { StatusSchema } from './status-schemas.js'
+
+const RelationshipSchema = Type.Object(
+  {
+    id: Type.String(),
+    following: Type.Boolean(),
+    showing_reblogs: Type.Boolean(),
+    notifying: Type.Boolean(),
+    languages: Type.Array(Type.String()),
+    followed_by: Type.Boolean(),
+    blocking: Type.Boolean(),
+    blocked_by: Type.Boolean(),
+    muting: Type.Boolean(),
+    muting_notifications: Type.Boolean(),
+    requested: Type.Boolean(),
+    requested_by: Type.Boolean(),
+    domain_blocking: Type.Boolean(),
+    endorsed: Type.Boolean(),
+    note: Type.String(),
+  },
+  { title: 'MastodonRelationship' },
+)
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+const Ids = Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 40 })])
+const Flag = Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 })]))
+const on = (flag: boolean | string | undefined) => flag === true || flag === 'true' || flag === '1'
+
+/** People: their accounts, posts and follows, and where the signed-in person stands with them. */
+const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
+  const accountFor = async (key: string, readerId: string | undefined) =>
+    accountOf((await services.users.get(key, readerId)).user, publicUrl)
+
+  /** The relationships of the reader with each of `ids`, as the users and relations services tell them. */
+  async function relationshipsOf(meId: string, ids: readonly string[]) {
+    const [people, relations] = await Promise.all([
+      Promise.all(ids.map((id) => services.users.get(id, meId).then(({ user }) => user))),
+      services.relations.with(meId, ids),
+    ])
+    return people.map((user: User, i) => {
+      const relation = relations[i]
+      return {
+        id: user._id,
+        following: user.followers.some((follower) => follower._id === meId),
+        showing_reblogs: true,
+        notifying: false,
+        languages: [],
+        followed_by: user.following.some((followed) => followed._id === meId),
+        blocking: relation?.blocking ?? false,
+        blocked_by: relation?.blockedBy ?? false,
+        muting: relation?.muting ?? false,
+        muting_notifications: relation?.muting ?? false,
+        requested: user.requested === true,
+        requested_by: false,
+        domain_blocking: false,
+        endorsed: false,
+        note: '',
+      }
+    })
+  }
+  const relationshipOf = async (meId: string, id: string) => {
+    const [relationship] = await relationshipsOf(meId, [id])
+    if (!relationship) throw new Error('a relationship with one person')
+    return relationship
+  }
+
+  app.get(
+    '/api/v1/accounts/lookup',
+    {
+      onRequest: [app.identify],
+      schema: {
+        tags: ['mastodon'],
+        description: "An account by its username (`acct`, with or without this server's domain).",
+        querystring: Type.Object({ acct: Type.String({ minLength: 1, maxLength: 300 }) }),
+        response: { 200: AccountSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const [name = '', domain] = request.query.acct.replace(/^@/, '').split('@')
+      const ours = domain === undefined || domain === new URL(publicUrl).host
+      if (!ours || name === '') throw new AppError(404, 'Record not found')
+      return accountFor(name, readerIdOf(request))
+    },
+  )
+
+  app.get(
+    '/api/v1/accounts/relationships',
+    {
+      config: { scope: 'read:follows' },
+      schema: {
+        tags: ['mastodon'],
+        description: 'Where the person stands with each account named: follows, requests, blocks and mutes.',
+        querystring: Type.Object({ id: Type.Optional(Ids), 'id[]': Type.Optional(Ids) }),
+        response: { 200: Type.Array(RelationshipSchema), ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const ids = [request.query.id ?? [], request.query['id[]'] ?? []].flat()
+      return relationshipsOf(request.user._id, [...new Set(ids)])
+    },
+  )
+
+  app.get(
+    '/api/v1/accounts/:id',
+    {
+      onRequest: [app.identify],
+      schema: {
+        tags: ['mastodon'],
+        description: 'An account, as the reader may see it.',
+        params: IdParams,
+        response: { 200: AccountSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => accountFor(request.params.id, readerIdOf(request)),
+  )
+
+  app.get(
+    '/api/v1/accounts/:id/statuses',
+    {
+      onRequest: [app.identify],
+      schema: {
+        tags: ['mastodon'],
+        description: "An account's posts as its profile shows them to the reader; `pinned` lists the pinned ones.",
+        params: IdParams,
+        querystring: Type.Composite([PageQuerySchema, Type.Object({ pinned: Flag, exclude_replies: Flag })]),
+        response: { 200: Type.Array(StatusSchema), ...MASTODON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const readerId = readerIdOf(request)
+      const { user } = await services.users.get(request.params.id, readerId)
+      const reader = { userId: readerId, compact: false }
+      const posts = on(request.query.pinned)
+        ? request.query.max_id === undefined
+          ? (await services.posts.byUser(user.username, { limit: 1 }, reader)).posts.filter((post) => post.pinned)
+          : []
+        : (await services.timelines.account(user.username, readerId, pageWindow(request.query))).map(
+            (entry) => entry.post,
+          )
+      return sendPage(reply, request, publicUrl, await statusesOf(services, publicUrl, posts, readerId))
+    },
+  )
+
+  for (const list of ['followers', 'following'] as const) {
+    app.get(
+      `/api/v1/accounts/:id/${list}`,
+      {
+        onRequest: [app.identify],
+        schema: {
+          tags: ['mastodon'],
+          description: `The accounts ${list === 'followers' ? 'following this one' : 'this one follows'}, as the reader may see them.`,
+          params: IdParams,
+          querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) }),
+          response: { 200: Type.Array(AccountSchema), ...MASTODON_ERRORS },
+        },
+      },
+      async (request) => {
+        const readerId = readerIdOf(request)
+        const { user } = await services.users.get(request.params.id, readerId)
+        const limit = Math.min(request.query.limit ?? 40, 80)
+        const people = user[list].slice(0, limit)
+        return Promise.all(people.map((person) => accountFor(person._id, readerId)))
+      },
+    )
+  }
+
+  const changes = [
+    { path: 'follow', scope: 'write:follows', change: services.users.follow },
+    { path: 'unfollow', scope: 'write:follows', change: services.users.unfollow },
+    {
+      path: 'block',
+      scope: 'write:blocks',
+      change: (me: string, other: string) => services.relations.block(me, other),
+    },
+    { path: 'unblock', scope: 'write:blocks', change: services.relations.unblock },
+    {
+      path: 'mute',
+      scope: 'write:mutes',
+      change: (me: string, other: string) => services.relations.mute(me, other, {}),
+    },
+    { path: 'unmute', scope: 'write:mutes', change: services.relations.unmute },
+  ] as const
+  for (const { path, scope, change } of changes) {
+    app.post(
+      `/api/v1/accounts/:id/${path}`,
+      {
+        config: { scope },
+        schema: {
+          tags: ['mastodon'],
+          description: `${path[0]?.toUpperCase() ?? ''}${path.slice(1)}s the account; answers where the person then stands with it.`,
+          params: IdParams,
+          response: { 200: RelationshipSchema, ...MASTODON_ERRORS },
+        },
+      },
+      async (request) => {
+        const meId = request.user._id
+        const { user } = await services.users.get(request.params.id, meId)
+        const before = await relationshipOf(meId, user._id)
+        // As Mastodon does, asking for what already holds changes nothing and is no error.
+        const holds: Record<typeof path, boolean> = {
+          follow: before.following || before.requested,
+          unfollow: !before.following && !before.requested,
+          block: before.blocking,
+          unblock: !before.blocking,
+          mute: before.muting,
+          unmute: !before.muting,
+        }
+        if (!holds[path]) await change(meId, user._id)
+        return relationshipOf(meId, user._id)
+      },
+    )
+  }
+}
+
+export default routes
