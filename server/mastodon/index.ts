@@ -6,6 +6,7 @@ import { installScopeGuard } from './scopes-guard.js'
 import accountRoutes from './account-routes.js'
 import instanceRoutes from './instance-routes.js'
 import authorizeRoutes from './authorize-routes.js'
+import collectionRoutes from './collection-routes.js'
 import oauthRoutes from './oauth-routes.js'
 import peopleRoutes from './people-routes.js'
 import statusRoutes from './status-routes.js'
@@ -33,5 +34,6 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(peopleRoutes, options)
   await app.register(timelineRoutes, options)
   await app.register(statusRoutes, options)
+  await app.register(collectionRoutes, options)
   await installMastodonNotFound(app)
 }

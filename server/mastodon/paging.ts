@@ -6,9 +6,9 @@ import { Type, type Static } from '@sinclair/typebox'
  * answer's `Link` header names the next (older) and previous (newer) pages.
  */
 export const PageQuerySchema = Type.Object({
-  max_id: Type.Optional(Type.String({ maxLength: 100 })),
-  since_id: Type.Optional(Type.String({ maxLength: 100 })),
-  min_id: Type.Optional(Type.String({ maxLength: 100 })),
+  max_id: Type.Optional(Type.String({ maxLength: 200 })),
+  since_id: Type.Optional(Type.String({ maxLength: 200 })),
+  min_id: Type.Optional(Type.String({ maxLength: 200 })),
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
 })
 export type PageQuery = Static<typeof PageQuerySchema>
@@ -45,4 +45,16 @@ export function linkHeader(url: URL, items: readonly { id: string }[]): string |
     return target.href
   }
   return `<${to({ max_id: last.id })}>; rel="next", <${to({ min_id: first.id })}>; rel="prev"`
+}
+
+/**
+ * The Link header of a list Chirp pages by its own cursors (bookmarks, favourites, who favourited): its
+ * `max_id` carries the cursor of the next page, which the list alone reads; none at the end.
+ */
+export function cursorLinkHeader(url: URL, nextCursor: string | null | undefined): string | undefined {
+  if (!nextCursor) return undefined
+  const target = new URL(url)
+  for (const name of ['max_id', 'since_id', 'min_id']) target.searchParams.delete(name)
+  target.searchParams.set('max_id', nextCursor)
+  return `<${target.href}>; rel="next"`
 }

@@ -235,3 +235,43 @@ await t.test('public and tag timelines: public posts alone, paged', async (t) =>
   const newer = await statuses(`/api/v1/timelines/public?limit=1&min_id=${shown[0]?.id ?? ''}`)
   t.equal(newer.body[0]?.id, shown[1]?.id, 'paged by min_id')
 })
+
+await t.test('bookmarks, favourites and favourited_by: newest mark first, paged by their Link', async (t) => {
+  const reader = await person()
+  const written = [await post(alice, { status: 'first' }), await post(alice, { status: 'second' })]
+  for (const status of written) {
+    await call('POST', `/api/v1/statuses/${status.id}/bookmark`, reader)
+    await call('POST', `/api/v1/statuses/${status.id}/favourite`, reader)
+  }
+  for (const list of ['bookmarks', 'favourites']) {
+    const first = await statuses(`/api/v1/${list}?limit=1`, reader)
+    t.same(
+      first.body.map((each) => each.id),
+      [written[1]?.id],
+      `${list}: the newest mark first`,
+    )
+    const next = /<([^>]+)>; rel="next"/.exec(first.link ?? '')?.[1]
+    t.ok(next, `${list}: a next page`)
+    const second = await statuses((next ?? '').replace('https://chirp.example', ''), reader)
+    t.same(
+      second.body.map((each) => each.id),
+      [written[0]?.id],
+      `${list}: then the older`,
+    )
+    t.match(second.body[0], list === 'bookmarks' ? { bookmarked: true } : { favourited: true })
+    t.equal((await call('GET', `/api/v1/${list}`)).statusCode, 401, `${list}: a token is needed`)
+  }
+  const likers = await call('GET', `/api/v1/statuses/${written[0]?.id ?? ''}/favourited_by`)
+  t.equal(likers.statusCode, 200)
+  t.same(
+    likers.json<{ id: string }[]>().map((each) => each.id),
+    [reader.user._id],
+  )
+})
+
+await t.test('a marker may hold a status id', async (t) => {
+  const status = await post(alice, { status: 'read up to here' })
+  const res = await call('POST', '/api/v1/markers', alice, { home: { last_read_id: status.id } })
+  t.equal(res.statusCode, 200)
+  t.match(res.json(), { home: { last_read_id: status.id } })
+})
