@@ -9,6 +9,7 @@ import authorizeRoutes from './authorize-routes.js'
 import collectionRoutes from './collection-routes.js'
 import oauthRoutes from './oauth-routes.js'
 import peopleRoutes from './people-routes.js'
+import searchRoutes from './search-routes.js'
 import statusRoutes from './status-routes.js'
 import timelineRoutes from './timeline-routes.js'
 import type { MastodonOptions } from './options.js'
@@ -35,5 +36,6 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(timelineRoutes, options)
   await app.register(statusRoutes, options)
   await app.register(collectionRoutes, options)
+  await app.register(searchRoutes, options)
   await installMastodonNotFound(app)
 }

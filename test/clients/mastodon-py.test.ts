@@ -6,7 +6,8 @@ import { DEBIAN_PYTHON, listeningChirp, missing, run, tempHome } from './harness
 
 /**
  * Mastodon.py (Debian's python3-mastodon) against Chirp: it registers an app, logs in by the password grant,
- * reads the account, the instance, preferences and custom emoji, moves a marker, and revokes its token. The
+ * reads the account, the instance, preferences and custom emoji, moves a marker, follows someone, posts
+ * with a poll, favourites, reblogs, pages its home timeline by the Link header, and revokes its token. The
  * script prints one JSON line a step, which the tests below read. On whichever store runs
  * (test/clients/mastodon-py-postgres.test.ts runs it on PostgreSQL).
  */
@@ -14,7 +15,7 @@ const SCRIPT = `
 import json, sys
 from mastodon import Mastodon, MastodonError
 
-base, username, password = sys.argv[1:4]
+base, username, password, friend = sys.argv[1:5]
 def say(step, value):
     print(json.dumps({'step': step, 'value': value}, default=str), flush=True)
 
@@ -31,6 +32,18 @@ say('emojis', m.custom_emojis())
 m.markers_set(['home'], ['42'])
 marker = m.markers_get(['home'])['home']
 say('marker', {'last_read_id': str(marker['last_read_id']), 'version': marker['version']})
+other = m.account_lookup(friend)
+say('follow', m.account_follow(other['id'])['following'])
+poll = m.make_poll(['yes', 'no'], expires_in=3600)
+first = m.status_post('hello from Mastodon.py #journey', poll=poll, spoiler_text='a poll')
+second = m.status_post('a second one', visibility='unlisted')
+say('posted', {'id': first['id'], 'poll': [o['title'] for o in first['poll']['options']], 'spoiler': first['spoiler_text'], 'tags': [t['name'] for t in first['tags']]})
+say('favourite', m.status_favourite(first['id'])['favourited'])
+say('reblog', m.status_reblog(second['id'])['reblogged'])
+home = m.timeline_home(limit=1)
+older = m.fetch_next(home)
+say('home', {'first': [s['id'] for s in home], 'next': [s['id'] for s in (older or [])], 'second': second['id'], 'first_post': first['id']})
+say('favourites', [s['id'] for s in m.favourites()])
 m.revoke_access_token()
 try:
     m.account_verify_credentials()
@@ -53,7 +66,8 @@ if (why) {
   const script = path.join(home, 'journey.py')
   await writeFile(script, SCRIPT)
   const me = await signup(api, { password: 'a password python types' })
-  const outcome = await run(DEBIAN_PYTHON, [script, base, me.username, 'a password python types'], {
+  const friend = await signup(api)
+  const outcome = await run(DEBIAN_PYTHON, [script, base, me.username, 'a password python types', friend.username], {
     env: { HOME: home },
   })
   const lines = outcome.stdout
@@ -79,6 +93,17 @@ if (why) {
     t.match(step('preferences'), { 'posting:default:visibility': 'public' })
     t.strictSame(step('emojis'), [])
     t.strictSame(step('marker'), { last_read_id: '42', version: 1 })
+  })
+
+  await t.test('Mastodon.py follows someone, posts with a poll, favourites, reblogs and pages its home', async (t) => {
+    t.equal(step('follow'), true)
+    t.match(step('posted'), { poll: ['yes', 'no'], spoiler: 'a poll', tags: ['journey'] })
+    t.equal(step('favourite'), true)
+    t.equal(step('reblog'), true)
+    const home = step('home') as { first: string[]; next: string[]; second: string; first_post: string }
+    t.same(home.first, [home.second], 'the newest post first')
+    t.same(home.next, [home.first_post], 'the next page by its Link header')
+    t.same(step('favourites'), [home.first_post])
   })
 
   await t.test('Mastodon.py revokes its token, which then stops working', async (t) => {

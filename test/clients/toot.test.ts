@@ -39,6 +39,37 @@ if (why) {
     t.match(instance.stdout, /running Mastodon 4\.3\.0 \(compatible; Chirp /)
   })
 
+  await t.test('toot follows someone, posts, reads its home timeline, favourites and reblogs', async (t) => {
+    const friend = await signup(api)
+    const follow = await toot(['follow', `@${friend.username}`])
+    t.equal(follow.code, 0, follow.stdout + follow.stderr)
+    t.match(follow.stdout, /You are now following/)
+    const friendPost = await api.as(friend.token, {
+      method: 'POST',
+      url: '/api/posts',
+      payload: { content: 'from the friend' },
+    })
+    t.equal(friendPost.statusCode, 201)
+    const posted = await toot(['post', 'hello from toot #journey', '--visibility', 'unlisted'])
+    t.equal(posted.code, 0, posted.stdout + posted.stderr)
+    const link = /(https?:\/\/\S+\/post-detail\/\S+)/.exec(posted.stdout)?.[1]
+    t.ok(link, `toot shows the new post's address: ${posted.stdout}`)
+    const timeline = await toot(['timeline', '--count', '5', '--once'])
+    t.equal(timeline.code, 0, timeline.stderr)
+    t.match(timeline.stdout, /hello from toot #journey/)
+    t.match(timeline.stdout, /from the friend/)
+    const ids = [...timeline.stdout.matchAll(/ID ([0-9a-f]{76})/g)].map((m) => m[1] ?? '')
+    t.equal(ids.length, 2, 'both statuses, with their ids')
+    // Newest first: the friend's post is the older of the two.
+    const theirs = ids[1] ?? ''
+    const favourite = await toot(['favourite', theirs])
+    t.equal(favourite.code, 0, favourite.stdout + favourite.stderr)
+    t.match(favourite.stdout, /favourited/i)
+    const reblog = await toot(['reblog', theirs])
+    t.equal(reblog.code, 0, reblog.stdout + reblog.stderr)
+    t.match(reblog.stdout, /reblogged/i)
+  })
+
   await t.test('toot logs in through the sign-in page and the code it shows', async (t) => {
     const browserHome = await tempHome(t)
     const other = await signup(api, { password: 'typed in the page' })

@@ -144,6 +144,7 @@ const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/accounts/:id/mute': 'mastodon-token',
   'POST /api/v1/accounts/:id/unmute': 'mastodon-token',
   'GET /api/v1/bookmarks': 'mastodon-token',
+  'GET /api/v2/search': 'anyone',
   'GET /api/v1/favourites': 'mastodon-token',
   'GET /api/v1/statuses/:id/favourited_by': 'anyone',
   'GET /api/v1/timelines/home': 'mastodon-token',

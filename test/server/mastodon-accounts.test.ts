@@ -127,3 +127,35 @@ await t.test("an account's statuses: paged by id, pinned ones on their own, audi
   )
   t.match(pinned[0], { pinned: true })
 })
+
+await t.test('search v2: people by username and name, public posts by their words, first page alone', async (t) => {
+  const found = await json<{ accounts: { id: string }[]; statuses: Status[]; hashtags: unknown[] }>(
+    'GET',
+    `/api/v2/search?q=${encodeURIComponent(`@${alice.username}`)}&type=accounts&resolve=true`,
+    bob,
+  )
+  t.same(
+    found.accounts.map((each) => each.id),
+    [alice.user._id],
+  )
+  t.same(found.statuses, [], 'accounts alone were asked for')
+  const withDomain = await json<{ accounts: { id: string }[] }>(
+    'GET',
+    `/api/v2/search?q=${encodeURIComponent(`${alice.username}@chirp.example`)}&type=accounts`,
+  )
+  t.same(
+    withDomain.accounts.map((each) => each.id),
+    [alice.user._id],
+  )
+  const word = `word${Date.now().toString(36)}`
+  const shown = await json<Status>('POST', '/api/v1/statuses', alice, { status: `a ${word} here` })
+  await json('POST', '/api/v1/statuses', alice, { status: `a ${word} unlisted`, visibility: 'unlisted' })
+  const posts = await json<{ statuses: Status[] }>('GET', `/api/v2/search?q=${word}`)
+  t.same(
+    posts.statuses.map((each) => each.id),
+    [shown.id],
+    'public posts alone',
+  )
+  const past = await json<{ statuses: Status[] }>('GET', `/api/v2/search?q=${word}&offset=20`)
+  t.same(past.statuses, [], 'nothing past the first page')
+})

@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { UserResult } from '../schemas/search.js'
+import type { Post } from '../schemas/posts.js'
+import { accountOf } from './account-entity.js'
+import { MASTODON_ERRORS } from './errors.js'
+import type { MastodonOptions } from './options.js'
+import { AccountSchema } from './schemas.js'
+import { readerIdOf, statusesOf } from './status-page.js'
+import { StatusSchema } from './status-schemas.js'
+
+const SearchQuerySchema = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 200 }),
+  type: Type.Optional(Type.Union([Type.Literal('accounts'), Type.Literal('statuses'), Type.Literal('hashtags')])),
+  resolve: Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 })])),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+})
+const SearchSchema = Type.Object(
+  {
+    accounts: Type.Array(AccountSchema),
+    statuses: Type.Array(StatusSchema),
+    hashtags: Type.Array(Type.Object({ name: Type.String(), url: Type.String(), history: Type.Array(Type.Unknown()) })),
+  },
+  { title: 'MastodonSearch' },
+)
+
+/**
+ * Search (version 2) over Chirp's search service: people by username (`@name`, or `name@` this server) and
+ * by the beginnings of their names, and public posts by their words. Chirp pages search by cursor, which
+ * Mastodon's `offset` cannot carry: a search answers its first page, and nothing past it.
+ */
+const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
+  const host = new URL(publicUrl).host
+
+  app.get(
+    '/api/v2/search',
+    {
+      onRequest: [app.identify],
+      schema: {
+        tags: ['mastodon'],
+        description: 'Accounts and statuses matching `q`, as the reader may see them; the first page alone.',
+        querystring: SearchQuerySchema,
+        response: { 200: SearchSchema, ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { type, offset = 0 } = request.query
+      const readerId = readerIdOf(request)
+      const reader = { userId: readerId, compact: false }
+      const limit = Math.min(request.query.limit ?? 20, 40)
+      const q = request.query.q.trim()
+      if (offset > 0 || q === '') return { accounts: [], statuses: [], hashtags: [] }
+      const [name = '', domain] = q.replace(/^@/, '').split('@')
+      const asUsername = domain === undefined || domain === host ? `@${name}` : undefined
+
+      let people: UserResult[] = []
+      if (type === undefined || type === 'accounts') {
+        const found = await Promise.all(
+          [asUsername, q.startsWith('@') ? undefined : q].flatMap((each) =>
+            each === undefined ? [] : [services.search.search({ q: each, type: 'users', limit }, reader)],
+          ),
+        )
+        const seen = new Set<string>()
+        people = found
+          .flatMap((page) => ('users' in page ? page.users : []))
+          .filter((user) => !seen.has(user._id) && seen.add(user._id))
+          .slice(0, limit)
+      }
+      let posts: Post[] = []
+      if ((type === undefined || type === 'statuses') && !q.startsWith('@')) {
+        const page = await services.search.search({ q, type: 'posts', limit }, reader)
+        posts = 'posts' in page ? page.posts : []
+      }
+      const [accounts, statuses] = await Promise.all([
+        Promise.all(
+          people.map(async (user) => accountOf((await services.users.get(user._id, readerId)).user, publicUrl)),
+        ),
+        statusesOf(services, publicUrl, posts, readerId),
+      ])
+      return { accounts, statuses, hashtags: [] }
+    },
+  )
+}
+
+export default routes
