@@ -33,7 +33,7 @@ const PostBodySchema = Type.Object({
     }),
   ),
   /** As a form, which arrives flat. */
-  'poll[options][]': Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  'poll[options]': Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
   'poll[expires_in]': Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
 })
 
@@ -92,7 +92,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     async (request) => {
       const body = request.body
       const userId = request.user._id
-      const formOptions = body['poll[options][]']
+      const formOptions = body['poll[options]']
       const options = body.poll?.options ?? (formOptions === undefined ? undefined : [formOptions].flat())
       const expiresIn = body.poll?.expires_in ?? body['poll[expires_in]']
       const visibility = body.visibility === undefined ? undefined : CHIRP_VISIBILITY[body.visibility]

@@ -90,6 +90,20 @@ await t.test('a status posted: HTML with links, mentions and tags, audience, pol
   t.equal((await call('GET', '/api/v1/statuses/nope', bob)).statusCode, 404)
 })
 
+await t.test('a status posted as a form, its poll as `poll[options][]`', async (t) => {
+  const res = await api.app.inject({
+    method: 'POST',
+    url: '/api/v1/statuses',
+    headers: { ...bearer(alice.bearer), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'status=a+form&visibility=private&poll[options][]=left&poll[options][]=right&poll[expires_in]=86401',
+  })
+  t.equal(res.statusCode, 200, res.body)
+  const status = res.json<Status>()
+  t.match(status, { visibility: 'private', poll: { options: [{ title: 'left' }, { title: 'right' }] } })
+  const days = (Date.parse(status.poll?.expires_at ?? '') - Date.parse(status.created_at)) / 86_400_000
+  t.equal(Math.round(days), 2, "a day and a second is two of Chirp's days")
+})
+
 await t.test('an audience holds: a followers post is private and no stranger reads it', async (t) => {
   const status = await post(alice, { status: 'for followers', visibility: 'private' })
   t.equal(status.visibility, 'private')
