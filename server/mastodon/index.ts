@@ -7,6 +7,7 @@ import accountRoutes from './account-routes.js'
 import instanceRoutes from './instance-routes.js'
 import authorizeRoutes from './authorize-routes.js'
 import collectionRoutes from './collection-routes.js'
+import notificationRoutes from './notification-routes.js'
 import oauthRoutes from './oauth-routes.js'
 import peopleRoutes from './people-routes.js'
 import searchRoutes from './search-routes.js'
@@ -37,5 +38,6 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(statusRoutes, options)
   await app.register(collectionRoutes, options)
   await app.register(searchRoutes, options)
+  await app.register(notificationRoutes, options)
   await installMastodonNotFound(app)
 }

@@ -3,21 +3,58 @@ import type { PageRequest } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notificationViews } from './notification-views.js'
 import { hiddenFrom } from './visibility.js'
+import { timedIdOf } from './status-ids.js'
+import { checkMayRead } from './audience-reads.js'
+import { windowOf, type TimelineWindow } from './timelines.js'
 
 /** A page of notifications, search results or a tag's posts when the request names no limit. */
 export const DEFAULT_PAGE = 20
 
 export function createNotificationsService({ store, now }: ServiceDeps) {
+  async function list(userId: string, page: PageRequest) {
+    const hidden = await hiddenFrom(store, userId, now())
+    const [{ items, nextCursor }, unread] = await Promise.all([
+      store.listNotifications(userId, { ...page, limit: page.limit ?? DEFAULT_PAGE, hide: hidden.people }),
+      store.countUnread(userId),
+    ])
+    return { notifications: await notificationViews(store, items), nextCursor, unread }
+  }
+
   return {
     /** The reader's notifications, newest first, with how many are unread. */
-    async list(userId: string, page: PageRequest) {
+    list,
+
+    /**
+     * A window of them as the Mastodon API pages it, each with an id of the time it came and its own
+     * (status-ids.ts), so that ids sort as the list does.
+     */
+    window: (userId: string, window: TimelineWindow) =>
+      windowOf(
+        async (_sort, cursor, limit) => {
+          const page = await list(userId, { cursor, limit })
+          return { items: page.notifications, nextCursor: page.nextCursor }
+        },
+        (notification) => timedIdOf(notification.createdAt, notification._id),
+        window,
+        false,
+      ),
+
+    /** One of the reader's notifications, while the list would show it. */
+    async get(userId: string, id: string) {
+      const record = await store.getNotification(id)
+      if (record?.recipientId !== userId) throw notFound(MSG.notificationNotFound)
       const hidden = await hiddenFrom(store, userId, now())
-      const [{ items, nextCursor }, unread] = await Promise.all([
-        store.listNotifications(userId, { ...page, limit: page.limit ?? DEFAULT_PAGE, hide: hidden.people }),
-        store.countUnread(userId),
-      ])
-      return { notifications: await notificationViews(store, items), nextCursor, unread }
+      if (hidden.people.includes(record.actorId)) throw notFound(MSG.notificationNotFound)
+      // As the list: one about a post the reader may no longer read is not there.
+      const post = record.postId === undefined ? undefined : await store.getPost(record.postId)
+      if (post) await checkMayRead(store, post, userId).catch(() => Promise.reject(notFound(MSG.notificationNotFound)))
+      const [notification] = await notificationViews(store, [record])
+      if (!notification) throw notFound(MSG.notificationNotFound)
+      return notification
     },
+
+    /** How many of the reader's notifications are unread. */
+    unread: (userId: string) => store.countUnread(userId),
 
     /** Marks every notification read, or `before` and every older one; the reader's other streams hear the new count. */
     async markRead(userId: string, before: string | undefined) {

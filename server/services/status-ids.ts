@@ -47,3 +47,9 @@ export function cursorOfStatusId(id: string): string {
   if (!key) throw badRequest(MSG.badCursor)
   return encodeCursor([key.at, key.postId])
 }
+
+/**
+ * The id of anything else a Mastodon list orders by time and then its id (notifications): as a status's,
+ * with nobody in the reposter's place, so it sorts and pages alike.
+ */
+export const timedIdOf = (at: string, id: string) => statusIdOf({ at, postId: id })

@@ -22,38 +22,42 @@ export interface TimelineEntry {
 }
 
 type Sort = 'latest' | 'oldest'
-type Read = (
+type Read<T> = (
   sort: Sort,
   cursor: string | undefined,
   limit: number,
-) => Promise<{ posts: Post[]; nextCursor: string | null }>
+) => Promise<{ items: T[]; nextCursor: string | null }>
 
 /** An entry's id: a repost in a home timeline is an entry of its own, at the time of the repost. */
-const entryOf = (post: Post): TimelineEntry => ({
-  id:
-    post.repostedBy !== undefined && post.repostedAt !== undefined
-      ? statusIdOf({ at: post.repostedAt, postId: post._id, by: post.repostedBy._id })
-      : statusIdOf({ at: post.createdAt, postId: post._id }),
-  post,
-})
+const statusIdOfPost = (post: Post): string =>
+  post.repostedBy !== undefined && post.repostedAt !== undefined
+    ? statusIdOf({ at: post.repostedAt, postId: post._id, by: post.repostedBy._id })
+    : statusIdOf({ at: post.createdAt, postId: post._id })
 
 /**
  * Reads a window of a list newest first. `min_id` reads up from it when the list reads both ways; a list
  * that reads only newest first is walked down to it, keeping the entries just above it.
  */
-async function windowOf(read: Read, window: TimelineWindow, ascending: boolean): Promise<TimelineEntry[]> {
+export async function windowOf<T>(
+  read: Read<T>,
+  idOf: (item: T) => string,
+  window: TimelineWindow,
+  ascending: boolean,
+): Promise<{ id: string; item: T }[]> {
+  type Entry = { id: string; item: T }
   const { maxId, sinceId, minId, limit } = window
-  const below = (entry: TimelineEntry) => maxId === undefined || entry.id < maxId
+  const entryOf = (item: T): Entry => ({ id: idOf(item), item })
+  const below = (entry: Entry) => maxId === undefined || entry.id < maxId
   if (minId !== undefined && ascending) {
-    const { posts } = await read('oldest', cursorOfStatusId(minId), limit)
-    return posts.map(entryOf).filter(below).reverse()
+    const { items } = await read('oldest', cursorOfStatusId(minId), limit)
+    return items.map(entryOf).filter(below).reverse()
   }
   if (minId !== undefined) {
-    const kept: TimelineEntry[] = []
+    const kept: Entry[] = []
     let cursor = maxId === undefined ? undefined : cursorOfStatusId(maxId)
     for (;;) {
-      const { posts, nextCursor } = await read('latest', cursor, limit)
-      const entries = posts.map(entryOf)
+      const { items, nextCursor } = await read('latest', cursor, limit)
+      const entries = items.map(entryOf)
       const above = entries.filter((entry) => entry.id > minId)
       kept.push(...above)
       if (above.length < entries.length || nextCursor === null) break
@@ -61,8 +65,30 @@ async function windowOf(read: Read, window: TimelineWindow, ascending: boolean):
     }
     return kept.slice(-limit)
   }
-  const { posts } = await read('latest', maxId === undefined ? undefined : cursorOfStatusId(maxId), limit)
-  return posts.map(entryOf).filter((entry) => sinceId === undefined || entry.id > sinceId)
+  const { items } = await read('latest', maxId === undefined ? undefined : cursorOfStatusId(maxId), limit)
+  return items.map(entryOf).filter((entry) => sinceId === undefined || entry.id > sinceId)
+}
+
+/** A window of a list of posts, each with its status id. */
+async function postsWindow(
+  read: (
+    sort: Sort,
+    cursor: string | undefined,
+    limit: number,
+  ) => Promise<{ posts: Post[]; nextCursor?: string | null }>,
+  window: TimelineWindow,
+  ascending: boolean,
+): Promise<TimelineEntry[]> {
+  const entries = await windowOf(
+    async (sort, cursor, limit) => {
+      const { posts, nextCursor } = await read(sort, cursor, limit)
+      return { items: posts, nextCursor: nextCursor ?? null }
+    },
+    statusIdOfPost,
+    window,
+    ascending,
+  )
+  return entries.map(({ id, item }) => ({ id, post: item }))
 }
 
 /**
@@ -77,7 +103,7 @@ export function createTimelinesService({
   return {
     /** The reader's home timeline: their posts, those of whom they follow, and those reposted by them. */
     home: (userId: string, window: TimelineWindow) =>
-      windowOf(
+      postsWindow(
         (sort, cursor, limit) => posts.feed(userId, { sort, cursor, limit }, { userId, compact: false }),
         window,
         true,
@@ -85,18 +111,15 @@ export function createTimelinesService({
 
     /** Everyone's public posts (all of them local, until Chirp federates). */
     public: (userId: string | undefined, window: TimelineWindow) =>
-      windowOf(
-        async (sort, cursor, limit) => {
-          const page = await posts.list({ sort, cursor, limit }, { userId, compact: false })
-          return { posts: page.posts, nextCursor: page.nextCursor ?? null }
-        },
+      postsWindow(
+        (sort, cursor, limit) => posts.list({ sort, cursor, limit }, { userId, compact: false }),
         window,
         true,
       ),
 
     /** Someone's posts as their profile shows them to the reader. */
     account: (username: string, userId: string | undefined, window: TimelineWindow) =>
-      windowOf(
+      postsWindow(
         (sort, cursor, limit) => posts.byAuthor(username, { sort, cursor, limit }, { userId, compact: false }),
         window,
         true,
@@ -104,7 +127,7 @@ export function createTimelinesService({
 
     /** A tag's public posts. */
     tag: (tag: string, userId: string | undefined, window: TimelineWindow) =>
-      windowOf(
+      postsWindow(
         (_sort, cursor, limit) => search.byTag(tag, { cursor, limit }, { userId, compact: false }),
         window,
         false,

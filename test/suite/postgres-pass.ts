@@ -76,6 +76,7 @@ export const POSTGRES_PASS = [
   'job-queue',
   'mastodon-accounts',
   'mastodon-instance',
+  'mastodon-notifications',
   'mastodon-oauth',
   'mastodon-statuses',
   'media-migrate',
