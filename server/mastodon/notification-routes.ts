@@ -126,6 +126,24 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       return entityOf(notification, userId)
     },
   )
+
+  app.post(
+    '/api/v1/notifications/:id/dismiss',
+    {
+      config: { scope: 'write:notifications' },
+      schema: {
+        tags: ['mastodon'],
+        description: "Takes one of the person's notifications away.",
+        params: IdParams,
+        response: { 200: Type.Object({}), ...MASTODON_ERRORS },
+      },
+    },
+    async (request) => {
+      const key = statusKeyOf(request.params.id)
+      if (!key || key.by !== undefined) throw new AppError(404, 'Record not found')
+      return services.notifications.dismiss(request.user._id, key.postId)
+    },
+  )
 }
 
 export default routes

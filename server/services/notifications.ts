@@ -5,6 +5,7 @@ import { notificationViews } from './notification-views.js'
 import { hiddenFrom } from './visibility.js'
 import { timedIdOf } from './status-ids.js'
 import { checkMayRead } from './audience-reads.js'
+import { retract } from './notifier.js'
 import { windowOf, type TimelineWindow } from './timelines.js'
 
 /** A page of notifications, search results or a tag's posts when the request names no limit. */
@@ -51,6 +52,24 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
       const [notification] = await notificationViews(store, [record])
       if (!notification) throw notFound(MSG.notificationNotFound)
       return notification
+    },
+
+    /** Takes one of the reader's notifications away; if it was unread, their streams hear the new count. */
+    async dismiss(userId: string, id: string) {
+      await store.transaction(async (tx) => {
+        const record = await tx.getNotification(id)
+        if (record?.recipientId !== userId) throw notFound(MSG.notificationNotFound)
+        const { type, recipientId, actorId, postId, commentId } = record
+        const identity = {
+          type,
+          recipientId,
+          actorId,
+          ...(postId === undefined ? {} : { postId }),
+          ...(commentId === undefined ? {} : { commentId }),
+        }
+        await retract(tx, { identity })
+      })
+      return {}
     },
 
     /** How many of the reader's notifications are unread. */

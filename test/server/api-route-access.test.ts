@@ -147,6 +147,7 @@ const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/notifications': 'mastodon-token',
   'GET /api/v1/notifications/unread_count': 'mastodon-token',
   'GET /api/v1/notifications/:id': 'mastodon-token',
+  'POST /api/v1/notifications/:id/dismiss': 'mastodon-token',
   'GET /api/v2/search': 'anyone',
   'GET /api/v1/favourites': 'mastodon-token',
   'GET /api/v1/statuses/:id/favourited_by': 'anyone',

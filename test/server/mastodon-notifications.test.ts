@@ -105,6 +105,29 @@ await t.test('one read alone, and only by its recipient; the unread count', asyn
   t.same(await json('GET', '/api/v1/notifications/unread_count', alice), { count: 0 }, 'after reading')
 })
 
+await t.test('dismiss takes one away, to its recipient alone; the unread count falls', async (t) => {
+  const carol = await person()
+  await json('POST', `/api/v1/accounts/${carol.user._id}/follow`, bob)
+  await json('POST', `/api/v1/accounts/${carol.user._id}/follow`, alice)
+  const notes = await json<Note[]>('GET', '/api/v1/notifications', carol)
+  t.equal(notes.length, 2)
+  t.same(await json('GET', '/api/v1/notifications/unread_count', carol), { count: 2 })
+  const [newest] = notes
+  t.equal(
+    (await call('POST', `/api/v1/notifications/${newest?.id ?? ''}/dismiss`, bob)).statusCode,
+    404,
+    "not another's",
+  )
+  t.same(await json('POST', `/api/v1/notifications/${newest?.id ?? ''}/dismiss`, carol), {})
+  t.same(
+    (await json<Note[]>('GET', '/api/v1/notifications', carol)).map((note) => note.id),
+    [notes[1]?.id],
+    'gone',
+  )
+  t.same(await json('GET', '/api/v1/notifications/unread_count', carol), { count: 1 })
+  t.equal((await call('POST', `/api/v1/notifications/${newest?.id ?? ''}/dismiss`, carol)).statusCode, 404, 'once')
+})
+
 await t.test('a blocked actor is gone from the list', async (t) => {
   await json('POST', `/api/v1/accounts/${bob.user._id}/block`, alice)
   t.same(await json('GET', '/api/v1/notifications', alice), [])
