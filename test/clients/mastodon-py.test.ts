@@ -7,7 +7,8 @@ import { DEBIAN_PYTHON, listeningChirp, missing, run, tempHome } from './harness
 /**
  * Mastodon.py (Debian's python3-mastodon) against Chirp: it registers an app, logs in by the password grant,
  * reads the account, the instance, preferences and custom emoji, moves a marker, follows someone, posts
- * with a poll, favourites, reblogs, pages its home timeline by the Link header, and revokes its token. The
+ * with a poll, favourites, reblogs, pages its home timeline by the Link header, reads its notifications,
+ * and revokes its token. The
  * script prints one JSON line a step, which the tests below read. On whichever store runs
  * (test/clients/mastodon-py-postgres.test.ts runs it on PostgreSQL).
  */
@@ -44,6 +45,8 @@ home = m.timeline_home(limit=1)
 older = m.fetch_next(home)
 say('home', {'first': [s['id'] for s in home], 'next': [s['id'] for s in (older or [])], 'second': second['id'], 'first_post': first['id']})
 say('favourites', [s['id'] for s in m.favourites()])
+notes = m.notifications()
+say('notifications', [{'type': n['type'], 'acct': n['account']['acct']} for n in notes])
 m.revoke_access_token()
 try:
     m.account_verify_credentials()
@@ -67,6 +70,7 @@ if (why) {
   await writeFile(script, SCRIPT)
   const me = await signup(api, { password: 'a password python types' })
   const friend = await signup(api)
+  await api.as(friend.token, { method: 'POST', url: `/api/users/follow/${me.user._id}` })
   const outcome = await run(DEBIAN_PYTHON, [script, base, me.username, 'a password python types', friend.username], {
     env: { HOME: home },
   })
@@ -104,6 +108,10 @@ if (why) {
     t.same(home.first, [home.second], 'the newest post first')
     t.same(home.next, [home.first_post], 'the next page by its Link header')
     t.same(step('favourites'), [home.first_post])
+  })
+
+  await t.test('Mastodon.py reads its notifications', async (t) => {
+    t.same(step('notifications'), [{ type: 'follow', acct: friend.username }])
   })
 
   await t.test('Mastodon.py revokes its token, which then stops working', async (t) => {
