@@ -234,5 +234,3 @@ export function createJobQueue(options: JobQueueOptions) {
     },
   }
 }
-
-export type JobQueue = ReturnType<typeof createJobQueue>
