@@ -87,7 +87,7 @@ export class EmbeddedJobs implements JobStore {
     return this.index.failed(limit)
   }
 
-  watchJobs(watcher: (runAt: string) => void): void {
+  async watchJobs(watcher: (runAt: string) => void): Promise<void> {
     this.#watchers.push(watcher)
   }
 

@@ -179,8 +179,8 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   listFailedJobs(limit: number) {
     return this.#jobs.listFailedJobs(limit)
   }
-  watchJobs(watcher: (runAt: string) => void): void {
-    this.#jobs.watchJobs(watcher)
+  watchJobs(watcher: (runAt: string) => void): Promise<void> {
+    return this.#jobs.watchJobs(watcher)
   }
 
   /**

@@ -52,7 +52,26 @@ const toJobRecord = (row: JobRow): JobRecord => ({
   finishedAt: iso(row.finished_at),
 })
 
-export async function enqueueJobs(sql: Queryable, jobs: readonly NewJob[], at: string): Promise<void> {
+/** The schema's channel for new jobs, so instances on other schemas of one database never hear them. */
+export const jobsChannelOf = (schema: string) => `chirp_jobs_${schema}`
+
+/** Who enqueued, and when the earliest of the jobs is due: what a NOTIFY on the jobs channel says. */
+export interface JobsNotice {
+  channel: string
+  /** The enqueuing instance, which wakes its own workers without hearing itself. */
+  sender: string
+}
+
+/**
+ * The jobs, and in the same statement a NOTIFY that PostgreSQL delivers when they commit, and only then;
+ * without `notice` (a database written before any instance runs on it) the jobs alone.
+ */
+export async function enqueueJobs(
+  sql: Queryable,
+  jobs: readonly NewJob[],
+  at: string,
+  notice?: JobsNotice,
+): Promise<void> {
   if (jobs.length === 0) return
   const rows = jobs.map((job) => ({
     id: job._id,
@@ -61,7 +80,21 @@ export async function enqueueJobs(sql: Queryable, jobs: readonly NewJob[], at: s
     run_at: job.runAt,
     created_at: at,
   }))
-  await sql`INSERT INTO jobs ${sql(rows)}`
+  if (!notice) {
+    await sql`INSERT INTO jobs ${sql(rows)}`
+    return
+  }
+  const due = jobs.reduce((earliest, job) => (job.runAt < earliest ? job.runAt : earliest), jobs[0]?.runAt ?? at)
+  await sql`
+    WITH added AS (INSERT INTO jobs ${sql(rows)})
+    SELECT pg_notify(${notice.channel}, ${`${notice.sender} ${due}`})`
+}
+
+/** A notice's sender and due time, or undefined for a payload that is not one. */
+export function parseJobsNotice(payload: string): { sender: string; runAt: string } | undefined {
+  const [sender, runAt, ...rest] = payload.split(' ')
+  if (!sender || !runAt || rest.length > 0 || Number.isNaN(Date.parse(runAt))) return undefined
+  return { sender, runAt }
 }
 
 export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promise<ClaimedJob[]> {
