@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { onPostgres } from '../helpers/pg-pass.js'
 
 /**
  * Two instances on one schema share the job queue: 200 jobs enqueued from outside either of them, claimed
  * by both at once through SKIP LOCKED, are each run exactly once. An instance that never polls still hears
- * of a job another one enqueued (NOTIFY).
+ * of a job another one enqueued (NOTIFY). Claims and endings commit without waiting for the WAL; an
+ * effect's transaction that completes its job waits, as every write does.
  */
 await onPostgres(async () => {
   const { buildApiApp } = await import('../helpers/api.js')
@@ -12,7 +14,9 @@ await onPostgres(async () => {
   const { uuidDatabase } = await import('../helpers/uuid-database.js')
   const { QUICK_JOBS, untilJobs, countOf, startQueue } = await import('../helpers/jobs.js')
   const { newJob } = await import('../../server/services/jobs.js')
+  const pgJobs = await import('../../server/store/pg/pg-jobs.js')
   type JobHandler = import('../../server/services/jobs.js').JobHandler
+  type Queryable = import('../../server/store/pg/connect.js').Queryable
 
   const JOBS = 200
   const runs: { id: string; by: string }[] = []
@@ -63,5 +67,37 @@ await onPostgres(async () => {
     await enqueuer.enqueueJobs([newJob('push', { n: 1 }, new Date(Date.now() + 1000).toISOString())], at)
     await untilJobs(enqueuer, (counts) => countOf(counts, 'push', 'done') === 1)
     t.strictSame(ran, ['1'], 'run by the other instance')
+  })
+
+  await t.test('claims and endings need not wait for the WAL; an effect completed with its job does', async (t) => {
+    const store = await openPgStore(t, uuidDatabase({ users: 1, posts: 0 }))
+    const at = new Date().toISOString()
+    await store.enqueueJobs([newJob('push', {}, at), newJob('push', {}, at)], at)
+    const request = (claim: string) => ({ kinds: ['push' as const], limit: 1, at, claim, leaseUntil: at })
+    /** What `synchronous_commit` is, at its commit, in a transaction that runs `work`. */
+    const commitWith = (work: (sql: Queryable) => Promise<unknown>) =>
+      store.sql.begin(async (sql) => {
+        await work(sql)
+        const [row] = await sql<{ synchronous_commit: string }[]>`SHOW synchronous_commit`
+        return row?.synchronous_commit
+      })
+    const claim = randomUUID()
+    let job: { _id: string } | undefined
+    t.equal(await commitWith(async (sql) => ([job] = await pgJobs.claimJobs(sql, request(claim)))), 'off', 'a claim')
+    const id = job?._id as string
+    t.equal(await commitWith((sql) => pgJobs.extendJobLease(sql, id, claim, at)), 'off', 'a renewal')
+    t.equal(
+      await commitWith((sql) => pgJobs.settleJob(sql, id, claim, { state: 'queued', runAt: at, error: 'x' }, at)),
+      'off',
+      'an ending',
+    )
+    const [again] = await store.claimJobs(request(randomUUID()))
+    t.ok(again, 'claimed again')
+    t.equal(
+      await commitWith((sql) => pgJobs.completeJob(sql, again?._id as string, again?.claim as string, at)),
+      'on',
+      'an effect completed with its job',
+    )
+    t.equal(await commitWith((sql) => pgJobs.enqueueJobs(sql, [newJob('push', {}, at)], at)), 'on', 'an enqueue')
   })
 })

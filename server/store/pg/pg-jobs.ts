@@ -97,12 +97,22 @@ export function parseJobsNotice(payload: string): { sender: string; runAt: strin
   return { sender, runAt }
 }
 
+/**
+ * A CTE that makes the statement's own transaction commit without waiting for its WAL to reach the disk.
+ * For claims, renewals and endings alone: lost to a crash of PostgreSQL, each leaves the job to run again,
+ * as at least once allows, and never records an effect without its claim (the WAL is written in order, so
+ * an effect's commit, which does wait, makes every earlier claim durable with it). The enqueue, and an
+ * effect completed with its job, wait as every write does. Each start would otherwise wait for two
+ * flushes of the WAL (its enqueue's and its claim's), and each worker for one more before the next job.
+ */
+const unhurried = (sql: Queryable) => sql`unhurried AS (SELECT set_config('synchronous_commit', 'off', true))`
+
 export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promise<ClaimedJob[]> {
   const { kinds, limit, at, claim, leaseUntil } = request
   if (limit <= 0 || kinds.length === 0) return []
   // Two small lookups, each on its own partial index: the due queue, and runs whose worker is presumed dead.
   const rows = await sql<JobRow[]>`
-    WITH due AS (
+    WITH ${unhurried(sql)}, due AS (
       SELECT id, run_at FROM jobs
       WHERE state = 'queued' AND run_at <= ${at} AND kind = ANY(${kinds as string[]}::text[])
       ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -115,7 +125,7 @@ export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promi
     )
     UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, started_at = coalesce(j.started_at, ${at}),
       claim = ${claim}, lease_until = ${leaseUntil}
-    FROM taken WHERE j.id = taken.id
+    FROM taken, unhurried WHERE j.id = taken.id
     RETURNING j.*`
   return rows
     .map(toJobRecord)
@@ -133,17 +143,30 @@ export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promi
 export async function extendJobLease(sql: Queryable, id: string, claim: string, leaseUntil: string): Promise<boolean> {
   if (!isUuid(id) || !isUuid(claim)) return false
   const rows = await sql`
-    UPDATE jobs SET lease_until = ${leaseUntil}
+    WITH ${unhurried(sql)}
+    UPDATE jobs SET lease_until = ${leaseUntil} FROM unhurried
     WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
   return rows.length > 0
 }
 
-export async function settleJob(
+export function settleJob(
   sql: Queryable,
   id: string,
   claim: string,
   outcome: JobOutcome,
   at: string,
+): Promise<boolean> {
+  return endRun(sql, id, claim, outcome, at, true)
+}
+
+async function endRun(
+  sql: Queryable,
+  id: string,
+  claim: string,
+  outcome: JobOutcome,
+  at: string,
+  /** Alone, not inside the transaction of an effect: it need not wait for the WAL (see unhurried). */
+  alone: boolean,
 ): Promise<boolean> {
   if (!isUuid(id) || !isUuid(claim)) return false
   const change =
@@ -154,9 +177,14 @@ export async function settleJob(
         : outcome.error === null
           ? sql`state = 'queued', run_at = ${outcome.runAt}, attempts = attempts - 1`
           : sql`state = 'queued', run_at = ${outcome.runAt}, last_error = ${outcome.error}`
-  const rows = await sql`
-    UPDATE jobs SET ${change}, claim = NULL, lease_until = NULL
-    WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
+  const rows = alone
+    ? await sql`
+        WITH ${unhurried(sql)}
+        UPDATE jobs SET ${change}, claim = NULL, lease_until = NULL FROM unhurried
+        WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
+    : await sql`
+        UPDATE jobs SET ${change}, claim = NULL, lease_until = NULL
+        WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
   return rows.length > 0
 }
 
@@ -187,5 +215,5 @@ export async function listFailedJobs(sql: Queryable, limit: number): Promise<Job
 
 /** Inside the effect's transaction: the row stays locked until it commits, so no claim takes it meanwhile. */
 export async function completeJob(sql: Queryable, id: string, claim: string, at: string): Promise<boolean> {
-  return settleJob(sql, id, claim, { state: 'done' }, at)
+  return endRun(sql, id, claim, { state: 'done' }, at, false)
 }
