@@ -76,7 +76,10 @@ export class PgTx extends PgReader implements StoreTx {
   /** The `runAt` of each job enqueued, for the store's job watchers once the transaction commits. */
   readonly queued: string[] = []
 
-  constructor(sql: Queryable) {
+  constructor(
+    sql: Queryable,
+    private readonly jobsNotice: jobs.JobsNotice,
+  ) {
     super(sql)
   }
 
@@ -539,7 +542,7 @@ export class PgTx extends PgReader implements StoreTx {
   }
 
   async enqueueJob(job: NewJob, at: string): Promise<void> {
-    await jobs.enqueueJobs(this.sql, [job], at)
+    await jobs.enqueueJobs(this.sql, [job], at, this.jobsNotice)
     this.queued.push(job.runAt)
   }
   completeJob(id: string, claim: string, at: string): Promise<boolean> {
