@@ -368,6 +368,9 @@ export class EmbeddedReader implements TransactionBase {
   async getTwoFactor(userId: string) {
     return this.index.users.get(userId)?.twoFactor
   }
+  async getActorKeys(userId: string) {
+    return this.index.users.get(userId)?.actorKeys
+  }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)
   }

@@ -8,6 +8,7 @@ import { withPlaces } from './list-places.js'
 import { queuedJob, settled } from './job-types.js'
 import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
 import type {
+  ActorKeysRecord,
   AuditEntryRecord,
   CommentRecord,
   ConversationMembership,
@@ -123,6 +124,14 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!user?.twoFactor) return
     const { twoFactor: _off, ...rest } = user
     this.#putUser(rest)
+  }
+
+  async addActorKeys(id: string, keys: ActorKeysRecord) {
+    const user = await this.getUser(id)
+    if (!user) return undefined
+    if (user.actorKeys) return user.actorKeys
+    this.#putUser({ ...user, actorKeys: keys })
+    return keys
   }
 
   async revokeToken(token: RevokedTokenRecord, at: string) {

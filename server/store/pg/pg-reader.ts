@@ -31,6 +31,7 @@ import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
+import * as federation from './pg-federation.js'
 import { accountOf } from '../summaries.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
@@ -442,6 +443,9 @@ export class PgReader implements StoreReader {
   }
   isMediaUsed(url: string): Promise<boolean> {
     return removal.isMediaUsed(this.sql, url)
+  }
+  getActorKeys(userId: string) {
+    return federation.getActorKeys(this.sql, userId)
   }
   async getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined> {
     if (!isUuid(userId)) return undefined

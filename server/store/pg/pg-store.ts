@@ -1,6 +1,7 @@
 import { MSG, conflict } from '../../errors.js'
 import { TaggedCache } from '../../tagged-cache.js'
 import type {
+  FederationKv,
   Database,
   FeedRepostQuery,
   LoggedEvent,
@@ -26,6 +27,7 @@ import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
 import { PgTx } from './pg-tx.js'
 import * as jobs from './pg-jobs.js'
+import { PgFederationKv } from './pg-federation.js'
 import { isUuid } from './records.js'
 
 export interface PgStoreOptions {
@@ -72,6 +74,7 @@ const soonestEnd = (ends: readonly (string | null)[]) =>
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
   readonly batchesAtOnce = 1
+  readonly federationKv: FederationKv
   /**
    * Awaited after a transaction that emitted events has committed, before it resolves: the event log
    * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
@@ -92,6 +95,7 @@ export class PgStore extends PgReader implements Store {
     private readonly log: PgStoreOptions['log'],
   ) {
     super(sql)
+    this.federationKv = new PgFederationKv(sql)
   }
 
   /** Connects, brings the schema up to date and seeds an empty database; rejects (and lets go of the pool) if any step fails. */

@@ -21,6 +21,7 @@ import * as audiences from './0020_audiences.js'
 import * as followRequests from './0021_follow_requests.js'
 import * as directConversations from './0022_direct_conversations.js'
 import * as mediaUses from './0024_media_uses.js'
+import * as federation from './0026_federation.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   followRequests,
   directConversations,
   mediaUses,
+  federation,
 ]
