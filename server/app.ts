@@ -47,6 +47,8 @@ import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
 import { createJobQueue, type JobHandlers } from './services/jobs.js'
+import { registerFederation } from './federation/index.js'
+import type { DocumentLoader } from '@fedify/fedify'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -70,6 +72,8 @@ export interface AppOptions {
   linkFetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
   /** Handlers of a test's own, for kinds that have none yet or in place of the app's. */
   jobHandlers?: JobHandlers
+  /** How federation fetches remote documents and keys: a test's own, in place of the network. */
+  federationDocumentLoader?: DocumentLoader
 }
 
 /** What the app plugin is registered with: the parsed configuration, and the seams tests use. */
@@ -239,6 +243,14 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     },
     { prefix: '/api' },
   )
+
+  await registerFederation(fastify, {
+    config,
+    services,
+    store,
+    now,
+    ...(options.federationDocumentLoader ? { documentLoader: options.federationDocumentLoader } : {}),
+  })
 
   const indexHtml = await readClientPage(config.clientDir)
   if (indexHtml !== undefined) {

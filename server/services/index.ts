@@ -25,6 +25,7 @@ import { createSearchService, type SearchService } from './search.js'
 import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 
+import { createFederationPeople, type FederationPeople } from './federation-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
   auth: AuthService
@@ -45,6 +46,8 @@ export interface Services {
   moderation: ModerationService
   relations: RelationsService
   followRequests: FollowRequestsService
+  /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
+  federationPeople: FederationPeople
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -135,6 +138,7 @@ export function createServices({
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),
     followRequests: createFollowRequestsService(deps),
+    federationPeople: createFederationPeople({ ...deps, secrets }),
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

@@ -106,6 +106,14 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     }
   }
 
+  async countLocal() {
+    let users = 0
+    for (const user of this.index.users.values()) if (!user.pending) users++
+    let comments = 0
+    for (const post of this.index.posts.values()) comments += post.commentCount
+    return { users, posts: this.index.posts.size, comments }
+  }
+
   async ping() {
     if (this.#broken) throw this.#broken.error
   }

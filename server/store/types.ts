@@ -108,6 +108,12 @@ export interface ActorKeysRecord {
   readonly createdAt: string
 }
 
+export interface LocalCounts {
+  users: number
+  posts: number
+  comments: number
+}
+
 /**
  * The key-value store Fedify keeps its caches and replay guards in (server/federation/kv-store.ts): keys
  * are text, values JSON text, each with an optional expiry after which it is gone.
@@ -1001,6 +1007,8 @@ export interface Store extends StoreReader, JobStore {
    * that expires within days.
    */
   readonly federationKv: FederationKv
+  /** How many accounts (signups waiting for approval left out), posts and comments the server has: NodeInfo's usage. */
+  countLocal(): Promise<LocalCounts>
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
    * Raised, before it is acknowledged, by every committed write whose changes watchChanges does not name

@@ -145,6 +145,13 @@ export class PgStore extends PgReader implements Store {
     }
   }
 
+  async countLocal() {
+    const [row] = await this.sql<{ users: number; posts: number; comments: number }[]>`
+      SELECT (SELECT count(*)::int FROM users WHERE NOT pending) AS users,
+        (SELECT count(*)::int FROM posts) AS posts, (SELECT count(*)::int FROM comments) AS comments`
+    return row ?? { users: 0, posts: 0, comments: 0 }
+  }
+
   async enqueueJobs(queued: readonly NewJob[], at: string): Promise<void> {
     await jobs.enqueueJobs(this.sql, queued, at)
     this.#jobsQueued(queued.map((job) => job.runAt))

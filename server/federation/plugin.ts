@@ -1,0 +1,81 @@
+import type { Federation } from '@fedify/fedify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { MSG, gone, notFound } from '../errors.js'
+import type { FederationPeople } from '../services/federation-people.js'
+import type { ChirpFederationData } from './context.js'
+import { hostMeta } from './host-meta.js'
+
+/** The largest activity an inbox reads; Mastodon's own limit is 1 MB too. */
+const INBOX_BODY_LIMIT = 1024 * 1024
+
+export interface FederationPluginOptions {
+  federation: Federation<ChirpFederationData>
+  people: FederationPeople
+  /** PUBLIC_URL: the origin every request is taken to be addressed to. */
+  origin: string
+}
+
+const DISCOVERY = ['/.well-known/webfinger', '/.well-known/nodeinfo', '/nodeinfo/2.1']
+/** A person's actor and collections, each answering 410 once the account is deleted. */
+const PERSON = ['', '/outbox', '/followers', '/following', '/featured'].map((tail) => `/ap/users/:id${tail}`)
+
+/**
+ * Fastify's request as the web Request Fedify reads. Its URL is PUBLIC_URL's origin with the request's
+ * path, never the Host or scheme the request came with: behind a proxy that ends TLS the app sees plain
+ * http, and ids, WebFinger subjects and what a signature covers must all name the public address.
+ */
+function webRequest(request: FastifyRequest, origin: string): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue
+    for (const one of [value].flat()) headers.append(name, one)
+  }
+  const body = request.method === 'POST' && Buffer.isBuffer(request.body) ? new Uint8Array(request.body) : undefined
+  return new Request(new URL(request.url, origin), { method: request.method, headers, ...(body ? { body } : {}) })
+}
+
+async function send(reply: FastifyReply, response: Response) {
+  reply.status(response.status)
+  response.headers.forEach((value, name) => {
+    reply.header(name, value)
+  })
+  return reply.send(Buffer.from(await response.arrayBuffer()))
+}
+
+/**
+ * Federation's routes: each hands its request to Fedify (`federation.fetch`) with the services as context
+ * data, and sends back what Fedify answers. What Fedify finds nothing for is Chirp's own 404, with the
+ * catalogue's message; a deleted person's actor and collections are 410, as other servers expect.
+ */
+export default async function federationRoutes(app: FastifyInstance, options: FederationPluginOptions) {
+  const { federation, people, origin } = options
+  // Activities are read as bytes: Fedify verifies the signature over exactly what was sent, digest included.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INBOX_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  )
+
+  const handOver = (missing: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await federation.fetch(webRequest(request, origin), {
+      contextData: { people },
+      onNotFound: () => {
+        throw notFound(missing)
+      },
+    })
+    return send(reply, response)
+  }
+
+  /** Before Fedify, whose dispatchers can only say "not found": a deleted person is gone. */
+  const unlessGone = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    if ((await people.person(request.params.id)).kind === 'gone') throw gone(MSG.accountGone)
+  }
+
+  for (const url of DISCOVERY) app.get(url, handOver(MSG.userNotFound))
+  for (const url of PERSON) app.get(url, { preHandler: unlessGone }, handOver(MSG.userNotFound))
+  app.get('/ap/posts/:id', handOver(MSG.postNotFound))
+  app.post('/ap/users/:id/inbox', { preHandler: unlessGone }, handOver(MSG.userNotFound))
+  app.post('/ap/inbox', handOver(MSG.routeNotFound))
+  app.get('/.well-known/host-meta', async (_request, reply) =>
+    reply.type('application/xrd+xml; charset=utf-8').send(hostMeta(origin)),
+  )
+}
