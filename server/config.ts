@@ -199,7 +199,7 @@ function checkFederation(env: Record<string, string | undefined>, publicUrl: str
   const url = new URL(publicUrl)
   if (!env.PUBLIC_URL || url.protocol !== 'https:' || url.pathname !== '/')
     problems.push(
-      `FEDERATION=true needs PUBLIC_URL set to the https address of the server's domain, without a path, ` +
+      `FEDERATION=true needs PUBLIC_URL set to the https address of the server’s domain, without a path, ` +
         `such as https://chirp.example.com; got "${env.PUBLIC_URL ?? ''}"`,
     )
   return true

@@ -41,12 +41,12 @@ async function cryptoPairs(keys: PersonKeys) {
  * or badly signed activity with 401) and, until follows and posts are federated, act on nothing they accept.
  */
 export function createChirpFederation(options: FederationOptions): Federation<ChirpFederationData> {
+  const loader = options.documentLoader
   const federation = createFederation<ChirpFederationData>({
     kv: new ChirpKvStore(options.kv, options.now),
     origin: options.origin,
-    ...(options.documentLoader
-      ? { documentLoader: options.documentLoader, contextLoader: options.documentLoader }
-      : {}),
+    // A test's loader stands in for both of Fedify's: the plain one and the one that signs its fetches.
+    ...(loader ? { documentLoaderFactory: () => loader, authenticatedDocumentLoaderFactory: () => loader } : {}),
   })
 
   federation

@@ -16,7 +16,7 @@ export interface FederationPluginOptions {
 }
 
 const DISCOVERY = ['/.well-known/webfinger', '/.well-known/nodeinfo', '/nodeinfo/2.1']
-/** A person's actor and collections, each answering 410 once the account is deleted. */
+/** A person's actor and collections: 404 for someone without an actor, 410 once the account is deleted. */
 const PERSON = ['', '/outbox', '/followers', '/following', '/featured'].map((tail) => `/ap/users/:id${tail}`)
 
 /**
@@ -65,15 +65,20 @@ export default async function federationRoutes(app: FastifyInstance, options: Fe
     return send(reply, response)
   }
 
-  /** Before Fedify, whose dispatchers can only say "not found": a deleted person is gone. */
-  const unlessGone = async (request: FastifyRequest<{ Params: { id: string } }>) => {
-    if ((await people.person(request.params.id)).kind === 'gone') throw gone(MSG.accountGone)
+  /**
+   * Before Fedify, which builds a collection's first document from its counter and cursors alone: only a
+   * person with an actor has one, and a deleted person is gone, which Fedify's dispatchers cannot say.
+   */
+  const onlyPeople = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const found = await people.person(request.params.id)
+    if (found.kind === 'gone') throw gone(MSG.accountGone)
+    if (found.kind === 'none') throw notFound(MSG.userNotFound)
   }
 
   for (const url of DISCOVERY) app.get(url, handOver(MSG.userNotFound))
-  for (const url of PERSON) app.get(url, { preHandler: unlessGone }, handOver(MSG.userNotFound))
+  for (const url of PERSON) app.get(url, { preHandler: onlyPeople }, handOver(MSG.userNotFound))
   app.get('/ap/posts/:id', handOver(MSG.postNotFound))
-  app.post('/ap/users/:id/inbox', { preHandler: unlessGone }, handOver(MSG.userNotFound))
+  app.post('/ap/users/:id/inbox', { preHandler: onlyPeople }, handOver(MSG.userNotFound))
   app.post('/ap/inbox', handOver(MSG.routeNotFound))
   app.get('/.well-known/host-meta', async (_request, reply) =>
     reply.type('application/xrd+xml; charset=utf-8').send(hostMeta(origin)),

@@ -63,6 +63,7 @@ export class PgReader implements StoreReader {
     if (!isUuid(id)) return undefined
     const [row] = await this.sql<UserRow[]>`
       SELECT u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
+        u.display_name, u.banner_url,
         u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.locked
       FROM users u WHERE u.id = ${id}`
     return row && accountOf(toUserRecord({ ...row, following: [], followers: [], bookmarks: [] }))
