@@ -47,7 +47,6 @@ import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
 import { createJobQueue, type JobHandlers } from './services/jobs.js'
-import { registerFederation } from './federation/index.js'
 import type { DocumentLoader } from '@fedify/fedify'
 
 export interface AppOptions {
@@ -244,13 +243,17 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     { prefix: '/api' },
   )
 
-  await registerFederation(fastify, {
-    config,
-    services,
-    store,
-    now,
-    ...(options.federationDocumentLoader ? { documentLoader: options.federationDocumentLoader } : {}),
-  })
+  if (config.federation) {
+    // Loaded only when on: Fedify takes about a second to import, which a start without federation is spared.
+    const { registerFederation } = await import('./federation/index.js')
+    await registerFederation(fastify, {
+      config,
+      services,
+      store,
+      now,
+      ...(options.federationDocumentLoader ? { documentLoader: options.federationDocumentLoader } : {}),
+    })
+  }
 
   const indexHtml = await readClientPage(config.clientDir)
   if (indexHtml !== undefined) {

@@ -16,10 +16,9 @@ export interface FederationSetup {
   documentLoader?: DocumentLoader
 }
 
-/** Registers ActivityPub (DECISIONS §14) on the app when FEDERATION is on; nothing otherwise. */
+/** Registers ActivityPub (DECISIONS §14) on the app: app.ts calls it when FEDERATION is on. */
 export async function registerFederation(app: FastifyInstance, setup: FederationSetup) {
   const { config, services, store, now } = setup
-  if (!config.federation) return
   const federation = createChirpFederation({
     origin: config.publicUrl,
     kv: store.federationKv,
