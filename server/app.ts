@@ -48,6 +48,7 @@ import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
 import { createJobQueue, type JobHandlers } from './services/jobs.js'
 import type { DocumentLoader } from '@fedify/fedify'
+import { ChirpMessageQueue } from './federation/message-queue.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -181,10 +182,12 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })
+  // Fedify's messages (deliveries, activities received) are jobs of this queue like any other.
+  const federationQueue = config.federation ? new ChirpMessageQueue(store, now) : undefined
   const jobs = createJobQueue({
     store,
     now,
-    handlers: { ...services.jobHandlers, ...options.jobHandlers },
+    handlers: { ...services.jobHandlers, ...federationQueue?.jobHandlers, ...options.jobHandlers },
     concurrency: config.jobsConcurrency,
     pollMs: config.jobsPollMs,
     leaseMs: config.jobsLeaseMs,
@@ -243,7 +246,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     { prefix: '/api' },
   )
 
-  if (config.federation) {
+  if (federationQueue) {
     // Loaded only when on: Fedify takes about a second to import, which a start without federation is spared.
     const { registerFederation } = await import('./federation/index.js')
     await registerFederation(fastify, {
@@ -251,6 +254,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       services,
       store,
       now,
+      queue: federationQueue,
       ...(options.federationDocumentLoader ? { documentLoader: options.federationDocumentLoader } : {}),
     })
   }

@@ -1,4 +1,12 @@
-import { createFederation, importJwk, Note, parseSemVer, type DocumentLoader, type Federation } from '@fedify/fedify'
+import {
+  createFederation,
+  importJwk,
+  Note,
+  parseSemVer,
+  type DocumentLoader,
+  type Federation,
+  type MessageQueue,
+} from '@fedify/fedify'
 import type { Registration } from '../config.js'
 import type { FederationKv } from '../store/types.js'
 import type { PersonKeys } from '../services/federation-people.js'
@@ -20,6 +28,8 @@ export interface FederationOptions {
   /** PUBLIC_URL: the origin of every id, whatever the request's own Host and scheme say (DECISIONS §14). */
   origin: string
   kv: FederationKv
+  /** Where Fedify's messages wait: Chirp's job queue. */
+  queue: MessageQueue
   now: () => Date
   registration: Registration
   version: string
@@ -44,6 +54,9 @@ export function createChirpFederation(options: FederationOptions): Federation<Ch
   const loader = options.documentLoader
   const federation = createFederation<ChirpFederationData>({
     kv: new ChirpKvStore(options.kv, options.now),
+    queue: options.queue,
+    // Started by registerFederation as the app starts, not at the first request: see there.
+    manuallyStartQueue: true,
     origin: options.origin,
     // A test's loader stands in for both of Fedify's: the plain one and the one that signs its fetches.
     ...(loader ? { documentLoaderFactory: () => loader, authenticatedDocumentLoaderFactory: () => loader } : {}),

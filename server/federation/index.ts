@@ -5,6 +5,7 @@ import type { Services } from '../services/index.js'
 import type { Store } from '../store/types.js'
 import { createChirpFederation } from './federation.js'
 import federationRoutes from './plugin.js'
+import type { ChirpMessageQueue } from './message-queue.js'
 import { chirpVersion } from './version.js'
 
 export interface FederationSetup {
@@ -12,6 +13,8 @@ export interface FederationSetup {
   services: Services
   store: Store
   now: () => Date
+  /** The job queue, as Fedify's message queue. */
+  queue: ChirpMessageQueue
   /** How remote documents and keys are fetched, for tests. */
   documentLoader?: DocumentLoader
 }
@@ -22,10 +25,19 @@ export async function registerFederation(app: FastifyInstance, setup: Federation
   const federation = createChirpFederation({
     origin: config.publicUrl,
     kv: store.federationKv,
+    queue: setup.queue,
     now,
     registration: config.registration,
     version: chirpVersion(),
     ...(setup.documentLoader ? { documentLoader: setup.documentLoader } : {}),
   })
-  await app.register(federationRoutes, { federation, people: services.federationPeople, origin: config.publicUrl })
+  const people = services.federationPeople
+  await app.register(federationRoutes, { federation, people, origin: config.publicUrl })
+  // Listening from the start, so a job of Fedify's that this instance claims always finds its handler;
+  // until the app closes, before the job queue's last runs end.
+  const listening = new AbortController()
+  app.addHook('preClose', async () => listening.abort())
+  federation.startQueue({ people }, { signal: listening.signal }).catch((error: unknown) => {
+    app.log.error({ err: error }, 'federation stopped listening to the job queue')
+  })
 }

@@ -11,7 +11,8 @@ import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
 import * as MSG from '../../common/messages.js'
 import { buildApiApp, expectError, signup, storedText } from '../helpers/api.js'
-import { call } from '../helpers/moderation.js'
+import { untilOverview } from '../helpers/jobs.js'
+import { call, seedWithStaff } from '../helpers/moderation.js'
 
 /**
  * Inboxes (DECISIONS §14): an activity is accepted (202) only when it is signed by a key its actor owns;
@@ -49,8 +50,9 @@ async function remotePerson(name: string) {
 
 const api = await buildApiApp(t, {
   config: { federation: true, publicUrl: ORIGIN },
-  options: { federationDocumentLoader: loader },
+  options: { federationDocumentLoader: loader, seed: seedWithStaff },
 })
+const admin = await api.login('maya.lin')
 const me = await signup(api)
 // Its actor first, so its keys exist before the store is compared.
 await api.app.inject({
@@ -97,6 +99,9 @@ await t.test('an activity signed by its actor’s own key is accepted', async (t
   t.equal(res.statusCode, 202, res.body)
   const shared = await deliver('/ap/inbox', await followBody(alice.id), alice)
   t.equal(shared.statusCode, 202, 'at the shared inbox too')
+  // Each waits in the job queue as an `inbox` job until Fedify's listener has taken it.
+  const settled = await untilOverview(api, admin, ({ kinds }) => kinds.inbox?.done === 2)
+  t.match(settled.kinds.inbox, { queued: 0, running: 0, done: 2, failed: 0 }, 'both ran through the job queue')
 })
 
 await t.test('unsigned, badly signed or another actor’s key: 401, and nothing is stored', async (t) => {
