@@ -16,8 +16,8 @@ export interface FederationPluginOptions {
 }
 
 const DISCOVERY = ['/.well-known/webfinger', '/.well-known/nodeinfo', '/nodeinfo/2.1']
-/** A person's actor and collections: 404 for someone without an actor, 410 once the account is deleted. */
-const PERSON = ['', '/outbox', '/followers', '/following', '/featured'].map((tail) => `/ap/users/:id${tail}`)
+/** A person's collections; with their actor, 404 for someone without an actor, 410 once the account is deleted. */
+const COLLECTIONS = ['/outbox', '/followers', '/following', '/featured'].map((tail) => `/ap/users/:id${tail}`)
 
 /**
  * Fastify's request as the web Request Fedify reads. Its URL is PUBLIC_URL's origin with the request's
@@ -55,15 +55,34 @@ export default async function federationRoutes(app: FastifyInstance, options: Fe
     done(null, body),
   )
 
-  const handOver = (missing: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const response = await federation.fetch(webRequest(request, origin), {
-      contextData: { people },
-      onNotFound: () => {
-        throw notFound(missing)
-      },
-    })
-    return send(reply, response)
+  /**
+   * `page`, when given, is where a browser asking for HTML is sent instead of the JSON-LD (a person's
+   * profile, a post's page): the links other servers show lead there.
+   */
+  const handOver =
+    (missing: string, page?: (request: FastifyRequest) => Promise<string>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const response = await federation.fetch(webRequest(request, origin), {
+        contextData: { people },
+        onNotFound: () => {
+          throw notFound(missing)
+        },
+        ...(page
+          ? {
+              onNotAcceptable: async () =>
+                new Response(null, { status: 302, headers: { location: await page(request) } }),
+            }
+          : {}),
+      })
+      return send(reply, response)
+    }
+  const profilePage = async (request: FastifyRequest) => {
+    const found = await people.person((request.params as { id: string }).id)
+    if (found.kind !== 'person') throw notFound(MSG.userNotFound)
+    return `/profile/${encodeURIComponent(found.user.username)}`
   }
+  const postPage = async (request: FastifyRequest) =>
+    `/post-detail/${encodeURIComponent((request.params as { id: string }).id)}`
 
   /**
    * Before Fedify, which builds a collection's first document from its counter and cursors alone: only a
@@ -76,8 +95,9 @@ export default async function federationRoutes(app: FastifyInstance, options: Fe
   }
 
   for (const url of DISCOVERY) app.get(url, handOver(MSG.userNotFound))
-  for (const url of PERSON) app.get(url, { preHandler: onlyPeople }, handOver(MSG.userNotFound))
-  app.get('/ap/posts/:id', handOver(MSG.postNotFound))
+  app.get('/ap/users/:id', { preHandler: onlyPeople }, handOver(MSG.userNotFound, profilePage))
+  for (const url of COLLECTIONS) app.get(url, { preHandler: onlyPeople }, handOver(MSG.userNotFound))
+  app.get('/ap/posts/:id', handOver(MSG.postNotFound, postPage))
   app.post('/ap/users/:id/inbox', { preHandler: onlyPeople }, handOver(MSG.userNotFound))
   app.post('/ap/inbox', handOver(MSG.routeNotFound))
   app.get('/.well-known/host-meta', async (_request, reply) =>

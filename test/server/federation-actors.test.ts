@@ -168,3 +168,14 @@ await t.test('NodeInfo 2.1 and host-meta say what the server is and where WebFin
   t.match(meta.headers['content-type'], /application\/xrd\+xml/)
   t.match(meta.body, `template="${ORIGIN}/.well-known/webfinger?resource={uri}"`)
 })
+
+await t.test('a browser asking for a person or a post is sent to its page', async (t) => {
+  const html = { accept: 'text/html' }
+  const actor = await get(`/ap/users/${me.user._id}`, html)
+  t.equal(actor.statusCode, 302)
+  t.equal(actor.headers.location, `/profile/${me.username}`)
+  const post = await postBy(api, me.token, 'a page of its own')
+  const note = await get(`/ap/posts/${post}`, html)
+  t.equal(note.statusCode, 302)
+  t.equal(note.headers.location, `/post-detail/${post}`)
+})
