@@ -146,3 +146,9 @@ await t.test('a deleted person’s inbox is gone', async (t) => {
     MSG.accountGone,
   )
 })
+
+await t.test('an activity larger than 1 MB is refused before it is read', async (t) => {
+  const huge = JSON.stringify({ type: 'Note', content: 'x'.repeat(1024 * 1024) })
+  const res = await deliver('/ap/inbox', huge)
+  t.equal(res.statusCode, 413)
+})
