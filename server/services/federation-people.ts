@@ -42,7 +42,7 @@ async function newPair(algorithm: webcrypto.RsaHashedKeyGenParams | 'Ed25519', s
     webcrypto.subtle.exportKey('jwk', pair.publicKey),
     webcrypto.subtle.exportKey('jwk', pair.privateKey),
   ])
-  return { publicKey: JSON.stringify(publicKey), privateKey: secrets.seal(JSON.stringify(privateKey)) }
+  return { publicKey: JSON.stringify(publicKey), privateKey: secrets.sealActorKey(JSON.stringify(privateKey)) }
 }
 
 /** An offset cursor: collections of people are lists kept in order, read by place. */
@@ -76,8 +76,8 @@ export function createFederationPeople({ store, now, secrets }: ServiceDeps & { 
   }
 
   function open(keys: ActorKeysRecord): PersonKeys | undefined {
-    const rsaPrivate = secrets.open(keys.rsaPrivate)
-    const ed25519Private = secrets.open(keys.ed25519Private)
+    const rsaPrivate = secrets.openActorKey(keys.rsaPrivate)
+    const ed25519Private = secrets.openActorKey(keys.ed25519Private)
     // Sealed under another token secret: these keys cannot sign, and new ones would not match what others know.
     if (rsaPrivate === undefined || ed25519Private === undefined) return undefined
     return {

@@ -76,6 +76,7 @@ export const POSTGRES_PASS = [
   'federation-access',
   'federation-actors',
   'federation-inbox',
+  'federation-keys',
   'federation-queue',
   'job-queue',
   'media-migrate',
