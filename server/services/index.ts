@@ -27,6 +27,7 @@ import { createUsersService, type UsersService } from './users.js'
 import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
 import { createMarkersService, type MarkersService } from './markers.js'
 
+import { createFederationPeople, type FederationPeople } from './federation-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
   auth: AuthService
@@ -50,6 +51,8 @@ export interface Services {
   /** The apps of the Mastodon client API and their OAuth grants. */
   clientApps: ClientAppsService
   markers: MarkersService
+  /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
+  federationPeople: FederationPeople
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -145,6 +148,7 @@ export function createServices({
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),
     followRequests: createFollowRequestsService(deps),
+    federationPeople: createFederationPeople({ ...deps, secrets }),
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

@@ -8,6 +8,7 @@ import type { Kind } from './layout.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
+import { MemoryFederationKv } from './memory-kv.js'
 import type { ClaimedJob, Database, JobClaimRequest, JobOutcome, JobRecord, NewJob, Store, StoreTx } from './types.js'
 
 interface Waiter {
@@ -55,6 +56,7 @@ export interface EmbeddedStoreOptions {
 export class EmbeddedStore extends EmbeddedReader implements Store {
   readonly kind = 'lowdb'
   readonly batchesAtOnce = Infinity
+  readonly federationKv = new MemoryFederationKv()
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
   readonly #unlock: () => void

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { MSG, conflict } from '../../errors.js'
 import { TaggedCache } from '../../tagged-cache.js'
 import type {
+  FederationKv,
   Database,
   FeedRepostQuery,
   LoggedEvent,
@@ -27,6 +28,7 @@ import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
 import { PgTx } from './pg-tx.js'
 import * as jobs from './pg-jobs.js'
+import { PgFederationKv } from './pg-federation.js'
 import { isUuid } from './records.js'
 
 export interface PgStoreOptions {
@@ -75,6 +77,7 @@ const soonestEnd = (ends: readonly (string | null)[]) =>
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
   readonly batchesAtOnce = 1
+  readonly federationKv: FederationKv
   /**
    * Awaited after a transaction that emitted events has committed, before it resolves: the event log
    * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
@@ -99,6 +102,7 @@ export class PgStore extends PgReader implements Store {
   ) {
     super(sql)
     this.#jobsNotice = { channel: jobs.jobsChannelOf(schema), sender: randomUUID() }
+    this.federationKv = new PgFederationKv(sql)
   }
 
   /** Connects, brings the schema up to date and seeds an empty database; rejects (and lets go of the pool) if any step fails. */
