@@ -49,6 +49,8 @@ import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
 import { smtpMailer } from './services/mailer.js'
 import { createJobQueue, type JobHandlers } from './services/jobs.js'
+import type { DocumentLoader } from '@fedify/fedify'
+import { ChirpMessageQueue } from './federation/message-queue.js'
 
 export interface AppOptions {
   /** The clock, for tests. */
@@ -72,6 +74,8 @@ export interface AppOptions {
   linkFetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
   /** Handlers of a test's own, for kinds that have none yet or in place of the app's. */
   jobHandlers?: JobHandlers
+  /** How federation fetches remote documents and keys: a test's own, in place of the network. */
+  federationDocumentLoader?: DocumentLoader
 }
 
 /** What the app plugin is registered with: the parsed configuration, and the seams tests use. */
@@ -182,10 +186,12 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
   })
+  // Fedify's messages (deliveries, activities received) are jobs of this queue like any other.
+  const federationQueue = config.federation ? new ChirpMessageQueue(store, now) : undefined
   const jobs = createJobQueue({
     store,
     now,
-    handlers: { ...services.jobHandlers, ...options.jobHandlers },
+    handlers: { ...services.jobHandlers, ...federationQueue?.jobHandlers, ...options.jobHandlers },
     concurrency: config.jobsConcurrency,
     pollMs: config.jobsPollMs,
     leaseMs: config.jobsLeaseMs,
@@ -245,6 +251,18 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   )
 
   await fastify.register(mastodon, { services, publicUrl: config.publicUrl, registration: config.registration })
+  if (federationQueue) {
+    // Loaded only when on: Fedify takes about a second to import, which a start without federation is spared.
+    const { registerFederation } = await import('./federation/index.js')
+    await registerFederation(fastify, {
+      config,
+      services,
+      store,
+      now,
+      queue: federationQueue,
+      ...(options.federationDocumentLoader ? { documentLoader: options.federationDocumentLoader } : {}),
+    })
+  }
 
   const indexHtml = await readClientPage(config.clientDir)
   if (indexHtml !== undefined) {

@@ -51,6 +51,11 @@ export interface Config {
   smtpFrom: string
   /** The address people reach Chirp at, without a trailing slash: the start of every link Chirp sends. */
   publicUrl: string
+  /**
+   * Whether Chirp speaks ActivityPub (DECISIONS §14, docs/federation.md): actors, WebFinger, NodeInfo.
+   * Only with an https `publicUrl` without a path, whose host is the server's domain.
+   */
+  federation: boolean
   /** Whether the server fetches link cards for posts' https links. */
   linkPreviews: boolean
   /**
@@ -183,6 +188,23 @@ function parsePublicUrl(raw: string | undefined, port: number, problems: string[
   return fallback
 }
 
+/**
+ * Federation names every person by the domain of PUBLIC_URL (`alice@chirp.example.com`) and signs over
+ * https addresses, so it needs one set explicitly, https, and at the root of its host: WebFinger and
+ * NodeInfo live at the root and other servers ask for them there.
+ */
+function checkFederation(env: Record<string, string | undefined>, publicUrl: string, problems: string[]): boolean {
+  const on = parseBool('FEDERATION', env.FEDERATION, false, problems)
+  if (!on) return false
+  const url = new URL(publicUrl)
+  if (!env.PUBLIC_URL || url.protocol !== 'https:' || url.pathname !== '/')
+    problems.push(
+      `FEDERATION=true needs PUBLIC_URL set to the https address of the server’s domain, without a path, ` +
+        `such as https://chirp.example.com; got "${env.PUBLIC_URL ?? ''}"`,
+    )
+  return true
+}
+
 /** An http(s) endpoint; never repeated in the message, in case it carries credentials. */
 function parseS3Endpoint(raw: string | undefined, problems: string[]): string | undefined {
   if (raw === undefined || raw === '') return undefined
@@ -283,6 +305,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   }
   const dataDir = path.resolve(cwd, env.DATA_DIR || './data')
   const port = parseInteger('PORT', env.PORT, 3000, 0, 65535, problems)
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL, port, problems)
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port,
@@ -323,7 +346,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     allowedOrigins: parseOrigins(env.ALLOWED_ORIGINS, problems),
     smtpUrl: parseServiceUrl('SMTP_URL', 'smtp', env.SMTP_URL, problems),
     smtpFrom: env.SMTP_FROM || 'Chirp <no-reply@localhost>',
-    publicUrl: parsePublicUrl(env.PUBLIC_URL, port, problems),
+    publicUrl,
+    federation: checkFederation(env, publicUrl, problems),
     linkPreviews: parseBool('LINK_PREVIEWS', env.LINK_PREVIEWS, true, problems),
     linkPreviewAllow: parseHosts('LINK_PREVIEW_ALLOW', env.LINK_PREVIEW_ALLOW, problems),
     jobsConcurrency: parseInteger('JOBS_CONCURRENCY', env.JOBS_CONCURRENCY, 8, 1, 1000, problems),

@@ -1,23 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { LIMITS } from '../../common/limits.js'
 import type { Registration } from '../config.js'
 import { MAX_UPLOAD_BYTES } from '../schemas/media.js'
-
-/** Chirp's version, from the package.json above this file (in server/ or dist/server/ alike). */
-function chirpVersion(): string {
-  for (const path of ['../../package.json', '../../../package.json']) {
-    try {
-      const found = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
-        name?: string
-        version?: string
-      }
-      if (found.name === 'chirp' && typeof found.version === 'string') return found.version
-    } catch {
-      // Not this one: the next place up.
-    }
-  }
-  return 'unknown'
-}
+import { chirpVersion } from '../version.js'
 
 /** The Mastodon version whose API this answers, in the form apps parse (DECISIONS §17). */
 const VERSION = `4.3.0 (compatible; Chirp ${chirpVersion()})`

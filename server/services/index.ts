@@ -28,6 +28,7 @@ import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } 
 import { createMarkersService, type MarkersService } from './markers.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
 
+import { createFederationPeople, type FederationPeople } from './federation-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
   auth: AuthService
@@ -53,6 +54,8 @@ export interface Services {
   markers: MarkersService
   /** The Mastodon client API's timelines, paged by its status ids. */
   timelines: TimelinesService
+  /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
+  federationPeople: FederationPeople
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -151,6 +154,7 @@ export function createServices({
     moderation: createModerationService(deps),
     relations: createRelationsService(deps),
     followRequests: createFollowRequestsService(deps),
+    federationPeople: createFederationPeople({ ...deps, secrets }),
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

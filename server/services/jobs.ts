@@ -212,7 +212,7 @@ export function createJobQueue(options: JobQueueOptions) {
   return {
     /** Starts the workers: they look at the queue now, whenever this instance enqueues, and every `pollMs`. */
     start() {
-      store.watchJobs((runAt) => wakeAtTime(Date.parse(runAt)))
+      void store.watchJobs((runAt) => wakeAtTime(Date.parse(runAt)))
       pollTimer = setInterval(wake, pollMs).unref()
       pruneTimer = setInterval(() => {
         prune().catch((error: unknown) => log('finished jobs could not be pruned', error))
@@ -234,5 +234,3 @@ export function createJobQueue(options: JobQueueOptions) {
     },
   }
 }
-
-export type JobQueue = ReturnType<typeof createJobQueue>

@@ -47,10 +47,20 @@ export interface MarkerRecord {
 export const markerId = (userId: string, timeline: MarkerTimeline) => `${userId}/${timeline}`
 
 /** What both stores read and write of these. */
+/**
+ * How many accounts (signups waiting for approval left out), posts and comments the server has: what the
+ * Mastodon API's instance and NodeInfo tell of the community.
+ */
+export interface LocalCounts {
+  users: number
+  posts: number
+  comments: number
+}
+
 export interface ClientAppReads {
   getApp(id: string): Promise<AppRecord | undefined>
   /** How many people have an account (a signup waiting for approval is nobody yet) and how many posts there are. */
-  countCommunity(): Promise<{ users: number; posts: number }>
+  countCommunity(): Promise<LocalCounts>
   /** The user's markers, in no particular order; none for an unknown user. */
   listMarkers(userId: string): Promise<MarkerRecord[]>
 }

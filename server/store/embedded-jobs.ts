@@ -14,6 +14,8 @@ import {
 export interface JobChange<T> {
   put: readonly JobRecord[]
   remove?: readonly string[]
+  /** New jobs: their watchers are told once the change is in memory, where a claim can take them. */
+  queued?: readonly JobRecord[]
   answer: T
 }
 
@@ -23,6 +25,13 @@ export interface JobChange<T> {
  * with the next flush without being waited for: lost to a crash, it leaves the job queued, to run again
  * at the next start (at least once still holds; an effect ended with its job in one transaction was
  * flushed with it). Waiting for them put a flush or two between every job and the next.
+ *
+ * A new job can be claimed as soon as it is in memory, before its flush, as every read of this store
+ * sees a write before it is on disk; so its watchers are told then too, not after the flush (which on a
+ * busy disk took up to a tenth of a second). A crash cannot lose an acknowledged job this way, nor run
+ * one twice: flushes land in order, so a claim, an ending, or an effect completed with the job is never
+ * on disk without the enqueue before it; a crash before the enqueue's flush forgets the job with the
+ * unanswered write that made it, and one after it finds the job queued, as it would have anyway.
  */
 export class EmbeddedJobs implements JobStore {
   readonly #watchers: ((runAt: string) => void)[] = []
@@ -33,8 +42,10 @@ export class EmbeddedJobs implements JobStore {
   ) {}
 
   async enqueueJobs(jobs: readonly NewJob[], at: string): Promise<void> {
-    await this.change(() => ({ put: jobs.map((job) => Object.freeze(queuedJob(job, at))), answer: undefined }))
-    this.queued(jobs)
+    await this.change(() => {
+      const put = jobs.map((job) => Object.freeze(queuedJob(job, at)))
+      return { put, queued: put, answer: undefined }
+    })
   }
 
   async claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
@@ -76,11 +87,11 @@ export class EmbeddedJobs implements JobStore {
     return this.index.failed(limit)
   }
 
-  watchJobs(watcher: (runAt: string) => void): void {
+  async watchJobs(watcher: (runAt: string) => void): Promise<void> {
     this.#watchers.push(watcher)
   }
 
-  /** Tells the watchers of jobs now durable. */
+  /** Tells the watchers of jobs now in memory, where a claim can take them. */
   queued(jobs: Iterable<Pick<JobRecord, 'runAt'>>): void {
     for (const job of jobs) for (const watcher of this.#watchers) watcher(job.runAt)
   }

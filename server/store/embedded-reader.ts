@@ -326,7 +326,9 @@ export class EmbeddedReader implements TransactionBase {
     return this.index.clientApps.apps.get(id)
   }
   async countCommunity() {
-    return { users: this.index.users.size - this.index.pendingCount(), posts: this.index.posts.size }
+    let comments = 0
+    for (const post of this.index.posts.values()) comments += post.commentCount
+    return { users: this.index.users.size - this.index.pendingCount(), posts: this.index.posts.size, comments }
   }
   async listMarkers(userId: string) {
     return this.index.clientApps.markersOf(userId)
@@ -382,6 +384,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   async getTwoFactor(userId: string) {
     return this.index.users.get(userId)?.twoFactor
+  }
+  async getActorKeys(userId: string) {
+    return this.index.users.get(userId)?.actorKeys
   }
   usersBookmarking(postId: string) {
     return this.index.usersBookmarking(postId)

@@ -8,6 +8,7 @@ import type { Kind } from './layout.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
+import { MemoryFederationKv } from './memory-kv.js'
 import type { ClaimedJob, Database, JobClaimRequest, JobOutcome, JobRecord, NewJob, Store, StoreTx } from './types.js'
 
 interface Waiter {
@@ -55,6 +56,7 @@ export interface EmbeddedStoreOptions {
 export class EmbeddedStore extends EmbeddedReader implements Store {
   readonly kind = 'lowdb'
   readonly batchesAtOnce = Infinity
+  readonly federationKv = new MemoryFederationKv()
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
   readonly #unlock: () => void
@@ -118,13 +120,11 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     let result: T
     let durable: Promise<void> | undefined
     let events: ChirpEvent[] = []
-    let queued: { runAt: string }[] = []
     try {
       if (this.#broken) throw this.#broken.error
       const tx = new Transaction(this, this.index.notifications)
       result = await work(tx)
       events = tx.events
-      queued = [...tx.jobs.values()].filter((job): job is JobRecord => job?.state === 'queued')
       if (!tx.empty) {
         this.#writeVersion++
         for (const user of tx.users.values()) {
@@ -150,6 +150,8 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('authorizationCodes', tx.authorizationCodes, clientApps.codes)
         this.#apply('markers', tx.markers, clientApps.markers)
         durable = this.#awaitFlush()
+        // Claimable from now on (EmbeddedJobs): the workers need not wait for the flush.
+        this.#jobs.queued([...tx.jobs.values()].filter((job): job is JobRecord => job?.state === 'queued'))
         // Holding the lock through the flush gives this write a flush of its own.
         if (this.#perWrite) await durable
       }
@@ -159,7 +161,6 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     await durable
     // Flushes complete in the order their transactions committed, so events keep that order too.
     for (const event of events) this.#publish(event)
-    this.#jobs.queued(queued)
     return result
   }
 
@@ -184,8 +185,8 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   listFailedJobs(limit: number) {
     return this.#jobs.listFailedJobs(limit)
   }
-  watchJobs(watcher: (runAt: string) => void): void {
-    this.#jobs.watchJobs(watcher)
+  watchJobs(watcher: (runAt: string) => void): Promise<void> {
+    return this.#jobs.watchJobs(watcher)
   }
 
   /**
@@ -206,6 +207,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       if (changes.size > 0) {
         this.#apply('jobs', changes, this.index.jobs)
         flushed = this.#awaitFlush()
+        this.#jobs.queued(change.queued ?? [])
         // A flush that fails reads the disk back (#recover): nothing is lost that a caller was told of.
         if (!durable) flushed.catch(() => {})
         else if (this.#perWrite) await flushed

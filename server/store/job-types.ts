@@ -99,8 +99,12 @@ export interface JobStore {
   countJobs(): Promise<JobCount[]>
   /** The failed jobs, the latest failure first. */
   listFailedJobs(limit: number): Promise<JobRecord[]>
-  /** Called with each enqueued job's `runAt` once it is durable, in this process: a worker need not poll for it. */
-  watchJobs(watcher: (runAt: string) => void): void
+  /**
+   * Called with each job's `runAt` once a claim can take it (on PostgreSQL once committed; on the embedded
+   * store once in memory, its flush under way), for jobs enqueued in this process: a worker need not poll for it.
+   * Resolves once every job enqueued from then on will be told of.
+   */
+  watchJobs(watcher: (runAt: string) => void): Promise<void>
 }
 
 /** A job as enqueueJob keeps it, before any run. */

@@ -27,6 +27,7 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     blocking: _bl,
     muting: _m,
     twoFactor: _t,
+    actorKeys: _k,
     followRequests: _r,
     places: _p,
     directConversations: _c,

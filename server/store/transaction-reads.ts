@@ -363,6 +363,9 @@ export class TransactionReads implements StoreReader {
   async getTwoFactor(userId: string) {
     return (await this.getUser(userId))?.twoFactor
   }
+  async getActorKeys(userId: string) {
+    return (await this.getUser(userId))?.actorKeys
+  }
   /**
    * What a membership's record is drawn from, with what this transaction staged: the posts it wrote into
    * the conversation or deleted from it, and the people it deleted.

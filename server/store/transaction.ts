@@ -11,6 +11,7 @@ import { markerId, type MarkerTimeline } from './client-app-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
+  ActorKeysRecord,
   AuditEntryRecord,
   CommentRecord,
   ConversationMembership,
@@ -161,6 +162,14 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!user?.twoFactor) return
     const { twoFactor: _off, ...rest } = user
     this.#putUser(rest)
+  }
+
+  async addActorKeys(id: string, keys: ActorKeysRecord) {
+    const user = await this.getUser(id)
+    if (!user) return undefined
+    if (user.actorKeys) return user.actorKeys
+    this.#putUser({ ...user, actorKeys: keys })
+    return keys
   }
 
   async revokeToken(token: RevokedTokenRecord, at: string) {

@@ -96,6 +96,48 @@ export interface UserRecord {
    * and listConversations.
    */
   readonly directConversations?: readonly ConversationMembership[]
+  /**
+   * The person's key pairs for federation, made the first time their actor is asked for. The embedded
+   * store keeps them on the record; PostgreSQL in a table of its own that its user reads leave out: read
+   * them with getActorKeys. Never part of an export.
+   */
+  readonly actorKeys?: ActorKeysRecord
+}
+
+/**
+ * A person's RSA and Ed25519 key pairs (DECISIONS §14): public keys as JWK (JSON), private keys as JWK
+ * sealed with a key of the server's (services/account-secrets.ts), so a dump of the data alone cannot sign.
+ */
+export interface ActorKeysRecord {
+  readonly rsaPublic: string
+  readonly rsaPrivate: string
+  readonly ed25519Public: string
+  readonly ed25519Private: string
+  readonly createdAt: string
+}
+
+export type { LocalCounts } from './client-app-types.js'
+
+/**
+ * The key-value store Fedify keeps its caches and replay guards in (server/federation/kv-store.ts): keys
+ * are text, values JSON text, each with an optional expiry after which it is gone.
+ */
+export interface FederationKv {
+  /** The value, unless absent or expired at `at`. */
+  get(key: string, at: string): Promise<string | undefined>
+  set(key: string, value: string, expiresAt: string | undefined): Promise<void>
+  delete(key: string): Promise<void>
+  /**
+   * Sets the value only if it is `expected` now (undefined: absent or expired), in one step however many
+   * instances try at once; whether it was set.
+   */
+  compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    expiresAt: string | undefined,
+    at: string,
+  ): Promise<boolean>
 }
 
 /**
@@ -204,6 +246,7 @@ export type AccountRecord = Omit<
   | 'blocking'
   | 'muting'
   | 'twoFactor'
+  | 'actorKeys'
   | 'followRequests'
   | 'places'
   | 'directConversations'
@@ -636,6 +679,8 @@ export interface StoreReader extends ClientAppReads {
   usersWithEmail(email: string): Promise<string[]>
   /** The user's two-factor state; undefined when it was never set up (or was turned off). */
   getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined>
+  /** The person's federation key pairs; undefined until they are made, or for an unknown user. */
+  getActorKeys(userId: string): Promise<ActorKeysRecord | undefined>
   /** Whether the username (compared by usernameKey) is a deleted account's, held past `at`. */
   isUsernameReserved(username: string, at: string): Promise<boolean>
   /** Whether the id was an account's that was deleted and whose username is still held. */
@@ -748,6 +793,11 @@ export interface StoreTx extends StoreReader, ClientAppWrites {
   useTwoFactor(id: string, proof: TwoFactorProof): Promise<boolean>
   /** Turns two-factor sign-in off and forgets its secret and codes; nothing when it was off. */
   disableTwoFactor(id: string): Promise<void>
+  /**
+   * Keeps the person's federation key pairs unless they have some already (or the user is unknown); the
+   * pairs kept either way, so of two instances making them at once both use the first.
+   */
+  addActorKeys(id: string, keys: ActorKeysRecord): Promise<ActorKeysRecord | undefined>
   /**
    * Refuses one token from now until it expires (again: no change); revocations already past their expiry
    * may be forgotten.
@@ -971,6 +1021,12 @@ export interface Store extends StoreReader, JobStore {
    * already, so there every like is a batch of its own, written as soon as it arrives (Infinity).
    */
   readonly batchesAtOnce: number
+  /**
+   * Fedify's keys and values: a table on PostgreSQL, shared by every instance; in memory on the embedded
+   * store, whose one process is the only reader, as everything Fedify keeps there is a cache or a guard
+   * that expires within days.
+   */
+  readonly federationKv: FederationKv
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
    * Raised, before it is acknowledged, by every committed write whose changes watchChanges does not name

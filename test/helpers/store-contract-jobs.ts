@@ -126,7 +126,7 @@ export function jobRows(f: Fixture): ContractCase[] {
       name: 'told of each job enqueued',
       run: async (s) => {
         heard.length = 0
-        s.watchJobs((runAt) => heard.push(runAt))
+        await s.watchJobs((runAt) => heard.push(runAt))
         await s.enqueueJobs([job(j5 as string, 'push', 7)], at(90))
         await s.transaction((tx) => tx.enqueueJob(job(randomUUID(), 'inbox', 8), at(90)))
         return [...heard]

@@ -77,6 +77,9 @@ export function otherReads(f: Fixture): ReadCase[] {
     { op: 'getTwoFactor', name: 'one set up', read: (s) => s.getTwoFactor(u[6] as string) },
     { op: 'getTwoFactor', name: 'never set up', read: (s) => s.getTwoFactor(u[5] as string) },
     { op: 'getTwoFactor', name: 'nobody', read: (s) => s.getTwoFactor(MALFORMED) },
+    { op: 'getActorKeys', name: 'made once', read: (s) => s.getActorKeys(u[6] as string) },
+    { op: 'getActorKeys', name: 'never made', read: (s) => s.getActorKeys(u[5] as string) },
+    { op: 'getActorKeys', name: 'nobody', read: (s) => s.getActorKeys(MALFORMED) },
     { op: 'getPost', name: 'after the writes', read: (s) => s.getPosts([fresh.post, ...p]) },
   ]
 }

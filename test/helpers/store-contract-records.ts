@@ -2,6 +2,15 @@ import { randomUUID } from 'node:crypto'
 import type { NotificationRecord, ReportRecord } from '../../server/store/types.js'
 import { MALFORMED, REPORTED_IMAGE, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
 
+/** Key pairs told apart by a mark, so a row shows which were kept; the store keeps them as they come. */
+const actorKeys = (mark: string, createdAt: string) => ({
+  rsaPublic: `rsa-public-${mark}`,
+  rsaPrivate: `rsa-private-${mark}`,
+  ed25519Public: `ed25519-public-${mark}`,
+  ed25519Private: `ed25519-private-${mark}`,
+  createdAt,
+})
+
 /** The writes of notifications, reports, the audit log, invites, two-factor state, tokens and events. */
 export function recordWrites(f: Fixture): WriteCase[] {
   const { u, p, at, fresh, c1 } = f
@@ -188,6 +197,10 @@ export function recordWrites(f: Fixture): WriteCase[] {
     { op: 'beginTwoFactor', name: 'a second user', write: (tx) => tx.beginTwoFactor(u4, 'sealed-4') },
     { op: 'disableTwoFactor', name: 'a setup', write: (tx) => tx.disableTwoFactor(u4) },
     { op: 'disableTwoFactor', name: 'while off', write: (tx) => tx.disableTwoFactor(u5) },
+    { op: 'addActorKeys', name: 'the first pairs', write: (tx) => tx.addActorKeys(u6, actorKeys('first', at(47))) },
+    { op: 'addActorKeys', name: 'pairs again', write: (tx) => tx.addActorKeys(u6, actorKeys('second', at(48))) },
+    { op: 'addActorKeys', name: 'nobody', write: (tx) => tx.addActorKeys(UNKNOWN, actorKeys('third', at(48))) },
+    { op: 'addActorKeys', name: 'a malformed id', write: (tx) => tx.addActorKeys(MALFORMED, actorKeys('x', at(48))) },
     {
       op: 'revokeToken',
       name: 'a token',

@@ -81,6 +81,7 @@ export const OPERATIONS: Record<Operation, true> = {
   requestedAmong: true,
   usersWithEmail: true,
   getTwoFactor: true,
+  getActorKeys: true,
   lockPost: true,
   lockPosts: true,
   relationsBetween: true,
@@ -92,6 +93,7 @@ export const OPERATIONS: Record<Operation, true> = {
   enableTwoFactor: true,
   useTwoFactor: true,
   disableTwoFactor: true,
+  addActorKeys: true,
   revokeToken: true,
   follow: true,
   unfollow: true,
@@ -318,13 +320,14 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state, liked posts, their lists' places, follow requests and conversations, which
+ * mutes, two-factor state, federation keys, liked posts, their lists' places, follow requests and conversations, which
  * PostgreSQL keeps in tables and its own reads answer for).
  */
 const EMBEDDED_ONLY = new Set([
   'blocking',
   'muting',
   'twoFactor',
+  'actorKeys',
   'likes',
   'places',
   'followRequests',

@@ -14,8 +14,15 @@ import type { SseClient } from '../helpers/sse.js'
  * is local, so its host is on the allow list; the fetcher's refusals are link-fetch.test.ts's.
  */
 
+/**
+ * The article is served once the first test has its create's answer: the queue may start the card's job
+ * before the post's write is answered, so a page served at once could be in the answer already.
+ */
+let articleServed: () => void = () => {}
+const served = new Promise<void>((resolve) => (articleServed = resolve))
+const article = html(ogPage({ title: 'A kite over the hill', description: 'How it flew', image: '/kite.png' }))
 const pages = await servePages(t, {
-  '/article': html(ogPage({ title: 'A kite over the hill', description: 'How it flew', image: '/kite.png' })),
+  '/article': (req, res) => void served.then(() => article(req, res)),
   '/kite.png': (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG),
   '/other': html('<html><head><title>Another page</title><meta name="description" content="Elsewhere"></head></html>'),
   '/broken-image': html(ogPage({ title: 'Broken picture', description: 'Its image is not one', image: '/broken.png' })),
@@ -54,6 +61,7 @@ await t.test('the card follows the post live, and a read shows it', async (t) =>
   const link = `${pages.url('/article')}?from=chirp`
   const post = await posted(author, `Look at this (${link}).`)
   t.equal(post.card, null, 'the create answers at once, without the card')
+  articleServed()
   const data = await cardEvent(t, client, post._id)
   t.match(data.card, { url: link, title: 'A kite over the hill', description: 'How it flew' })
   t.match(data.card?.image, /^\/media\/[0-9a-f-]+\.png$/, 'the image is stored here as an upload')

@@ -177,13 +177,31 @@ const ACCESS: Readonly<Record<string, Access>> = {
   'GET /index.html': 'anyone',
 }
 
+/**
+ * ActivityPub (DECISIONS §14), registered with FEDERATION on, as here: other servers call these without a
+ * Chirp sign-in. Inboxes take activities signed by their actors' keys (Fedify's check, federation-inbox).
+ */
+const FEDERATION: Readonly<Record<string, Access>> = {
+  'GET /.well-known/webfinger': 'anyone',
+  'GET /.well-known/nodeinfo': 'anyone',
+  'GET /.well-known/host-meta': 'anyone',
+  'GET /nodeinfo/2.1': 'anyone',
+  'GET /ap/users/:id': 'anyone',
+  'GET /ap/users/:id/outbox': 'anyone',
+  'GET /ap/users/:id/followers': 'anyone',
+  'GET /ap/users/:id/following': 'anyone',
+  'GET /ap/users/:id/featured': 'anyone',
+  'GET /ap/posts/:id': 'anyone',
+  'POST /ap/users/:id/inbox': 'anyone',
+  'POST /ap/inbox': 'anyone',
+}
+
 /** Uploads are served from MEDIA_DIR or, with S3 on, from the bucket: one of the two is registered. */
 const MEDIA: Readonly<Record<string, Access>> = { 'GET /media/*': 'anyone', 'GET /media/:key': 'anyone' }
 
+const classified = (key: string): Access | undefined => ACCESS[key] ?? FEDERATION[key] ?? MEDIA[key]
 const accessOf = (method: string, url: string): Access | undefined =>
-  ACCESS[`${method} ${url}`] ??
-  MEDIA[`${method} ${url}`] ??
-  (method === 'HEAD' ? (ACCESS[`GET ${url}`] ?? MEDIA[`GET ${url}`]) : undefined)
+  classified(`${method} ${url}`) ?? (method === 'HEAD' ? classified(`GET ${url}`) : undefined)
 
 interface Route {
   method: HTTPMethods
@@ -193,7 +211,7 @@ const registered: Route[] = []
 const clientDir = await tempDataDir(t)
 await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>Chirp</title><div id="root"></div>')
 const api = await buildApiApp(t, {
-  config: { clientDir },
+  config: { clientDir, federation: true, publicUrl: 'https://chirp.example' },
   options: { seed: seedWithStaff },
   onRoute: ({ method, url }) => {
     for (const one of [method].flat()) registered.push({ method: one, url })
@@ -229,7 +247,7 @@ await t.test('every route the app registers is classified, and every entry names
   t.ok(registered.length > Object.keys(ACCESS).length, 'the routes were heard as they were registered')
   for (const { method, url } of registered) t.ok(accessOf(method, url), `${method} ${url} is classified`)
   const seen = new Set(registered.map(({ method, url }) => `${method} ${url}`))
-  for (const key of Object.keys(ACCESS)) t.ok(seen.has(key), `${key} is registered`)
+  for (const key of [...Object.keys(ACCESS), ...Object.keys(FEDERATION)]) t.ok(seen.has(key), `${key} is registered`)
 })
 
 await t.test('a signed-out caller gets 401 from every route that needs a sign-in', async (t) => {

@@ -8,6 +8,7 @@ await onPostgres(async () => {
   const { withSql } = await import('../helpers/store-under-test.js')
   const { openSse } = await import('../helpers/sse.js')
   const { channelOf } = await import('../../server/store/pg/event-log.js')
+  const { jobsChannelOf } = await import('../../server/store/pg/pg-jobs.js')
 
   const a = await buildLiveApi(t)
   const b = await buildLiveApi(t, { sharedSchema: a.api.schema as string })
@@ -60,10 +61,12 @@ await onPostgres(async () => {
 
   await t.test("killing A's LISTEN connection loses nothing", async (t) => {
     const onA = await a.stream(t, reader)
+    // The connection listens for jobs too: the last thing it ran may be either LISTEN.
+    const listens = [channelOf(schema), jobsChannelOf(schema)].map((channel) => `%listen%${channel}%`)
     const killed = await withSql(
       schema,
       (sql) =>
-        sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike ${`%listen%${channelOf(schema)}%`} and pid <> pg_backend_pid()`,
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike any(${listens}::text[]) and pid <> pg_backend_pid()`,
     )
     t.ok(killed.length >= 1, 'a listening connection was terminated')
     const through = await b.newPost(author, 'while A was not listening')

@@ -14,6 +14,7 @@ await onPostgres(async () => {
   const { startPgRelay } = await import('../helpers/pg-relay.js')
   const { withSql } = await import('../helpers/store-under-test.js')
   const { channelOf } = await import('../../server/store/pg/event-log.js')
+  const { jobsChannelOf } = await import('../../server/store/pg/pg-jobs.js')
 
   const relay = await startPgRelay(t)
   const live = await buildLiveApi(t, { config: { databaseUrl: relay.url } })
@@ -22,21 +23,23 @@ await onPostgres(async () => {
   const author = await signup(live.api)
   const writers = await Promise.all(Array.from({ length: WRITERS }, () => signup(live.api)))
 
-  const listen = `listen "${channelOf(schema)}"`
+  // One connection listens for events and for jobs: the last thing it ran is either LISTEN.
+  const listens = [channelOf(schema), jobsChannelOf(schema)].map((channel) => `listen "${channel}"`)
   /** Terminates the app's backends that `which` picks, by the relay's ports; returns how many went. */
   const terminate = (which: 'pool' | 'listen' | 'all') =>
     withSql(schema, async (sql) => {
       const rows = await sql`
         select pg_terminate_backend(pid) as gone from pg_stat_activity
         where client_port = any(${relay.ports()}::int[])
-          and (${which} = 'all' or (query ilike ${listen}) = (${which} = 'listen'))`
+          and (${which} = 'all' or (query ilike any(${listens}::text[])) = (${which} = 'listen'))`
       return rows.filter((row) => row.gone === true).length
     })
   /** Whether one of the app's backends is listening for events again (the last thing it ran was LISTEN). */
   const listening = () =>
     withSql(schema, async (sql) => {
       const rows = await sql`
-        select 1 from pg_stat_activity where client_port = any(${relay.ports()}::int[]) and query ilike ${listen}`
+        select 1 from pg_stat_activity
+        where client_port = any(${relay.ports()}::int[]) and query ilike any(${listens}::text[])`
       return rows.length === 1
     })
 

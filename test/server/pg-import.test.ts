@@ -25,6 +25,14 @@ const skip = await skipWithoutPostgres()
 
 const LOGGED_OUT = 'a-token-logged-out-before-the-move'
 const DELETED = '0b7e8d8e-5a43-4c55-9f0e-1f3c2a9d00de'
+/** Federation's key pairs as the store keeps them, the private ones sealed. */
+const ACTOR_KEYS = {
+  rsaPublic: '{"kty":"RSA"}',
+  rsaPrivate: 'v1.sealed-rsa',
+  ed25519Public: '{"kty":"OKP"}',
+  ed25519Private: 'v1.sealed-ed25519',
+  createdAt: '2026-06-01T00:00:00.000Z',
+}
 
 const IMPORTED_APP = {
   _id: 'app-made-before-the-move',
@@ -93,6 +101,7 @@ async function usedDataDir(t: Test): Promise<string> {
     await tx.createApp(IMPORTED_APP)
     await tx.setMarker(id('guest'), 'home', '1234', new Date().toISOString())
   })
+  await store.transaction((tx) => tx.addActorKeys(other?._id as string, ACTOR_KEYS))
   // An account deleted before the move: its username stays held after it.
   const at = new Date().toISOString()
   const until = new Date(Date.now() + 3600_000).toISOString()
@@ -144,11 +153,12 @@ await t.test(
     t.teardown(() => store.close())
     t.strictSame(
       await store.getUsers(embedded.users.map((u) => u._id)),
-      // PostgreSQL keeps two-factor state, blocks, mutes, follow requests, conversations and list places in tables of
+      // PostgreSQL keeps two-factor state, federation keys, blocks, mutes, follow requests, conversations and list places in tables of
       // their own, read below.
       embedded.users.map(
         ({
           twoFactor: _separate,
+          actorKeys: _keys,
           blocking: _blocking,
           muting: _muting,
           likes: _likes,
@@ -166,6 +176,7 @@ await t.test(
       { secret: 'v1.sealed-secret', enabled: true, lastStep: 59_000_000, recoveryCodes: ['hash-one', 'hash-two'] },
       'two-factor sign-in as it was, in its own table',
     )
+    t.strictSame(await store.getActorKeys(noah?._id ?? ''), ACTOR_KEYS, 'federation’s key pairs, in their own table')
     const idOf = (username: string) => embedded.users.find((u) => u.username === username)?._id as string
     const now = new Date().toISOString()
     t.strictSame(

@@ -1,5 +1,5 @@
 import { markerId, type MarkerTimeline } from '../client-app-types.js'
-import type { AppRecord, AuthorizationCodeRecord, MarkerRecord } from '../types.js'
+import type { AppRecord, AuthorizationCodeRecord, LocalCounts, MarkerRecord } from '../types.js'
 import type { Queryable } from './connect.js'
 import { isUuid } from './records.js'
 
@@ -69,10 +69,11 @@ export async function getApp(sql: Queryable, id: string): Promise<AppRecord | un
   return row && appOf(row)
 }
 
-export async function countCommunity(sql: Queryable): Promise<{ users: number; posts: number }> {
-  const [row] = await sql<{ users: string; posts: string }[]>`
-    SELECT (SELECT count(*) FROM users WHERE NOT pending) AS users, (SELECT count(*) FROM posts) AS posts`
-  return { users: Number(row?.users ?? 0), posts: Number(row?.posts ?? 0) }
+export async function countCommunity(sql: Queryable): Promise<LocalCounts> {
+  const [row] = await sql<{ users: string; posts: string; comments: string }[]>`
+    SELECT (SELECT count(*) FROM users WHERE NOT pending) AS users, (SELECT count(*) FROM posts) AS posts,
+      (SELECT count(*) FROM comments) AS comments`
+  return { users: Number(row?.users ?? 0), posts: Number(row?.posts ?? 0), comments: Number(row?.comments ?? 0) }
 }
 
 export async function listMarkers(sql: Queryable, userId: string): Promise<MarkerRecord[]> {

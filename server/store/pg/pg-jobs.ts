@@ -52,7 +52,26 @@ const toJobRecord = (row: JobRow): JobRecord => ({
   finishedAt: iso(row.finished_at),
 })
 
-export async function enqueueJobs(sql: Queryable, jobs: readonly NewJob[], at: string): Promise<void> {
+/** The schema's channel for new jobs, so instances on other schemas of one database never hear them. */
+export const jobsChannelOf = (schema: string) => `chirp_jobs_${schema}`
+
+/** Who enqueued, and when the earliest of the jobs is due: what a NOTIFY on the jobs channel says. */
+export interface JobsNotice {
+  channel: string
+  /** The enqueuing instance, which wakes its own workers without hearing itself. */
+  sender: string
+}
+
+/**
+ * The jobs, and in the same statement a NOTIFY that PostgreSQL delivers when they commit, and only then;
+ * without `notice` (a database written before any instance runs on it) the jobs alone.
+ */
+export async function enqueueJobs(
+  sql: Queryable,
+  jobs: readonly NewJob[],
+  at: string,
+  notice?: JobsNotice,
+): Promise<void> {
   if (jobs.length === 0) return
   const rows = jobs.map((job) => ({
     id: job._id,
@@ -61,15 +80,39 @@ export async function enqueueJobs(sql: Queryable, jobs: readonly NewJob[], at: s
     run_at: job.runAt,
     created_at: at,
   }))
-  await sql`INSERT INTO jobs ${sql(rows)}`
+  if (!notice) {
+    await sql`INSERT INTO jobs ${sql(rows)}`
+    return
+  }
+  const due = jobs.reduce((earliest, job) => (job.runAt < earliest ? job.runAt : earliest), jobs[0]?.runAt ?? at)
+  await sql`
+    WITH added AS (INSERT INTO jobs ${sql(rows)})
+    SELECT pg_notify(${notice.channel}, ${`${notice.sender} ${due}`})`
 }
+
+/** A notice's sender and due time, or undefined for a payload that is not one. */
+export function parseJobsNotice(payload: string): { sender: string; runAt: string } | undefined {
+  const [sender, runAt, ...rest] = payload.split(' ')
+  if (!sender || !runAt || rest.length > 0 || Number.isNaN(Date.parse(runAt))) return undefined
+  return { sender, runAt }
+}
+
+/**
+ * A CTE that makes the statement's own transaction commit without waiting for its WAL to reach the disk.
+ * For claims, renewals and endings alone: lost to a crash of PostgreSQL, each leaves the job to run again,
+ * as at least once allows, and never records an effect without its claim (the WAL is written in order, so
+ * an effect's commit, which does wait, makes every earlier claim durable with it). The enqueue, and an
+ * effect completed with its job, wait as every write does. Each start would otherwise wait for two
+ * flushes of the WAL (its enqueue's and its claim's), and each worker for one more before the next job.
+ */
+const unhurried = (sql: Queryable) => sql`unhurried AS (SELECT set_config('synchronous_commit', 'off', true))`
 
 export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promise<ClaimedJob[]> {
   const { kinds, limit, at, claim, leaseUntil } = request
   if (limit <= 0 || kinds.length === 0) return []
   // Two small lookups, each on its own partial index: the due queue, and runs whose worker is presumed dead.
   const rows = await sql<JobRow[]>`
-    WITH due AS (
+    WITH ${unhurried(sql)}, due AS (
       SELECT id, run_at FROM jobs
       WHERE state = 'queued' AND run_at <= ${at} AND kind = ANY(${kinds as string[]}::text[])
       ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -82,7 +125,7 @@ export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promi
     )
     UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, started_at = coalesce(j.started_at, ${at}),
       claim = ${claim}, lease_until = ${leaseUntil}
-    FROM taken WHERE j.id = taken.id
+    FROM taken, unhurried WHERE j.id = taken.id
     RETURNING j.*`
   return rows
     .map(toJobRecord)
@@ -100,17 +143,30 @@ export async function claimJobs(sql: Queryable, request: JobClaimRequest): Promi
 export async function extendJobLease(sql: Queryable, id: string, claim: string, leaseUntil: string): Promise<boolean> {
   if (!isUuid(id) || !isUuid(claim)) return false
   const rows = await sql`
-    UPDATE jobs SET lease_until = ${leaseUntil}
+    WITH ${unhurried(sql)}
+    UPDATE jobs SET lease_until = ${leaseUntil} FROM unhurried
     WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
   return rows.length > 0
 }
 
-export async function settleJob(
+export function settleJob(
   sql: Queryable,
   id: string,
   claim: string,
   outcome: JobOutcome,
   at: string,
+): Promise<boolean> {
+  return endRun(sql, id, claim, outcome, at, true)
+}
+
+async function endRun(
+  sql: Queryable,
+  id: string,
+  claim: string,
+  outcome: JobOutcome,
+  at: string,
+  /** Alone, not inside the transaction of an effect: it need not wait for the WAL (see unhurried). */
+  alone: boolean,
 ): Promise<boolean> {
   if (!isUuid(id) || !isUuid(claim)) return false
   const change =
@@ -121,9 +177,14 @@ export async function settleJob(
         : outcome.error === null
           ? sql`state = 'queued', run_at = ${outcome.runAt}, attempts = attempts - 1`
           : sql`state = 'queued', run_at = ${outcome.runAt}, last_error = ${outcome.error}`
-  const rows = await sql`
-    UPDATE jobs SET ${change}, claim = NULL, lease_until = NULL
-    WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
+  const rows = alone
+    ? await sql`
+        WITH ${unhurried(sql)}
+        UPDATE jobs SET ${change}, claim = NULL, lease_until = NULL FROM unhurried
+        WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
+    : await sql`
+        UPDATE jobs SET ${change}, claim = NULL, lease_until = NULL
+        WHERE id = ${id} AND state = 'running' AND claim = ${claim} RETURNING id`
   return rows.length > 0
 }
 
@@ -154,5 +215,5 @@ export async function listFailedJobs(sql: Queryable, limit: number): Promise<Job
 
 /** Inside the effect's transaction: the row stays locked until it commits, so no claim takes it meanwhile. */
 export async function completeJob(sql: Queryable, id: string, claim: string, at: string): Promise<boolean> {
-  return settleJob(sql, id, claim, { state: 'done' }, at)
+  return endRun(sql, id, claim, { state: 'done' }, at, false)
 }

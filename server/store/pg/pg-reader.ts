@@ -32,6 +32,7 @@ import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
+import * as federation from './pg-federation.js'
 import { accountOf } from '../summaries.js'
 import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type PostRow, type UserRow } from './records.js'
 
@@ -63,6 +64,7 @@ export class PgReader implements StoreReader {
     if (!isUuid(id)) return undefined
     const [row] = await this.sql<UserRow[]>`
       SELECT u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
+        u.display_name, u.banner_url,
         u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.locked
       FROM users u WHERE u.id = ${id}`
     return row && accountOf(toUserRecord({ ...row, following: [], followers: [], bookmarks: [] }))
@@ -443,6 +445,9 @@ export class PgReader implements StoreReader {
   }
   isMediaUsed(url: string): Promise<boolean> {
     return removal.isMediaUsed(this.sql, url)
+  }
+  getActorKeys(userId: string) {
+    return federation.getActorKeys(this.sql, userId)
   }
   async getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined> {
     if (!isUuid(userId)) return undefined

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import { MSG, conflict } from '../../errors.js'
 import { TaggedCache } from '../../tagged-cache.js'
 import type {
+  FederationKv,
   Database,
   FeedRepostQuery,
   LoggedEvent,
@@ -26,6 +28,7 @@ import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
 import { PgTx } from './pg-tx.js'
 import * as jobs from './pg-jobs.js'
+import { PgFederationKv } from './pg-federation.js'
 import { isUuid } from './records.js'
 
 export interface PgStoreOptions {
@@ -50,6 +53,8 @@ const isRetryable = (error: unknown) =>
 
 /** Reads kept between requests: a home-feed page is some 20 post records, a person's relations a few ids. */
 const KEPT_MAX = 20_000
+/** How long after a job of another instance is due this one looks for it (watchJobs). */
+const OTHERS_JOBS_AFTER_MS = 50
 
 /** The soonest of some ends (ISO times or null for none), in ms since the epoch: Infinity without any. */
 const soonestEnd = (ends: readonly (string | null)[]) =>
@@ -72,6 +77,7 @@ const soonestEnd = (ends: readonly (string | null)[]) =>
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
   readonly batchesAtOnce = 1
+  readonly federationKv: FederationKv
   /**
    * Awaited after a transaction that emitted events has committed, before it resolves: the event log
    * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
@@ -85,6 +91,9 @@ export class PgStore extends PgReader implements Store {
   readonly #kept = new TaggedCache(KEPT_MAX)
   readonly #watchers: ((change: StoreChange) => void)[] = []
   readonly #jobWatchers: ((runAt: string) => void)[] = []
+  readonly #jobsNotice: jobs.JobsNotice
+  #jobsListening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined
+  #jobsHeard = false
 
   private constructor(
     override readonly sql: Sql,
@@ -92,6 +101,8 @@ export class PgStore extends PgReader implements Store {
     private readonly log: PgStoreOptions['log'],
   ) {
     super(sql)
+    this.#jobsNotice = { channel: jobs.jobsChannelOf(schema), sender: randomUUID() }
+    this.federationKv = new PgFederationKv(sql)
   }
 
   /** Connects, brings the schema up to date and seeds an empty database; rejects (and lets go of the pool) if any step fails. */
@@ -116,7 +127,7 @@ export class PgStore extends PgReader implements Store {
         let queued: readonly string[] = []
         // begin() types its result for pipelined query arrays; `work` resolves to plain data.
         const result = (await this.sql.begin(async (sql) => {
-          const tx = new PgTx(sql)
+          const tx = new PgTx(sql, this.#jobsNotice)
           queued = tx.queued
           const result = await work(tx)
           // The outbox rows go with the COMMIT, which begin() sends as soon as this returns: the driver
@@ -142,7 +153,7 @@ export class PgStore extends PgReader implements Store {
   }
 
   async enqueueJobs(queued: readonly NewJob[], at: string): Promise<void> {
-    await jobs.enqueueJobs(this.sql, queued, at)
+    await jobs.enqueueJobs(this.sql, queued, at, this.#jobsNotice)
     this.#jobsQueued(queued.map((job) => job.runAt))
   }
   claimJobs(request: JobClaimRequest): Promise<ClaimedJob[]> {
@@ -163,9 +174,34 @@ export class PgStore extends PgReader implements Store {
   listFailedJobs(limit: number) {
     return jobs.listFailedJobs(this.sql, limit)
   }
-  /** Jobs enqueued through this instance; other instances' workers find them by polling. */
-  watchJobs(watcher: (runAt: string) => void): void {
+  /**
+   * Jobs enqueued through this instance once they commit, and those of other instances as PostgreSQL tells
+   * of them (NOTIFY on the schema's jobs channel), OTHERS_JOBS_AFTER_MS after they are due: their own
+   * instance, woken at once, takes them first, and a burst of them wakes this one once. A listen that
+   * reconnects wakes the workers for whatever was missed meanwhile; the workers' polling is the last resort.
+   */
+  async watchJobs(watcher: (runAt: string) => void): Promise<void> {
     this.#jobWatchers.push(watcher)
+    this.#jobsListening ??= this.sql
+      .listen(
+        this.#jobsNotice.channel,
+        (payload) => {
+          const notice = jobs.parseJobsNotice(payload)
+          if (!notice || notice.sender === this.#jobsNotice.sender) return
+          const due = Math.max(Date.parse(notice.runAt), Date.now()) + OTHERS_JOBS_AFTER_MS
+          this.#jobsQueued([new Date(due).toISOString()])
+        },
+        () => {
+          // Called at the first connect too, when there is nothing missed yet.
+          if (this.#jobsHeard) this.#jobsQueued([new Date().toISOString()])
+          this.#jobsHeard = true
+        },
+      )
+      .catch((error: unknown) => {
+        this.log?.warn({ err: error }, 'could not listen for new jobs; the workers poll for them')
+        return undefined
+      })
+    await this.#jobsListening
   }
   #jobsQueued(runAts: readonly string[]): void {
     for (const runAt of runAts) for (const watcher of this.#jobWatchers) watcher(runAt)
@@ -395,6 +431,7 @@ export class PgStore extends PgReader implements Store {
   }
 
   async close(): Promise<void> {
+    await (await this.#jobsListening)?.unlisten().catch(() => {})
     await this.sql.end({ timeout: 5 })
   }
 }

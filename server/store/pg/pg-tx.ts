@@ -4,6 +4,7 @@ import type { MarkerTimeline } from '../client-app-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
+  ActorKeysRecord,
   AuditEntryRecord,
   CommentRecord,
   InviteRecord,
@@ -41,6 +42,7 @@ import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
 import * as conversations from './pg-conversations.js'
+import * as federation from './pg-federation.js'
 import { PgReader } from './pg-reader.js'
 import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
@@ -76,7 +78,10 @@ export class PgTx extends PgReader implements StoreTx {
   /** The `runAt` of each job enqueued, for the store's job watchers once the transaction commits. */
   readonly queued: string[] = []
 
-  constructor(sql: Queryable) {
+  constructor(
+    sql: Queryable,
+    private readonly jobsNotice: jobs.JobsNotice,
+  ) {
     super(sql)
   }
 
@@ -241,6 +246,9 @@ export class PgTx extends PgReader implements StoreTx {
   }
   disableTwoFactor(id: string) {
     return account.disableTwoFactor(this.sql, id)
+  }
+  addActorKeys(id: string, keys: ActorKeysRecord) {
+    return federation.addActorKeys(this.sql, id, keys)
   }
 
   async revokeToken(token: RevokedTokenRecord): Promise<void> {
@@ -539,7 +547,7 @@ export class PgTx extends PgReader implements StoreTx {
   }
 
   async enqueueJob(job: NewJob, at: string): Promise<void> {
-    await jobs.enqueueJobs(this.sql, [job], at)
+    await jobs.enqueueJobs(this.sql, [job], at, this.jobsNotice)
     this.queued.push(job.runAt)
   }
   completeJob(id: string, claim: string, at: string): Promise<boolean> {

@@ -198,6 +198,15 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
       INSERT INTO two_factor (user_id, secret, enabled, last_step, recovery_codes)
       VALUES (${user._id}, ${state.secret}, ${state.enabled}, ${state.lastStep}, ${[...state.recoveryCodes]}::text[])`
   }
+  // Federation's key pairs move with their people, so their actors keep the keys other servers know.
+  for (const user of database.users) {
+    const keys = user.actorKeys
+    if (!keys) continue
+    await sql`
+      INSERT INTO actor_keys (user_id, rsa_public, rsa_private, ed25519_public, ed25519_private, created_at)
+      VALUES (${user._id}, ${keys.rsaPublic}, ${keys.rsaPrivate}, ${keys.ed25519Public}, ${keys.ed25519Private},
+        ${keys.createdAt})`
+  }
   // The next live append goes after everything written here.
   await sql`SELECT setval('activity_seq', ${seq})`
   return {

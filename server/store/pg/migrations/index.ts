@@ -22,6 +22,7 @@ import * as followRequests from './0021_follow_requests.js'
 import * as directConversations from './0022_direct_conversations.js'
 import * as mediaUses from './0024_media_uses.js'
 import * as clientApps from './0025_client_apps.js'
+import * as federation from './0026_federation.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -63,4 +64,5 @@ export const MIGRATIONS: readonly Migration[] = [
   directConversations,
   mediaUses,
   clientApps,
+  federation,
 ]
