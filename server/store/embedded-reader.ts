@@ -110,9 +110,12 @@ export class EmbeddedReader implements TransactionBase {
     const kept = this.#audience(audience)
     return kept ? pinned.filter(kept) : pinned
   }
-  /** The test of the posts `scope` keeps, whom the reader follows read from the index when first needed. */
-  #audience(scope: AudienceScope | undefined) {
-    return audienceTest(scope, (readerId) => this.index.users.get(readerId)?.following ?? [])
+  /**
+   * The test of the posts `scope` keeps (`feedOf`: for that reader's home feed); whom the reader follows is
+   * the set the index keeps with their feed, read when first needed.
+   */
+  #audience(scope: AudienceScope | undefined, feedOf?: string) {
+    return audienceTest(scope, (readerId) => this.index.feedAuthorSet(readerId), feedOf)
   }
   async listLikers(postId: string, page: PageRequest) {
     const post = this.index.posts.get(postId)
@@ -149,7 +152,8 @@ export class EmbeddedReader implements TransactionBase {
   }
   async listPosts({ hide, media, audience, ...query }: PostQuery) {
     const read = (part: PageRequest) => this.index.listPosts({ ...query, ...part })
-    return fullPage({ ...query, hide }, read, authorOf, bothOf(media ? withMedia : undefined, this.#audience(audience)))
+    const kept = this.#audience(audience, query.feedOf)
+    return fullPage({ ...query, hide }, read, authorOf, bothOf(media ? withMedia : undefined, kept))
   }
   async countPosts(authorId: string, audience?: AudienceScope) {
     const kept = this.#audience(audience)

@@ -471,6 +471,14 @@ export class MemoryIndex {
     return authorIds
   }
 
+  /**
+   * The user and whom they follow, as the set kept with their home feed: what an audience test asks of a
+   * `followers` post (the user's own are theirs to read in any case).
+   */
+  feedAuthorSet(userId: string): ReadonlySet<string> {
+    return this.#authorsOf(this.#feedAuthors(userId)).ids
+  }
+
   /** A feed asks with the same array on every read until the user follows someone new: the set is kept with it. */
   #authorsOf(authorIds: readonly string[]): Authors {
     let authors = this.#authors.get(authorIds)
