@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
-import type { TestApp } from './app.js'
+import { buildApiApp, signup, type SignedUp } from './api.js'
+import type { TestApp, TestContext } from './app.js'
 
 /** An app registered through POST /api/v1/apps: its credentials. */
 export interface RegisteredApp {
@@ -79,3 +80,31 @@ export function codeOf(res: LightMyRequestResponse): string {
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+/** Someone signed up, and the token a registered app was given for them. */
+export interface MastodonPerson extends SignedUp {
+  bearer: string
+}
+
+type Method = 'GET' | 'POST' | 'DELETE'
+
+/**
+ * An app on `publicUrl` with one registered Mastodon app: people signed in through it, and calls of the
+ * Mastodon paths as one of them (or signed out); `json` refuses any answer but 200.
+ */
+export async function mastodonClient(t: TestContext) {
+  const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example' } })
+  const client = await registerApp(api)
+  const person = async (): Promise<MastodonPerson> => {
+    const signed = await signup(api)
+    return { ...signed, bearer: await passwordToken(api, client, signed.username, signed.password) }
+  }
+  const call = (method: Method, url: string, who?: MastodonPerson, payload?: Record<string, unknown>) =>
+    api.app.inject({ method, url, ...(who ? { headers: bearer(who.bearer) } : {}), ...(payload ? { payload } : {}) })
+  const json = async <T>(method: Method, url: string, who?: MastodonPerson, payload?: Record<string, unknown>) => {
+    const res = await call(method, url, who, payload)
+    if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+    return res.json<T>()
+  }
+  return { api, client, person, call, json }
+}

@@ -3,30 +3,14 @@ import t from 'tap'
 import * as MSG from '../../common/messages.js'
 import { AccountSchema } from '../../server/mastodon/schemas.js'
 import type { Status } from '../../server/mastodon/status-schemas.js'
-import { buildApiApp, signup, type SignedUp } from '../helpers/api.js'
-import { bearer, passwordToken, registerApp } from '../helpers/mastodon.js'
+import { mastodonClient, type MastodonPerson } from '../helpers/mastodon.js'
 
 /**
  * People through the Mastodon client API (DECISIONS §13): accounts, their posts and follows, and
  * relationships with follow, block and mute and their undoing, every rule the services'. On whichever store runs.
  */
-const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example' } })
-const client = await registerApp(api)
-
-interface Person extends SignedUp {
-  bearer: string
-}
-async function person(): Promise<Person> {
-  const signed = await signup(api)
-  return { ...signed, bearer: await passwordToken(api, client, signed.username, signed.password) }
-}
-const call = (method: 'GET' | 'POST', url: string, who?: Person, payload?: Record<string, unknown>) =>
-  api.app.inject({ method, url, ...(who ? { headers: bearer(who.bearer) } : {}), ...(payload ? { payload } : {}) })
-const json = async <T>(method: 'GET' | 'POST', url: string, who?: Person, payload?: Record<string, unknown>) => {
-  const res = await call(method, url, who, payload)
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
-  return res.json<T>()
-}
+const { api, person, call, json } = await mastodonClient(t)
+type Person = MastodonPerson
 const relationship = async (who: Person, other: Person) =>
   (await json<Record<string, unknown>[]>('GET', `/api/v1/accounts/relationships?id[]=${other.user._id}`, who))[0]
 

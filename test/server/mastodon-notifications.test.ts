@@ -1,29 +1,12 @@
 import t from 'tap'
 import type { Status } from '../../server/mastodon/status-schemas.js'
-import { buildApiApp, signup, type SignedUp } from '../helpers/api.js'
-import { bearer, passwordToken, registerApp } from '../helpers/mastodon.js'
+import { mastodonClient } from '../helpers/mastodon.js'
 
 /**
  * Notifications (version 1) of the Mastodon client API (DECISIONS §13): Mastodon's types, ids that sort
  * by time and page, one read alone, the unread count. On whichever store runs.
  */
-const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example' } })
-const client = await registerApp(api)
-
-interface Person extends SignedUp {
-  bearer: string
-}
-async function person(): Promise<Person> {
-  const signed = await signup(api)
-  return { ...signed, bearer: await passwordToken(api, client, signed.username, signed.password) }
-}
-const call = (method: 'GET' | 'POST', url: string, who?: Person, payload?: Record<string, unknown>) =>
-  api.app.inject({ method, url, ...(who ? { headers: bearer(who.bearer) } : {}), ...(payload ? { payload } : {}) })
-const json = async <T>(method: 'GET' | 'POST', url: string, who?: Person, payload?: Record<string, unknown>) => {
-  const res = await call(method, url, who, payload)
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
-  return res.json<T>()
-}
+const { api, person, call, json } = await mastodonClient(t)
 interface Note {
   id: string
   type: string

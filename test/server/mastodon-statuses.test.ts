@@ -2,26 +2,15 @@ import { Value } from '@sinclair/typebox/value'
 import t from 'tap'
 import { StatusSchema, type Status } from '../../server/mastodon/status-schemas.js'
 import { statusIdOf, statusKeyOf } from '../../server/services/status-ids.js'
-import { buildApiApp, signup, type SignedUp } from '../helpers/api.js'
-import { bearer, passwordToken, registerApp } from '../helpers/mastodon.js'
+import { bearer, mastodonClient, type MastodonPerson } from '../helpers/mastodon.js'
 
 /**
  * Statuses and timelines of the Mastodon client API (DECISIONS §13): the Status entity, ids that sort by
  * time and page on both stores, the home, public and tag timelines, and a status's marks. On whichever
  * store runs.
  */
-const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example' } })
-const client = await registerApp(api)
-
-interface Person extends SignedUp {
-  bearer: string
-}
-async function person(): Promise<Person> {
-  const signed = await signup(api)
-  return { ...signed, bearer: await passwordToken(api, client, signed.username, signed.password) }
-}
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: Person, payload?: Record<string, unknown>) =>
-  api.app.inject({ method, url, ...(who ? { headers: bearer(who.bearer) } : {}), ...(payload ? { payload } : {}) })
+const { api, person, call } = await mastodonClient(t)
+type Person = MastodonPerson
 const statuses = async (url: string, who?: Person) => {
   const res = await call('GET', url, who)
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
