@@ -3,7 +3,7 @@ import type { User } from '../schemas/users.js'
 import type { Account, CredentialAccount } from './schemas.js'
 
 /** Chirp's audiences by Mastodon's names: `followers` is Mastodon's `private`. */
-export const MASTODON_VISIBILITY: Record<Visibility, string> = {
+export const VISIBILITY_NAMES: Record<Visibility, string> = {
   public: 'public',
   unlisted: 'unlisted',
   followers: 'private',
@@ -85,7 +85,7 @@ export function credentialAccountOf(user: User, publicUrl: string, followRequest
     source: {
       note: user.bio,
       fields: user.website === '' ? [] : [{ name: 'Website', value: user.website, verified_at: null }],
-      privacy: MASTODON_VISIBILITY[user.defaultVisibility ?? 'public'],
+      privacy: VISIBILITY_NAMES[user.defaultVisibility ?? 'public'],
       sensitive: false,
       language: '',
       follow_requests_count: followRequests,

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../services/markers.js'
 import type { User } from '../schemas/users.js'
-import { credentialAccountOf, MASTODON_VISIBILITY } from './account-entity.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { credentialAccountOf, VISIBILITY_NAMES } from './account-entity.js'
+import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { CredentialAccountSchema, CustomEmojiSchema, MarkersSchema, PreferencesSchema } from './schemas.js'
 
@@ -54,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description: "The signed-in person's own account, with the source of what they wrote and their role.",
-        response: { 200: CredentialAccountSchema, ...MASTODON_ERRORS },
+        response: { 200: CredentialAccountSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -70,13 +70,13 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description: "The person's posting and reading preferences: their default audience.",
-        response: { 200: PreferencesSchema, ...MASTODON_ERRORS },
+        response: { 200: PreferencesSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
       const { user } = await services.users.own(request.user._id)
       return {
-        'posting:default:visibility': MASTODON_VISIBILITY[user.defaultVisibility ?? 'public'],
+        'posting:default:visibility': VISIBILITY_NAMES[user.defaultVisibility ?? 'public'],
         'posting:default:sensitive': false,
         'posting:default:language': null,
         'reading:expand:media': 'default',
@@ -93,7 +93,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'Where the person stopped reading their home timeline and notifications, for every app of theirs.',
         querystring: MarkersQuerySchema,
-        response: { 200: MarkersSchema, ...MASTODON_ERRORS },
+        response: { 200: MarkersSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -110,7 +110,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'Moves the markers given; each version rises by one.',
         body: MarkersBodySchema,
-        response: { 200: MarkersSchema, ...MASTODON_ERRORS },
+        response: { 200: MarkersSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -131,7 +131,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description: "The community's custom emoji: none, until Chirp has them.",
-        response: { 200: Type.Array(CustomEmojiSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(CustomEmojiSchema), ...ERROR_REPLIES },
       },
     },
     async () => [],

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { statusKeyOf } from '../services/status-ids.js'
-import { AppError } from '../errors.js'
 import { accountOf } from './account-entity.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, cursorLinkHeader } from './paging.js'
 import { AccountSchema } from './schemas.js'
@@ -28,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: "The person's bookmarks, the newest bookmark first.",
         querystring: PageQuerySchema,
-        response: { 200: Type.Array(StatusSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(StatusSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
@@ -49,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'The posts the person likes, the newest like first.',
         querystring: PageQuerySchema,
-        response: { 200: Type.Array(StatusSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(StatusSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
@@ -72,12 +71,12 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         description: 'Who favourited the status, the newest first, as the reader may see them.',
         params: IdParams,
         querystring: PageQuerySchema,
-        response: { 200: Type.Array(AccountSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(AccountSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
       const key = statusKeyOf(request.params.id)
-      if (!key) throw new AppError(404, 'Record not found')
+      if (!key) throw recordNotFound()
       const readerId = readerIdOf(request)
       const page = { limit: limitOf(request.query.limit), cursor: request.query.max_id }
       const { users, nextCursor } = await services.posts.likers(key.postId, page, readerId)

@@ -7,7 +7,7 @@ const MastodonErrorSchema = Type.Object(
   { error: Type.String(), error_description: Type.Optional(Type.String()) },
   { title: 'MastodonError' },
 )
-export const MASTODON_ERRORS = { '4xx': MastodonErrorSchema, '5xx': MastodonErrorSchema } as const
+export const ERROR_REPLIES = { '4xx': MastodonErrorSchema, '5xx': MastodonErrorSchema } as const
 
 /** Mastodon's words for the refusals every route shares. */
 const WORDS: Record<number, string> = {
@@ -16,6 +16,9 @@ const WORDS: Record<number, string> = {
   429: 'Too many requests',
   500: 'An unexpected error occurred',
 }
+
+/** What Mastodon answers for an id that names nothing the reader may see. */
+export const recordNotFound = () => new AppError(404, 'Record not found')
 
 /** The error as Mastodon's clients read it: a message under `error`, and Mastodon's status. */
 function bodyOf(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { instanceV1, instanceV2 } from './instance.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { InstanceV1Schema, InstanceV2Schema } from './schemas.js'
 
@@ -12,7 +12,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description: "The server, as Mastodon's Instance entity (version 1); with or without a trailing slash.",
-        response: { 200: InstanceV1Schema, ...MASTODON_ERRORS },
+        response: { 200: InstanceV1Schema, ...ERROR_REPLIES },
       },
     },
     async () => instanceV1({ publicUrl, registration, community: await services.clientApps.community() }),
@@ -25,7 +25,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description:
           "The server, as Mastodon's Instance entity (version 2), with its streaming address and API version.",
-        response: { 200: InstanceV2Schema, ...MASTODON_ERRORS },
+        response: { 200: InstanceV2Schema, ...ERROR_REPLIES },
       },
     },
     async () => instanceV2({ publicUrl, registration }),

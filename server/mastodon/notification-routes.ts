@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { Notification } from '../schemas/notifications.js'
 import { statusKeyOf, timedIdOf } from '../services/status-ids.js'
-import { AppError } from '../errors.js'
 import { accountOf } from './account-entity.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow, linkHeader } from './paging.js'
 import { AccountSchema, Nullable } from './schemas.js'
@@ -12,7 +11,7 @@ import { statusOfPost } from './status-page.js'
 import { StatusSchema, type Status } from './status-schemas.js'
 
 /** Chirp's kinds of notification by Mastodon's names; a comment or a reply on one's post is a mention of one. */
-const MASTODON_TYPE: Record<Notification['type'], string> = {
+const NOTIFICATION_TYPES: Record<Notification['type'], string> = {
   like: 'favourite',
   repost: 'reblog',
   mention: 'mention',
@@ -53,7 +52,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     const id = timedIdOf(notification.createdAt, notification._id)
     return {
       id,
-      type: MASTODON_TYPE[notification.type],
+      type: NOTIFICATION_TYPES[notification.type],
       created_at: notification.createdAt,
       group_key: `ungrouped-${id}`,
       account: accountOf(user, publicUrl),
@@ -73,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
           PageQuerySchema,
           Type.Object({ types: Types, 'types[]': Types, exclude_types: Types, 'exclude_types[]': Types }),
         ]),
-        response: { 200: Type.Array(NotificationSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(NotificationSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
@@ -85,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       const link = linkHeader(new URL(request.url, `${publicUrl}/`), entries)
       if (link !== undefined) void reply.header('link', link)
       const shown = entries.filter(({ item }) => {
-        const type = MASTODON_TYPE[item.type]
+        const type = NOTIFICATION_TYPES[item.type]
         return (kept.length === 0 || kept.includes(type)) && !left.has(type)
       })
       return Promise.all(shown.map(({ item }) => entityOf(item, userId)))
@@ -99,7 +98,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description: "How many of the person's notifications are unread.",
-        response: { 200: Type.Object({ count: Type.Integer({ minimum: 0 }) }), ...MASTODON_ERRORS },
+        response: { 200: Type.Object({ count: Type.Integer({ minimum: 0 }) }), ...ERROR_REPLIES },
       },
     },
     async (request) => ({ count: await services.notifications.unread(request.user._id) }),
@@ -113,16 +112,16 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: "One of the person's notifications.",
         params: IdParams,
-        response: { 200: NotificationSchema, ...MASTODON_ERRORS },
+        response: { 200: NotificationSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
       const userId = request.user._id
       const id = request.params.id
       const key = statusKeyOf(id)
-      if (!key || key.by !== undefined) throw new AppError(404, 'Record not found')
+      if (!key || key.by !== undefined) throw recordNotFound()
       const notification = await services.notifications.get(userId, key.postId)
-      if (timedIdOf(notification.createdAt, notification._id) !== id) throw new AppError(404, 'Record not found')
+      if (timedIdOf(notification.createdAt, notification._id) !== id) throw recordNotFound()
       return entityOf(notification, userId)
     },
   )
@@ -135,12 +134,12 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: "Takes one of the person's notifications away.",
         params: IdParams,
-        response: { 200: Type.Object({}), ...MASTODON_ERRORS },
+        response: { 200: Type.Object({}), ...ERROR_REPLIES },
       },
     },
     async (request) => {
       const key = statusKeyOf(request.params.id)
-      if (!key || key.by !== undefined) throw new AppError(404, 'Record not found')
+      if (!key || key.by !== undefined) throw recordNotFound()
       return services.notifications.dismiss(request.user._id, key.postId)
     },
   )

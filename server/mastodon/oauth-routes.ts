@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { AppError, OAuthError } from '../errors.js'
 import type { AppRecord } from '../services/client-apps.js'
 import { KNOWN_SCOPES } from '../services/scopes.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { ApplicationSchema, AuthorizationServerSchema, TokenSchema } from './schemas.js'
 
@@ -72,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'Registers an app (Mastodon: POST /api/v1/apps); its client_secret is shown this once.',
         body: AppBodySchema,
-        response: { 200: ApplicationSchema, ...MASTODON_ERRORS },
+        response: { 200: ApplicationSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -93,7 +93,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description: "The app its token belongs to: an app's own token, or a person's token given to it.",
-        response: { 200: ApplicationSchema, ...MASTODON_ERRORS },
+        response: { 200: ApplicationSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -117,7 +117,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         description:
           'Grants a token: authorization_code (with PKCE S256), password (username or e-mail) or client_credentials.',
         body: TokenBodySchema,
-        response: { 200: TokenSchema, ...MASTODON_ERRORS },
+        response: { 200: TokenSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -157,7 +157,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         description:
           "Ends a token given to the app, as a logout does: it stops working and its streams close. An unknown token is no error (RFC 7009); an app's own token runs until it expires.",
         body: RevokeBodySchema,
-        response: { 200: Type.Object({}), ...MASTODON_ERRORS },
+        response: { 200: Type.Object({}), ...ERROR_REPLIES },
       },
     },
     async (request) => {

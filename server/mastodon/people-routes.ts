@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { AppError } from '../errors.js'
 import type { User } from '../schemas/users.js'
 import { accountOf } from './account-entity.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow } from './paging.js'
 import { AccountSchema } from './schemas.js'
@@ -81,13 +80,13 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: "An account by its username (`acct`, with or without this server's domain).",
         querystring: Type.Object({ acct: Type.String({ minLength: 1, maxLength: 300 }) }),
-        response: { 200: AccountSchema, ...MASTODON_ERRORS },
+        response: { 200: AccountSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {
       const [name = '', domain] = request.query.acct.replace(/^@/, '').split('@')
       const ours = domain === undefined || domain === new URL(publicUrl).host
-      if (!ours || name === '') throw new AppError(404, 'Record not found')
+      if (!ours || name === '') throw recordNotFound()
       return accountFor(name, readerIdOf(request))
     },
   )
@@ -100,7 +99,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'Where the person stands with each account named: follows, requests, blocks and mutes.',
         querystring: Type.Object({ id: Type.Optional(Ids), 'id[]': Type.Optional(Ids) }),
-        response: { 200: Type.Array(RelationshipSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(RelationshipSchema), ...ERROR_REPLIES },
       },
     },
     async (request) => {
@@ -117,7 +116,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'An account, as the reader may see it.',
         params: IdParams,
-        response: { 200: AccountSchema, ...MASTODON_ERRORS },
+        response: { 200: AccountSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => accountFor(request.params.id, readerIdOf(request)),
@@ -132,7 +131,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         description: "An account's posts as its profile shows them to the reader; `pinned` lists the pinned ones.",
         params: IdParams,
         querystring: Type.Composite([PageQuerySchema, Type.Object({ pinned: Flag, exclude_replies: Flag })]),
-        response: { 200: Type.Array(StatusSchema), ...MASTODON_ERRORS },
+        response: { 200: Type.Array(StatusSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
@@ -160,7 +159,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
           description: `The accounts ${list === 'followers' ? 'following this one' : 'this one follows'}, as the reader may see them.`,
           params: IdParams,
           querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) }),
-          response: { 200: Type.Array(AccountSchema), ...MASTODON_ERRORS },
+          response: { 200: Type.Array(AccountSchema), ...ERROR_REPLIES },
         },
       },
       async (request) => {
@@ -198,7 +197,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
           tags: ['mastodon'],
           description: `${path[0]?.toUpperCase() ?? ''}${path.slice(1)}s the account; answers where the person then stands with it.`,
           params: IdParams,
-          response: { 200: RelationshipSchema, ...MASTODON_ERRORS },
+          response: { 200: RelationshipSchema, ...ERROR_REPLIES },
         },
       },
       async (request) => {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { UserResult } from '../schemas/search.js'
 import type { Post } from '../schemas/posts.js'
 import { accountOf } from './account-entity.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { AccountSchema } from './schemas.js'
 import { readerIdOf, statusesOf } from './status-page.js'
@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description: 'Accounts and statuses matching `q`, as the reader may see them; the first page alone.',
         querystring: SearchQuerySchema,
-        response: { 200: SearchSchema, ...MASTODON_ERRORS },
+        response: { 200: SearchSchema, ...ERROR_REPLIES },
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import { parseRichText } from '../../common/text-rules.js'
 import type { Post } from '../schemas/posts.js'
 import { statusIdOf } from '../services/status-ids.js'
-import { MASTODON_VISIBILITY, absolute, escapeHtml } from './account-entity.js'
+import { VISIBILITY_NAMES, absolute, escapeHtml } from './account-entity.js'
 import type { Account } from './schemas.js'
 import type { InnerStatus, ShownStatus, Status } from './status-schemas.js'
 
@@ -86,7 +86,7 @@ function fieldsOf(post: Omit<Post, 'quote'>, context: StatusContext): Omit<Inner
     edited_at: post.editedAt ?? null,
     account,
     content: contentHtml(post.content, publicUrl),
-    visibility: MASTODON_VISIBILITY[post.visibility],
+    visibility: VISIBILITY_NAMES[post.visibility],
     sensitive: post.spoilerText !== undefined,
     spoiler_text: post.spoilerText ?? '',
     media_attachments:

@@ -1,16 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { Visibility } from '../../common/audience.js'
-import { AppError } from '../errors.js'
 import type { Post } from '../schemas/posts.js'
 import { statusKeyOf } from '../services/status-ids.js'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { readerIdOf, statusOfPost } from './status-page.js'
 import { StatusSchema } from './status-schemas.js'
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
-const OneStatus = { 200: StatusSchema, ...MASTODON_ERRORS }
+const OneStatus = { 200: StatusSchema, ...ERROR_REPLIES }
 
 /** Mastodon's audiences by Chirp's names: `private` is Chirp's `followers`. */
 const CHIRP_VISIBILITY: Record<string, Visibility> = {
@@ -37,12 +36,10 @@ const PostBodySchema = Type.Object({
   'poll[expires_in]': Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
 })
 
-const notFound = () => new AppError(404, 'Record not found')
-
 /** The post a status id names; a reblog's id names the post it reblogs. */
 function postIdOf(id: string): string {
   const key = statusKeyOf(id)
-  if (!key) throw notFound()
+  if (!key) throw recordNotFound()
   return key.postId
 }
 
@@ -69,11 +66,11 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     },
     async (request) => {
       const key = statusKeyOf(request.params.id)
-      if (!key || key.by !== undefined) throw notFound()
+      if (!key || key.by !== undefined) throw recordNotFound()
       const readerId = readerIdOf(request)
       const { post } = await services.posts.get(key.postId, readerId)
       // Only the id the post's own status has names it: another time is no status of it.
-      if (post.createdAt !== key.at) throw notFound()
+      if (post.createdAt !== key.at) throw recordNotFound()
       return asStatus(post, readerId)
     },
   )

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { MASTODON_ERRORS } from './errors.js'
+import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow } from './paging.js'
 import { readerIdOf, sendPage, statusesOf } from './status-page.js'
 import { StatusSchema } from './status-schemas.js'
 
-const Statuses = { 200: Type.Array(StatusSchema), ...MASTODON_ERRORS }
+const Statuses = { 200: Type.Array(StatusSchema), ...ERROR_REPLIES }
 const Flag = Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 })]))
 const on = (flag: boolean | string | undefined) => flag === true || flag === 'true' || flag === '1'
 
