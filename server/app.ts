@@ -44,6 +44,7 @@ import { buildSeed } from './seed/index.js'
 import { createAccountSecrets } from './services/account-secrets.js'
 import { createServices } from './services/index.js'
 import readCache from './plugins/read-cache.js'
+import { withKeptReads } from './kept-reads.js'
 import { createLinkPreviews } from './services/link-previews.js'
 import type { LinkFetchOptions } from './services/link-fetch.js'
 import { hiddenFrom } from './services/visibility.js'
@@ -150,9 +151,9 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     },
   })
   fastify.addHook('onClose', () => persistence.close())
-  const { store } = persistence
-
-  await fastify.register(readCache, { store })
+  await fastify.register(readCache, { store: persistence.store })
+  // Everything above the store reads through the app's one read cache.
+  const store = withKeptReads(persistence.store, fastify.readCache.kept)
 
   const now = options.now ?? (() => new Date())
   await fastify.register(eventsHub, {

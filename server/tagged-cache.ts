@@ -7,9 +7,9 @@ import { LRUCache } from 'lru-cache'
  * of its tags has changed since that stamp. A change that lands while a read is under way therefore
  * voids what that read keeps, and a read never keeps anything older than its start.
  *
- * This is what lets PostgreSQL's instances keep reads under a steady write load: a like voids the pages
- * and views that hold that post, not everything, and each instance learns of every write from the
- * shared event log (see store/pg/change-tags.ts).
+ * This is what lets reads stay kept under a steady write load: a like voids the pages and views that
+ * hold that post, not everything. Each store names what every write changed (store/change-tags.ts);
+ * PostgreSQL's instances learn of every write from the shared event log.
  */
 export class TaggedCache {
   readonly #entries: LRUCache<string, Entry>

@@ -16,43 +16,39 @@ declare module 'fastify' {
 }
 
 /**
- * What reads keep between requests: a post's view and its bytes. Everything kept is named by what was
- * read (and by whom, where the answer depends on the reader), by the store's write version when it was
- * read, and by tags naming what it was drawn from (`post:<id>`…, server/tagged-cache.ts). The embedded
- * store raises the version on every committed write: after a write, nothing kept before it is found
- * again. PostgreSQL names what each write changed (Store.watchChanges, from the events of the shared log,
- * a write through another instance once its event arrives), and only what was drawn from that lapses, so
- * views are kept under a steady stream of writes.
+ * The app's one read cache, above whichever store it runs on. It keeps two kinds of things in one
+ * TaggedCache: the store's reads that every signed-in page makes (server/kept-reads.ts), and what the
+ * services build from them, a post's view and a page's (services/post-views.ts). Everything kept is named
+ * by what was read (and by whom, where the answer depends on the reader) and by tags naming what it was
+ * drawn from (`post:<id>`…, store/change-tags.ts). Both stores name what each committed write changed
+ * (Store.watchChanges; on PostgreSQL a write through another instance once its event arrives), and only
+ * what was drawn from that lapses, so reads stay kept under a steady stream of writes.
  */
 export class ReadCache {
-  readonly #kept: TaggedCache
+  readonly kept: TaggedCache
   /** The bytes of frozen views in a reply: such a view never changes, so its bytes never go stale. */
   readonly #bytes = new WeakMap<object, Buffer>()
 
-  constructor(
-    private readonly version: () => number,
-    max = DEFAULT_MAX,
-  ) {
-    this.#kept = new TaggedCache(max)
+  constructor(max = DEFAULT_MAX) {
+    this.kept = new TaggedCache(max)
   }
 
   /** A write changed what `change` names: whatever was drawn from it lapses. */
   changed(change: StoreChange): void {
-    if (change === 'all') this.#kept.clear()
-    else this.#kept.change(change)
+    if (change === 'all') this.kept.clear()
+    else this.kept.change(change)
   }
 
   /**
-   * The cache as one read sees it: at the version taken now, before the read reads anything, so what it
-   * keeps is at least as new as that version, and a read that starts after any later write misses it.
+   * The cache as one read sees it: with the stamp taken now, before the read reads anything, so that a
+   * write that lands while the read is under way voids what the read keeps.
    */
   at(): ReadCacheView {
-    const prefix = `${this.version()} `
-    const stamp = this.#kept.stamp()
-    const kept = this.#kept
+    const stamp = this.kept.stamp()
+    const kept = this.kept
     return {
-      get: <T extends object>(key: string): T | undefined => kept.get<T>(prefix + key),
-      set: (key: string, value: object, tags: readonly string[] = []) => kept.set(prefix + key, value, tags, stamp),
+      get: <T extends object>(key: string): T | undefined => kept.get<T>(key),
+      set: (key: string, value: object, tags: readonly string[] = []) => kept.set(key, value, tags, stamp),
     }
   }
 
@@ -65,20 +61,22 @@ export class ReadCache {
   }
 
   get size(): number {
-    return this.#kept.size
+    return this.kept.size
   }
 }
 
-/** Post views and pages: a post's view is a few kilobytes, a page some 40 KB. */
-const DEFAULT_MAX = 10_000
+/**
+ * Post views and pages (a view is a few kilobytes, a page some 40 KB), and the store's kept reads (a
+ * home-feed page is some 20 post records, a person's relations a few ids).
+ */
+const DEFAULT_MAX = 30_000
 
 async function readCachePlugin(
   fastify: FastifyInstance,
-  options: { store: Pick<Store, 'writeVersion' | 'watchChanges'>; max?: number },
+  options: { store: Pick<Store, 'watchChanges'>; max?: number },
 ) {
-  const { store } = options
-  const cache = new ReadCache(() => store.writeVersion(), options.max)
-  store.watchChanges?.((change) => cache.changed(change))
+  const cache = new ReadCache(options.max)
+  options.store.watchChanges((change) => cache.changed(change))
   fastify.decorate('readCache', cache)
   fastify.decorateRequest('readCacheView', null as unknown as ReadCacheView)
   // Taken before the request reads anything: see ReadCache.at.

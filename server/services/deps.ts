@@ -12,11 +12,11 @@ export interface ServiceDeps {
  * until a write changes what it was drawn from.
  */
 export interface ReadCacheView {
-  /** What is kept under `key` at this read's version, if anything. */
+  /** What is kept under `key`, if anything. */
   get<T extends object>(key: string): T | undefined
   /**
-   * Keeps `value` under `key` at this read's version, drawn from what `tags` name (`post:<id>`, `people`:
-   * store/pg/change-tags.ts); on a store that names its changes, only a change to one of them voids it.
+   * Keeps `value` under `key`, drawn from what `tags` name (`post:<id>`, `people`: store/change-tags.ts):
+   * a change to one of them after this read began voids it.
    */
   set(key: string, value: object, tags?: readonly string[]): void
 }

@@ -81,8 +81,8 @@ interface CachedPost {
 
 /**
  * Views of posts are kept in the app's read cache by post id: feeds read the same posts over and over,
- * and building a view is much of what a read costs. The cache is keyed by the store's write version, so
- * any write (a like, a comment, a profile edit) makes the next read draw fresh views.
+ * and building a view is much of what a read costs. A view is drawn from its post and the people it
+ * shows, so a change to the post (a like, a comment, an edit) or to anyone's profile voids it.
  */
 const keyOf = (postId: string) => `post ${postId}`
 

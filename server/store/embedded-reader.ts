@@ -102,6 +102,10 @@ export class EmbeddedReader implements TransactionBase {
     const following = new Set(this.index.users.get(userId)?.following)
     return new Set(otherIds.filter((id) => following.has(id)))
   }
+  async feedAuthors(userId: string) {
+    const user = this.index.users.get(userId)
+    return user ? [userId, ...user.following] : []
+  }
   async listFeedReposts(userId: string, query: FeedRepostQuery) {
     return this.index.listFeedReposts(userId, query)
   }

@@ -9,7 +9,18 @@ import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
 import { MemoryFederationKv } from './memory-kv.js'
-import type { ClaimedJob, Database, JobClaimRequest, JobOutcome, JobRecord, NewJob, Store, StoreTx } from './types.js'
+import { ALL, writeChange } from './change-tags.js'
+import type {
+  ClaimedJob,
+  Database,
+  JobClaimRequest,
+  JobOutcome,
+  JobRecord,
+  NewJob,
+  Store,
+  StoreChange,
+  StoreTx,
+} from './types.js'
 
 interface Waiter {
   resolve: () => void
@@ -64,7 +75,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   #pending: Waiter[] = []
   #flushing: Promise<void> | undefined
   #broken: { error: unknown } | undefined
-  #writeVersion = 0
+  readonly #watchers: ((change: StoreChange) => void)[] = []
   readonly #onBroken: (error: unknown) => void
   readonly #publish: (event: ChirpEvent) => void
   readonly #jobs: EmbeddedJobs
@@ -110,9 +121,9 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     if (this.#broken) throw this.#broken.error
   }
 
-  /** Raised whenever the index changes: by each commit, and by loading a database. */
-  writeVersion(): number {
-    return this.#writeVersion
+  /** What each write changed, named by its events as it commits (change-tags.ts), before it is answered. */
+  watchChanges(watcher: (change: StoreChange) => void): void {
+    this.#watchers.push(watcher)
   }
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -126,7 +137,6 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       result = await work(tx)
       events = tx.events
       if (!tx.empty) {
-        this.#writeVersion++
         for (const user of tx.users.values()) {
           this.index.putUser(user)
           this.#files.touch('users', user._id)
@@ -149,6 +159,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('apps', tx.apps, clientApps.apps)
         this.#apply('authorizationCodes', tx.authorizationCodes, clientApps.codes)
         this.#apply('markers', tx.markers, clientApps.markers)
+        this.#changed(writeChange(events))
         durable = this.#awaitFlush()
         // Claimable from now on (EmbeddedJobs): the workers need not wait for the flush.
         this.#jobs.queued([...tx.jobs.values()].filter((job): job is JobRecord => job?.state === 'queued'))
@@ -237,8 +248,13 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
     }
   }
 
+  #changed(change: StoreChange): void {
+    for (const watcher of this.#watchers) watcher(change)
+  }
+
+  /** Reads a whole database into memory: everything read from the one before is void. */
   #load(database: Database): void {
-    this.#writeVersion++
+    this.#changed(ALL)
     // A database from before the queue: its open polls' jobs are made now and written with the next flush.
     const loaded = database.jobs
       ? database

@@ -75,20 +75,14 @@ function likesIn(inTime: readonly PostRecord[]): Map<string, string[]> {
 }
 
 /** The posts of a set of authors, found once per `authorIds` array and kept while that array lives. */
+/** A home feed's authors (the user and whom they follow), and each one's posts by time. */
 interface Authors {
   ids: ReadonlySet<string>
   lists: readonly SortedList<PostRecord>[]
-  /** Pages by time already worked out, by sort, limit and cursor; valid while `shape` is unchanged. */
-  pages: Map<string, { shape: number; ids: string[]; nextCursor: string | null }>
-  /** The feed's reposts in ascending order, for one set of hidden people, while no repost has changed. */
-  reposts?: { shape: number; hide: string; entries: readonly FeedRepost[] }
 }
 
 const NOBODY: readonly string[] = Object.freeze([])
 const NOBODY_POSTS: readonly PostRecord[] = Object.freeze([])
-
-/** Pages kept per set of authors; a reader paging far back does not need them all kept. */
-const MAX_KEPT_PAGES = 16
 
 /**
  * The whole database in memory, indexed for the reads the services make: every post by time and by
@@ -121,21 +115,14 @@ export class MemoryIndex {
   readonly #usersByTime = new SortedList(byJoined)
   readonly #postsByTime = new SortedList(byTime)
   readonly #postsByTrend = new SortedList(byTrend)
-  /** Never shrinks while the index lives, so that the lists kept in #authors stay the live ones. */
+  /** Never shrinks while the index lives, so that the lists held in #feedAuthors stay the live ones. */
   readonly #postsByAuthor = new Map<string, SortedList<PostRecord>>()
-  #authors = new WeakMap<readonly string[], Authors>()
+  /** Each home feed's authors, by the user: dropped when the user's follows change (putUser). */
+  readonly #feedAuthors = new Map<string, Authors>()
   /** The likes of users whose records, written before records kept them, hold none (see likesIn). */
   #derivedLikes = new Map<string, string[]>()
-  #feeds = new WeakMap<readonly string[], readonly string[]>()
-  /**
-   * Raised when a post is added or removed. Other changes (a like, an edit, a comment) leave every post
-   * where it was in time order, so a page by time stays the same list of ids while this stays put.
-   */
-  #shape = 0
   /** Each user's reposts: post id → when. */
   readonly #repostsBy = new Map<string, Map<string, string>>()
-  /** Raised whenever a repost is made or taken back, or a reposted post goes. */
-  #repostShape = 0
   /** Each conversation's direct posts, oldest first (conversation-parts.ts). */
   readonly #conversationPosts = new Map<string, SortedList<PostRecord>>()
 
@@ -151,8 +138,7 @@ export class MemoryIndex {
     this.#blockedBy.clear()
     this.#repostsBy.clear()
     this.#conversationPosts.clear()
-    this.#repostShape++
-    this.#authors = new WeakMap()
+    this.#feedAuthors.clear()
     for (const user of data.users) {
       this.#indexUser(Object.freeze(user))
       this.#indexBlocks(user._id, [], user.blocking ?? [])
@@ -214,13 +200,13 @@ export class MemoryIndex {
     if (previous) this.usersByName.delete(usernameKey(previous.username))
     this.#indexUser(user)
     if (previous?.blocking !== user.blocking) this.#indexBlocks(user._id, previous?.blocking ?? [], user.blocking ?? [])
+    if (previous?.following !== user.following) this.#feedAuthors.delete(user._id)
     this.#usersByTime.upsert(previous, user)
     this.names.putUser(previous, user)
   }
 
   putPost(post: PostRecord): void {
     const previous = this.posts.get(post._id)
-    if (!previous) this.#shape++
     if (previous?.reposts !== post.reposts) {
       if (previous) this.#indexReposts(previous, false)
       this.#indexReposts(post, true)
@@ -236,7 +222,6 @@ export class MemoryIndex {
   deletePost(id: string): void {
     const previous = this.posts.get(id)
     if (!previous) return
-    this.#shape++
     this.#indexReposts(previous, false)
     this.posts.delete(id)
     this.#postsByTime.remove(previous)
@@ -315,26 +300,10 @@ export class MemoryIndex {
     const direction = query.sort === 'oldest' ? 1 : -1
     const key = query.sort === 'trending' ? byTrend : byTime
     const all = query.sort === 'trending' ? this.#postsByTrend.items : this.#postsByTime.items
-    const authorIds = query.feedOf === undefined ? query.authorIds : this.#feedAuthors(query.feedOf)
-    if (query.sort === 'trending' && (query.uncounted?.length ?? 0) > 0)
-      return this.#trendingWithout(query, authorIds && this.#authorsOf(authorIds))
-    if (!authorIds) return pageOf(all, key, direction, query)
-
-    const authors = this.#authorsOf(authorIds)
-    if (query.sort === 'trending' || query.limit === undefined)
-      return this.#authorsPage(authors, all, key, direction, query)
-    // A home feed is read again and again between new posts: its page of ids is kept until one arrives.
-    const pageKey = `${query.sort} ${query.limit ?? ''} ${query.cursor ?? ''}`
-    const kept = authors.pages.get(pageKey)
-    if (kept?.shape === this.#shape) return { items: this.getPosts(kept.ids), nextCursor: kept.nextCursor }
-    const page = this.#authorsPage(authors, all, key, direction, query)
-    if (authors.pages.size >= MAX_KEPT_PAGES) authors.pages.clear()
-    authors.pages.set(pageKey, {
-      shape: this.#shape,
-      ids: page.items.map((post) => post._id),
-      nextCursor: page.nextCursor,
-    })
-    return page
+    const authors = query.feedOf === undefined ? this.#authorsOf(query.authorIds) : this.#feedOf(query.feedOf)
+    if (query.sort === 'trending' && (query.uncounted?.length ?? 0) > 0) return this.#trendingWithout(query, authors)
+    if (!authors) return pageOf(all, key, direction, query)
+    return this.#authorsPage(authors, all, key, direction, query)
   }
 
   /**
@@ -407,7 +376,7 @@ export class MemoryIndex {
 
   /** See StoreReader.listFeedReposts. */
   listFeedReposts(userId: string, query: FeedRepostQuery): Page<FeedRepost> {
-    const entries = this.#feedReposts(this.#authorsOf(this.#feedAuthors(userId)), query.hide ?? NOBODY)
+    const entries = this.#feedReposts(this.#feedOf(userId), query.hide ?? NOBODY)
     const page = pageOf(entries, byRepostTime, query.sort === 'oldest' ? 1 : -1, query)
     // Kept entries hold the records of when they were worked out: a like since then is in the current one.
     const items = page.items.map((entry) => ({ ...entry, post: this.posts.get(entry.post._id) ?? entry.post }))
@@ -415,14 +384,10 @@ export class MemoryIndex {
   }
 
   /**
-   * Every repost a feed shows, in ascending order: kept with the feed's authors until a repost changes.
-   * Each post's first repost by one of the authors counts, unless one of them wrote it or it is of an
-   * audience that does not travel (a post's audience never changes, so what is kept stays right).
+   * Every repost a feed shows, in ascending order. Each post's first repost by one of the authors counts,
+   * unless one of them wrote it or it is of an audience that does not travel.
    */
   #feedReposts(authors: Authors, hide: readonly string[]): readonly FeedRepost[] {
-    const hideKey = hide.join(' ')
-    const kept = authors.reposts
-    if (kept?.shape === this.#repostShape && kept.hide === hideKey) return kept.entries
     const hidden = new Set(hide)
     const first = new Map<string, FeedRepost>()
     for (const by of authors.ids) {
@@ -434,14 +399,11 @@ export class MemoryIndex {
         if (!seen || at < seen.at || (at === seen.at && by < seen.by)) first.set(postId, { post, by, at })
       }
     }
-    const entries = [...first.values()].sort(byRepostTime.compare)
-    authors.reposts = { shape: this.#repostShape, hide: hideKey, entries }
-    return entries
+    return [...first.values()].sort(byRepostTime.compare)
   }
 
   #indexReposts(post: PostRecord, add: boolean): void {
     if (!post.reposts?.length) return
-    this.#repostShape++
     for (const { userId, at } of post.reposts) {
       let mine = this.#repostsBy.get(userId)
       if (add) {
@@ -460,34 +422,30 @@ export class MemoryIndex {
     return list
   }
 
-  /**
-   * A home feed's authors, the user and whom they follow: the same array while the user's following list
-   * is the same, so that what #authorsOf keeps with it stays found.
-   */
-  #feedAuthors(userId: string): readonly string[] {
-    const following = this.users.get(userId)?.following ?? NOBODY
-    let authorIds = this.#feeds.get(following)
-    if (!authorIds) this.#feeds.set(following, (authorIds = Object.freeze([userId, ...following])))
-    return authorIds
+  /** A home feed's authors: the user and whom they follow, kept until their follows change. */
+  #feedOf(userId: string): Authors {
+    let authors = this.#feedAuthors.get(userId)
+    if (!authors) {
+      authors = this.#authorsOf([userId, ...(this.users.get(userId)?.following ?? NOBODY)])
+      this.#feedAuthors.set(userId, authors)
+    }
+    return authors
   }
 
   /**
-   * The user and whom they follow, as the set kept with their home feed: what an audience test asks of a
+   * The user and whom they follow, as the set held for their home feed: what an audience test asks of a
    * `followers` post (the user's own are theirs to read in any case).
    */
   feedAuthorSet(userId: string): ReadonlySet<string> {
-    return this.#authorsOf(this.#feedAuthors(userId)).ids
+    return this.#feedOf(userId).ids
   }
 
-  /** A feed asks with the same array on every read until the user follows someone new: the set is kept with it. */
-  #authorsOf(authorIds: readonly string[]): Authors {
-    let authors = this.#authors.get(authorIds)
-    if (!authors) {
-      const ids = new Set(authorIds)
-      authors = { ids, lists: [...ids].map((id) => this.#listOf(id)), pages: new Map() }
-      this.#authors.set(authorIds, authors)
-    }
-    return authors
+  #authorsOf(authorIds: readonly string[]): Authors
+  #authorsOf(authorIds: readonly string[] | undefined): Authors | undefined
+  #authorsOf(authorIds: readonly string[] | undefined): Authors | undefined {
+    if (authorIds === undefined) return undefined
+    const ids = new Set(authorIds)
+    return { ids, lists: [...ids].map((id) => this.#listOf(id)) }
   }
 
   /** Only a pending signup is ever deleted: it follows, is followed by and made nothing. */
@@ -495,6 +453,7 @@ export class MemoryIndex {
     const user = this.users.get(id)
     if (!user) return
     this.users.delete(id)
+    this.#feedAuthors.delete(id)
     this.usersByName.delete(usernameKey(user.username))
     this.usernameSkeletons.delete(usernameSkeleton(user.username))
     this.#staff.delete(id)

@@ -184,6 +184,10 @@ export class TransactionReads implements StoreReader {
     const following = new Set((await this.getUser(userId))?.following)
     return new Set(otherIds.filter((id) => following.has(id)))
   }
+  async feedAuthors(userId: string) {
+    const user = await this.getUser(userId)
+    return user ? [userId, ...user.following] : []
+  }
   listFeedReposts(userId: string, query: FeedRepostQuery) {
     return this.base.listFeedReposts(userId, query)
   }

@@ -582,6 +582,8 @@ export interface StoreReader extends ClientAppReads {
   repostedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>>
   /** Which of these people the user follows (an accepted follow; a request is none); none for an unknown user. */
   followedAmong(userId: string, otherIds: readonly string[]): Promise<Set<string>>
+  /** A home feed's authors: the user first, then whom they follow in their `following` order; none for an unknown user. */
+  feedAuthors(userId: string): Promise<string[]>
   /**
    * The reposts a user's home feed shows: each post reposted by the user or someone they follow, by none of
    * `hide` and not written by any of them (those are in the feed as themselves), once, at its first such
@@ -1029,23 +1031,18 @@ export interface Store extends StoreReader, JobStore {
   readonly federationKv: FederationKv
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
-   * Raised, before it is acknowledged, by every committed write whose changes watchChanges does not name
-   * (on the embedded store, every write; on PostgreSQL, one that voids everything, through whichever
-   * instance). What reads keep is kept under it (plugins/read-cache.ts).
+   * Calls `watcher` with what each committed write changed, before the write is acknowledged: the tags of
+   * its events (store/change-tags.ts), or 'all'. The embedded store names each transaction's as it
+   * commits; PostgreSQL names every write of every instance as its events arrive from the shared log.
+   * What reads keep lapses by it (server/kept-reads.ts, plugins/read-cache.ts).
    */
-  writeVersion(): number
-  /**
-   * Where the store names what each write changed, as tags (store/pg/change-tags.ts) or 'all': PostgreSQL
-   * calls `watcher` for every event of the shared log as it arrives, a write's own before it is answered.
-   * A store without it raises writeVersion instead.
-   */
-  watchChanges?(watcher: (change: StoreChange) => void): void
+  watchChanges(watcher: (change: StoreChange) => void): void
   /** Rejects when the database cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>
 }
 
-/** What one write changed: the tags of what reads keep (server/tagged-cache.ts), or everything. */
+/** What one write changed: the tags of what reads keep (server/tagged-cache.ts), or everything ('all'). */
 export type StoreChange = readonly string[] | 'all'
 
 /** An event as a log keeps it: its id, and its data already serialised. */

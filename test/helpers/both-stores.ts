@@ -1,3 +1,5 @@
+import { withKeptReads } from '../../server/kept-reads.js'
+import { ReadCache } from '../../server/plugins/read-cache.js'
 import { EmbeddedStore } from '../../server/store/embedded-store.js'
 import { logHead, startEventLog } from '../../server/store/pg/event-log.js'
 import { PgStore } from '../../server/store/pg/pg-store.js'
@@ -56,9 +58,19 @@ export async function openBothStores(t: TestContext, database: Database): Promis
 }
 
 /**
- * Has `store` follow its event log as an app's does (server/persistence.ts): its reads are then kept
- * between writes and each write voids what its events name, the read path production runs on. The log
- * takes the outbox's rows, so `events` of openBothStores no longer sees them.
+ * `store` read through a read cache of its own, as an app reads it (server/app.ts): the reads every
+ * signed-in page makes are kept between writes, and each write voids what its events name.
+ */
+export function withReadCache(store: Store): Store {
+  const cache = new ReadCache()
+  store.watchChanges((change) => cache.changed(change))
+  return withKeptReads(store, cache.kept)
+}
+
+/**
+ * Has `store` follow its event log as an app's does (server/persistence.ts): each write, through
+ * whichever instance, then names what it changed as its events arrive. The log takes the outbox's rows,
+ * so `events` of openBothStores no longer sees them.
  */
 export async function followLog(t: TestContext, store: PgStore): Promise<void> {
   const log = await startEventLog({

@@ -22,6 +22,11 @@ export function audienceReads(f: Fixture): ReadCase[] {
     { op: 'followedAmong', name: 'whom of these the user follows', read: (s) => s.followedAmong(u0, [...u, UNKNOWN]) },
     { op: 'followedAmong', name: 'of nobody', read: (s) => s.followedAmong(MALFORMED, u) },
     { op: 'followedAmong', name: 'nobody asked', read: (s) => s.followedAmong(u1, [MALFORMED]) },
+    ...[u0, u1, u4, UNKNOWN, MALFORMED].map((userId, i): ReadCase => ({
+      op: 'feedAuthors',
+      name: `a home feed's authors, user ${i}`,
+      read: (s) => s.feedAuthors(userId),
+    })),
     ...scopes.flatMap(([name, audience]): ReadCase[] => [
       ...sorts.map((sort): ReadCase => ({
         op: 'listPosts',

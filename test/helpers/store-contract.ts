@@ -44,6 +44,7 @@ export const OPERATIONS: Record<Operation, true> = {
   likedAmong: true,
   repostedAmong: true,
   followedAmong: true,
+  feedAuthors: true,
   listFeedReposts: true,
   listPinned: true,
   countLikesBy: true,

@@ -3,22 +3,27 @@ import { ReadCache } from '../../server/plugins/read-cache.js'
 import { PostsReplySchema, type Post } from '../../server/schemas/posts.js'
 import { buildApiApp, expectOk, signup } from '../helpers/api.js'
 
-/** The read cache is the app's own, and what it keeps is found only at the store's write version it was kept at. */
+/** The read cache is the app's own, and what it keeps lapses with a change to what it was drawn from. */
 
-await t.test('what is kept is found at its version only, by reads that began before the next write', async (t) => {
-  let version = 1
-  const cache = new ReadCache(() => version)
-  const before = cache.at()
+await t.test('what is kept lapses by its tags, and a read under way when they change keeps nothing', async (t) => {
+  const cache = new ReadCache()
   const kept = { a: 1 }
-  before.set('k', kept)
-  t.equal(cache.at().get('k'), kept, 'a read at the same version finds it')
-  version++
-  t.equal(cache.at().get('k'), undefined, 'a read that starts after a write does not')
-  t.equal(before.get('k'), kept, 'a read that began before the write still does')
+  cache.at().set('k', kept, ['post:p'])
+  t.equal(cache.at().get('k'), kept, 'a later read finds it')
+  cache.changed(['post:q'])
+  t.equal(cache.at().get('k'), kept, 'a change to something else leaves it')
+  const during = cache.at()
+  cache.changed(['post:p'])
+  t.equal(cache.at().get('k'), undefined, 'a change to what it was drawn from voids it')
+  during.set('k', { a: 2 }, ['post:p'])
+  t.equal(cache.at().get('k'), undefined, 'and what a read begun before that change keeps is not found')
+  cache.at().set('k', kept, ['post:p'])
+  cache.changed('all')
+  t.equal(cache.at().get('k'), undefined, 'a change to everything voids everything')
 })
 
 await t.test('a frozen view is encoded once, any other each time', async (t) => {
-  const cache = new ReadCache(() => 0)
+  const cache = new ReadCache()
   let encoded = 0
   const encode = (view: object) => Buffer.from(`${JSON.stringify(view)}${encoded++}`)
   const frozen = Object.freeze({ a: 1 })

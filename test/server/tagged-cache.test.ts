@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ALL, changeTags, likeBucket, likeBucketTags } from '../../server/store/pg/change-tags.js'
+import { ALL, changeTags, likeBucket, likeBucketTags, writeChange } from '../../server/store/change-tags.js'
 import { TaggedCache } from '../../server/tagged-cache.js'
 
 await t.test('an entry lasts until one of its tags changes', async (t) => {
@@ -77,7 +77,30 @@ await t.test('what each event changes', async (t) => {
   t.equal(changeTags(logged('user.deleted', { userId: 'd' })), ALL, 'a deletion voids everything')
   t.equal(changeTags(logged('store.changed', {})), ALL, 'so does a write without events of its own')
   t.equal(changeTags(logged('post.liked', { postId: 'p' })), ALL, 'and an event missing what it names')
-  t.equal(changeTags({ id: 1, name: 'post.updated', data: 'not json', to: undefined }), ALL)
+  t.equal(changeTags({ name: 'post.updated', data: 'not json', to: undefined }), ALL)
+  t.strictSame(
+    changeTags({ name: 'comment.added', data: { postId: 'p' }, by: 'c' }),
+    ['post:p'],
+    'data as committed, not yet serialised, reads the same',
+  )
+})
+
+await t.test('what one write changed, from all its events', async (t) => {
+  t.strictSame(
+    writeChange([
+      logged('post.created', { post: { _id: 'p' } }, { by: 'a' }),
+      logged('user.followed', {}, { by: 'a' }),
+    ]),
+    ['post:p', 'author:a', 'follows:a'],
+    'the tags of every event',
+  )
+  t.strictSame(writeChange([logged('notification.created', {}, { to: 'a' })]), [], 'events that change nothing kept')
+  t.equal(writeChange([]), ALL, 'a write without events voids everything: nothing says what it changed')
+  t.equal(
+    writeChange([logged('user.updated', {}), logged('user.deleted', { userId: 'd' })]),
+    ALL,
+    'as does one event that voids everything',
+  )
 })
 
 await t.test('like buckets: one a count to 64, then one a doubling', async (t) => {

@@ -222,13 +222,13 @@ export class PgReader implements StoreReader {
       ORDER BY asked.n`
   }
 
-  /** A home feed's authors: the user and whom they follow, by the follows_follower index alone. */
-  protected async feedAuthors(userId: string): Promise<string[]> {
+  /** A home feed's authors: the user, then whom they follow in the order they followed (the follows_follower index). */
+  async feedAuthors(userId: string): Promise<string[]> {
     if (!isUuid(userId)) return []
-    const rows = await this.sql<
-      { id: string }[]
-    >`SELECT f.followee_id AS id FROM follows f WHERE f.follower_id = ${userId}`
-    return [userId, ...rows.map((row) => row.id)]
+    const rows = await this.sql<{ id: string; followee: string | null }[]>`
+      SELECT u.id, f.followee_id AS followee FROM users u LEFT JOIN follows f ON f.follower_id = u.id WHERE u.id = ${userId} ORDER BY f.seq`
+    if (rows.length === 0) return []
+    return [userId, ...rows.flatMap((row) => (row.followee === null ? [] : [row.followee]))]
   }
 
   /** Newest first (or oldest, or most liked), by the keysets the posts_time, posts_author_time and posts_trend indexes hold. */

@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { MSG, conflict } from '../../errors.js'
-import { TaggedCache } from '../../tagged-cache.js'
 import type {
   FederationKv,
   Database,
-  FeedRepostQuery,
   LoggedEvent,
-  Page,
-  PostQuery,
-  PostRecord,
-  Relations,
   Store,
   StoreChange,
   StoreTx,
   TokenHolder,
-  UserSummaryRecord,
   ClaimedJob,
   JobClaimRequest,
   JobOutcome,
   NewJob,
 } from '../types.js'
-import { ALL, changeTags, likeBucketTags } from './change-tags.js'
-import { CURSOR } from '../cursor.js'
-import { readCursor } from './keyset.js'
+import { ALL, changeTags } from '../change-tags.js'
 import { createSql, keepFetchedTypes, type Sql } from './connect.js'
 import { migrate } from './migrate.js'
 import { PgReader } from './pg-reader.js'
@@ -51,28 +42,20 @@ const RETRIES = 3
 const isRetryable = (error: unknown) =>
   typeof error === 'object' && error !== null && RETRYABLE.has(String((error as { code?: unknown }).code))
 
-/** Reads kept between requests: a home-feed page is some 20 post records, a person's relations a few ids. */
-const KEPT_MAX = 20_000
 /** How long after a job of another instance is due this one looks for it (watchJobs). */
 const OTHERS_JOBS_AFTER_MS = 50
-
-/** The soonest of some ends (ISO times or null for none), in ms since the epoch: Infinity without any. */
-const soonestEnd = (ends: readonly (string | null)[]) =>
-  Math.min(...ends.map((end) => (end === null ? Infinity : Date.parse(end))))
 
 /**
  * The store on PostgreSQL, for several instances sharing one database. Reads rebuild the embedded
  * store's records; a transaction is one database transaction (READ COMMITTED) whose operations each
  * check and change on locked rows, and whose events land in the outbox in the same commit.
  *
- * The reads every signed-in page makes (whom the reader follows, blocks and mutes, who is suspended,
- * the home feed's pages, which posts the reader likes and reposts) are kept in a TaggedCache and voided
- * by the events of the shared log as they reach this instance (change-tags.ts), a write's own before
- * it is answered. A write with no event of its own logs `store.changed`, which voids everything. Each
- * signed-in request's token check also reads the newest event its user caused or received, and first
- * takes in the log up to it (catchUp): a writer reads their own writes through any instance, and everyone
- * else once the events arrive. Transactions read the
- * database itself, never the kept reads.
+ * It keeps nothing between reads. What each write changed reaches the app's read cache (kept-reads.ts,
+ * plugins/read-cache.ts) through watchChanges, named by the events of the shared log as they reach this
+ * instance (change-tags.ts), a write's own before it is answered; a write with no event of its own logs
+ * `store.changed`, which voids everything. Each signed-in request's token check also reads the newest
+ * event its user caused or received, and first takes in the log up to it (catchUp): a writer reads their
+ * own writes through any instance, and everyone else once the events arrive.
  */
 export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
@@ -86,9 +69,6 @@ export class PgStore extends PgReader implements Store {
   afterEvents: (upTo: number) => Promise<void> = async () => {}
   /** Takes in every event of the shared log up to `head` (followEvents). */
   #catchUp: ((head: number) => Promise<void>) | undefined
-  /** Changes that void everything kept (see writeVersion). */
-  #writes = 0
-  readonly #kept = new TaggedCache(KEPT_MAX)
   readonly #watchers: ((change: StoreChange) => void)[] = []
   readonly #jobWatchers: ((runAt: string) => void)[] = []
   readonly #jobsNotice: jobs.JobsNotice
@@ -139,7 +119,7 @@ export class PgStore extends PgReader implements Store {
         })) as T
         const newestEvent = await written
         // Without the event log, no event says what changed: every commit voids everything kept.
-        if (!this.#catchUp) this.#writes++
+        if (!this.#catchUp) this.#changed(ALL)
         await this.afterEvents(newestEvent)
         this.#jobsQueued(queued)
         return result
@@ -208,23 +188,15 @@ export class PgStore extends PgReader implements Store {
   }
 
   /**
-   * Raised by every change that voids all kept reads: an event change-tags.ts does not name (such as
-   * `store.changed`), or any commit while nobody follows the log (followEvents). Other writes void only
-   * what their events name (watchChanges).
-   */
-  writeVersion(): number {
-    return this.#writes
-  }
-
-  /**
    * From now on the event log delivers every event to eventArrived, and `catchUp` takes in the log up to a
-   * seq: only then are reads kept, since only then does every write void what it changed. A store nobody
-   * follows the log for (a command-line tool, a test of the store alone) reads the database every time.
+   * seq. Until then nothing tells this instance what the others wrote, and each of its own commits is
+   * named as changing everything; the app follows the log from before it serves its first request.
    */
   followEvents(catchUp: (head: number) => Promise<void>): void {
     this.#catchUp = catchUp
   }
 
+  /** What each write changed, named by the events of the shared log as they reach this instance (eventArrived). */
   watchChanges(watcher: (change: StoreChange) => void): void {
     this.#watchers.push(watcher)
   }
@@ -232,12 +204,11 @@ export class PgStore extends PgReader implements Store {
   /** Called for each event of the shared log as it reaches this instance, before its streams see it. */
   eventArrived(event: LoggedEvent): void {
     const tags = changeTags(event)
-    if (tags === ALL) {
-      this.#writes++
-      this.#kept.clear()
-    } else if (tags.length > 0) this.#kept.change(tags)
-    else return
-    for (const watcher of this.#watchers) watcher(tags)
+    if (tags === ALL || tags.length > 0) this.#changed(tags)
+  }
+
+  #changed(change: StoreChange): void {
+    for (const watcher of this.#watchers) watcher(change)
   }
 
   /**
@@ -252,178 +223,6 @@ export class PgStore extends PgReader implements Store {
       FROM (VALUES (1)) one LEFT JOIN users u ON u.id = ${id}`
     if (row?.seen) await this.#catchUp?.(Number(row.seen))
     return row?.id ? { _id: row.id, username: row.username, tokenVersion: row.token_version } : undefined
-  }
-
-  /** `read`'s answer, kept under `key` until a change to one of `tags(answer)`. */
-  async #keep<T>(key: string, read: () => Promise<T>, tags: (answer: T) => readonly string[]): Promise<T> {
-    if (!this.#catchUp) return read()
-    const kept = this.#kept.get<T>(key)
-    if (kept !== undefined) return kept
-    const stamp = this.#kept.stamp()
-    const answer = await read()
-    this.#kept.set(key, answer, tags(answer), stamp)
-    return answer
-  }
-
-  /**
-   * `read`'s answer at `at` (an ISO time), kept until a change to `tag` or until `ends(answer)`, the
-   * soonest end (ms) of a timed entry in it; an answer for an earlier `at` than the kept one is read afresh.
-   */
-  async #keepUntil<T>(key: string, at: string, read: () => Promise<T>, tag: string, ends: (answer: T) => number) {
-    if (!this.#catchUp) return read()
-    const when = Date.parse(at)
-    const kept = this.#kept.get<{ answer: T; from: number; until: number }>(key)
-    if (kept && when >= kept.from && when < kept.until) return kept.answer
-    const stamp = this.#kept.stamp()
-    const answer = await read()
-    this.#kept.set(key, { answer, from: when, until: ends(answer) }, [tag], stamp)
-    return answer
-  }
-
-  protected override feedAuthors(userId: string): Promise<string[]> {
-    return this.#keep(
-      `authors ${userId}`,
-      () => super.feedAuthors(userId),
-      () => [`follows:${userId}`],
-    )
-  }
-
-  /**
-   * A home feed's page is kept in two parts. Which posts, in which order: voided by a change to the
-   * reader's follows or by a post of any of their authors; most liked first, also by a like that moves a
-   * post from or to a count in the page's range (change-tags.ts, `likes-at`) and by any change to one
-   * of the posts on it. Each post's record, kept on its own: voided by a change to that post alone, so a
-   * like reads one record again, not the page.
-   */
-  override async listPosts(query: PostQuery): Promise<Page<PostRecord>> {
-    const reader = query.feedOf
-    if (reader === undefined || !this.#catchUp || (query.uncounted ?? []).length > 0) return super.listPosts(query)
-    const authors = await this.feedAuthors(reader)
-    const trending = query.sort === 'trending'
-    const page = await this.#keep(
-      `feed ${JSON.stringify(query)}`,
-      () =>
-        this.pageOfPosts(
-          query,
-          (sql) => sql`p.id, p.created_at, p.like_count`,
-          (row) => ({ id: row.id, likes: row.like_count }),
-        ),
-      (page) => [
-        `follows:${reader}`,
-        ...authors.map((id) => `author:${id}`),
-        ...(trending ? ['likes', ...page.items.map((item) => `post:${item.id}`), ...this.#likeRange(query, page)] : []),
-      ],
-    )
-    return { items: await this.#records(page.items.map((item) => item.id)), nextCursor: page.nextCursor }
-  }
-
-  /**
-   * The like counts a most-liked page covers, as `likes-at` tags: from its last post's (0 when it is the
-   * last page: any post may fall into it) up to the count its cursor starts below (no end on page one).
-   */
-  #likeRange(query: PostQuery, page: Page<{ likes: number }>): string[] {
-    const high = query.cursor === undefined ? Infinity : Number(readCursor(query.cursor, CURSOR.byLikes)[0])
-    const low = page.nextCursor === null ? 0 : (page.items[page.items.length - 1]?.likes ?? 0)
-    return likeBucketTags(low, high)
-  }
-
-  /** Posts by id, in order, each kept until a change to it; those not kept are read in one statement. */
-  #records(ids: readonly string[]): Promise<PostRecord[]> {
-    return this.#keepEach(
-      'record',
-      ids,
-      (missing) => this.getPosts(missing),
-      (id) => [`post:${id}`],
-    )
-  }
-
-  /**
-   * Records by id, in order, repeats given again and unknown ids left out: each kept on its own until a
-   * change to `tags(id)`, those not kept read in one call of `read`.
-   */
-  async #keepEach<T extends { _id: string }>(
-    kind: string,
-    ids: readonly string[],
-    read: (missing: readonly string[]) => Promise<T[]>,
-    tags: (id: string) => readonly string[],
-  ): Promise<T[]> {
-    if (!this.#catchUp) return read(ids)
-    const kept = ids.map((id) => this.#kept.get<T>(`${kind} ${id}`))
-    const missing = [...new Set(ids.filter((_, i) => kept[i] === undefined))]
-    if (missing.length === 0) return kept as T[]
-    const stamp = this.#kept.stamp()
-    const found = new Map((await read(missing)).map((item) => [item._id, item]))
-    for (const [id, item] of found) this.#kept.set(`${kind} ${id}`, item, tags(id), stamp)
-    return ids.flatMap((id, i) => kept[i] ?? found.get(id) ?? [])
-  }
-
-  /** Reposts in a home feed, kept until a change to the reader's follows, to a repost by any of their authors, or to a post on the page. */
-  override async listFeedReposts(userId: string, query: FeedRepostQuery) {
-    const authors = await this.feedAuthors(userId)
-    return this.#keep(
-      `reposts ${userId} ${JSON.stringify(query)}`,
-      () => super.listFeedReposts(userId, query),
-      (page) => [
-        `follows:${userId}`,
-        ...authors.map((id) => `author:${id}`),
-        ...page.items.map((item) => `post:${item.post._id}`),
-      ],
-    )
-  }
-
-  /** People's names and pictures, each kept until anyone's profile changes (`people`); repeated ids give repeated summaries. */
-  override getUserSummaries(ids: readonly string[]): Promise<UserSummaryRecord[]> {
-    return this.#keepEach(
-      'summary',
-      ids,
-      (missing) => super.getUserSummaries(missing),
-      () => ['people'],
-    )
-  }
-
-  /** Kept until that token's logout; the token check reads the holder, and so takes in the log, first (services/auth.ts). */
-  override isTokenRevoked(tokenId: string): Promise<boolean> {
-    return this.#keep(
-      `revoked ${tokenId}`,
-      () => super.isTokenRevoked(tokenId),
-      () => [`token:${tokenId}`],
-    )
-  }
-
-  override likedAmong(userId: string, postIds: readonly string[]) {
-    return this.#keep(
-      `liked ${userId} ${postIds.join(',')}`,
-      () => super.likedAmong(userId, postIds),
-      () => [`liked-by:${userId}`, ...postIds.map((id) => `post:${id}`)],
-    )
-  }
-
-  override repostedAmong(userId: string, postIds: readonly string[]) {
-    return this.#keep(
-      `reposted ${userId} ${postIds.join(',')}`,
-      () => super.repostedAmong(userId, postIds),
-      () => [`reposted-by:${userId}`, ...postIds.map((id) => `post:${id}`)],
-    )
-  }
-
-  override relationsOf(userId: string, at: string): Promise<Relations> {
-    return this.#keepUntil(
-      `relations ${userId}`,
-      at,
-      () => super.relationsOf(userId, at),
-      `relations:${userId}`,
-      (relations) => soonestEnd(relations.muting.map((mute) => mute.until ?? null)),
-    )
-  }
-
-  override listSuspended(at: string) {
-    return this.#keepUntil(
-      'suspended',
-      at,
-      () => super.listSuspended(at),
-      'suspensions',
-      (suspended) => soonestEnd(suspended.map((entry) => entry.until)),
-    )
   }
 
   async ping(): Promise<void> {

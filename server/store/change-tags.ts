@@ -1,9 +1,8 @@
-import type { LoggedEvent } from '../types.js'
-
 /**
- * What a write changed, read from the event it logged: the tags of TaggedCache that it voids on every
- * instance. Each instance receives every event of the shared log, its own writes' before they are
- * answered, so an instance's kept reads follow every write in the cluster.
+ * What a write changed, read from the events it committed: the tags of TaggedCache (server/tagged-cache.ts)
+ * that it voids. Both stores name their changes by these (Store.watchChanges): the embedded store from each
+ * transaction's events as it commits, PostgreSQL from the events of its shared log as they reach each
+ * instance, a write's own before it is answered, so every instance's kept reads follow every write.
  *
  * - `post:<id>`: that post's record, its view, and every page that holds it;
  * - `author:<id>`: the home-feed pages of that person's followers (their posts and reposts);
@@ -52,6 +51,14 @@ const NOTHING_KEPT = new Set([
   'follow_request.created',
 ])
 
+/** What changeTags reads of an event: its name, whose it is and to whom, and its data (or its JSON). */
+export interface ChangeEvent {
+  name: string
+  data: unknown
+  by?: string | undefined
+  to?: string | undefined
+}
+
 interface EventData {
   tokenId?: unknown
   postId?: unknown
@@ -63,14 +70,10 @@ interface EventData {
 
 const id = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
-export function changeTags(event: LoggedEvent): readonly string[] | typeof ALL {
+export function changeTags(event: ChangeEvent): readonly string[] | typeof ALL {
   if (NOTHING_KEPT.has(event.name)) return []
-  let data: EventData
-  try {
-    data = JSON.parse(event.data) as EventData
-  } catch {
-    return ALL
-  }
+  const data = dataOf(event.data)
+  if (data === undefined) return ALL
   const postId = id(data.postId) ?? id(data.post?._id)
   const by = event.by
   const post = postId === undefined ? [] : [`post:${postId}`]
@@ -118,4 +121,31 @@ export function changeTags(event: LoggedEvent): readonly string[] | typeof ALL {
     default:
       return ALL
   }
+}
+
+/** An event's data as an object: as committed, or parsed from the log's JSON; undefined when it is neither. */
+function dataOf(data: unknown): EventData | undefined {
+  if (typeof data === 'string') {
+    try {
+      return dataOf(JSON.parse(data))
+    } catch {
+      return undefined
+    }
+  }
+  return typeof data === 'object' && data !== null ? (data as EventData) : undefined
+}
+
+/**
+ * What one committed write changed, from all its events: the union of their tags, or ALL when any of them
+ * voids everything or the write committed no event at all (nothing then says what it changed).
+ */
+export function writeChange(events: readonly ChangeEvent[]): readonly string[] | typeof ALL {
+  if (events.length === 0) return ALL
+  const tags = new Set<string>()
+  for (const event of events) {
+    const its = changeTags(event)
+    if (its === ALL) return ALL
+    for (const tag of its) tags.add(tag)
+  }
+  return [...tags]
 }
