@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Modal } from './modal.js'
 
 type ConfirmDialogProps = {
@@ -8,16 +9,28 @@ type ConfirmDialogProps = {
   onCancel: () => void
   /** Red for what destroys something; plain for what only ends something, like a session. */
   tone?: 'danger' | 'plain'
+  /** A choice the question offers (such as how long a mute lasts), between the text and the answers. */
+  children?: ReactNode
 }
 
 /**
- * Asks before something that cannot be undone. Cancel comes first and takes the focus, so a
- * stray Enter keeps things as they are; Escape and the backdrop cancel too.
+ * Asks before something that cannot be undone. Cancel comes before the confirmation and takes the
+ * focus (or the choice offered above it does, which Enter does not answer), so a stray Enter keeps
+ * things as they are; Escape and the backdrop cancel too.
  */
-export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel, tone = 'danger' }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  tone = 'danger',
+  children,
+}: ConfirmDialogProps) {
   return (
     <Modal title={title} variant="question" onClose={onCancel}>
       <p className="confirm-text">{text}</p>
+      {children}
       <div className="row-end confirm-actions">
         <button type="button" className="button outline" onClick={onCancel}>
           Cancel

@@ -48,10 +48,10 @@ export function ReportDialog({ subject, onSend, onClose }: ReportDialogProps) {
   return (
     <Modal title={`Report this ${noun}`} onClose={onClose}>
       <form className="stack report-form" onSubmit={(event) => void submit(event)}>
-        <fieldset className="report-categories">
+        <fieldset className="choice-list">
           <legend>Why are you reporting this {noun}?</legend>
           {CATEGORIES.map((option) => (
-            <label key={option.value} className="report-category">
+            <label key={option.value} className="choice">
               <input
                 type="radio"
                 name={`${id}-category`}
@@ -60,7 +60,7 @@ export function ReportDialog({ subject, onSend, onClose }: ReportDialogProps) {
                 aria-describedby={`${id}-${option.value}`}
                 onChange={() => setCategory(option.value)}
               />
-              <span className="report-category-text">
+              <span className="choice-text">
                 <span>{option.label}</span>
                 <span id={`${id}-${option.value}`} className="field-hint">
                   {option.description}

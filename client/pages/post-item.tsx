@@ -2,13 +2,14 @@ import { memo, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
+import { RestrictDialog } from '../components/restrict-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
 import { QuoteModal } from '../components/quote-modal.js'
 import { ReportDialog } from '../components/report-dialog.js'
 import { displayNameOf, likedBy, mediaAlt, type UserSummaryView } from '../lib/model.js'
-import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
+import type { Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { paths } from '../paths.js'
 import { closeComments, comments, loadComments } from '../state/comments.js'
@@ -41,9 +42,10 @@ type PostItemProps = {
   showPinned?: boolean
 }
 
-/** What the reader is asked to confirm: deleting this post or one of its comments, or muting or blocking its author. */
-type Deleting =
-  { kind: 'post' } | { kind: 'comment'; commentId: string } | { kind: Restriction; username: string } | null
+/** What the reader is asked to confirm deleting: this post or one of its comments. */
+type Deleting = { kind: 'post' } | { kind: 'comment'; commentId: string } | null
+/** Whom the reader is asked to confirm muting or blocking: the post's author or a commenter. */
+type Restricting = { kind: Restriction; username: string } | null
 
 /** The post's link, to the phone's share sheet or else to the clipboard ('Link successfully copied'). */
 async function sharePost(post: { id: string; firstName: string; lastName: string }): Promise<void> {
@@ -70,13 +72,11 @@ function confirmation(target: NonNullable<Deleting>): { title: string; text: str
       text: "This can't be undone. The post and its comments will be removed from your profile and everyone's timelines.",
       confirmLabel: 'Delete',
     }
-  if (target.kind === 'comment')
-    return {
-      title: 'Delete comment?',
-      text: "This can't be undone. The comment will be removed from the post.",
-      confirmLabel: 'Delete',
-    }
-  return restrictConfirmation(target.kind, target.username)
+  return {
+    title: 'Delete comment?',
+    text: "This can't be undone. The comment will be removed from the post.",
+    confirmLabel: 'Delete',
+  }
 }
 
 /**
@@ -100,6 +100,7 @@ export const PostItem = memo(function PostItem({
   const [editing, setEditing] = useState(false)
   const [quoting, setQuoting] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
+  const [restricting, setRestricting] = useState<Restricting>(null)
   const [reporting, setReporting] = useState<ReportTarget | null>(null)
   const [location, navigate] = useLocation()
   // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
@@ -136,12 +137,10 @@ export const PostItem = memo(function PostItem({
         showToast('Your post was deleted', 'success')
         onDeleted?.()
       }
-    } else if (target.kind === 'comment') {
+    } else {
       // The post's owner may delete anyone's comment: the toast says whose went.
       const author = (thread ? thread.comments : post.comments).find((c) => c._id === target.commentId)?.username
       if (await deleteComment(post._id, target.commentId)) showToast(commentDeletedText(author, me), 'success')
-    } else {
-      await restrictPerson(target.kind, target.username)
     }
   }
 
@@ -170,7 +169,7 @@ export const PostItem = memo(function PostItem({
         onOpenMedia={() => setViewing(true)}
         onVote={signedIn((choice: number) => votePoll(post._id, choice), Promise.resolve(false))}
         onDelete={() => setDeleting({ kind: 'post' })}
-        onRestrictAuthor={(kind) => setDeleting({ kind, username: post.username })}
+        onRestrictAuthor={(kind) => setRestricting({ kind, username: post.username })}
         onReport={username ? () => setReporting({ targetType: 'post', targetId: post._id }) : undefined}
         comments={{
           onAdd: signedIn(
@@ -179,7 +178,7 @@ export const PostItem = memo(function PostItem({
           ),
           onEdit: (commentId, text) => editComment(post._id, commentId, text),
           onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
-          onRestrict: (kind, username) => setDeleting({ kind, username }),
+          onRestrict: (kind, username) => setRestricting({ kind, username }),
           ...(username
             ? {
                 onReport: (commentId) => setReporting({ targetType: 'comment', targetId: commentId, postId: post._id }),
@@ -200,6 +199,17 @@ export const PostItem = memo(function PostItem({
           {...confirmation(deleting)}
           onConfirm={() => void confirmDelete(deleting)}
           onCancel={() => setDeleting(null)}
+        />
+      )}
+      {restricting && (
+        <RestrictDialog
+          kind={restricting.kind}
+          username={restricting.username}
+          onConfirm={(duration) => {
+            setRestricting(null)
+            void restrictPerson(restricting.kind, restricting.username, duration)
+          }}
+          onCancel={() => setRestricting(null)}
         />
       )}
       {quoting && (

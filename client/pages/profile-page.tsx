@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
-import { ConfirmDialog } from '../components/confirm-dialog.js'
+import { RestrictDialog } from '../components/restrict-dialog.js'
 import { EditProfileModal } from '../components/edit-profile-modal.js'
 import { LoadError } from '../components/load-error.js'
 import { ProfileHeader } from '../components/profile-header.js'
@@ -12,7 +12,7 @@ import { UserListModal } from '../components/user-list-modal.js'
 import { PRESET_AVATARS } from '../lib/avatars.js'
 import { useDocumentTitle } from '../lib/document-title.js'
 import { displayNameOf } from '../lib/model.js'
-import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
+import type { Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { loadProfileLikes, loadProfileMedia, loadProfilePosts } from '../state/lists.js'
 import { uploadMedia } from '../state/posts.js'
@@ -80,9 +80,9 @@ export function ProfilePage({ username }: { username: string }) {
 
   const isMe = me?._id === user._id
   const close = () => setDialog('none')
-  const restrict = async (kind: Restriction) => {
+  const restrict = async (kind: Restriction, duration: number | undefined) => {
     // A block ends the follows both ways: the counts are read again.
-    if (await restrictPerson(kind, user.username)) await loadProfile(username)
+    if (await restrictPerson(kind, user.username, duration)) await loadProfile(username)
   }
   // A visitor without an account (PUBLIC_READ) is asked to join before following anyone.
   const follow = (id: string) => (me ? void toggleFollow(id) : navigate(paths.signup.href(location)))
@@ -154,11 +154,12 @@ export function ProfilePage({ username }: { username: string }) {
         />
       )}
       {(dialog === 'mute' || dialog === 'block') && (
-        <ConfirmDialog
-          {...restrictConfirmation(dialog, user.username)}
-          onConfirm={() => {
+        <RestrictDialog
+          kind={dialog}
+          username={user.username}
+          onConfirm={(duration) => {
             close()
-            void restrict(dialog)
+            void restrict(dialog, duration)
           }}
           onCancel={close}
         />

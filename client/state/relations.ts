@@ -61,12 +61,15 @@ async function attempt(write: () => Promise<unknown>, done: string): Promise<boo
   }
 }
 
-/** Blocks or mutes someone known by their username (a post or a comment names its author so). */
-export async function restrictPerson(kind: 'block' | 'mute', username: string): Promise<boolean> {
+/**
+ * Blocks or mutes someone known by their username (a post or a comment names its author so); a mute
+ * for `duration` seconds when given, else until unmuted.
+ */
+export async function restrictPerson(kind: 'block' | 'mute', username: string, duration?: number): Promise<boolean> {
   const ok = await attempt(
     async () => {
       const { _id } = await apiGetUser(username)
-      await (kind === 'block' ? apiBlockUser(_id) : apiMuteUser(_id))
+      await (kind === 'block' ? apiBlockUser(_id) : apiMuteUser(_id, duration))
     },
     `@${username} is ${kind === 'block' ? 'blocked' : 'muted'}`,
   )

@@ -131,6 +131,54 @@ for (const kind of ['Block', 'Mute'] as const) {
   })
 }
 
+await t.test('a mute asks for how long, and sends the length chosen; a block asks nothing of the kind', async (t) => {
+  const mutes: unknown[] = []
+  const api = stubApi({
+    'GET /api/users/maya': () => ok({ user: maya }),
+    'GET /api/posts/user/maya': () => ok({ posts: [], nextCursor: null }),
+    [`POST /api/users/mute/${maya._id}`]: (request) => {
+      mutes.push(request.body)
+      return ok({ user: summary(maya) })
+    },
+  })
+  t.teardown(api.restore)
+  signInAs(makeUser({ username: 'guest' }))
+  renderAt('/profile/maya', <ProfilePage username="maya" />)
+  const muteFor = async (choice: string | undefined) => {
+    fireEvent.click(await screen.findByRole('button', { name: 'Profile options' }))
+    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Mute @maya' }))
+    const dialog = screen.getByRole('alertdialog', { name: 'Mute @maya?' })
+    const group = within(dialog).getByRole('group', { name: 'Mute for' })
+    t.same(
+      within(group)
+        .getAllByRole('radio')
+        .map((radio) => radio.closest('label')?.textContent),
+      ['1 hour', '1 day', '7 days', 'Until I unmute'],
+      'offers an hour, a day, a week, or until unmuted',
+    )
+    t.ok(
+      within(group).getByRole('radio', { name: 'Until I unmute' }).matches(':checked'),
+      'until unmuted unless chosen',
+    )
+    if (choice) fireEvent.click(within(group).getByRole('radio', { name: choice }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mute' }))
+    await until(() => screen.queryByRole('alertdialog') === null)
+  }
+  await muteFor('1 day')
+  await until(() => mutes.length === 1)
+  await muteFor('1 hour')
+  await until(() => mutes.length === 2)
+  await muteFor(undefined)
+  await until(() => mutes.length === 3)
+  t.same(mutes, [{ duration: 86_400 }, { duration: 3_600 }, {}], 'each mute with the length chosen, the last for good')
+
+  fireEvent.click(screen.getByRole('button', { name: 'Profile options' }))
+  fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Block @maya' }))
+  const block = screen.getByRole('alertdialog', { name: 'Block @maya?' })
+  t.equal(within(block).queryByRole('radio'), null, 'a block has no length')
+  fireEvent.click(within(block).getByRole('button', { name: 'Cancel' }))
+})
+
 await t.test('my own profile has no Mute or Block', async (t) => {
   const me = makeUser({ username: 'guest' })
   const api = stubApi({
