@@ -84,6 +84,7 @@ export const POSTGRES_PASS = [
   'mastodon-notifications',
   'mastodon-oauth',
   'mastodon-statuses',
+  'mastodon-streaming',
   'media-migrate',
   'read-cache',
 ]
