@@ -34,6 +34,12 @@ const SSE_STREAMS: Record<string, StreamName> = {
   direct: 'direct',
 }
 
+/**
+ * An event's data on an event stream. Mastodon's are all JSON, its ids being numbers, and its clients
+ * (Mastodon.py) parse every one as JSON; Chirp's status ids are hex, so a deletion's id goes as a JSON string.
+ */
+const sseData = (event: string, payload: string) => (event === 'delete' ? JSON.stringify(payload) : payload)
+
 /** The largest message a client sends: a subscription is a few dozen bytes. */
 const MAX_MESSAGE_BYTES = 4096
 /** Bytes a connection may leave unsent before it is dropped, as Chirp's own event streams. */
@@ -179,14 +185,15 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         reply.hijack()
         const res = reply.raw
         res.writeHead(200, SSE_HEADERS)
-        res.write(':)\n\n')
+        // Comment lines alone, without the blank line that would end an (empty) event: as Mastodon sends them.
+        res.write(':)\n')
         const connection = connect(request, {
-          send: (_stream, event, payload) => res.write(`event: ${event}\ndata: ${payload}\n\n`),
+          send: (_stream, event, payload) => res.write(`event: ${event}\ndata: ${sseData(event, payload)}\n\n`),
           backlog: () => res.writableLength,
           close: () => res.end(),
         })
         connection.subscribe(subscription)
-        const heartbeat = setInterval(() => res.write(':thump\n\n'), HEARTBEAT_MS)
+        const heartbeat = setInterval(() => res.write(':thump\n'), HEARTBEAT_MS)
         heartbeat.unref()
         const closed = () => {
           clearInterval(heartbeat)

@@ -354,7 +354,7 @@ await t.test('the streams as server-sent events', async (t) => {
   t.equal((await direct.until((message) => message.event !== undefined, 3000)).event, 'conversation')
   await call('DELETE', `/api/v1/statuses/${status.id}`, bob)
   const deleted = await open.until((message) => message.event === 'delete', 3000)
-  t.equal(deleted.data, status.id, 'delete: the bare id')
+  t.equal(deleted.data, JSON.stringify(status.id), 'delete: the id as a JSON string, as every data line is JSON')
 
   const noTag = await openSse(port(), '/api/v1/streaming/hashtag', { authorization: `Bearer ${carol.bearer}` })
   t.equal(noTag.status, 400, 'a hashtag stream without a tag: 400')
