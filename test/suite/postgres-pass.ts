@@ -85,6 +85,7 @@ export const POSTGRES_PASS = [
   'mastodon-oauth',
   'mastodon-statuses',
   'mastodon-streaming',
+  'mastodon-streaming-limits',
   'media-migrate',
   'read-cache',
 ]
