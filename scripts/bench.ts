@@ -64,7 +64,9 @@ function settingsFromArgs(): Settings {
       'pg-posts': { type: 'string', default: '1000000' },
       only: {
         type: 'string',
-        default: databaseUrl ? '1,2,3,4,5,13,16,6,10,11,17,18,19,7,15,8,9,14,12' : '1,2,3,4,5,13,16,6,10,11,17,18,19',
+        default: databaseUrl
+          ? '1,2,3,4,5,13,20,16,6,10,11,17,18,19,7,15,8,9,14,12'
+          : '1,2,3,4,5,13,20,16,6,10,11,17,18,19',
       },
     },
   })
@@ -187,7 +189,7 @@ async function main(): Promise<void> {
 
     if (settings.only.has(10)) await lighthouseLeg(reports.embedded, { scratch, running, log })
 
-    if ([1, 2, 3, 4, 5, 11, 13, 16].some((leg) => settings.only.has(leg))) {
+    if ([1, 2, 3, 4, 5, 11, 13, 16, 20].some((leg) => settings.only.has(leg))) {
       const { bench, hello } = await startEmbedded(base, running)
       // First, before the legs that write add posts nobody has liked yet to the newest page.
       if (settings.only.has(16))

@@ -4,9 +4,15 @@ import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { call, type Session } from './api.js'
 import type { Bench, BenchBase } from './context.js'
+import type { StreamTarget } from './fanout-worker.js'
 import { percentile } from './load.js'
 
 const EVENT_SPACING_MS = 300
+/**
+ * A Mastodon socket is open once its upgrade is answered; the hub registers it a moment later (its place
+ * and the reader's follows are read first), so the writes wait this long after the last one opens.
+ */
+const SOCKETS_SETTLE_MS = 1000
 const DRAIN_MS = 5000
 /** Threads that hold the streams: every core but the one the server needs while it fans an event out. */
 const THREADS = Math.max(1, availableParallelism() - 1)
@@ -25,10 +31,10 @@ function startThread(host: string, port: number, marker: string) {
     return reply
   }
   return {
-    /** Opens a stream for each ticket; resolves once every one has its first comment. */
-    async open(tickets: string[]): Promise<void> {
-      if (tickets.length === 0) return
-      worker.postMessage({ open: tickets })
+    /** Opens each stream; resolves once every one is open. */
+    async open(targets: StreamTarget[]): Promise<void> {
+      if (targets.length === 0) return
+      worker.postMessage({ open: targets })
       await next()
     },
     async arrivals(): Promise<[number, number][][]> {
@@ -77,6 +83,11 @@ export interface FanoutTarget {
    * so one late event on a busy machine weighs on one round's p99, not on every round's. One by default.
    */
   rounds?: number
+  /**
+   * Mastodon's streaming API instead of Chirp's event stream: each client a WebSocket to
+   * /api/v1/streaming subscribed to the public stream with the reader's token, every post an `update`.
+   */
+  mastodon?: boolean
 }
 
 const now = () => performance.timeOrigin + performance.now()
@@ -121,14 +132,19 @@ export async function fanoutTo(
   try {
     const batch = Math.min(clients, target.ticketsAhead ?? clients)
     for (let opened = 0; opened < clients; opened += batch) {
-      const tickets: string[] = []
+      const targets: StreamTarget[] = []
       await pool(Array.from({ length: Math.min(batch, clients - opened) }), 16, async () => {
+        if (target.mastodon) {
+          targets.push({ path: '/api/v1/streaming?stream=public', token: reader.token })
+          return
+        }
         const reply = await call<{ ticket: string }>(reader.base, 'POST', '/api/events/ticket', { token: reader.token })
-        tickets.push(reply.ticket)
+        targets.push({ path: `/api/events?ticket=${encodeURIComponent(reply.ticket)}` })
       })
-      const share = Math.ceil(tickets.length / THREADS)
-      await Promise.all(threads.map((thread, i) => thread.open(tickets.slice(i * share, (i + 1) * share))))
+      const share = Math.ceil(targets.length / THREADS)
+      await Promise.all(threads.map((thread, i) => thread.open(targets.slice(i * share, (i + 1) * share))))
     }
+    if (target.mastodon) await new Promise((resolve) => setTimeout(resolve, SOCKETS_SETTLE_MS))
     const perRound = events * writers.length
     const total = perRound * rounds
     bench.log(`  ${clients} streams open; writing ${total} posts, one every ${EVENT_SPACING_MS} ms`)
@@ -185,14 +201,17 @@ export async function fanoutTo(
   }
 }
 
-/** Leg 5 at one size: the streams and the writes on the one embedded server. */
-export async function fanout(bench: Bench, clients: number): Promise<FanoutResult> {
+/**
+ * Leg 5 at one size: the streams and the writes on the one embedded server; with `mastodon`, leg 20, the
+ * same over Mastodon's streaming API, each socket drawing each post as a status for its reader.
+ */
+export async function fanout(bench: Bench, clients: number, mastodon = false): Promise<FanoutResult> {
   const { sessions } = bench
   const [[result] = []] = await fanoutTo(
     bench,
-    { reader: sessions.few, writers: [sessions.writer] },
+    { reader: sessions.few, writers: [sessions.writer], mastodon },
     clients,
-    `5. fan-out to ${clients} streams`,
+    mastodon ? `20. Mastodon WebSocket fan-out to ${clients} sockets` : `5. fan-out to ${clients} streams`,
   )
   if (!result) throw new Error('the fan-out leg measured nothing')
   return result

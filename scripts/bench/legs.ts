@@ -16,7 +16,7 @@ export interface Report {
 
 const rps = (value: number) => value.toFixed(0)
 
-/** Legs 1 to 5, those asked for, in order, against the running servers. */
+/** Legs 1 to 5, 13 and 20, those asked for, in order, against the running servers. */
 export async function runServerLegs(bench: Bench, hello: Running, { checks, details, results }: Report): Promise<void> {
   const { only } = bench.settings
   if (only.has(1)) {
@@ -72,6 +72,21 @@ export async function runServerLegs(bench: Bench, hello: Running, { checks, deta
       checks.push(atMost(5, `write → delivery p99, ${size.clients} streams`, size.p99, 250, ms(size.p99), '250 ms'))
       details.push(
         `Leg 5, ${size.clients} streams: ${size.delivered} of ${size.clients * size.events} deliveries, ` +
+          `p50 ${ms(size.p50)}, p99 ${ms(size.p99)}, max ${ms(size.max)}; the write's own round trip p50 ${ms(size.writeP50)}.`,
+      )
+    }
+  }
+  if (only.has(20)) {
+    const sizes = []
+    for (const clients of bench.settings.fanout) sizes.push(await fanout(bench, clients, true))
+    results.mastodonFanout = sizes
+    for (const size of sizes) {
+      checks.push(
+        atLeast(20, `updates delivered, ${size.clients} Mastodon sockets`, size.share, 1, percent(size.share)),
+      )
+      checks.push(measured(20, `write → update p99, ${size.clients} Mastodon sockets`, size.p99, ms(size.p99)))
+      details.push(
+        `Leg 20, ${size.clients} Mastodon sockets (public stream): ${size.delivered} of ${size.clients * size.events} updates, ` +
           `p50 ${ms(size.p50)}, p99 ${ms(size.p99)}, max ${ms(size.max)}; the write's own round trip p50 ${ms(size.writeP50)}.`,
       )
     }

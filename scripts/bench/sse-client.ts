@@ -6,6 +6,9 @@ import { connect, type Socket } from 'node:net'
  * HTTP parser and no event parsing. It only looks for `marker<seq>` in the raw bytes (each event is one
  * chunk, so a marker is never split by chunk framing) and notes when each sequence number first arrives.
  */
+/** Any 16 bytes in base64 will do: the client never checks the server's answer to it. */
+const WEBSOCKET_KEY = 'Y2hpcnAtYmVuY2gta2V5IQ=='
+
 export class StreamClient {
   readonly arrivals = new Map<number, number>()
   #socket: Socket | undefined
@@ -13,25 +16,33 @@ export class StreamClient {
 
   constructor(private readonly marker: Buffer) {}
 
-  /** Resolves once the stream's first comment (`: connected`) arrives: the hub has registered it by then. */
-  open(host: string, port: number, path: string): Promise<void> {
+  /**
+   * Resolves once the stream's first comment (`: connected`) arrives: the hub has registered it by then.
+   * With `token`, the stream is a WebSocket of Mastodon's streaming API instead, open once the upgrade is
+   * answered (the server sends its frames unmasked and uncompressed, so markers show in the raw bytes too).
+   */
+  open(host: string, port: number, path: string, token?: string): Promise<void> {
+    const request =
+      token === undefined
+        ? `GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nAccept: text/event-stream\r\n\r\n`
+        : `GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${WEBSOCKET_KEY}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${token}\r\n\r\n`
+    const [status, ready] = token === undefined ? ['HTTP/1.1 200', ': connected'] : ['HTTP/1.1 101', '\r\n\r\n']
     return new Promise((resolve, reject) => {
       const socket = connect({ host, port })
       this.#socket = socket
       let head = ''
       let opened = false
-      socket.on('connect', () => {
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nAccept: text/event-stream\r\n\r\n`)
-      })
+      socket.on('connect', () => socket.write(request))
       socket.on('data', (chunk: Buffer) => {
         const at = performance.now()
         if (!opened) {
           head += chunk.toString('latin1')
-          if (!head.startsWith('HTTP/1.1 200')) {
-            if (head.includes('\r\n')) reject(new Error(`event stream answered ${head.split('\r\n')[0]}`))
+          if (!head.startsWith(status)) {
+            if (head.includes('\r\n')) reject(new Error(`the stream answered ${head.split('\r\n')[0]}`))
             return
           }
-          if (!head.includes(': connected')) return
+          if (!head.includes(ready)) return
           opened = true
           resolve()
         }

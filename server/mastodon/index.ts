@@ -12,6 +12,7 @@ import oauthRoutes from './oauth-routes.js'
 import peopleRoutes from './people-routes.js'
 import searchRoutes from './search-routes.js'
 import statusRoutes from './status-routes.js'
+import streamingRoutes from './streaming-routes.js'
 import timelineRoutes from './timeline-routes.js'
 import type { MastodonOptions } from './options.js'
 
@@ -39,5 +40,6 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(collectionRoutes, options)
   await app.register(searchRoutes, options)
   await app.register(notificationRoutes, options)
+  await app.register(streamingRoutes, options)
   await installMastodonNotFound(app)
 }

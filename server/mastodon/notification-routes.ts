@@ -2,38 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { Notification } from '../schemas/notifications.js'
 import { statusKeyOf, timedIdOf } from '../services/status-ids.js'
-import { accountOf } from './account-entity.js'
 import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow, linkHeader } from './paging.js'
-import { AccountSchema, Nullable } from './schemas.js'
-import { statusOfPost } from './status-page.js'
-import { StatusSchema, type Status } from './status-schemas.js'
+import { NOTIFICATION_TYPES, NotificationSchema, notificationOf } from './notification-entity.js'
 
-/** Chirp's kinds of notification by Mastodon's names; a comment or a reply on one's post is a mention of one. */
-const NOTIFICATION_TYPES: Record<Notification['type'], string> = {
-  like: 'favourite',
-  repost: 'reblog',
-  mention: 'mention',
-  comment: 'mention',
-  reply: 'mention',
-  follow: 'follow',
-  follow_request: 'follow_request',
-  poll: 'poll',
-  quote: 'quote',
-}
-
-const NotificationSchema = Type.Object(
-  {
-    id: Type.String(),
-    type: Type.String(),
-    created_at: Type.String(),
-    group_key: Type.String(),
-    account: AccountSchema,
-    status: Type.Optional(Nullable(StatusSchema)),
-  },
-  { title: 'MastodonNotification' },
-)
 const Types = Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Array(Type.String({ maxLength: 32 }))]))
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
@@ -42,23 +15,8 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 })
  * do, `types` and `exclude_types` by Mastodon's names, and the unread count.
  */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
-  async function entityOf(notification: Notification, userId: string) {
-    const { user } = await services.users.get(notification.actor._id, userId)
-    let status: Status | null = null
-    if (notification.post) {
-      const shown = await services.posts.get(notification.post._id, userId).catch(() => undefined)
-      status = shown ? await statusOfPost(services, publicUrl, shown.post, userId) : null
-    }
-    const id = timedIdOf(notification.createdAt, notification._id)
-    return {
-      id,
-      type: NOTIFICATION_TYPES[notification.type],
-      created_at: notification.createdAt,
-      group_key: `ungrouped-${id}`,
-      account: accountOf(user, publicUrl),
-      ...(notification.post ? { status } : {}),
-    }
-  }
+  const entityOf = (notification: Notification, userId: string) =>
+    notificationOf(services, publicUrl, notification, userId)
 
   app.get(
     '/api/v1/notifications',

@@ -12,6 +12,9 @@ declare module 'fastify' {
   }
 }
 
+/** Mastodon's refusal of a token whose scopes do not cover what it asks for. */
+export const OUT_OF_SCOPE = 'This action is outside the authorized scopes'
+
 /** The scopes of the request's token; every one for Chirp's own session. */
 const scopesOf = (request: FastifyRequest): readonly string[] | undefined => request.user.token.scopes
 
@@ -27,7 +30,7 @@ export function installScopeGuard(app: FastifyInstance) {
       await app.authenticate(request)
       const granted = scopesOf(request)
       if (granted !== undefined && !covers(granted, scope)) {
-        throw new AppError(403, 'This action is outside the authorized scopes')
+        throw new AppError(403, OUT_OF_SCOPE)
       }
     }
     const others =

@@ -56,6 +56,17 @@ export interface StreamOptions extends StreamOwner {
   lastEventId?: string | undefined
 }
 
+/**
+ * A stream that takes each event as the log holds it, to speak a protocol of its own (Mastodon's
+ * streaming API): the same reader, the same rule of what they may see, another encoding.
+ */
+export interface EventListener {
+  /** An event the reader may see, in log order. */
+  event(event: LoggedEvent): void
+  /** The hub ended the stream: its token or every session of its user ended, or the hub is closing. */
+  end(): void
+}
+
 export interface EventsHub {
   /** Gives the event the next id and sends it: for a single process, which is its own log. */
   publish(event: ChirpEvent): void
@@ -80,6 +91,13 @@ export interface EventsHub {
   reserveStream(userId: string): Promise<StreamPlace | undefined>
   /** Writes the event-stream head to `res` and keeps it until either side closes. */
   stream(res: ServerResponse, options: StreamOptions): void
+  /**
+   * Opens a listening stream, counted and ended like an event stream (its place, its token's logout);
+   * the returned function closes it from the listener's side.
+   */
+  listen(listener: EventListener, options: StreamOwner & { place?: StreamPlace | undefined }): () => void
+  /** Whether the reader of a stream open here follows `otherId` (accepted follows), as of the last event delivered. */
+  isFollowing(readerId: string, otherId: string): boolean
   /** Open streams. */
   readonly size: number
   /** The newest event id. */

@@ -3,12 +3,12 @@ import fp from 'fastify-plugin'
 import { STORE_CHANGED, type EventName, type EventPayloads } from '../schemas/events.js'
 import type { LoggedEvent, StreamOwner } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
-import type { EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
+import type { EventListener, EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
 import { createStreamPlaces, type StreamPlace } from './stream-places.js'
 import { createStreamFollows } from './stream-follows.js'
 import { createStreamReaders } from './stream-readers.js'
 
-export type { EventsHub, EventsHubOptions } from './events-hub-types.js'
+export type { EventListener, EventsHub, EventsHubOptions } from './events-hub-types.js'
 export { redactUrl } from './redact-url.js'
 
 declare module 'fastify' {
@@ -27,7 +27,7 @@ function loggedOutToken(data: string): string | undefined {
   return typeof tokenId === 'string' ? tokenId : undefined
 }
 
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-store',
   Connection: 'keep-alive',
@@ -35,12 +35,21 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 } as const
 
-interface Client extends StreamOwner {
+interface StreamClient extends StreamOwner {
   res: ServerResponse
+  listener?: undefined
   place?: StreamPlace | undefined
   /** While a replay from the shared log is on its way: the live frames that arrive meanwhile, in order. */
   pending?: Buffered[]
 }
+
+/** A stream that takes the events themselves (EventListener), with no replay: it starts from now. */
+interface ListeningClient extends StreamOwner {
+  listener: EventListener
+  place?: StreamPlace | undefined
+}
+
+type Client = StreamClient | ListeningClient
 
 interface Buffered extends Pick<LoggedEvent, 'id' | 'to' | 'by' | 'about' | 'audience'> {
   frame: Buffer
@@ -76,7 +85,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   }
 
   const heartbeat = setInterval(() => {
-    for (const client of clients) send(client, HEARTBEAT)
+    for (const client of clients) if (!client.listener) send(client, HEARTBEAT)
   }, options.heartbeatMs ?? 15_000)
   // Streams keep the process alive on their own; the timer must not.
   heartbeat.unref()
@@ -91,7 +100,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   }
 
   // Every write to a client goes through here, so one broken or stalled client never reaches the others.
-  function send(client: Client, chunk: Buffer): void {
+  function send(client: StreamClient, chunk: Buffer): void {
     if (client.res.destroyed) return
     try {
       const queued = client.res.writableLength
@@ -116,7 +125,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
    * What a reconnecting client missed: from the buffer, 'log' when only the shared log can tell, or
    * undefined when nobody can (the client must refetch).
    */
-  function missed(client: Client, after: number): Buffered[] | 'log' | undefined {
+  function missed(client: StreamClient, after: number): Buffered[] | 'log' | undefined {
     if (!(after <= lastId)) return undefined
     const oldest = buffer[0]?.id ?? lastId + 1
     if (after < oldest - 1) return options.history ? 'log' : undefined
@@ -146,7 +155,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const markFrame = (id: number) => Buffer.from(`id: ${id}\n\n`)
 
   /** Replays (after, upTo] from the shared log, then what arrived meanwhile, then lets the client go live. */
-  function replayFromLog(client: Client, after: number, upTo: number): void {
+  function replayFromLog(client: StreamClient, after: number, upTo: number): void {
     const history = options.history
     if (!history) return
     history({ after, upTo, userId: client.userId, maxBytes: maxUnsentBytes })
@@ -171,7 +180,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   function stream(res: ServerResponse, { lastEventId, ...owner }: StreamOptions): void {
     const { userId } = owner
     res.writeHead(200, SSE_HEADERS)
-    const client: Client = { res, ...owner }
+    const client: StreamClient = { res, ...owner }
     send(client, Buffer.from(`: connected\nretry: ${retryMs}\n\n`))
     if (closed) {
       client.place?.release()
@@ -196,17 +205,49 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       forget(userId)
       return
     }
-    client.place?.open()
-    clients.add(client)
-    let mine = byUser.get(userId)
-    if (!mine) byUser.set(userId, (mine = new Set()))
-    mine.add(client)
+    add(client)
     res.on('close', () => remove(client))
     // A response with no error listener would crash the process on a socket error.
     res.on('error', () => remove(client))
   }
 
-  function endClient({ res }: Client): Promise<void> {
+  function add(client: Client): void {
+    client.place?.open()
+    clients.add(client)
+    let mine = byUser.get(client.userId)
+    if (!mine) byUser.set(client.userId, (mine = new Set()))
+    mine.add(client)
+  }
+
+  function listen(listener: EventListener, owner: StreamOwner & { place?: StreamPlace | undefined }): () => void {
+    const client: ListeningClient = { listener, ...owner }
+    if (closed) {
+      client.place?.release()
+      forget(owner.userId)
+      listener.end()
+      return () => undefined
+    }
+    add(client)
+    return () => remove(client)
+  }
+
+  /** One listener that fails never stops the others from hearing the event. */
+  function hear(client: ListeningClient, event: LoggedEvent): void {
+    try {
+      client.listener.event(event)
+    } catch (err) {
+      log?.warn({ userId: client.userId, err }, 'dropping a listening stream that failed an event')
+      remove(client)
+      client.listener.end()
+    }
+  }
+
+  function endClient(client: Client): Promise<void> {
+    if (client.listener) {
+      client.listener.end()
+      return Promise.resolve()
+    }
+    const { res } = client
     return new Promise((resolve) => {
       // A reader that stopped reading never lets end() flush, so it is cut off after the grace period.
       const timer = setTimeout(() => {
@@ -260,7 +301,8 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     const targets = event.to === undefined ? clients : byUser.get(event.to)
     for (const client of targets ?? []) {
       if (!visibleTo(entry, client)) continue
-      if (client.pending) client.pending.push(entry)
+      if (client.listener) hear(client, event)
+      else if (client.pending) client.pending.push(entry)
       else send(client, entry.frame)
     }
   }
@@ -295,6 +337,8 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       return closed ? undefined : places.reserve(userId, byUser.get(userId)?.size ?? 0)
     },
     stream,
+    listen,
+    isFollowing: (readerId, otherId) => follows.follows(readerId, otherId),
     get size() {
       return clients.size
     },

@@ -61,11 +61,15 @@ export function createStreamFollows(load: (userId: string) => Promise<readonly s
       readers.delete(userId)
     },
 
+    /** Whether the reader follows `other`: never for a reader with no stream here. */
+    follows(userId: string, other: string): boolean {
+      return readers.get(userId)?.people.has(other) ?? false
+    },
+
     /** Whether the reader may read the post an event concerns: always when it has no audience (anyone may). */
     mayRead(userId: string, audience: EventAudience | undefined): boolean {
       if (audience === undefined) return true
-      const follows = readers.get(userId)?.people.has(audience.authorId) ?? false
-      return mayRead(audience, userId, follows)
+      return mayRead(audience, userId, readers.get(userId)?.people.has(audience.authorId) ?? false)
     },
 
     /** Takes a follow begun or ended into account, before the events after it are sent. */

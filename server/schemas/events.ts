@@ -30,7 +30,11 @@ export const PostUpdatedEventSchema = Type.Object({
   /** When a link card arrived: the whole post, in its compact form. */
   post: Type.Optional(PostSchema),
 })
-export const PostDeletedEventSchema = Type.Object({ postId: Type.String() })
+export const PostDeletedEventSchema = Type.Object({
+  postId: Type.String(),
+  /** When the post was made, for clients that key posts by time (Mastodon's status ids); absent when an account's deletion took it. */
+  createdAt: Type.Optional(DateTimeSchema),
+})
 /**
  * Someone voted in the post's poll. Its counts are not sent, as a reader who has not voted may not see
  * them: a client that shows the post reads it again (`GET /api/posts/{postId}`).

@@ -20,7 +20,7 @@ export async function tellFollowEnded(tx: StoreTx, followerId: string, followeeI
   let hidden = false
   for (const post of items) {
     if (visibilityOf(post) !== 'followers' || addresses(post, followerId)) continue
-    tx.emit({ name: 'post.deleted', data: { postId: post._id }, to: followerId })
+    tx.emit({ name: 'post.deleted', data: { postId: post._id, createdAt: post.createdAt }, to: followerId })
     hidden = true
   }
   if (hidden) await tellUnread(tx, [followerId])

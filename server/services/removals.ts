@@ -12,14 +12,22 @@ import type { Audience } from './audience.js'
  */
 export async function deletePostIn(
   tx: StoreTx,
-  post: Pick<PostRecord, '_id' | 'authorId' | 'visibility' | 'mediaUrl' | 'card' | 'conversationId' | 'addressed'>,
+  post: Pick<
+    PostRecord,
+    '_id' | 'authorId' | 'createdAt' | 'visibility' | 'mediaUrl' | 'card' | 'conversationId' | 'addressed'
+  >,
   at: Date,
 ) {
   // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
   await retract(tx, { postId: post._id })
   await tx.deletePost(post._id)
   await dropUploads(tx, [post.mediaUrl, post.card?.image], at.toISOString())
-  tx.emit({ name: 'post.deleted', data: { postId: post._id }, by: post.authorId, audience: audienceOf(post) })
+  tx.emit({
+    name: 'post.deleted',
+    data: { postId: post._id, createdAt: post.createdAt },
+    by: post.authorId,
+    audience: audienceOf(post),
+  })
   if (post.conversationId !== undefined)
     await tellConversation(tx, post.conversationId, [post.authorId, ...(post.addressed ?? [])], at)
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -110,13 +111,27 @@ export async function missing(what: 'toot' | 'python3-mastodon'): Promise<string
   return reason
 }
 
-/** Chirp listening on a port of its own, seeded, on whichever store runs; its address. */
+/** A port nobody listens on just now, from the system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => (address && typeof address !== 'string' ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+/**
+ * Chirp listening on a port of its own, seeded, on whichever store runs; its address, which is also its
+ * PUBLIC_URL, so the streaming address the instance names (ws://) is where it listens.
+ */
 export async function listeningChirp(t: Test): Promise<{ api: TestApp; base: string; host: string }> {
-  const api = await buildApiApp(t, { config: { rateLimit: false } })
-  await api.app.listen({ host: '127.0.0.1', port: 0 })
-  const address = api.app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  const host = `127.0.0.1:${address.port}`
+  const port = await freePort()
+  const host = `127.0.0.1:${port}`
+  const api = await buildApiApp(t, { config: { rateLimit: false, publicUrl: `http://${host}` } })
+  await api.app.listen({ host: '127.0.0.1', port })
   return { api, base: `http://${host}`, host }
 }
 

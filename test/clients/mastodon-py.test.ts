@@ -8,17 +8,42 @@ import { DEBIAN_PYTHON, listeningChirp, missing, run, tempHome } from './harness
  * Mastodon.py (Debian's python3-mastodon) against Chirp: it registers an app, logs in by the password grant,
  * reads the account, the instance, preferences and custom emoji, moves a marker, follows someone, posts
  * with a poll, favourites, reblogs, pages its home timeline by the Link header, reads its notifications,
- * and revokes its token. The
+ * streams its home and the public timeline (server-sent events, each wait bounded), and revokes its token. The
  * script prints one JSON line a step, which the tests below read. On whichever store runs
  * (test/clients/mastodon-py-postgres.test.ts runs it on PostgreSQL).
  */
 const SCRIPT = `
-import json, sys
-from mastodon import Mastodon, MastodonError
+import json, sys, threading, time
+from mastodon import Mastodon, MastodonError, StreamListener
 
 base, username, password, friend = sys.argv[1:5]
 def say(step, value):
     print(json.dumps({'step': step, 'value': value}, default=str), flush=True)
+
+class Heard(StreamListener):
+    '''What a stream delivered, as [event, status id], and a wait bounded in time.'''
+    def __init__(self):
+        super().__init__()
+        self.events = []
+        self.changed = threading.Condition()
+    def note(self, event):
+        with self.changed:
+            self.events.append(event)
+            self.changed.notify_all()
+    def on_update(self, status):
+        self.note(['update', status['id']])
+    def on_delete(self, status_id):
+        self.note(['delete', status_id])
+    def wait_for(self, count, seconds=10):
+        with self.changed:
+            self.changed.wait_for(lambda: len(self.events) >= count, timeout=seconds)
+        return list(self.events)
+
+def receiving(handle, seconds=10):
+    deadline = time.monotonic() + seconds
+    while not handle.is_receiving() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return handle.is_receiving()
 
 client_id, client_secret = Mastodon.create_app('Journey', api_base_url=base, scopes=['read', 'write', 'follow'])
 m = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=base)
@@ -47,6 +72,16 @@ say('home', {'first': [s['id'] for s in home], 'next': [s['id'] for s in (older 
 say('favourites', [s['id'] for s in m.favourites()])
 notes = m.notifications()
 say('notifications', [{'type': n['type'], 'acct': n['account']['acct']} for n in notes])
+home_heard, public_heard = Heard(), Heard()
+home_stream = m.stream_user(home_heard, run_async=True, timeout=15)
+public_stream = m.stream_public(public_heard, run_async=True, timeout=15)
+say('streams open', receiving(home_stream) and receiving(public_stream))
+live = m.status_post('heard live')
+m.status_delete(live['id'])
+say('stream user', {'id': live['id'], 'heard': home_heard.wait_for(2)})
+say('stream public', {'id': live['id'], 'heard': public_heard.wait_for(2)})
+home_stream.close()
+public_stream.close()
 m.revoke_access_token()
 try:
     m.account_verify_credentials()
@@ -112,6 +147,21 @@ if (why) {
 
   await t.test('Mastodon.py reads its notifications', async (t) => {
     t.same(step('notifications'), [{ type: 'follow', acct: friend.username }])
+  })
+
+  await t.test('Mastodon.py streams its home and the public timeline: a post, then its deletion', async (t) => {
+    t.equal(step('streams open'), true, 'both streams connect')
+    for (const name of ['stream user', 'stream public']) {
+      const { id, heard } = step(name) as { id: string; heard: [string, string][] }
+      t.strictSame(
+        heard,
+        [
+          ['update', id],
+          ['delete', id],
+        ],
+        name,
+      )
+    }
   })
 
   await t.test('Mastodon.py revokes its token, which then stops working', async (t) => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
+import type { Config } from '../../server/config.js'
 import { buildApiApp, signup, type SignedUp } from './api.js'
 import type { TestApp, TestContext } from './app.js'
 
@@ -92,8 +93,8 @@ type Method = 'GET' | 'POST' | 'DELETE'
  * An app on `publicUrl` with one registered Mastodon app: people signed in through it, and calls of the
  * Mastodon paths as one of them (or signed out); `json` refuses any answer but 200.
  */
-export async function mastodonClient(t: TestContext) {
-  const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example' } })
+export async function mastodonClient(t: TestContext, config: Partial<Config> = {}) {
+  const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example', ...config } })
   const client = await registerApp(api)
   const person = async (): Promise<MastodonPerson> => {
     const signed = await signup(api)

@@ -80,7 +80,11 @@ await t.test("unfollowing drops the author's followers posts from open screens a
   await write(follower, 'POST', `/api/users/unfollow/${author.user._id}`)
   t.equal((await live.nextEvent(theirs)).event, 'user.unfollowed', 'the unfollow first')
   const gone = await expectEvent(t, theirs, 'post.deleted', PostDeletedEventSchema)
-  t.strictSame(gone, { postId: closed._id }, 'then the one followers post they may no longer read')
+  t.strictSame(
+    gone,
+    { postId: closed._id, createdAt: closed.createdAt },
+    'then the one followers post they may no longer read',
+  )
   for (const each of [closed, addressed, open, direct]) {
     await write(author, 'POST', `/api/posts/edit/${each._id}`, { content: `edited ${each.content}` })
   }
@@ -99,7 +103,10 @@ await t.test('a block that ends a follow drops the followers posts of the blocke
   const theirs = await stream(t, follower)
   await write(author, 'POST', `/api/users/block/${follower.user._id}`)
   t.equal((await live.nextEvent(theirs)).event, 'user.unfollowed', 'the follow ended')
-  t.strictSame(await expectEvent(t, theirs, 'post.deleted', PostDeletedEventSchema), { postId: closed._id })
+  t.strictSame(await expectEvent(t, theirs, 'post.deleted', PostDeletedEventSchema), {
+    postId: closed._id,
+    createdAt: closed.createdAt,
+  })
 })
 
 await t.test("following opens the author's followers posts to a stream already open", async (t) => {

@@ -78,11 +78,14 @@ await t.test('post.liked carries the liker and the new count, for a like and for
   t.match(unliked, { postId: post._id, liked: false, likeCount: 0, user: { username: other.username } })
 })
 
-await t.test('post.deleted, with the post id', async (t) => {
+await t.test('post.deleted, with the post id and when it was made', async (t) => {
   const post = await newPost()
   const client = await stream(t, watcher)
   await write(author, 'DELETE', `/api/posts/${post._id}`)
-  t.strictSame(await expectEvent(t, client, 'post.deleted', PostDeletedEventSchema), { postId: post._id })
+  t.strictSame(await expectEvent(t, client, 'post.deleted', PostDeletedEventSchema), {
+    postId: post._id,
+    createdAt: post.createdAt,
+  })
   t.equal(
     (await onDisk(t, `/api/posts/${post._id}`)).statusCode,
     404,

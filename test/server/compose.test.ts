@@ -50,6 +50,11 @@ await t.test('ports and paths agree with the Dockerfile and nginx', async (t) =>
     /location = \/api\/events \{[^}]*proxy_buffering off;[^}]*proxy_read_timeout 1h;/,
     'the event stream is not buffered, and may stay open',
   )
+  t.match(
+    nginx,
+    /location \/api\/v1\/streaming \{[^}]*Upgrade \$http_upgrade;[^}]*Connection \$connection_upgrade;[^}]*proxy_buffering off;[^}]*proxy_read_timeout 1h;/,
+    "Mastodon's streaming passes WebSocket upgrades on, is not buffered, and may stay open",
+  )
   t.ok(
     compose.services.proxy?.volumes?.some((volume) => volume.startsWith('./deploy/nginx.conf:')),
     'nginx uses deploy/nginx.conf',

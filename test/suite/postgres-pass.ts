@@ -84,6 +84,8 @@ export const POSTGRES_PASS = [
   'mastodon-notifications',
   'mastodon-oauth',
   'mastodon-statuses',
+  'mastodon-streaming',
+  'mastodon-streaming-limits',
   'media-migrate',
   'read-cache',
 ]
