@@ -594,6 +594,11 @@ export interface StoreReader extends ClientAppReads {
   listPinned(userId: string, audience?: AudienceScope): Promise<PostRecord[]>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
+  /**
+   * The ids of who reposts the post, the most recent repost first (CURSOR.byTime: the repost's time and
+   * the reposter's id); `hide` left out. An unknown post has none.
+   */
+  listReposters(postId: string, page: PageRequest): Promise<Page<string>>
   /** The comment, only when it belongs to that post. */
   getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
   /** The replies to a comment of the post, oldest first. */

@@ -81,9 +81,11 @@ export const POSTGRES_PASS = [
   'job-queue',
   'mastodon-accounts',
   'mastodon-instance',
+  'mastodon-media',
   'mastodon-notifications',
   'mastodon-oauth',
   'mastodon-statuses',
+  'mastodon-threads',
   'media-migrate',
   'read-cache',
 ]
