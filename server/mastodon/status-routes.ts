@@ -51,6 +51,7 @@ export const replyMessages = {
     'Validation failed: a reply is a comment, which holds text alone (no media, poll, content warning or quote)',
   cannot: (what: string) => `Validation failed: a comment cannot be ${what}`,
   unvote: 'Validation failed: an upvote of a comment cannot be taken back',
+  audience: 'Validation failed: a reply is seen by those who see what it answers; it cannot be narrower',
 }
 
 /** The post a status id names (a reblog's id names the post it reblogs); no comment's. */
@@ -176,6 +177,12 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         }
         const key = keyOf(inReplyTo)
         if (key.by !== undefined) throw recordNotFound()
+        // A comment has its post's audience: asking for a narrower one is not quietly made wider.
+        const asked = body.visibility === undefined ? undefined : CHIRP_VISIBILITY[body.visibility]
+        if (asked === 'followers' || asked === 'direct') {
+          const { post: answered } = await recordOr404(services.posts.get(key.postId, userId))
+          if (answered.visibility !== asked) throw unprocessableEntity(replyMessages.audience)
+        }
         const { comment } = await recordOr404(
           services.comments.add(userId, key.postId, body.status ?? '', key.commentId ?? null),
         )

@@ -5,7 +5,7 @@ import type { ServiceDeps } from './deps.js'
 /**
  * Mastodon's `Idempotency-Key` (DECISIONS §13): a write sent again with the same key by the same person
  * within an hour answers what the first one made and makes nothing more. The key is claimed in the
- * store's shared keys and values before the write (compare-and-set, so of two instances trying at once
+ * store.s shared keys and values before the write (compare-and-set, so of two instances trying at once
  * one claims it), and holds what the write made once it is done; a write that fails gives the key back.
  * The key itself is kept only as a hash.
  */
@@ -19,7 +19,7 @@ const idempotencyMessages = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export function createIdempotency({ store, now }: ServiceDeps, { waitMs = 5_000, stepMs = 50 } = {}) {
-  const kv = store.federationKv
+  const kv = store.keyValues
   return {
     /**
      * Runs `write` (which answers the id of what it made) once for this person and key: the first time,

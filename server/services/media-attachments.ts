@@ -71,7 +71,7 @@ function checked(fields: AttachmentFields): Partial<Pick<MediaAttachmentRecord, 
 }
 
 export function createMediaAttachments({ store, now, media }: ServiceDeps & { media: MediaService }) {
-  const kv = store.federationKv
+  const kv = store.keyValues
   const expiry = (from: Date) => new Date(from.getTime() + KEPT_MS).toISOString()
 
   /** The person's own upload by its id; undefined for anyone else's, an unknown id or one forgotten. */

@@ -1032,6 +1032,12 @@ export interface Store extends StoreReader, JobStore {
    * that expires within days.
    */
   readonly federationKv: FederationKv
+  /**
+   * Short-lived keys and values that outlive a restart and that every instance shares (the Mastodon API's
+   * idempotency keys and uploads' records): on PostgreSQL the same table as federationKv; on the embedded
+   * store a file of the data directory.
+   */
+  readonly keyValues: FederationKv
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
    * Raised, before it is acknowledged, by every committed write whose changes watchChanges does not name

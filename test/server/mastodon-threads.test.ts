@@ -123,12 +123,17 @@ await t.test('a reply is text alone; a bad reply is refused, writing nothing', a
   const unknown = statusIdOf({ at: new Date().toISOString(), postId: '00000000-0000-4000-8000-000000000000' })
   notFound(t, await call('POST', '/api/v1/statuses', bob, { status: 'x', in_reply_to_id: unknown }), 'an unknown post')
   notFound(t, await call('POST', '/api/v1/statuses', bob, { status: 'x', in_reply_to_id: 'nope' }), 'no status id')
+  for (const visibility of ['private', 'direct']) {
+    const res = await call('POST', '/api/v1/statuses', bob, { status: 'x', in_reply_to_id: root.id, visibility })
+    t.equal(res.statusCode, 422, `a ${visibility} reply to a public post`)
+    t.same(res.json(), { error: replyMessages.audience })
+  }
   t.same(await commentsOf(root, alice), [], 'no comment written')
 })
 
 await t.test('a comment is seen by exactly those who see its post', async (t) => {
   const root = await post(alice, { status: 'for followers', visibility: 'private' })
-  const reply = await post(bob, { status: 'a follower answers', in_reply_to_id: root.id })
+  const reply = await post(bob, { status: 'a follower answers', in_reply_to_id: root.id, visibility: 'private' })
   t.equal(reply.visibility, 'private', "its post's audience")
   for (const url of [
     `/api/v1/statuses/${reply.id}`,
