@@ -10,6 +10,7 @@ import {
 } from '../../server/mastodon/status-schemas.js'
 import { attachmentMessages } from '../../server/services/media-attachments.js'
 import { IMAGE_BYTES } from '../helpers/api.js'
+import { multipart, type Part } from '../helpers/images.js'
 import { bearer, mastodonClient, passwordToken, type MastodonPerson } from '../helpers/mastodon.js'
 
 /**
@@ -19,33 +20,10 @@ import { bearer, mastodonClient, passwordToken, type MastodonPerson } from '../h
  */
 const { api, client, person, call } = await mastodonClient(t)
 
-type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer }
-
-/** A multipart/form-data body of these parts, in this order. */
-function form(parts: Part[]) {
-  const boundary = `----chirp-test-${randomUUID()}`
-  const chunks = parts.flatMap((part) =>
-    'value' in part
-      ? [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`)]
-      : [
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\n` +
-              `Content-Type: ${part.type}\r\n\r\n`,
-          ),
-          part.data,
-          Buffer.from('\r\n'),
-        ],
-  )
-  return {
-    payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  }
-}
-
 const image: Part = { name: 'file', filename: 'a.png', type: 'image/png', data: IMAGE_BYTES.png }
 
 const upload = (who: { bearer: string } | undefined, parts: Part[], version = 'v1') => {
-  const body = form(parts)
+  const body = multipart(parts)
   return api.app.inject({
     method: 'POST',
     url: `/api/${version}/media`,
@@ -74,8 +52,8 @@ const bob = await person()
 
 await t.test('an upload answers a MediaAttachment its uploader can read again', async (t) => {
   const before = await uploaded(alice, [
-    { name: 'description', value: 'a gradient' },
-    { name: 'focus', value: '0.5,-0.25' },
+    { name: 'description', data: 'a gradient' },
+    { name: 'focus', data: '0.5,-0.25' },
     image,
   ])
   t.ok(Value.Check(MediaAttachmentSchema, before), 'a MediaAttachment')
@@ -87,7 +65,7 @@ await t.test('an upload answers a MediaAttachment its uploader can read again', 
     meta: { original: { width: 4, height: 3, size: '4x3' }, focus: { x: 0.5, y: -0.25 } },
   })
   t.ok(await api.media.fileOf(before.url), 'stored as an upload is')
-  const after = await uploaded(alice, [image, { name: 'description', value: 'sent after the file' }], 'v2')
+  const after = await uploaded(alice, [image, { name: 'description', data: 'sent after the file' }], 'v2')
   t.equal(after.description, 'sent after the file', 'v2, fields after the file')
   t.not(after.id, before.id, 'each upload its own id')
   const read = await call('GET', `/api/v1/media/${before.id}`, alice)
@@ -134,12 +112,12 @@ await t.test('an upload the media service or its fields refuse stores nothing', 
   const before = await api.media.names()
   const notImage = await upload(alice, [{ ...image, data: Buffer.from('not an image at all, only some text') }])
   t.equal(notImage.statusCode, 415, 'the media service refuses what is no image')
-  const long = await upload(alice, [{ name: 'description', value: 'x'.repeat(LIMITS.mediaAlt + 1) }, image])
+  const long = await upload(alice, [{ name: 'description', data: 'x'.repeat(LIMITS.mediaAlt + 1) }, image])
   t.equal(long.statusCode, 422, 'a description too long, before the file')
   t.same(long.json(), { error: attachmentMessages.description })
-  const lateFocus = await upload(alice, [image, { name: 'focus', value: '9,9' }])
+  const lateFocus = await upload(alice, [image, { name: 'focus', data: '9,9' }])
   t.equal(lateFocus.statusCode, 422, 'a bad focus after the file')
-  t.equal((await upload(alice, [{ name: 'description', value: 'no file' }])).statusCode, 400, 'no file')
+  t.equal((await upload(alice, [{ name: 'description', data: 'no file' }])).statusCode, 400, 'no file')
   t.equal((await upload(alice, [image, image])).statusCode, 400, 'two files')
   t.same(await api.media.names(), before, 'nothing stored')
   const reader = await passwordToken(api, client, alice.username, alice.password, 'read')
@@ -147,7 +125,7 @@ await t.test('an upload the media service or its fields refuse stores nothing', 
 })
 
 await t.test('media_ids posts the upload as the post image, with its description', async (t) => {
-  const media = await uploaded(alice, [{ name: 'description', value: 'what it shows' }, image])
+  const media = await uploaded(alice, [{ name: 'description', data: 'what it shows' }, image])
   const res = await call('POST', '/api/v1/statuses', alice, { status: 'with a picture', media_ids: [media.id] })
   t.equal(res.statusCode, 200)
   const status = res.json<Status>()
