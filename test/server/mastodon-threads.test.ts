@@ -192,6 +192,23 @@ await t.test('a comment favourited is upvoted; it has no other mark, and is dele
   t.equal((await call('GET', `/api/v1/statuses/${root.id}`)).statusCode, 200, 'its post stays')
 })
 
+await t.test("a post's author may delete a comment on it; unknown threads are not found", async (t) => {
+  const root = await post(alice, { status: 'my post, my thread' })
+  const reply = await post(carol, { status: 'a comment alice removes', in_reply_to_id: root.id })
+  const deleted = await call('DELETE', `/api/v1/statuses/${reply.id}`, alice)
+  t.equal(deleted.statusCode, 200)
+  t.same((await json<Context>('GET', `/api/v1/statuses/${root.id}/context`)).descendants, [], 'gone from the thread')
+  const unknown = statusIdOf({ at: new Date().toISOString(), postId: '00000000-0000-4000-8000-000000000000' })
+  notFound(t, await call('GET', `/api/v1/statuses/${unknown}/context`), 'an unknown post')
+  notFound(t, await call('GET', '/api/v1/statuses/nope/context'), 'no status id')
+  const reblog = statusIdOf({
+    at: new Date().toISOString(),
+    postId: statusKeyOf(root.id)?.postId ?? '',
+    by: bob.user._id,
+  })
+  notFound(t, await call('GET', `/api/v1/statuses/${reblog}/context`), "a reblog's id")
+})
+
 await t.test('reblogged_by: who reblogged, newest first, paged by its Link', async (t) => {
   const root = await post(alice, { status: 'share this' })
   await json('POST', `/api/v1/statuses/${root.id}/reblog`, bob)
