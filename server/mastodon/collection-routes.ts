@@ -6,13 +6,14 @@ import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, cursorLinkHeader } from './paging.js'
 import { AccountSchema } from './schemas.js'
-import { readerIdOf, statusesOf } from './status-page.js'
+import { readerIdOf, recordOr404, statusesOf } from './status-page.js'
+import { commentIn, threadOf } from './thread-page.js'
 import { StatusSchema } from './status-schemas.js'
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /**
- * The person's bookmarks and favourites, and who favourited a status: lists in the order Chirp keeps them
+ * The person's bookmarks and favourites, and who favourited or reblogged a status: lists in the order Chirp keeps them
  * (the newest mark first), paged by Chirp's own cursors, which their `Link` headers carry as `max_id`.
  */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
@@ -62,30 +63,47 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     },
   )
 
-  app.get(
-    '/api/v1/statuses/:id/favourited_by',
-    {
-      onRequest: [app.identify],
-      schema: {
-        tags: ['mastodon'],
-        description: 'Who favourited the status, the newest first, as the reader may see them.',
-        params: IdParams,
-        querystring: PageQuerySchema,
-        response: { 200: Type.Array(AccountSchema), ...ERROR_REPLIES },
+  /**
+   * Who favourited or reblogged a status, the newest first, as the reader may see them. A comment's
+   * favourites are its upvotes, all on one page; nobody reblogs a comment.
+   */
+  const people = [
+    { path: 'favourited_by', verb: 'favourited', list: services.posts.likers },
+    { path: 'reblogged_by', verb: 'reblogged', list: services.posts.reposters },
+  ] as const
+  for (const { path, verb, list } of people) {
+    app.get(
+      `/api/v1/statuses/:id/${path}`,
+      {
+        onRequest: [app.identify],
+        schema: {
+          tags: ['mastodon'],
+          description: `Who ${verb} the status, the newest first, as the reader may see them; paged by the Link header.`,
+          params: IdParams,
+          querystring: PageQuerySchema,
+          response: { 200: Type.Array(AccountSchema), ...ERROR_REPLIES },
+        },
       },
-    },
-    async (request, reply) => {
-      const key = statusKeyOf(request.params.id)
-      if (!key) throw recordNotFound()
-      const readerId = readerIdOf(request)
-      const page = { limit: limitOf(request.query.limit), cursor: request.query.max_id }
-      const { users, nextCursor } = await services.posts.likers(key.postId, page, readerId)
-      const link = cursorLinkHeader(here(request.url), nextCursor)
-      if (link !== undefined) void reply.header('link', link)
-      const people = await Promise.all(users.map((user) => services.users.get(user._id, readerId)))
-      return people.map(({ user }) => accountOf(user, publicUrl))
-    },
-  )
+      async (request, reply) => {
+        const key = statusKeyOf(request.params.id)
+        if (!key) throw recordNotFound()
+        const readerId = readerIdOf(request)
+        const accounts = async (ids: readonly string[]) => {
+          const found = await Promise.all(ids.map((id) => services.users.get(id, readerId)))
+          return found.map(({ user }) => accountOf(user, publicUrl))
+        }
+        if (key.commentId !== undefined) {
+          const comment = commentIn(await threadOf(services, key.postId, readerId), key)
+          return path === 'reblogged_by' ? [] : accounts(comment.votes.upvotedBy.map((user) => user._id).reverse())
+        }
+        const page = { limit: limitOf(request.query.limit), cursor: request.query.max_id }
+        const { users, nextCursor } = await recordOr404(list(key.postId, page, readerId))
+        const link = cursorLinkHeader(here(request.url), nextCursor)
+        if (link !== undefined) void reply.header('link', link)
+        return accounts(users.map((user) => user._id))
+      },
+    )
+  }
 }
 
 export default routes

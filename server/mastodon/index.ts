@@ -13,6 +13,8 @@ import peopleRoutes from './people-routes.js'
 import searchRoutes from './search-routes.js'
 import statusRoutes from './status-routes.js'
 import streamingRoutes from './streaming-routes.js'
+import mediaRoutes from './media-routes.js'
+import pollRoutes from './poll-routes.js'
 import timelineRoutes from './timeline-routes.js'
 import type { MastodonOptions } from './options.js'
 
@@ -37,6 +39,8 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(peopleRoutes, options)
   await app.register(timelineRoutes, options)
   await app.register(statusRoutes, options)
+  await app.register(mediaRoutes, options)
+  await app.register(pollRoutes, options)
   await app.register(collectionRoutes, options)
   await app.register(searchRoutes, options)
   await app.register(notificationRoutes, options)

@@ -3,7 +3,8 @@ import type { Post } from '../schemas/posts.js'
 import { statusIdOf } from '../services/status-ids.js'
 import { VISIBILITY_NAMES, absolute, escapeHtml } from './account-entity.js'
 import type { Account } from './schemas.js'
-import type { InnerStatus, ShownStatus, Status } from './status-schemas.js'
+import type { Comment } from '../schemas/posts.js'
+import type { InnerStatus, MediaAttachment, ShownStatus, Status } from './status-schemas.js'
 
 /** What a page of statuses is drawn from besides its posts: their people's accounts and the reader's marks. */
 export interface StatusContext {
@@ -13,6 +14,39 @@ export interface StatusContext {
   readerId: string | undefined
   /** The posts the reader bookmarked. */
   bookmarked: ReadonlySet<string>
+  /** The id an image's upload has as a media attachment; undefined for an image that is no upload of this server's. */
+  mediaIdOf: (url: string) => string | undefined
+}
+
+/** An image as Mastodon's MediaAttachment. */
+export function imageAttachment(
+  image: {
+    id: string
+    url: string
+    description: string | null
+    width: number | undefined
+    height: number | undefined
+    focus?: { x: number; y: number } | null
+  },
+  publicUrl: string,
+): MediaAttachment {
+  const { width, height, focus } = image
+  const url = absolute(publicUrl, image.url)
+  return {
+    id: image.id,
+    type: 'image',
+    url,
+    preview_url: url,
+    remote_url: null,
+    description: image.description,
+    blurhash: null,
+    meta: {
+      ...(width !== undefined && height !== undefined
+        ? { original: { width, height, size: `${width}x${height}`, aspect: width / height } }
+        : {}),
+      ...(focus ? { focus } : {}),
+    },
+  }
 }
 
 const profileUrl = (publicUrl: string, username: string) => `${publicUrl}/profile/${encodeURIComponent(username)}`
@@ -46,13 +80,18 @@ function contentHtml(text: string, publicUrl: string): string {
     .join('')
 }
 
+const tagsOf = (text: string, publicUrl: string) =>
+  parseRichText(text).flatMap((segment) =>
+    segment.kind === 'tag' ? [{ name: segment.tag, url: tagUrl(publicUrl, segment.tag) }] : [],
+  )
+
 function accountFor(context: StatusContext, key: string): Account {
   const account = context.accounts.get(key)
   if (!account) throw new Error(`no account for ${key}`)
   return account
 }
 
-const pollOf = (post: Pick<Post, '_id' | 'poll'>): InnerStatus['poll'] => {
+export const pollOf = (post: Pick<Post, '_id' | 'poll'>): InnerStatus['poll'] => {
   const poll = post.poll
   if (!poll) return null
   return {
@@ -74,10 +113,7 @@ function fieldsOf(post: Omit<Post, 'quote'>, context: StatusContext): Omit<Inner
   const { publicUrl, readerId } = context
   const id = statusIdOf({ at: post.createdAt, postId: post._id })
   const url = `${publicUrl}/post-detail/${post._id}`
-  const media = post.mediaUrl === '' ? '' : absolute(publicUrl, post.mediaUrl)
   const account = accountFor(context, post.username)
-  const width = post.mediaWidth
-  const height = post.mediaHeight
   return {
     id,
     uri: url,
@@ -90,28 +126,24 @@ function fieldsOf(post: Omit<Post, 'quote'>, context: StatusContext): Omit<Inner
     sensitive: post.spoilerText !== undefined,
     spoiler_text: post.spoilerText ?? '',
     media_attachments:
-      media === ''
+      post.mediaUrl === ''
         ? []
         : [
-            {
-              id: post._id.replace(/-/g, ''),
-              type: 'image',
-              url: media,
-              preview_url: media,
-              remote_url: null,
-              description: post.mediaAlt ?? null,
-              blurhash: null,
-              meta:
-                width !== undefined && height !== undefined
-                  ? { original: { width, height, size: `${width}x${height}`, aspect: width / height } }
-                  : {},
-            },
+            imageAttachment(
+              {
+                // An upload keeps the id it was given; an image from elsewhere is known by its post's.
+                id: context.mediaIdOf(post.mediaUrl) ?? post._id.replace(/-/g, ''),
+                url: post.mediaUrl,
+                description: post.mediaAlt ?? null,
+                width: post.mediaWidth,
+                height: post.mediaHeight,
+              },
+              publicUrl,
+            ),
           ],
     application: null,
     mentions: [],
-    tags: parseRichText(post.content).flatMap((segment) =>
-      segment.kind === 'tag' ? [{ name: segment.tag, url: tagUrl(publicUrl, segment.tag) }] : [],
-    ),
+    tags: tagsOf(post.content, publicUrl),
     emojis: [],
     reblogs_count: post.repostCount,
     favourites_count: post.likes.likeCount,
@@ -178,5 +210,58 @@ export function statusOf(post: Post, context: StatusContext): Status {
     card: null,
     quote: null,
     reblog: shown,
+  }
+}
+
+/** A comment as Mastodon's reply: what it answers (its post, or the comment it replies to), and its own. */
+export interface CommentEntry {
+  post: Post
+  comment: Comment
+  /** The status it answers, and that status's author's account id. */
+  inReplyTo: { id: string; accountId: string }
+  /** How many comments answer it. */
+  replies: number
+}
+
+/** Chirp's comments answer as statuses: text alone, in their post's audience, upvotes as favourites. */
+export function commentStatusOf({ post, comment, inReplyTo, replies }: CommentEntry, context: StatusContext): Status {
+  const { publicUrl, readerId } = context
+  const url = `${publicUrl}/post-detail/${post._id}#comment-${comment._id}`
+  const upvoted = comment.votes.upvotedBy
+  return {
+    id: statusIdOf({ at: comment.createdAt, postId: post._id, commentId: comment._id }),
+    uri: url,
+    url,
+    created_at: comment.createdAt,
+    edited_at: comment.updatedAt === comment.createdAt ? null : comment.updatedAt,
+    account: accountFor(context, comment.username),
+    content: contentHtml(comment.text, publicUrl),
+    visibility: VISIBILITY_NAMES[post.visibility],
+    sensitive: false,
+    spoiler_text: '',
+    media_attachments: [],
+    application: null,
+    mentions: [],
+    tags: tagsOf(comment.text, publicUrl),
+    emojis: [],
+    reblogs_count: 0,
+    favourites_count: upvoted.length,
+    replies_count: replies,
+    in_reply_to_id: inReplyTo.id,
+    in_reply_to_account_id: inReplyTo.accountId,
+    language: null,
+    text: null,
+    poll: null,
+    card: null,
+    ...(readerId === undefined
+      ? {}
+      : {
+          favourited: upvoted.some((user) => user._id === readerId),
+          reblogged: false,
+          muted: false,
+          bookmarked: false,
+        }),
+    reblog: null,
+    quote: null,
   }
 }

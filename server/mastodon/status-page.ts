@@ -4,7 +4,10 @@ import type { Services } from '../services/index.js'
 import { accountOf } from './account-entity.js'
 import { linkHeader } from './paging.js'
 import type { Account } from './schemas.js'
-import { statusOf } from './status-entity.js'
+import { AppError } from '../errors.js'
+import { attachmentIdOf } from '../services/media-attachments.js'
+import { recordNotFound } from './errors.js'
+import { statusOf, type StatusContext } from './status-entity.js'
 import type { Status } from './status-schemas.js'
 
 /** The signed-in reader of a route open to everyone, if any. */
@@ -21,12 +24,9 @@ export async function statusesOf(
   posts: readonly Post[],
   readerId: string | undefined,
 ): Promise<Status[]> {
-  const keys = new Set(
-    posts.flatMap((post) => [post.username, post.quote?.username ?? [], post.repostedBy?._id ?? []].flat()),
-  )
-  const accounts = new Map<string, Account>()
-  const [users, bookmarked] = await Promise.all([
-    Promise.all([...keys].map((key) => services.users.get(key, readerId))),
+  const keys = posts.flatMap((post) => [post.username, post.quote?.username ?? [], post.repostedBy?._id ?? []].flat())
+  const [context, bookmarked] = await Promise.all([
+    statusContextOf(services, publicUrl, keys, readerId),
     readerId === undefined
       ? new Set<string>()
       : services.timelines.bookmarked(
@@ -34,13 +34,38 @@ export async function statusesOf(
           posts.map((post) => post._id),
         ),
   ])
+  return posts.map((post) => statusOf(post, { ...context, bookmarked }))
+}
+
+/**
+ * What statuses are drawn with: the accounts of these people (by username or id, each read once, as the
+ * reader may see them) and the ids of uploads; no bookmarks, which only posts' statuses read.
+ */
+export async function statusContextOf(
+  services: Services,
+  publicUrl: string,
+  keys: readonly string[],
+  readerId: string | undefined,
+): Promise<StatusContext> {
+  const accounts = new Map<string, Account>()
+  const users = await Promise.all([...new Set(keys)].map((key) => services.users.get(key, readerId)))
   for (const { user } of users) {
     const account = accountOf(user, publicUrl)
     accounts.set(user.username, account)
     accounts.set(user._id, account)
   }
-  return posts.map((post) => statusOf(post, { publicUrl, accounts, readerId, bookmarked }))
+  const mediaIdOf = (url: string) => {
+    const key = services.media.keyOf(url)
+    return key === undefined ? undefined : attachmentIdOf(key)
+  }
+  return { publicUrl, accounts, readerId, bookmarked: new Set<string>(), mediaIdOf }
 }
+
+/** A 404 of the services, as Mastodon words it for an id that names nothing the reader may see. */
+export const recordOr404 = <T>(read: Promise<T>): Promise<T> =>
+  read.catch((error: unknown) => {
+    throw error instanceof AppError && error.statusCode === 404 ? recordNotFound() : error
+  })
 
 /** One status, the reader's view of the post. */
 export async function statusOfPost(services: Services, publicUrl: string, post: Post, readerId: string | undefined) {

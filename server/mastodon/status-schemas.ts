@@ -3,7 +3,7 @@ import { AccountSchema, CustomEmojiSchema, Nullable } from './schemas.js'
 
 /** Mastodon's Status and the entities inside it (docs.joinmastodon.org, Mastodon 4.3; `quote` as 4.5 has it). */
 
-const MediaAttachmentSchema = Type.Object(
+export const MediaAttachmentSchema = Type.Object(
   {
     id: Type.String(),
     type: Type.String(),
@@ -16,12 +16,13 @@ const MediaAttachmentSchema = Type.Object(
       original: Type.Optional(
         Type.Object({ width: Type.Integer(), height: Type.Integer(), size: Type.String(), aspect: Type.Number() }),
       ),
+      focus: Type.Optional(Type.Object({ x: Type.Number(), y: Type.Number() })),
     }),
   },
   { title: 'MastodonMediaAttachment' },
 )
 
-const PollEntitySchema = Type.Object(
+export const PollEntitySchema = Type.Object(
   {
     id: Type.String(),
     expires_at: Nullable(Type.String()),
@@ -101,3 +102,10 @@ export const StatusSchema = Type.Object(
 export type Status = Static<typeof StatusSchema>
 export type ShownStatus = Static<typeof ShownStatusSchema>
 export type InnerStatus = Static<typeof InnerStatusSchema>
+export type MediaAttachment = Static<typeof MediaAttachmentSchema>
+
+/** A status's place in its thread: what it answers, up to the post, and what answers it. */
+export const ContextSchema = Type.Object(
+  { ancestors: Type.Array(StatusSchema), descendants: Type.Array(StatusSchema) },
+  { title: 'MastodonContext' },
+)

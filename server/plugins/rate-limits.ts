@@ -70,12 +70,13 @@ export interface RateLimitOptions {
 const LOCAL_KEYS_PER_LIMITER = 20_000
 const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
 const SIGNUP_ROUTE = '/api/auth/signup'
-const UPLOAD_ROUTE = '/api/media'
+/** Chirp's upload, and the Mastodon client API's (v1 and v2), which store images through the same service. */
+const UPLOAD_ROUTES = new Set(['/api/media', '/api/v1/media', '/api/v2/media'])
 const PASSWORD_RESET_ROUTE = '/api/auth/password-reset'
 const EXPORT_ROUTE = '/api/account/export'
 const IMPORT_ROUTE = '/api/account/import'
 /** Routes that store images: an upload, and an import's archive, which spends as many as it holds. */
-const IMAGE_ROUTES = new Set([UPLOAD_ROUTE, IMPORT_ROUTE])
+const IMAGE_ROUTES = new Set([...UPLOAD_ROUTES, IMPORT_ROUTE])
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -189,7 +190,7 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
   installSecretLimits(app, { counter, policy })
   app.addHook('preValidation', async (request, reply) => {
     await writes(request, reply)
-    if (route(request) === UPLOAD_ROUTE) await uploads(request, reply)
+    if (UPLOAD_ROUTES.has(route(request))) await uploads(request, reply)
     await exports(request, reply)
     await imports(request, reply)
   })

@@ -10,6 +10,7 @@ import { postViews } from './post-views.js'
 import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing } from './visibility.js'
 import { checkMayRead } from './audience-reads.js'
+import type { Comment } from '../schemas/posts.js'
 
 async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
@@ -88,11 +89,13 @@ export function createCommentsService({ store, now }: ServiceDeps) {
 
     /**
      * A comment, or with `replyTo` a reply to one of the post's comments: a reply to a reply answers its
-     * root, so threads stay one level deep. An id that is not a comment of this post is a 404.
+     * root, so threads stay one level deep. An id that is not a comment of this post is a 404. Answers the
+     * post as it now is and the comment written.
      */
-    add(userId: string, postId: string, text: string, replyTo?: string | null) {
+    async add(userId: string, postId: string, text: string, replyTo?: string | null) {
       checkCommentText(text)
-      return write(userId, postId, async (tx, post, at) => {
+      const added: { comment?: Comment } = {}
+      const written = await write(userId, postId, async (tx, post, at) => {
         await checkCanInteract(tx, userId, post.authorId, at)
         const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
         if (answered) await checkNotSuspended(tx, answered.authorId, at, MSG.commentNotFound)
@@ -111,6 +114,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         await tx.addComment(post._id, comment)
         const author = await tx.getUserSummaries([userId])
         const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
+        added.comment = view
         tx.emit({
           name: 'comment.added',
           data: { postId: post._id, comment: view },
@@ -126,6 +130,8 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         const told = new Set([post.authorId, ...(answered ? [answered.authorId] : [])])
         await syncMentions(tx, me, { before: '', after: text }, { post, comment }, at, told)
       })
+      if (!added.comment) throw notFound(MSG.commentNotFound)
+      return { ...written, comment: added.comment }
     },
 
     edit(userId: string, postId: string, commentId: string, text: string) {

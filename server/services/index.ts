@@ -15,6 +15,8 @@ import type { MediaStorage } from '../media/media-storage.js'
 import type { MediaUrls } from '../media/media-urls.js'
 import { createMediaService, type MediaService } from './media.js'
 import { createMediaDeletion } from './media-deletion.js'
+import { createMediaAttachments, type MediaAttachments } from './media-attachments.js'
+import { createIdempotency, type Idempotency } from './idempotency.js'
 import { createModerationService, type ModerationService } from './moderation.js'
 import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
@@ -42,6 +44,10 @@ export interface Services {
   polls: PollsService
   comments: CommentsService
   media: MediaService
+  /** Uploads of the Mastodon client API, named by id until a post shows them. */
+  mediaAttachments: MediaAttachments
+  /** Writes sent again with the same Idempotency-Key, answered once. */
+  idempotency: Idempotency
   notifications: NotificationsService
   conversations: ConversationsService
   search: SearchService
@@ -146,6 +152,8 @@ export function createServices({
     polls,
     comments: createCommentsService(deps),
     media,
+    mediaAttachments: createMediaAttachments({ ...deps, media }),
+    idempotency: createIdempotency(deps),
     notifications: createNotificationsService(deps),
     conversations: createConversationsService(deps),
     search,

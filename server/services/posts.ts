@@ -136,6 +136,22 @@ export function createPostsService({
 
   const { repost, pin, quoted } = createPostActions({ store, now }, view)
 
+  /** Who likes or reposts the post, as the reader may see them: none of a post they may not read. */
+  async function peopleOf(
+    postId: string,
+    { limit = DEFAULT_PAGE, cursor }: PageRequest,
+    viewerId: string | undefined,
+    list: 'listLikers' | 'listReposters',
+  ) {
+    const post = await mustGetPost(store, postId)
+    const hidden = await hiddenFrom(store, viewerId, now())
+    if (hidden.shut.has(post.authorId)) throw notFound(MSG.postNotFound)
+    await checkMayRead(store, post, viewerId)
+    const { items, nextCursor } = await store[list](post._id, { limit, cursor, hide: hidden.people })
+    const users = await lookup(store, items)
+    return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
+  }
+
   return {
     /** The newest posts, at most a page of MAX_UNPAGED: the `posts` of a write reply and of an unpaginated GET /posts. */
     async all() {
@@ -161,15 +177,12 @@ export function createPostsService({
     get: view,
 
     /** Who likes the post, the most recent like first. */
-    async likers(postId: string, { limit = DEFAULT_PAGE, cursor }: PageRequest, viewerId: string | undefined) {
-      const post = await mustGetPost(store, postId)
-      const hidden = await hiddenFrom(store, viewerId, now())
-      if (hidden.shut.has(post.authorId)) throw notFound(MSG.postNotFound)
-      await checkMayRead(store, post, viewerId)
-      const { items, nextCursor } = await store.listLikers(post._id, { limit, cursor, hide: hidden.people })
-      const users = await lookup(store, items)
-      return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
-    },
+    likers: (postId: string, page: PageRequest, viewerId: string | undefined) =>
+      peopleOf(postId, page, viewerId, 'listLikers'),
+
+    /** Who reposts the post, the most recent repost first. */
+    reposters: (postId: string, page: PageRequest, viewerId: string | undefined) =>
+      peopleOf(postId, page, viewerId, 'listReposters'),
 
     /** Someone's own posts, which the people they block cannot read; those who block or mute them can, by asking. */
     async byUser(username: string, { limit, cursor, filter }: UserPostsQuery, asked: Reader) {

@@ -8,6 +8,12 @@ import { encodeCursor } from '../store/cursor.js'
  * hex: the entry's time in milliseconds (12 digits), the post's id (32), and who reposted it (32), all
  * zeros for the post itself. A post's id is so stable (its creation time never changes), and a repost is
  * an entry of its own, at the time it was made, as Mastodon's reblogs are.
+ *
+ * A comment is a status too (a reply): its time is the comment's creation, the post's id is its post's,
+ * and the last part is the comment's own id with one bit of its variant digit (the 17th) set. Every id
+ * Chirp makes is a random UUID, whose variant digit is 8, 9, a or b; with that bit set it is c, d, e or
+ * f, which no reposter's id has, so a comment's status id is told from a post's and a repost's by its
+ * text alone, and its post and comment are read back from it without asking the store.
  */
 export interface StatusKey {
   /** When the entry reached its lists: the post's creation, or the repost. */
@@ -15,6 +21,8 @@ export interface StatusKey {
   postId: string
   /** The reposter, on a repost's entry. */
   by?: string
+  /** The comment, on a comment's status. */
+  commentId?: string
 }
 
 const TIME_DIGITS = 12
@@ -26,9 +34,19 @@ const hexOf = (uuid: string) => uuid.replace(/-/g, '').toLowerCase()
 const uuidOf = (hex: string) =>
   `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 
-export function statusIdOf({ at, postId, by }: StatusKey): string {
+/** Where a UUID's variant digit is in its hex, and the bit that marks a comment's id there. */
+const VARIANT_DIGIT = 16
+const COMMENT_BIT = 0x4
+
+/** Flips the comment bit of a UUID's hex: marks a comment's id, or reads one back. */
+const flipped = (hex: string) =>
+  `${hex.slice(0, VARIANT_DIGIT)}${(Number.parseInt(hex[VARIANT_DIGIT] ?? '0', 16) ^ COMMENT_BIT).toString(16)}${hex.slice(VARIANT_DIGIT + 1)}`
+const isCommentHex = (hex: string) => (Number.parseInt(hex[VARIANT_DIGIT] ?? '0', 16) & 0xc) === 0xc
+
+export function statusIdOf({ at, postId, by, commentId }: StatusKey): string {
   const time = new Date(at).getTime().toString(16).padStart(TIME_DIGITS, '0')
-  return `${time}${hexOf(postId)}${by === undefined ? NOBODY : hexOf(by)}`
+  const last = commentId !== undefined ? flipped(hexOf(commentId)) : by === undefined ? NOBODY : hexOf(by)
+  return `${time}${hexOf(postId)}${last}`
 }
 
 /** The entry a status id names; undefined for a string that is not one. */
@@ -37,8 +55,10 @@ export function statusKeyOf(id: string): StatusKey | undefined {
   const at = new Date(Number.parseInt(id.slice(0, TIME_DIGITS), 16))
   if (Number.isNaN(at.getTime())) return undefined
   const post = id.slice(TIME_DIGITS, TIME_DIGITS + UUID_DIGITS)
-  const by = id.slice(TIME_DIGITS + UUID_DIGITS)
-  return { at: at.toISOString(), postId: uuidOf(post), ...(by === NOBODY ? {} : { by: uuidOf(by) }) }
+  const last = id.slice(TIME_DIGITS + UUID_DIGITS)
+  const postId = uuidOf(post)
+  if (isCommentHex(last)) return { at: at.toISOString(), postId, commentId: uuidOf(flipped(last)) }
+  return { at: at.toISOString(), postId, ...(last === NOBODY ? {} : { by: uuidOf(last) }) }
 }
 
 /** The cursor of Chirp's time-ordered lists that continues past the entry an id names. */

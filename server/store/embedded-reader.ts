@@ -4,7 +4,7 @@ import { pageByPlace } from './list-places.js'
 import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
 import { usernameKey } from '../usernames.js'
 import type { MemoryIndex } from './memory-index.js'
-import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn, repostersOf } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import {
@@ -128,6 +128,9 @@ export class EmbeddedReader implements TransactionBase {
       (part) => likersOf(post, part),
       (id) => id,
     )
+  }
+  async listReposters(postId: string, page: PageRequest) {
+    return repostersOf(this.index.posts.get(postId), page)
   }
   async getComment(postId: string, commentId: string) {
     return commentOf(this.index.posts.get(postId), commentId)

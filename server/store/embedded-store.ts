@@ -8,7 +8,7 @@ import type { Kind } from './layout.js'
 import { MemoryIndex } from './memory-index.js'
 import { ShardedFiles } from './sharded-files.js'
 import { Transaction } from './transaction.js'
-import { MemoryFederationKv } from './memory-kv.js'
+import { FileKeyValues, MemoryFederationKv } from './memory-kv.js'
 import { ALL, writeChange } from './change-tags.js'
 import type {
   ClaimedJob,
@@ -68,6 +68,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   readonly kind = 'lowdb'
   readonly batchesAtOnce = Infinity
   readonly federationKv = new MemoryFederationKv()
+  readonly keyValues: FileKeyValues
   readonly #mutex = new Mutex()
   readonly #files: ShardedFiles
   readonly #unlock: () => void
@@ -80,8 +81,14 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
   readonly #publish: (event: ChirpEvent) => void
   readonly #jobs: EmbeddedJobs
 
-  private constructor(files: ShardedFiles, unlock: () => void, options: EmbeddedStoreOptions) {
+  private constructor(
+    files: ShardedFiles,
+    unlock: () => void,
+    options: EmbeddedStoreOptions,
+    keyValues: FileKeyValues,
+  ) {
     super(new MemoryIndex())
+    this.keyValues = keyValues
     this.#files = files
     this.#unlock = unlock
     this.#perWrite = options.flush === 'per-write'
@@ -99,7 +106,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       const started = performance.now()
       log(`Reading the database in ${options.dataDir}`)
       const existing = await files.read()
-      const store = new EmbeddedStore(files, unlock, options)
+      const store = new EmbeddedStore(files, unlock, options, await FileKeyValues.open(options.dataDir))
       const data = existing ?? (await options.seed())
       const read = performance.now()
       log(`Indexing ${data.users.length} users and ${data.posts.length} posts, read in ${seconds(read - started)}`)

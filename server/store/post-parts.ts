@@ -18,6 +18,30 @@ export function likersOf(post: PostRecord | undefined, page: PageRequest): Page<
   return { items, nextCursor: end < ids.length ? encodeCursor([end]) : null }
 }
 
+const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** The reposters, the most recent repost first, paged by the repost's time and the reposter's id. */
+export function repostersOf(post: PostRecord | undefined, page: PageRequest): Page<string> {
+  const hide = new Set(page.hide ?? [])
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CURSOR.byTime)
+  const newestFirst = [...(post?.reposts ?? [])]
+    .filter((repost) => !hide.has(repost.userId))
+    .sort((a, b) => (a.at === b.at ? order(b.userId, a.userId) : order(b.at, a.at)))
+    .filter((repost) => {
+      if (!after) return true
+      const [at, id] = after as [string, string]
+      const time = new Date(at).toISOString()
+      return repost.at < time || (repost.at === time && repost.userId < id)
+    })
+  const limit = page.limit ?? newestFirst.length
+  const kept = newestFirst.slice(0, limit)
+  const last = kept.at(-1)
+  return {
+    items: kept.map((repost) => repost.userId),
+    nextCursor: newestFirst.length > limit && last ? encodeCursor([last.at, last.userId]) : null,
+  }
+}
+
 export const commentsOf = (post: PostRecord | undefined, page: PageRequest): Page<CommentRecord> =>
   post ? pageByOffset(post.comments, page) : nothing
 

@@ -1,6 +1,6 @@
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
-import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn } from './post-parts.js'
+import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn, repostersOf } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
 import { relationOf, relationsIn, requestedIn } from './relations.js'
@@ -210,6 +210,9 @@ export class TransactionReads implements StoreReader {
   }
   async listLikers(postId: string, page: PageRequest) {
     return likersOf(await this.getPost(postId), page)
+  }
+  async listReposters(postId: string, page: PageRequest) {
+    return repostersOf(await this.getPost(postId), page)
   }
   async getComment(postId: string, commentId: string) {
     return commentOf(await this.getPost(postId), commentId)

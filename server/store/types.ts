@@ -596,6 +596,11 @@ export interface StoreReader extends ClientAppReads {
   listPinned(userId: string, audience?: AudienceScope): Promise<PostRecord[]>
   /** The ids of who likes the post, the most recent like first; an unknown post has none. */
   listLikers(postId: string, page: PageRequest): Promise<Page<string>>
+  /**
+   * The ids of who reposts the post, the most recent repost first (CURSOR.byTime: the repost's time and
+   * the reposter's id); `hide` left out. An unknown post has none.
+   */
+  listReposters(postId: string, page: PageRequest): Promise<Page<string>>
   /** The comment, only when it belongs to that post. */
   getComment(postId: string, commentId: string): Promise<CommentRecord | undefined>
   /** The replies to a comment of the post, oldest first. */
@@ -1029,6 +1034,12 @@ export interface Store extends StoreReader, JobStore {
    * that expires within days.
    */
   readonly federationKv: FederationKv
+  /**
+   * Short-lived keys and values that outlive a restart and that every instance shares (the Mastodon API's
+   * idempotency keys and uploads' records): on PostgreSQL the same table as federationKv; on the embedded
+   * store a file of the data directory.
+   */
+  readonly keyValues: FederationKv
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>
   /**
    * Calls `watcher` with what each committed write changed, before the write is acknowledged: the tags of

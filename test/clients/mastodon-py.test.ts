@@ -1,14 +1,15 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import t from 'tap'
-import { signup } from '../helpers/api.js'
+import { IMAGE_BYTES, signup } from '../helpers/api.js'
 import { DEBIAN_PYTHON, listeningChirp, missing, run, tempHome } from './harness.js'
 
 /**
  * Mastodon.py (Debian's python3-mastodon) against Chirp: it registers an app, logs in by the password grant,
  * reads the account, the instance, preferences and custom emoji, moves a marker, follows someone, posts
- * with a poll, favourites, reblogs, pages its home timeline by the Link header, reads its notifications,
- * streams its home and the public timeline (server-sent events, each wait bounded), and revokes its token. The
+ * with a poll, favourites, reblogs, pages its home timeline by the Link header, uploads and describes an
+ * image and posts it, replies to a post and reads the thread, reads its notifications, streams its home
+ * and the public timeline (server-sent events, each wait bounded), and revokes its token. The
  * script prints one JSON line a step, which the tests below read. On whichever store runs
  * (test/clients/mastodon-py-postgres.test.ts runs it on PostgreSQL).
  */
@@ -16,7 +17,7 @@ const SCRIPT = `
 import json, sys, threading, time
 from mastodon import Mastodon, MastodonError, StreamListener
 
-base, username, password, friend = sys.argv[1:5]
+base, username, password, friend, picture = sys.argv[1:6]
 def say(step, value):
     print(json.dumps({'step': step, 'value': value}, default=str), flush=True)
 
@@ -70,6 +71,15 @@ home = m.timeline_home(limit=1)
 older = m.fetch_next(home)
 say('home', {'first': [s['id'] for s in home], 'next': [s['id'] for s in (older or [])], 'second': second['id'], 'first_post': first['id']})
 say('favourites', [s['id'] for s in m.favourites()])
+media = m.media_post(picture, mime_type='image/png', description='a small gradient', focus=(0.5, -0.5))
+say('media', {'id': media['id'], 'description': media['description'], 'focus': media['meta']['focus']})
+media = m.media_update(media['id'], description='a small gradient, described again')
+pictured = m.status_post('with a picture', media_ids=[media])
+say('pictured', [{'id': a['id'], 'type': a['type'], 'description': a['description']} for a in pictured['media_attachments']])
+reply = m.status_reply(second, 'answering my own post')
+say('reply', {'in_reply_to_id': reply['in_reply_to_id'], 'to': second['id'], 'read': m.status(reply['id'])['id'] == reply['id']})
+thread = m.status_context(second['id'])
+say('context', {'descendants': [s['id'] for s in thread['descendants']], 'reply': reply['id']})
 notes = m.notifications()
 say('notifications', [{'type': n['type'], 'acct': n['account']['acct']} for n in notes])
 home_heard, public_heard = Heard(), Heard()
@@ -103,12 +113,18 @@ if (why) {
   const home = await tempHome(t)
   const script = path.join(home, 'journey.py')
   await writeFile(script, SCRIPT)
+  const picture = path.join(home, 'picture.png')
+  await writeFile(picture, IMAGE_BYTES.png)
   const me = await signup(api, { password: 'a password python types' })
   const friend = await signup(api)
   await api.as(friend.token, { method: 'POST', url: `/api/users/follow/${me.user._id}` })
-  const outcome = await run(DEBIAN_PYTHON, [script, base, me.username, 'a password python types', friend.username], {
-    env: { HOME: home },
-  })
+  const outcome = await run(
+    DEBIAN_PYTHON,
+    [script, base, me.username, 'a password python types', friend.username, picture],
+    {
+      env: { HOME: home },
+    },
+  )
   const lines = outcome.stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
@@ -143,6 +159,20 @@ if (why) {
     t.same(home.first, [home.second], 'the newest post first')
     t.same(home.next, [home.first_post], 'the next page by its Link header')
     t.same(step('favourites'), [home.first_post])
+  })
+
+  await t.test('Mastodon.py uploads an image, describes it and posts it', async (t) => {
+    const media = step('media') as { id: string }
+    t.match(media, { id: /^[0-9a-f]{32}$/, description: 'a small gradient', focus: { x: 0.5, y: -0.5 } })
+    t.same(step('pictured'), [{ id: media.id, type: 'image', description: 'a small gradient, described again' }])
+  })
+
+  await t.test('Mastodon.py replies to a post and reads the thread', async (t) => {
+    const reply = step('reply') as { in_reply_to_id: string; to: string; read: boolean }
+    t.equal(reply.in_reply_to_id, reply.to)
+    t.equal(reply.read, true, 'the reply reads back')
+    const thread = step('context') as { descendants: string[]; reply: string }
+    t.same(thread.descendants, [thread.reply])
   })
 
   await t.test('Mastodon.py reads its notifications', async (t) => {

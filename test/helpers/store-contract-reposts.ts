@@ -28,6 +28,23 @@ export function repostReads(f: Fixture): ReadCase[] {
       read: (s) => s.listFeedReposts(u0, { sort: 'latest', hide: [u1] }),
     },
     { op: 'listFeedReposts', name: 'of nobody', read: (s) => s.listFeedReposts(MALFORMED, { sort: 'latest' }) },
+    {
+      op: 'listReposters',
+      name: "every post's, most recent first",
+      read: (s) => Promise.all(p.map((id) => s.listReposters(id, {}))),
+    },
+    {
+      op: 'listReposters',
+      name: 'one a page',
+      read: (s) => Promise.all(p.map((id) => everyPage((cursor) => s.listReposters(id, { limit: 1, cursor })))),
+    },
+    {
+      op: 'listReposters',
+      name: 'without the hidden',
+      read: (s) => Promise.all(p.map((id) => s.listReposters(id, { hide: [u1] }))),
+    },
+    { op: 'listReposters', name: 'an unknown post has none', read: (s) => s.listReposters(UNKNOWN, { limit: 5 }) },
+    { op: 'listReposters', name: 'a malformed id has none', read: (s) => s.listReposters(MALFORMED, {}) },
     { op: 'listPinned', name: 'most recently pinned first', read: (s) => s.listPinned(u3) },
     { op: 'listPinned', name: 'of nobody', read: (s) => s.listPinned(UNKNOWN) },
   ]

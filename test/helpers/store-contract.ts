@@ -49,6 +49,7 @@ export const OPERATIONS: Record<Operation, true> = {
   listPinned: true,
   countLikesBy: true,
   listLikers: true,
+  listReposters: true,
   getComment: true,
   listComments: true,
   listReplies: true,

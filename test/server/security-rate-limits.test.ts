@@ -268,6 +268,16 @@ await t.test('uploads per user', async (t) => {
   t.equal((await upload()).statusCode, 201)
   t.equal((await upload()).statusCode, 201)
   expect429(t, await upload(), 'upload 3')
+  for (const url of ['/api/v1/media', '/api/v2/media']) {
+    const { payload, headers } = fileUpload(PNG)
+    const res = await api.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { ...headers, authorization: `Bearer ${token}` },
+    })
+    t.equal(res.statusCode, 429, `the Mastodon API's uploads count with Chirp's: ${url}`)
+  }
   t.equal(
     (await api.as(token, { method: 'POST', url: '/api/posts', payload: { content: 'text' } })).statusCode,
     201,

@@ -81,11 +81,13 @@ export const POSTGRES_PASS = [
   'job-queue',
   'mastodon-accounts',
   'mastodon-instance',
+  'mastodon-media',
   'mastodon-notifications',
   'mastodon-oauth',
   'mastodon-statuses',
   'mastodon-streaming',
   'mastodon-streaming-limits',
+  'mastodon-threads',
   'media-migrate',
   'read-cache',
 ]

@@ -169,6 +169,9 @@ export class PgReader implements StoreReader {
   listLikers(postId: string, page: PageRequest) {
     return parts.listLikers(this.sql, postId, page)
   }
+  listReposters(postId: string, page: PageRequest) {
+    return reposts.listReposters(this.sql, postId, page)
+  }
   repostedAmong(userId: string, postIds: readonly string[]) {
     return reposts.repostedAmong(this.sql, userId, postIds)
   }

@@ -1,5 +1,5 @@
 import { CURSOR } from '../cursor.js'
-import type { AudienceScope, FeedRepost, FeedRepostQuery, Page, PostRecord } from '../types.js'
+import type { AudienceScope, FeedRepost, FeedRepostQuery, Page, PageRequest, PostRecord } from '../types.js'
 import { inAudience, travels } from './audience-sql.js'
 import { plannedEachRun, type Queryable } from './connect.js'
 import { hidden, limitOf, pageFrom, readCursor } from './keyset.js'
@@ -14,6 +14,26 @@ export async function repostedAmong(sql: Queryable, userId: string, postIds: rea
   const rows = await sql<{ post_id: string }[]>`
     SELECT r.post_id FROM reposts r WHERE r.user_id = ${userId} AND r.post_id = ANY(${ids}::uuid[])`
   return new Set(rows.map((row) => row.post_id))
+}
+
+/** Who reposts the post, the most recent repost first, by the repost's time and the reposter's id. */
+export async function listReposters(sql: Queryable, postId: string, page: PageRequest): Promise<Page<string>> {
+  if (!isUuid(postId)) return { items: [], nextCursor: null }
+  let after = sql``
+  if (page.cursor !== undefined) {
+    const [at, id] = readCursor(page.cursor, CURSOR.byTime)
+    after = sql`AND (r.created_at, r.user_id) < (${at}, ${id}::uuid)`
+  }
+  const rows = await sql<{ user_id: string; created_at: Date }[]>`
+    SELECT r.user_id, r.created_at FROM reposts r
+    WHERE r.post_id = ${postId} ${after} ${hidden(sql, 'r.user_id', page.hide)}
+    ORDER BY r.created_at DESC, r.user_id DESC ${limitOf(sql, page.limit)}`
+  return pageFrom(
+    rows,
+    page.limit,
+    (row) => [row.created_at.toISOString(), row.user_id],
+    (row) => row.user_id,
+  )
 }
 
 /**

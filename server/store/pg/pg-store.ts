@@ -61,6 +61,10 @@ export class PgStore extends PgReader implements Store {
   readonly kind = 'postgres'
   readonly batchesAtOnce = 1
   readonly federationKv: FederationKv
+  /** The federation_kv table too: its keys of the Mastodon API are named apart (`mastodon:`). */
+  get keyValues(): FederationKv {
+    return this.federationKv
+  }
   /**
    * Awaited after a transaction that emitted events has committed, before it resolves: the event log
    * uses it to deliver those events to this instance's streams first, so an acknowledged write's event
