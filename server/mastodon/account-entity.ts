@@ -1,5 +1,6 @@
 import type { Visibility } from '../../common/audience.js'
 import type { User } from '../schemas/users.js'
+import type { Services } from '../services/index.js'
 import type { Account, CredentialAccount } from './schemas.js'
 
 /** Chirp's audiences by Mastodon's names: `followers` is Mastodon's `private`. */
@@ -96,4 +97,23 @@ export function credentialAccountOf(user: User, publicUrl: string, followRequest
     },
     role: ROLES[user.role ?? 'user'],
   }
+}
+
+/** How many people wait for the person's answer: only a locked account has any (unlocking accepts them all). */
+async function followRequestsOf(services: Services, user: User): Promise<number> {
+  if (!user.locked) return 0
+  let count = 0
+  let cursor: string | undefined
+  do {
+    const page = await services.followRequests.list(user._id, { limit: 100, cursor })
+    count += page.users.length
+    cursor = page.nextCursor ?? undefined
+  } while (cursor !== undefined)
+  return count
+}
+
+/** The signed-in person's own account as the services read it now. */
+export async function ownAccountOf(services: Services, publicUrl: string, userId: string) {
+  const { user } = await services.users.own(userId)
+  return credentialAccountOf(user, publicUrl, await followRequestsOf(services, user))
 }

@@ -2,26 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { Notification } from '../schemas/notifications.js'
 import { statusKeyOf, timedIdOf } from '../services/status-ids.js'
-import { accountOf } from './account-entity.js'
 import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow, linkHeader } from './paging.js'
 import { AccountSchema, Nullable } from './schemas.js'
-import { statusOfPost } from './status-page.js'
-import { StatusSchema, type Status } from './status-schemas.js'
-
-/** Chirp's kinds of notification by Mastodon's names; a comment or a reply on one's post is a mention of one. */
-const NOTIFICATION_TYPES: Record<Notification['type'], string> = {
-  like: 'favourite',
-  repost: 'reblog',
-  mention: 'mention',
-  comment: 'mention',
-  reply: 'mention',
-  follow: 'follow',
-  follow_request: 'follow_request',
-  poll: 'poll',
-  quote: 'quote',
-}
+import {
+  NOTIFICATION_TYPES,
+  TypesQuerySchema,
+  groupKeyOf,
+  notificationParts,
+  typesFilter,
+} from './notification-entity.js'
+import { StatusSchema } from './status-schemas.js'
 
 const NotificationSchema = Type.Object(
   {
@@ -34,7 +26,6 @@ const NotificationSchema = Type.Object(
   },
   { title: 'MastodonNotification' },
 )
-const Types = Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Array(Type.String({ maxLength: 32 }))]))
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /**
@@ -42,22 +33,30 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 })
  * do, `types` and `exclude_types` by Mastodon's names, and the unread count.
  */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
-  async function entityOf(notification: Notification, userId: string) {
-    const { user } = await services.users.get(notification.actor._id, userId)
-    let status: Status | null = null
-    if (notification.post) {
-      const shown = await services.posts.get(notification.post._id, userId).catch(() => undefined)
-      status = shown ? await statusOfPost(services, publicUrl, shown.post, userId) : null
-    }
-    const id = timedIdOf(notification.createdAt, notification._id)
-    return {
-      id,
-      type: NOTIFICATION_TYPES[notification.type],
-      created_at: notification.createdAt,
-      group_key: `ungrouped-${id}`,
-      account: accountOf(user, publicUrl),
-      ...(notification.post ? { status } : {}),
-    }
+  /** A page of notifications as Mastodon's; one whose actor the reader may no longer see is left out. */
+  async function entitiesOf(notifications: readonly Notification[], userId: string) {
+    const { accounts, statuses } = await notificationParts(services, publicUrl, notifications, userId)
+    return notifications.flatMap((notification) => {
+      const account = accounts.get(notification.actor._id)
+      if (!account) return []
+      const id = timedIdOf(notification.createdAt, notification._id)
+      const status = notification.post ? (statuses.get(notification.post._id) ?? null) : undefined
+      return [
+        {
+          id,
+          type: NOTIFICATION_TYPES[notification.type],
+          created_at: notification.createdAt,
+          group_key: groupKeyOf(notification, id),
+          account,
+          ...(status === undefined ? {} : { status }),
+        },
+      ]
+    })
+  }
+  const entityOf = async (notification: Notification, userId: string) => {
+    const [entity] = await entitiesOf([notification], userId)
+    if (!entity) throw recordNotFound()
+    return entity
   }
 
   app.get(
@@ -68,26 +67,16 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description:
           "The person's notifications, newest first; `types` keeps some kinds, `exclude_types` leaves some out.",
-        querystring: Type.Composite([
-          PageQuerySchema,
-          Type.Object({ types: Types, 'types[]': Types, exclude_types: Types, 'exclude_types[]': Types }),
-        ]),
+        querystring: Type.Composite([PageQuerySchema, TypesQuerySchema]),
         response: { 200: Type.Array(NotificationSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
       const userId = request.user._id
-      const query = request.query
-      const kept = [query.types ?? [], query['types[]'] ?? []].flat()
-      const left = new Set([query.exclude_types ?? [], query['exclude_types[]'] ?? []].flat())
-      const entries = await services.notifications.window(userId, pageWindow(query))
+      const entries = await services.notifications.window(userId, pageWindow(request.query))
       const link = linkHeader(new URL(request.url, `${publicUrl}/`), entries)
       if (link !== undefined) void reply.header('link', link)
-      const shown = entries.filter(({ item }) => {
-        const type = NOTIFICATION_TYPES[item.type]
-        return (kept.length === 0 || kept.includes(type)) && !left.has(type)
-      })
-      return Promise.all(shown.map(({ item }) => entityOf(item, userId)))
+      return entitiesOf(entries.map(({ item }) => item).filter(typesFilter(request.query)), userId)
     },
   )
 
@@ -124,6 +113,19 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       if (timedIdOf(notification.createdAt, notification._id) !== id) throw recordNotFound()
       return entityOf(notification, userId)
     },
+  )
+
+  app.post(
+    '/api/v1/notifications/clear',
+    {
+      config: { scope: 'write:notifications' },
+      schema: {
+        tags: ['mastodon'],
+        description: "Takes every one of the person's notifications away.",
+        response: { 200: Type.Object({}), ...ERROR_REPLIES },
+      },
+    },
+    async (request) => services.notifications.clear(request.user._id),
   )
 
   app.post(

@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox'
+import type { Notification } from '../schemas/notifications.js'
+import type { Post } from '../schemas/posts.js'
+import type { User } from '../schemas/users.js'
+import type { Services } from '../services/index.js'
+import { accountOf } from './account-entity.js'
+import type { Account } from './schemas.js'
+import { statusesOf } from './status-page.js'
+import type { Status } from './status-schemas.js'
+
+/** Chirp's kinds of notification by Mastodon's names; a comment or a reply on one's post is a mention of one. */
+export const NOTIFICATION_TYPES: Record<Notification['type'], string> = {
+  like: 'favourite',
+  repost: 'reblog',
+  mention: 'mention',
+  comment: 'mention',
+  reply: 'mention',
+  follow: 'follow',
+  follow_request: 'follow_request',
+  poll: 'poll',
+  quote: 'quote',
+}
+
+/** The kinds Mastodon groups when the request names none. */
+export const GROUPED_BY_DEFAULT: readonly string[] = ['favourite', 'follow', 'reblog']
+
+const Types = Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Array(Type.String({ maxLength: 32 }))]))
+/** `types` keeps some kinds, `exclude_types` leaves some out, by Mastodon's names, as lists or one each. */
+export const TypesQuerySchema = Type.Object({
+  types: Types,
+  'types[]': Types,
+  exclude_types: Types,
+  'exclude_types[]': Types,
+})
+type TypesQuery = Partial<Record<keyof typeof TypesQuerySchema.properties, string | string[]>>
+
+/** Whether a notification's kind is among those the query keeps. */
+export function typesFilter(query: TypesQuery) {
+  const kept = [query.types ?? [], query['types[]'] ?? []].flat()
+  const left = new Set([query.exclude_types ?? [], query['exclude_types[]'] ?? []].flat())
+  return (notification: Notification) => {
+    const type = NOTIFICATION_TYPES[notification.type]
+    return (kept.length === 0 || kept.includes(type)) && !left.has(type)
+  }
+}
+
+/**
+ * The group a notification belongs to, as Mastodon keys them: favourites and reblogs of one status
+ * together, follows of one day together, when their kind is among `grouped`; any other alone.
+ */
+export function groupKeyOf(notification: Notification, id: string, grouped: readonly string[] = GROUPED_BY_DEFAULT) {
+  const type = NOTIFICATION_TYPES[notification.type]
+  if (!grouped.includes(type)) return `ungrouped-${id}`
+  if (type === 'follow') return `follow-${notification.createdAt.slice(0, 10)}`
+  return notification.post && (type === 'favourite' || type === 'reblog')
+    ? `${type}-${notification.post._id}`
+    : `ungrouped-${id}`
+}
+
+/**
+ * What a page of notifications shows, each read once: the actors as Account entities and the posts as
+ * statuses, as the reader may see them. Someone or something the reader may no longer see is missing;
+ * a post so is `null`.
+ */
+export async function notificationParts(
+  services: Services,
+  publicUrl: string,
+  notifications: readonly Notification[],
+  userId: string,
+) {
+  const actorIds = [...new Set(notifications.map((each) => each.actor._id))]
+  const postIds = [...new Set(notifications.flatMap((each) => (each.post ? [each.post._id] : [])))]
+  const [people, posts] = await Promise.all([
+    Promise.all(
+      actorIds.map((id) =>
+        services.users.get(id, userId).then(
+          ({ user }) => user,
+          () => undefined,
+        ),
+      ),
+    ),
+    Promise.all(
+      postIds.map((id) =>
+        services.posts.get(id, userId).then(
+          ({ post }) => post,
+          () => undefined,
+        ),
+      ),
+    ),
+  ])
+  const shown = posts.filter((post): post is Post => post !== undefined)
+  const statuses = await statusesOf(services, publicUrl, shown, userId)
+  const accounts = new Map<string, Account>(
+    people.filter((user): user is User => user !== undefined).map((user) => [user._id, accountOf(user, publicUrl)]),
+  )
+  const byPost = new Map<string, Status | null>(postIds.map((id) => [id, null]))
+  shown.forEach((post, i) => byPost.set(post._id, statuses[i] ?? null))
+  return { accounts, statuses: byPost }
+}
