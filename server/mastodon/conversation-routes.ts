@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { Conversation as ChirpConversation } from '../schemas/conversations.js'
-import type { User } from '../schemas/users.js'
-import { accountOf } from './account-entity.js'
+import { accountsOf } from './account-entity.js'
 import { ERROR_REPLIES, orNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, cursorLinkHeader } from './paging.js'
@@ -30,14 +29,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
   async function conversationsOf(conversations: readonly ChirpConversation[], userId: string) {
     const ids = [...new Set(conversations.flatMap((each) => each.participants.map((person) => person._id)))]
     const [people, statuses] = await Promise.all([
-      Promise.all(
-        ids.map((id) =>
-          services.users.get(id, userId).then(
-            ({ user }) => user,
-            () => undefined,
-          ),
-        ),
-      ),
+      accountsOf(services, publicUrl, ids, userId),
       statusesOf(
         services,
         publicUrl,
@@ -45,9 +37,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         userId,
       ),
     ])
-    const accounts = new Map(
-      people.filter((user): user is User => user !== undefined).map((user) => [user._id, accountOf(user, publicUrl)]),
-    )
+    const accounts = new Map(people.map((account) => [account.id, account]))
     return conversations.map((each, i) => ({
       id: each._id,
       unread: each.unread > 0,

@@ -2,7 +2,7 @@ import type { Multipart } from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { Visibility } from '../../common/audience.js'
 import * as MSG from '../../common/messages.js'
 import { AppError, forbidden } from '../errors.js'
@@ -151,9 +151,8 @@ async function partsOf(request: FastifyRequest) {
  * same services as Chirp's own profile edit, uploads and signup, with every rule and limit of theirs.
  */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
-  /** Stores an image as an upload does, counted against the person's uploads: its URL. */
-  async function store(request: FastifyRequest, reply: FastifyReply, image: Image) {
-    await app.spendUploads(request, reply, 1)
+  /** Stores an image as an upload does: its URL. */
+  async function store(image: Image) {
     const saved = await services.media.save({
       stream: (async function* () {
         yield image.bytes
@@ -182,8 +181,10 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         ? await partsOf(request)
         : { fields: (request.body ?? {}) as Record<string, string>, images: [] }
       const edit = editOf(checked(CredentialsSchema, fields), fields)
+      // Counted against the person's uploads, as Chirp's own uploads are, before any is stored.
+      await app.spendUploads(request, reply, images.length)
       for (const image of images) {
-        const url = await store(request, reply, image)
+        const url = await store(image)
         if (image.field === 'avatar') edit.avatarURL = url
         else edit.bannerURL = url
       }
@@ -192,9 +193,20 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     },
   )
 
+  /** The app's own token with `write:accounts`, checked before the body is read. */
+  const appTokenFor = (request: FastifyRequest) => {
+    const token = app.appTokenOf(request)
+    if (!token) throw new AppError(401, 'The access token is invalid')
+    if (!covers(token.scopes, 'write:accounts')) throw new AppError(403, 'This action is outside the authorized scopes')
+    return token
+  }
+
   app.post(
     '/api/v1/accounts',
     {
+      onRequest: async (request) => {
+        appTokenFor(request)
+      },
       schema: {
         tags: ['mastodon'],
         description:
@@ -204,11 +216,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       },
     },
     async (request) => {
-      const token = app.appTokenOf(request)
-      if (!token) throw new AppError(401, 'The access token is invalid')
-      if (!covers(token.scopes, 'write:accounts')) {
-        throw new AppError(403, 'This action is outside the authorized scopes')
-      }
+      const token = appTokenFor(request)
       const body = request.body
       if (!on(body.agreement)) throw unprocessable('Agreement must be accepted')
       const { createdUser, pending } = await services.auth.signup({

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { Notification } from '../schemas/notifications.js'
-import type { Post } from '../schemas/posts.js'
-import type { User } from '../schemas/users.js'
 import type { Services } from '../services/index.js'
-import { accountOf } from './account-entity.js'
+import { accountsOf, ifThere } from './account-entity.js'
 import type { Account } from './schemas.js'
 import { statusesOf } from './status-page.js'
 import type { Status } from './status-schemas.js'
@@ -71,28 +69,12 @@ export async function notificationParts(
   const actorIds = [...new Set(notifications.map((each) => each.actor._id))]
   const postIds = [...new Set(notifications.flatMap((each) => (each.post ? [each.post._id] : [])))]
   const [people, posts] = await Promise.all([
-    Promise.all(
-      actorIds.map((id) =>
-        services.users.get(id, userId).then(
-          ({ user }) => user,
-          () => undefined,
-        ),
-      ),
-    ),
-    Promise.all(
-      postIds.map((id) =>
-        services.posts.get(id, userId).then(
-          ({ post }) => post,
-          () => undefined,
-        ),
-      ),
-    ),
+    accountsOf(services, publicUrl, actorIds, userId),
+    Promise.all(postIds.map((id) => ifThere(services.posts.get(id, userId)))),
   ])
-  const shown = posts.filter((post): post is Post => post !== undefined)
+  const shown = posts.flatMap((found) => (found ? [found.post] : []))
   const statuses = await statusesOf(services, publicUrl, shown, userId)
-  const accounts = new Map<string, Account>(
-    people.filter((user): user is User => user !== undefined).map((user) => [user._id, accountOf(user, publicUrl)]),
-  )
+  const accounts = new Map<string, Account>(people.map((account) => [account.id, account]))
   const byPost = new Map<string, Status | null>(postIds.map((id) => [id, null]))
   shown.forEach((post, i) => byPost.set(post._id, statuses[i] ?? null))
   return { accounts, statuses: byPost }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { User } from '../schemas/users.js'
-import { accountOf } from './account-entity.js'
+import { accountOf, accountsOf } from './account-entity.js'
 import { ERROR_REPLIES, orNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, cursorLinkHeader } from './paging.js'
@@ -24,19 +23,6 @@ const Accounts = { 200: Type.Array(AccountSchema), ...ERROR_REPLIES }
  */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
   const limitOf = (limit: number | undefined) => Math.min(Math.max(limit ?? 40, 1), 80)
-
-  /** The people of a page as Account entities, as the person may open them; one who shut them out is left out. */
-  async function accountsOf(ids: readonly string[], readerId: string) {
-    const people = await Promise.all(
-      ids.map((id) =>
-        services.users.get(id, readerId).then(
-          ({ user }) => user,
-          () => undefined,
-        ),
-      ),
-    )
-    return people.filter((user): user is User => user !== undefined).map((user) => accountOf(user, publicUrl))
-  }
 
   const lists = [
     {
@@ -68,6 +54,8 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         const link = cursorLinkHeader(new URL(request.url, `${publicUrl}/`), nextCursor)
         if (link !== undefined) void reply.header('link', link)
         return accountsOf(
+          services,
+          publicUrl,
           users.map((user) => user._id),
           userId,
         )

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { User } from '../schemas/users.js'
-import { accountOf } from './account-entity.js'
+import { accountsOf } from './account-entity.js'
 import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { AccountSchema } from './schemas.js'
@@ -95,15 +94,12 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
   /** Who to follow, as Account entities: the most followed people the person does not follow yet. */
   async function suggested(userId: string, limit: number | undefined) {
     const { users } = await services.users.suggestions(userId, Math.min(Math.max(limit ?? 40, 1), 80))
-    const people = await Promise.all(
-      users.map((user) =>
-        services.users.get(user._id, userId).then(
-          ({ user }) => user,
-          () => undefined,
-        ),
-      ),
+    return accountsOf(
+      services,
+      publicUrl,
+      users.map((user) => user._id),
+      userId,
     )
-    return people.filter((user): user is User => user !== undefined).map((user) => accountOf(user, publicUrl))
   }
   const LimitQuerySchema = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) })
 

@@ -76,8 +76,11 @@ const UPLOAD_ROUTE = '/api/media'
 const PASSWORD_RESET_ROUTE = '/api/auth/password-reset'
 const EXPORT_ROUTE = '/api/account/export'
 const IMPORT_ROUTE = '/api/account/import'
-/** Routes that store images: an upload, and an import's archive, which spends as many as it holds. */
-const IMAGE_ROUTES = new Set([UPLOAD_ROUTE, IMPORT_ROUTE])
+/**
+ * Routes that store images: an upload; an import's archive, which spends as many as it holds; and the
+ * Mastodon API's profile change, which spends its avatar and header.
+ */
+const IMAGE_ROUTES = new Set([UPLOAD_ROUTE, IMPORT_ROUTE, '/api/v1/accounts/update_credentials'])
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -2,7 +2,6 @@ import t from 'tap'
 import * as MSG from '../../common/messages.js'
 import { multipart, PNG } from '../helpers/images.js'
 import { bearer, mastodonClient, tokenRequest, type MastodonPerson, type RegisteredApp } from '../helpers/mastodon.js'
-import { loose } from '../helpers/rate-limits.js'
 
 /**
  * The person's own account through the Mastodon client API (DECISIONS §13): update_credentials over

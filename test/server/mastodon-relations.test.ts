@@ -15,7 +15,8 @@ const { api, client, person, call, json } = await mastodonClient(t, { options: {
 type Person = MastodonPerson
 const UNKNOWN = '00000000-0000-4000-8000-000000000000'
 const ids = (accounts: { id: string }[]) => accounts.map((account) => account.id)
-const nextOf = (link: unknown) => /<([^>]+)>; rel="next"/.exec(String(link ?? ''))?.[1]
+const nextOf = (link: string | string[] | number | undefined) =>
+  /<([^>]+)>; rel="next"/.exec(typeof link === 'string' ? link : '')?.[1]
 const pathOf = (url: string) => {
   const parsed = new URL(url)
   return `${parsed.pathname}${parsed.search}`
