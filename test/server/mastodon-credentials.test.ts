@@ -1,6 +1,7 @@
 import t from 'tap'
 import * as MSG from '../../common/messages.js'
 import { multipart, PNG } from '../helpers/images.js'
+import { seedWithStaff } from '../helpers/moderation.js'
 import { bearer, mastodonClient, tokenRequest, type MastodonPerson, type RegisteredApp } from '../helpers/mastodon.js'
 
 /**
@@ -246,6 +247,33 @@ await t.test('signup honours REGISTRATION: closed refuses, approval makes a wait
       `${registration}: no way in yet`,
     )
   }
+})
+
+await t.test('signup with REGISTRATION=invite: a valid invite_code, used up as on Chirp', async (t) => {
+  const other = await mastodonClient(t, { config: { registration: 'invite' }, options: { seed: seedWithStaff } })
+  const admin = await other.api.login('maya.lin')
+  const invite = await other.api.as(admin, { method: 'POST', url: '/api/invites', payload: { uses: 1 } })
+  const code = invite.json<{ invite: { code: string } }>().invite.code
+  const token = (
+    await tokenRequest(other.api, {
+      grant_type: 'client_credentials',
+      client_id: other.client.clientId,
+      client_secret: other.client.clientSecret,
+    })
+  ).json<{ access_token: string }>().access_token
+  const send = (username: string, invite_code?: string) =>
+    other.api.app.inject({
+      method: 'POST',
+      url: '/api/v1/accounts',
+      headers: bearer(token),
+      payload: { ...signupBody(username), ...(invite_code === undefined ? {} : { invite_code }) },
+    })
+  const without = await send('invited_none')
+  t.equal(without.statusCode, 403)
+  t.same(without.json(), { error: MSG.inviteRequired })
+  t.equal((await send('invited_one', code)).statusCode, 200, 'with the code')
+  const again = await send('invited_two', code)
+  t.same([again.statusCode, again.json()], [403, { error: MSG.inviteRequired }], 'the code is used up')
 })
 
 await t.test('accounts/search: by username and name, following alone, first page alone', async (t) => {
