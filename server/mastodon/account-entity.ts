@@ -1,5 +1,7 @@
 import type { Visibility } from '../../common/audience.js'
+import { AppError } from '../errors.js'
 import type { User } from '../schemas/users.js'
+import type { Services } from '../services/index.js'
 import type { Account, CredentialAccount } from './schemas.js'
 
 /** Chirp's audiences by Mastodon's names: `followers` is Mastodon's `private`. */
@@ -79,7 +81,7 @@ export function accountOf(user: User, publicUrl: string): Account {
 }
 
 /** The signed-in person's own account: their account, with the source of what they wrote and their role. */
-export function credentialAccountOf(user: User, publicUrl: string, followRequests: number): CredentialAccount {
+function credentialAccountOf(user: User, publicUrl: string, followRequests: number): CredentialAccount {
   return {
     ...accountOf(user, publicUrl),
     source: {
@@ -96,4 +98,44 @@ export function credentialAccountOf(user: User, publicUrl: string, followRequest
     },
     role: ROLES[user.role ?? 'user'],
   }
+}
+
+/** How many people wait for the person's answer: only a locked account has any (unlocking accepts them all). */
+async function followRequestsOf(services: Services, user: User): Promise<number> {
+  if (!user.locked) return 0
+  let count = 0
+  let cursor: string | undefined
+  do {
+    const page = await services.followRequests.list(user._id, { limit: 100, cursor })
+    count += page.users.length
+    cursor = page.nextCursor ?? undefined
+  } while (cursor !== undefined)
+  return count
+}
+
+/** The signed-in person's own account as the services read it now. */
+export async function ownAccountOf(services: Services, publicUrl: string, userId: string) {
+  const { user } = await services.users.own(userId)
+  return credentialAccountOf(user, publicUrl, await followRequestsOf(services, user))
+}
+
+/** The answer of a read of something the reader may see, or undefined when it is not there for them (404). */
+export async function ifThere<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 404) return undefined
+    throw error
+  }
+}
+
+/** The accounts of `ids` in their order, as the reader may open them; someone not there for the reader is left out. */
+export async function accountsOf(
+  services: Services,
+  publicUrl: string,
+  ids: readonly string[],
+  readerId: string | undefined,
+): Promise<Account[]> {
+  const people = await Promise.all(ids.map((id) => ifThere(services.users.get(id, readerId))))
+  return people.flatMap((found) => (found ? [accountOf(found.user, publicUrl)] : []))
 }

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../services/markers.js'
-import type { User } from '../schemas/users.js'
-import { credentialAccountOf, VISIBILITY_NAMES } from './account-entity.js'
+import { ownAccountOf, VISIBILITY_NAMES } from './account-entity.js'
 import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { CredentialAccountSchema, CustomEmojiSchema, MarkersSchema, PreferencesSchema } from './schemas.js'
@@ -34,19 +33,6 @@ function markersOf(markers: readonly MarkerRecord[]) {
 
 /** The signed-in person: their account, preferences and reading markers; and the custom emoji (none yet). */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
-  /** How many people wait for the person's answer: only a locked account has any (unlocking accepts them all). */
-  async function followRequestsOf(user: User): Promise<number> {
-    if (!user.locked) return 0
-    let count = 0
-    let cursor: string | undefined
-    do {
-      const page = await services.followRequests.list(user._id, { limit: 100, cursor })
-      count += page.users.length
-      cursor = page.nextCursor ?? undefined
-    } while (cursor !== undefined)
-    return count
-  }
-
   app.get(
     '/api/v1/accounts/verify_credentials',
     {
@@ -57,10 +43,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         response: { 200: CredentialAccountSchema, ...ERROR_REPLIES },
       },
     },
-    async (request) => {
-      const { user } = await services.users.own(request.user._id)
-      return credentialAccountOf(user, publicUrl, await followRequestsOf(user))
-    },
+    async (request) => ownAccountOf(services, publicUrl, request.user._id),
   )
 
   app.get(

@@ -20,6 +20,16 @@ const WORDS: Record<number, string> = {
 /** What Mastodon answers for an id that names nothing the reader may see. */
 export const recordNotFound = () => new AppError(404, 'Record not found')
 
+/** The work's answer, with any 404 of Chirp's own words (a person, a post, a request not there) in Mastodon's. */
+export async function orNotFound<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 404) throw recordNotFound()
+    throw error
+  }
+}
+
 /** The error as Mastodon's clients read it: a message under `error`, and Mastodon's status. */
 function bodyOf(
   error: FastifyError,

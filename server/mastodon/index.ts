@@ -2,20 +2,27 @@ import type { FastifyInstance } from 'fastify'
 import { installMastodonErrors, installMastodonNotFound } from './errors.js'
 import { installCors } from './cors.js'
 import { installFormBodies } from './form-bodies.js'
+import { installRateLimitHeaders } from './rate-limit-headers.js'
 import { installScopeGuard } from './scopes-guard.js'
 import accountRoutes from './account-routes.js'
 import instanceRoutes from './instance-routes.js'
 import authorizeRoutes from './authorize-routes.js'
 import collectionRoutes from './collection-routes.js'
+import conversationRoutes from './conversation-routes.js'
+import credentialRoutes from './credential-routes.js'
+import groupedNotificationRoutes from './grouped-notification-routes.js'
 import notificationRoutes from './notification-routes.js'
 import oauthRoutes from './oauth-routes.js'
 import peopleRoutes from './people-routes.js'
+import relationRoutes from './relation-routes.js'
+import reportRoutes from './report-routes.js'
 import searchRoutes from './search-routes.js'
 import statusRoutes from './status-routes.js'
 import streamingRoutes from './streaming-routes.js'
 import mediaRoutes from './media-routes.js'
 import pollRoutes from './poll-routes.js'
 import timelineRoutes from './timeline-routes.js'
+import trendRoutes from './trend-routes.js'
 import type { MastodonOptions } from './options.js'
 
 /**
@@ -28,6 +35,7 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   installFormBodies(app)
   installMastodonErrors(app)
   installScopeGuard(app)
+  installRateLimitHeaders(app)
   // Preflights: answered by the CORS hook before they reach these.
   for (const path of ['/api/v1/*', '/api/v2/*', '/oauth/token', '/oauth/revoke']) {
     app.options(path, { schema: { hide: true } }, async (_request, reply) => reply.code(204).send())
@@ -45,5 +53,11 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(searchRoutes, options)
   await app.register(notificationRoutes, options)
   await app.register(streamingRoutes, options)
+  await app.register(groupedNotificationRoutes, options)
+  await app.register(relationRoutes, options)
+  await app.register(reportRoutes, options)
+  await app.register(conversationRoutes, options)
+  await app.register(credentialRoutes, options)
+  await app.register(trendRoutes, options)
   await installMastodonNotFound(app)
 }

@@ -5,9 +5,13 @@ import { statusKeyOf, timedIdOf } from '../services/status-ids.js'
 import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow, linkHeader } from './paging.js'
-import { NOTIFICATION_TYPES, NotificationSchema, notificationOf } from './notification-entity.js'
-
-const Types = Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Array(Type.String({ maxLength: 32 }))]))
+import {
+  NotificationSchema,
+  TypesQuerySchema,
+  notificationOf,
+  notificationsOf,
+  typesFilter,
+} from './notification-entity.js'
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /**
@@ -15,8 +19,14 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 })
  * do, `types` and `exclude_types` by Mastodon's names, and the unread count.
  */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
-  const entityOf = (notification: Notification, userId: string) =>
-    notificationOf(services, publicUrl, notification, userId)
+  /** A page of notifications as Mastodon's; one whose actor the reader may no longer see is left out. */
+  const entitiesOf = (notifications: readonly Notification[], userId: string) =>
+    notificationsOf(services, publicUrl, notifications, userId)
+  const entityOf = async (notification: Notification, userId: string) => {
+    const entity = await notificationOf(services, publicUrl, notification, userId)
+    if (!entity) throw recordNotFound()
+    return entity
+  }
 
   app.get(
     '/api/v1/notifications',
@@ -26,26 +36,16 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description:
           "The person's notifications, newest first; `types` keeps some kinds, `exclude_types` leaves some out.",
-        querystring: Type.Composite([
-          PageQuerySchema,
-          Type.Object({ types: Types, 'types[]': Types, exclude_types: Types, 'exclude_types[]': Types }),
-        ]),
+        querystring: Type.Composite([PageQuerySchema, TypesQuerySchema]),
         response: { 200: Type.Array(NotificationSchema), ...ERROR_REPLIES },
       },
     },
     async (request, reply) => {
       const userId = request.user._id
-      const query = request.query
-      const kept = [query.types ?? [], query['types[]'] ?? []].flat()
-      const left = new Set([query.exclude_types ?? [], query['exclude_types[]'] ?? []].flat())
-      const entries = await services.notifications.window(userId, pageWindow(query))
+      const entries = await services.notifications.window(userId, pageWindow(request.query))
       const link = linkHeader(new URL(request.url, `${publicUrl}/`), entries)
       if (link !== undefined) void reply.header('link', link)
-      const shown = entries.filter(({ item }) => {
-        const type = NOTIFICATION_TYPES[item.type]
-        return (kept.length === 0 || kept.includes(type)) && !left.has(type)
-      })
-      return Promise.all(shown.map(({ item }) => entityOf(item, userId)))
+      return entitiesOf(entries.map(({ item }) => item).filter(typesFilter(request.query)), userId)
     },
   )
 
@@ -82,6 +82,19 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       if (timedIdOf(notification.createdAt, notification._id) !== id) throw recordNotFound()
       return entityOf(notification, userId)
     },
+  )
+
+  app.post(
+    '/api/v1/notifications/clear',
+    {
+      config: { scope: 'write:notifications' },
+      schema: {
+        tags: ['mastodon'],
+        description: "Takes every one of the person's notifications away.",
+        response: { 200: Type.Object({}), ...ERROR_REPLIES },
+      },
+    },
+    async (request) => services.notifications.clear(request.user._id),
   )
 
   app.post(

@@ -1,34 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { User } from '../schemas/users.js'
 import { accountOf } from './account-entity.js'
 import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow } from './paging.js'
+import { relationshipOf, relationshipsOf, RelationshipSchema } from './relationships.js'
 import { AccountSchema } from './schemas.js'
 import { readerIdOf, sendPage, statusesOf } from './status-page.js'
 import { StatusSchema } from './status-schemas.js'
 
-const RelationshipSchema = Type.Object(
-  {
-    id: Type.String(),
-    following: Type.Boolean(),
-    showing_reblogs: Type.Boolean(),
-    notifying: Type.Boolean(),
-    languages: Type.Array(Type.String()),
-    followed_by: Type.Boolean(),
-    blocking: Type.Boolean(),
-    blocked_by: Type.Boolean(),
-    muting: Type.Boolean(),
-    muting_notifications: Type.Boolean(),
-    requested: Type.Boolean(),
-    requested_by: Type.Boolean(),
-    domain_blocking: Type.Boolean(),
-    endorsed: Type.Boolean(),
-    note: Type.String(),
-  },
-  { title: 'MastodonRelationship' },
-)
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 const Ids = Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 40 })])
 const Flag = Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 })]))
@@ -38,39 +18,6 @@ const on = (flag: boolean | string | undefined) => flag === true || flag === 'tr
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
   const accountFor = async (key: string, readerId: string | undefined) =>
     accountOf((await services.users.get(key, readerId)).user, publicUrl)
-
-  /** The relationships of the reader with each of `ids`, as the users and relations services tell them. */
-  async function relationshipsOf(meId: string, ids: readonly string[]) {
-    const [people, relations] = await Promise.all([
-      Promise.all(ids.map((id) => services.users.get(id, meId).then(({ user }) => user))),
-      services.relations.with(meId, ids),
-    ])
-    return people.map((user: User, i) => {
-      const relation = relations[i]
-      return {
-        id: user._id,
-        following: user.followers.some((follower) => follower._id === meId),
-        showing_reblogs: true,
-        notifying: false,
-        languages: [],
-        followed_by: user.following.some((followed) => followed._id === meId),
-        blocking: relation?.blocking ?? false,
-        blocked_by: relation?.blockedBy ?? false,
-        muting: relation?.muting ?? false,
-        muting_notifications: relation?.muting ?? false,
-        requested: user.requested === true,
-        requested_by: false,
-        domain_blocking: false,
-        endorsed: false,
-        note: '',
-      }
-    })
-  }
-  const relationshipOf = async (meId: string, id: string) => {
-    const [relationship] = await relationshipsOf(meId, [id])
-    if (!relationship) throw new Error('a relationship with one person')
-    return relationship
-  }
 
   app.get(
     '/api/v1/accounts/lookup',
@@ -104,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     },
     async (request) => {
       const ids = [request.query.id ?? [], request.query['id[]'] ?? []].flat()
-      return relationshipsOf(request.user._id, [...new Set(ids)])
+      return relationshipsOf(services, request.user._id, [...new Set(ids)])
     },
   )
 
@@ -203,7 +150,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       async (request) => {
         const meId = request.user._id
         const { user } = await services.users.get(request.params.id, meId)
-        const before = await relationshipOf(meId, user._id)
+        const before = await relationshipOf(services, meId, user._id)
         // As Mastodon does, asking for what already holds changes nothing and is no error.
         const holds: Record<typeof path, boolean> = {
           follow: before.following || before.requested,
@@ -214,7 +161,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
           unmute: !before.muting,
         }
         if (!holds[path]) await change(meId, user._id)
-        return relationshipOf(meId, user._id)
+        return relationshipOf(services, meId, user._id)
       },
     )
   }

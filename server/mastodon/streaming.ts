@@ -218,10 +218,11 @@ export function createConnection(options: ConnectionOptions) {
         if (streams.length === 0) return undefined
         return {
           event: 'notification',
-          draw: async () => ({
-            streams,
-            payload: JSON.stringify(await notificationOf(services, publicUrl, notification, userId)),
-          }),
+          draw: async () => {
+            // Nothing when its actor is hidden from the reader, as the notifications list leaves it out.
+            const entity = await notificationOf(services, publicUrl, notification, userId)
+            return entity && { streams, payload: JSON.stringify(entity) }
+          },
         }
       }
       case 'conversation.updated': {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { counterStore } from './counter-store.js'
 import { address, refuse, route, type Counter, type KeyOf, type Limit } from './limit-counters.js'
 import { installLoginLimits, type LoginSlowdown } from './login-limits.js'
+import { keepQuota } from './rate-quota.js'
 import { installSecretLimits } from './secret-limits.js'
 import { connectRedis } from './redis-client.js'
 
@@ -69,14 +70,18 @@ export interface RateLimitOptions {
 /** Keys kept per limiter in memory, when there is no Redis: about 200 bytes each, so 4 MB per limiter at most. */
 const LOCAL_KEYS_PER_LIMITER = 20_000
 const DEFAULT_REDIS_PREFIX = 'chirp:rate-limit:'
-const SIGNUP_ROUTE = '/api/auth/signup'
+/** Chirp's signup, and the Mastodon client API's. */
+const SIGNUP_ROUTES = new Set(['/api/auth/signup', '/api/v1/accounts'])
 /** Chirp's upload, and the Mastodon client API's (v1 and v2), which store images through the same service. */
 const UPLOAD_ROUTES = new Set(['/api/media', '/api/v1/media', '/api/v2/media'])
 const PASSWORD_RESET_ROUTE = '/api/auth/password-reset'
 const EXPORT_ROUTE = '/api/account/export'
 const IMPORT_ROUTE = '/api/account/import'
-/** Routes that store images: an upload, and an import's archive, which spends as many as it holds. */
-const IMAGE_ROUTES = new Set([...UPLOAD_ROUTES, IMPORT_ROUTE])
+/**
+ * Routes that store images: an upload; an import's archive, which spends as many as it holds; and the
+ * Mastodon API's profile change, which spends its avatar and header.
+ */
+const IMAGE_ROUTES = new Set([...UPLOAD_ROUTES, IMPORT_ROUTE, '/api/v1/accounts/update_credentials'])
 /** Signed-in POSTs that change nothing stored: a stream ticket is bounded by the hub itself. */
 const NOT_WRITES = new Set(['/api/events/ticket'])
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -150,8 +155,18 @@ export async function installRateLimits(app: FastifyInstance, policy: RateLimitP
 
   const isWrite = (request: FastifyRequest) =>
     !READS.has(request.method) && !NOT_WRITES.has(route(request)) && signedIn(request) !== undefined
-  const general = limiter('general', policy.general, address)
-  const signup = limiter('signup', policy.signupPerAddress, (r) => (route(r) === SIGNUP_ROUTE ? address(r) : undefined))
+  const generalCount = counter('general', policy.general, address)
+  /** The general limit, whose standing the request keeps for the headers the Mastodon API sends. */
+  async function general(request: FastifyRequest, reply: FastifyReply) {
+    const hit = await generalCount.hit(request)
+    if (!hit) return
+    const { max } = policy.general
+    keepQuota(request, { limit: max, remaining: Math.max(0, max - hit.current), resetSeconds: hit.ttlInSeconds })
+    if (hit.exceeded) refuse(reply, policy.general, hit.ttlInSeconds)
+  }
+  const signup = limiter('signup', policy.signupPerAddress, (r) =>
+    SIGNUP_ROUTES.has(route(r)) && r.method === 'POST' ? address(r) : undefined,
+  )
   const resets = limiter('password-reset', policy.passwordResetsPerAddress, (r) =>
     route(r) === PASSWORD_RESET_ROUTE ? address(r) : undefined,
   )

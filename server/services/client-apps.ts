@@ -204,6 +204,17 @@ export function createClientAppsService({ store, now, auth, signAppToken }: Clie
       }
     },
 
+    /**
+     * A token for someone the app just signed up (POST /api/v1/accounts with the app's own token), with
+     * that token's scopes, as if they had signed in through the app.
+     */
+    async signupGrant(appId: string, scopes: readonly string[], userId: string) {
+      const [app, holder] = await Promise.all([store.getApp(appId), store.getTokenHolder(userId)])
+      if (!app) throw invalidClient()
+      if (!holder) throw invalidGrant()
+      return grantOf(app, holder, scopes)
+    },
+
     /** The client_credentials grant: a token of the app itself, which acts for nobody. */
     clientToken(app: AppRecord, scope: string | undefined): TokenGrant {
       const scopes = scopesFor(app, scope)

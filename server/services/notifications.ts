@@ -72,6 +72,12 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
       return {}
     },
 
+    /** Takes every one of the reader's notifications away; their streams hear the count fall to none. */
+    async clear(userId: string) {
+      await store.transaction((tx) => retract(tx, { recipientId: userId }))
+      return {}
+    },
+
     /** How many of the reader's notifications are unread. */
     unread: (userId: string) => store.countUnread(userId),
 

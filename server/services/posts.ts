@@ -174,6 +174,22 @@ export function createPostsService({
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
+    /**
+     * Everyone's public posts, the most liked first (likes by suspended people counting nowhere), the
+     * newest first among equals: the `trending` order of the home feed, over every public post.
+     */
+    async trending(limit: number, asked: Reader) {
+      const reader = await seeing(store, asked, now())
+      const { items } = await store.listPosts({
+        sort: 'trending',
+        limit: Math.min(limit, MAX_UNPAGED),
+        hide: reader.hidden.people,
+        uncounted: reader.hidden.suspended,
+        audience: LISTED,
+      })
+      return { posts: await listViews(items, reader) }
+    },
+
     get: view,
 
     /** Who likes the post, the most recent like first. */

@@ -24,6 +24,8 @@ export interface NotificationBase {
   idsBetween(a: string, b: string): Iterable<string>
   /** Ids of the notifications to the user and of those they made for anyone (a deleted account's). */
   idsInvolving(userId: string): Iterable<string>
+  /** Ids of the notifications to the user. */
+  idsTo(userId: string): Iterable<string>
   /** The user's unread notifications, oldest first. */
   unreadOf(userId: string): readonly NotificationRecord[]
   unreadCount(userId: string): number
@@ -95,6 +97,9 @@ export class NotificationIndex implements NotificationBase {
     const ids = (this.#byRecipient.get(userId)?.items ?? []).map((n) => n._id)
     for (const n of this.#byId.values()) if (n.actorId === userId) ids.push(n._id)
     return ids
+  }
+  idsTo(userId: string): Iterable<string> {
+    return (this.#byRecipient.get(userId)?.items ?? []).map((n) => n._id)
   }
   unreadOf(userId: string): readonly NotificationRecord[] {
     return this.#unread.get(userId)?.items ?? []

@@ -21,8 +21,8 @@ export interface NotificationRecord extends NotificationIdentity {
 
 /**
  * Which notifications to take back: exactly one, every one about a post or a comment that is going away,
- * every one either of two people made for the other (a block between them), or every one to or from a
- * person (an account deleted).
+ * every one either of two people made for the other (a block between them), every one to or from a
+ * person (an account deleted), or every one to a person (their list cleared).
  */
 export type NotificationMatch =
   | { identity: NotificationIdentity }
@@ -30,6 +30,7 @@ export type NotificationMatch =
   | { commentId: string }
   | { between: readonly [string, string] }
   | { involving: string }
+  | { recipientId: string }
 
 /** A recipient's count of unread notifications after a change. */
 export interface UnreadCount {

@@ -60,6 +60,9 @@ export class StagedNotifications {
       const involving = (n: NotificationRecord) => n.recipientId === match.involving || n.actorId === match.involving
       for (const id of this.base.idsInvolving(match.involving)) ids.add(id)
       for (const [id, staged] of this.changes) if (staged && involving(staged)) ids.add(id)
+    } else if ('recipientId' in match) {
+      for (const id of this.base.idsTo(match.recipientId)) ids.add(id)
+      for (const [id, staged] of this.changes) if (staged?.recipientId === match.recipientId) ids.add(id)
     } else if ('between' in match) {
       const [a, b] = match.between
       const between = (n: NotificationRecord) =>

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
-import type { Config } from '../../server/config.js'
 import { buildApiApp, signup, type SignedUp } from './api.js'
+import type { AppOptions } from '../../server/app.js'
+import type { Config } from '../../server/config.js'
 import type { TestApp, TestContext } from './app.js'
 
 /** An app registered through POST /api/v1/apps: its credentials. */
@@ -87,18 +88,22 @@ export interface MastodonPerson extends SignedUp {
   bearer: string
 }
 
-type Method = 'GET' | 'POST' | 'DELETE'
+type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH'
 
 /**
- * An app on `publicUrl` with one registered Mastodon app: people signed in through it, and calls of the
+ * An app on `publicUrl` (with `config` and `options`) with one registered Mastodon app: people signed in through it, and calls of the
  * Mastodon paths as one of them (or signed out); `json` refuses any answer but 200.
  */
-export async function mastodonClient(t: TestContext, config: Partial<Config> = {}) {
-  const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example', ...config } })
+export async function mastodonClient(
+  t: TestContext,
+  { config = {}, options = {} }: { config?: Partial<Config>; options?: AppOptions } = {},
+) {
+  const api = await buildApiApp(t, { config: { publicUrl: 'https://chirp.example', ...config }, options })
   const client = await registerApp(api)
-  const person = async (): Promise<MastodonPerson> => {
+  /** Someone signed up, with a token of every scope, or of `scope` alone. */
+  const person = async (scope?: string): Promise<MastodonPerson> => {
     const signed = await signup(api)
-    return { ...signed, bearer: await passwordToken(api, client, signed.username, signed.password) }
+    return { ...signed, bearer: await passwordToken(api, client, signed.username, signed.password, scope) }
   }
   const call = (method: Method, url: string, who?: MastodonPerson, payload?: Record<string, unknown>) =>
     api.app.inject({ method, url, ...(who ? { headers: bearer(who.bearer) } : {}), ...(payload ? { payload } : {}) })

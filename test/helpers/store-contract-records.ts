@@ -88,6 +88,12 @@ export function recordWrites(f: Fixture): WriteCase[] {
       write: (tx) => tx.removeNotifications({ between: [u0, u1] }),
     },
     {
+      op: 'removeNotifications',
+      name: 'every one to a person, read and unread',
+      write: (tx) => tx.removeNotifications({ recipientId: u4 }),
+    },
+    { op: 'removeNotifications', name: 'to nobody', write: (tx) => tx.removeNotifications({ recipientId: MALFORMED }) },
+    {
       op: 'addNotifications',
       name: 'several, two to one recipient, one read, one there already, one by nobody, one about no post',
       write: (tx) =>

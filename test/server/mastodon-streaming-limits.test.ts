@@ -8,7 +8,7 @@ import { openSse } from '../helpers/sse.js'
  * streams do (EVENTS_MAX_STREAMS_PER_USER): past it a socket is told so and closed, an event stream is a 429.
  * On whichever store runs.
  */
-const { api, person } = await mastodonClient(t, { eventsMaxStreamsPerUser: 2 })
+const { api, person } = await mastodonClient(t, { config: { eventsMaxStreamsPerUser: 2 } })
 await api.app.listen({ host: '127.0.0.1', port: 0 })
 const port = (api.app.server.address() as { port: number }).port
 

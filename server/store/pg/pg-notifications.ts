@@ -185,6 +185,7 @@ export async function removeNotificationsOf(
 
 function matching(sql: Queryable, match: NotificationMatch) {
   if ('involving' in match) return sql`n.recipient_id = ${match.involving} OR n.actor_id = ${match.involving}`
+  if ('recipientId' in match) return sql`n.recipient_id = ${match.recipientId}`
   if ('between' in match) {
     const [a, b] = match.between
     return sql`(n.recipient_id = ${a} AND n.actor_id = ${b}) OR (n.recipient_id = ${b} AND n.actor_id = ${a})`
