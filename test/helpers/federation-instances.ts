@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getCACertificates, setDefaultCACertificates } from 'node:tls'
-import { generate } from 'selfsigned'
 import type { TestContext, TestApp } from './app.js'
 import { buildApiApp } from './api.js'
+import { issueCertificate } from './https-pages.js'
 
 /**
  * Chirp instances federating on this machine over https, as DECISIONS §14's proof asks: a certificate
@@ -20,25 +20,9 @@ let certificates: Promise<{ key: string; cert: string }> | undefined
 /** One authority and one certificate for every test address, trusted from then on by this process. */
 function trustedCertificate() {
   certificates ??= (async () => {
-    const ca = await generate([{ name: 'commonName', value: 'Chirp federation test authority' }], {
-      keySize: 2048,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-      ],
-    })
-    const server = await generate([{ name: 'commonName', value: HOSTS[0] }], {
-      keySize: 2048,
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: HOSTS.map((ip) => ({ type: 7, ip })) },
-      ],
-    })
-    setDefaultCACertificates([...getCACertificates('default'), ca.cert])
-    return { key: server.private, cert: server.cert }
+    const { ca, key, cert } = await issueCertificate(HOSTS.map((ip) => ({ type: 7 as const, ip })))
+    setDefaultCACertificates([...getCACertificates('default'), ca])
+    return { key, cert }
   })()
   return certificates
 }

@@ -249,3 +249,51 @@ await t.test('a Follow signed with another actor’s key, or unsigned: 401, and 
   const nobody = await call(a, ann.token, 'GET', '/api/follow-requests')
   t.strictSame(nobody.json<{ users: unknown[] }>().users, [], 'and no request waits')
 })
+
+await t.test('what a remote actor says is shown as plain text, and only https images are kept', async (t) => {
+  const pages = new Map<string, { type: string; body: string }>()
+  const { origin } = await serveHttps(t, 3, (req, res) => {
+    const page = pages.get(new URL(req.url ?? '/', 'https://x').pathname)
+    if (page) res.writeHead(200, { 'content-type': page.type }).end(page.body)
+    else res.writeHead(404).end()
+  })
+  const host = new URL(origin).host
+  const id = `${origin}/users/eve`
+  pages.set('/.well-known/webfinger', {
+    type: 'application/jrd+json',
+    body: JSON.stringify({
+      subject: `acct:eve@${host}`,
+      links: [{ rel: 'self', type: 'application/activity+json', href: id }],
+    }),
+  })
+  pages.set('/users/eve', {
+    type: 'application/activity+json',
+    body: JSON.stringify({
+      // As Mastodon writes it: the term is an extension of ActivityStreams'.
+      '@context': [
+        'https://www.w3.org/ns/activitystreams',
+        { manuallyApprovesFollowers: 'as:manuallyApprovesFollowers' },
+      ],
+      id,
+      type: 'Person',
+      preferredUsername: 'eve',
+      name: 'Eve <img src=x onerror=alert(1)>',
+      summary: '<p>Hello <script>steal()</script><b>there</b> &amp; you</p><p>second<br>line</p>',
+      icon: { type: 'Image', url: 'http://insecure.example/eve.png' },
+      image: { type: 'Image', url: `${origin}/banner.png` },
+      inbox: `${id}/inbox`,
+      manuallyApprovesFollowers: true,
+    }),
+  })
+  const eve = await userOn(a, `eve@${host}`, ann.token)
+  t.match(eve, {
+    username: `eve@${host}`,
+    remote: true,
+    url: id,
+    displayName: 'Eve',
+    bio: 'Hello there & you\n\nsecond\nline',
+    bannerURL: `${origin}/banner.png`,
+    locked: true,
+  })
+  t.match(eve.avatarURL, /^\/avatars\//, 'an http icon is not shown: a preset avatar instead')
+})
