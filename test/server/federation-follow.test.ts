@@ -206,6 +206,46 @@ await t.test('the other way: B’s person follows A’s', async (t) => {
   t.strictSame(await collection(a, ann.user._id, 'followers'), { total: 1, items: [actorOf(bob, b)] })
 })
 
+await t.test('unlocking accepts the remote requests waiting; a blocked person’s Follow is rejected', async (t) => {
+  const kim = await signup(b, { firstName: 'Kim', lastName: 'Shut' })
+  await call(b, kim.token, 'POST', '/api/users/edit', { locked: true })
+  const kimThere = await userOn(a, handle(kim, b), ann.token)
+  await call(a, ann.token, 'POST', `/api/users/follow/${kimThere._id}`, {})
+  await eventually(
+    () => call(b, kim.token, 'GET', '/api/follow-requests').then((r) => r.json<{ users: ShownUser[] }>()),
+    (body) => body.users.length === 1,
+  )
+  await call(b, kim.token, 'POST', '/api/users/edit', { locked: false })
+  const annOnA = await eventually(
+    () => userOn(a, ann.username),
+    (user) => user.following.some((person) => person._id === kimThere._id),
+  )
+  t.ok(
+    annOnA.following.some((person) => person._id === kimThere._id),
+    'the Accept sent on unlocking reached A',
+  )
+
+  const annOnB = await userOn(b, handle(ann, a), kim.token)
+  const blocked = await call(b, kim.token, 'POST', `/api/users/block/${annOnB._id}`, {})
+  t.equal(blocked.statusCode, 200, blocked.body)
+  const cara = await signup(a, { firstName: 'Cara', lastName: 'Late' })
+  const kimForCara = await userOn(a, handle(kim, b), cara.token)
+  await call(a, cara.token, 'POST', `/api/users/follow/${kimForCara._id}`, {})
+  await eventually(
+    () => userOn(b, kim.username),
+    (user) => user.followers.length > 0,
+  )
+  // Ann, blocked by Kim, asks again: Kim's server answers Reject, and nothing waits on A.
+  await call(a, ann.token, 'POST', `/api/users/unfollow/${kimThere._id}`, {})
+  await call(a, ann.token, 'POST', `/api/users/follow/${kimThere._id}`, {})
+  const refused = await eventually(
+    () => userOn(a, handle(kim, b), ann.token),
+    (user) => !user.requested,
+  )
+  t.notOk(refused.requested, 'the Reject reached A: no request waits')
+  t.strictSame(names((await userOn(b, kim.username)).followers), [handle(cara, a)], 'only Cara follows Kim')
+})
+
 await t.test('a Follow signed with another actor’s key, or unsigned: 401, and nothing changes', async (t) => {
   // Mallory, on a server of her own, signs a Follow of Ann that names Bob of B as its actor.
   const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5')
