@@ -122,6 +122,11 @@ export default async function app(fastify: FastifyInstance, { config, ...options
   installErrorHandler(fastify)
   const limitsWarning = perInstanceLimitsWarning(config)
   if (limitsWarning) fastify.log.warn(limitsWarning)
+  if (config.federation && config.federationAllowPrivate)
+    fastify.log.warn(
+      'FEDERATION_ALLOW_PRIVATE is set: federation fetches from private addresses and any port. ' +
+        'It is meant for tests only.',
+    )
   if (config.linkPreviews && config.linkPreviewAllow.length > 0)
     fastify.log.warn(
       `LINK_PREVIEW_ALLOW is set (${config.linkPreviewAllow.join(', ')}): link cards fetch from those hosts ` +
@@ -262,6 +267,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
       now,
       queue: federationQueue,
       ...(options.federationDocumentLoader ? { documentLoader: options.federationDocumentLoader } : {}),
+      ...(options.linkFetch ? { fetch: options.linkFetch } : {}),
     })
   }
 

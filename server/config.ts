@@ -56,6 +56,11 @@ export interface Config {
    * Only with an https `publicUrl` without a path, whose host is the server's domain.
    */
   federation: boolean
+  /**
+   * For tests only (FEDERATION_ALLOW_PRIVATE): federation fetches from and delivers to any address and
+   * port, so test servers on this machine federate. Never in production.
+   */
+  federationAllowPrivate: boolean
   /** Whether the server fetches link cards for posts' https links. */
   linkPreviews: boolean
   /**
@@ -348,6 +353,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     smtpFrom: env.SMTP_FROM || 'Chirp <no-reply@localhost>',
     publicUrl,
     federation: checkFederation(env, publicUrl, problems),
+    federationAllowPrivate: parseBool('FEDERATION_ALLOW_PRIVATE', env.FEDERATION_ALLOW_PRIVATE, false, problems),
     linkPreviews: parseBool('LINK_PREVIEWS', env.LINK_PREVIEWS, true, problems),
     linkPreviewAllow: parseHosts('LINK_PREVIEW_ALLOW', env.LINK_PREVIEW_ALLOW, problems),
     jobsConcurrency: parseInteger('JOBS_CONCURRENCY', env.JOBS_CONCURRENCY, 8, 1, 1000, problems),

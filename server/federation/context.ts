@@ -1,6 +1,12 @@
+import type { FederationFollows } from '../services/federation-follows.js'
 import type { FederationPeople } from '../services/federation-people.js'
+import type { RemotePeople } from '../services/remote-people.js'
 
-/** What every dispatcher is handed with a request (Fedify's context data): the services it translates from. */
+/** What every dispatcher and listener is handed (Fedify's context data): the services it translates from. */
 export interface ChirpFederationData {
   people: FederationPeople
+  /** People of other servers, found and kept as users. */
+  remote: RemotePeople
+  /** Follows with people of other servers. */
+  follows: FederationFollows
 }

@@ -1,10 +1,12 @@
 import {
   createFederation,
   importJwk,
+  kvCache,
   Note,
   parseSemVer,
   type DocumentLoader,
   type Federation,
+  type KvStore,
   type MessageQueue,
 } from '@fedify/fedify'
 import type { Registration } from '../config.js'
@@ -14,6 +16,7 @@ import { personOf } from './actors.js'
 import type { ChirpFederationData } from './context.js'
 import { ChirpKvStore } from './kv-store.js'
 import { createOf, noteOf } from './notes.js'
+import { listenForFollows } from './follows.js'
 
 /** The paths of what federation serves, as Fedify names them; plugin.ts routes the same paths to Fedify. */
 const ACTOR_PATH = '/ap/users/{identifier}'
@@ -33,8 +36,8 @@ export interface FederationOptions {
   now: () => Date
   registration: Registration
   version: string
-  /** How remote documents and keys are fetched, for tests; Fedify's own fetcher otherwise. */
-  documentLoader?: DocumentLoader
+  /** How remote documents and keys are fetched: through the link fetcher, or a test's own loader. */
+  documentLoader: DocumentLoader
 }
 
 async function cryptoPairs(keys: PersonKeys) {
@@ -46,20 +49,28 @@ async function cryptoPairs(keys: PersonKeys) {
 }
 
 /**
- * Chirp's Fedify federation: each dispatcher asks the federation-people service (ctx.data.people) and
- * translates what it answers; none reaches the store. Inboxes verify signatures (Fedify refuses an unsigned
- * or badly signed activity with 401) and, until follows and posts are federated, act on nothing they accept.
+ * Chirp's Fedify federation: each dispatcher asks the federation services (ctx.data) and translates what
+ * they answer; none reaches the store. Inboxes verify signatures (Fedify refuses an unsigned or badly
+ * signed activity, or one signed with a key its actor does not own, with 401) and then act on follows.
+ * `kv` is what Fedify keeps, and where the follow listeners keep the ids of follows received.
  */
-export function createChirpFederation(options: FederationOptions): Federation<ChirpFederationData> {
+export function createChirpFederation(options: FederationOptions): {
+  federation: Federation<ChirpFederationData>
+  kv: KvStore
+} {
   const loader = options.documentLoader
+  const kv = new ChirpKvStore(options.kv, options.now)
   const federation = createFederation<ChirpFederationData>({
-    kv: new ChirpKvStore(options.kv, options.now),
+    kv,
     queue: options.queue,
     // Started by registerFederation as the app starts, not at the first request: see there.
     manuallyStartQueue: true,
     origin: options.origin,
-    // A test's loader stands in for both of Fedify's: the plain one and the one that signs its fetches.
-    ...(loader ? { documentLoaderFactory: () => loader, authenticatedDocumentLoaderFactory: () => loader } : {}),
+    // Both of Fedify's loaders, the plain one and the one that signs its fetches, fetch unsigned through
+    // the link fetcher, cached a while in the store as Fedify caches its own. JSON-LD contexts keep
+    // Fedify's loader, which has the usual ones built in.
+    documentLoaderFactory: () => kvCache({ loader, kv, prefix: ['_fedify', 'remoteDocument'] }),
+    authenticatedDocumentLoaderFactory: () => kvCache({ loader, kv, prefix: ['_fedify', 'remoteDocument'] }),
   })
 
   federation
@@ -96,7 +107,11 @@ export function createChirpFederation(options: FederationOptions): Federation<Ch
       if (cursor === null) return { items: [] }
       const page = await ctx.data.people.followers(identifier, cursor)
       if (!page) return null
-      const items = page.items.map((id) => ({ id: ctx.getActorUri(id), inboxId: ctx.getInboxUri(id) }))
+      const items = page.items.map(({ id, remote }) =>
+        remote
+          ? { id: new URL(remote.actorId), inboxId: new URL(remote.inbox) }
+          : { id: ctx.getActorUri(id), inboxId: ctx.getInboxUri(id) },
+      )
       return { items, nextCursor: page.nextCursor }
     })
     .setCounter(async (ctx, identifier) => ctx.data.people.countFollowers(identifier))
@@ -108,7 +123,8 @@ export function createChirpFederation(options: FederationOptions): Federation<Ch
       if (cursor === null) return { items: [] }
       const page = await ctx.data.people.following(identifier, cursor)
       if (!page) return null
-      return { items: page.items.map((id) => ctx.getActorUri(id)), nextCursor: page.nextCursor }
+      const items = page.items.map(({ id, remote }) => (remote ? new URL(remote.actorId) : ctx.getActorUri(id)))
+      return { items, nextCursor: page.nextCursor }
     })
     .setCounter(async (ctx, identifier) => ctx.data.people.countFollowing(identifier))
     .setFirstCursor(() => '0')
@@ -121,7 +137,7 @@ export function createChirpFederation(options: FederationOptions): Federation<Ch
     })
     .setCounter(async (ctx, identifier) => (await ctx.data.people.featured(identifier)).length)
 
-  federation.setInboxListeners('/ap/users/{identifier}/inbox', SHARED_INBOX_PATH)
+  listenForFollows(federation.setInboxListeners('/ap/users/{identifier}/inbox', SHARED_INBOX_PATH), kv)
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async (ctx) => {
     const usage = await ctx.data.people.usage()
@@ -133,5 +149,5 @@ export function createChirpFederation(options: FederationOptions): Federation<Ch
     }
   })
 
-  return federation
+  return { federation, kv }
 }

@@ -2,10 +2,14 @@ import type { DocumentLoader } from '@fedify/fedify'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { Services } from '../services/index.js'
+import { createLinkFetcher, type LinkFetchOptions } from '../services/link-fetch.js'
 import type { Store } from '../store/types.js'
+import type { ChirpFederationData } from './context.js'
 import { createChirpFederation } from './federation.js'
+import { sendFollowActivity } from './follows.js'
 import federationRoutes from './plugin.js'
 import type { ChirpMessageQueue } from './message-queue.js'
+import { remoteDirectory, remoteDocumentLoader } from './remote-actors.js'
 import { chirpVersion } from '../version.js'
 
 export interface FederationSetup {
@@ -15,29 +19,47 @@ export interface FederationSetup {
   now: () => Date
   /** The job queue, as Fedify's message queue. */
   queue: ChirpMessageQueue
-  /** How remote documents and keys are fetched, for tests. */
+  /** How remote documents and keys are fetched, for tests: in place of the link fetcher. */
   documentLoader?: DocumentLoader
+  /** The link fetcher's resolver, certificate authority and deadline, for tests. */
+  fetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
 }
 
 /** Registers ActivityPub (DECISIONS §14) on the app: app.ts calls it when FEDERATION is on. */
 export async function registerFederation(app: FastifyInstance, setup: FederationSetup) {
   const { config, services, store, now } = setup
-  const federation = createChirpFederation({
+  const version = chirpVersion()
+  // Every remote fetch goes through the link fetcher's address rules, with its size cap and deadline.
+  const fetcher = createLinkFetcher({
+    allowPrivate: config.federationAllowPrivate,
+    userAgent: `Chirp/${version} (+${config.publicUrl})`,
+    ...setup.fetch,
+  })
+  const documentLoader = setup.documentLoader ?? remoteDocumentLoader(fetcher)
+  const { federation, kv } = createChirpFederation({
     origin: config.publicUrl,
     kv: store.federationKv,
     queue: setup.queue,
     now,
     registration: config.registration,
-    version: chirpVersion(),
-    ...(setup.documentLoader ? { documentLoader: setup.documentLoader } : {}),
+    version,
+    documentLoader,
   })
-  const people = services.federationPeople
-  await app.register(federationRoutes, { federation, people, origin: config.publicUrl })
+  services.remotePeople.attach(remoteDirectory(fetcher, documentLoader))
+  const data: ChirpFederationData = {
+    people: services.federationPeople,
+    remote: services.remotePeople,
+    follows: services.federationFollows,
+  }
+  setup.queue.sendWith((payload) =>
+    sendFollowActivity(federation.createContext(new URL(config.publicUrl), data), kv, payload),
+  )
+  await app.register(federationRoutes, { federation, data, origin: config.publicUrl })
   // Listening from the start, so a job of Fedify's that this instance claims always finds its handler;
   // until the app closes, before the job queue's last runs end.
   const listening = new AbortController()
   app.addHook('preClose', async () => listening.abort())
-  federation.startQueue({ people }, { signal: listening.signal }).catch((error: unknown) => {
+  federation.startQueue(data, { signal: listening.signal }).catch((error: unknown) => {
     app.log.error({ err: error }, 'federation stopped listening to the job queue')
   })
 }

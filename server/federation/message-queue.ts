@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify'
 import { PermanentJobError, type JobHandlers } from '../services/jobs.js'
-import type { JobKind, JobStore } from '../store/types.js'
+import type { JobKind, JobPayload, JobStore } from '../store/types.js'
 
 type Listener = (message: unknown) => Promise<void> | void
+type Sender = (payload: JobPayload) => Promise<void>
 
 /** Fedify's messages carry their own kind: activities received go to `inbox` jobs, the rest are deliveries. */
 const kindOf = (message: unknown): JobKind =>
@@ -26,10 +27,26 @@ export class ChirpMessageQueue implements MessageQueue {
     private readonly now: () => Date,
   ) {}
 
-  /** The job queue's handlers of Fedify's two kinds, each handing the message to Fedify's listener. */
+  /** What sends the activities Chirp's own services queue (a delivery job without a Fedify message). */
+  #sender: Sender | undefined
+
+  /**
+   * The job queue's handlers of Fedify's two kinds, each handing the message to Fedify's listener; a
+   * delivery job of Chirp's services (a follow, an answer to one) goes to the sender.
+   */
   readonly jobHandlers: JobHandlers = {
-    delivery: (job) => this.#run(job.payload.message),
+    delivery: (job) => (job.payload.message === undefined ? this.#send(job.payload) : this.#run(job.payload.message)),
     inbox: (job) => this.#run(job.payload.message),
+  }
+
+  /** Takes the sender of Chirp's own deliveries: federation/index.ts gives it as federation starts. */
+  sendWith(sender: Sender) {
+    this.#sender = sender
+  }
+
+  async #send(payload: JobPayload) {
+    if (!this.#sender) throw new Error('federation is not sending on this instance yet')
+    await this.#sender(payload)
   }
 
   enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {

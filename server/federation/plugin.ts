@@ -1,7 +1,6 @@
 import type { Federation } from '@fedify/fedify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { MSG, gone, notFound } from '../errors.js'
-import type { FederationPeople } from '../services/federation-people.js'
 import type { ChirpFederationData } from './context.js'
 import { hostMeta } from './host-meta.js'
 
@@ -10,7 +9,8 @@ const INBOX_BODY_LIMIT = 1024 * 1024
 
 export interface FederationPluginOptions {
   federation: Federation<ChirpFederationData>
-  people: FederationPeople
+  /** What Fedify hands every dispatcher and listener. */
+  data: ChirpFederationData
   /** PUBLIC_URL: the origin every request is taken to be addressed to. */
   origin: string
 }
@@ -48,7 +48,8 @@ async function send(reply: FastifyReply, response: Response) {
  * catalogue's message; a deleted person's actor and collections are 410, as other servers expect.
  */
 export default async function federationRoutes(app: FastifyInstance, options: FederationPluginOptions) {
-  const { federation, people, origin } = options
+  const { federation, data, origin } = options
+  const { people } = data
   // Activities are read as bytes: Fedify verifies the signature over exactly what was sent, digest included.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INBOX_BODY_LIMIT }, (_request, body, done) =>
@@ -63,7 +64,7 @@ export default async function federationRoutes(app: FastifyInstance, options: Fe
     (missing: string, page?: (request: FastifyRequest) => Promise<string>) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       const response = await federation.fetch(webRequest(request, origin), {
-        contextData: { people },
+        contextData: data,
         onNotFound: () => {
           throw notFound(missing)
         },

@@ -28,6 +28,10 @@ const UserSchema = Type.Object(
     /** `website` and `avatarURL` again, by the names clients of the original mock read back (docs/api-contract.md §2). */
     portfolio: Type.String(),
     avatar: Type.String(),
+    /** Only for a person of another server (DECISIONS §14), whose username is `name@host`. */
+    remote: Type.Optional(Type.Literal(true)),
+    /** A remote person's page on their own server. */
+    url: Type.Optional(Type.String()),
     /** Only in the answer to a profile edit that carried a `token`: that token, given back and never stored. */
     token: Type.Optional(Type.String()),
     createdAt: DateTimeSchema,
@@ -121,8 +125,17 @@ export const AuthLoginReplySchema = Type.Object({ foundUser: UserSchema, encoded
 
 export const UsernameParamsSchema = Type.Object({ username: UsernameSchema }, { additionalProperties: false })
 /** A username, or a user's `_id`, as the original API looked users up. */
+/**
+ * A person of another server as `name@host` (a port may follow the host): found through their server's
+ * WebFinger when federation is on (DECISIONS §14).
+ */
+const RemoteHandleSchema = Type.String({
+  maxLength: 255,
+  pattern: '^@?[A-Za-z0-9_.~-]+@[A-Za-z0-9.-]+(:[0-9]{1,5})?$',
+})
+
 export const UserLookupParamsSchema = Type.Object(
-  { username: Type.Union([UsernameSchema, Type.String({ format: 'uuid' })]) },
+  { username: Type.Union([UsernameSchema, Type.String({ format: 'uuid' }), RemoteHandleSchema]) },
   { additionalProperties: false },
 )
 export const UserIdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })

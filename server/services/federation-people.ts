@@ -1,5 +1,12 @@
 import { webcrypto } from 'node:crypto'
-import type { AccountRecord, ActorKeysRecord, LocalCounts, PostRecord, StoreReader } from '../store/types.js'
+import type {
+  AccountRecord,
+  ActorKeysRecord,
+  LocalCounts,
+  PostRecord,
+  RemoteActorRecord,
+  StoreReader,
+} from '../store/types.js'
 import type { AccountSecrets } from './account-secrets.js'
 import { shownTo } from './audience-reads.js'
 import type { ServiceDeps } from './deps.js'
@@ -22,6 +29,12 @@ export interface PersonKeys {
 export interface CollectionPage<T> {
   items: T[]
   nextCursor: string | null
+}
+
+/** A person in a collection of people: one of this server, or of another (`remote`, where their actor is). */
+export interface CollectedPerson {
+  id: string
+  remote?: RemoteActorRecord
 }
 
 /** How many items a page of a collection holds: Mastodon's size for followers and outboxes. */
@@ -56,19 +69,27 @@ export function createFederationPeople({ store, now, secrets }: ServiceDeps & { 
   async function lookup(reader: StoreReader, id: string): Promise<PersonLookup> {
     const user = await reader.getAccount(id)
     if (!user) return (await reader.wasDeleted(id)) ? { kind: 'gone' } : { kind: 'none' }
-    if (user.pending || suspendedAt(user.suspension, now().toISOString())) return { kind: 'none' }
+    // A person of another server has their actor there, not here.
+    if (user.remote || user.pending || suspendedAt(user.suspension, now().toISOString())) return { kind: 'none' }
     return { kind: 'person', user }
   }
 
-  /** The ids among `ids` of people who have an actor, in their order. */
-  async function present(ids: readonly string[]) {
+  /**
+   * The people among `ids` who have an actor, here or on their own server (`remote`), in their order; a
+   * suspended person is left out wherever they are from.
+   */
+  async function present(ids: readonly string[]): Promise<CollectedPerson[]> {
     const at = now().toISOString()
     const accounts = await Promise.all(ids.map((id) => store.getAccount(id)))
-    return accounts.flatMap((user) => (user && !user.pending && !suspendedAt(user.suspension, at) ? [user._id] : []))
+    return accounts.flatMap((user) =>
+      user && !user.pending && !suspendedAt(user.suspension, at)
+        ? [{ id: user._id, ...(user.remote ? { remote: user.remote } : {}) }]
+        : [],
+    )
   }
 
   /** A page of a list of people, without those who have no actor now. */
-  async function peoplePage(ids: readonly string[], cursor: string): Promise<CollectionPage<string> | null> {
+  async function peoplePage(ids: readonly string[], cursor: string): Promise<CollectionPage<CollectedPerson> | null> {
     const start = offsetOf(cursor)
     if (start === undefined) return null
     const end = start + COLLECTION_PAGE
@@ -94,6 +115,12 @@ export function createFederationPeople({ store, now, secrets }: ServiceDeps & { 
 
   return {
     person: (id: string) => lookup(store, id),
+
+    /** Where the actor of a person of another server is; undefined for anyone else, or someone suspended here. */
+    async remoteActor(id: string): Promise<RemoteActorRecord | undefined> {
+      const user = await store.getAccount(id)
+      return user?.remote && !suspendedAt(user.suspension, now().toISOString()) ? user.remote : undefined
+    },
 
     /** The id of the person a WebFinger handle names, compared as usernames are; undefined when none has an actor. */
     async idOf(username: string) {

@@ -1,6 +1,7 @@
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { NotificationIdentity, PageRequest, StoreTx, UserSummaryRecord } from '../store/types.js'
+import type { AccountRecord, NotificationIdentity, PageRequest, StoreTx, UserSummaryRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
+import { federateIn, type Outgoing } from './remote-people.js'
 import { notificationOf, notify, retract, tellAdded, tellRetracted } from './notifier.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { usersView, userView } from './user-views.js'
@@ -14,6 +15,9 @@ import { NO_RELATION, checkNotSuspended, hears, hiddenFrom } from './visibility.
  * (`user.followed`) as a follow does.
  */
 
+/** Whom a request asks: a person here, or one of another server (`remote`). */
+type Owner = UserSummaryRecord & Pick<AccountRecord, 'remote'>
+
 /** The owner's notification of the follower's request. */
 const requestNotice = (followerId: string, ownerId: string): NotificationIdentity => ({
   type: 'follow_request',
@@ -23,13 +27,19 @@ const requestNotice = (followerId: string, ownerId: string): NotificationIdentit
 
 /**
  * `me` asks to follow `owner`, inside the caller's transaction: the owner is told, by a notification and on
- * their streams. A request waiting already, or a follow, is a 400.
+ * their streams, unless they are of another server, which tells them itself. A request waiting already, or
+ * a follow, is a 400.
  */
-export async function requestIn(tx: StoreTx, me: UserSummaryRecord, owner: UserSummaryRecord, at: string) {
+export async function requestIn(tx: StoreTx, me: UserSummaryRecord, owner: Owner, at: string) {
   if (!(await tx.addFollowRequest(me._id, owner._id, at))) {
     const waiting = (await tx.requestedAmong(me._id, [owner._id])).has(owner._id)
     throw badRequest(waiting ? MSG.alreadyRequested : MSG.alreadyFollowing)
   }
+  if (!owner.remote) await tellRequestedIn(tx, me, owner, at)
+}
+
+/** The owner hears of a request just made, by a notification and on their streams. */
+export async function tellRequestedIn(tx: StoreTx, me: UserSummaryRecord, owner: UserSummaryRecord, at: string) {
   tx.emit({ name: 'follow_request.created', data: { user: summaryOf(me) }, to: owner._id, by: me._id })
   await notify(tx, me, owner._id, 'follow_request', {}, at)
 }
@@ -43,10 +53,12 @@ export async function dropRequestIn(tx: StoreTx, followerId: string, ownerId: st
 
 /**
  * What follows the acceptance of these followers' requests, inside its transaction: each follow is told to
- * every stream, each follower hears of it from the owner, and the requests' notifications go.
+ * every stream, each follower hears of it from the owner (one of another server by an `Accept` sent to
+ * them), and the requests' notifications go.
  */
 export async function acceptedIn(tx: StoreTx, owner: UserSummaryRecord, followerIds: readonly string[], at: string) {
   if (followerIds.length === 0) return
+  await answerRemoteIn(tx, owner._id, followerIds, 'accept', at)
   const people = await lookup(tx, followerIds)
   const followers = followerIds.flatMap((id) => people.get(id) ?? [])
   for (const follower of followers) {
@@ -73,6 +85,19 @@ export async function acceptedIn(tx: StoreTx, owner: UserSummaryRecord, follower
   await tellRetracted(tx, await tx.removeNotificationsOf(followerIds.map((id) => requestNotice(id, owner._id))))
 }
 
+/** Sends the owner's answer to those of `followerIds` who are of another server. */
+async function answerRemoteIn(
+  tx: StoreTx,
+  ownerId: string,
+  followerIds: readonly string[],
+  answer: Outgoing,
+  at: string,
+) {
+  for (const id of followerIds) {
+    if ((await tx.getAccount(id))?.remote) await federateIn(tx, answer, ownerId, id, at)
+  }
+}
+
 /** The calls of a locked account's owner: the requests waiting, and the answer to each. */
 export function createFollowRequestsService({ store, now }: ServiceDeps) {
   /** The owner, inside the transaction; a refusal as auth's when the token outlived them. */
@@ -94,6 +119,7 @@ export function createFollowRequestsService({ store, now }: ServiceDeps) {
         : await dropRequestIn(tx, followerId, me._id)
       if (!done) throw notFound(MSG.followRequestNotFound)
       if (accept) await acceptedIn(tx, me, [followerId], at)
+      else await answerRemoteIn(tx, me._id, [followerId], 'reject', at)
     })
     const follower = await store.getUser(followerId)
     if (!follower) throw notFound(MSG.userNotFound)

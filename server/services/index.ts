@@ -31,6 +31,8 @@ import { createMarkersService, type MarkersService } from './markers.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
+import { createFederationFollows, type FederationFollows } from './federation-follows.js'
+import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
   auth: AuthService
@@ -62,6 +64,10 @@ export interface Services {
   timelines: TimelinesService
   /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
   federationPeople: FederationPeople
+  /** People of other servers, found and kept as users (DECISIONS §14). */
+  remotePeople: RemotePeople
+  /** Follows with people of other servers, as their servers tell of them. */
+  federationFollows: FederationFollows
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -131,6 +137,7 @@ export function createServices({
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
   const posts = createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds })
   const search = createSearchService(deps)
+  const remotePeople = createRemotePeople({ ...deps, publicUrl })
   return {
     auth,
     clientApps: createClientAppsService({ ...deps, auth, signAppToken }),
@@ -147,7 +154,7 @@ export function createServices({
       removeMedia: (url) => media.remove(url),
     }),
     twoFactor: createTwoFactorService({ ...deps, secrets }),
-    users: createUsersService(deps),
+    users: createUsersService({ ...deps, remotePeople }),
     posts,
     polls,
     comments: createCommentsService(deps),
@@ -163,6 +170,8 @@ export function createServices({
     relations: createRelationsService(deps),
     followRequests: createFollowRequestsService(deps),
     federationPeople: createFederationPeople({ ...deps, secrets }),
+    remotePeople,
+    federationFollows: createFederationFollows(deps),
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

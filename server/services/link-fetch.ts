@@ -27,6 +27,13 @@ export interface LinkFetchOptions {
   ca?: string | Buffer
   /** The deadline of one fetch, redirects included. */
   timeoutMs?: number
+  /**
+   * Every address and port allowed, for tests whose servers are all on this machine
+   * (FEDERATION_ALLOW_PRIVATE); https, the caps and the deadline still hold.
+   */
+  allowPrivate?: boolean
+  /** Who the requests say they are from. */
+  userAgent?: string
 }
 
 /** Why a fetch gave up; a refusal is the normal end of a fetch of a page that cannot be shown. */
@@ -66,6 +73,8 @@ export interface FetchRequest {
   /** Whether a response of this media type is read at all; any other is refused before its body. */
   accept: (type: string) => boolean
   maxBytes: number
+  /** The Accept header sent; a page or an image by default. */
+  acceptHeader?: string
   /** Ends the fetch early (the app shutting down). */
   signal?: AbortSignal
 }
@@ -84,9 +93,12 @@ export function createLinkFetcher({
   resolve = defaultResolve,
   ca,
   timeoutMs = FETCH_TIMEOUT_MS,
+  allowPrivate = false,
+  userAgent = 'Chirp link preview',
 }: LinkFetchOptions = {}) {
   const allowed = new Set(allow.map((entry) => entry.toLowerCase()))
-  const isAllowed = (url: URL) => allowed.has(url.hostname) || allowed.has(`${url.hostname}:${url.port || '443'}`)
+  const isAllowed = (url: URL) =>
+    allowPrivate || allowed.has(url.hostname) || allowed.has(`${url.hostname}:${url.port || '443'}`)
 
   /** The refusal of a URL before any connection: scheme, credentials, port, and an address written as one. */
   function check(url: URL): void {
@@ -125,7 +137,7 @@ export function createLinkFetcher({
   }
 
   /** One request: the response, once its headers are in. */
-  function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
+  function get(url: URL, accept: string, signal: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolvePromise, reject) => {
       const req = request(url, {
         method: 'GET',
@@ -135,8 +147,8 @@ export function createLinkFetcher({
         signal,
         ...(ca !== undefined ? { ca } : {}),
         headers: {
-          'user-agent': 'Chirp link preview',
-          accept: 'text/html, image/*;q=0.9',
+          'user-agent': userAgent,
+          accept,
           // Nothing compressed: the cap is on the bytes read, and an inflated body would escape it.
           'accept-encoding': 'identity',
         },
@@ -162,11 +174,12 @@ export function createLinkFetcher({
     return Buffer.concat(chunks)
   }
 
-  async function follow(start: URL, { accept, maxBytes }: FetchRequest, signal: AbortSignal): Promise<Fetched> {
+  async function follow(start: URL, request: FetchRequest, signal: AbortSignal): Promise<Fetched> {
+    const { accept, maxBytes, acceptHeader = 'text/html, image/*;q=0.9' } = request
     let url = start
     for (let redirects = 0; ; redirects++) {
       check(url)
-      const res = await get(url, signal)
+      const res = await get(url, acceptHeader, signal)
       const location = res.headers.location
       if (REDIRECTS.has(res.statusCode ?? 0) && location !== undefined) {
         res.destroy()

@@ -2,7 +2,7 @@ import { MSG, badRequest, notFound } from '../errors.js'
 import type { MuteBody } from '../schemas/relations.js'
 import type { PageRequest, StoreTx, UserSummaryRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { retract, tellUnread } from './notifier.js'
+import { notify, retract, tellUnread } from './notifier.js'
 import { DEFAULT_PAGE } from './notifications.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { addresses, visibilityOf } from './audience.js'
@@ -15,7 +15,7 @@ import { MAX_UNPAGED } from './posts.js'
  * Open screens show recent posts, so the newest MAX_UNPAGED of the followee's posts are looked at, as a
  * list read would be.
  */
-export async function tellFollowEnded(tx: StoreTx, followerId: string, followeeId: string) {
+async function tellFollowEnded(tx: StoreTx, followerId: string, followeeId: string) {
   const { items } = await tx.listPosts({ authorIds: [followeeId], sort: 'latest', limit: MAX_UNPAGED })
   let hidden = false
   for (const post of items) {
@@ -24,6 +24,31 @@ export async function tellFollowEnded(tx: StoreTx, followerId: string, followeeI
     hidden = true
   }
   if (hidden) await tellUnread(tx, [followerId])
+}
+
+/**
+ * A follow made or ended, inside its transaction, whoever made it (a person here, or one of another server
+ * through federation): every stream hears of it; a follow notifies the followee, and an unfollow takes
+ * that notification back and hides the followee's `followers` posts from the follower at once.
+ */
+export async function tellFollowChanged(
+  tx: StoreTx,
+  follower: UserSummaryRecord,
+  followee: UserSummaryRecord,
+  follow: boolean,
+  at: string,
+) {
+  tx.emit({
+    name: follow ? 'user.followed' : 'user.unfollowed',
+    data: { user: summaryOf(follower), followUser: summaryOf(followee) },
+    by: follower._id,
+  })
+  if (follow) {
+    await notify(tx, follower, followee._id, 'follow', {}, at)
+    return
+  }
+  await retract(tx, { identity: { type: 'follow', recipientId: followee._id, actorId: follower._id } })
+  await tellFollowEnded(tx, follower._id, followee._id)
 }
 
 /**

@@ -34,7 +34,8 @@ export async function requestedOf(
   viewerId: string | undefined,
   people: readonly UserRecord[],
 ): Promise<ReadonlySet<string>> {
-  const locked = people.filter((user) => user.locked && user._id !== viewerId).map((user) => user._id)
+  // A person of another server answers every follow (DECISIONS §14): a request may wait for any of them.
+  const locked = people.filter((user) => (user.locked || user.remote) && user._id !== viewerId).map((user) => user._id)
   if (viewerId === undefined || locked.length === 0) return new Set()
   return store.requestedAmong(viewerId, locked)
 }

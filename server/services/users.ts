@@ -5,15 +5,15 @@ import { isGuest } from '../usernames.js'
 import { editedValue } from './aliases.js'
 import type { ServiceDeps } from './deps.js'
 import { dropUploads } from './media-deletion.js'
-import { notify, retract } from './notifier.js'
 import { MAX_UNPAGED, unpagedCap } from './posts.js'
 import { isValidAvatarUrl, isValidMediaUrl, isValidWebsite } from './urls.js'
 import { ownBookmarks, postViews, type Reader } from './post-views.js'
 import { requestedOf, userView, usersOfUsers } from './user-views.js'
 import { acceptedIn, dropRequestIn, requestIn } from './follow-requests.js'
 import { summaryOf, toUser } from './views.js'
+import { federateIn, type RemotePeople } from './remote-people.js'
 import { checkProfileTexts } from './content-rules.js'
-import { tellFollowEnded } from './relations.js'
+import { tellFollowChanged } from './relations.js'
 import { audienceOf } from './audience-events.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing, suspendedPeople } from './visibility.js'
 import { checkMayRead, readableBy } from './audience-reads.js'
@@ -54,7 +54,8 @@ function profileChanges({ portfolio, avatar, ...sent }: SentProfile, current: Us
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export function createUsersService({ store, now }: ServiceDeps) {
+/** `remotePeople` finds people of other servers; without it (tests of the rules alone) none are found. */
+export function createUsersService({ store, now, remotePeople }: ServiceDeps & { remotePeople?: RemotePeople }) {
   /**
    * A follow or an unfollow; of a locked account, a request made or withdrawn instead (DECISIONS §12):
    * whether it was a request.
@@ -67,6 +68,12 @@ export function createUsersService({ store, now }: ServiceDeps) {
     const at = now().toISOString()
     await checkNotSuspended(tx, other._id, at, MSG.userNotFound)
     if (follow) await checkCanInteract(tx, me._id, other._id, at)
+    if (follow && other.remote) {
+      // A person of another server answers on their server: until their Accept, a request (DECISIONS §14).
+      await requestIn(tx, me, other, at)
+      await federateIn(tx, 'follow', me._id, other._id, at)
+      return true
+    }
     if (follow && other.locked) {
       // Held to the end, so the owner cannot unlock (accepting what waits) between this read and the request.
       await tx.lockUser(other._id)
@@ -77,18 +84,11 @@ export function createUsersService({ store, now }: ServiceDeps) {
       }
     }
     const changed = follow ? await tx.follow(me._id, other._id, at) : await tx.unfollow(me._id, other._id, at)
-    if (!changed && !follow && (await dropRequestIn(tx, me._id, other._id))) return true
-    if (!changed) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
-    tx.emit({
-      name: follow ? 'user.followed' : 'user.unfollowed',
-      data: { user: summaryOf(me), followUser: summaryOf(other) },
-      by: me._id,
-    })
-    if (follow) await notify(tx, me, other._id, 'follow', {}, at)
-    else {
-      await retract(tx, { identity: { type: 'follow', recipientId: other._id, actorId: me._id } })
-      await tellFollowEnded(tx, me._id, other._id)
-    }
+    const withdrawn = !changed && !follow && (await dropRequestIn(tx, me._id, other._id))
+    if (!changed && !withdrawn) throw badRequest(follow ? MSG.alreadyFollowing : MSG.notFollowing)
+    if (!follow && other.remote) await federateIn(tx, 'undo-follow', me._id, other._id, at)
+    if (withdrawn) return true
+    await tellFollowChanged(tx, me, other, follow, at)
     return false
   }
 
@@ -151,11 +151,15 @@ export function createUsersService({ store, now }: ServiceDeps) {
       return page.limit === undefined && page.cursor === undefined ? { users } : { users, nextCursor }
     },
 
-    /** By username, or by `_id` as the original API looked users up. */
+    /**
+     * By username, or by `_id` as the original API looked users up; `name@host` is a person of another
+     * server, found through it when not known yet (DECISIONS §14).
+     */
     async get(usernameOrId: string, viewerId: string | undefined) {
-      const user =
-        (await store.getUserByUsername(usernameOrId)) ??
-        (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined)
+      const user = usernameOrId.includes('@')
+        ? await remotePeople?.byHandle(usernameOrId)
+        : ((await store.getUserByUsername(usernameOrId)) ??
+          (UUID.test(usernameOrId) ? await store.getUser(usernameOrId) : undefined))
       if (!user || user.pending) throw notFound(MSG.userNotFound)
       // To someone they block, a person is not there; whom they block or mute can still open their profile.
       if (!user || (await hiddenFrom(store, viewerId, now())).shut.has(user._id)) throw notFound(MSG.userNotFound)

@@ -69,6 +69,7 @@ export function toUser(
     website: user.website,
     locked: user.locked === true,
     ...(requested ? { requested: true as const } : {}),
+    ...(user.remote ? { remote: true as const, url: user.remote.url } : {}),
     portfolio: user.website,
     avatar: user.avatarURL,
     createdAt: user.createdAt,

@@ -339,7 +339,11 @@ export class EmbeddedReader implements TransactionBase {
   async countCommunity() {
     let comments = 0
     for (const post of this.index.posts.values()) comments += post.commentCount
-    return { users: this.index.users.size - this.index.pendingCount(), posts: this.index.posts.size, comments }
+    return {
+      users: this.index.users.size - this.index.pendingCount() - this.index.usersByActor.size,
+      posts: this.index.posts.size,
+      comments,
+    }
   }
   async listMarkers(userId: string) {
     return this.index.clientApps.markersOf(userId)
@@ -395,6 +399,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   async getTwoFactor(userId: string) {
     return this.index.users.get(userId)?.twoFactor
+  }
+  async getUserByActor(actorId: string) {
+    return this.index.usersByActor.get(actorId)
   }
   async getActorKeys(userId: string) {
     return this.index.users.get(userId)?.actorKeys

@@ -93,6 +93,8 @@ export class MemoryIndex {
   readonly users = new Map<string, UserRecord>()
   /** By usernameKey. */
   readonly usersByName = new Map<string, UserRecord>()
+  /** Remote people by their actor's id. */
+  readonly usersByActor = new Map<string, UserRecord>()
   /** Every username's usernameSkeleton: usernames never change, and users are never removed. */
   readonly usernameSkeletons = new Set<string>()
   readonly posts = new Map<string, PostRecord>()
@@ -130,6 +132,7 @@ export class MemoryIndex {
     this.users.clear()
     this.usersByName.clear()
     this.usernameSkeletons.clear()
+    this.usersByActor.clear()
     this.#staff.clear()
     this.#suspended.clear()
     this.#pending.clear()
@@ -198,6 +201,7 @@ export class MemoryIndex {
   putUser(user: UserRecord): void {
     const previous = this.users.get(user._id)
     if (previous) this.usersByName.delete(usernameKey(previous.username))
+    if (previous?.remote) this.usersByActor.delete(previous.remote.actorId)
     this.#indexUser(user)
     if (previous?.blocking !== user.blocking) this.#indexBlocks(user._id, previous?.blocking ?? [], user.blocking ?? [])
     if (previous?.following !== user.following) this.#feedAuthors.delete(user._id)
@@ -455,6 +459,7 @@ export class MemoryIndex {
     this.users.delete(id)
     this.#feedAuthors.delete(id)
     this.usersByName.delete(usernameKey(user.username))
+    if (user.remote) this.usersByActor.delete(user.remote.actorId)
     this.usernameSkeletons.delete(usernameSkeleton(user.username))
     this.#staff.delete(id)
     this.#pending.delete(id)
@@ -569,6 +574,7 @@ export class MemoryIndex {
     else this.#pending.delete(user._id)
     this.users.set(user._id, user)
     this.usersByName.set(usernameKey(user.username), user)
+    if (user.remote) this.usersByActor.set(user.remote.actorId, user)
     this.usernameSkeletons.add(usernameSkeleton(user.username))
   }
 }

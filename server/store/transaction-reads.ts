@@ -370,6 +370,10 @@ export class TransactionReads implements StoreReader {
   async getTwoFactor(userId: string) {
     return (await this.getUser(userId))?.twoFactor
   }
+  async getUserByActor(actorId: string) {
+    for (const user of this.users.values()) if (user.remote?.actorId === actorId) return user
+    return this.base.getUserByActor(actorId)
+  }
   async getActorKeys(userId: string) {
     return (await this.getUser(userId))?.actorKeys
   }

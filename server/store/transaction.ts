@@ -172,6 +172,19 @@ export class Transaction extends TransactionReads implements StoreTx {
     return keys
   }
 
+  async saveRemoteUser(user: UserRecord) {
+    const existing = await this.getUser(user._id)
+    if (!existing) {
+      this.#putUser(user)
+      return
+    }
+    const { displayName: _d, bannerURL: _b, locked: _l, ...kept } = existing
+    const { username, firstName, lastName, displayName, bio, avatarURL, bannerURL, locked, remote, updatedAt } = user
+    const shown = { username, firstName, lastName, bio, avatarURL, remote, updatedAt }
+    const optional = { displayName, bannerURL, locked }
+    this.#putUser({ ...kept, ...shown, ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v)) })
+  }
+
   async revokeToken(token: RevokedTokenRecord, at: string) {
     for (const id of this.base.expiredRevocations(at)) this.revokedTokens.set(id, null)
     this.revokedTokens.set(token._id, Object.freeze({ ...token }))

@@ -102,6 +102,25 @@ export interface UserRecord {
    * them with getActorKeys. Never part of an export.
    */
   readonly actorKeys?: ActorKeysRecord
+  /**
+   * A person of another server (DECISIONS §14), known by their actor: their username is `name@host`, they
+   * have no password, e-mail or keys of ours and cannot sign in. Absent for the server's own people.
+   */
+  readonly remote?: RemoteActorRecord
+}
+
+/** Where a remote person's actor is and what it said when it was last fetched. */
+export interface RemoteActorRecord {
+  /** The actor's id (a URL): who the person is to ActivityPub. */
+  readonly actorId: string
+  readonly inbox: string
+  /** Their server's shared inbox, when it has one. */
+  readonly sharedInbox?: string
+  /** Their page on their server. */
+  readonly url: string
+  /** The ids of the keys the actor named as its own, which may sign what it sends. */
+  readonly keyIds: readonly string[]
+  readonly fetchedAt: string
 }
 
 /**
@@ -688,6 +707,8 @@ export interface StoreReader extends ClientAppReads {
   getTwoFactor(userId: string): Promise<TwoFactorRecord | undefined>
   /** The person's federation key pairs; undefined until they are made, or for an unknown user. */
   getActorKeys(userId: string): Promise<ActorKeysRecord | undefined>
+  /** The remote person whose actor has this id; undefined when nobody here knows it. */
+  getUserByActor(actorId: string): Promise<UserRecord | undefined>
   /** Whether the username (compared by usernameKey) is a deleted account's, held past `at`. */
   isUsernameReserved(username: string, at: string): Promise<boolean>
   /** Whether the id was an account's that was deleted and whose username is still held. */
@@ -805,6 +826,12 @@ export interface StoreTx extends StoreReader, ClientAppWrites {
    * pairs kept either way, so of two instances making them at once both use the first.
    */
   addActorKeys(id: string, keys: ActorKeysRecord): Promise<ActorKeysRecord | undefined>
+  /**
+   * Keeps a remote person (one with `remote`): made when their id is new, otherwise their profile (username,
+   * names, bio, images, `locked`, `remote`, `updatedAt`) replaced, their follows and everything else kept.
+   * Usernames of remote people are never held to look-alike rules: each is unique by its host.
+   */
+  saveRemoteUser(user: UserRecord): Promise<void>
   /**
    * Refuses one token from now until it expires (again: no change); revocations already past their expiry
    * may be forgotten.

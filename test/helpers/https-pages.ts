@@ -23,34 +23,37 @@ export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 let authority: Promise<{ ca: string; key: string; cert: string }> | undefined
 
+type AltName = { type: 2; value: string } | { type: 7; ip: string }
+
+/** A certificate authority made for a test run, and a server certificate it signed for `altNames`. */
+export async function issueCertificate(altNames: AltName[]) {
+  const ca = await generate([{ name: 'commonName', value: 'Chirp test authority' }], {
+    keySize: 2048,
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  })
+  const first = altNames[0]
+  const server = await generate([{ name: 'commonName', value: first?.type === 2 ? first.value : (first?.ip ?? '') }], {
+    keySize: 2048,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames },
+    ],
+  })
+  return { ca: ca.cert, key: server.private, cert: server.cert }
+}
+
 /** One authority and one server certificate for the whole file: RSA keys take a moment to make. */
 function certificates() {
-  authority ??= (async () => {
-    const ca = await generate([{ name: 'commonName', value: 'Chirp test authority' }], {
-      keySize: 2048,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-      ],
-    })
-    const server = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 7, ip: '127.0.0.1' },
-          ],
-        },
-      ],
-    })
-    return { ca: ca.cert, key: server.private, cert: server.cert }
-  })()
+  authority ??= issueCertificate([
+    { type: 2, value: 'localhost' },
+    { type: 7, ip: '127.0.0.1' },
+  ])
   return authority
 }
 

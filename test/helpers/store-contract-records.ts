@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { NotificationRecord, ReportRecord } from '../../server/store/types.js'
+import type { NotificationRecord, ReportRecord, UserRecord } from '../../server/store/types.js'
 import { MALFORMED, REPORTED_IMAGE, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
 
 /** Key pairs told apart by a mark, so a row shows which were kept; the store keeps them as they come. */
@@ -10,6 +10,29 @@ const actorKeys = (mark: string, createdAt: string) => ({
   ed25519Private: `ed25519-private-${mark}`,
   createdAt,
 })
+
+/** A person of another server as remote-people.ts keeps them; `changes` for a later fetch of their actor. */
+function remotePerson(f: Fixture, changes: Partial<UserRecord> = {}): UserRecord {
+  return {
+    ...f.newcomer,
+    _id: f.fresh.remote,
+    username: 'faraway@remote.example',
+    email: '',
+    passwordHash: '',
+    displayName: 'Far Away',
+    bannerURL: 'https://remote.example/banner.png',
+    locked: true,
+    remote: {
+      actorId: 'https://remote.example/users/faraway',
+      inbox: 'https://remote.example/users/faraway/inbox',
+      sharedInbox: 'https://remote.example/inbox',
+      url: 'https://remote.example/@faraway',
+      keyIds: ['https://remote.example/users/faraway#main-key'],
+      fetchedAt: f.at(49),
+    },
+    ...changes,
+  }
+}
 
 /** The writes of notifications, reports, the audit log, invites, two-factor state, tokens and events. */
 export function recordWrites(f: Fixture): WriteCase[] {
@@ -207,6 +230,29 @@ export function recordWrites(f: Fixture): WriteCase[] {
     { op: 'addActorKeys', name: 'pairs again', write: (tx) => tx.addActorKeys(u6, actorKeys('second', at(48))) },
     { op: 'addActorKeys', name: 'nobody', write: (tx) => tx.addActorKeys(UNKNOWN, actorKeys('third', at(48))) },
     { op: 'addActorKeys', name: 'a malformed id', write: (tx) => tx.addActorKeys(MALFORMED, actorKeys('x', at(48))) },
+    { op: 'saveRemoteUser', name: 'a new remote person', write: (tx) => tx.saveRemoteUser(remotePerson(f)) },
+    {
+      op: 'getUserByActor',
+      name: 'a remote person',
+      write: (tx) => tx.getUserByActor('https://remote.example/users/faraway'),
+    },
+    { op: 'getUserByActor', name: 'an actor nobody knows', write: (tx) => tx.getUserByActor('https://x.example/a') },
+    { op: 'follow', name: 'a remote person', write: (tx) => tx.follow(u2, f.fresh.remote, at(50)) },
+    {
+      op: 'saveRemoteUser',
+      name: 'their actor fetched again: the profile replaced, the follows kept',
+      write: async (tx) => {
+        const { displayName: _d, bannerURL: _b, locked: _l, ...rest } = remotePerson(f)
+        await tx.saveRemoteUser({
+          ...rest,
+          username: 'faraway@remote.example',
+          bio: 'a new bio',
+          updatedAt: at(51),
+          remote: { ...(rest.remote as NonNullable<UserRecord['remote']>), fetchedAt: at(51) },
+        })
+        return tx.getUserByActor('https://remote.example/users/faraway')
+      },
+    },
     {
       op: 'revokeToken',
       name: 'a token',

@@ -96,6 +96,8 @@ export const OPERATIONS: Record<Operation, true> = {
   useTwoFactor: true,
   disableTwoFactor: true,
   addActorKeys: true,
+  saveRemoteUser: true,
+  getUserByActor: true,
   revokeToken: true,
   follow: true,
   unfollow: true,
@@ -221,7 +223,8 @@ export interface Fixture {
     | 'direct'
     | 'answer'
     | 'aside'
-    | 'again',
+    | 'again'
+    | 'remote',
     string
   >
   at: (minute: number) => string
@@ -267,6 +270,7 @@ export function contractFixture(): Fixture {
       answer: randomUUID(),
       aside: randomUUID(),
       again: randomUUID(),
+      remote: randomUUID(),
     },
     at,
   }

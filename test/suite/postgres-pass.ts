@@ -75,6 +75,7 @@ export const POSTGRES_PASS = [
   'events-resume',
   'federation-access',
   'federation-actors',
+  'federation-follow',
   'federation-inbox',
   'federation-keys',
   'federation-queue',

@@ -71,7 +71,7 @@ export async function getApp(sql: Queryable, id: string): Promise<AppRecord | un
 
 export async function countCommunity(sql: Queryable): Promise<LocalCounts> {
   const [row] = await sql<{ users: string; posts: string; comments: string }[]>`
-    SELECT (SELECT count(*) FROM users WHERE NOT pending) AS users, (SELECT count(*) FROM posts) AS posts,
+    SELECT (SELECT count(*) FROM users WHERE NOT pending AND remote IS NULL) AS users, (SELECT count(*) FROM posts) AS posts,
       (SELECT count(*) FROM comments) AS comments`
   return { users: Number(row?.users ?? 0), posts: Number(row?.posts ?? 0), comments: Number(row?.comments ?? 0) }
 }

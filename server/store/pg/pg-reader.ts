@@ -65,7 +65,8 @@ export class PgReader implements StoreReader {
     const [row] = await this.sql<UserRow[]>`
       SELECT u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
         u.display_name, u.banner_url,
-        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.locked
+        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.locked,
+        u.remote
       FROM users u WHERE u.id = ${id}`
     return row && accountOf(toUserRecord({ ...row, following: [], followers: [], bookmarks: [] }))
   }
@@ -448,6 +449,12 @@ export class PgReader implements StoreReader {
   }
   isMediaUsed(url: string): Promise<boolean> {
     return removal.isMediaUsed(this.sql, url)
+  }
+  async getUserByActor(actorId: string): Promise<UserRecord | undefined> {
+    const sql = this.sql
+    const [row] = await sql<UserRow[]>`
+      SELECT ${userColumns(sql)} FROM users u WHERE u.remote IS NOT NULL AND u.remote->>'actorId' = ${actorId}`
+    return row && toUserRecord(row)
   }
   getActorKeys(userId: string) {
     return federation.getActorKeys(this.sql, userId)

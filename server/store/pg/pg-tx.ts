@@ -251,6 +251,27 @@ export class PgTx extends PgReader implements StoreTx {
     return federation.addActorKeys(this.sql, id, keys)
   }
 
+  async saveRemoteUser(user: UserRecord): Promise<void> {
+    const sql = this.sql
+    const row = userRow(user, 0)
+    const profile = {
+      username: row.username,
+      username_key: row.username_key,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      display_name: row.display_name,
+      bio: row.bio,
+      avatar_url: row.avatar_url,
+      banner_url: row.banner_url,
+      locked: row.locked,
+      remote: row.remote,
+      updated_at: row.updated_at,
+    }
+    const updated = await sql`UPDATE users SET ${sql(profile)} WHERE id = ${user._id} RETURNING id`
+    if (updated.length === 0) await sql`INSERT INTO users ${sql(row)}`
+    await reindexUser(sql, user._id, user)
+  }
+
   async revokeToken(token: RevokedTokenRecord): Promise<void> {
     if (!isUuid(token.userId)) return
     await this.sql`

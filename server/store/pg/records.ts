@@ -7,6 +7,7 @@ import {
   type LockedPost,
   type PollRecord,
   type PostRecord,
+  type RemoteActorRecord,
   type Role,
   type Suspension,
   type UserRecord,
@@ -18,7 +19,7 @@ import {
  */
 export const userColumns = (sql: Queryable) => sql`
   u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
-  u.display_name, u.banner_url, u.default_visibility, u.locked,
+  u.display_name, u.banner_url, u.default_visibility, u.locked, u.remote,
   u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending,
   ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
   ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
@@ -36,6 +37,7 @@ export interface UserRow {
   banner_url: string | null
   default_visibility: Visibility
   locked: boolean
+  remote: RemoteActorRecord | null
   bio: string
   website: string
   created_at: Date
@@ -72,6 +74,7 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   ...(row.pending ? { pending: true as const } : {}),
   ...(row.default_visibility !== DEFAULT_VISIBILITY ? { defaultVisibility: row.default_visibility } : {}),
   ...(row.locked ? { locked: true as const } : {}),
+  ...(row.remote ? { remote: row.remote } : {}),
 })
 
 /** The most recent likes (or dislikes) of post `p`, as many as a view shows, in the order they were made. */

@@ -12,7 +12,14 @@ import { DEFAULT_VISIBILITY } from '../../../common/audience.js'
 /** A jsonb column (a suspension) takes an object, which postgres.js serialises. */
 type Row = Record<
   string,
-  string | number | boolean | null | readonly string[] | { readonly [key: string]: string | null } | PollJson
+  | string
+  | number
+  | boolean
+  | null
+  | readonly string[]
+  | { readonly [key: string]: string | null }
+  | PollJson
+  | { readonly [key: string]: string | readonly string[] }
 >
 
 /** A poll as the posts row keeps it: its votes are rows of poll_votes. */
@@ -25,7 +32,8 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   id: user._id,
   username: user.username,
   username_key: usernameKey(user.username),
-  username_skeleton: lookAlike ? null : usernameSkeleton(user.username),
+  // A remote person's name is unique by its host: look-alike rules are for the names people pick here.
+  username_skeleton: lookAlike || user.remote ? null : usernameSkeleton(user.username),
   first_name: user.firstName,
   last_name: user.lastName,
   email: user.email,
@@ -45,6 +53,7 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   pending: user.pending === true,
   follower_count: followerCount,
   unread_notifications: unreadNotifications,
+  remote: user.remote ? { ...user.remote } : null,
 })
 
 /** `likeCount` is the number of likes the post keeps, which may be fewer than its record names (see postChildRows). */

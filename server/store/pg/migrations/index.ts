@@ -23,6 +23,7 @@ import * as directConversations from './0022_direct_conversations.js'
 import * as mediaUses from './0024_media_uses.js'
 import * as clientApps from './0025_client_apps.js'
 import * as federation from './0026_federation.js'
+import * as remotePeople from './0027_remote_people.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mediaUses,
   clientApps,
   federation,
+  remotePeople,
 ]
