@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Fastify, {
   type FastifyInstance,
+  type FastifySchemaCompiler,
   type InjectOptions,
   type LightMyRequestResponse,
   type onRouteHookHandler,
@@ -56,6 +57,24 @@ const cachedSerializers: SerializerFactory = (externalSchemas, options) => {
   }
 }
 
+type ValidatorCompiler = FastifySchemaCompiler<unknown>
+
+/**
+ * The app's validators (server/plugins/validation.ts's Ajv), likewise compiled once for the process: after the
+ * serializers, they were most of what was left of an app's start-up. A validator is the same function of
+ * its compiler's code, its schema and the part of the request it reads, which is the key.
+ */
+const validators = new Map<string, ReturnType<ValidatorCompiler>>()
+function cachingValidators(compiler: ValidatorCompiler): ValidatorCompiler {
+  const source = compiler.toString()
+  return (route) => {
+    const key = `${source}\n${route.httpPart}\n${JSON.stringify(route.schema)}`
+    let validate = validators.get(key)
+    if (!validate) validators.set(key, (validate = compiler(route)))
+    return validate
+  }
+}
+
 /**
  * A server with the app registered on it, as main.ts makes one; `plugin` is the app by default, or a copy
  * of it imported with mocked modules.
@@ -65,6 +84,8 @@ export async function startApp(config: Config, options: AppOptions = {}, plugin 
     ...serverOptions(config, options),
     schemaController: { compilersFactory: { buildSerializer: cachedSerializers } },
   })
+  const setValidatorCompiler = server.setValidatorCompiler.bind(server)
+  server.setValidatorCompiler = (compiler) => setValidatorCompiler(cachingValidators(compiler as ValidatorCompiler))
   await server.register(fp(plugin), { config, ...options })
   return server
 }
