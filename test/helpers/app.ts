@@ -1,8 +1,10 @@
+import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Fastify, {
   type FastifyInstance,
+  type FastifySchemaCompiler,
   type InjectOptions,
   type LightMyRequestResponse,
   type onRouteHookHandler,
@@ -36,11 +38,54 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 }
 
 /**
+ * Fastify's own response serializers (fast-json-stringify), each compiled once for the process rather than once
+ * for every app a test builds: compiling the routes' response schemas was most of an app's start-up. A
+ * serializer depends only on its schema and options, so an app answers as one that compiled its own, as
+ * main.ts's does. Schemas a test app registers by id (addSchema) make serializers of their own, uncached.
+ */
+const serializers = new Map<string, ReturnType<ReturnType<SerializerFactory>>>()
+const compileSerializers = SerializerSelector()
+const cachedSerializers: SerializerFactory = (externalSchemas, options) => {
+  const compile = compileSerializers(externalSchemas, options)
+  const plain = Object.keys(externalSchemas ?? {}).length === 0 && Object.keys(options ?? {}).length === 0
+  if (!plain) return compile
+  return (route) => {
+    const key = JSON.stringify(route.schema)
+    let serialize = serializers.get(key)
+    if (!serialize) serializers.set(key, (serialize = compile(route)))
+    return serialize
+  }
+}
+
+type ValidatorCompiler = FastifySchemaCompiler<unknown>
+
+/**
+ * The app's validators (server/plugins/validation.ts's Ajv), likewise compiled once for the process: after the
+ * serializers, they were most of what was left of an app's start-up. A validator is the same function of
+ * its compiler's code, its schema and the part of the request it reads, which is the key.
+ */
+const validators = new Map<string, ReturnType<ValidatorCompiler>>()
+function cachingValidators(compiler: ValidatorCompiler): ValidatorCompiler {
+  const source = compiler.toString()
+  return (route) => {
+    const key = `${source}\n${route.httpPart}\n${JSON.stringify(route.schema)}`
+    let validate = validators.get(key)
+    if (!validate) validators.set(key, (validate = compiler(route)))
+    return validate
+  }
+}
+
+/**
  * A server with the app registered on it, as main.ts makes one; `plugin` is the app by default, or a copy
  * of it imported with mocked modules.
  */
 export async function startApp(config: Config, options: AppOptions = {}, plugin = app): Promise<FastifyInstance> {
-  const server = Fastify(serverOptions(config, options))
+  const server = Fastify({
+    ...serverOptions(config, options),
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializers } },
+  })
+  const setValidatorCompiler = server.setValidatorCompiler.bind(server)
+  server.setValidatorCompiler = (compiler) => setValidatorCompiler(cachingValidators(compiler as ValidatorCompiler))
   await server.register(fp(plugin), { config, ...options })
   return server
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { registerHooks } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -88,13 +88,17 @@ export async function runShard(kind: Kind, shard: number, shards: number): Promi
     if (kind === 'client') url.searchParams.set(COPY, String(index))
     const removeListeners = kind === 'client' ? trackWindowListeners() : undefined
     const started = Date.now()
+    const cpuBefore = cpuSeconds()
     const results = await tap.test(file, { timeout: FILE_TIMEOUT_MS }, async (t) => {
       scopeTo(t)
       await import(url.href)
     })
     // tap shows a process's results when it ends; this says how far it has come meanwhile.
     const seconds = ((Date.now() - started) / 1000).toFixed(1)
-    process.stderr.write(`[${kind} ${shard}] ${results?.ok === false ? 'FAILED' : 'passed'} ${file} (${seconds} s)\n`)
+    const cpu = (cpuSeconds() - cpuBefore).toFixed(1)
+    process.stderr.write(
+      `[${kind} ${shard}] ${results?.ok === false ? 'FAILED' : 'passed'} ${file} (${seconds} s, ${cpu} s CPU)\n`,
+    )
     if (kind === 'client') await emptyDom()
     removeListeners?.()
   }
@@ -103,6 +107,17 @@ export async function runShard(kind: Kind, shard: number, shards: number): Promi
   // A file that timed out may have left a child process or a socket open, which would keep this process
   // alive when its files are done; tap reports what ran as the process exits.
   setTimeout(() => process.exit(), 30_000).unref()
+}
+
+/**
+ * The CPU time (user and system) this process and the children it has waited for (the servers and commands
+ * the files start) have used so far, in seconds: what a file costs, whatever else the machine is doing.
+ */
+function cpuSeconds(): number {
+  // /proc/self/stat's utime, stime, cutime and cstime, in clock ticks (100 a second on Linux).
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? []
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0)
+  return Number.isFinite(ticks) ? ticks / 100 : 0
 }
 
 /**

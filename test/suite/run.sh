@@ -1,19 +1,60 @@
 #!/usr/bin/env bash
-# The test files of the suite, as npm test runs them: tap runs a few long-lived processes (the files of
-# test/suite/shards/), two at a time, and each runs many files one after another (test/suite/run-shard.ts).
-# The processes of one kind take their files from one queue, a temporary directory, so they end together.
-# The browser files run afterwards in a process of their own. Exits non-zero when either run failed.
+# npm test: the checks and the test files of the suite, on the machine's cores at once.
+#
+# - The checks (the typecheck, ESLint, Prettier and knip) run in the background at a lower priority: they
+#   take what the tests leave of the cores, and each one's output is printed whole when it ends.
+# - The build (npm run build, whose tsc typechecks the server as `npm run typecheck` does) comes first, so
+#   that the browser files find dist/ current.
+# - tap runs a few long-lived processes (the files of test/suite/shards/), two at a time, and each runs
+#   many files one after another (test/suite/run-shard.ts). tap starts them in the order of their names:
+#   the client's two (short), then the browser files' one (the longest, so it starts early and the other
+#   processes run beside it), then the others. The processes of one kind take their files from one queue,
+#   a temporary directory, so they share out what is left and end together.
+# Exits non-zero when a check, the build or a test failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-queue=$(mktemp -d "${TMPDIR:-/tmp}/chirp-suite-XXXXXX")
-trap 'rm -rf "$queue"' EXIT
-export CHIRP_SUITE_QUEUE=$queue
+work=$(mktemp -d "${TMPDIR:-/tmp}/chirp-suite-XXXXXX")
+checks=()
+cleanup() {
+  # The checks still running when the run is stopped are this script's own children.
+  for pid in "${checks[@]}"; do kill "$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir "$work/queue"
+export CHIRP_SUITE_QUEUE=$work/queue
 # Node keeps the bytecode of the modules it compiles here, for the next process that loads them: the
 # shards, and the servers and commands the tests start.
 export NODE_COMPILE_CACHE=${NODE_COMPILE_CACHE:-node_modules/.cache/node-compile}
 
-tap --jobs=2 test/suite/shards/client-*.ts test/suite/shards/node-*.ts test/suite/shards/postgres-*.ts test/suite/shards/s3-*.ts
-status=$?
-tap --jobs=1 test/suite/shards/e2e.ts || status=1
+# Runs a command with its output in a file of its own, then prints that output and whether it passed, so
+# that what runs at once does not interleave.
+check() {
+  local name=$1
+  shift
+  local status=0
+  "$@" >"$work/$name.log" 2>&1 || status=$?
+  cat "$work/$name.log"
+  if [ "$status" -eq 0 ]; then echo "$name: passed"; else echo "$name: FAILED (exit $status)"; fi
+  return "$status"
+}
+
+# A check in the background, at a lower priority (nice holds for what it starts, too).
+background() {
+  check "$1" nice -n 10 "${@:2}" &
+  checks+=("$!")
+}
+background typecheck npx tsc --noEmit
+background eslint npx eslint --max-warnings=0 .
+background prettier npx prettier --check .
+background knip npx knip
+
+status=0
+check build npm run build || status=1
+
+tap --jobs=2 test/suite/shards/*.ts || status=1
+
+for pid in "${checks[@]}"; do wait "$pid" || status=1; done
+checks=()
 exit "$status"
