@@ -3,7 +3,7 @@ import { restrictConfirmation, type Restriction } from '../lib/restrict-text.js'
 import { ConfirmDialog } from './confirm-dialog.js'
 
 /** How long a mute can last, as the mute dialog offers it: seconds, or none for until unmuted. */
-export const MUTE_DURATIONS: readonly { label: string; seconds: number | undefined }[] = [
+const MUTE_DURATIONS: readonly { label: string; seconds: number | undefined }[] = [
   { label: '1 hour', seconds: 3_600 },
   { label: '1 day', seconds: 86_400 },
   { label: '7 days', seconds: 604_800 },
