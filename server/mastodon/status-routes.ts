@@ -171,12 +171,17 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       const mediaIds = body.media_ids === undefined ? [] : [body.media_ids].flat()
 
       const reply = async (inReplyTo: string): Promise<Status> => {
+        const key = keyOf(inReplyTo)
+        if (key.by !== undefined) throw recordNotFound()
+        if (key.commentId === undefined) {
+          // A direct message is answered by another in its conversation, as Mastodon's apps expect.
+          const { post: answered } = await recordOr404(services.posts.get(key.postId, userId))
+          if (answered.visibility === 'direct') return post('direct')
+        }
         const hasPoll = body.poll !== undefined || body['poll[options]'] !== undefined
         if (mediaIds.length > 0 || hasPoll || body.spoiler_text || body.quoted_status_id !== undefined) {
           throw unprocessableEntity(replyMessages.textOnly)
         }
-        const key = keyOf(inReplyTo)
-        if (key.by !== undefined) throw recordNotFound()
         // A comment has its post's audience: asking for a narrower one is not quietly made wider.
         const asked = body.visibility === undefined ? undefined : CHIRP_VISIBILITY[body.visibility]
         if (asked === 'followers' || asked === 'direct') {
@@ -190,11 +195,11 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         return commentStatus(services, publicUrl, thread, comment, userId)
       }
 
-      const post = async (): Promise<Status> => {
+      const post = async (audience?: Visibility): Promise<Status> => {
         const formOptions = body['poll[options]']
         const options = body.poll?.options ?? (formOptions === undefined ? undefined : [formOptions].flat())
         const expiresIn = body.poll?.expires_in ?? body['poll[expires_in]']
-        const visibility = body.visibility === undefined ? undefined : CHIRP_VISIBILITY[body.visibility]
+        const visibility = audience ?? (body.visibility === undefined ? undefined : CHIRP_VISIBILITY[body.visibility])
         const media = await services.mediaAttachments.forPost(userId, mediaIds)
         const quoteOf = body.quoted_status_id === undefined ? undefined : postIdOf(body.quoted_status_id)
         const { post: written } = await services.posts.create(userId, {

@@ -94,7 +94,7 @@ await onPostgres(async () => {
     for (const each of [closed, ...followersPosts.reverse()]) {
       t.strictSame(
         await b.expectEvent(t, theirs, 'post.deleted', PostDeletedEventSchema),
-        { postId: each._id },
+        { postId: each._id, createdAt: each.createdAt },
         `dropped: ${each.content}`,
       )
     }
