@@ -146,13 +146,23 @@ export function createRemotePeople({ store, now, publicUrl }: ServiceDeps & { pu
   async function save(profile: RemoteProfile): Promise<UserRecord | undefined> {
     if (!NAME.test(profile.username)) return undefined
     const at = now().toISOString()
-    const known = await store.getUserByActor(profile.actorId)
-    const record = recordOf(profile, known?._id ?? randomUUID(), known?.createdAt ?? at, at)
-    const holder = await store.getUserByUsername(record.username)
-    // A name of a host is that host's to give: another actor holding it is one the host has since replaced.
-    if (holder && holder._id !== record._id) return undefined
-    await store.transaction((tx) => tx.saveRemoteUser(record))
-    return store.getUser(record._id)
+    try {
+      const saved = await store.transaction(async (tx) => {
+        const known = await tx.getUserByActor(profile.actorId)
+        const record = recordOf(profile, known?._id ?? randomUUID(), known?.createdAt ?? at, at)
+        const holder = await tx.getUserByUsername(record.username)
+        // A name of a host is that host's to give: another actor holding it is one the host has since replaced.
+        if (holder && holder._id !== record._id) return undefined
+        await tx.saveRemoteUser(record)
+        return record._id
+      })
+      return saved === undefined ? undefined : store.getUser(saved)
+    } catch (error) {
+      // Two of their activities at once (or two instances) kept the same new actor: the first one stands.
+      const kept = await store.getUserByActor(profile.actorId)
+      if (kept) return kept
+      throw error
+    }
   }
 
   return {
