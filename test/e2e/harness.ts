@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { Test } from 'tap'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
+import { parseConfig } from '../../server/config.js'
+import { startApp } from '../helpers/app.js'
 import { ensureBuilt } from './build.js'
-import { ROOT, startServer, type RunningServer } from './server-process.js'
+import { childEnv, ROOT, startServer, type RunningServer } from './server-process.js'
 
 // Debian's Chromium; `npx playwright install` cannot download a browser here.
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
@@ -74,10 +78,58 @@ export interface E2E {
   newContext(session?: Session): Promise<BrowserContext>
 }
 
+/** The variables Node reads as a process starts, not the app: a server given one runs as a process. */
+const PROCESS_ONLY = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']
+
 /**
- * One file's world: the production build served by the real server on a temporary data
- * directory (`serverOptions.env` adds to its environment), and one Chromium. Null when the file
- * is skipped (or failed, under CI) for want of a browser.
+ * The app as server/main.ts serves it, in this process: the environment main.ts would read (`env` added, no
+ * JWT_SECRET), a temporary data directory, the production build's client (dist/client), a port of its own.
+ * Its modules load once for all the files of a process, and the routes' schemas compile once
+ * (test/helpers/app.ts's startApp), so a file's server costs the app's registration, not a process's start:
+ * starting `node dist/server/main.js` took about 4 s of CPU, most of it compiling those schemas. The built
+ * server itself runs in the image's replay (npm run test:docker) and in the files that kill it
+ * (test/helpers/child-server.ts).
+ */
+async function serveApp(env: Record<string, string>): Promise<RunningServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-e2e-data-'))
+  const environment = childEnv({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    RATE_LIMIT: 'false',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...env,
+  })
+  delete environment.JWT_SECRET
+  let output = ''
+  const logStream = { write: (line: string) => void (output = (output + line).slice(-20_000)) }
+  const removeData = () => rm(dataDir, { recursive: true, force: true })
+  const config = parseConfig(environment, ROOT)
+  const app = await startApp(config, { logStream }).catch(async (error: unknown) => {
+    await removeData()
+    throw error
+  })
+  await app.listen({ host: config.host, port: config.port })
+  return {
+    baseURL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    dataDir,
+    output: () => output,
+    async stop() {
+      const started = Date.now()
+      // As main.ts's shutdown does after its grace: no reader's open connection holds the close up.
+      app.server.closeAllConnections()
+      await app.close()
+      await removeData()
+      return { code: 0, signal: null, ms: Date.now() - started }
+    },
+  }
+}
+
+/**
+ * One file's world: the production build's client served by the app on a temporary data directory
+ * (`serverOptions.env` adds to its environment), and one Chromium. Null when the file is skipped (or
+ * failed, under CI) for want of a browser.
  */
 export async function startE2E(t: Tap, serverOptions: { env?: Record<string, string> } = {}): Promise<E2E | null> {
   if (!browserAvailable(t)) return null
@@ -85,7 +137,9 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
   t.setTimeout(5 * 60_000)
   await ensureBuilt()
   // The seed and every signup hash cheaply, as in the other tests (the image's test keeps production's cost).
-  const server = await startServer({ env: { PASSWORD_HASH_COST: '4', ...serverOptions.env } })
+  const env = { PASSWORD_HASH_COST: '4', ...serverOptions.env }
+  // What Node itself reads as a process starts (a CA to trust) holds only in a process of its own.
+  const server = PROCESS_ONLY.some((name) => name in env) ? await startServer({ env }) : await serveApp(env)
   const browser = await openBrowser().catch(async (error: unknown) => {
     await server.stop()
     throw error

@@ -78,7 +78,7 @@ export async function runShard(kind: Kind, shard: number, shards: number): Promi
   // that passes alone but not after another.
   const only = process.env.CHIRP_SUITE_ONLY?.split(',')
   const files = only ?? filesOf(kind)
-  // The browser files share one Chromium; each still starts the server it needs.
+  // The browser files share one Chromium; each starts the app it needs in this process (test/e2e/harness.ts).
   const releaseBrowser = kind === 'e2e' ? await (await import('../e2e/harness.js')).holdBrowser() : undefined
   for (const [index, file] of files.entries()) {
     if (!take(kind, file, index, shard, shards)) continue
