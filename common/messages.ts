@@ -74,6 +74,8 @@ export const notPending = 'This account is not waiting for approval.'
 export const cannotInteract = 'You cannot interact with this user.'
 export const selfBlock = 'You cannot block yourself.'
 export const selfMute = 'You cannot mute yourself.'
+export const appNotAuthorised = 'This app holds no token of yours.'
+export const muteDuration = 'A mute lasts a whole number of seconds, at most ten years (0 for ever).'
 // Conversations (DECISIONS §10 and §11).
 export const alreadyReposted = 'You have already reposted this post.'
 export const notReposted = 'You have not reposted this post.'

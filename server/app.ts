@@ -180,6 +180,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     mediaUrls: createMediaUrls(config.s3?.publicUrl),
     signToken: (payload) => fastify.signToken(payload),
     signAppToken: (payload) => fastify.signAppToken(payload),
+    tokenSeconds: config.jwtExpiresIn,
     guestLogin: config.guestLogin,
     registration: config.registration,
     rateLimit: config.rateLimit,

@@ -1,6 +1,13 @@
 import { FetchError } from 'ofetch'
 import { callError, http, upload, type UploadProgress } from './http.js'
-import type { ImportReply, TokenReply, TwoFactorEnableReply, TwoFactorSetup, TwoFactorStatus } from './types.js'
+import type {
+  AuthorisedApp,
+  ImportReply,
+  TokenReply,
+  TwoFactorEnableReply,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from './types.js'
 
 /** The account's own calls (docs/api-contract.md §4). */
 
@@ -10,6 +17,16 @@ export function apiChangePassword(currentPassword: string, newPassword: string):
 
 export async function apiLogoutAll(): Promise<void> {
   await http('/auth/logout-all', { method: 'POST' })
+}
+
+/** The Mastodon apps holding a token of mine now. */
+export async function apiAuthorisedApps(): Promise<AuthorisedApp[]> {
+  return (await http<{ apps: AuthorisedApp[] }>('/account/apps')).apps
+}
+
+/** Ends every token the app holds for me. */
+export async function apiRevokeApp(id: string): Promise<void> {
+  await http(`/account/apps/${encodeURIComponent(id)}`, { method: 'DELETE' })
 }
 
 export function apiTwoFactorStatus(): Promise<TwoFactorStatus> {

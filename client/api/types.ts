@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox'
 import type { Registration } from '../lib/model.js'
 import type {
   AuthLoginReplySchema,
+  AuthorisedAppsReplySchema,
   AuthSignupReplySchema,
   BlocksReplySchema,
   BookmarksReplySchema,
@@ -62,6 +63,7 @@ export type ImportReply = Static<typeof ImportReplySchema>
 export type TwoFactorSetup = Static<typeof TwoFactorSetupReplySchema>
 export type TwoFactorEnableReply = Static<typeof TwoFactorEnableReplySchema>
 export type TwoFactorStatus = Static<typeof TwoFactorStatusSchema>
+export type AuthorisedApp = Static<typeof AuthorisedAppsReplySchema>['apps'][number]
 export type SignupReply = Static<typeof AuthSignupReplySchema>
 export type FeedReply = Static<typeof FeedReplySchema>
 export type PostsReply = Static<typeof PostsReplySchema>

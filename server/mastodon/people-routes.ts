@@ -13,6 +13,10 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 })
 const Ids = Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 40 })])
 const Flag = Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 })]))
 const on = (flag: boolean | string | undefined) => flag === true || flag === 'true' || flag === '1'
+/** A mute's length in seconds, as a number or, from a form, as digits; the service keeps its limits. */
+const MuteFormSchema = Type.Object({
+  duration: Type.Optional(Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]{1,12}$' })])),
+})
 
 /** People: their accounts, posts and follows, and where the signed-in person stands with them. */
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services, publicUrl }) => {
@@ -128,11 +132,6 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       change: (me: string, other: string) => services.relations.block(me, other),
     },
     { path: 'unblock', scope: 'write:blocks', change: services.relations.unblock },
-    {
-      path: 'mute',
-      scope: 'write:mutes',
-      change: (me: string, other: string) => services.relations.mute(me, other, {}),
-    },
     { path: 'unmute', scope: 'write:mutes', change: services.relations.unmute },
   ] as const
   for (const { path, scope, change } of changes) {
@@ -157,7 +156,6 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
           unfollow: !before.following && !before.requested,
           block: before.blocking,
           unblock: !before.blocking,
-          mute: before.muting,
           unmute: !before.muting,
         }
         if (!holds[path]) await change(meId, user._id)
@@ -165,6 +163,32 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       },
     )
   }
+
+  app.post(
+    '/api/v1/accounts/:id/mute',
+    {
+      config: { scope: 'write:mutes' },
+      // The apps send no body at all for a mute for ever.
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
+      schema: {
+        tags: ['mastodon'],
+        description:
+          "Mutes the account for `duration` seconds, or for ever without one (or with 0); muting again sets the end anew. A mute hides the account's posts and notifications alike. Answers where the person then stands with it.",
+        params: IdParams,
+        body: MuteFormSchema,
+        response: { 200: RelationshipSchema, ...ERROR_REPLIES },
+      },
+    },
+    async (request) => {
+      const meId = request.user._id
+      const { user } = await services.users.get(request.params.id, meId)
+      const { duration } = request.body
+      await services.relations.mute(meId, user._id, duration === undefined ? {} : { duration: Number(duration) })
+      return relationshipOf(services, meId, user._id)
+    },
+  )
 }
 
 export default routes

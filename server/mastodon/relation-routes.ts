@@ -15,6 +15,11 @@ interface Page {
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 const Accounts = { 200: Type.Array(AccountSchema), ...ERROR_REPLIES }
+/** A muted account, with when its mute ends (null: until unmuted), as Mastodon's list of mutes gives it. */
+const MutedAccountSchema = Type.Composite([
+  AccountSchema,
+  Type.Object({ mute_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) }),
+])
 
 /**
  * Whom the person blocks and mutes, and who asks to follow them: lists in the order Chirp keeps them (the
@@ -30,20 +35,23 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       scope: 'read:blocks',
       description: 'The accounts the person blocks, the newest block first.',
       page: (userId: string, page: Page) => services.relations.blocks(userId, page),
+      response: Accounts,
     },
     {
       path: '/api/v1/mutes',
       scope: 'read:mutes',
-      description: 'The accounts the person mutes now, the newest mute first; ended mutes are not listed.',
+      description:
+        'The accounts the person mutes now, the newest mute first, each with when its mute ends (`mute_expires_at`, null for ever); ended mutes are not listed.',
       page: (userId: string, page: Page) => services.relations.mutes(userId, page),
+      response: { 200: Type.Array(MutedAccountSchema), ...ERROR_REPLIES },
     },
   ] as const
-  for (const { path, scope, description, page } of lists) {
+  for (const { path, scope, description, page, response } of lists) {
     app.get(
       path,
       {
         config: { scope },
-        schema: { tags: ['mastodon'], description, querystring: PageQuerySchema, response: Accounts },
+        schema: { tags: ['mastodon'], description, querystring: PageQuerySchema, response },
       },
       async (request, reply) => {
         const userId = request.user._id
@@ -53,11 +61,15 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         })
         const link = cursorLinkHeader(new URL(request.url, `${publicUrl}/`), nextCursor)
         if (link !== undefined) void reply.header('link', link)
-        return accountsOf(
+        const accounts = await accountsOf(
           services,
           publicUrl,
           users.map((user) => user._id),
           userId,
+        )
+        const ends = new Map(users.flatMap((user) => ('mutedUntil' in user ? [[user._id, user.mutedUntil]] : [])))
+        return accounts.map((account) =>
+          ends.has(account.id) ? { ...account, mute_expires_at: ends.get(account.id) ?? null } : account,
         )
       },
     )

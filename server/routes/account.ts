@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   AccountDeleteSchema,
+  AppIdParamsSchema,
+  AuthorisedAppsReplySchema,
   ArchiveSchema,
   ImportReplySchema,
   PasswordChangeSchema,
@@ -19,7 +21,7 @@ import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
 /** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { account, accountDeletion, accountExport, accountImport, twoFactor } = services
+  const { account, accountDeletion, accountExport, accountImport, clientApps, twoFactor } = services
   const signedIn = { onRequest: [app.authenticate] }
 
   app.post(
@@ -57,6 +59,41 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     async (request) => {
       await accountDeletion.deleteAccount(me(request), request.body.password)
       await app.events.endUser(me(request))
+      return {}
+    },
+  )
+
+  app.get(
+    '/account/apps',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'The apps (Mastodon clients) holding a token of the caller now, the most recently authorised first, each with the scopes it was given.',
+        response: { 200: AuthorisedAppsReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => ({ apps: await clientApps.authorised(me(request)) }),
+  )
+
+  app.delete(
+    '/account/apps/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'Revokes an app: every token it holds for the caller stops working and its streams close, on every instance. 404 when it holds none.',
+        params: AppIdParamsSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const userId = me(request)
+      for (const tokenId of await clientApps.revoke(userId, request.params.id)) {
+        await app.events.endToken({ userId, tokenId })
+      }
       return {}
     },
   )

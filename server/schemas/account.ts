@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import { Type } from '@sinclair/typebox'
+import { DateTimeSchema } from './common.js'
 
 /** The rules of a new password, as at signup. */
 const NewPasswordSchema = Type.String({ minLength: 8, maxLength: 128 })
@@ -52,3 +53,15 @@ export const ArchiveSchema = Type.Unsafe<Readable>({
   format: 'binary',
   contentMediaType: 'application/zip',
 })
+
+/** An app the person authorised through the Mastodon client API's sign-in, as Settings lists it. */
+const AuthorisedAppSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  website: Type.Union([Type.String(), Type.Null()]),
+  scopes: Type.Array(Type.String()),
+  authorisedAt: DateTimeSchema,
+  lastGrantedAt: DateTimeSchema,
+})
+export const AuthorisedAppsReplySchema = Type.Object({ apps: Type.Array(AuthorisedAppSchema) })
+export const AppIdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })

@@ -4,9 +4,12 @@ import { UserSummarySchema } from './user-summary.js'
 
 /** Blocks and mutes (docs/api-contract.md §11). */
 
-/** A mute for `duration` seconds; 0 or none for ever. At most ten years, so an end always fits a date. */
+/** The longest mute that ends, in seconds: ten years, so an end always fits a date. */
+export const MAX_MUTE_SECONDS = 315_360_000
+
+/** A mute for `duration` seconds; 0 or none for ever. */
 export const MuteBodySchema = Type.Object({
-  duration: Type.Optional(Type.Integer({ minimum: 0, maximum: 315_360_000 })),
+  duration: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_MUTE_SECONDS })),
 })
 export type MuteBody = Static<typeof MuteBodySchema>
 

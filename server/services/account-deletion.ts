@@ -1,6 +1,7 @@
 import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { StoreTx, UserRecord } from '../store/types.js'
 import { isGuest, usernameKey } from '../usernames.js'
+import { forgetAppGrants } from './app-grants.js'
 import type { ServiceDeps } from './deps.js'
 import { verifyPassword } from './passwords.js'
 import type { MediaService } from './media.js'
@@ -89,6 +90,7 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         tx.emit({ name: 'user.deleted', data: { userId, username: user.username } })
         tx.emit({ name: 'session.ended', data: {}, to: userId })
       })
+      await forgetAppGrants(store, userId)
     },
   }
 }

@@ -34,6 +34,8 @@ export interface TokenPayload {
 export interface Grant {
   scope: string
   app: string
+  /** The token's id, when the caller keeps a note of it. */
+  jti?: string
 }
 
 export interface AuthDeps extends ServiceDeps {

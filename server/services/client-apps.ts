@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { AppError, OAuthError } from '../errors.js'
+import { AppError, MSG, OAuthError, notFound } from '../errors.js'
 import type { AppRecord, AuthorizationCodeRecord, TokenHolder } from '../store/types.js'
 
 export type { AppRecord }
+import { createAppGrants, type AppGrant } from './app-grants.js'
 import type { AuthService } from './auth.js'
 import type { ServiceDeps } from './deps.js'
 import { parseScopes, withinScopes } from './scopes.js'
@@ -24,6 +25,20 @@ export interface AppTokenPayload {
 export interface ClientAppsDeps extends ServiceDeps {
   auth: AuthService
   signAppToken: (payload: AppTokenPayload) => string
+  /** How long a token lasts, in seconds (JWT_EXPIRES_IN). */
+  tokenSeconds: number
+}
+
+/** An app the person authorised, as Settings lists it: since when, and with which scopes in all. */
+export interface AuthorisedApp {
+  id: string
+  name: string
+  website: string | null
+  scopes: string[]
+  /** When the earliest token it still holds was given. */
+  authorisedAt: string
+  /** When the latest one was. */
+  lastGrantedAt: string
 }
 
 export interface NewApp {
@@ -86,13 +101,27 @@ const invalidGrant = (
  * token given to a person's app is a Chirp session of that person (services/auth.ts), carrying the
  * scopes granted: logging out everywhere, a new password or a suspension ends it like any other.
  */
-export function createClientAppsService({ store, now, auth, signAppToken }: ClientAppsDeps) {
-  const grantOf = (app: AppRecord, holder: TokenHolder, scopes: readonly string[]): TokenGrant => {
+export function createClientAppsService({ store, now, auth, signAppToken, tokenSeconds }: ClientAppsDeps) {
+  const grants = createAppGrants(store, now)
+
+  /** A token of the person for the app, noted so that Settings can list the app and end it. */
+  const grantOf = async (app: AppRecord, holder: TokenHolder, scopes: readonly string[]): Promise<TokenGrant> => {
     const scope = scopes.join(' ')
+    const at = now()
+    const tokenId = randomUUID()
+    await grants.add({
+      userId: holder._id,
+      tokenId,
+      appId: app._id,
+      scopes: [...scopes],
+      tokenVersion: holder.tokenVersion,
+      grantedAt: at.toISOString(),
+      expiresAt: new Date(at.getTime() + tokenSeconds * 1000).toISOString(),
+    })
     return {
-      accessToken: auth.grantToken(holder, { scope, app: app._id }),
+      accessToken: auth.grantToken(holder, { scope, app: app._id, jti: tokenId }),
       scope,
-      createdAt: Math.floor(now().getTime() / 1000),
+      createdAt: Math.floor(at.getTime() / 1000),
     }
   }
 
@@ -190,14 +219,14 @@ export function createClientAppsService({ store, now, auth, signAppToken }: Clie
       }
       const holder = await store.getTokenHolder(record.userId)
       if (!holder) throw invalidGrant()
-      return grantOf(app, holder, record.scopes)
+      return await grantOf(app, holder, record.scopes)
     },
 
     /** The password grant: a username or an e-mail address, and the password, with every check of a login. */
     async passwordGrant(app: AppRecord, login: string, password: string, scope: string | undefined) {
       const scopes = scopesFor(app, scope)
       try {
-        return grantOf(app, await auth.checkSignIn(login, password), scopes)
+        return await grantOf(app, await auth.checkSignIn(login, password), scopes)
       } catch (error) {
         if (error instanceof AppError) throw invalidGrant(error.message)
         throw error
@@ -213,6 +242,45 @@ export function createClientAppsService({ store, now, auth, signAppToken }: Clie
       if (!app) throw invalidClient()
       if (!holder) throw invalidGrant()
       return grantOf(app, holder, scopes)
+    },
+
+    /** The apps holding a token of the person now, the most recently authorised first. */
+    async authorised(userId: string): Promise<AuthorisedApp[]> {
+      const holder = await store.getTokenHolder(userId)
+      if (!holder) return []
+      const byApp = new Map<string, AppGrant[]>()
+      for (const grant of await grants.live(holder, (tokenId) => store.isTokenRevoked(tokenId))) {
+        byApp.set(grant.appId, [...(byApp.get(grant.appId) ?? []), grant])
+      }
+      const apps = await Promise.all(
+        [...byApp].map(async ([appId, held]): Promise<AuthorisedApp | undefined> => {
+          const app = await store.getApp(appId)
+          if (!app) return undefined
+          const times = held.map((grant) => grant.grantedAt).sort()
+          return {
+            id: app._id,
+            name: app.name,
+            website: app.website,
+            scopes: [...new Set(held.flatMap((grant) => grant.scopes))],
+            authorisedAt: times[0] ?? '',
+            lastGrantedAt: times.at(-1) ?? '',
+          }
+        }),
+      )
+      return apps
+        .filter((app): app is AuthorisedApp => app !== undefined)
+        .sort((a, b) => b.lastGrantedAt.localeCompare(a.lastGrantedAt))
+    },
+
+    /**
+     * Ends every token the app holds for the person, as a logout of each; answers their ids, so that
+     * their streams close too. Not found when the app holds none.
+     */
+    async revoke(userId: string, appId: string): Promise<string[]> {
+      const taken = await grants.take(userId, appId)
+      if (taken.length === 0) throw notFound(MSG.appNotAuthorised)
+      for (const grant of taken) await auth.logout({ _id: grant.tokenId, userId, expiresAt: grant.expiresAt })
+      return taken.map((grant) => grant.tokenId)
     },
 
     /** The client_credentials grant: a token of the app itself, which acts for nobody. */

@@ -76,7 +76,7 @@ export interface Services {
 }
 
 export interface ServicesDeps
-  extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'>, Pick<ClientAppsDeps, 'signAppToken'> {
+  extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'>, Pick<ClientAppsDeps, 'signAppToken' | 'tokenSeconds'> {
   /** Where uploaded images are kept: a folder or a bucket. */
   mediaStorage: MediaStorage
   /** What an upload's URL is, and which URLs name uploads of this server's. */
@@ -108,6 +108,7 @@ export function createServices({
   linkFetch,
   pollDaySeconds,
   signAppToken,
+  tokenSeconds,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ storage: mediaStorage, urls: mediaUrls })
@@ -140,7 +141,7 @@ export function createServices({
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
   return {
     auth,
-    clientApps: createClientAppsService({ ...deps, auth, signAppToken }),
+    clientApps: createClientAppsService({ ...deps, auth, signAppToken, tokenSeconds }),
     markers: createMarkersService(deps),
     account,
     accountDeletion: createAccountDeletion({ ...deps, media }),

@@ -1,5 +1,5 @@
 import { MSG, badRequest, notFound } from '../errors.js'
-import type { MuteBody } from '../schemas/relations.js'
+import { MAX_MUTE_SECONDS, type MuteBody } from '../schemas/relations.js'
 import type { PageRequest, StoreTx, UserSummaryRecord } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notify, retract, tellUnread } from './notifier.js'
@@ -133,6 +133,7 @@ export function createRelationsService({ store, now }: ServiceDeps) {
 
     /** For `duration` seconds, or for ever without one (or with 0); a mute again sets its end anew. */
     async mute(meId: string, otherId: string, { duration = 0 }: MuteBody) {
+      if (!Number.isInteger(duration) || duration < 0 || duration > MAX_MUTE_SECONDS) throw badRequest(MSG.muteDuration)
       const other = await store.transaction(async (tx) => {
         const { me, other } = await both(tx, meId, otherId, MSG.selfMute)
         const at = now()

@@ -149,3 +149,56 @@ await t.test('Delete account: the username typed and the password, then the logi
   t.equal(readToken(), null, 'signed out')
   t.ok(await screen.findByText('Your account was deleted.'))
 })
+
+await t.test('Settings: the authorised apps are listed, and one revoked after a confirmation', async (t) => {
+  signInAs(me)
+  const phone = {
+    id: 'client-phone',
+    name: 'Pocket Toot',
+    website: 'https://pocket.example/about',
+    scopes: ['read', 'write:statuses', 'follow'],
+    authorisedAt: '2026-01-09T08:00:00.000Z',
+    lastGrantedAt: '2026-01-10T08:00:00.000Z',
+  }
+  const desk = { ...phone, id: 'client-desk', name: 'Desk Client', website: null, scopes: ['read'] }
+  const api = stubApi({
+    ...quiet,
+    'GET /api/account/2fa': () => ok({ enabled: false }),
+    'GET /api/account/apps': () => ok({ apps: [phone, desk] }),
+    'DELETE /api/account/apps/client-phone': () => ok({}),
+  })
+  t.teardown(api.restore)
+  renderAt('/settings', <App />)
+  const list = await screen.findByRole('list', { name: 'Authorised apps' })
+  t.ok(within(list).getByText('Pocket Toot'))
+  t.ok(within(list).getByText('pocket.example'), "the app's site")
+  t.ok(within(list).getByText(/Can read your account, post and make changes and follow, block and mute/))
+  t.ok(within(list).getByText(/^Can read your account;/), 'one power alone')
+
+  fireEvent.click(within(list).getByRole('button', { name: 'Revoke Pocket Toot' }))
+  const dialog = await screen.findByRole('alertdialog', { name: 'Revoke Pocket Toot?' })
+  t.notOk(
+    api.calls.some((c) => c.method === 'DELETE'),
+    'nothing revoked before the confirmation',
+  )
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }))
+  await screen.findByText('Pocket Toot was signed out.')
+  t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/account/apps/client-phone'))
+  t.equal(within(list).queryByText('Pocket Toot'), null, 'gone from the list')
+  t.ok(within(list).getByText('Desk Client'), 'the other app stays')
+  const results = await axe.run(list)
+  t.same(results.violations, [], 'axe: the list is clean')
+})
+
+await t.test('Settings: no app signed in says so', async (t) => {
+  signInAs(me)
+  const api = stubApi({
+    ...quiet,
+    'GET /api/account/2fa': () => ok({ enabled: false }),
+    'GET /api/account/apps': () => ok({ apps: [] }),
+  })
+  t.teardown(api.restore)
+  renderAt('/settings', <App />)
+  await screen.findByText('No app is signed in to your account.')
+  t.equal(screen.queryByRole('list', { name: 'Authorised apps' }), null)
+})

@@ -53,6 +53,8 @@ const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/users/mutes': 'signed-in',
   'POST /api/account/password': 'signed-in',
   'DELETE /api/account': 'signed-in',
+  'GET /api/account/apps': 'signed-in',
+  'DELETE /api/account/apps/:id': 'signed-in',
   'GET /api/account/export': 'signed-in',
   'POST /api/account/import': 'signed-in',
   'GET /api/account/2fa': 'signed-in',

@@ -3,7 +3,7 @@ import t from 'tap'
 import * as MSG from '../../common/messages.js'
 import { AccountSchema } from '../../server/mastodon/schemas.js'
 import type { Status } from '../../server/mastodon/status-schemas.js'
-import { mastodonClient, passwordToken, type MastodonPerson } from '../helpers/mastodon.js'
+import { bearer, mastodonClient, passwordToken, type MastodonPerson } from '../helpers/mastodon.js'
 import { seedWithStaff } from '../helpers/moderation.js'
 
 /**
@@ -59,6 +59,45 @@ await t.test('blocks and mutes: listed newest first, paged by Link, an ended one
   t.notOk(ids(await json('GET', '/api/v1/mutes', alice)).includes(first?.user._id ?? ''), 'unmuted: gone')
   const stranger = await person()
   t.same(await json('GET', '/api/v1/blocks', stranger), [], 'one blocks nobody at first')
+})
+
+await t.test('a mute for a while: its end listed and set anew, a form body taken, a bad one refused', async (t) => {
+  const muter = await person()
+  const [bob, carol] = [await person(), await person()]
+  const before = Date.now()
+  const muted = await call('POST', `/api/v1/accounts/${bob.user._id}/mute`, muter, { duration: 3600 })
+  t.equal(muted.statusCode, 200)
+  t.match(muted.json(), { id: bob.user._id, muting: true, muting_notifications: true })
+  const form = await api.app.inject({
+    method: 'POST',
+    url: `/api/v1/accounts/${carol.user._id}/mute`,
+    headers: { ...bearer(muter.bearer), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'duration=86400&notifications=true',
+  })
+  t.equal(form.statusCode, 200, `a form body, as the apps send it: ${form.body}`)
+  const endOf = async (id: string) => {
+    const list = await json<{ id: string; mute_expires_at: string | null }[]>('GET', '/api/v1/mutes', muter)
+    return list.find((account) => account.id === id)?.mute_expires_at
+  }
+  const hour = Date.parse((await endOf(bob.user._id)) ?? '') - before
+  t.ok(hour >= 3_600_000 && hour < 3_660_000, 'an hour from the mute')
+  const day = Date.parse((await endOf(carol.user._id)) ?? '') - before
+  t.ok(day >= 86_400_000 && day < 86_460_000, 'a day from the mute')
+
+  await json('POST', `/api/v1/accounts/${bob.user._id}/mute`, muter)
+  t.equal(await endOf(bob.user._id), null, 'muted again without a duration: for ever')
+  await json('POST', `/api/v1/accounts/${bob.user._id}/mute`, muter, { duration: 60 })
+  t.type(await endOf(bob.user._id), 'string', 'and again with one: it ends')
+
+  for (const duration of [-1, 315_360_001, '315360001']) {
+    const refused = await call('POST', `/api/v1/accounts/${carol.user._id}/mute`, muter, { duration })
+    t.equal(refused.statusCode, 400, `duration ${String(duration)} refused`)
+    t.same(refused.json(), { error: MSG.muteDuration })
+  }
+  const word = await call('POST', `/api/v1/accounts/${carol.user._id}/mute`, muter, { duration: 'soon' })
+  t.equal(word.statusCode, 422, 'a word is no duration')
+  const still = Date.parse((await endOf(carol.user._id)) ?? '') - before
+  t.ok(still >= 86_400_000 && still < 86_460_000, 'a refused mute changes nothing')
 })
 
 await t.test('block, mute and their undoing: unknown ids, oneself, scopes', async (t) => {

@@ -89,6 +89,7 @@ export const POSTGRES_PASS = [
   'mastodon-notifications',
   'mastodon-oauth',
   'mastodon-rate-limits',
+  'mastodon-authorised-apps',
   'mastodon-relations',
   'mastodon-statuses',
   'mastodon-streaming',

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react'
+import { AppsSection } from './apps-section.js'
 import { AudienceSection } from './audience-section.js'
 import { BlockedMutedSection } from './blocked-muted-section.js'
 import { DeleteSection } from './delete-section.js'
@@ -24,6 +25,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'password', title: 'Password', Body: PasswordSection },
   { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },
+  { id: 'apps', title: 'Authorised apps', Body: AppsSection },
   { id: 'blocked-muted', title: 'Blocked and muted people', Body: BlockedMutedSection },
   { id: 'export', title: 'Export', Body: ExportSection },
   { id: 'import', title: 'Import', Body: ImportSection },
