@@ -181,7 +181,7 @@ export type PostData = Static<typeof PostDataSchema>
 
 export const CommentDataSchema = Type.Object({
   text: CommentTextSchema,
-  /** On create: the comment of the same post this one answers; a reply to a reply answers its root. */
+  /** On create: the comment of the same post this one answers, at any depth (threads are trees). */
   replyTo: Type.Optional(Type.Union([IdSchema, Type.Null()])),
 })
 

@@ -36,8 +36,9 @@ export async function deletePostIn(
  * Deletes a comment inside a transaction, by its author, the post's author or a moderator, and the
  * replies to it with it, each told to open screens and its notifications taken back.
  */
+/** Deletes the comment and every reply under it, at any depth, the deepest first. */
 export async function deleteCommentIn(tx: StoreTx, post: Audience & { _id: string }, comment: CommentRecord) {
-  for (const reply of await tx.listReplies(post._id, comment._id)) await deleteOne(tx, post, reply)
+  for (const reply of await tx.listReplies(post._id, comment._id)) await deleteCommentIn(tx, post, reply)
   await deleteOne(tx, post, comment)
 }
 

@@ -1,5 +1,5 @@
 import { lockedOf, withKnownPeople, withKnownVoters } from './post-parts.js'
-import { noticedClosed, withoutVote, withVote } from './poll-parts.js'
+import { noticedClosed, subtreesOf, withoutVote, withVote } from './poll-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
@@ -650,13 +650,15 @@ export class Transaction extends TransactionReads implements StoreTx {
     return { postIds, unread: unreadCounts, openReportSnapshots, conversations }
   }
 
-  /** Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post. */
+  /** Takes the user's like, repost, comments (and every reply under them) and votes off someone else's post. */
   async #leavePost(postId: string, userId: string, retract: (match: NotificationMatch) => void) {
     const post = await this.getPost(postId)
     if (!post) return
-    const theirIds = new Set(post.comments.filter((comment) => comment.authorId === userId).map((c) => c._id))
-    const gone = (comment: CommentRecord) =>
-      theirIds.has(comment._id) || (comment.replyTo !== undefined && theirIds.has(comment.replyTo))
+    const goneIds = subtreesOf(
+      post.comments,
+      post.comments.filter((comment) => comment.authorId === userId),
+    )
+    const gone = (comment: CommentRecord) => goneIds.has(comment._id)
     for (const comment of post.comments.filter(gone)) retract({ commentId: comment._id })
     const reposts = (post.reposts ?? []).filter((repost) => repost.userId !== userId)
     const { reposts: _before, repostCount: _count, ...rest } = post

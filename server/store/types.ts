@@ -294,7 +294,10 @@ export interface CommentRecord {
   readonly downvotedBy: readonly string[]
   readonly createdAt: string
   readonly updatedAt: string
-  /** The comment of the same post this one answers, always a root (one without replyTo); absent on a root. */
+  /**
+   * The comment of the same post this one answers, at any depth (data written when threads were one level
+   * deep names the root there, which reads as a reply to the root); absent on a comment answering the post.
+   */
   readonly replyTo?: string
 }
 
