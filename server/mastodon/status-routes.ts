@@ -156,7 +156,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description:
-          'Writes a post (its text, content warning, audience, quote, poll and image by `media_ids`), or with `in_reply_to_id` a comment answering that status. ' +
+          'Writes a post (its text, content warning, audience, quote, poll and up to 4 images by `media_ids`, each with its description), or with `in_reply_to_id` a comment answering that status. ' +
           'With an `Idempotency-Key`, the same key from the same person within an hour answers the status the first request made and writes nothing more.',
         headers: PostHeadersSchema,
         body: PostBodySchema,

@@ -76,10 +76,12 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updateProfile(id: string, changes: ProfileChanges, at: string) {
     const user = await this.getUser(id)
     if (!user) return undefined
-    const { locked, ...rest } = changes
-    const { locked: _before, ...kept } = user
+    const { locked, altTextReminder, ...rest } = changes
+    const { locked: _before, altTextReminder: _asked, ...kept } = user
     const lock = (locked ?? user.locked) ? { locked: true as const } : {}
-    return this.#putUser({ ...kept, ...rest, ...lock, updatedAt: at })
+    // Asking is the default, so only its absence is kept, as PostgreSQL reads it back.
+    const remind = (altTextReminder ?? user.altTextReminder) === false ? { altTextReminder: false } : {}
+    return this.#putUser({ ...kept, ...rest, ...lock, ...remind, updatedAt: at })
   }
 
   async createApp(app: AppRecord) {
@@ -314,7 +316,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string) {
     const post = await this.getPost(id)
     if (!post) return
-    const { mediaAlt, mediaWidth, mediaHeight, card, spoilerText, ...rest } = {
+    const { mediaAlt, mediaWidth, mediaHeight, moreMedia, card, spoilerText, ...rest } = {
       ...post,
       ...changes,
       updatedAt: at,
@@ -326,6 +328,7 @@ export class Transaction extends TransactionReads implements StoreTx {
       ...(mediaAlt !== undefined ? { mediaAlt } : {}),
       ...(mediaWidth !== undefined ? { mediaWidth } : {}),
       ...(mediaHeight !== undefined ? { mediaHeight } : {}),
+      ...(moreMedia !== undefined && moreMedia.length > 0 ? { moreMedia } : {}),
       ...(card !== undefined ? { card } : {}),
       ...(spoilerText !== undefined ? { spoilerText } : {}),
     })

@@ -272,7 +272,7 @@ await t.test('New message: recipients by username, each checked, then a direct p
   fireEvent.change(to, { target: { value: '@maya theo maya' } })
   fireEvent.click(send)
   await until(() => posted.length === 1)
-  t.same(posted[0], { content: '@maya @theo Lunch?', mediaUrl: '', type: '', visibility: 'direct' })
+  t.same(posted[0], { content: '@maya @theo Lunch?', media: [], visibility: 'direct' })
   t.ok(await screen.findByText('Your message was sent'))
   await until(() => api.calls.some((c) => c.path === '/api/conversations/c9'))
   t.pass('the new conversation opens')

@@ -154,6 +154,7 @@ export async function isMediaUsed(sql: Queryable, url: string): Promise<boolean>
   if (url === '') return false
   const rows = await sql`
     SELECT 1 FROM posts WHERE media_url = ${url} AND media_url <> ''
+    UNION ALL SELECT 1 FROM posts WHERE more_media @> ${sql.json({ images: [{ url }] })}
     UNION ALL SELECT 1 FROM posts WHERE card->>'image' = ${url} AND card->>'image' <> ''
     UNION ALL SELECT 1 FROM users WHERE avatar_url = ${url}
     UNION ALL SELECT 1 FROM users WHERE banner_url = ${url}
