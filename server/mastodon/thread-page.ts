@@ -34,7 +34,7 @@ export function commentIn(thread: Thread, key: StatusKey): Comment {
 }
 
 /** The comment a reply answers, when the reader may see it; a root comment answers the post. */
-export const parentIn = (thread: Thread, comment: Comment): Comment | undefined =>
+const parentIn = (thread: Thread, comment: Comment): Comment | undefined =>
   comment.replyTo === null ? undefined : thread.comments.find((each) => each._id === comment.replyTo)
 
 /** The comments a comment answers, the root first and its own parent last: its ancestors below the post. */

@@ -189,8 +189,7 @@ await t.test('the answer box sends a direct post answering the newest message, a
   await until(() => sent.length === 1)
   t.same(sent[0], {
     content: 'Six, from me',
-    mediaUrl: '',
-    type: '',
+    media: [],
     visibility: 'direct',
     inReplyTo: 'm-Five',
   })
