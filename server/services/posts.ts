@@ -46,6 +46,15 @@ function imagesOfUrl(mediaUrl: string, mediaAlt: string | undefined): AskedImage
   return mediaUrl === '' ? [] : [{ url: mediaUrl, alt: mediaAlt }]
 }
 
+/** Whether `sent` is the post's images exactly as it shows them, each with its description. */
+function repeatsImages(sent: readonly AskedImage[], post: Parameters<typeof postImagesOf>[0]): boolean {
+  const shown = postImagesOf(post)
+  return (
+    sent.every((image, i) => image.url === shown[i]?.url && (image.alt ?? '') === shown[i]?.alt) &&
+    sent.length === shown.length
+  )
+}
+
 /**
  * A post's text and image fields as they will be stored, or the refusal that says what is wrong: at most
  * 4 images (DECISIONS §17), each an upload of this server or an https URL. The first image is the record's
@@ -350,10 +359,11 @@ export function createPostsService({
         // A new first image starts without the old one's description unless one is sent with it; the
         // others stay as they were, and all go when the first does.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
-        const asked = data.media ?? [
-          ...imagesOfUrl(mediaUrl, data.mediaAlt ?? keptAlt),
-          ...(mediaUrl === '' ? [] : (post.moreMedia ?? [])),
-        ]
+        // A client that sends the whole post back repeats `media` as it read it: then its other fields say the edit.
+        const asked =
+          data.media && !repeatsImages(data.media, post)
+            ? data.media
+            : [...imagesOfUrl(mediaUrl, data.mediaAlt ?? keptAlt), ...(mediaUrl === '' ? [] : (post.moreMedia ?? []))]
         const media = await checkMedia(data.content ?? post.content, asked, sizeOf)
         // A card stays while the text links where it did; another link's card is fetched after the edit.
         const sameLink = cardLinkOf(post.content)?.text === cardLinkOf(media.content)?.text
