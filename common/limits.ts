@@ -11,6 +11,8 @@ export const LIMITS = {
   mediaUrl: 500,
   /** The description of a post's image. */
   mediaAlt: 1000,
+  /** How many images a post may show. */
+  postImages: 4,
   /** A content warning. */
   spoilerText: 100,
   comment: 500,

@@ -13,6 +13,8 @@ import { LIMITS } from '../../common/limits.js'
 
 type CommentItemProps = {
   comment: CommentView
+  /** The username of the comment this one answers, when the thread is drawn too deep to show it by indenting. */
+  answers?: string | undefined
   canEdit: boolean
   canDelete: boolean
   now: number
@@ -28,7 +30,7 @@ type CommentItemProps = {
 
 /** One comment; its author may edit it in place (textarea and Update) or delete it. */
 export function CommentItem(props: CommentItemProps) {
-  const { comment, canEdit, canDelete, now, onEdit, onDelete, onReply, onRestrict, onReport } = props
+  const { comment, answers, canEdit, canDelete, now, onEdit, onDelete, onReply, onRestrict, onReport } = props
   const [draft, setDraft] = useState<string | null>(null)
   const editId = useId()
   useDraftGuard(draft !== null && draft.trim() !== comment.text)
@@ -63,6 +65,7 @@ export function CommentItem(props: CommentItemProps) {
           </time>
           {items.length > 0 && <Menu label="Comment options" items={items} />}
         </div>
+        {answers !== undefined && <p className="comment-answers">Replying to @{answers}</p>}
         {draft === null ? (
           <>
             <p className="comment-text">

@@ -1,4 +1,4 @@
-import { Fragment, useId, useRef, useState, type FormEvent } from 'react'
+import { Fragment, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { hasVisibleText } from '../../server/schemas/text.js'
 import { useDraftGuard } from '../lib/draft-guard.js'
 import { useNow } from '../lib/use-now.js'
@@ -41,24 +41,27 @@ type CommentsSectionProps = {
   reading?: CommentsReading | undefined
 }
 
+/** How many levels of replies are drawn indented; deeper replies line up at the last, saying whom they answer. */
+const INDENTED_LEVELS = 3
+
+type ThreadNode = { comment: CommentView; children: ThreadNode[] }
+
 /**
- * Threads one level deep: the comments that answer none, newest first, each followed by its replies,
- * oldest first. A reply whose comment is not among those read stands on its own.
+ * The comments as a tree, oldest first at every level, as Mastodon reads a thread: each reply under the
+ * comment it answers. A reply whose comment is not among those read stands on its own.
  */
-function threadsOf(comments: readonly CommentView[]): { root: CommentView; replies: CommentView[] }[] {
-  const ids = new Set(comments.map((comment) => comment._id))
-  const roots = comments.filter((comment) => comment.replyTo === null || !ids.has(comment.replyTo))
+function treeOf(comments: readonly CommentView[]): ThreadNode[] {
+  const nodes = new Map(comments.map((comment) => [comment._id, { comment, children: [] as ThreadNode[] }]))
+  const roots: ThreadNode[] = []
+  const byAge = [...nodes.values()].sort((a, b) => a.comment.createdAt.localeCompare(b.comment.createdAt))
+  for (const node of byAge) {
+    const parent = node.comment.replyTo === null ? undefined : nodes.get(node.comment.replyTo)
+    ;(parent ? parent.children : roots).push(node)
+  }
   return roots
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .map((root) => ({
-      root,
-      replies: comments
-        .filter((comment) => comment.replyTo === root._id)
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
-    }))
 }
 
-/** The reply box, then the comments as threads, newest first. */
+/** The reply box, then the comments as threads, oldest first. */
 export function CommentsSection({ comments, me, postOwner, now: given, handlers, reading }: CommentsSectionProps) {
   const live = useNow()
   const now = given ?? live
@@ -68,15 +71,16 @@ export function CommentsSection({ comments, me, postOwner, now: given, handlers,
   const replyId = useId()
   const textRef = useRef<HTMLTextAreaElement>(null)
   useDraftGuard(text.trim() !== '')
-  const threads = threadsOf(comments)
+  const threads = treeOf(comments)
   const answer = (comment: CommentView) => {
     setAnswering(comment)
     textRef.current?.focus()
   }
-  const item = (comment: CommentView) => (
+  const item = (comment: CommentView, answers?: CommentView) => (
     <CommentItem
       key={comment._id}
       comment={comment}
+      answers={answers?.username}
       canEdit={comment.username === me}
       canDelete={comment.username === me || postOwner === me}
       now={now}
@@ -91,6 +95,27 @@ export function CommentsSection({ comments, me, postOwner, now: given, handlers,
       onReport={comment.username !== me && handlers.onReport ? () => handlers.onReport?.(comment._id) : undefined}
     />
   )
+
+  /**
+   * Comments of one level, each followed by its replies: indented in a list of their own down to
+   * INDENTED_LEVELS, beneath which they follow in the same list, in thread order, each naming whom it answers.
+   */
+  const branches = (nodes: readonly ThreadNode[], depth: number, parent?: CommentView): ReactNode[] =>
+    nodes.map(({ comment, children }) => (
+      <Fragment key={comment._id}>
+        {item(comment, depth > INDENTED_LEVELS ? parent : undefined)}
+        {children.length > 0 &&
+          (depth < INDENTED_LEVELS ? (
+            <li className="comment-replies">
+              <ul className="comment-list" aria-label={`Replies to @${comment.username}`}>
+                {branches(children, depth + 1, comment)}
+              </ul>
+            </li>
+          ) : (
+            branches(children, depth + 1, comment)
+          ))}
+      </Fragment>
+    ))
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -131,24 +156,7 @@ export function CommentsSection({ comments, me, postOwner, now: given, handlers,
           Reply
         </button>
       </form>
-      {threads.length > 0 && (
-        <ul className="comment-list">
-          {threads.map(({ root, replies }) =>
-            replies.length === 0 ? (
-              item(root)
-            ) : (
-              <Fragment key={root._id}>
-                {item(root)}
-                <li className="comment-replies">
-                  <ul className="comment-list" aria-label={`Replies to @${root.username}`}>
-                    {replies.map(item)}
-                  </ul>
-                </li>
-              </Fragment>
-            ),
-          )}
-        </ul>
-      )}
+      {threads.length > 0 && <ul className="comment-list">{branches(threads, 0)}</ul>}
       {reading?.loading && <Spinner label="Loading comments" />}
       {reading?.error && (
         <LoadError small message={reading.error} onRetry={reading.retryable ? reading.onMore : undefined} />

@@ -8,22 +8,24 @@ const MAX_ALT = LIMITS.mediaAlt
 type MediaPreviewProps = {
   url: string
   alt: string
+  /** What the image is called among the draft's: 'Image', or 'Image 2' when there are several. */
+  name?: string
   locked: boolean
   onAltChange: (alt: string) => void
   onRemove: () => void
 }
 
 /** The image about to be posted, with the description its author writes for people who cannot see it. */
-export function MediaPreview({ url, alt, locked, onAltChange, onRemove }: MediaPreviewProps) {
+export function MediaPreview({ url, alt, name = 'Image', locked, onAltChange, onRemove }: MediaPreviewProps) {
   const altId = useId()
   return (
     <div className="media-preview">
       <div className="media-preview-frame">
-        <img src={url} alt={alt || 'Image to be posted'} />
+        <img src={url} alt={alt || `${name} to be posted`} />
         <button
           type="button"
           className="icon-button on-media"
-          aria-label="Remove image"
+          aria-label={name === 'Image' ? 'Remove image' : `Remove ${name.toLowerCase()}`}
           disabled={locked}
           onClick={onRemove}
         >
@@ -31,7 +33,7 @@ export function MediaPreview({ url, alt, locked, onAltChange, onRemove }: MediaP
         </button>
       </div>
       <label htmlFor={altId} className="media-alt-label">
-        Image description
+        {name} description
       </label>
       <textarea
         id={altId}

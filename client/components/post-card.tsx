@@ -2,7 +2,7 @@ import { useCallback, useContext, useState, type MouseEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { audienceOf, sharingLimit } from '../lib/audience.js'
 import { leaveTo } from '../lib/draft-guard.js'
-import { commentCount, displayNameOf, mediaAlt, type CommentView, type PostView } from '../lib/model.js'
+import { commentCount, displayNameOf, imageAlt, imagesOf, type CommentView, type PostView } from '../lib/model.js'
 import { formatFullDate } from '../lib/relative-time.js'
 import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
@@ -52,7 +52,8 @@ export type PostCardProps = {
   /** A vote in the post's poll; without it the poll cannot be voted in. */
   onVote?: ((choice: number) => Promise<boolean>) | undefined
   /** The image was clicked: show it large. */
-  onOpenMedia: () => void
+  /** Opens one of the post's images in the viewer, by its place among them. */
+  onOpenMedia: (index: number) => void
   comments: CommentHandlers
   /**
    * The comments read when the section was opened (a list's compact post carries none), and how that
@@ -84,6 +85,7 @@ export function PostCard(props: PostCardProps) {
   const name = displayNameOf(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
+  const images = imagesOf(post)
   // How many menus or emoji grids are open in the card (a comment's too): while any is, it is drawn in full.
   const [popovers, setPopovers] = useState(0)
   // The group of cards around it (a long list's) is told as well.
@@ -186,28 +188,39 @@ export function PostCard(props: PostCardProps) {
                 <RichText text={post.content} />
               </p>
             )}
-            {post.mediaUrl && (
-              // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
-              <a
-                href={post.mediaUrl}
-                className="post-media"
-                data-stay=""
-                onClick={(event) => {
-                  if (event.ctrlKey || event.metaKey || event.shiftKey) return
-                  event.preventDefault()
-                  props.onOpenMedia()
-                }}
-              >
-                <img
-                  src={post.mediaUrl}
-                  alt={mediaAlt(post)}
-                  width={post.mediaWidth}
-                  height={post.mediaHeight}
-                  loading={props.eagerMedia ? 'eager' : 'lazy'}
-                  // The first image is often the largest thing on the first screen: it goes before the rest.
-                  fetchPriority={props.eagerMedia ? 'high' : 'auto'}
-                />
-              </a>
+            {images.length > 0 && (
+              <div className={`post-media-grid count-${images.length}`}>
+                {images.map((image, i) => (
+                  // A link to the file itself (a new tab with Ctrl or the middle button); a plain click shows it here.
+                  <a
+                    key={`${i}:${image.url}`}
+                    href={image.url}
+                    className="post-media"
+                    data-stay=""
+                    onClick={(event) => {
+                      if (event.ctrlKey || event.metaKey || event.shiftKey) return
+                      event.preventDefault()
+                      props.onOpenMedia(i)
+                    }}
+                  >
+                    <img
+                      src={image.url}
+                      alt={imageAlt(image, i, images.length, post)}
+                      width={image.width}
+                      height={image.height}
+                      loading={props.eagerMedia && i === 0 ? 'eager' : 'lazy'}
+                      // The first image is often the largest thing on the first screen: it goes before the rest.
+                      fetchPriority={props.eagerMedia && i === 0 ? 'high' : 'auto'}
+                    />
+                    {image.alt.trim() !== '' && (
+                      // The description is the image's name already; the badge shows sighted readers it has one.
+                      <span className="alt-badge" aria-hidden="true">
+                        ALT
+                      </span>
+                    )}
+                  </a>
+                ))}
+              </div>
             )}
             {post.card && <LinkCard card={post.card} />}
             {post.quoteOf !== undefined && <QuoteCard quote={post.quote} />}

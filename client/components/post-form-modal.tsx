@@ -36,8 +36,7 @@ export function PostFormModal({ title, initial, onSubmit, onClose, children, ...
         onChange={(draft) =>
           setDirty(
             draft.content !== initial.content ||
-              draft.mediaUrl !== initial.mediaUrl ||
-              draft.mediaAlt !== initial.mediaAlt ||
+              JSON.stringify(draft.media) !== JSON.stringify(initial.media) ||
               (draft.spoilerText ?? '') !== (initial.spoilerText ?? ''),
           )
         }

@@ -13,6 +13,7 @@ import type { Visibility } from '../../common/audience.js'
 import { AudiencePicker } from './audience-picker.js'
 import { Avatar } from './avatar.js'
 import { CharRing } from './char-ring.js'
+import { ConfirmDialog } from './confirm-dialog.js'
 import { EmojiPicker } from './emoji-picker.js'
 import { ImagePicker } from './image-picker.js'
 import { MediaPreview } from './media-preview.js'
@@ -21,10 +22,13 @@ import { optionId, TypeaheadList } from './typeahead-list.js'
 import { useComposerTypeahead, type Suggest } from './use-composer-typeahead.js'
 import { LIMITS } from '../../common/limits.js'
 
+/** An image of the draft: its upload's URL and the description its author writes ('' for none yet). */
+export type DraftImage = { url: string; alt: string }
+
 export type PostDraft = {
   content: string
-  mediaUrl: string
-  mediaAlt: string
+  /** Up to LIMITS.postImages images, in the order they were added. */
+  media: readonly DraftImage[]
   /** The content warning, when the author opened its field or the post had one; '' clears it. */
   spoilerText?: string
   /** A new post's poll, when the author made one. */
@@ -64,6 +68,8 @@ type PostFormProps = {
    * sends it. An edit keeps the audience, so its form offers none.
    */
   audience?: Visibility | undefined
+  /** Asks before posting an image without a description (the author's setting; on unless turned off). */
+  remindAlt?: boolean
 }
 
 /** The text box grows with its text instead of scrolling inside a fixed box. */
@@ -84,14 +90,15 @@ function useAutoGrow(text: string) {
 }
 
 /**
- * The post composer and the edit form: text, one image with its description, emojis, and a submit
- * button. Ctrl+Enter (⌘+Enter) sends; while a post is on its way, the text is locked.
+ * The post composer and the edit form: text, up to four images each with its description, emojis, and
+ * a submit button. Ctrl+Enter (⌘+Enter) sends; while a post is on its way, the text is locked. With
+ * `remindAlt`, an image without a description asks once more before the post goes.
  */
 export function PostForm(props: PostFormProps) {
   const { placeholder = COMPOSER_PLACEHOLDER, submitLabel = 'Post', busyLabel = 'Posting…', initial, author } = props
   const [content, setContent] = useState(initial?.content ?? '')
-  const [mediaUrl, setMediaUrl] = useState(initial?.mediaUrl ?? '')
-  const [mediaAlt, setMediaAlt] = useState(initial?.mediaAlt ?? '')
+  const [media, setMedia] = useState<readonly DraftImage[]>(initial?.media ?? [])
+  const [reminding, setReminding] = useState(false)
   const [spoilerText, setSpoilerText] = useState(initial?.spoilerText ?? '')
   const [warned, setWarned] = useState(spoilerText !== '')
   const [poll, setPoll] = useState<PollDraft | undefined>(undefined)
@@ -116,7 +123,8 @@ export function PostForm(props: PostFormProps) {
   const textRef = useAutoGrow(content)
   const typeahead = useComposerTypeahead(textRef, content, setContent, props.suggest)
   // The server's own test: text made only of invisible characters would post as an empty card.
-  const isEmpty = (!hasVisibleText(content) && mediaUrl === '') || (poll !== undefined && !pollReady(poll))
+  const isEmpty = (!hasVisibleText(content) && media.length === 0) || (poll !== undefined && !pollReady(poll))
+  const full = media.length >= LIMITS.postImages
   const sending = busy === 'sending'
 
   const onChange = useRef(props.onChange)
@@ -124,30 +132,35 @@ export function PostForm(props: PostFormProps) {
     onChange.current = props.onChange
   })
   useEffect(() => {
-    onChange.current?.({ content, mediaUrl, mediaAlt, ...extras(warned ? spoilerText : '', poll) })
-  }, [content, mediaUrl, mediaAlt, spoilerText, warned, poll, extras])
+    onChange.current?.({ content, media, ...extras(warned ? spoilerText : '', poll) })
+  }, [content, media, spoilerText, warned, poll, extras])
 
   const upload = async (file: File) => {
     setBusy('uploading')
     const url = await props.onUpload(file)
     setBusy('idle')
-    if (url) setMediaUrl(url)
+    if (url) setMedia((images) => (images.length < LIMITS.postImages ? [...images, { url, alt: '' }] : images))
   }
+  const describe = (index: number, alt: string) =>
+    setMedia((images) => images.map((image, i) => (i === index ? { ...image, alt } : image)))
 
-  const send = async () => {
+  const send = async (reminded = false) => {
     if (isEmpty || busy !== 'idle') return
+    if (props.remindAlt && !reminded && media.some((image) => image.alt.trim() === '')) {
+      setReminding(true)
+      return
+    }
+    setReminding(false)
     setBusy('sending')
     const ok = await props.onSubmit({
       content: content.trim(),
-      mediaUrl,
-      mediaAlt: mediaUrl ? mediaAlt.trim() : '',
+      media: media.map(({ url, alt }) => ({ url, alt: alt.trim() })),
       ...extras(warned ? spoilerText.trim() : '', poll && { ...poll, options: poll.options.map((o) => o.trim()) }),
     })
     setBusy('idle')
     if (ok && props.resetAfterSubmit) {
       setContent('')
-      setMediaUrl('')
-      setMediaAlt('')
+      setMedia([])
       setSpoilerText('')
       setWarned(false)
       setPoll(undefined)
@@ -223,17 +236,20 @@ export function PostForm(props: PostFormProps) {
             onPick={typeahead.pick}
           />
         )}
-        {mediaUrl && (
-          <MediaPreview
-            url={mediaUrl}
-            alt={mediaAlt}
-            locked={sending}
-            onAltChange={setMediaAlt}
-            onRemove={() => {
-              setMediaUrl('')
-              setMediaAlt('')
-            }}
-          />
+        {media.length > 0 && (
+          <div className={`media-previews count-${media.length}`}>
+            {media.map((image, i) => (
+              <MediaPreview
+                key={image.url}
+                url={image.url}
+                alt={image.alt}
+                name={media.length > 1 ? `Image ${i + 1}` : 'Image'}
+                locked={sending}
+                onAltChange={(alt) => describe(i, alt)}
+                onRemove={() => setMedia((images) => images.filter((_, j) => j !== i))}
+              />
+            ))}
+          </div>
         )}
         {poll && <PollBuilder poll={poll} locked={sending} onChange={setPoll} />}
         {visibility && <AudiencePicker value={visibility} disabled={sending} onChange={setChosenAudience} />}
@@ -243,7 +259,12 @@ export function PostForm(props: PostFormProps) {
           </p>
         )}
         <div className="post-form-bar">
-          <ImagePicker disabled={busy !== 'idle'} onFile={(file) => void upload(file)} onError={props.onFileError} />
+          <ImagePicker
+            disabled={busy !== 'idle' || full}
+            label={full ? `Add image (at most ${LIMITS.postImages})` : 'Add image'}
+            onFile={(file) => void upload(file)}
+            onError={props.onFileError}
+          />
           <EmojiPicker onPick={(emoji) => !sending && typeahead.insert(emoji, MAX_CONTENT)} />
           <button
             type="button"
@@ -274,6 +295,16 @@ export function PostForm(props: PostFormProps) {
           </button>
         </div>
       </div>
+      {reminding && (
+        <ConfirmDialog
+          title="Post without a description?"
+          text="An image without a description says nothing to people who cannot see it. You can turn this reminder off in Settings."
+          confirmLabel="Post anyway"
+          tone="plain"
+          onConfirm={() => void send(true)}
+          onCancel={() => setReminding(false)}
+        />
+      )}
     </form>
   )
 }

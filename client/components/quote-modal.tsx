@@ -5,7 +5,7 @@ import { QuoteCard } from './quote-card.js'
 
 type QuoteModalProps = PostModalHandlers & { quoted: PostView }
 
-const EMPTY: PostDraft = { content: '', mediaUrl: '', mediaAlt: '' }
+const EMPTY: PostDraft = { content: '', media: [] }
 
 /** The composer for a quote: what to say, with the quoted post's card under it; closes once it is sent. */
 export function QuoteModal({ quoted, ...props }: QuoteModalProps) {

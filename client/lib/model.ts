@@ -34,6 +34,31 @@ export function mediaAlt(post: {
   return post.mediaAlt?.trim() || `Image posted by ${displayNameOf(post)}`
 }
 
+/** An image a post shows, or the composer is about to post: its URL, its description ('' for none), its size. */
+export type ImageView = { url: string; alt: string; width?: number | undefined; height?: number | undefined }
+
+/** A post's images, the first first; a post that predates `media` (a copy cached before) shows its one image. */
+export function imagesOf(post: {
+  media?: readonly ImageView[] | undefined
+  mediaUrl: string
+  mediaAlt?: string | undefined
+  mediaWidth?: number | undefined
+  mediaHeight?: number | undefined
+}): readonly ImageView[] {
+  if (post.media && post.media.length > 0) return post.media
+  if (post.mediaUrl === '') return []
+  return [{ url: post.mediaUrl, alt: post.mediaAlt ?? '', width: post.mediaWidth, height: post.mediaHeight }]
+}
+
+/** The text alternative of one of a post's images: its description, or at least whose image it is. */
+export function imageAlt(image: ImageView, index: number, count: number, author: Parameters<typeof mediaAlt>[0]) {
+  const described = image.alt.trim()
+  if (described) return described
+  return count > 1
+    ? `Image ${index + 1} of ${count} posted by ${displayNameOf(author)}`
+    : mediaAlt({ ...author, mediaAlt: '' })
+}
+
 export function fullName(user: { firstName: string; lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim()
 }

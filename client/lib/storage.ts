@@ -55,22 +55,33 @@ export function writeSort(sort: string): void {
   write(SORT, sort)
 }
 
-export type StoredDraft = { content: string; mediaUrl: string; mediaAlt: string }
+export type StoredDraft = { content: string; media: readonly { url: string; alt: string }[] }
 
-/** The home composer's unsent text and image, kept across reloads until it is sent. */
+/** The draft's images: `media`, or the one image a draft kept before posts had several. */
+function storedImages(record: Record<string, unknown>): StoredDraft['media'] {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  if (Array.isArray(record.media)) {
+    return record.media.flatMap((image: unknown) => {
+      const { url, alt } = (typeof image === 'object' && image !== null ? image : {}) as Record<string, unknown>
+      return text(url) ? [{ url: text(url), alt: text(alt) }] : []
+    })
+  }
+  return text(record.mediaUrl) ? [{ url: text(record.mediaUrl), alt: text(record.mediaAlt) }] : []
+}
+
+/** The home composer's unsent text and images, kept across reloads until it is sent. */
 export function readDraft(): StoredDraft | undefined {
   try {
     const value: unknown = JSON.parse(read(DRAFT) ?? 'null')
     if (typeof value !== 'object' || value === null) return undefined
     const record = value as Record<string, unknown>
-    const text = (key: string) => (typeof record[key] === 'string' ? record[key] : '')
-    return { content: text('content'), mediaUrl: text('mediaUrl'), mediaAlt: text('mediaAlt') }
+    return { content: typeof record.content === 'string' ? record.content : '', media: storedImages(record) }
   } catch {
     return undefined
   }
 }
 
 export function writeDraft(draft: StoredDraft): void {
-  const empty = draft.content === '' && draft.mediaUrl === ''
-  write(DRAFT, empty ? null : JSON.stringify(draft))
+  const empty = draft.content === '' && draft.media.length === 0
+  write(DRAFT, empty ? null : JSON.stringify({ content: draft.content, media: draft.media }))
 }

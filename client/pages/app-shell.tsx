@@ -127,11 +127,12 @@ export function AppShell({ children }: { children: ReactNode }) {
             allowPoll
             author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
             audience={user?.defaultVisibility ?? DEFAULT_VISIBILITY}
+            remindAlt={user?.altTextReminder !== false}
             onSubmit={submit}
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}
             suggest={suggestForComposer}
-            onChange={(draft) => setComposerDirty(draft.content.trim() !== '' || draft.mediaUrl !== '')}
+            onChange={(draft) => setComposerDirty(draft.content.trim() !== '' || draft.media.length > 0)}
           />
         </DraftModal>
       )}

@@ -58,6 +58,7 @@ export function HomePage() {
           onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
           audience={user?.defaultVisibility ?? DEFAULT_VISIBILITY}
+          remindAlt={user?.altTextReminder !== false}
           onSubmit={createPost}
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}

@@ -8,7 +8,7 @@ import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
 import { QuoteModal } from '../components/quote-modal.js'
 import { ReportDialog } from '../components/report-dialog.js'
-import { displayNameOf, likedBy, mediaAlt, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, imagesOf, likedBy, type UserSummaryView } from '../lib/model.js'
 import type { Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { paths } from '../paths.js'
@@ -96,7 +96,8 @@ export const PostItem = memo(function PostItem({
   const { username, user } = useSnapshot(session)
   const read = useSnapshot(comments).byPost[postId]
   const [showComments, setShowComments] = useState(detail)
-  const [viewing, setViewing] = useState(false)
+  /** The image open in the viewer, by its place among the post's. */
+  const [viewing, setViewing] = useState<number | null>(null)
   const [editing, setEditing] = useState(false)
   const [quoting, setQuoting] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
@@ -166,7 +167,7 @@ export const PostItem = memo(function PostItem({
         onShare={() => void sharePost(post)}
         onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
         onEdit={() => setEditing(true)}
-        onOpenMedia={() => setViewing(true)}
+        onOpenMedia={setViewing}
         onVote={signedIn((choice: number) => votePoll(post._id, choice), Promise.resolve(false))}
         onDelete={() => setDeleting({ kind: 'post' })}
         onRestrictAuthor={(kind) => setRestricting({ kind, username: post.username })}
@@ -186,7 +187,9 @@ export const PostItem = memo(function PostItem({
             : {}),
         }}
       />
-      {viewing && <Lightbox src={post.mediaUrl} alt={mediaAlt(post)} onClose={() => setViewing(false)} />}
+      {viewing !== null && (
+        <Lightbox images={imagesOf(post)} start={viewing} author={post} onClose={() => setViewing(null)} />
+      )}
       {reporting && (
         <ReportDialog
           subject={reporting.targetType}
@@ -225,8 +228,7 @@ export const PostItem = memo(function PostItem({
         <EditPostModal
           initial={{
             content: post.content,
-            mediaUrl: post.mediaUrl,
-            mediaAlt: post.mediaAlt ?? '',
+            media: imagesOf(post).map(({ url, alt }) => ({ url, alt })),
             spoilerText: post.spoilerText ?? '',
           }}
           onSubmit={(draft) => editPost(post._id, draft)}

@@ -184,8 +184,7 @@ export async function hideConversation(conversationId: string): Promise<boolean>
 /** A direct post to send: the server knows it by its audience. */
 const direct = (content: string, more: Partial<NewPostData> = {}): NewPostData => ({
   content,
-  mediaUrl: '',
-  type: '',
+  media: [],
   visibility: 'direct',
   ...more,
 })

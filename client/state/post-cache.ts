@@ -106,6 +106,10 @@ function applyEdit(post: Edited, edit: Omit<EventPayloads['post.updated'], 'post
     delete post.mediaHeight
   }
   Object.assign(post, edit)
+  // Every image as the edit left them; an edit told without its list has at most the one it names.
+  const { mediaUrl, mediaAlt, mediaWidth: width, mediaHeight: height } = edit
+  const size = width !== undefined && height !== undefined ? { width, height } : {}
+  post.media = edit.media ?? (mediaUrl === '' ? [] : [{ url: mediaUrl, alt: mediaAlt ?? '', ...size }])
 }
 
 /**

@@ -47,8 +47,8 @@ async function attempt(action: string, write: () => Promise<void>): Promise<bool
 
 export type PostDraft = {
   content: string
-  mediaUrl: string
-  mediaAlt?: string
+  /** Up to 4 images, each with its description ('' for none). */
+  media: readonly { url: string; alt: string }[]
   /** The content warning; '' for none (on an edit, it clears one). */
   spoilerText?: string
   /** On a new post only. */
@@ -58,19 +58,17 @@ export type PostDraft = {
 }
 
 /**
- * The description goes only with an image: the server refuses one on a post without.
- * With an image it always goes, so an empty one clears what an edited post had.
+ * The images always go, each with its description, so an edit replaces every image and an empty
+ * description clears what an edited post had.
  */
-function postData(draft: PostDraft): PostData {
-  const data: PostData = {
+export function postData(draft: Pick<PostDraft, 'content' | 'media'> & Partial<PostDraft>): PostData {
+  return {
     content: draft.content,
-    mediaUrl: draft.mediaUrl,
-    type: draft.mediaUrl ? 'image' : '',
+    media: draft.media.map(({ url, alt }) => ({ url, alt })),
     ...(draft.spoilerText !== undefined ? { spoilerText: draft.spoilerText } : {}),
     ...(draft.poll ? { poll: draft.poll } : {}),
     ...(draft.visibility ? { visibility: draft.visibility } : {}),
   }
-  return draft.mediaUrl ? { ...data, mediaAlt: draft.mediaAlt ?? '' } : data
 }
 
 export function createPost(draft: PostDraft): Promise<boolean> {

@@ -2,7 +2,7 @@ import { apiCreatePost, apiGetPost, apiPinPost, apiRepostPost, apiUnpinPost, api
 import type { EventPayloads, Post } from '../api/types.js'
 import { insertPost, insertRepost, placePinned } from './lists.js'
 import { cachePosts, postCache } from './post-cache.js'
-import type { PostDraft } from './posts.js'
+import { postData, type PostDraft } from './posts.js'
 import { session } from './session.js'
 import { showError } from './toasts.js'
 import { toggleQueue } from './toggle-queue.js'
@@ -126,10 +126,8 @@ export function reset(): void {
 
 /** Sends a post that quotes another; resolves whether it was sent. */
 export async function createQuote(draft: PostDraft, quoteOf: string): Promise<boolean> {
-  const { content, mediaUrl, mediaAlt } = draft
-  const media = mediaUrl ? { mediaUrl, type: 'image' as const, mediaAlt: mediaAlt ?? '' } : {}
   try {
-    const post = await apiCreatePost({ content, ...media, quoteOf })
+    const post = await apiCreatePost({ ...postData({ content: draft.content, media: draft.media }), quoteOf })
     cachePosts([post])
     insertPost(post, { inHome: true })
     return true

@@ -125,22 +125,19 @@ function fieldsOf(post: Omit<Post, 'quote'>, context: StatusContext): Omit<Inner
     visibility: VISIBILITY_NAMES[post.visibility],
     sensitive: post.spoilerText !== undefined,
     spoiler_text: post.spoilerText ?? '',
-    media_attachments:
-      post.mediaUrl === ''
-        ? []
-        : [
-            imageAttachment(
-              {
-                // An upload keeps the id it was given; an image from elsewhere is known by its post's.
-                id: context.mediaIdOf(post.mediaUrl) ?? post._id.replace(/-/g, ''),
-                url: post.mediaUrl,
-                description: post.mediaAlt ?? null,
-                width: post.mediaWidth,
-                height: post.mediaHeight,
-              },
-              publicUrl,
-            ),
-          ],
+    media_attachments: post.media.map((image, i) =>
+      imageAttachment(
+        {
+          // An upload keeps the id it was given; an image from elsewhere is known by its post's and its place.
+          id: context.mediaIdOf(image.url) ?? `${post._id.replace(/-/g, '')}${i === 0 ? '' : i}`,
+          url: image.url,
+          description: image.alt === '' ? null : image.alt,
+          width: image.width,
+          height: image.height,
+        },
+        publicUrl,
+      ),
+    ),
     application: null,
     mentions: [],
     tags: tagsOf(post.content, publicUrl),

@@ -8,7 +8,7 @@ import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { readerIdOf, recordOr404, statusOfPost } from './status-page.js'
 import { ContextSchema, StatusSchema, type Status } from './status-schemas.js'
-import { commentIn, commentStatus, commentStatusesOf, parentIn, threadOf } from './thread-page.js'
+import { ancestorsIn, commentIn, commentStatus, commentStatusesOf, subtreeIn, threadOf } from './thread-page.js'
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 const OneStatus = { 200: StatusSchema, ...ERROR_REPLIES }
@@ -120,7 +120,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description:
-          "A status's thread: for a post, its comments as descendants, oldest first; for a comment, its post and the comment it replies to as ancestors, and its replies as descendants.",
+          "A status's thread: for a post, its comments as descendants; for a comment, its post and the chain of comments it answers as ancestors, root first, and every reply under it as descendants. Descendants come in thread order: each reply follows the status it answers, depth first, oldest first among siblings.",
         params: IdParams,
         response: { 200: ContextSchema, ...ERROR_REPLIES },
       },
@@ -135,18 +135,16 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         const thread = await threadOf(services, key.postId, readerId)
         return {
           ancestors: [],
-          descendants: await commentStatusesOf(services, publicUrl, thread, thread.comments, readerId),
+          descendants: await commentStatusesOf(services, publicUrl, thread, subtreeIn(thread), readerId),
         }
       }
       const { thread, comment } = await commentOf(key, readerId)
-      const parent = parentIn(thread, comment)
-      const replies = thread.comments.filter((each) => each.replyTo === comment._id)
       return {
         ancestors: [
           await asStatus(thread.post, readerId),
-          ...(parent ? await commentStatusesOf(services, publicUrl, thread, [parent], readerId) : []),
+          ...(await commentStatusesOf(services, publicUrl, thread, ancestorsIn(thread, comment), readerId)),
         ],
-        descendants: await commentStatusesOf(services, publicUrl, thread, replies, readerId),
+        descendants: await commentStatusesOf(services, publicUrl, thread, subtreeIn(thread, comment), readerId),
       }
     },
   )
@@ -158,7 +156,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       schema: {
         tags: ['mastodon'],
         description:
-          'Writes a post (its text, content warning, audience, quote, poll and image by `media_ids`), or with `in_reply_to_id` a comment answering that status. ' +
+          'Writes a post (its text, content warning, audience, quote, poll and up to 4 images by `media_ids`, each with its description), or with `in_reply_to_id` a comment answering that status. ' +
           'With an `Idempotency-Key`, the same key from the same person within an hour answers the status the first request made and writes nothing more.',
         headers: PostHeadersSchema,
         body: PostBodySchema,

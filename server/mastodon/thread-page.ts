@@ -34,8 +34,39 @@ export function commentIn(thread: Thread, key: StatusKey): Comment {
 }
 
 /** The comment a reply answers, when the reader may see it; a root comment answers the post. */
-export const parentIn = (thread: Thread, comment: Comment): Comment | undefined =>
+const parentIn = (thread: Thread, comment: Comment): Comment | undefined =>
   comment.replyTo === null ? undefined : thread.comments.find((each) => each._id === comment.replyTo)
+
+/** The comments a comment answers, the root first and its own parent last: its ancestors below the post. */
+export function ancestorsIn(thread: Thread, comment: Comment): Comment[] {
+  const chain: Comment[] = []
+  for (let parent = parentIn(thread, comment); parent && !chain.includes(parent); parent = parentIn(thread, parent)) {
+    chain.unshift(parent)
+  }
+  return chain
+}
+
+/**
+ * The replies under a comment (or, without one, every comment of the post) in thread order: each followed
+ * by the replies under it, depth first, oldest first among siblings. A reply whose parent the reader cannot
+ * see stands as answering the post, as its status says.
+ */
+export function subtreeIn(thread: Thread, top?: Comment): Comment[] {
+  const children = new Map<string | null, Comment[]>()
+  for (const comment of thread.comments) {
+    const key = parentIn(thread, comment)?._id ?? null
+    children.set(key, [...(children.get(key) ?? []), comment])
+  }
+  const ordered: Comment[] = []
+  const walk = (id: string | null) => {
+    for (const child of children.get(id) ?? []) {
+      ordered.push(child)
+      walk(child._id)
+    }
+  }
+  walk(top?._id ?? null)
+  return ordered
+}
 
 /** These comments of the thread as statuses, each answering its parent (or the post), with its replies counted. */
 export async function commentStatusesOf(

@@ -4,7 +4,7 @@ import { DateTimeSchema } from './common.js'
 import type { ReportCreatedEventSchema } from './moderation.js'
 import type { ConversationDeletedEventSchema, ConversationUpdatedEventSchema } from './conversations.js'
 import { NotificationSchema, UnreadSchema } from './notifications.js'
-import { CommentSchema, LinkCardSchema, PostSchema } from './posts.js'
+import { CommentSchema, LinkCardSchema, PostImageSchema, PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 
 /**
@@ -22,6 +22,8 @@ export const PostUpdatedEventSchema = Type.Object({
   mediaAlt: Type.Optional(Type.String()),
   mediaWidth: Type.Optional(Type.Integer()),
   mediaHeight: Type.Optional(Type.Integer()),
+  /** Every image after the edit, as a post's `media`; absent when only a link card arrived. */
+  media: Type.Optional(Type.Array(PostImageSchema)),
   spoilerText: Type.Optional(Type.String()),
   updatedAt: DateTimeSchema,
   editedAt: Type.Optional(DateTimeSchema),

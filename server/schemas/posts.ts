@@ -56,6 +56,19 @@ const PollSchema = Type.Object(
 )
 export type Poll = Static<typeof PollSchema>
 
+/** One image of a post. */
+export const PostImageSchema = Type.Object(
+  {
+    url: Type.String(),
+    /** Its author's description; '' when none. */
+    alt: Type.String(),
+    width: Type.Optional(Type.Integer({ minimum: 1 })),
+    height: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { title: 'PostImage' },
+)
+export type PostImage = Static<typeof PostImageSchema>
+
 const postFields = {
   _id: Type.String(),
   /** Equal to _id; routes accept either. */
@@ -78,6 +91,11 @@ const postFields = {
   /** The stored image's pixel size, when known: absent for an image at an https URL. */
   mediaWidth: Type.Optional(Type.Integer({ minimum: 1 })),
   mediaHeight: Type.Optional(Type.Integer({ minimum: 1 })),
+  /**
+   * Every image of the post in order, 0 to 4, each with its description ('' when none) and its pixel size
+   * when known; the first is also `mediaUrl`, `mediaAlt`, `mediaWidth` and `mediaHeight`.
+   */
+  media: Type.Array(PostImageSchema),
   createdAt: DateTimeSchema,
   updatedAt: DateTimeSchema,
   /** When its author last edited it; absent on a post never edited. */
@@ -160,6 +178,13 @@ export const PostDataSchema = Type.Object({
   image: Type.Optional(MediaUrlSchema),
   imageUrl: Type.Optional(MediaUrlSchema),
   mediaAlt: Type.Optional(MediaAltSchema),
+  /**
+   * The post's images in order, each with its description (DECISIONS §17): 1 to 4, or none; sent, it wins
+   * over `mediaUrl` and `mediaAlt`, and on edit replaces every image. More than 4 is a 400.
+   */
+  media: Type.Optional(
+    Type.Array(Type.Object({ url: MediaUrlSchema, alt: Type.Optional(MediaAltSchema) }), { maxItems: 20 }),
+  ),
   spoilerText: Type.Optional(SpoilerTextSchema),
   /** On create only: an edit leaves the poll as it is. */
   poll: Type.Optional(PollDataSchema),
@@ -181,7 +206,7 @@ export type PostData = Static<typeof PostDataSchema>
 
 export const CommentDataSchema = Type.Object({
   text: CommentTextSchema,
-  /** On create: the comment of the same post this one answers; a reply to a reply answers its root. */
+  /** On create: the comment of the same post this one answers, at any depth (threads are trees). */
   replyTo: Type.Optional(Type.Union([IdSchema, Type.Null()])),
 })
 

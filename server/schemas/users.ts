@@ -49,6 +49,8 @@ const UserSchema = Type.Object(
     requested: Type.Optional(Type.Literal(true)),
     /** Only on the caller's own record: the audience their posts get when they choose none. */
     defaultVisibility: Type.Optional(VisibilitySchema),
+    /** Only on the caller's own record: whether the composer asks before posting an image without a description. */
+    altTextReminder: Type.Optional(Type.Boolean()),
     /** How many posts the user has; on one person's record, not in lists of people. */
     postCount: Type.Optional(Type.Integer({ minimum: 0 })),
   },
@@ -103,6 +105,8 @@ export const UserEditSchema = Type.Object({
   bannerURL: Type.Optional(Type.String({ maxLength: 500 })),
   /** The audience new posts get when they choose none. */
   defaultVisibility: Type.Optional(VisibilitySchema),
+  /** False: the composer posts an image without a description without asking first (DECISIONS §15). */
+  altTextReminder: Type.Optional(Type.Boolean()),
   /** True: following takes the owner's approval; false again accepts every request waiting (DECISIONS §12). */
   locked: Type.Optional(Type.Boolean()),
   portfolio: Type.Optional(WebsiteSchema),

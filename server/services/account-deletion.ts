@@ -1,5 +1,6 @@
 import { MSG, badRequest, forbidden, notFound } from '../errors.js'
 import type { StoreTx, UserRecord } from '../store/types.js'
+import { imageUrlsOf } from '../store/post-parts.js'
 import { isGuest, usernameKey } from '../usernames.js'
 import { forgetAppGrants } from './app-grants.js'
 import type { ServiceDeps } from './deps.js'
@@ -45,7 +46,7 @@ async function uploadsOf({ store, media }: AccountDeletionDeps, user: UserRecord
   do {
     const page = await store.listPosts({ authorIds: [user._id], sort: 'latest', limit: PAGE, cursor })
     for (const post of page.items) {
-      note(post.mediaUrl)
+      for (const url of imageUrlsOf(post)) note(url)
       note(post.card?.image ?? '')
     }
     cursor = page.nextCursor ?? undefined

@@ -88,9 +88,9 @@ export function createCommentsService({ store, now }: ServiceDeps) {
     },
 
     /**
-     * A comment, or with `replyTo` a reply to one of the post's comments: a reply to a reply answers its
-     * root, so threads stay one level deep. An id that is not a comment of this post is a 404. Answers the
-     * post as it now is and the comment written.
+     * A comment, or with `replyTo` a reply to one of the post's comments, at any depth: a reply keeps the
+     * comment it answers, so threads are trees. An id that is not a comment of this post is a 404. Answers
+     * the post as it now is and the comment written.
      */
     async add(userId: string, postId: string, text: string, replyTo?: string | null) {
       checkCommentText(text)
@@ -100,7 +100,6 @@ export function createCommentsService({ store, now }: ServiceDeps) {
         const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
         if (answered) await checkNotSuspended(tx, answered.authorId, at, MSG.commentNotFound)
         if (answered) await checkCanInteract(tx, userId, answered.authorId, at)
-        const root = answered?.replyTo ?? answered?._id
         const comment: CommentRecord = {
           _id: randomUUID(),
           authorId: userId,
@@ -109,7 +108,7 @@ export function createCommentsService({ store, now }: ServiceDeps) {
           downvotedBy: [],
           createdAt: at,
           updatedAt: at,
-          ...(root !== undefined ? { replyTo: root } : {}),
+          ...(answered ? { replyTo: answered._id } : {}),
         }
         await tx.addComment(post._id, comment)
         const author = await tx.getUserSummaries([userId])

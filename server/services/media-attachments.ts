@@ -36,11 +36,11 @@ const KEPT_MS = 86_400_000
 const KEY_PREFIX = 'mastodon:media:'
 const ID = /^[0-9a-f]{32}$/
 
-/** The one image a Chirp post shows. */
-const MAX_ATTACHMENTS = 1
+/** The images a Chirp post may show. */
+const MAX_ATTACHMENTS = LIMITS.postImages
 
 export const attachmentMessages = {
-  tooMany: `Validation failed: a post can have at most ${MAX_ATTACHMENTS} image`,
+  tooMany: `Validation failed: a post can have at most ${MAX_ATTACHMENTS} images`,
   unknown: (id: string) => `Validation failed: media attachment ${id} is not one of your uploads`,
   description: `Validation failed: a description is at most ${LIMITS.mediaAlt} characters`,
   focus: 'Validation failed: focus is two numbers from -1 to 1, as "x,y"',
@@ -128,16 +128,20 @@ export function createMediaAttachments({ store, now, media }: ServiceDeps & { me
     },
 
     /**
-     * The image fields of a post showing these uploads of the person's: none for no ids; a 422, before
-     * anything is written, for more than a post shows or an id that is not one of theirs.
+     * The images of a post showing these uploads of the person's, in order, each with its description:
+     * none for no ids; a 422, before anything is written, for more than a post shows or an id that is not
+     * one of theirs.
      */
-    async forPost(userId: string, ids: readonly string[]): Promise<{ mediaUrl?: string; mediaAlt?: string }> {
+    async forPost(userId: string, ids: readonly string[]): Promise<{ media?: { url: string; alt?: string }[] }> {
       if (ids.length > MAX_ATTACHMENTS) throw unprocessableEntity(attachmentMessages.tooMany)
-      const [id] = ids
-      if (id === undefined) return {}
-      const record = await own(userId, id)
-      if (!record) throw unprocessableEntity(attachmentMessages.unknown(id))
-      return { mediaUrl: record.url, ...(record.description ? { mediaAlt: record.description } : {}) }
+      if (ids.length === 0) return {}
+      const media = []
+      for (const id of ids) {
+        const record = await own(userId, id)
+        if (!record) throw unprocessableEntity(attachmentMessages.unknown(id))
+        media.push({ url: record.url, ...(record.description ? { alt: record.description } : {}) })
+      }
+      return { media }
     },
   }
 }

@@ -1,4 +1,4 @@
-import type { Poll, Post } from '../schemas/posts.js'
+import type { Poll, Post, PostImage } from '../schemas/posts.js'
 import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
 import type { ReadCacheView } from './deps.js'
@@ -28,6 +28,19 @@ const ANYONE: Reader = { userId: undefined, compact: false }
 
 const lastOf = <T>(items: readonly T[]) => (items.length > SHOWN ? items.slice(-SHOWN) : items)
 
+/** A post's images as its view shows them, the first first, each with its description ('' when none). */
+export function postImagesOf(
+  post: Pick<PostRecord, 'mediaUrl' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'moreMedia'>,
+): PostImage[] {
+  if (post.mediaUrl === '') return []
+  const first = { url: post.mediaUrl, alt: post.mediaAlt, width: post.mediaWidth, height: post.mediaHeight }
+  return [first, ...(post.moreMedia ?? [])].map(({ url, alt, width, height }) => ({
+    url,
+    alt: alt ?? '',
+    ...(width !== undefined && height !== undefined ? { width, height } : {}),
+  }))
+}
+
 function buildPost(post: PostRecord, users: UserLookup): Post {
   const { _id: _authorId, ...author } = summaryById(post.authorId, users)
   return {
@@ -42,6 +55,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     ...(post.mediaWidth !== undefined && post.mediaHeight !== undefined
       ? { mediaWidth: post.mediaWidth, mediaHeight: post.mediaHeight }
       : {}),
+    media: postImagesOf(post),
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
     ...(post.editedAt !== undefined ? { editedAt: post.editedAt } : {}),

@@ -3,7 +3,9 @@ import { DEFAULT_VISIBILITY, type Visibility } from '../../common/audience.js'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
-import type { PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
+import type { MediaRecord, PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
+import { imageUrlsOf } from '../store/post-parts.js'
+import { LIMITS } from '../../common/limits.js'
 import type { ServiceDeps } from './deps.js'
 import { mentionedIn, notify, syncMentions } from './notifier.js'
 import { editedValue } from './aliases.js'
@@ -12,7 +14,7 @@ import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
 import { cardLinkOf, type LinkCards } from './link-cards.js'
 import { DEFAULT_PAGE } from './notifications.js'
-import { postViews, type Reader } from './post-views.js'
+import { postImagesOf, postViews, type Reader } from './post-views.js'
 import { newPoll } from './poll-views.js'
 import { noticeClosedPolls, pollCloseJob } from './polls.js'
 import { createPostActions, withoutQuote } from './post-actions.js'
@@ -35,27 +37,49 @@ async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> 
 /** The pixel size of an image this server stored; undefined for any other URL. */
 type MediaSizes = (url: string) => Promise<{ width: number; height: number } | undefined>
 
-/**
- * A post's text and image fields as they will be stored, or the refusal that says what is wrong. Every
- * image field is named, absent ones as undefined, so an edit that changes the image clears what it had.
- */
-async function checkMedia(
-  content: string,
-  mediaUrl: string,
-  mediaAlt: string | undefined,
-  sizeOf: MediaSizes,
-): Promise<PostChanges> {
-  if (!isValidMediaUrl(mediaUrl)) throw badRequest(MSG.badMediaUrl)
-  if (!hasVisibleText(content) && mediaUrl === '') throw badRequest(MSG.emptyPost)
+/** An image as a post asks for it: its URL and its description. */
+type AskedImage = { url: string; alt?: string | undefined }
+
+/** The one image of the original mock's fields: none for an empty `mediaUrl`, which refuses a description. */
+function imagesOfUrl(mediaUrl: string, mediaAlt: string | undefined): AskedImage[] {
   if (mediaUrl === '' && mediaAlt) throw badRequest(MSG.altWithoutMedia)
-  const size = mediaUrl ? await sizeOf(mediaUrl) : undefined
+  return mediaUrl === '' ? [] : [{ url: mediaUrl, alt: mediaAlt }]
+}
+
+/** Whether `sent` is the post's images exactly as it shows them, each with its description. */
+function repeatsImages(sent: readonly AskedImage[], post: Parameters<typeof postImagesOf>[0]): boolean {
+  const shown = postImagesOf(post)
+  return (
+    sent.every((image, i) => image.url === shown[i]?.url && (image.alt ?? '') === shown[i]?.alt) &&
+    sent.length === shown.length
+  )
+}
+
+/**
+ * A post's text and image fields as they will be stored, or the refusal that says what is wrong: at most
+ * 4 images (DECISIONS §17), each an upload of this server or an https URL. The first image is the record's
+ * `mediaUrl` and its fields, the rest `moreMedia`. Every image field is named, absent ones as undefined,
+ * so an edit that changes the images clears what they had.
+ */
+async function checkMedia(content: string, images: readonly AskedImage[], sizeOf: MediaSizes): Promise<PostChanges> {
+  if (images.length > LIMITS.postImages) throw badRequest(MSG.tooManyImages)
+  if (images.some((image) => image.url === '' || !isValidMediaUrl(image.url))) throw badRequest(MSG.badMediaUrl)
+  if (!hasVisibleText(content) && images.length === 0) throw badRequest(MSG.emptyPost)
+  const stored: MediaRecord[] = await Promise.all(
+    images.map(async ({ url, alt }) => {
+      const size = await sizeOf(url)
+      return { url, ...(alt ? { alt } : {}), ...(size ? { width: size.width, height: size.height } : {}) }
+    }),
+  )
+  const [first, ...more] = stored
   return {
     content,
-    mediaUrl,
-    type: mediaUrl ? 'image' : '',
-    mediaAlt: mediaUrl && mediaAlt ? mediaAlt : undefined,
-    mediaWidth: size?.width,
-    mediaHeight: size?.height,
+    mediaUrl: first?.url ?? '',
+    type: first ? 'image' : '',
+    mediaAlt: first?.alt,
+    mediaWidth: first?.width,
+    mediaHeight: first?.height,
+    moreMedia: more,
   }
 }
 
@@ -265,10 +289,10 @@ export function createPostsService({
     async create(userId: string, data: PostData) {
       checkPostTexts({ ...data, pollOptions: data.poll?.options })
       if (data.visibility !== undefined) checkVisibility(data.visibility)
-      const { mediaAlt, mediaWidth, mediaHeight, ...media } = await checkMedia(
+      const asked = data.media ?? imagesOfUrl(data.mediaUrl ?? '', data.mediaAlt)
+      const { mediaAlt, mediaWidth, mediaHeight, moreMedia, ...media } = await checkMedia(
         data.content ?? '',
-        data.mediaUrl ?? '',
-        data.mediaAlt,
+        asked,
         sizeOf,
       )
       const at = now().toISOString()
@@ -279,6 +303,7 @@ export function createPostsService({
         ...(data.quoteOf !== undefined ? { quoteOf: data.quoteOf } : {}),
         ...(mediaAlt !== undefined ? { mediaAlt } : {}),
         ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+        ...(moreMedia && moreMedia.length > 0 ? { moreMedia } : {}),
         ...spoilerOf(data.spoilerText),
         ...(data.poll ? { poll: newPoll(data.poll, new Date(at), pollDaySeconds) } : {}),
         createdAt: at,
@@ -331,9 +356,15 @@ export function createPostsService({
         if (post.authorId !== userId) throw badRequest(MSG.editPostNotOwner)
         checkPostTexts(data)
         const mediaUrl = editedValue(data.mediaUrl, data.image ?? data.imageUrl, post.mediaUrl) ?? post.mediaUrl
-        // A new image starts without the old one's description unless one is sent with it.
+        // A new first image starts without the old one's description unless one is sent with it; the
+        // others stay as they were, and all go when the first does.
         const keptAlt = mediaUrl === post.mediaUrl ? post.mediaAlt : undefined
-        const media = await checkMedia(data.content ?? post.content, mediaUrl, data.mediaAlt ?? keptAlt, sizeOf)
+        // A client that sends the whole post back repeats `media` as it read it: then its other fields say the edit.
+        const asked =
+          data.media && !repeatsImages(data.media, post)
+            ? data.media
+            : [...imagesOfUrl(mediaUrl, data.mediaAlt ?? keptAlt), ...(mediaUrl === '' ? [] : (post.moreMedia ?? []))]
+        const media = await checkMedia(data.content ?? post.content, asked, sizeOf)
         // A card stays while the text links where it did; another link's card is fetched after the edit.
         const sameLink = cardLinkOf(post.content)?.text === cardLinkOf(media.content)?.text
         const spoilerText = (data.spoilerText ?? post.spoilerText) || undefined
@@ -341,9 +372,11 @@ export function createPostsService({
         const card = sameLink ? (post.card ?? null) : null
         const at = now().toISOString()
         await tx.updatePost(post._id, changes, at)
-        // The image and card it showed before go, unless it still shows them or something else does.
-        await dropUploads(tx, [post.mediaUrl !== mediaUrl ? post.mediaUrl : '', card ? '' : post.card?.image], at)
-        const { mediaAlt, mediaWidth, mediaHeight, card: _card, spoilerText: _spoiler, ...text } = changes
+        // The images and card it showed before go, unless it still shows them or something else does.
+        const shown = new Set(imageUrlsOf(media))
+        const dropped = imageUrlsOf(post).filter((url) => !shown.has(url))
+        await dropUploads(tx, [...dropped, card ? '' : post.card?.image], at)
+        const { mediaAlt, mediaWidth, mediaHeight, moreMedia, card: _card, spoilerText: _spoiler, ...text } = changes
         tx.emit({
           name: 'post.updated',
           data: {
@@ -351,6 +384,7 @@ export function createPostsService({
             ...text,
             ...(mediaAlt !== undefined ? { mediaAlt } : {}),
             ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+            media: postImagesOf({ ...media, moreMedia }),
             ...spoilerOf(spoilerText),
             updatedAt: at,
             editedAt: at,

@@ -1,5 +1,6 @@
 import type { CommentRecord, PostRecord, StoreTx } from '../store/types.js'
 import { dropUploads } from './media-deletion.js'
+import { imageUrlsOf } from '../store/post-parts.js'
 import { retract } from './notifier.js'
 import { tellConversation } from './conversations.js'
 import { audienceOf } from './audience-events.js'
@@ -14,14 +15,14 @@ export async function deletePostIn(
   tx: StoreTx,
   post: Pick<
     PostRecord,
-    '_id' | 'authorId' | 'createdAt' | 'visibility' | 'mediaUrl' | 'card' | 'conversationId' | 'addressed'
+    '_id' | 'authorId' | 'createdAt' | 'visibility' | 'mediaUrl' | 'moreMedia' | 'card' | 'conversationId' | 'addressed'
   >,
   at: Date,
 ) {
   // Before the post goes: PostgreSQL would cascade its notifications away unseen, and recipients must hear their counts.
   await retract(tx, { postId: post._id })
   await tx.deletePost(post._id)
-  await dropUploads(tx, [post.mediaUrl, post.card?.image], at.toISOString())
+  await dropUploads(tx, [...imageUrlsOf(post), post.card?.image], at.toISOString())
   tx.emit({
     name: 'post.deleted',
     data: { postId: post._id, createdAt: post.createdAt },
@@ -36,8 +37,9 @@ export async function deletePostIn(
  * Deletes a comment inside a transaction, by its author, the post's author or a moderator, and the
  * replies to it with it, each told to open screens and its notifications taken back.
  */
+/** Deletes the comment and every reply under it, at any depth, the deepest first. */
 export async function deleteCommentIn(tx: StoreTx, post: Audience & { _id: string }, comment: CommentRecord) {
-  for (const reply of await tx.listReplies(post._id, comment._id)) await deleteOne(tx, post, reply)
+  for (const reply of await tx.listReplies(post._id, comment._id)) await deleteCommentIn(tx, post, reply)
   await deleteOne(tx, post, comment)
 }
 

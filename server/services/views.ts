@@ -60,6 +60,7 @@ export function toUser(
           email: user.email,
           role: user.role ?? 'user',
           defaultVisibility: user.defaultVisibility ?? DEFAULT_VISIBILITY,
+          altTextReminder: user.altTextReminder !== false,
         }
       : {}),
     displayName: user.displayName ?? '',

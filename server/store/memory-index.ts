@@ -8,7 +8,7 @@ import { ReservedNames } from './reserved-names.js'
 import { ClientAppIndex } from './client-app-index.js'
 import { RevokedTokens } from './revoked-tokens.js'
 import { SearchIndex } from './search-index.js'
-import { withCounts } from './post-parts.js'
+import { imageUrlsOf, withCounts } from './post-parts.js'
 import { SortedList, mergePage, scanPage, sortPage } from './sorted-list.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type {
@@ -521,7 +521,9 @@ export class MemoryIndex {
 
   /** Whether a post or a profile shows the media URL. */
   usesMedia(url: string): boolean {
-    for (const post of this.posts.values()) if (post.mediaUrl === url || post.card?.image === url) return true
+    for (const post of this.posts.values()) {
+      if (imageUrlsOf(post).includes(url) || post.card?.image === url) return true
+    }
     for (const user of this.users.values()) if (user.avatarURL === url || user.bannerURL === url) return true
     return this.moderation.openReportShows(url)
   }

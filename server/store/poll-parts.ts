@@ -8,6 +8,21 @@ import type { CommentRecord, PollRecord, PollVote, PostRecord } from './types.js
 export const repliesIn = (post: PostRecord | undefined, commentId: string): CommentRecord[] =>
   post ? post.comments.filter((comment) => comment.replyTo === commentId) : []
 
+/** The ids of these comments and of every reply under them, at any depth. */
+export function subtreesOf(comments: readonly CommentRecord[], tops: readonly CommentRecord[]): Set<string> {
+  const ids = new Set(tops.map((comment) => comment._id))
+  for (let grew = true; grew;) {
+    grew = false
+    for (const comment of comments) {
+      if (comment.replyTo !== undefined && ids.has(comment.replyTo) && !ids.has(comment._id)) {
+        ids.add(comment._id)
+        grew = true
+      }
+    }
+  }
+  return ids
+}
+
 /** The votes of `userIds` in the polls of `posts`. */
 export function votesIn(posts: readonly PostRecord[], userIds: readonly string[]): PollVote[] {
   const wanted = new Set(userIds)

@@ -1,6 +1,10 @@
 import { CURSOR, decodeCursor, encodeCursor, pageByOffset } from './cursor.js'
 import type { CommentRecord, LockedPost, Page, PageRequest, PostRecord } from './types.js'
 
+/** Every image URL a post shows, the first first. */
+export const imageUrlsOf = (post: Pick<PostRecord, 'mediaUrl' | 'moreMedia'>): string[] =>
+  post.mediaUrl === '' ? [] : [post.mediaUrl, ...(post.moreMedia ?? []).map((image) => image.url)]
+
 /**
  * The paged reads of a post's likes and comments, for the embedded store, whose records hold them all;
  * an unknown post (undefined) has none.

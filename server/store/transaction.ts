@@ -1,5 +1,5 @@
 import { lockedOf, withKnownPeople, withKnownVoters } from './post-parts.js'
-import { noticedClosed, withoutVote, withVote } from './poll-parts.js'
+import { noticedClosed, subtreesOf, withoutVote, withVote } from './poll-parts.js'
 import type { ChirpEvent } from '../schemas/events.js'
 import { usernameSkeleton } from '../usernames.js'
 import { TransactionReads } from './transaction-reads.js'
@@ -76,10 +76,12 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updateProfile(id: string, changes: ProfileChanges, at: string) {
     const user = await this.getUser(id)
     if (!user) return undefined
-    const { locked, ...rest } = changes
-    const { locked: _before, ...kept } = user
+    const { locked, altTextReminder, ...rest } = changes
+    const { locked: _before, altTextReminder: _asked, ...kept } = user
     const lock = (locked ?? user.locked) ? { locked: true as const } : {}
-    return this.#putUser({ ...kept, ...rest, ...lock, updatedAt: at })
+    // Asking is the default, so only its absence is kept, as PostgreSQL reads it back.
+    const remind = (altTextReminder ?? user.altTextReminder) === false ? { altTextReminder: false } : {}
+    return this.#putUser({ ...kept, ...rest, ...lock, ...remind, updatedAt: at })
   }
 
   async createApp(app: AppRecord) {
@@ -314,7 +316,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string) {
     const post = await this.getPost(id)
     if (!post) return
-    const { mediaAlt, mediaWidth, mediaHeight, card, spoilerText, ...rest } = {
+    const { mediaAlt, mediaWidth, mediaHeight, moreMedia, card, spoilerText, ...rest } = {
       ...post,
       ...changes,
       updatedAt: at,
@@ -326,6 +328,7 @@ export class Transaction extends TransactionReads implements StoreTx {
       ...(mediaAlt !== undefined ? { mediaAlt } : {}),
       ...(mediaWidth !== undefined ? { mediaWidth } : {}),
       ...(mediaHeight !== undefined ? { mediaHeight } : {}),
+      ...(moreMedia !== undefined && moreMedia.length > 0 ? { moreMedia } : {}),
       ...(card !== undefined ? { card } : {}),
       ...(spoilerText !== undefined ? { spoilerText } : {}),
     })
@@ -650,13 +653,15 @@ export class Transaction extends TransactionReads implements StoreTx {
     return { postIds, unread: unreadCounts, openReportSnapshots, conversations }
   }
 
-  /** Takes the user's like, repost, comments (and the replies to them) and votes off someone else's post. */
+  /** Takes the user's like, repost, comments (and every reply under them) and votes off someone else's post. */
   async #leavePost(postId: string, userId: string, retract: (match: NotificationMatch) => void) {
     const post = await this.getPost(postId)
     if (!post) return
-    const theirIds = new Set(post.comments.filter((comment) => comment.authorId === userId).map((c) => c._id))
-    const gone = (comment: CommentRecord) =>
-      theirIds.has(comment._id) || (comment.replyTo !== undefined && theirIds.has(comment.replyTo))
+    const goneIds = subtreesOf(
+      post.comments,
+      post.comments.filter((comment) => comment.authorId === userId),
+    )
+    const gone = (comment: CommentRecord) => goneIds.has(comment._id)
     for (const comment of post.comments.filter(gone)) retract({ commentId: comment._id })
     const reposts = (post.reposts ?? []).filter((repost) => repost.userId !== userId)
     const { reposts: _before, repostCount: _count, ...rest } = post

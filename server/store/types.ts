@@ -82,6 +82,8 @@ export interface UserRecord {
   readonly places?: ListPlacesRecord
   /** The audience the user's new posts get when they choose none; absent: `public` (DECISIONS §12). */
   readonly defaultVisibility?: Visibility
+  /** False: the composer posts an image without a description without asking first; absent, it asks. */
+  readonly altTextReminder?: boolean
   /** Whether following the user takes their approval (a follow request); absent: open to all. */
   readonly locked?: true
   /**
@@ -294,7 +296,10 @@ export interface CommentRecord {
   readonly downvotedBy: readonly string[]
   readonly createdAt: string
   readonly updatedAt: string
-  /** The comment of the same post this one answers, always a root (one without replyTo); absent on a root. */
+  /**
+   * The comment of the same post this one answers, at any depth (data written when threads were one level
+   * deep names the root there, which reads as a reply to the root); absent on a comment answering the post.
+   */
   readonly replyTo?: string
 }
 
@@ -319,6 +324,14 @@ export interface PollVote {
   readonly choice: number
 }
 
+/** One image of a post: its URL, its author's description and its pixel size, when known. */
+export interface MediaRecord {
+  readonly url: string
+  readonly alt?: string
+  readonly width?: number
+  readonly height?: number
+}
+
 export interface PostRecord {
   readonly _id: string
   readonly authorId: string
@@ -330,6 +343,8 @@ export interface PostRecord {
   /** The stored image's pixel size, when known (an uploaded file); absent for https URLs. */
   readonly mediaWidth?: number
   readonly mediaHeight?: number
+  /** The post's images after the first, in order (at most 3); absent when it has one image or none. */
+  readonly moreMedia?: readonly MediaRecord[]
   readonly createdAt: string
   readonly updatedAt: string
   /** When its author last edited it; absent on a post never edited (a like changes `updatedAt` only). */
@@ -751,7 +766,15 @@ export interface StoreReader extends ClientAppReads {
 export type ProfileChanges = Partial<
   Pick<
     UserRecord,
-    'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'bannerURL' | 'bio' | 'website' | 'defaultVisibility'
+    | 'firstName'
+    | 'lastName'
+    | 'displayName'
+    | 'avatarURL'
+    | 'bannerURL'
+    | 'bio'
+    | 'website'
+    | 'defaultVisibility'
+    | 'altTextReminder'
   >
 > & {
   /** True locks the account; false opens it again (the record then holds no `locked`). */
@@ -764,7 +787,7 @@ export type ProfileChanges = Partial<
  */
 export type PostChanges = Pick<
   PostRecord,
-  'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'card' | 'spoilerText'
+  'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'moreMedia' | 'card' | 'spoilerText'
 >
 
 /**

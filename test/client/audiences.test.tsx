@@ -194,7 +194,7 @@ await t.test('a direct post written in the composer goes to no list of posts', a
   })
   t.teardown(api.restore)
   await loadHome()
-  t.ok(await createPost({ content: '@maya psst', mediaUrl: '', visibility: 'direct' }))
+  t.ok(await createPost({ content: '@maya psst', media: [], visibility: 'direct' }))
   t.same(lists.home.items, [], 'not in my home feed')
   t.match(api.calls.at(-1)?.body, { postData: { visibility: 'direct' } })
 })

@@ -60,7 +60,7 @@ await t.test('an image alone enables Post, and the form resets after a post', as
   fireEvent.click(tweet)
   await until(() => onSubmit.calls.length === 1)
   t.equal(onSubmit.calls.length, 1)
-  t.same(onSubmit.calls[0]?.[0], { content: '', mediaUrl: '/media/uploaded.png', mediaAlt: '' })
+  t.same(onSubmit.calls[0]?.[0], { content: '', media: [{ url: '/media/uploaded.png', alt: '' }] })
   await until(() => screen.queryByAltText('Image to be posted') === null)
   t.equal(screen.queryByAltText('Image to be posted'), null, 'preview cleared')
   t.equal(text.value, '')
@@ -171,7 +171,7 @@ await t.test('the Edit Post modal starts from the post, closes after Update, and
   const onFileError = spy((_message: string) => {})
   render(
     <EditPostModal
-      initial={{ content: 'Old text', mediaUrl: '', mediaAlt: '' }}
+      initial={{ content: 'Old text', media: [] }}
       onSubmit={onSubmit}
       onUpload={async () => null}
       onFileError={onFileError}
@@ -200,7 +200,7 @@ await t.test('the Edit Post modal starts from the post, closes after Update, and
   fireEvent.click(update)
   await until(() => onClose.calls.length === 2)
   t.equal(onClose.calls.length, 2, 'closed after submit')
-  t.same(onSubmit.calls[0]?.[0], { content: 'New text', mediaUrl: '', mediaAlt: '' })
+  t.same(onSubmit.calls[0]?.[0], { content: 'New text', media: [] })
 })
 
 await t.test('the ring shows the characters left from the start, and the count describes the text box', async (t) => {
@@ -279,7 +279,75 @@ await t.test('an image carries the description its author writes; the picker is 
   await until(() => onSubmit.calls.length === 1)
   t.same(onSubmit.calls[0]?.[0], {
     content: '',
-    mediaUrl: '/media/uploaded.png',
-    mediaAlt: 'A cat asleep on a keyboard',
+    media: [{ url: '/media/uploaded.png', alt: 'A cat asleep on a keyboard' }],
   })
+})
+
+await t.test('up to four images, each with its own description; a fifth cannot be added', async (t) => {
+  const onSubmit = spy(async (_draft: PostDraft) => true)
+  let uploaded = 0
+  const onUpload = async () => `/media/upload-${++uploaded}.png`
+  render(<PostForm resetAfterSubmit onSubmit={onSubmit} onUpload={onUpload} onFileError={() => {}} />)
+  const picker = screen.getByLabelText('Image file') as HTMLInputElement
+  for (let i = 1; i <= 4; i++) {
+    pick(picker, new File(['png'], `photo-${i}.png`, { type: 'image/png' }))
+    await screen.findByLabelText(i === 1 ? 'Image description' : `Image ${i} description`)
+  }
+  const add = screen.getByRole('button', { name: 'Add image (at most 4)' }) as HTMLButtonElement
+  t.ok(add.disabled, 'the picker stops at four')
+  fireEvent.change(screen.getByLabelText('Image 1 description'), { target: { value: 'First' } })
+  fireEvent.change(screen.getByLabelText('Image 3 description'), { target: { value: 'Third' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Remove image 2' }))
+  t.equal(screen.queryByLabelText('Image 4 description'), null, 'three left, numbered again')
+  t.notOk((screen.getByRole('button', { name: 'Add image' }) as HTMLButtonElement).disabled, 'room for one more')
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }))
+  await until(() => onSubmit.calls.length === 1)
+  t.same(onSubmit.calls[0]?.[0], {
+    content: '',
+    media: [
+      { url: '/media/upload-1.png', alt: 'First' },
+      { url: '/media/upload-3.png', alt: 'Third' },
+      { url: '/media/upload-4.png', alt: '' },
+    ],
+  })
+})
+
+await t.test('the alt-text reminder asks before an image without a description goes, when it is on', async (t) => {
+  const onSubmit = spy(async (_draft: PostDraft) => true)
+  render(<PostForm remindAlt onSubmit={onSubmit} onUpload={async () => '/media/uploaded.png'} onFileError={() => {}} />)
+  pick(screen.getByLabelText('Image file') as HTMLInputElement, new File(['png'], 'p.png', { type: 'image/png' }))
+  await screen.findByLabelText('Image description')
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }))
+  const ask = await screen.findByRole('alertdialog', { name: 'Post without a description?' })
+  t.equal(onSubmit.calls.length, 0, 'nothing sent yet')
+  fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }))
+  t.equal(screen.queryByRole('alertdialog'), null, 'back to the composer')
+  t.equal(onSubmit.calls.length, 0)
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }))
+  fireEvent.click(
+    within(await screen.findByRole('alertdialog', { name: 'Post without a description?' })).getByRole('button', {
+      name: 'Post anyway',
+    }),
+  )
+  await until(() => onSubmit.calls.length === 1)
+  t.same(onSubmit.calls[0]?.[0], { content: '', media: [{ url: '/media/uploaded.png', alt: '' }] })
+  cleanup()
+  // Described, or with the reminder off, the post goes at once.
+  const described = spy(async (_draft: PostDraft) => true)
+  render(
+    <PostForm remindAlt onSubmit={described} onUpload={async () => '/media/uploaded.png'} onFileError={() => {}} />,
+  )
+  pick(screen.getByLabelText('Image file') as HTMLInputElement, new File(['png'], 'p.png', { type: 'image/png' }))
+  fireEvent.change(await screen.findByLabelText('Image description'), { target: { value: 'A kite' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }))
+  await until(() => described.calls.length === 1)
+  t.equal(screen.queryByRole('alertdialog'), null, 'no question for a described image')
+  cleanup()
+  const off = spy(async (_draft: PostDraft) => true)
+  render(<PostForm onSubmit={off} onUpload={async () => '/media/uploaded.png'} onFileError={() => {}} />)
+  pick(screen.getByLabelText('Image file') as HTMLInputElement, new File(['png'], 'p.png', { type: 'image/png' }))
+  await screen.findByLabelText('Image description')
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }))
+  await until(() => off.calls.length === 1)
+  t.equal(screen.queryByRole('alertdialog'), null, 'no question with the reminder off')
 })

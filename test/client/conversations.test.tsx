@@ -204,12 +204,58 @@ await t.test('comments draw as threads: replies under the comment they answer, a
   fireEvent.change(box, { target: { value: 'me too' } })
   fireEvent.click(screen.getByRole('button', { name: 'Reply' }))
   await until(() => added.length === 1)
-  t.strictSame(added, [['me too', 'c2']], 'the server answers its root')
+  t.strictSame(added, [['me too', 'c2']], 'the reply answers the comment chosen')
   await until(() => screen.queryByText(/Replying to/) === null)
   fireEvent.click(screen.getByRole('button', { name: 'Reply to @sam' }))
   fireEvent.click(screen.getByRole('button', { name: 'Cancel reply' }))
   t.equal(screen.queryByText(/Replying to/), null, 'cancelled')
 })
+
+await t.test(
+  'a thread is a tree, oldest first: three levels indent, deeper replies say whom they answer',
+  async (t) => {
+    const at = (hour: number) => `2026-01-01T${String(hour).padStart(2, '0')}:00:00.000Z`
+    const chain = ['maya', 'theo', 'sam', 'ana', 'lee'].map((username, i) =>
+      makeComment(`level ${i}`, {
+        _id: `c${i}`,
+        username,
+        replyTo: i === 0 ? null : `c${i - 1}`,
+        createdAt: at(i + 2),
+      }),
+    )
+    const older = makeComment('an older root', { _id: 'r0', username: 'kim', createdAt: at(1) })
+    const sibling = makeComment('a later answer', { _id: 's1', username: 'kim', replyTo: 'c0', createdAt: at(9) })
+    // Handed over newest first: the tree still reads oldest first.
+    renderAt(
+      '/',
+      <CommentsSection
+        comments={[sibling, ...chain].reverse().concat(older)}
+        me="guest"
+        postOwner="maya"
+        now={NOW}
+        handlers={{ onAdd: async () => true, onEdit: async () => true, onDelete: () => {} }}
+      />,
+    )
+    const texts = () => [...document.querySelectorAll('.comment-text')].map((each) => each.textContent)
+    t.strictSame(texts(), ['an older root', 'level 0', 'level 1', 'level 2', 'level 3', 'level 4', 'a later answer'])
+    const toRoot = screen.getByRole('list', { name: 'Replies to @maya' })
+    t.strictSame(
+      within(toRoot)
+        .getAllByRole('list')
+        .map((list) => list.getAttribute('aria-label')),
+      ['Replies to @theo', 'Replies to @sam'],
+      'three levels of indenting, no more',
+    )
+    const third = screen.getByRole('list', { name: 'Replies to @sam' })
+    t.ok(within(third).getByText('level 4'), 'deeper replies line up with the third level')
+    t.strictSame(
+      [...document.querySelectorAll('.comment-answers')].map((each) => each.textContent),
+      ['Replying to @ana'],
+      'and say whom they answer',
+    )
+    t.ok(within(toRoot).getByText('a later answer'), 'a sibling follows the subtree before it')
+  },
+)
 
 await t.test('a live poll.voted reads the post again, as its reader sees it', async (t) => {
   const post = makePost({ _id: 'p1', id: 'p1', poll: openPoll() })

@@ -96,6 +96,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     visibility: 'public',
     mediaUrl: '',
     type: '',
+    media: [],
     createdAt: NOW,
     updatedAt: NOW,
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },

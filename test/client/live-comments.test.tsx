@@ -83,3 +83,23 @@ await t.test('an edit or a vote on a comment the tab does not hold changes nothi
   t.same(comments(), [first], 'the comments are as they were')
   t.equal(within(region).queryByText('Unseen'), null)
 })
+
+await t.test('live replies keep the tree: a reply to a reply lands under it, and a deleted subtree goes', async (t) => {
+  const root = makeComment('The root', { _id: 'c1', username: 'maya' })
+  const { send, region } = await openPost(t, [root])
+  const answer = makeComment('An answer', { _id: 'c2', username: 'theo', replyTo: 'c1', createdAt: LATER })
+  send('comment.added', { postId: 'p1', comment: answer })
+  const toRoot = await within(region).findByRole('list', { name: 'Replies to @maya' })
+  t.ok(within(toRoot).getByText('An answer'))
+  const deeper = makeComment('Deeper', { _id: 'c3', username: 'maya', replyTo: 'c2', createdAt: LATER })
+  send('comment.added', { postId: 'p1', comment: deeper })
+  const toAnswer = await within(region).findByRole('list', { name: 'Replies to @theo' })
+  t.ok(within(toAnswer).getByText('Deeper'), 'under the reply it answers')
+  // Deleting a comment deletes its subtree: the server tells each removal, the deepest first.
+  send('comment.deleted', { postId: 'p1', commentId: 'c3' })
+  send('comment.deleted', { postId: 'p1', commentId: 'c2' })
+  await until(() => within(region).queryByText('An answer') === null)
+  t.equal(within(region).queryByText('Deeper'), null)
+  t.equal(within(region).queryByRole('list', { name: 'Replies to @maya' }), null, 'the root stands alone again')
+  t.ok(within(region).getByText('The root'))
+})

@@ -189,8 +189,7 @@ await t.test('the answer box sends a direct post answering the newest message, a
   await until(() => sent.length === 1)
   t.same(sent[0], {
     content: 'Six, from me',
-    mediaUrl: '',
-    type: '',
+    media: [],
     visibility: 'direct',
     inReplyTo: 'm-Five',
   })
@@ -272,7 +271,7 @@ await t.test('New message: recipients by username, each checked, then a direct p
   fireEvent.change(to, { target: { value: '@maya theo maya' } })
   fireEvent.click(send)
   await until(() => posted.length === 1)
-  t.same(posted[0], { content: '@maya @theo Lunch?', mediaUrl: '', type: '', visibility: 'direct' })
+  t.same(posted[0], { content: '@maya @theo Lunch?', media: [], visibility: 'direct' })
   t.ok(await screen.findByText('Your message was sent'))
   await until(() => api.calls.some((c) => c.path === '/api/conversations/c9'))
   t.pass('the new conversation opens')

@@ -237,8 +237,8 @@ await t.test('the comment count toggles the comments, read when opened; Reply is
   fireEvent.change(reply, { target: { value: 'Nice one' } })
   t.notOk(send.disabled)
   const texts = screen.getAllByRole('listitem').map((li) => li.querySelector('.comment-text')?.textContent)
-  t.same(texts, ['My newer comment', 'Older comment'], 'newest first')
-  const [mine, theirs] = screen.getAllByRole('button', { name: 'Comment options' })
+  t.same(texts, ['Older comment', 'My newer comment'], 'oldest first, as a thread reads')
+  const [theirs, mine] = screen.getAllByRole('button', { name: 'Comment options' })
   if (!mine || !theirs) throw new Error('each comment has its menu')
   fireEvent.click(theirs)
   t.same(

@@ -142,7 +142,7 @@ await t.test('my own profile’s count follows the posts I make and delete here'
   t.teardown(api.restore)
   renderAt('/profile/guest', <App />)
   await screen.findByText('2')
-  await createPost({ content: 'Fresh', mediaUrl: '', mediaAlt: '' })
+  await createPost({ content: 'Fresh', media: [] })
   await screen.findByText('3')
   await deletePost('new1')
   await screen.findByText('2')

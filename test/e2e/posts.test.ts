@@ -58,6 +58,11 @@ await journey(
       'the ring counts what is left',
     )
     await composer.getByPlaceholder('What is happening?!').press('Control+Enter')
+    // The image has no description: the composer asks once more before it goes.
+    await page
+      .getByRole('alertdialog', { name: 'Post without a description?' })
+      .getByRole('button', { name: 'Post anyway' })
+      .click()
 
     const checkPost = async (where: string) => {
       const card = postCard(page, `${text}🚀`)

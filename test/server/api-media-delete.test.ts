@@ -159,3 +159,33 @@ await t.test("a card's image goes when another card replaces it, and a shared on
   await deletions()
   t.equal(await stored(boat), false, "a deleted post's card image goes")
 })
+
+await t.test('every image of a post goes with it, and an edit drops the images it no longer shows', async (t) => {
+  const images = [
+    await imageBy(api, ana.token),
+    await imageBy(api, ana.token),
+    await imageBy(api, ana.token),
+    await imageBy(api, ana.token),
+  ]
+  const shared = await imageBy(api, ana.token)
+  const four = await post(ana, { content: 'four', media: images.map((url) => ({ url })) })
+  await post(bo, { content: 'the same second image', mediaUrl: images[1] })
+  const [first, second, third, fourth] = images as [string, string, string, string]
+  const edited = await call(api, ana.token, 'POST', `/api/posts/edit/${four._id}`, {
+    media: [{ url: first }, { url: second }, { url: shared }],
+  })
+  t.equal(edited.statusCode, 201)
+  await deletions()
+  t.strictSame(
+    await Promise.all([first, second, third, fourth, shared].map(stored)),
+    [true, true, false, false, true],
+    'the two it dropped are gone',
+  )
+  t.equal((await remove(ana, four._id)).statusCode, 201)
+  await deletions()
+  t.strictSame(
+    await Promise.all([first, second, shared].map(stored)),
+    [false, true, false],
+    'the rest go with the post, but for the one another post shows',
+  )
+})

@@ -4,7 +4,7 @@ import { CommentsReplySchema, CommentWriteReplySchema, type Comment, type Post }
 import { expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
 import { buildLiveApi } from '../helpers/live-api.js'
 
-/** Replies to comments (DECISIONS §10, §11): one flat list, each comment with `replyTo`, threads one level deep. */
+/** Replies to comments (DECISIONS §10, §11, §17): one flat list, each comment with `replyTo`, threads as trees. */
 const { api, write, newPost, stream, expectEvent } = await buildLiveApi(t)
 
 const add = (who: SignedUp, postId: string, payload: object) =>
@@ -24,7 +24,7 @@ const notificationsOf = async (who: SignedUp) =>
     }
   ).notifications
 
-await t.test('every comment carries replyTo: null on a root, the root on a reply, in one flat list', async (t) => {
+await t.test('every comment carries replyTo: null on a root, its parent on a reply, in one flat list', async (t) => {
   const [author, alice, bob] = [await signup(api), await signup(api), await signup(api)]
   const post = await newPost(author, 'a thread')
   const root = newest(expectOk(t, await add(alice, post._id, { text: 'root' }), 201, CommentWriteReplySchema))
@@ -34,7 +34,7 @@ await t.test('every comment carries replyTo: null on a root, the root on a reply
   )
   t.equal(reply.replyTo, root._id)
   const nested = newest(await add(alice, post._id, { text: 'reply to the reply', replyTo: reply._id }))
-  t.equal(nested.replyTo, root._id, 'a reply to a reply answers the same root')
+  t.equal(nested.replyTo, reply._id, 'a reply to a reply keeps its parent')
   const explicitNull = newest(await add(bob, post._id, { text: 'another root', replyTo: null }))
   t.equal(explicitNull.replyTo, null, 'null is a root')
   t.strictSame(
@@ -42,7 +42,7 @@ await t.test('every comment carries replyTo: null on a root, the root on a reply
     [
       ['root', null],
       ['reply', root._id],
-      ['reply to the reply', root._id],
+      ['reply to the reply', reply._id],
       ['another root', null],
     ],
   )
@@ -158,4 +158,78 @@ await t.test('comment.added carries replyTo', async (t) => {
   await add(alice, post._id, { text: 'reply', replyTo: root._id })
   const added = await expectEvent(t, watching, 'comment.added', CommentAddedEventSchema)
   t.equal(added.comment.replyTo, root._id)
+})
+
+await t.test('a reply at any depth tells the author of the comment it answers', async (t) => {
+  const [author, alice, bob, carol] = [await signup(api), await signup(api), await signup(api), await signup(api)]
+  const post = await newPost(author, 'deep')
+  const root = newest(await add(alice, post._id, { text: 'root' }))
+  const second = newest(await add(bob, post._id, { text: 'second', replyTo: root._id }))
+  const third = newest(await add(carol, post._id, { text: 'third', replyTo: second._id }))
+  t.equal(third.replyTo, second._id)
+  t.strictSame(
+    (await notificationsOf(bob)).map((n) => [n.type, n.comment?._id]),
+    [['reply', third._id]],
+    'the parent is told, not the root',
+  )
+  t.strictSame(
+    (await notificationsOf(alice)).map((n) => [n.type, n.comment?._id]),
+    [['reply', second._id]],
+    "the root's author hears only of the reply to them",
+  )
+})
+
+await t.test('deleting a comment deletes its whole subtree, at any depth, and nothing beside it', async (t) => {
+  const [author, alice, bob, reader] = [await signup(api), await signup(api), await signup(api), await signup(api)]
+  const post = await newPost(author, 'a tree')
+  const root = newest(await add(alice, post._id, { text: 'root' }))
+  const a = newest(await add(bob, post._id, { text: 'a', replyTo: root._id }))
+  const b = newest(await add(alice, post._id, { text: 'b', replyTo: a._id }))
+  const c = newest(await add(bob, post._id, { text: 'c', replyTo: b._id }))
+  const sibling = newest(await add(bob, post._id, { text: 'sibling', replyTo: root._id }))
+  const watching = await stream(t, reader)
+  const res = await write(bob, 'DELETE', `/api/comments/delete/${post._id}/${a._id}`)
+  t.equal(res.statusCode, 201)
+  t.equal((res.json() as { post: Post }).post.commentCount, 2, 'three went')
+  const gone = [
+    await expectEvent(t, watching, 'comment.deleted', CommentDeletedEventSchema),
+    await expectEvent(t, watching, 'comment.deleted', CommentDeletedEventSchema),
+    await expectEvent(t, watching, 'comment.deleted', CommentDeletedEventSchema),
+  ]
+  t.strictSame(
+    gone.map((e) => e.commentId),
+    [c._id, b._id, a._id],
+    'each told, the deepest first',
+  )
+  t.strictSame(
+    (await listOf(post._id)).map((each) => each._id),
+    [root._id, sibling._id],
+  )
+  t.strictSame(
+    (await notificationsOf(bob)).map((n) => n.comment?._id),
+    [],
+    'the reply to a deleted comment is no longer told',
+  )
+})
+
+await t.test("deleting an account deletes others' replies under its comments, at any depth", async (t) => {
+  const [author, alice, bob, carol] = [await signup(api), await signup(api), await signup(api), await signup(api)]
+  const post = await newPost(author, 'leaving')
+  const root = newest(await add(author, post._id, { text: 'root' }))
+  const hers = newest(await add(alice, post._id, { text: 'hers', replyTo: root._id }))
+  const deep = newest(await add(bob, post._id, { text: 'deep', replyTo: hers._id }))
+  newest(await add(carol, post._id, { text: 'deeper', replyTo: deep._id }))
+  const kept = newest(await add(bob, post._id, { text: 'kept', replyTo: root._id }))
+  const res = await api.as(alice.token, {
+    method: 'DELETE',
+    url: '/api/account',
+    payload: { password: alice.password },
+  })
+  t.equal(res.statusCode, 200)
+  t.strictSame(
+    (await listOf(post._id)).map((each) => each._id),
+    [root._id, kept._id],
+  )
+  const read = (await api.as(undefined, { method: 'GET', url: `/api/posts/${post._id}` })).json() as { post: Post }
+  t.equal(read.post.commentCount, 2)
 })

@@ -141,14 +141,57 @@ await t.test('media_ids posts the upload as the post image, with its description
   t.equal(onlyImage.statusCode, 200, 'an image alone is a post')
 })
 
+await t.test('media_ids takes up to four uploads, in order, each with its own description', async (t) => {
+  const uploads = [
+    await uploaded(alice, [{ name: 'description', data: 'the first' }, image]),
+    await uploaded(alice),
+    await uploaded(alice, [{ name: 'description', data: 'the third' }, image]),
+    await uploaded(alice),
+  ]
+  const res = await call('POST', '/api/v1/statuses', alice, { status: 'four', media_ids: uploads.map((m) => m.id) })
+  t.equal(res.statusCode, 200)
+  const status = res.json<Status>()
+  t.ok(Value.Check(StatusSchema, status))
+  t.strictSame(
+    status.media_attachments.map((attachment) => [attachment.id, attachment.description]),
+    uploads.map((m, i) => [m.id, i === 0 ? 'the first' : i === 2 ? 'the third' : null]),
+  )
+  const postId = status.url?.split('/').at(-1) ?? ''
+  const own = (await api.app.inject({ method: 'GET', url: `/api/posts/${postId}` })).json<{
+    post: { media: { alt: string }[] }
+  }>()
+  t.strictSame(
+    own.post.media.map((each) => each.alt),
+    ['the first', '', 'the third', ''],
+    "Chirp's own post holds the four",
+  )
+  const read = await call('GET', `/api/v1/statuses/${status.id}`, bob)
+  t.strictSame(
+    read.json<Status>().media_attachments.map((attachment) => attachment.id),
+    uploads.map((m) => m.id),
+    'the same ids to every reader',
+  )
+})
+
 await t.test("more images than a post holds, or someone else's upload, is a 422 writing nothing", async (t) => {
-  const [one, two] = [await uploaded(alice), await uploaded(alice)]
+  const five = [
+    await uploaded(alice),
+    await uploaded(alice),
+    await uploaded(alice),
+    await uploaded(alice),
+    await uploaded(alice),
+  ]
+  const [one] = five
+  if (!one) throw new Error('an upload')
   const theirs = await uploaded(bob)
   const before = await postCount(alice)
-  const many = await call('POST', '/api/v1/statuses', alice, { status: 'two', media_ids: [one.id, two.id] })
+  const many = await call('POST', '/api/v1/statuses', alice, { status: 'five', media_ids: five.map((m) => m.id) })
   t.equal(many.statusCode, 422)
   t.same(many.json(), { error: attachmentMessages.tooMany })
-  const stolen = await call('POST', '/api/v1/statuses', alice, { status: 'not mine', media_ids: [theirs.id] })
+  const stolen = await call('POST', '/api/v1/statuses', alice, {
+    status: 'not mine',
+    media_ids: [one.id, theirs.id],
+  })
   t.equal(stolen.statusCode, 422)
   t.same(stolen.json(), { error: attachmentMessages.unknown(theirs.id) })
   const unknown = await call('POST', '/api/v1/statuses', alice, { status: 'nothing', media_ids: ['0'.repeat(32)] })

@@ -104,6 +104,31 @@ await t.test('in_reply_to_id writes comments; each reads as a status answering w
   }
 })
 
+await t.test('a reply to a reply answers its real parent; context reads the tree in thread order', async (t) => {
+  const root = await post(alice, { status: 'a tree' })
+  const a = await post(bob, { status: 'a', in_reply_to_id: root.id })
+  const b = await post(carol, { status: 'b', in_reply_to_id: root.id })
+  const a1 = await post(alice, { status: 'a1', in_reply_to_id: a.id })
+  const a1x = await post(bob, { status: 'a1x', in_reply_to_id: a1.id })
+  const a2 = await post(carol, { status: 'a2', in_reply_to_id: a.id })
+  const b1 = await post(alice, { status: 'b1', in_reply_to_id: b.id })
+  t.match(a1x, { in_reply_to_id: a1.id, in_reply_to_account_id: alice.user._id }, 'the parent, not the root')
+  t.same(
+    (await commentsOf(root, alice)).map((comment) => comment.replyTo),
+    [null, null, a, a1, a, b].map((status) => (status === null ? null : statusKeyOf(status.id)?.commentId)),
+    "Chirp's comments keep their parents",
+  )
+  const whole = await json<Context>('GET', `/api/v1/statuses/${root.id}/context`)
+  t.same(ids(whole.descendants), ids([a, a1, a1x, a2, b, b1]), 'depth first, oldest first among siblings')
+  const deep = await json<Context>('GET', `/api/v1/statuses/${a1x.id}/context`, carol)
+  t.same(ids(deep.ancestors), ids([root, a, a1]), 'the chain of parents, the post first')
+  t.same(ids(deep.descendants), [])
+  const middle = await json<Context>('GET', `/api/v1/statuses/${a.id}/context`, carol)
+  t.same(ids(middle.ancestors), [root.id])
+  t.same(ids(middle.descendants), ids([a1, a1x, a2]), 'the whole subtree')
+  t.equal((await json<Status>('GET', `/api/v1/statuses/${a.id}`)).replies_count, 2, 'its direct replies')
+})
+
 await t.test('a reply is text alone; a bad reply is refused, writing nothing', async (t) => {
   const root = await post(alice, { status: 'answer me' })
   for (const extra of [

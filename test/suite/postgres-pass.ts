@@ -51,6 +51,7 @@ export const POSTGRES_PASS = [
   'api-pending-pages',
   'api-persistence',
   'api-polls',
+  'api-post-images',
   'api-posts',
   'api-profiles',
   'api-quotes-pins',

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react'
 import { AppsSection } from './apps-section.js'
 import { AudienceSection } from './audience-section.js'
 import { BlockedMutedSection } from './blocked-muted-section.js'
+import { ComposingSection } from './composing-section.js'
 import { DeleteSection } from './delete-section.js'
 import { ExportSection } from './export-section.js'
 import { ImportSection } from './import-section.js'
@@ -22,6 +23,7 @@ export interface SettingsSection {
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'profile', title: 'Profile', Body: ProfileSection },
   { id: 'audience', title: 'Audience and followers', Body: AudienceSection },
+  { id: 'composing', title: 'Composing', Body: ComposingSection },
   { id: 'password', title: 'Password', Body: PasswordSection },
   { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },

@@ -47,10 +47,12 @@ export async function deleteAccount(
       WHERE o.conversation_id = m.conversation_id AND o.user_id <> ${userId} ORDER BY o.user_id
     ) AS participant_ids
     FROM direct_conversation_members m WHERE m.user_id = ${userId}`
-  // Their comments, and the replies others made to them (a reply goes with the comment it answers).
+  // Their comments, and every reply under them at any depth (a reply goes with the comment it answers).
   const commentsGone = sql`
-    SELECT id FROM comments WHERE author_id = ${userId}
-    UNION SELECT id FROM comments WHERE reply_to IN (SELECT id FROM comments WHERE author_id = ${userId})`
+    WITH RECURSIVE gone(id) AS (
+      SELECT id FROM comments WHERE author_id = ${userId}
+      UNION SELECT c.id FROM comments c JOIN gone g ON c.reply_to = g.id
+    ) SELECT id FROM gone`
   // Notifications to and from them and about what they made, off every other recipient's unread count.
   const unread = await sql<{ recipient_id: string; unread: number }[]>`
     WITH removed AS (
@@ -152,6 +154,7 @@ export async function isMediaUsed(sql: Queryable, url: string): Promise<boolean>
   if (url === '') return false
   const rows = await sql`
     SELECT 1 FROM posts WHERE media_url = ${url} AND media_url <> ''
+    UNION ALL SELECT 1 FROM posts WHERE more_media @> ${sql.json({ images: [{ url }] })}
     UNION ALL SELECT 1 FROM posts WHERE card->>'image' = ${url} AND card->>'image' <> ''
     UNION ALL SELECT 1 FROM users WHERE avatar_url = ${url}
     UNION ALL SELECT 1 FROM users WHERE banner_url = ${url}

@@ -44,7 +44,7 @@ import * as reposts from './pg-reposts.js'
 import * as conversations from './pg-conversations.js'
 import * as federation from './pg-federation.js'
 import { PgReader } from './pg-reader.js'
-import { isUuid, lockedColumns, toLockedPost, type LockedRow } from './records.js'
+import { isUuid, lockedColumns, moreMediaJson, toLockedPost, type LockedRow } from './records.js'
 import { reindexPost, reindexUser, retagPost } from './search-rows.js'
 import { commentRows, emptyChildRows, insertRows, postChildRows, postRow, userRow } from './table-rows.js'
 import { storedData } from './event-data.js'
@@ -58,6 +58,7 @@ const PROFILE_COLUMNS = {
   bio: 'bio',
   website: 'website',
   defaultVisibility: 'default_visibility',
+  altTextReminder: 'alt_text_reminder',
   locked: 'locked',
 } as const
 const MEDIA_COLUMNS = {
@@ -402,7 +403,7 @@ export class PgTx extends PgReader implements StoreTx {
   async updatePost(id: string, changes: PostChanges, at: string): Promise<void> {
     if (!isUuid(id)) return
     const sql = this.sql
-    const set: Record<string, string | number | null> = {
+    const set: Record<string, string | number | null | postgres.Parameter> = {
       content: changes.content,
       media_url: changes.mediaUrl,
       type: changes.type,
@@ -411,6 +412,10 @@ export class PgTx extends PgReader implements StoreTx {
     }
     for (const [field, column] of Object.entries(MEDIA_COLUMNS)) {
       if (field in changes) set[column] = changes[field as keyof typeof MEDIA_COLUMNS] ?? null
+    }
+    if ('moreMedia' in changes) {
+      const more = moreMediaJson(changes.moreMedia)
+      set.more_media = more && sql.json(more)
     }
     // A card is only ever cleared here; setPostCard sets one.
     if ('card' in changes && changes.card === undefined) set.card = null

@@ -5,6 +5,7 @@ import {
   type CommentRecord,
   type LinkCardRecord,
   type LockedPost,
+  type MediaRecord,
   type PollRecord,
   type PostRecord,
   type RemoteActorRecord,
@@ -19,7 +20,7 @@ import {
  */
 export const userColumns = (sql: Queryable) => sql`
   u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
-  u.display_name, u.banner_url, u.default_visibility, u.locked, u.remote,
+  u.display_name, u.banner_url, u.default_visibility, u.alt_text_reminder, u.locked, u.remote,
   u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending,
   ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
   ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
@@ -36,6 +37,7 @@ export interface UserRow {
   display_name: string | null
   banner_url: string | null
   default_visibility: Visibility
+  alt_text_reminder: boolean
   locked: boolean
   remote: RemoteActorRecord | null
   bio: string
@@ -73,6 +75,7 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   ...(row.suspension ? { suspension: row.suspension } : {}),
   ...(row.pending ? { pending: true as const } : {}),
   ...(row.default_visibility !== DEFAULT_VISIBILITY ? { defaultVisibility: row.default_visibility } : {}),
+  ...(row.alt_text_reminder ? {} : { altTextReminder: false }),
   ...(row.locked ? { locked: true as const } : {}),
   ...(row.remote ? { remote: row.remote } : {}),
 })
@@ -96,7 +99,7 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
  * row keeps. `p` is the posts table.
  */
 export const lockedColumns = (sql: Queryable) => sql`
-  p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height,
+  p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height, p.more_media,
   p.created_at, p.updated_at, p.edited_at, p.imported_at, p.card, p.like_count, p.comment_count, p.spoiler_text,
   p.poll, p.repost_count, p.quote_of, p.pinned_at, p.visibility, p.addressed, p.conversation_id, p.in_reply_to`
 
@@ -119,6 +122,15 @@ export interface CommentJson {
   down: string[]
 }
 
+/** A post's images after the first, as `posts.more_media` keeps them (migration 35). */
+export type MoreMediaJson = { readonly images: readonly { readonly [key: string]: string | number }[] }
+
+/** The `more_media` of a post with these images after the first: NULL for none. */
+export const moreMediaJson = (images: readonly MediaRecord[] | undefined): MoreMediaJson | null =>
+  images && images.length > 0
+    ? { images: images.map((image) => Object.fromEntries(Object.entries(image).filter(([, v]) => v !== undefined))) }
+    : null
+
 /** A post's own row, as lockPost reads it. */
 export interface LockedRow {
   id: string
@@ -129,6 +141,7 @@ export interface LockedRow {
   media_alt: string | null
   media_width: number | null
   media_height: number | null
+  more_media: { images: MediaRecord[] } | null
   created_at: Date
   updated_at: Date
   edited_at: Date | null
@@ -176,6 +189,7 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.media_alt !== null ? { mediaAlt: row.media_alt } : {}),
   ...(row.media_width !== null ? { mediaWidth: row.media_width } : {}),
   ...(row.media_height !== null ? { mediaHeight: row.media_height } : {}),
+  ...(row.more_media !== null ? { moreMedia: row.more_media.images } : {}),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
   ...(row.edited_at !== null ? { editedAt: row.edited_at.toISOString() } : {}),

@@ -4,6 +4,7 @@ import { searchTermsOf } from '../text-terms.js'
 import { usernameKey, usernameSkeleton } from '../../usernames.js'
 import { postTagRows } from './term-rows.js'
 import { DEFAULT_VISIBILITY } from '../../../common/audience.js'
+import { moreMediaJson, type MoreMediaJson } from './records.js'
 
 /**
  * Records turned into table rows, column names as keys. Rows of the appended tables carry no `seq`
@@ -20,6 +21,7 @@ type Row = Record<
   | { readonly [key: string]: string | null }
   | PollJson
   | { readonly [key: string]: string | readonly string[] }
+  | MoreMediaJson
 >
 
 /** A poll as the posts row keeps it: its votes are rows of poll_votes. */
@@ -42,6 +44,7 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   display_name: user.displayName || null,
   banner_url: user.bannerURL || null,
   default_visibility: user.defaultVisibility ?? DEFAULT_VISIBILITY,
+  alt_text_reminder: user.altTextReminder !== false,
   locked: user.locked === true,
   bio: user.bio,
   website: user.website,
@@ -66,6 +69,7 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   media_alt: post.mediaAlt ?? null,
   media_width: post.mediaWidth ?? null,
   media_height: post.mediaHeight ?? null,
+  more_media: moreMediaJson(post.moreMedia),
   created_at: post.createdAt,
   updated_at: post.updatedAt,
   edited_at: post.editedAt ?? null,
