@@ -134,3 +134,7 @@ export const importInvalidFile = 'A file of the archive is not valid.'
 export const importNotImage = 'A file under media/ of the archive is not an image (JPEG, PNG, GIF or WebP).'
 export const importTooManyPixels = 'The images of the archive hold too many pixels to import at once.'
 export const accountGone = 'This account was deleted'
+// Web Push (DECISIONS §15).
+export const pushSubscriptionNotFound = 'This token has no push subscription.'
+export const pushEndpointInvalid = 'The push endpoint must be an https address of a public push service.'
+export const pushKeyInvalid = 'The push subscription keys are not valid.'

@@ -73,6 +73,8 @@ export interface AppOptions {
   seed?: (media: MediaStorage) => Promise<Database>
   /** How link cards' pages are fetched: a resolver, a certificate authority and a deadline of a test's own. */
   linkFetch?: Pick<LinkFetchOptions, 'resolve' | 'ca' | 'timeoutMs'>
+  /** How pushes reach a test's own push service: the certificate authority it trusts. */
+  pushFetch?: { ca?: string }
   /** Handlers of a test's own, for kinds that have none yet or in place of the app's. */
   jobHandlers?: JobHandlers
   /** How federation fetches remote documents and keys: a test's own, in place of the network. */
@@ -126,6 +128,11 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     fastify.log.warn(
       'FEDERATION_ALLOW_PRIVATE is set: federation fetches from private addresses and any port. ' +
         'It is meant for tests only.',
+    )
+  if (config.pushAllow.length > 0)
+    fastify.log.warn(
+      `PUSH_ALLOW is set (${config.pushAllow.join(', ')}): pushes go to those hosts whatever address they ` +
+        'resolve to. It is meant for tests only.',
     )
   if (config.linkPreviews && config.linkPreviewAllow.length > 0)
     fastify.log.warn(
@@ -192,6 +199,11 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     passwordHashCost: config.passwordHashCost,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,
+    push: {
+      vapid: { ...(await persistence.vapidKeys()), subject: config.vapidSubject },
+      allow: config.pushAllow,
+      ...options.pushFetch,
+    },
   })
   // Fedify's messages (deliveries, activities received) are jobs of this queue like any other.
   const federationQueue = config.federation ? new ChirpMessageQueue(store, now) : undefined

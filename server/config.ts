@@ -68,6 +68,12 @@ export interface Config {
    * addresses and on any port, lower case: for tests, whose pages are on this machine.
    */
   linkPreviewAllow: string[]
+  /** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, when set; otherwise a pair is made once and kept (persistence.ts). */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined
+  /** Whom push services may contact about this server's pushes (VAPID_SUBJECT): a mailto: or https: URL. */
+  vapidSubject: string
+  /** PUSH_ALLOW: push endpoints' hosts taken whatever they resolve to, for tests. */
+  pushAllow: string[]
   /** How long a poll's day lasts, in seconds: 86400 but in tests, which close polls in moments. */
   pollDaySeconds: number
   /** Jobs this instance runs at once (docs/job-queue.md). */
@@ -180,6 +186,29 @@ function parseHosts(name: string, raw: string | undefined, problems: string[]): 
     else problems.push(`${name} must be host names with an optional :port, comma-separated; got "${entry}"`)
   }
   return hosts
+}
+
+/** The VAPID key pair of VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: both or neither, base64url P-256 keys. */
+function parseVapidKeys(env: Record<string, string | undefined>, problems: string[]): Config['vapidKeys'] {
+  const publicKey = env.VAPID_PUBLIC_KEY || undefined
+  const privateKey = env.VAPID_PRIVATE_KEY || undefined
+  if (publicKey === undefined && privateKey === undefined) return undefined
+  const length = (key: string | undefined) =>
+    key !== undefined && /^[A-Za-z0-9_-]+$/.test(key) ? Buffer.from(key, 'base64url').length : 0
+  if (length(publicKey) !== 65 || length(privateKey) !== 32 || publicKey === undefined || privateKey === undefined) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together, as base64url P-256 keys')
+    return undefined
+  }
+  return { publicKey, privateKey }
+}
+
+/** VAPID_SUBJECT, or PUBLIC_URL when it is https, or a mailto: address of the server's host. */
+function parseVapidSubject(raw: string | undefined, publicUrl: string, problems: string[]): string {
+  if (raw === undefined || raw === '')
+    return publicUrl.startsWith('https:') ? publicUrl : `mailto:push@${new URL(publicUrl).hostname}`
+  if (!/^mailto:\S+@\S+$/.test(raw) && !(URL.canParse(raw) && new URL(raw).protocol === 'https:'))
+    problems.push(`VAPID_SUBJECT must be a mailto: or https: URL, got "${raw}"`)
+  return raw
 }
 
 /** An http(s) address, kept without its trailing slash so a path can follow it. */
@@ -356,6 +385,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     federationAllowPrivate: parseBool('FEDERATION_ALLOW_PRIVATE', env.FEDERATION_ALLOW_PRIVATE, false, problems),
     linkPreviews: parseBool('LINK_PREVIEWS', env.LINK_PREVIEWS, true, problems),
     linkPreviewAllow: parseHosts('LINK_PREVIEW_ALLOW', env.LINK_PREVIEW_ALLOW, problems),
+    vapidKeys: parseVapidKeys(env, problems),
+    vapidSubject: parseVapidSubject(env.VAPID_SUBJECT, publicUrl, problems),
+    pushAllow: parseHosts('PUSH_ALLOW', env.PUSH_ALLOW, problems),
     jobsConcurrency: parseInteger('JOBS_CONCURRENCY', env.JOBS_CONCURRENCY, 8, 1, 1000, problems),
     jobsPollMs: parseInteger('JOBS_POLL_MS', env.JOBS_POLL_MS, 1000, 10, 600_000, problems),
     jobsLeaseMs: parseInteger('JOBS_LEASE_MS', env.JOBS_LEASE_MS, 30_000, 100, 3_600_000, problems),

@@ -5,7 +5,8 @@ import type { ChirpEvent } from './schemas/events.js'
 import { EmbeddedStore } from './store/embedded-store.js'
 import { logHead, startEventLog, type EventLog } from './store/pg/event-log.js'
 import { PgStore } from './store/pg/pg-store.js'
-import { createPgTicketStore, sharedJwtSecret } from './store/pg/shared-state.js'
+import { createPgTicketStore, sharedJwtSecret, sharedSetting } from './store/pg/shared-state.js'
+import { fileVapidKeys, freshVapidKeys, vapidKeysOf, type VapidKeyPair } from './services/vapid-keys.js'
 import { createPgStreamSlots } from './store/pg/stream-slots.js'
 import type { Database, Store } from './store/types.js'
 
@@ -26,6 +27,8 @@ export interface Persistence {
   /** What the events hub needs to be part of the store's cluster. */
   hubOptions: Pick<EventsHubOptions, 'tickets' | 'history' | 'startId' | 'slots'>
   jwtSecret(): Promise<string>
+  /** The VAPID key pair of Web Push: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or one made once and kept. */
+  vapidKeys(): Promise<VapidKeyPair>
   /** Starts handing committed events to the hub. */
   connect(hub: EventsHub): Promise<void>
   close(): Promise<void>
@@ -52,6 +55,7 @@ async function openEmbedded(config: Config, options: PersistenceOptions): Promis
     store,
     hubOptions: {},
     jwtSecret: () => loadJwtSecret(config.jwtSecret, config.dataDir),
+    vapidKeys: async () => config.vapidKeys ?? (await fileVapidKeys(config.dataDir)),
     async connect(connected) {
       hub = connected
     },
@@ -79,6 +83,8 @@ async function openPostgres(config: Config, url: string, options: PersistenceOpt
       history: async (request) => eventLog?.replay(request),
     },
     jwtSecret: async () => config.jwtSecret ?? (await sharedJwtSecret(store.sql)),
+    vapidKeys: async () =>
+      config.vapidKeys ?? vapidKeysOf(await sharedSetting(store.sql, 'vapid_keys', freshVapidKeys())),
     async connect(hub) {
       eventLog = await startEventLog({
         sql: store.sql,

@@ -21,6 +21,7 @@ import statusRoutes from './status-routes.js'
 import streamingRoutes from './streaming-routes.js'
 import mediaRoutes from './media-routes.js'
 import pollRoutes from './poll-routes.js'
+import pushRoutes from './push-routes.js'
 import timelineRoutes from './timeline-routes.js'
 import trendRoutes from './trend-routes.js'
 import type { MastodonOptions } from './options.js'
@@ -59,5 +60,6 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(conversationRoutes, options)
   await app.register(credentialRoutes, options)
   await app.register(trendRoutes, options)
+  await app.register(pushRoutes, options)
   await installMastodonNotFound(app)
 }

@@ -28,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         response: { 200: InstanceV2Schema, ...ERROR_REPLIES },
       },
     },
-    async () => instanceV2({ publicUrl, registration }),
+    async () => instanceV2({ publicUrl, registration, vapidKey: services.push.publicKey }),
   )
 }
 

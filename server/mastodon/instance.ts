@@ -63,7 +63,11 @@ export function instanceV1({ publicUrl, registration, community }: InstanceFacts
 }
 
 /** Mastodon's Instance entity, version 2. */
-export function instanceV2({ publicUrl, registration }: Omit<InstanceFacts, 'community'>) {
+export function instanceV2({
+  publicUrl,
+  registration,
+  vapidKey,
+}: Omit<InstanceFacts, 'community'> & { vapidKey: string }) {
   return {
     domain: new URL(publicUrl).host,
     title: TITLE,
@@ -83,6 +87,7 @@ export function instanceV2({ publicUrl, registration }: Omit<InstanceFacts, 'com
       urls: { streaming: streamingOf(publicUrl) },
       ...limits(),
       translation: { enabled: false },
+      vapid: { public_key: vapidKey },
     },
     registrations: {
       enabled: registration !== 'closed',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { Notification } from '../schemas/notifications.js'
+import { NOTIFICATION_TYPES } from './notification-types.js'
 import type { Services } from '../services/index.js'
 import { timedIdOf } from '../services/status-ids.js'
 import { accountsOf, ifThere } from './account-entity.js'
@@ -7,18 +8,7 @@ import { AccountSchema, Nullable, type Account } from './schemas.js'
 import { statusesOf } from './status-page.js'
 import { StatusSchema, type Status } from './status-schemas.js'
 
-/** Chirp's kinds of notification by Mastodon's names; a comment or a reply on one's post is a mention of one. */
-export const NOTIFICATION_TYPES: Record<Notification['type'], string> = {
-  like: 'favourite',
-  repost: 'reblog',
-  mention: 'mention',
-  comment: 'mention',
-  reply: 'mention',
-  follow: 'follow',
-  follow_request: 'follow_request',
-  poll: 'poll',
-  quote: 'quote',
-}
+export { NOTIFICATION_TYPES }
 
 export const NotificationSchema = Type.Object(
   {

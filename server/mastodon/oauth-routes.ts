@@ -47,7 +47,7 @@ function basicCredentials(header: string | undefined): { id?: string; secret?: s
 }
 
 /** The Application entity of an app, with its credentials when it has just been registered. */
-function applicationOf(app: AppRecord, clientSecret?: string) {
+function applicationOf(app: AppRecord, vapidKey: string, clientSecret?: string) {
   return {
     id: app._id,
     name: app.name,
@@ -55,6 +55,7 @@ function applicationOf(app: AppRecord, clientSecret?: string) {
     scopes: [...app.scopes],
     redirect_uri: app.redirectUris.join('\n'),
     redirect_uris: [...app.redirectUris],
+    vapid_key: vapidKey,
     ...(clientSecret === undefined
       ? {}
       : { client_id: app._id, client_secret: clientSecret, client_secret_expires_at: 0 }),
@@ -83,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         redirectUris: asList(redirect_uris),
         scopes,
       })
-      return applicationOf(created, clientSecret)
+      return applicationOf(created, services.push.publicKey, clientSecret)
     },
   )
 
@@ -105,7 +106,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       }
       const found = clientId === undefined ? undefined : await clientApps.getApp(clientId)
       if (!found) throw new AppError(401, 'The access token is invalid')
-      return applicationOf(found)
+      return applicationOf(found, services.push.publicKey)
     },
   )
 

@@ -20,7 +20,7 @@ export const ApplicationSchema = Type.Object(
     client_id: Type.Optional(Type.String()),
     client_secret: Type.Optional(Type.String()),
     client_secret_expires_at: Type.Optional(Type.Integer()),
-    /** Chirp sends no web push yet: absent. */
+    /** The server's VAPID public key, for the app's Web Push subscriptions. */
     vapid_key: Type.Optional(Type.String()),
   },
   { title: 'MastodonApplication' },
@@ -194,6 +194,7 @@ export const InstanceV2Schema = Type.Object(
       media_attachments: MediaLimitsSchema,
       polls: PollLimitsSchema,
       translation: Type.Object({ enabled: Type.Boolean() }),
+      vapid: Type.Object({ public_key: Type.String() }),
     }),
     registrations: Type.Object({
       enabled: Type.Boolean(),

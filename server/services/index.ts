@@ -28,6 +28,7 @@ import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
 import { createMarkersService, type MarkersService } from './markers.js'
+import { createPushService, type PushDeps, type PushService } from './push.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
@@ -60,6 +61,8 @@ export interface Services {
   /** The apps of the Mastodon client API and their OAuth grants. */
   clientApps: ClientAppsService
   markers: MarkersService
+  /** Web Push subscriptions and their pushes (DECISIONS §15). */
+  push: PushService
   /** The Mastodon client API's timelines, paged by its status ids. */
   timelines: TimelinesService
   /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
@@ -89,6 +92,8 @@ export interface ServicesDeps
   pollDaySeconds: number
   /** How much an account's import may bring. */
   importLimits: ImportLimits
+  /** The VAPID keys pushes are signed with, and where pushes may go. */
+  push: Pick<PushDeps, 'vapid' | 'allow' | 'ca' | 'resolve'>
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -109,6 +114,7 @@ export function createServices({
   pollDaySeconds,
   signAppToken,
   tokenSeconds,
+  push: pushOptions,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ storage: mediaStorage, urls: mediaUrls })
@@ -139,6 +145,8 @@ export function createServices({
   const posts = createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds })
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
+  const notifications = createNotificationsService(deps)
+  const push = createPushService({ ...deps, ...pushOptions, secrets, auth, notifications, publicUrl, log: warn })
   return {
     auth,
     clientApps: createClientAppsService({ ...deps, auth, signAppToken, tokenSeconds }),
@@ -162,7 +170,8 @@ export function createServices({
     media,
     mediaAttachments: createMediaAttachments({ ...deps, media }),
     idempotency: createIdempotency(deps),
-    notifications: createNotificationsService(deps),
+    notifications,
+    push,
     conversations: createConversationsService(deps),
     search,
     timelines: createTimelinesService({ store: deps.store, posts, search }),
@@ -180,6 +189,7 @@ export function createServices({
       ...(linkCards ? { 'link-card': (job, run) => linkCards.run(job, run) } : {}),
       ...(mailer ? { mail: (job) => account.runMailJob(job) } : {}),
       'media-delete': (job) => mediaDeletion.run(job),
+      push: (job, run) => push.runJob(job, run.signal),
     },
   }
 }

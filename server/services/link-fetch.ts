@@ -88,14 +88,16 @@ const defaultResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true, v
 /** The host as a URL spells it: lower case, an IPv6 literal without its brackets. */
 const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1')
 
-export function createLinkFetcher({
+/**
+ * The address rules every request to an address a user chose obeys (link cards, push endpoints): https
+ * on its default port, no credentials, and a name whose every address is public, pinned to the address
+ * checked. `allow` and `allowPrivate` lift the address rules for tests, as LinkFetchOptions says.
+ */
+export function createAddressRules({
   allow = [],
   resolve = defaultResolve,
-  ca,
-  timeoutMs = FETCH_TIMEOUT_MS,
   allowPrivate = false,
-  userAgent = 'Chirp link preview',
-}: LinkFetchOptions = {}) {
+}: Pick<LinkFetchOptions, 'allow' | 'resolve' | 'allowPrivate'>) {
   const allowed = new Set(allow.map((entry) => entry.toLowerCase()))
   const isAllowed = (url: URL) =>
     allowPrivate || allowed.has(url.hostname) || allowed.has(`${url.hostname}:${url.port || '443'}`)
@@ -136,6 +138,31 @@ export function createLinkFetcher({
     }
   }
 
+  return {
+    check,
+    /** The lookup for a connection to `url`: checked unless its host is allowed. */
+    lookupFor: (url: URL) => pinnedLookup(!isAllowed(url)),
+    /** Resolves `url`'s host as a connection would, refusing it as the connection would. */
+    async checkResolved(url: URL): Promise<void> {
+      check(url)
+      const lookup = pinnedLookup(!isAllowed(url))
+      await new Promise<void>((done, fail) => {
+        lookup(bareHost(url), {}, (error) => (error ? fail(error) : done()))
+      })
+    },
+  }
+}
+
+export function createLinkFetcher({
+  allow = [],
+  resolve = defaultResolve,
+  ca,
+  timeoutMs = FETCH_TIMEOUT_MS,
+  allowPrivate = false,
+  userAgent = 'Chirp link preview',
+}: LinkFetchOptions = {}) {
+  const { check, lookupFor } = createAddressRules({ allow, resolve, allowPrivate })
+
   /** One request: the response, once its headers are in. */
   function get(url: URL, accept: string, signal: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolvePromise, reject) => {
@@ -143,7 +170,7 @@ export function createLinkFetcher({
         method: 'GET',
         // No pooled socket: each connection is made, and checked, for its own request.
         agent: false,
-        lookup: pinnedLookup(!isAllowed(url)),
+        lookup: lookupFor(url),
         signal,
         ...(ca !== undefined ? { ca } : {}),
         headers: {

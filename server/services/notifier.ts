@@ -15,6 +15,7 @@ import { notificationView, type Subject } from './notification-views.js'
 import { summaryOf } from './views.js'
 import { hears } from './visibility.js'
 import { audienceOf } from './audience-events.js'
+import { queuePushes } from './push.js'
 
 /**
  * Notifications are made and taken back inside the transaction of the write that causes them, with
@@ -102,6 +103,7 @@ export async function tellAdded(tx: StoreTx, added: readonly Added[], unread: re
       to: record.recipientId,
       audience: subject.post && audienceOf(subject.post),
     })
+    await queuePushes(tx, record, subject)
   }
 }
 

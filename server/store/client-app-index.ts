@@ -1,4 +1,4 @@
-import type { AppRecord, AuthorizationCodeRecord, Database, MarkerRecord } from './types.js'
+import type { AppRecord, AuthorizationCodeRecord, Database, MarkerRecord, PushSubscriptionRecord } from './types.js'
 
 /** Records of one kind by id. */
 class KeyedRecords<T extends { readonly _id: string }> {
@@ -22,6 +22,35 @@ class KeyedRecords<T extends { readonly _id: string }> {
   }
 }
 
+/** Records of one kind by id, and by the user they belong to. */
+class UserRecords<T extends { readonly _id: string; readonly userId: string }> extends KeyedRecords<T> {
+  readonly #byUser = new Map<string, Map<string, T>>()
+
+  override load(records: readonly T[]): void {
+    super.load(records)
+    this.#byUser.clear()
+    for (const record of records) this.#index(record)
+  }
+  override put(record: T): void {
+    this.delete(record._id)
+    super.put(record)
+    this.#index(record)
+  }
+  override delete(id: string): void {
+    const record = this.get(id)
+    if (record) this.#byUser.get(record.userId)?.delete(id)
+    super.delete(id)
+  }
+  ofUser(userId: string): T[] {
+    return [...(this.#byUser.get(userId)?.values() ?? [])]
+  }
+  #index(record: T): void {
+    const mine = this.#byUser.get(record.userId) ?? new Map<string, T>()
+    mine.set(record._id, record)
+    this.#byUser.set(record.userId, mine)
+  }
+}
+
 /**
  * The embedded store's records of the Mastodon client API. Codes live for minutes and markers are two a
  * person, so the walks below (an account's deletion, expired codes) stay short.
@@ -30,11 +59,13 @@ export class ClientAppIndex {
   readonly apps = new KeyedRecords<AppRecord>()
   readonly codes = new KeyedRecords<AuthorizationCodeRecord>()
   readonly markers = new KeyedRecords<MarkerRecord>()
+  readonly pushSubscriptions = new UserRecords<PushSubscriptionRecord>()
 
   load(data: Database): void {
     this.apps.load(data.apps ?? [])
     this.codes.load(data.authorizationCodes ?? [])
     this.markers.load(data.markers ?? [])
+    this.pushSubscriptions.load(data.pushSubscriptions ?? [])
   }
 
   /** Codes expired at `at`, or given to this user when `userId` is set. */

@@ -63,6 +63,9 @@ export interface ClientAppReads {
   countCommunity(): Promise<LocalCounts>
   /** The user's markers, in no particular order; none for an unknown user. */
   listMarkers(userId: string): Promise<MarkerRecord[]>
+  /** The user's push subscriptions, in no particular order. */
+  listPushSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>
+  getPushSubscription(id: string): Promise<PushSubscriptionRecord | undefined>
 }
 
 export interface ClientAppWrites {
@@ -73,4 +76,48 @@ export interface ClientAppWrites {
   takeAuthorizationCode(id: string, at: string): Promise<AuthorizationCodeRecord | undefined>
   /** The marker as it now is, its version one more than before; undefined for an unknown user. */
   setMarker(userId: string, timeline: MarkerTimeline, lastReadId: string, at: string): Promise<MarkerRecord | undefined>
+  /** Keeps the subscription, in place of any of the same id; false for an unknown user. */
+  putPushSubscription(subscription: PushSubscriptionRecord): Promise<boolean>
+  /** False when there was none. */
+  removePushSubscription(id: string): Promise<boolean>
+}
+
+/** The kinds of push a person may turn on: Chirp's kinds of notification, with a direct message apart from a mention. */
+export type PushAlert =
+  | 'mention'
+  | 'direct'
+  | 'comment'
+  | 'reply'
+  | 'quote'
+  | 'like'
+  | 'repost'
+  | 'follow'
+  | 'follow_request'
+  | 'poll'
+
+/** From whom pushes come: anyone, people the subscriber follows, people who follow them, nobody. */
+export const PUSH_POLICIES = ['all', 'followed', 'follower', 'none'] as const
+export type PushPolicy = (typeof PUSH_POLICIES)[number]
+
+/**
+ * A browser's or phone's Web Push subscription (RFC 8030), one a token as in Mastodon: signing out ends it.
+ * The token itself is kept sealed, for the payload Mastodon apps expect (`access_token`).
+ */
+export interface PushSubscriptionRecord {
+  /** The id of the token it was made with. */
+  readonly _id: string
+  readonly userId: string
+  /** The push service's URL for this subscription. */
+  readonly endpoint: string
+  /** The browser's P-256 public key and its authentication secret, base64url (RFC 8291). */
+  readonly p256dh: string
+  readonly auth: string
+  /** The kinds pushed; any other is not. */
+  readonly alerts: readonly PushAlert[]
+  readonly policy: PushPolicy
+  /** The token, sealed with the server's key (services/account-secrets.ts). */
+  readonly sealedToken: string
+  /** When the token expires, and the subscription with it. */
+  readonly expiresAt: string
+  readonly createdAt: string
 }

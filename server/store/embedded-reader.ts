@@ -348,6 +348,12 @@ export class EmbeddedReader implements TransactionBase {
   async listMarkers(userId: string) {
     return this.index.clientApps.markersOf(userId)
   }
+  async listPushSubscriptions(userId: string) {
+    return this.index.clientApps.pushSubscriptions.ofUser(userId)
+  }
+  async getPushSubscription(id: string) {
+    return this.index.clientApps.pushSubscriptions.get(id)
+  }
   getCode(id: string) {
     return this.index.clientApps.codes.get(id)
   }

@@ -166,6 +166,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('apps', tx.apps, clientApps.apps)
         this.#apply('authorizationCodes', tx.authorizationCodes, clientApps.codes)
         this.#apply('markers', tx.markers, clientApps.markers)
+        this.#apply('pushSubscriptions', tx.pushSubscriptions, clientApps.pushSubscriptions)
         this.#changed(writeChange(events))
         durable = this.#awaitFlush()
         // Claimable from now on (EmbeddedJobs): the workers need not wait for the flush.
@@ -287,6 +288,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       apps: index.clientApps.apps,
       authorizationCodes: index.clientApps.codes,
       markers: index.clientApps.markers,
+      pushSubscriptions: index.clientApps.pushSubscriptions,
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

@@ -9,6 +9,7 @@ import type {
   AppRecord,
   AuthorizationCodeRecord,
   MarkerRecord,
+  PushSubscriptionRecord,
   NotificationRecord,
   PostRecord,
   ReportRecord,
@@ -36,7 +37,7 @@ import type {
  * held for a while so nobody takes a name over at once. Version 7 added the job queue's jobs, so a job
  * enqueued by a write is flushed with it; only jobs still to run and failed ones are written, done ones
  * being kept in memory until pruned. Version 8 added what the Mastodon client API keeps: apps,
- * authorization codes and reading markers. Older manifests are still read, as holding none of the kinds
+ * authorization codes and reading markers. Version 9 added Web Push subscriptions. Older manifests are still read, as holding none of the kinds
  * that came after them.
  */
 export type Kind =
@@ -52,6 +53,7 @@ export type Kind =
   | 'apps'
   | 'authorizationCodes'
   | 'markers'
+  | 'pushSubscriptions'
 export const KINDS: readonly Kind[] = [
   'users',
   'posts',
@@ -65,10 +67,11 @@ export const KINDS: readonly Kind[] = [
   'apps',
   'authorizationCodes',
   'markers',
+  'pushSubscriptions',
 ]
 
 export interface Manifest {
-  version: 8
+  version: 9
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
@@ -84,10 +87,14 @@ export interface Manifest {
   apps: number[]
   authorizationCodes: number[]
   markers: number[]
+  pushSubscriptions: number[]
 }
 
+/** The manifest of the release before Web Push. */
+type ManifestV8 = Omit<Manifest, 'version' | 'pushSubscriptions'> & { version: 8 }
+
 /** The manifest of the release before the Mastodon client API. */
-type ManifestV7 = Omit<Manifest, 'version' | 'apps' | 'authorizationCodes' | 'markers'> & { version: 7 }
+type ManifestV7 = Omit<ManifestV8, 'version' | 'apps' | 'authorizationCodes' | 'markers'> & { version: 7 }
 
 /** The manifest of the release before the job queue. */
 type ManifestV6 = Omit<ManifestV7, 'version' | 'jobs'> & { version: 6 }
@@ -107,7 +114,8 @@ export interface Segment {
   shards: Record<string, object[]>
 }
 
-export type Root = Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | ManifestV6 | ManifestV7 | Manifest
+export type Root =
+  Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | ManifestV6 | ManifestV7 | ManifestV8 | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -148,7 +156,8 @@ export function isRoot(data: unknown): data is Root {
     version === 5 ||
     version === 6 ||
     version === 7 ||
-    version === 8
+    version === 8 ||
+    version === 9
   ) {
     const latest = candidate.generation
     return (
@@ -167,7 +176,8 @@ export function isRoot(data: unknown): data is Root {
       (version < 8 ||
         (isGenerationList(candidate.apps, latest) &&
           isGenerationList(candidate.authorizationCodes, latest) &&
-          isGenerationList(candidate.markers, latest)))
+          isGenerationList(candidate.markers, latest))) &&
+      (version < 9 || isGenerationList(candidate.pushSubscriptions, latest))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
@@ -175,15 +185,16 @@ export function isRoot(data: unknown): data is Root {
 
 /** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  const client = { apps: [], authorizationCodes: [], markers: [] }
+  const client = { apps: [], authorizationCodes: [], markers: [], pushSubscriptions: [] }
   const none = { reports: [], auditLog: [], invites: [], reservedNames: [], jobs: [], ...client }
-  if (root.version === 8) return root
-  if (root.version === 7) return { ...root, ...client, version: 8 }
-  if (root.version === 6) return { ...root, ...client, jobs: [], version: 8 }
-  if (root.version === 5) return { ...root, ...client, reservedNames: [], jobs: [], version: 8 }
-  if (root.version === 4) return { ...root, ...none, version: 8 }
-  if (root.version === 3) return { ...root, ...none, version: 8, revokedTokens: [] }
-  if (root.version === 2) return { ...root, ...none, version: 8, notifications: [], revokedTokens: [] }
+  if (root.version === 9) return root
+  if (root.version === 8) return { ...root, pushSubscriptions: [], version: 9 }
+  if (root.version === 7) return { ...root, ...client, version: 9 }
+  if (root.version === 6) return { ...root, ...client, jobs: [], version: 9 }
+  if (root.version === 5) return { ...root, ...client, reservedNames: [], jobs: [], version: 9 }
+  if (root.version === 4) return { ...root, ...none, version: 9 }
+  if (root.version === 3) return { ...root, ...none, version: 9, revokedTokens: [] }
+  if (root.version === 2) return { ...root, ...none, version: 9, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -254,6 +265,7 @@ export function assemble(
     apps: take('apps') as AppRecord[],
     authorizationCodes: take('authorizationCodes') as AuthorizationCodeRecord[],
     markers: take('markers') as MarkerRecord[],
+    pushSubscriptions: take('pushSubscriptions') as PushSubscriptionRecord[],
   }
 }
 

@@ -124,7 +124,7 @@ export class ShardedFiles {
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
     const manifest: Manifest = {
-      version: 8,
+      version: 9,
       generation: 0,
       users: [],
       posts: [],
@@ -138,6 +138,7 @@ export class ShardedFiles {
       apps: [],
       authorizationCodes: [],
       markers: [],
+      pushSubscriptions: [],
     }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []

@@ -12,6 +12,7 @@ import type {
   AppRecord,
   AuthorizationCodeRecord,
   MarkerRecord,
+  PushSubscriptionRecord,
   AudienceScope,
   AuditEntryRecord,
   ConversationMembership,
@@ -95,6 +96,8 @@ export class TransactionReads implements StoreReader {
   readonly authorizationCodes = new Map<string, AuthorizationCodeRecord | null>()
   /** Markers staged, or null for one forgotten (an account's deletion). */
   readonly markers = new Map<string, MarkerRecord | null>()
+  /** Push subscriptions staged, or null for one removed. */
+  readonly pushSubscriptions = new Map<string, PushSubscriptionRecord | null>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,
@@ -117,7 +120,8 @@ export class TransactionReads implements StoreReader {
       this.jobs.size === 0 &&
       this.apps.size === 0 &&
       this.authorizationCodes.size === 0 &&
-      this.markers.size === 0
+      this.markers.size === 0 &&
+      this.pushSubscriptions.size === 0
     )
   }
 
@@ -139,6 +143,19 @@ export class TransactionReads implements StoreReader {
       else if (marker.userId === userId) found.set(id, marker)
     }
     return [...found.values()]
+  }
+  /** The committed subscriptions, with those this transaction staged or removed. */
+  async listPushSubscriptions(userId: string) {
+    const found = new Map((await this.base.listPushSubscriptions(userId)).map((each) => [each._id, each]))
+    for (const [id, subscription] of this.pushSubscriptions) {
+      if (subscription === null || subscription.userId !== userId) found.delete(id)
+      else found.set(id, subscription)
+    }
+    return [...found.values()]
+  }
+  async getPushSubscription(id: string) {
+    const staged = this.pushSubscriptions.get(id)
+    return staged === null ? undefined : (staged ?? this.base.getPushSubscription(id))
   }
   async getTokenHolder(id: string) {
     const user = await this.getUser(id)

@@ -38,6 +38,7 @@ import type {
   StoreTx,
   TwoFactorProof,
   UserRecord,
+  PushSubscriptionRecord,
 } from './types.js'
 
 const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id)
@@ -116,6 +117,18 @@ export class Transaction extends TransactionReads implements StoreTx {
     })
     this.markers.set(id, marker)
     return marker
+  }
+
+  async putPushSubscription(subscription: PushSubscriptionRecord) {
+    if (!(await this.getUser(subscription.userId))) return false
+    this.pushSubscriptions.set(subscription._id, Object.freeze({ ...subscription }))
+    return true
+  }
+
+  async removePushSubscription(id: string) {
+    if (!(await this.getPushSubscription(id))) return false
+    this.pushSubscriptions.set(id, null)
+    return true
   }
 
   async revokeTokens(id: string) {
@@ -643,6 +656,7 @@ export class Transaction extends TransactionReads implements StoreTx {
     // What the Mastodon client API kept for them: their authorization codes and markers.
     for (const codeId of this.base.codesToForget(at, userId)) this.authorizationCodes.set(codeId, null)
     for (const marker of await this.listMarkers(userId)) this.markers.set(marker._id, null)
+    for (const push of await this.listPushSubscriptions(userId)) this.pushSubscriptions.set(push._id, null)
     // The record itself, with its bookmarks, two-factor state and places in conversations; the name is held.
     this.users.delete(userId)
     this.deletedUsers.add(userId)

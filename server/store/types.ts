@@ -18,6 +18,7 @@ import type {
   ClientAppReads,
   ClientAppWrites,
   MarkerRecord,
+  PushSubscriptionRecord,
 } from './client-app-types.js'
 import type { Visibility } from '../../common/audience.js'
 
@@ -471,6 +472,8 @@ export interface Database {
   apps?: AppRecord[]
   authorizationCodes?: AuthorizationCodeRecord[]
   markers?: MarkerRecord[]
+  /** Absent in databases written before Web Push. */
+  pushSubscriptions?: PushSubscriptionRecord[]
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { generate } from 'selfsigned'
@@ -57,17 +57,13 @@ function certificates() {
   return authority
 }
 
-/** Serves `routes` by path (404 elsewhere) on 127.0.0.1 until the test ends. */
-export async function servePages(t: TestContext, routes: Record<string, PageHandler>): Promise<PageServer> {
-  const { ca, key, cert } = await certificates()
-  const requested: string[] = []
-  const server = createServer({ key, cert }, (req, res) => {
-    const path = req.url ?? '/'
-    requested.push(path)
-    const route = routes[path.split('?')[0] ?? path]
-    if (route) route(req, res)
-    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not here')
-  })
+/** An https server on 127.0.0.1 with `handler`, until the test ends; its port. */
+export async function serveHttps(
+  t: TestContext,
+  credentials: { key: string; cert: string },
+  handler: RequestListener,
+): Promise<number> {
+  const server = createServer(credentials, handler)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(
     () =>
@@ -76,7 +72,20 @@ export async function servePages(t: TestContext, routes: Record<string, PageHand
         server.close(() => resolve())
       }),
   )
-  const { port } = server.address() as AddressInfo
+  return (server.address() as AddressInfo).port
+}
+
+/** Serves `routes` by path (404 elsewhere) on 127.0.0.1 until the test ends. */
+export async function servePages(t: TestContext, routes: Record<string, PageHandler>): Promise<PageServer> {
+  const { ca, key, cert } = await certificates()
+  const requested: string[] = []
+  const port = await serveHttps(t, { key, cert }, (req, res) => {
+    const path = req.url ?? '/'
+    requested.push(path)
+    const route = routes[path.split('?')[0] ?? path]
+    if (route) route(req, res)
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not here')
+  })
   return { ca, port, url: (path) => `https://localhost:${port}${path}`, requested }
 }
 

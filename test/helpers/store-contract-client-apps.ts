@@ -1,4 +1,4 @@
-import type { AppRecord, AuthorizationCodeRecord } from '../../server/store/types.js'
+import type { AppRecord, AuthorizationCodeRecord, PushSubscriptionRecord } from '../../server/store/types.js'
 import { MALFORMED, UNKNOWN, type ContractCase, type Fixture, type ReadCase } from './store-contract.js'
 
 const sortedMarkers = <T extends { _id: string }>(markers: T[]) =>
@@ -14,6 +14,15 @@ export function clientAppReads(f: Fixture): ReadCase[] {
     { op: 'listMarkers', name: "someone's markers", read: async (s) => sortedMarkers(await s.listMarkers(u0)) },
     { op: 'listMarkers', name: 'of someone deleted later', read: (s) => s.listMarkers(u4) },
     { op: 'listMarkers', name: 'of nobody', read: (s) => s.listMarkers(MALFORMED) },
+    {
+      op: 'listPushSubscriptions',
+      name: "someone's push subscriptions",
+      read: async (s) => sortedMarkers(await s.listPushSubscriptions(u0)),
+    },
+    { op: 'listPushSubscriptions', name: 'of someone deleted later', read: (s) => s.listPushSubscriptions(u4) },
+    { op: 'listPushSubscriptions', name: 'of nobody', read: (s) => s.listPushSubscriptions(MALFORMED) },
+    { op: 'getPushSubscription', name: 'a push subscription', read: (s) => s.getPushSubscription('token-a') },
+    { op: 'getPushSubscription', name: 'an unknown one', read: (s) => s.getPushSubscription('no-such-token') },
   ]
 }
 
@@ -33,6 +42,18 @@ export function clientAppWrites(f: Fixture): ContractCase[] {
     scopes: ['read', 'write:statuses'],
     createdAt: at(90),
   }
+  const push = (id: string, userId: string): PushSubscriptionRecord => ({
+    _id: id,
+    userId,
+    endpoint: `https://push.example/${id}`,
+    p256dh: 'BPublicKey',
+    auth: 'c2VjcmV0',
+    alerts: ['mention', 'direct', 'follow'],
+    policy: 'all',
+    sealedToken: 'v1.sealed',
+    expiresAt: at(200),
+    createdAt: at(94),
+  })
   const code = (id: string, userId: string, expires: number, appId = app._id): AuthorizationCodeRecord => ({
     _id: id,
     appId,
@@ -92,6 +113,35 @@ export function clientAppWrites(f: Fixture): ContractCase[] {
       op: 'setMarker',
       name: 'of someone deleted later',
       write: (tx) => tx.setMarker(u4, 'notifications', '3', at(95)),
+    },
+    {
+      op: 'putPushSubscription',
+      name: 'a push subscription',
+      write: (tx) => tx.putPushSubscription(push('token-a', u0)),
+    },
+    {
+      op: 'putPushSubscription',
+      name: 'replaced',
+      write: (tx) => tx.putPushSubscription({ ...push('token-a', u0), alerts: ['like'], policy: 'followed' }),
+    },
+    { op: 'putPushSubscription', name: 'another', write: (tx) => tx.putPushSubscription(push('token-b', u0)) },
+    { op: 'putPushSubscription', name: 'for nobody', write: (tx) => tx.putPushSubscription(push('t', UNKNOWN)) },
+    {
+      op: 'putPushSubscription',
+      name: 'for nobody at all',
+      write: (tx) => tx.putPushSubscription(push('t', MALFORMED)),
+    },
+    {
+      op: 'putPushSubscription',
+      name: 'of someone deleted later',
+      write: (tx) => tx.putPushSubscription(push('token-d', u4)),
+    },
+    { op: 'removePushSubscription', name: 'removed', write: (tx) => tx.removePushSubscription('token-b') },
+    { op: 'removePushSubscription', name: 'removed again', write: (tx) => tx.removePushSubscription('token-b') },
+    {
+      op: 'getPushSubscription',
+      name: 'staged in the transaction',
+      read: async (s) => s.getPushSubscription('token-a'),
     },
     {
       op: 'listMarkers',

@@ -163,6 +163,10 @@ export const OPERATIONS: Record<Operation, true> = {
   addAuthorizationCode: true,
   takeAuthorizationCode: true,
   setMarker: true,
+  listPushSubscriptions: true,
+  getPushSubscription: true,
+  putPushSubscription: true,
+  removePushSubscription: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */

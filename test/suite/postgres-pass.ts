@@ -99,4 +99,5 @@ export const POSTGRES_PASS = [
   'mastodon-trends',
   'media-migrate',
   'read-cache',
+  'web-push',
 ]

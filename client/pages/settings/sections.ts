@@ -8,6 +8,7 @@ import { ExportSection } from './export-section.js'
 import { ImportSection } from './import-section.js'
 import { PasswordSection } from './password-section.js'
 import { ProfileSection } from './profile-section.js'
+import { PushSection } from './push-section.js'
 import { SessionsSection } from './sessions-section.js'
 import { TwoFactorSection } from './two-factor-section.js'
 
@@ -26,6 +27,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'composing', title: 'Composing', Body: ComposingSection },
   { id: 'password', title: 'Password', Body: PasswordSection },
   { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
+  { id: 'push', title: 'Push notifications', Body: PushSection },
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },
   { id: 'apps', title: 'Authorised apps', Body: AppsSection },
   { id: 'blocked-muted', title: 'Blocked and muted people', Body: BlockedMutedSection },

@@ -30,6 +30,7 @@ import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
+import * as push from './pg-push.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
 import * as federation from './pg-federation.js'
@@ -485,5 +486,11 @@ export class PgReader implements StoreReader {
   }
   listMarkers(userId: string) {
     return clientApps.listMarkers(this.sql, userId)
+  }
+  listPushSubscriptions(userId: string) {
+    return push.listPushSubscriptions(this.sql, userId)
+  }
+  getPushSubscription(id: string) {
+    return push.getPushSubscription(this.sql, id)
   }
 }

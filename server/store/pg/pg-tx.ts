@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
-import type { MarkerTimeline } from '../client-app-types.js'
+import type { MarkerTimeline, PushSubscriptionRecord } from '../client-app-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -38,6 +38,7 @@ import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
+import * as push from './pg-push.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
@@ -155,6 +156,12 @@ export class PgTx extends PgReader implements StoreTx {
   }
   setMarker(userId: string, timeline: MarkerTimeline, lastReadId: string, at: string) {
     return clientApps.setMarker(this.sql, userId, timeline, lastReadId, at)
+  }
+  putPushSubscription(subscription: PushSubscriptionRecord) {
+    return push.putPushSubscription(this.sql, subscription)
+  }
+  removePushSubscription(id: string) {
+    return push.removePushSubscription(this.sql, id)
   }
 
   async revokeTokens(id: string): Promise<void> {

@@ -44,10 +44,14 @@ export function createPgTicketStore(sql: Sql, { ttlMs = 60_000, maxPerUser = 20 
 }
 
 /** The JWT secret every instance signs with when JWT_SECRET is unset: made once, by whichever instance starts first. */
-export async function sharedJwtSecret(sql: Sql): Promise<string> {
-  const secret = randomBytes(32).toString('base64url')
-  await sql`insert into app_settings (key, value) values ('jwt_secret', ${secret}) on conflict (key) do nothing`
-  const [row] = await sql<{ value: string }[]>`select value from app_settings where key = 'jwt_secret'`
-  if (!row) throw new Error('the shared JWT secret could not be stored')
+export function sharedJwtSecret(sql: Sql): Promise<string> {
+  return sharedSetting(sql, 'jwt_secret', randomBytes(32).toString('base64url'))
+}
+
+/** A setting every instance shares: `fresh`, if no instance has stored one yet. */
+export async function sharedSetting(sql: Sql, key: string, fresh: string): Promise<string> {
+  await sql`insert into app_settings (key, value) values (${key}, ${fresh}) on conflict (key) do nothing`
+  const [row] = await sql<{ value: string }[]>`select value from app_settings where key = ${key}`
+  if (!row) throw new Error(`the shared setting ${key} could not be stored`)
   return row.value
 }

@@ -6,6 +6,7 @@ import type { Queryable } from './connect.js'
 import { followOrder } from './follow-order.js'
 import { pollCloseJobs } from '../job-index.js'
 import { enqueueJobs } from './pg-jobs.js'
+import { pushRowOf } from './pg-push.js'
 import { notificationRow } from './pg-notifications.js'
 import { userWordRows } from './term-rows.js'
 import {
@@ -184,6 +185,11 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
         version: marker.version,
         updated_at: marker.updatedAt,
       })),
+  )
+  await insertRows(
+    sql,
+    'push_subscriptions',
+    (database.pushSubscriptions ?? []).filter((each) => knownUser(each.userId)).map(pushRowOf),
   )
   // Jobs still to run move with the rest; a database from before the queue gets its polls' jobs.
   const jobs = (database.jobs ?? pollCloseJobs(posts, new Date().toISOString())).filter(
