@@ -29,6 +29,8 @@ import { createUsersService, type UsersService } from './users.js'
 import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
 import { createMarkersService, type MarkersService } from './markers.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
+import { createFiltersService, type FiltersService } from './filters.js'
+import { createListsService, type ListsService } from './lists.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
@@ -60,6 +62,10 @@ export interface Services {
   /** The apps of the Mastodon client API and their OAuth grants. */
   clientApps: ClientAppsService
   markers: MarkersService
+  /** Keyword filters, Mastodon's filters v2 (DECISIONS §15). */
+  filters: FiltersService
+  /** Lists of people one follows, each its own timeline (DECISIONS §15). */
+  lists: ListsService
   /** The Mastodon client API's timelines, paged by its status ids. */
   timelines: TimelinesService
   /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
@@ -142,6 +148,8 @@ export function createServices({
     auth,
     clientApps: createClientAppsService({ ...deps, auth, signAppToken }),
     markers: createMarkersService(deps),
+    filters: createFiltersService(deps),
+    lists: createListsService(deps),
     account,
     accountDeletion: createAccountDeletion({ ...deps, media }),
     accountExport: createAccountExport({ ...deps, media }),

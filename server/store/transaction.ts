@@ -8,6 +8,7 @@ import { withPlaces } from './list-places.js'
 import { queuedJob, settled } from './job-types.js'
 import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
 import { markerId, type MarkerTimeline } from './client-app-types.js'
+import type { FilterRecord, ListRecord } from './filter-list-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -162,6 +163,36 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!user?.twoFactor) return
     const { twoFactor: _off, ...rest } = user
     this.#putUser(rest)
+  }
+
+  async putFilter(filter: FilterRecord) {
+    const user = await this.getUser(filter.userId)
+    if (!user) return false
+    this.#putUser({ ...user, filters: replaced(user.filters ?? [], Object.freeze(filter)) })
+    return true
+  }
+
+  async deleteFilter(userId: string, filterId: string) {
+    const user = await this.getUser(userId)
+    const filters = user?.filters ?? []
+    if (!user || !filters.some((filter) => filter._id === filterId)) return false
+    this.#putUser({ ...user, filters: filters.filter((filter) => filter._id !== filterId) })
+    return true
+  }
+
+  async putList(list: ListRecord) {
+    const user = await this.getUser(list.userId)
+    if (!user) return false
+    this.#putUser({ ...user, lists: replaced(user.lists ?? [], Object.freeze(list)) })
+    return true
+  }
+
+  async deleteList(userId: string, listId: string) {
+    const user = await this.getUser(userId)
+    const lists = user?.lists ?? []
+    if (!user || !lists.some((list) => list._id === listId)) return false
+    this.#putUser({ ...user, lists: lists.filter((list) => list._id !== listId) })
+    return true
   }
 
   async addActorKeys(id: string, keys: ActorKeysRecord) {
@@ -767,4 +798,11 @@ export class Transaction extends TransactionReads implements StoreTx {
   #putPost(post: PostRecord): void {
     this.posts.set(post._id, Object.freeze(post))
   }
+}
+
+/** The records with `record` in place of the one of its id, or added last when none has it. */
+function replaced<T extends { readonly _id: string }>(records: readonly T[], record: T): T[] {
+  return records.some((each) => each._id === record._id)
+    ? records.map((each) => (each._id === record._id ? record : each))
+    : [...records, record]
 }

@@ -163,6 +163,12 @@ export const OPERATIONS: Record<Operation, true> = {
   addAuthorizationCode: true,
   takeAuthorizationCode: true,
   setMarker: true,
+  listFilters: true,
+  listLists: true,
+  putFilter: true,
+  deleteFilter: true,
+  putList: true,
+  deleteList: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */
@@ -326,7 +332,7 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state, federation keys, liked posts, their lists' places, follow requests and conversations, which
+ * mutes, two-factor state, federation keys, liked posts, their lists' places, follow requests, conversations, filters and lists, which
  * PostgreSQL keeps in tables and its own reads answer for).
  */
 const EMBEDDED_ONLY = new Set([
@@ -338,6 +344,8 @@ const EMBEDDED_ONLY = new Set([
   'places',
   'followRequests',
   'directConversations',
+  'filters',
+  'lists',
 ])
 
 /**

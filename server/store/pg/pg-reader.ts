@@ -30,6 +30,7 @@ import * as reposts from './pg-reposts.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
+import * as filtersLists from './pg-filters-lists.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
 import * as federation from './pg-federation.js'
@@ -482,6 +483,12 @@ export class PgReader implements StoreReader {
   }
   countCommunity() {
     return clientApps.countCommunity(this.sql)
+  }
+  listFilters(userId: string) {
+    return filtersLists.listFilters(this.sql, userId)
+  }
+  listLists(userId: string) {
+    return filtersLists.listLists(this.sql, userId)
   }
   listMarkers(userId: string) {
     return clientApps.listMarkers(this.sql, userId)

@@ -1,6 +1,7 @@
 import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
 import type { MarkerTimeline } from '../client-app-types.js'
+import type { FilterRecord, ListRecord } from '../filter-list-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -38,6 +39,7 @@ import * as notifications from './pg-notifications.js'
 import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
+import * as filtersLists from './pg-filters-lists.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
@@ -154,6 +156,19 @@ export class PgTx extends PgReader implements StoreTx {
   }
   setMarker(userId: string, timeline: MarkerTimeline, lastReadId: string, at: string) {
     return clientApps.setMarker(this.sql, userId, timeline, lastReadId, at)
+  }
+
+  putFilter(filter: FilterRecord) {
+    return filtersLists.putFilter(this.sql, filter)
+  }
+  deleteFilter(userId: string, filterId: string) {
+    return filtersLists.deleteFilter(this.sql, userId, filterId)
+  }
+  putList(list: ListRecord) {
+    return filtersLists.putList(this.sql, list)
+  }
+  deleteList(userId: string, listId: string) {
+    return filtersLists.deleteList(this.sql, userId, listId)
   }
 
   async revokeTokens(id: string): Promise<void> {
