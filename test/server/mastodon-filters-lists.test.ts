@@ -270,3 +270,35 @@ await t.test('list refusals are 4xx and change nothing', async (t) => {
   t.equal(over.statusCode, 422)
   t.match(over.json(), { error: /at most 50 lists/ })
 })
+
+await t.test("Chirp's own feed and session: filtered in /api, the kept feed follows a filter's change", async (t) => {
+  const session = { authorization: `Bearer ${reader.token}` }
+  const feed = async () =>
+    (await api.app.inject({ method: 'GET', url: '/api/feed?limit=50', headers: session })).json<{
+      posts: { content: string; filtered?: { filter: { title: string } }[] }[]
+    }>().posts
+  const matched = { text: 'A word about gardens' }
+  await post(writer, matched.text)
+  t.same((await feed()).find((each) => each.content === matched.text)?.filtered, undefined, 'nothing before a filter')
+  // A Chirp session is accepted on the Mastodon routes of filters with every scope (DECISIONS §17).
+  const made = await api.app.inject({
+    method: 'POST',
+    url: '/api/v2/filters',
+    headers: session,
+    payload: { title: 'Plants', context: ['home'], keywords_attributes: [{ keyword: 'gardens' }] },
+  })
+  t.equal(made.statusCode, 200, made.body)
+  t.match((await feed()).find((each) => each.content === matched.text)?.filtered, [{ filter: { title: 'Plants' } }])
+  await api.app.inject({
+    method: 'PUT',
+    url: `/api/v2/filters/${made.json<Filter>().id}`,
+    headers: session,
+    payload: { filter_action: 'hide' },
+  })
+  t.notOk(
+    (await feed()).some((each) => each.content === matched.text),
+    'hidden once the filter hides',
+  )
+  await api.app.inject({ method: 'DELETE', url: `/api/v2/filters/${made.json<Filter>().id}`, headers: session })
+  t.same((await feed()).find((each) => each.content === matched.text)?.filtered, undefined, 'back once it is gone')
+})
