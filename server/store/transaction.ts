@@ -165,33 +165,41 @@ export class Transaction extends TransactionReads implements StoreTx {
     this.#putUser(rest)
   }
 
-  async putFilter(filter: FilterRecord) {
-    const user = await this.getUser(filter.userId)
+  putFilter(filter: FilterRecord) {
+    return this.#putOwn('filters', filter)
+  }
+
+  deleteFilter(userId: string, filterId: string) {
+    return this.#deleteOwn('filters', userId, filterId)
+  }
+
+  putList(list: ListRecord) {
+    return this.#putOwn('lists', list)
+  }
+
+  deleteList(userId: string, listId: string) {
+    return this.#deleteOwn('lists', userId, listId)
+  }
+
+  /** Keeps a filter or list on its owner's record, in place of the one of its id or last. */
+  async #putOwn<K extends 'filters' | 'lists'>(kind: K, record: NonNullable<UserRecord[K]>[number]) {
+    const user = await this.getUser(record.userId)
     if (!user) return false
-    this.#putUser({ ...user, filters: replaced(user.filters ?? [], Object.freeze(filter)) })
+    const records: readonly { readonly _id: string }[] = user[kind] ?? []
+    const frozen = Object.freeze(record)
+    const next = records.some((each) => each._id === record._id)
+      ? records.map((each) => (each._id === record._id ? frozen : each))
+      : [...records, frozen]
+    this.#putUser({ ...user, [kind]: next })
     return true
   }
 
-  async deleteFilter(userId: string, filterId: string) {
+  /** Forgets a filter or list of its owner's; false when they have none of that id. */
+  async #deleteOwn(kind: 'filters' | 'lists', userId: string, id: string) {
     const user = await this.getUser(userId)
-    const filters = user?.filters ?? []
-    if (!user || !filters.some((filter) => filter._id === filterId)) return false
-    this.#putUser({ ...user, filters: filters.filter((filter) => filter._id !== filterId) })
-    return true
-  }
-
-  async putList(list: ListRecord) {
-    const user = await this.getUser(list.userId)
-    if (!user) return false
-    this.#putUser({ ...user, lists: replaced(user.lists ?? [], Object.freeze(list)) })
-    return true
-  }
-
-  async deleteList(userId: string, listId: string) {
-    const user = await this.getUser(userId)
-    const lists = user?.lists ?? []
-    if (!user || !lists.some((list) => list._id === listId)) return false
-    this.#putUser({ ...user, lists: lists.filter((list) => list._id !== listId) })
+    const records: readonly { readonly _id: string }[] = user?.[kind] ?? []
+    if (!user || !records.some((each) => each._id === id)) return false
+    this.#putUser({ ...user, [kind]: records.filter((each) => each._id !== id) })
     return true
   }
 
@@ -798,11 +806,4 @@ export class Transaction extends TransactionReads implements StoreTx {
   #putPost(post: PostRecord): void {
     this.posts.set(post._id, Object.freeze(post))
   }
-}
-
-/** The records with `record` in place of the one of its id, or added last when none has it. */
-function replaced<T extends { readonly _id: string }>(records: readonly T[], record: T): T[] {
-  return records.some((each) => each._id === record._id)
-    ? records.map((each) => (each._id === record._id ? record : each))
-    : [...records, record]
 }
