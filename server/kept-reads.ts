@@ -6,7 +6,7 @@ import type { TaggedCache } from './tagged-cache.js'
 /**
  * The store with the reads every signed-in page makes kept between requests: whom the reader follows,
  * blocks and mutes, who is suspended, the home feed's pages and reposts, which posts the reader likes and
- * reposts, people's names and pictures, logged-out tokens. They are kept in the app's one TaggedCache,
+ * reposts, people's names and pictures, logged-out tokens, their keyword filters and lists. They are kept in the app's one TaggedCache,
  * beside the post views of plugins/read-cache.ts, and lapse by the same tags: each store names what every
  * committed write changed (Store.watchChanges, store/change-tags.ts), PostgreSQL's other instances' writes
  * included. Both stores run the same kept reads, so what a cache can get wrong it gets wrong on both, and
@@ -41,6 +41,8 @@ type KeptReads = Pick<
   | 'relationsOf'
   | 'listSuspended'
   | 'feedAuthors'
+  | 'listFilters'
+  | 'listLists'
 >
 
 function keptReadsOf(store: Store, kept: TaggedCache): KeptReads {
@@ -173,6 +175,22 @@ function keptReadsOf(store: Store, kept: TaggedCache): KeptReads {
         `revoked ${tokenId}`,
         () => store.isTokenRevoked(tokenId),
         () => [`token:${tokenId}`],
+      ),
+
+    /** A person's filters, read by every page they read: kept until they change them. */
+    listFilters: (userId) =>
+      keep(
+        `filters ${userId}`,
+        () => store.listFilters(userId),
+        () => [`filters:${userId}`],
+      ),
+
+    /** A person's lists, read by their home feed for its exclusive ones: kept until they change them. */
+    listLists: (userId) =>
+      keep(
+        `lists ${userId}`,
+        () => store.listLists(userId),
+        () => [`lists:${userId}`],
       ),
 
     likedAmong: (userId, postIds) =>

@@ -24,6 +24,8 @@ import pollRoutes from './poll-routes.js'
 import pushRoutes from './push-routes.js'
 import timelineRoutes from './timeline-routes.js'
 import trendRoutes from './trend-routes.js'
+import filterRoutes from './filter-routes.js'
+import listRoutes from './list-routes.js'
 import type { MastodonOptions } from './options.js'
 
 /**
@@ -61,5 +63,7 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(credentialRoutes, options)
   await app.register(trendRoutes, options)
   await app.register(pushRoutes, options)
+  await app.register(filterRoutes, options)
+  await app.register(listRoutes, options)
   await installMastodonNotFound(app)
 }

@@ -160,6 +160,8 @@ function fieldsOf(post: Omit<Post, 'quote'>, context: StatusContext): Omit<Inner
           bookmarked: context.bookmarked.has(post._id),
           // Only the author pins, and only to them does a status say whether it is pinned.
           ...(account.id === readerId ? { pinned: post.pinned === true } : {}),
+          // The reader's keyword filters with `warn` that match it here (DECISIONS §15).
+          filtered: (post.filtered ?? []).map((result) => ({ ...result, status_matches: null })),
         }),
   }
 }

@@ -21,6 +21,7 @@ const StreamingQuery = Type.Object({
   access_token: Type.Optional(Type.String({ maxLength: 4096 })),
   stream: Type.Optional(Type.String({ maxLength: 64 })),
   tag: Type.Optional(Type.String({ maxLength: 200 })),
+  list: Type.Optional(Type.String({ maxLength: 100 })),
 })
 
 /** The streams served as server-sent events, by their path under /api/v1/streaming. */
@@ -32,6 +33,7 @@ const SSE_STREAMS: Record<string, StreamName> = {
   hashtag: 'hashtag',
   'hashtag/local': 'hashtag:local',
   direct: 'direct',
+  list: 'list',
 }
 
 /**
@@ -113,9 +115,9 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         close: () => socket.close(),
       })
       const refuse = (error: string, status: number) => socket.send(JSON.stringify({ error, status }))
-      function subscribe(type: unknown, stream: unknown, tag: unknown): void {
+      function subscribe(type: unknown, stream: unknown, tag: unknown, list?: unknown): void {
         if (type !== 'subscribe' && type !== 'unsubscribe') return refuse(STREAMING_ERRORS.badMessage, 400)
-        const subscription = subscriptionOf(stream, tag, scopes)
+        const subscription = subscriptionOf(stream, tag, scopes, list)
         if ('error' in subscription) return refuse(subscription.error, subscription.status)
         if (type === 'unsubscribe') return connection.unsubscribe(subscription)
         const refused = connection.subscribe(subscription)
@@ -129,8 +131,8 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
           return refuse(STREAMING_ERRORS.badMessage, 400)
         }
         if (typeof message !== 'object' || message === null) return refuse(STREAMING_ERRORS.badMessage, 400)
-        const { type, stream, tag } = message as Record<string, unknown>
-        subscribe(type, stream, tag)
+        const { type, stream, tag, list } = message as Record<string, unknown>
+        subscribe(type, stream, tag, list)
       })
       const heartbeat = setInterval(() => socket.ping(), HEARTBEAT_MS)
       heartbeat.unref()
@@ -138,7 +140,8 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         clearInterval(heartbeat)
         connection.close()
       })
-      if (request.query.stream !== undefined) subscribe('subscribe', request.query.stream, request.query.tag)
+      if (request.query.stream !== undefined)
+        subscribe('subscribe', request.query.stream, request.query.tag, request.query.list)
       void (async () => {
         const place = await events.reserveStream(request.user._id)
         if (!place) {
@@ -171,7 +174,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         },
       },
       async (request, reply) => {
-        const subscription = subscriptionOf(name, request.query.tag, request.user.token.scopes)
+        const subscription = subscriptionOf(name, request.query.tag, request.user.token.scopes, request.query.list)
         if ('error' in subscription) throw new AppError(subscription.status, subscription.error)
         const userId = request.user._id
         const place = await events.reserveStream(userId)

@@ -1,4 +1,5 @@
 import { parseRichText } from '../../common/text-rules.js'
+import type { FilterContext } from '../services/filters.js'
 import type { EventPayloads, NotificationEventPayloads } from '../schemas/events.js'
 import type { Conversation } from '../schemas/conversations.js'
 import type { Post } from '../schemas/posts.js'
@@ -26,6 +27,7 @@ const STREAM_NAMES = [
   'hashtag',
   'hashtag:local',
   'direct',
+  'list',
 ] as const
 export type StreamName = (typeof STREAM_NAMES)[number]
 
@@ -40,6 +42,7 @@ const STREAM_SCOPES: Record<StreamName, readonly Scope[]> = {
   hashtag: ['read', 'read:statuses'],
   'hashtag:local': ['read', 'read:statuses'],
   direct: ['read', 'read:statuses'],
+  list: ['read', 'read:lists'],
 }
 /** What a connection needs at all: any of these. */
 export const STREAMING_SCOPES: readonly Scope[] = ['read', 'read:statuses', 'read:notifications']
@@ -52,6 +55,7 @@ const MAX_WAITING = 500
 export const STREAMING_ERRORS = {
   unknownStream: 'Unknown stream type',
   noTag: 'No tag for stream provided',
+  noList: 'No list for stream provided',
   scopes: OUT_OF_SCOPE,
   badMessage: 'Could not parse the message',
   tooMany: 'Too many subscriptions',
@@ -64,10 +68,14 @@ export const grants = (scopes: readonly string[] | undefined, needed: readonly S
 /** An event as the hub hands it on: its name, its data as JSON text, whom and what it concerns. */
 type HubEvent = Parameters<EventListener['event']>[0]
 
-/** A stream a connection holds: its name and, for a hashtag's, the tag (compared without regard to case). */
+/**
+ * A stream a connection holds: its name and, for a hashtag's, the tag (compared without regard to case), or
+ * for a list's, the list's id.
+ */
 export interface Subscription {
   name: StreamName
   tag?: string
+  list?: string
 }
 
 /** Where a connection's messages go: a WebSocket or an event stream. */
@@ -84,17 +92,28 @@ export function subscriptionOf(
   name: unknown,
   tag: unknown,
   scopes: readonly string[] | undefined,
+  list?: unknown,
 ): Subscription | { error: string; status: number } {
   if (typeof name !== 'string' || !isStreamName(name)) return { error: STREAMING_ERRORS.unknownStream, status: 400 }
   if (!grants(scopes, STREAM_SCOPES[name])) return { error: STREAMING_ERRORS.scopes, status: 403 }
+  if (name === 'list') {
+    if (typeof list !== 'string' || list.trim() === '' || list.length > 100)
+      return { error: STREAMING_ERRORS.noList, status: 400 }
+    return { name, list }
+  }
   if (!TAGGED.has(name)) return { name }
   if (typeof tag !== 'string' || tag.trim() === '' || tag.length > 200)
     return { error: STREAMING_ERRORS.noTag, status: 400 }
   return { name, tag: tag.replace(/^#/, '').toLowerCase() }
 }
 
-const keyOf = ({ name, tag }: Subscription) => (tag === undefined ? name : `${name}#${tag}`)
-const labelOf = ({ name, tag }: Subscription): string[] => (tag === undefined ? [name] : [name, tag])
+const keyOf = ({ name, tag, list }: Subscription) =>
+  list !== undefined ? `${name}@${list}` : tag === undefined ? name : `${name}#${tag}`
+const labelOf = ({ name, tag, list }: Subscription): string[] =>
+  list !== undefined ? [name, list] : tag === undefined ? [name] : [name, tag]
+
+/** The context of the reader's keyword filters each stream reads in (DECISIONS §15). */
+const contextOf = (sub: Subscription): FilterContext => (sub.name === 'user' || sub.name === 'list' ? 'home' : 'public')
 
 const tagsOf = (content: string) =>
   new Set(parseRichText(content).flatMap((segment) => (segment.kind === 'tag' ? [segment.tag.toLowerCase()] : [])))
@@ -113,10 +132,16 @@ interface ConnectionOptions {
   log?: { warn(obj: object, msg: string): void } | undefined
 }
 
-/** One message to draw when its turn comes: the streams it goes to and its payload, or nothing after all. */
+/** A message's payload and the streams it goes to. */
+interface Drawn {
+  streams: Subscription[]
+  payload: string
+}
+
+/** One message to draw when its turn comes: its payloads and the streams each goes to, or nothing after all. */
 interface Draft {
   event: string
-  draw: () => Promise<{ streams: Subscription[]; payload: string } | undefined>
+  draw: () => Promise<Drawn | Drawn[] | undefined>
 }
 
 /** Where a post shows, as far as its audience and author tell; its tags choose among `tagged`. */
@@ -159,19 +184,40 @@ export function createConnection(options: ConnectionOptions) {
       ({ post }) => post,
       () => undefined,
     )
+  /** The lists held whose people (those the reader follows) include the author. */
+  async function listsWith(authorId: string): Promise<Subscription[]> {
+    const held = holding('list')
+    if (held.length === 0 || authorId === '' || !events.isFollowing(userId, authorId)) return []
+    const lists = await services.lists.list(userId)
+    return held.filter((sub) => lists.some((list) => list._id === sub.list && list.memberIds.includes(authorId)))
+  }
+  /**
+   * The post for each stream, as the reader's filters of that stream's context leave it: one payload a
+   * context, none for a stream whose filters hide it.
+   */
+  async function perContext(postId: string, streams: Subscription[], shown: (post: Post) => Post = (post) => post) {
+    const drawn: Drawn[] = []
+    for (const context of new Set(streams.map(contextOf))) {
+      const post = await services.posts.readIn(postId, userId, context)
+      if (post === undefined) continue
+      drawn.push({
+        streams: streams.filter((sub) => contextOf(sub) === context),
+        payload: await statusJson(shown(post)),
+      })
+    }
+    return drawn
+  }
 
   function draftOf(event: HubEvent): Draft | undefined {
     switch (event.name) {
       case 'post.created': {
         const { post } = JSON.parse(event.data) as EventPayloads['post.created']
         const streams = streamsIn(placesOf(post.visibility, event.by ?? ''), post.content)
-        if (streams.length === 0) return undefined
+        const listed = post.visibility !== 'direct' && holding('list').length > 0
+        if (streams.length === 0 && !listed) return undefined
         return {
           event: 'update',
-          draw: async () => {
-            const read = await readPost(post._id)
-            return read && { streams, payload: await statusJson(read) }
-          },
+          draw: async () => perContext(post._id, [...streams, ...(listed ? await listsWith(event.by ?? '') : [])]),
         }
       }
       case 'post.reposted': {
@@ -181,10 +227,8 @@ export function createConnection(options: ConnectionOptions) {
         if (!data.reposted || !by || !homeOf(by._id) || streams.length === 0) return undefined
         return {
           event: 'update',
-          draw: async () => {
-            const read = await readPost(data.postId)
-            return read && { streams, payload: await statusJson({ ...read, repostedBy: by, repostedAt: data.at }) }
-          },
+          draw: async () =>
+            perContext(data.postId, streams, (read) => ({ ...read, repostedBy: by, repostedAt: data.at })),
         }
       }
       case 'post.updated': {
@@ -259,7 +303,9 @@ export function createConnection(options: ConnectionOptions) {
   async function deliver(draft: Draft): Promise<void> {
     const drawn = await draft.draw()
     if (drawn === undefined || ended) return
-    for (const stream of drawn.streams) outlet.send(labelOf(stream), draft.event, drawn.payload)
+    for (const { streams, payload } of Array.isArray(drawn) ? drawn : [drawn]) {
+      for (const stream of streams) outlet.send(labelOf(stream), draft.event, payload)
+    }
     if (outlet.backlog() > options.maxBacklog) drop('it stopped reading')
   }
 

@@ -195,8 +195,18 @@ interface FollowRequestEventPayloads {
   'follow_request.created': Static<typeof FollowRequestEventSchema>
 }
 
+/**
+ * To the owner's own streams (DECISIONS §15): their keyword filters or lists changed, so what their open
+ * screens show may change; a map apart, as a client that shows neither can leave them aside.
+ */
+interface OwnReadingEventPayloads {
+  'filters.changed': Record<string, never>
+  'lists.changed': Record<string, never>
+}
+
 /** Every event the server sends. */
 export type AllEventPayloads = EventPayloads &
+  OwnReadingEventPayloads &
   NotificationEventPayloads &
   ConversationEventPayloads &
   ModerationEventPayloads &

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { FilterResultSchema } from './filters.js'
 import { DateTimeSchema, IdSchema, ListQuerySchema, NextCursorSchema } from './common.js'
 import { UserSummarySchema } from './user-summary.js'
 import { VisibilitySchema } from './audience.js'
@@ -145,6 +146,8 @@ export const PostSchema = Type.Object(
     /** In a home feed, on a post there because someone reposted it: who, and when. */
     repostedBy: Type.Optional(UserSummarySchema),
     repostedAt: Type.Optional(DateTimeSchema),
+    /** The reader's keyword filters with `warn` that the post matches where it is read (DECISIONS §15). */
+    filtered: Type.Optional(Type.Array(FilterResultSchema)),
   },
   { title: 'Post' },
 )

@@ -30,6 +30,8 @@ import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } 
 import { createMarkersService, type MarkersService } from './markers.js'
 import { createPushService, type PushDeps, type PushService } from './push.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
+import { createFiltersService, type FiltersService } from './filters.js'
+import { createListsService, type ListsService } from './lists.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
@@ -63,6 +65,10 @@ export interface Services {
   markers: MarkersService
   /** Web Push subscriptions and their pushes (DECISIONS §15). */
   push: PushService
+  /** Keyword filters, Mastodon's filters v2 (DECISIONS §15). */
+  filters: FiltersService
+  /** Lists of people one follows, each its own timeline (DECISIONS §15). */
+  lists: ListsService
   /** The Mastodon client API's timelines, paged by its status ids. */
   timelines: TimelinesService
   /** Who has an ActivityPub actor, and what it says (DECISIONS §14). */
@@ -151,6 +157,8 @@ export function createServices({
     auth,
     clientApps: createClientAppsService({ ...deps, auth, signAppToken, tokenSeconds }),
     markers: createMarkersService(deps),
+    filters: createFiltersService(deps),
+    lists: createListsService(deps),
     account,
     accountDeletion: createAccountDeletion({ ...deps, media }),
     accountExport: createAccountExport({ ...deps, media }),

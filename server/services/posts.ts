@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { applyFilters, filterJudge, type FilterContext } from './filters.js'
+import { exclusiveMembers, membersOf } from './lists.js'
 import { DEFAULT_VISIBILITY, type Visibility } from '../../common/audience.js'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
@@ -131,10 +133,14 @@ export function createPostsService({
     return { user, reader }
   }
 
-  /** Views of a list's posts; a poll among them that closed unnoticed is told to its author first. */
-  async function listViews(items: readonly PostRecord[], reader: Reader & { at: Date }) {
+  /**
+   * Views of a list's posts; a poll among them that closed unnoticed is told to its author first. With a
+   * context, the reader's keyword filters of it leave out or mark the posts they match (DECISIONS §15).
+   */
+  async function listViews(items: readonly PostRecord[], reader: Reader & { at: Date }, context?: FilterContext) {
     await noticeClosedPolls(store, items, reader.at)
-    return postViews(store, items, reader)
+    const views = await postViews(store, items, reader)
+    return context === undefined ? views : applyFilters(store, reader.userId, context, views, reader.at)
   }
 
   /** The post as it now is (or as `known`, read by the write that just committed), to `userId` when someone signed in asks. */
@@ -194,7 +200,7 @@ export function createPostsService({
         hide,
         audience: LISTED,
       })
-      const posts = await listViews(items, reader)
+      const posts = await listViews(items, reader, 'public')
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -211,10 +217,18 @@ export function createPostsService({
         uncounted: reader.hidden.suspended,
         audience: LISTED,
       })
-      return { posts: await listViews(items, reader) }
+      return { posts: await listViews(items, reader, 'public') }
     },
 
-    get: view,
+    /** The post's own page: the reader's filters of threads mark it, but do not hide what was asked for. */
+    async get(postId: string, userId?: string) {
+      const { post } = await view(postId, userId)
+      const judge = await filterJudge(store, userId, 'thread', now())
+      const judged = judge?.(post)
+      return {
+        post: judged && !judged.hide && judged.filtered.length > 0 ? { ...post, filtered: judged.filtered } : post,
+      }
+    },
 
     /** Who likes the post, the most recent like first. */
     likers: (postId: string, page: PageRequest, viewerId: string | undefined) =>
@@ -244,7 +258,7 @@ export function createPostsService({
       // twice; the Media tab lists posts in their order alone.
       const first = cursor === undefined ? pinned : []
       const rest = media ? items : items.filter((post) => post.pinnedAt === undefined)
-      const posts = await listViews([...first, ...rest], reader)
+      const posts = await listViews([...first, ...rest], reader, 'account')
       return paged(page) ? { posts, nextCursor } : { posts }
     },
 
@@ -265,7 +279,7 @@ export function createPostsService({
         ...page,
         audience: shownTo(reader.userId),
       })
-      return { posts: await listViews(items, reader), nextCursor }
+      return { posts: await listViews(items, reader, 'account'), nextCursor }
     },
 
     /**
@@ -283,7 +297,52 @@ export function createPostsService({
     /** The home timeline: my posts and those of everyone I follow, each as its audience lets me read it. */
     async feed(userId: string, { sort = 'latest', limit, cursor }: FeedQuery, asked: Reader) {
       const reader = await seeing(store, asked, now())
-      return homeFeed(store, userId, { sort, limit, cursor }, reader)
+      // The people of the reader's exclusive lists are read in those lists, not here (DECISIONS §15).
+      const listed = await exclusiveMembers(store, userId)
+      const people = listed.length === 0 ? reader.hidden.people : [...new Set([...reader.hidden.people, ...listed])]
+      const page = await homeFeed(
+        store,
+        userId,
+        { sort, limit, cursor },
+        { ...reader, hidden: { ...reader.hidden, people } },
+      )
+      return { ...page, posts: await applyFilters(store, userId, 'home', page.posts, reader.at) }
+    },
+
+    /**
+     * A list's timeline (DECISIONS §15): the posts of its people whom the owner follows, as their home
+     * feed shows them, newest first or oldest first, with the filters of the home feed.
+     */
+    async byList(
+      userId: string,
+      listId: string,
+      { limit, cursor, sort }: PageRequest & { sort: 'latest' | 'oldest' },
+      asked: Reader,
+    ) {
+      const list = (await store.listLists(userId)).find((each) => each._id === listId)
+      if (!list) throw notFound(MSG.listNotFound)
+      const [authorIds, reader] = await Promise.all([membersOf(store, list), seeing(store, asked, now())])
+      const page = { limit: limit ?? DEFAULT_PAGE, cursor }
+      if (authorIds.length === 0) return { posts: [], nextCursor: null }
+      const { items, nextCursor } = await store.listPosts({
+        sort,
+        authorIds,
+        ...page,
+        hide: reader.hidden.people,
+        audience: shownTo(userId),
+      })
+      return { posts: await listViews(items, reader, 'home'), nextCursor }
+    },
+
+    /**
+     * The post as the reader reads it in one context (DECISIONS §15): with the warnings of their filters of
+     * it, or undefined when one of them hides it or they may not read it.
+     */
+    async readIn(postId: string, userId: string, context: FilterContext) {
+      const found = await view(postId, userId).catch(() => undefined)
+      if (!found) return undefined
+      const [post] = await applyFilters(store, userId, context, [found.post], now())
+      return post
     },
 
     async create(userId: string, data: PostData) {

@@ -1,4 +1,5 @@
 import { MSG, badRequest } from '../errors.js'
+import { applyFilters } from './filters.js'
 import type { SearchQuery } from '../schemas/search.js'
 import { CURSOR, checkCursor, type CursorPart } from '../store/cursor.js'
 import { namePrefixesOf, tagOf, usernamePrefixOf, wordsOf } from '../store/text-terms.js'
@@ -49,7 +50,8 @@ export function createSearchService({ store, now }: ServiceDeps) {
       tag === undefined
         ? nothing(page, CURSOR.byTime)
         : await store.listTaggedPosts(tag, { ...withLimit(page), hide, audience: LISTED })
-    return { posts: await postViews(store, items, reader), nextCursor }
+    const posts = await applyFilters(store, reader.userId, 'public', await postViews(store, items, reader), now())
+    return { posts, nextCursor }
   }
 
   return {
@@ -91,7 +93,8 @@ export function createSearchService({ store, now }: ServiceDeps) {
         terms === undefined
           ? nothing(page, CURSOR.byTime)
           : await store.searchPosts(terms, { ...withLimit(page), audience: LISTED })
-      return { posts: await postViews(store, items, reader), nextCursor }
+      const posts = await applyFilters(store, reader.userId, 'public', await postViews(store, items, reader), reader.at)
+      return { posts, nextCursor }
     },
   }
 }

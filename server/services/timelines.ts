@@ -125,6 +125,14 @@ export function createTimelinesService({
         true,
       ),
 
+    /** A list's timeline, as its owner reads it. */
+    list: (userId: string, listId: string, window: TimelineWindow) =>
+      postsWindow(
+        (sort, cursor, limit) => posts.byList(userId, listId, { sort, cursor, limit }, { userId, compact: false }),
+        window,
+        true,
+      ),
+
     /** A tag's public posts. */
     tag: (tag: string, userId: string | undefined, window: TimelineWindow) =>
       postsWindow(

@@ -13,6 +13,7 @@
  * - `follows:<id>`: whom that person follows; `relations:<id>`: whom they block and mute, and who blocks them;
  * - `liked-by:<id>`, `reposted-by:<id>`: which posts that person likes or reposts;
  * - `people`: anything showing a person's name or picture; `suspensions`: who is suspended;
+ * - `filters:<id>`, `lists:<id>`: that person's keyword filters, or their lists;
  * - `token:<id>`: whether that token was logged out (logging out every token raises the user's token
  *   version instead, which is never kept).
  *
@@ -115,6 +116,10 @@ export function changeTags(event: ChangeEvent): readonly string[] | typeof ALL {
       const other = id(data.user?._id)
       return event.to === undefined || other === undefined ? ALL : [`relations:${event.to}`, `relations:${other}`]
     }
+    case 'filters.changed':
+      return event.to === undefined ? ALL : [`filters:${event.to}`]
+    case 'lists.changed':
+      return event.to === undefined ? ALL : [`lists:${event.to}`]
     case 'user.suspended':
     case 'user.unsuspended':
       return ['suspensions', 'likes']

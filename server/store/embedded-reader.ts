@@ -403,6 +403,12 @@ export class EmbeddedReader implements TransactionBase {
     const found = [...this.index.users.values()].filter((user) => user.email.toLowerCase() === wanted)
     return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((user) => user._id)
   }
+  async listFilters(userId: string) {
+    return [...(this.index.users.get(userId)?.filters ?? [])]
+  }
+  async listLists(userId: string) {
+    return [...(this.index.users.get(userId)?.lists ?? [])]
+  }
   async getTwoFactor(userId: string) {
     return this.index.users.get(userId)?.twoFactor
   }

@@ -31,6 +31,8 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     followRequests: _r,
     places: _p,
     directConversations: _c,
+    filters: _f,
+    lists: _l,
     ...account
   } = user
   return account

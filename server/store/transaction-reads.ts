@@ -384,6 +384,12 @@ export class TransactionReads implements StoreReader {
   isMediaUsed(url: string) {
     return this.base.isMediaUsed(url)
   }
+  async listFilters(userId: string) {
+    return [...((await this.getUser(userId))?.filters ?? [])]
+  }
+  async listLists(userId: string) {
+    return [...((await this.getUser(userId))?.lists ?? [])]
+  }
   async getTwoFactor(userId: string) {
     return (await this.getUser(userId))?.twoFactor
   }

@@ -8,6 +8,7 @@ import { withPlaces } from './list-places.js'
 import { queuedJob, settled } from './job-types.js'
 import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
 import { markerId, type MarkerTimeline } from './client-app-types.js'
+import type { FilterRecord, ListRecord } from './filter-list-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -177,6 +178,44 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!user?.twoFactor) return
     const { twoFactor: _off, ...rest } = user
     this.#putUser(rest)
+  }
+
+  putFilter(filter: FilterRecord) {
+    return this.#putOwn('filters', filter)
+  }
+
+  deleteFilter(userId: string, filterId: string) {
+    return this.#deleteOwn('filters', userId, filterId)
+  }
+
+  putList(list: ListRecord) {
+    return this.#putOwn('lists', list)
+  }
+
+  deleteList(userId: string, listId: string) {
+    return this.#deleteOwn('lists', userId, listId)
+  }
+
+  /** Keeps a filter or list on its owner's record, in place of the one of its id or last. */
+  async #putOwn<K extends 'filters' | 'lists'>(kind: K, record: NonNullable<UserRecord[K]>[number]) {
+    const user = await this.getUser(record.userId)
+    if (!user) return false
+    const records: readonly { readonly _id: string }[] = user[kind] ?? []
+    const frozen = Object.freeze(record)
+    const next = records.some((each) => each._id === record._id)
+      ? records.map((each) => (each._id === record._id ? frozen : each))
+      : [...records, frozen]
+    this.#putUser({ ...user, [kind]: next })
+    return true
+  }
+
+  /** Forgets a filter or list of its owner's; false when they have none of that id. */
+  async #deleteOwn(kind: 'filters' | 'lists', userId: string, id: string) {
+    const user = await this.getUser(userId)
+    const records: readonly { readonly _id: string }[] = user?.[kind] ?? []
+    if (!user || !records.some((each) => each._id === id)) return false
+    this.#putUser({ ...user, [kind]: records.filter((each) => each._id !== id) })
+    return true
   }
 
   async addActorKeys(id: string, keys: ActorKeysRecord) {

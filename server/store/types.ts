@@ -21,11 +21,13 @@ import type {
   PushSubscriptionRecord,
 } from './client-app-types.js'
 import type { Visibility } from '../../common/audience.js'
+import type { FilterListReads, FilterListWrites, FilterRecord, ListRecord } from './filter-list-types.js'
 
 export type * from './notification-types.js'
 export type * from './moderation-types.js'
 export type * from './job-types.js'
 export type * from './client-app-types.js'
+export type * from './filter-list-types.js'
 
 /** Stored records are immutable: a change replaces the record, so reads can share them safely. */
 export interface UserRecord {
@@ -110,6 +112,13 @@ export interface UserRecord {
    * have no password, e-mail or keys of ours and cannot sign in. Absent for the server's own people.
    */
   readonly remote?: RemoteActorRecord
+  /**
+   * The person's keyword filters and lists (DECISIONS §15), the oldest first: kept on the record by the
+   * embedded store (absent: none); PostgreSQL keeps them in tables of their own and leaves these out:
+   * read them with listFilters and listLists.
+   */
+  readonly filters?: readonly FilterRecord[]
+  readonly lists?: readonly ListRecord[]
 }
 
 /** Where a remote person's actor is and what it said when it was last fetched. */
@@ -272,6 +281,8 @@ export type AccountRecord = Omit<
   | 'followRequests'
   | 'places'
   | 'directConversations'
+  | 'filters'
+  | 'lists'
 >
 
 /** A token logged out before it expired: refused until then, and forgotten after. */
@@ -577,7 +588,7 @@ export interface PostQuery extends PostPage {
  * (listUsers, suggestUsers, searchUsers), which leave it out so that their pages are full; and every
  * paged read refuses a cursor it could not have made with a 400 that names the cursor, on either store.
  */
-export interface StoreReader extends ClientAppReads {
+export interface StoreReader extends ClientAppReads, FilterListReads {
   /** The whole record, its follows and bookmarks included; undefined for an unknown id. */
   getUser(id: string): Promise<UserRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
@@ -801,7 +812,7 @@ export type PostChanges = Pick<
  * id is nothing to do, never an error, and PostgreSQL's answers are the rule the contract suite holds the
  * embedded store to: a write never names someone, or something, that does not exist.
  */
-export interface StoreTx extends StoreReader, ClientAppWrites {
+export interface StoreTx extends StoreReader, ClientAppWrites, FilterListWrites {
   /**
    * The post without its lists of likes and comments (a write checks and changes those in the statements
    * that change them), held against other writers until the transaction ends; undefined when there is none.

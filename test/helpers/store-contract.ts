@@ -167,6 +167,12 @@ export const OPERATIONS: Record<Operation, true> = {
   getPushSubscription: true,
   putPushSubscription: true,
   removePushSubscription: true,
+  listFilters: true,
+  listLists: true,
+  putFilter: true,
+  deleteFilter: true,
+  putList: true,
+  deleteList: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */
@@ -330,7 +336,7 @@ export async function outcomeOf(work: () => Promise<unknown>): Promise<Outcome> 
 
 /**
  * Sets as sorted arrays, and a user record without what the embedded store alone keeps on it (blocks,
- * mutes, two-factor state, federation keys, liked posts, their lists' places, follow requests and conversations, which
+ * mutes, two-factor state, federation keys, liked posts, their lists' places, follow requests, conversations, filters and lists, which
  * PostgreSQL keeps in tables and its own reads answer for).
  */
 const EMBEDDED_ONLY = new Set([
@@ -342,6 +348,8 @@ const EMBEDDED_ONLY = new Set([
   'places',
   'followRequests',
   'directConversations',
+  'filters',
+  'lists',
 ])
 
 /**

@@ -302,7 +302,8 @@ await t.test('messages a socket refuses, which change nothing', async (t) => {
     ['not json', 'Could not parse the message'],
     ['[1]', 'Could not parse the message'],
     [{ type: 'dance' }, 'Could not parse the message'],
-    [{ type: 'subscribe', stream: 'list', list: '1' }, 'Unknown stream type'],
+    [{ type: 'subscribe', stream: 'lists' }, 'Unknown stream type'],
+    [{ type: 'subscribe', stream: 'list' }, 'No list for stream provided'],
     [{ type: 'subscribe' }, 'Unknown stream type'],
     [{ type: 'subscribe', stream: 'hashtag' }, 'No tag for stream provided'],
     [{ type: 'subscribe', stream: 'hashtag', tag: ' ' }, 'No tag for stream provided'],
@@ -323,6 +324,35 @@ await t.test('messages a socket refuses, which change nothing', async (t) => {
   ws.send({ type: 'subscribe', stream: 'hashtag', tag: 'tag0' })
   await ws.settled()
   t.pass('one held already may be asked again')
+})
+
+await t.test("list: its people's posts, as the owner's filters of home leave them", async (t) => {
+  const list = await json<{ id: string }>('POST', '/api/v1/lists', alice, { title: 'Bob' })
+  await json('POST', `/api/v1/lists/${list.id}/accounts`, alice, { account_ids: [bob.user._id] })
+  const filter = await json<{ id: string }>('POST', '/api/v2/filters', alice, {
+    title: 'Quiet',
+    context: ['home'],
+    filter_action: 'hide',
+    keywords_attributes: [{ keyword: 'hushed' }],
+  })
+  const ws = await socket(alice)
+  ws.send({ type: 'subscribe', stream: 'list', list: list.id })
+  await ws.settled()
+  await post(bob, 'a hushed word')
+  await post(carol, 'not on the list')
+  const marker = await post(bob, 'on the list')
+  const seen: string[] = []
+  for (;;) {
+    const message = await ws.until(isUpdate)
+    const status = statusIn(message)
+    seen.push(`${message.stream?.join(' ') ?? ''}: ${status.content}`)
+    if (status.id === marker.id) break
+  }
+  t.same(seen, [`list ${list.id}: <p>on the list</p>`], 'the hidden post and the stranger left out')
+  await json('DELETE', `/api/v2/filters/${filter.id}`, alice)
+  await json('DELETE', `/api/v1/lists/${list.id}`, alice)
+  ws.close()
+  await ws.closed
 })
 
 await t.test('the streams as server-sent events', async (t) => {

@@ -22,6 +22,7 @@ import { requestReads, requestWrites } from '../helpers/store-contract-requests.
 import { recordWrites } from '../helpers/store-contract-records.js'
 import { jobRows } from '../helpers/store-contract-jobs.js'
 import { clientAppReads, clientAppWrites } from '../helpers/store-contract-client-apps.js'
+import { filterListReads, filterListWrites } from '../helpers/store-contract-filters-lists.js'
 import { conversationReads, conversationWrites } from '../helpers/store-contract-conversations.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
@@ -43,6 +44,7 @@ const reads = (f: Fixture) => [
   ...audienceReads(f),
   ...conversationReads(f),
   ...clientAppReads(f),
+  ...filterListReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
@@ -54,6 +56,7 @@ const table = (f: Fixture): ContractCase[] => [
   ...recordWrites(f),
   ...conversationWrites(f),
   ...clientAppWrites(f),
+  ...filterListWrites(f),
   ...accountWrites(f),
   ...jobRows(f),
   ...reads(f),

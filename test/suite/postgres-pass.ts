@@ -84,6 +84,7 @@ export const POSTGRES_PASS = [
   'mastodon-accounts',
   'mastodon-conversations',
   'mastodon-credentials',
+  'mastodon-filters-lists',
   'mastodon-instance',
   'mastodon-media',
   'mastodon-notification-groups',

@@ -31,6 +31,7 @@ import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
 import * as push from './pg-push.js'
+import * as filtersLists from './pg-filters-lists.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
 import * as federation from './pg-federation.js'
@@ -483,6 +484,12 @@ export class PgReader implements StoreReader {
   }
   countCommunity() {
     return clientApps.countCommunity(this.sql)
+  }
+  listFilters(userId: string) {
+    return filtersLists.listFilters(this.sql, userId)
+  }
+  listLists(userId: string) {
+    return filtersLists.listLists(this.sql, userId)
   }
   listMarkers(userId: string) {
     return clientApps.listMarkers(this.sql, userId)

@@ -1,6 +1,7 @@
 import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
 import type { MarkerTimeline, PushSubscriptionRecord } from '../client-app-types.js'
+import type { FilterRecord, ListRecord } from '../filter-list-types.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -39,6 +40,7 @@ import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
 import * as push from './pg-push.js'
+import * as filtersLists from './pg-filters-lists.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
 import * as reposts from './pg-reposts.js'
@@ -162,6 +164,19 @@ export class PgTx extends PgReader implements StoreTx {
   }
   removePushSubscription(id: string) {
     return push.removePushSubscription(this.sql, id)
+  }
+
+  putFilter(filter: FilterRecord) {
+    return filtersLists.putFilter(this.sql, filter)
+  }
+  deleteFilter(userId: string, filterId: string) {
+    return filtersLists.deleteFilter(this.sql, userId, filterId)
+  }
+  putList(list: ListRecord) {
+    return filtersLists.putList(this.sql, list)
+  }
+  deleteList(userId: string, listId: string) {
+    return filtersLists.deleteList(this.sql, userId, listId)
   }
 
   async revokeTokens(id: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { byCreation } from '../memory-index.js'
+import { filterListRows } from './pg-filters-lists.js'
 import { laterLookAlikes } from '../../usernames.js'
 import { identityKey } from '../notification-index.js'
 import type { Database, NotificationRecord, UserRecord } from '../types.js'
@@ -191,6 +192,10 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     'push_subscriptions',
     (database.pushSubscriptions ?? []).filter((each) => knownUser(each.userId)).map(pushRowOf),
   )
+  // Keyword filters and lists move with their owners.
+  const kept = filterListRows(database.users.filter((user) => knownUser(user._id)))
+  await insertRows(sql, 'keyword_filters', kept.filters)
+  await insertRows(sql, 'people_lists', kept.lists)
   // Jobs still to run move with the rest; a database from before the queue gets its polls' jobs.
   const jobs = (database.jobs ?? pollCloseJobs(posts, new Date().toISOString())).filter(
     (job) => job.state === 'queued' || job.state === 'running',
