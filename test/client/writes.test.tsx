@@ -52,9 +52,7 @@ await t.test('the composer uploads an image, posts with return=minimal, and the 
     {
       postData: {
         content: 'Fresh from the test',
-        mediaUrl: '/media/abc.png',
-        type: 'image',
-        mediaAlt: 'A gradient, blue to pink',
+        media: [{ url: '/media/abc.png', alt: 'A gradient, blue to pink' }],
         visibility: 'public',
       },
     },
@@ -94,7 +92,7 @@ await t.test('edit and delete from the three-dots menu', async (t) => {
   await until(() => screen.queryByRole('dialog') === null)
   t.same(
     api.calls.find((c) => c.path === '/api/posts/edit/m1')?.body,
-    { postData: { content: 'Fixed the typo', mediaUrl: '', type: '' } },
+    { postData: { content: 'Fixed the typo', media: [] } },
     'no description without an image',
   )
 
@@ -158,6 +156,6 @@ await t.test('an image description goes with the image, and an empty one clears 
   fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }))
   await until(() => api.calls.some((c) => c.path === '/api/posts/edit/m2'))
   t.same(api.calls.find((c) => c.path === '/api/posts/edit/m2')?.body, {
-    postData: { content: 'Look', mediaUrl: '/media/a.png', type: 'image', mediaAlt: '' },
+    postData: { content: 'Look', media: [{ url: '/media/a.png', alt: '' }] },
   })
 })
