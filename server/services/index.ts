@@ -32,6 +32,7 @@ import { createTimelinesService, type TimelinesService } from './timelines.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
+import { createRemotePosts, type RemotePosts } from './remote-posts.js'
 import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
@@ -68,6 +69,8 @@ export interface Services {
   remotePeople: RemotePeople
   /** Follows with people of other servers, as their servers tell of them. */
   federationFollows: FederationFollows
+  /** Posts both ways with other servers. */
+  remotePosts: RemotePosts
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -89,6 +92,8 @@ export interface ServicesDeps
   pollDaySeconds: number
   /** How much an account's import may bring. */
   importLimits: ImportLimits
+  /** Whether posts are sent to other servers (FEDERATION). */
+  federation?: boolean
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -108,6 +113,7 @@ export function createServices({
   linkFetch,
   pollDaySeconds,
   signAppToken,
+  federation = false,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ storage: mediaStorage, urls: mediaUrls })
@@ -135,7 +141,14 @@ export function createServices({
   const polls = createPollsService(deps)
   const mediaDeletion = createMediaDeletion({ store: deps.store, media })
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
-  const posts = createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds })
+  const remotePosts = createRemotePosts({ ...deps, federating: federation })
+  const posts = createPostsService({
+    ...deps,
+    sizeOf: (url) => media.sizeOf(url),
+    linkCards,
+    pollDaySeconds,
+    federate: (tx, post, send, at) => remotePosts.federate(tx, post, send, at),
+  })
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
   return {
@@ -172,6 +185,7 @@ export function createServices({
     federationPeople: createFederationPeople({ ...deps, secrets }),
     remotePeople,
     federationFollows: createFederationFollows(deps),
+    remotePosts,
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

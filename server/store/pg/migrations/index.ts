@@ -24,6 +24,7 @@ import * as mediaUses from './0024_media_uses.js'
 import * as clientApps from './0025_client_apps.js'
 import * as federation from './0026_federation.js'
 import * as remotePeople from './0027_remote_people.js'
+import * as remotePosts from './0030_remote_posts.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   clientApps,
   federation,
   remotePeople,
+  remotePosts,
 ]
