@@ -1,9 +1,4 @@
-import {
-  fetchDocumentLoader,
-  Follow,
-  signRequest,
-  type DocumentLoader,
-} from '@fedify/fedify'
+import { fetchDocumentLoader, Follow, generateCryptoKeyPair, signRequest, type DocumentLoader } from '@fedify/fedify'
 import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
 import * as MSG from '../../common/messages.js'
