@@ -195,6 +195,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     secrets: createAccountSecrets(jwtSecret),
     mailer,
     publicUrl: config.publicUrl,
+    federation: config.federation,
     pollDaySeconds: config.pollDaySeconds,
     passwordHashCost: config.passwordHashCost,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),

@@ -32,7 +32,7 @@ function shownName(user: AccountRecord): string {
 }
 
 /** A person's bio as the HTML an actor's summary is: escaped, its lines kept. */
-export function textToHtml(text: string): string {
+function textToHtml(text: string): string {
   const escaped = text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
   return escaped
     .split(/\n{2,}/)

@@ -1,6 +1,7 @@
 import type { FederationFollows } from '../services/federation-follows.js'
 import type { FederationPeople } from '../services/federation-people.js'
 import type { RemotePeople } from '../services/remote-people.js'
+import type { RemotePosts } from '../services/remote-posts.js'
 
 /** What every dispatcher and listener is handed (Fedify's context data): the services it translates from. */
 export interface ChirpFederationData {
@@ -9,4 +10,6 @@ export interface ChirpFederationData {
   remote: RemotePeople
   /** Follows with people of other servers. */
   follows: FederationFollows
+  /** Posts both ways. */
+  posts: RemotePosts
 }

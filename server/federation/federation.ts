@@ -17,6 +17,7 @@ import type { ChirpFederationData } from './context.js'
 import { ChirpKvStore } from './kv-store.js'
 import { createOf, noteOf } from './notes.js'
 import { listenForFollows } from './follows.js'
+import { listenForNotes } from './incoming-notes.js'
 
 /** The paths of what federation serves, as Fedify names them; plugin.ts routes the same paths to Fedify. */
 const ACTOR_PATH = '/ap/users/{identifier}'
@@ -86,7 +87,7 @@ export function createChirpFederation(options: FederationOptions): {
 
   federation.setObjectDispatcher(Note, NOTE_PATH, async (ctx, { id }) => {
     const post = await ctx.data.people.post(id)
-    return post ? noteOf(ctx, post) : null
+    return post ? noteOf(ctx, post, await ctx.data.posts.mentionedBy(post)) : null
   })
 
   federation
@@ -96,7 +97,10 @@ export function createChirpFederation(options: FederationOptions): {
       // A cursor the store cannot read is no page, as a forged one is on Chirp's own lists.
       const page = await ctx.data.people.posts(identifier, cursor === FIRST ? null : cursor).catch(() => null)
       if (!page) return null
-      return { items: page.items.map((post) => createOf(ctx, post)), nextCursor: page.nextCursor }
+      const items = await Promise.all(
+        page.items.map(async (post) => createOf(ctx, post, await ctx.data.posts.mentionedBy(post))),
+      )
+      return { items, nextCursor: page.nextCursor }
     })
     .setCounter(async (ctx, identifier) => ctx.data.people.countPosts(identifier))
     .setFirstCursor(() => FIRST)
@@ -133,11 +137,16 @@ export function createChirpFederation(options: FederationOptions): {
     .setFeaturedDispatcher('/ap/users/{identifier}/featured', async (ctx, identifier) => {
       if ((await ctx.data.people.person(identifier)).kind !== 'person') return null
       const pinned = await ctx.data.people.featured(identifier)
-      return { items: pinned.map((post) => noteOf(ctx, post)) }
+      const items = await Promise.all(
+        pinned.map(async (post) => noteOf(ctx, post, await ctx.data.posts.mentionedBy(post))),
+      )
+      return { items }
     })
     .setCounter(async (ctx, identifier) => (await ctx.data.people.featured(identifier)).length)
 
-  listenForFollows(federation.setInboxListeners('/ap/users/{identifier}/inbox', SHARED_INBOX_PATH), kv)
+  const inbox = federation.setInboxListeners('/ap/users/{identifier}/inbox', SHARED_INBOX_PATH)
+  listenForFollows(inbox, kv)
+  listenForNotes(inbox)
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async (ctx) => {
     const usage = await ctx.data.people.usage()

@@ -8,6 +8,7 @@ import type { ChirpFederationData } from './context.js'
 import { createChirpFederation } from './federation.js'
 import { sendFollowActivity } from './follows.js'
 import federationRoutes from './plugin.js'
+import { isPostDelivery, sendPostActivity } from './notes.js'
 import type { ChirpMessageQueue } from './message-queue.js'
 import { remoteDirectory, remoteDocumentLoader } from './remote-actors.js'
 import { chirpVersion } from '../version.js'
@@ -50,10 +51,12 @@ export async function registerFederation(app: FastifyInstance, setup: Federation
     people: services.federationPeople,
     remote: services.remotePeople,
     follows: services.federationFollows,
+    posts: services.remotePosts,
   }
-  setup.queue.sendWith((payload) =>
-    sendFollowActivity(federation.createContext(new URL(config.publicUrl), data), kv, payload),
-  )
+  setup.queue.sendWith((payload) => {
+    const ctx = federation.createContext(new URL(config.publicUrl), data)
+    return isPostDelivery(payload) ? sendPostActivity(ctx, payload) : sendFollowActivity(ctx, kv, payload)
+  })
   await app.register(federationRoutes, { federation, data, origin: config.publicUrl })
   // Listening from the start, so a job of Fedify's that this instance claims always finds its handler;
   // until the app closes, before the job queue's last runs end.

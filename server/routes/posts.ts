@@ -10,7 +10,7 @@ import {
   PostWriteReplySchema,
   UserPostsQuerySchema,
 } from '../schemas/posts.js'
-import { UsernameParamsSchema } from '../schemas/users.js'
+import { PostsAuthorParamsSchema } from '../schemas/users.js'
 import { sendPostList } from './post-list-reply.js'
 import { ERRORS, emptyBody, me, readerOf, unwrap, viewer, writeReply, type RouteOptions } from './shared.js'
 
@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       onRequest: [app.identify],
       schema: {
         tags,
-        params: UsernameParamsSchema,
+        params: PostsAuthorParamsSchema,
         querystring: UserPostsQuerySchema,
         response: { 200: PostsReplySchema, ...ERRORS },
       },

@@ -133,6 +133,12 @@ const postFields = {
   conversationId: Type.Optional(Type.String()),
   /** On a direct post that answers another: the id of the post it answers. */
   inReplyTo: Type.Optional(Type.String()),
+  /** On a post of a person of another server (DECISIONS §14). */
+  remote: Type.Optional(Type.Literal(true)),
+  /** A remote post's page on its own server. */
+  url: Type.Optional(Type.String()),
+  /** A remote post's content as its server wrote it, sanitized to links, paragraphs, line breaks and spans. */
+  contentHtml: Type.Optional(Type.String()),
 }
 
 /** A quoted post, in its `compact=1` form; its own quote is named by `quoteOf` only. */

@@ -142,6 +142,12 @@ export const UserLookupParamsSchema = Type.Object(
   { username: Type.Union([UsernameSchema, Type.String({ format: 'uuid' }), RemoteHandleSchema]) },
   { additionalProperties: false },
 )
+
+/** Someone whose posts are listed: a person here by username, or one of another server as `name@host`. */
+export const PostsAuthorParamsSchema = Type.Object(
+  { username: Type.Union([UsernameSchema, RemoteHandleSchema]) },
+  { additionalProperties: false },
+)
 export const UserIdParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })
 
 export const UsersReplySchema = Type.Object({ users: Type.Array(UserSchema), nextCursor: NextCursorSchema })

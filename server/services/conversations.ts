@@ -115,7 +115,7 @@ async function conversationOfReply(tx: StoreTx, authorId: string, inReplyTo: str
 }
 
 /** Those of `people` but the author who are not across a block from the author, either way. */
-async function reachable(tx: StoreTx, authorId: string, people: readonly string[], at: string) {
+export async function reachable(tx: StoreTx, authorId: string, people: readonly string[], at: string) {
   const others = [...new Set(people)].filter((id) => id !== authorId)
   const relations = await tx.relationsBetween(
     others.map((id) => [authorId, id] as const),

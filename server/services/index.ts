@@ -35,6 +35,7 @@ import { createListsService, type ListsService } from './lists.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
+import { createRemotePosts, type RemotePosts } from './remote-posts.js'
 import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
@@ -77,6 +78,8 @@ export interface Services {
   remotePeople: RemotePeople
   /** Follows with people of other servers, as their servers tell of them. */
   federationFollows: FederationFollows
+  /** Posts both ways with other servers. */
+  remotePosts: RemotePosts
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -100,6 +103,8 @@ export interface ServicesDeps
   importLimits: ImportLimits
   /** The VAPID keys pushes are signed with, and where pushes may go. */
   push: Pick<PushDeps, 'vapid' | 'allow' | 'ca' | 'resolve'>
+  /** Whether posts are sent to other servers (FEDERATION). */
+  federation?: boolean
 }
 
 /** The services over one store and clock; posts learn an uploaded image's size from the media service. */
@@ -121,6 +126,7 @@ export function createServices({
   signAppToken,
   tokenSeconds,
   push: pushOptions,
+  federation = false,
   ...deps
 }: ServicesDeps): Services {
   const media = createMediaService({ storage: mediaStorage, urls: mediaUrls })
@@ -148,7 +154,14 @@ export function createServices({
   const polls = createPollsService(deps)
   const mediaDeletion = createMediaDeletion({ store: deps.store, media })
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
-  const posts = createPostsService({ ...deps, sizeOf: (url) => media.sizeOf(url), linkCards, pollDaySeconds })
+  const remotePosts = createRemotePosts({ ...deps, federating: federation })
+  const posts = createPostsService({
+    ...deps,
+    sizeOf: (url) => media.sizeOf(url),
+    linkCards,
+    pollDaySeconds,
+    federate: (tx, post, send, at) => remotePosts.federate(tx, post, send, at),
+  })
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
   const notifications = createNotificationsService(deps)
@@ -190,6 +203,7 @@ export function createServices({
     federationPeople: createFederationPeople({ ...deps, secrets }),
     remotePeople,
     federationFollows: createFederationFollows(deps),
+    remotePosts,
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

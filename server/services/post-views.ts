@@ -76,6 +76,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     visibility: post.visibility ?? DEFAULT_VISIBILITY,
     ...(post.conversationId !== undefined ? { conversationId: post.conversationId } : {}),
     ...(post.inReplyTo !== undefined ? { inReplyTo: post.inReplyTo } : {}),
+    ...(post.remote ? { remote: true as const, url: post.remote.url, contentHtml: post.remote.html } : {}),
   }
 }
 

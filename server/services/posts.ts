@@ -5,7 +5,15 @@ import { DEFAULT_VISIBILITY, type Visibility } from '../../common/audience.js'
 import { MSG, badRequest, notFound } from '../errors.js'
 import type { FeedQuery, PostData, UserPostsQuery } from '../schemas/posts.js'
 import { hasVisibleText } from '../schemas/text.js'
-import type { MediaRecord, PageRequest, PostChanges, PostRecord, StoreReader } from '../store/types.js'
+import type {
+  MediaRecord,
+  PageRequest,
+  PostChanges,
+  PostRecord,
+  StoreReader,
+  StoreTx,
+  UserSummaryRecord,
+} from '../store/types.js'
 import { imageUrlsOf } from '../store/post-parts.js'
 import { LIMITS } from '../../common/limits.js'
 import type { ServiceDeps } from './deps.js'
@@ -29,6 +37,7 @@ import { checkPostTexts, checkVisibility } from './content-rules.js'
 import { directAudience, sendDirect } from './conversations.js'
 import { visibilityOf } from './audience.js'
 import { audienceOf } from './audience-events.js'
+import type { RemotePosts } from './remote-posts.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -110,12 +119,34 @@ function chosenVisibility(data: PostData, defaultVisibility: Visibility | undefi
 /** A post's content warning as stored: '' means none. */
 const spoilerOf = (text: string | undefined) => (text ? { spoilerText: text } : {})
 
+/** What a new post has had of nobody yet: no likes, no comments. */
+export const UNTOUCHED = { likedBy: [], dislikedBy: [], comments: [], likeCount: 0, commentCount: 0 } as const
+
+/**
+ * Keeps a new post that is not direct, in the caller's transaction, and tells of it: to every open screen
+ * its audience may read, and to the people it mentions.
+ */
+export async function publishIn(tx: StoreTx, author: UserSummaryRecord, record: PostRecord, at: string) {
+  await tx.insertPost(record)
+  const [post] = await postViews(tx, [record])
+  if (post)
+    tx.emit({
+      name: 'post.created',
+      data: { post: withoutQuote(post) },
+      by: author._id,
+      audience: audienceOf(record),
+    })
+  await syncMentions(tx, author, { before: '', after: record.content }, { post: record }, at)
+}
+
 export interface PostsDeps extends ServiceDeps {
   sizeOf?: MediaSizes
   /** The jobs that make link cards of posts just written (link-cards.ts); none are made without it. */
   linkCards?: Pick<LinkCards, 'jobFor'>
   /** How long a poll's day lasts, in seconds. */
   pollDaySeconds?: number
+  /** Queues a post's delivery to other servers in the write's transaction (remote-posts.ts); none without it. */
+  federate?: RemotePosts['federate']
 }
 
 export function createPostsService({
@@ -124,10 +155,12 @@ export function createPostsService({
   sizeOf = noSizes,
   linkCards,
   pollDaySeconds = DEFAULT_POLL_DAY,
+  federate = async () => {},
 }: PostsDeps) {
   /** A profile someone reads, and how they see: one the person blocks them from is not there. */
   async function profileOf(username: string, asked: Reader) {
-    const user = await store.getUserByUsername(username)
+    // A person of another server may be named with a leading @, as their handle is written.
+    const user = await store.getUserByUsername(username.replace(/^@(?=.*@)/, ''))
     const reader = await seeing(store, asked, now())
     if (!user || user.pending || reader.hidden.shut.has(user._id)) throw notFound(MSG.userNotFound)
     return { user, reader }
@@ -367,11 +400,7 @@ export function createPostsService({
         ...(data.poll ? { poll: newPoll(data.poll, new Date(at), pollDaySeconds) } : {}),
         createdAt: at,
         updatedAt: at,
-        likedBy: [],
-        dislikedBy: [],
-        comments: [],
-        likeCount: 0,
-        commentCount: 0,
+        ...UNTOUCHED,
       }
       await store.transaction(async (tx) => {
         const me = await tx.getAccount(userId)
@@ -382,22 +411,15 @@ export function createPostsService({
           // A direct message: into its conversation, to its recipients alone (conversations.ts).
           const audience = await directAudience(tx, userId, drawn.content, data.inReplyTo, at)
           await sendDirect(tx, me, { ...drawn, visibility }, audience, new Date(at))
+          await federate(tx, { ...drawn, visibility, addressed: audience.recipients }, 'create', at)
         } else {
           // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
           const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
           // A public post keeps no audience, as PostgreSQL reads one back.
           const audience = visibility === DEFAULT_VISIBILITY ? {} : { visibility }
           const record: PostRecord = { ...drawn, ...audience, ...(addressed.length > 0 ? { addressed } : {}) }
-          await tx.insertPost(record)
-          const [post] = await postViews(tx, [record])
-          if (post)
-            tx.emit({
-              name: 'post.created',
-              data: { post: withoutQuote(post) },
-              by: userId,
-              audience: audienceOf(record),
-            })
-          await syncMentions(tx, me, { before: '', after: record.content }, { post: record }, at)
+          await publishIn(tx, me, record, at)
+          await federate(tx, record, 'create', at)
         }
         // A direct post is for its recipients alone: the quoted author is not told of it.
         if (quote && visibility !== 'direct') await notify(tx, me, quote.authorId, 'quote', { post: drawn }, at)
@@ -452,6 +474,7 @@ export function createPostsService({
           by: userId,
           audience: audienceOf(post),
         })
+        await federate(tx, post, 'update', at)
         const me = await summaryRecordOf(tx, userId)
         const texts = { before: post.content, after: changes.content }
         const cardJob = linkCards?.jobFor(post._id, texts.after, texts.before)
@@ -476,6 +499,7 @@ export function createPostsService({
         if (!post) throw notFound(MSG.postNotFound)
         if (post.authorId !== userId) throw badRequest(MSG.deletePostNotOwner)
         await deletePostIn(tx, post, now())
+        await federate(tx, post, 'delete', now().toISOString())
       })
       return {}
     },

@@ -69,7 +69,7 @@ const BLOCKS = new Set(['p', 'div', 'li', 'blockquote', 'h1', 'h2', 'h3', 'h4', 
 const UNSEEN = new Set(['script', 'style', 'template'])
 
 /** Remote HTML as the plain text a bio is: its text alone, line breaks and paragraphs kept, entities decoded. */
-function htmlToText(html: string): string {
+export function htmlToText(html: string): string {
   let text = ''
   let hidden = 0
   const parser = new Parser(

@@ -415,6 +415,9 @@ export class EmbeddedReader implements TransactionBase {
   async getUserByActor(actorId: string) {
     return this.index.usersByActor.get(actorId)
   }
+  async getPostByNote(noteId: string) {
+    return this.index.postsByNote.get(noteId)
+  }
   async getActorKeys(userId: string) {
     return this.index.users.get(userId)?.actorKeys
   }

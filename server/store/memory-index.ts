@@ -98,6 +98,8 @@ export class MemoryIndex {
   /** Every username's usernameSkeleton: usernames never change, and users are never removed. */
   readonly usernameSkeletons = new Set<string>()
   readonly posts = new Map<string, PostRecord>()
+  /** Remote posts by their note's id. */
+  readonly postsByNote = new Map<string, PostRecord>()
   readonly search = new SearchIndex()
   readonly names = new NameIndex()
   readonly notifications = new NotificationIndex()
@@ -137,6 +139,7 @@ export class MemoryIndex {
     this.#suspended.clear()
     this.#pending.clear()
     this.posts.clear()
+    this.postsByNote.clear()
     this.#postsByAuthor.clear()
     this.#blockedBy.clear()
     this.#repostsBy.clear()
@@ -149,6 +152,7 @@ export class MemoryIndex {
     for (const post of data.posts) {
       const counted = Object.freeze(withCounts(post))
       this.posts.set(post._id, counted)
+      if (counted.remote) this.postsByNote.set(counted.remote.noteId, counted)
       this.#indexReposts(counted, true)
     }
     // Sorted once by time, every list below is gathered from this one in its order: each author's, each
@@ -216,6 +220,7 @@ export class MemoryIndex {
       this.#indexReposts(post, true)
     }
     this.posts.set(post._id, post)
+    if (post.remote) this.postsByNote.set(post.remote.noteId, post)
     this.#postsByTime.upsert(previous, post)
     this.#postsByTrend.upsert(previous, post)
     this.#listOf(post.authorId).upsert(previous, post)
@@ -228,6 +233,7 @@ export class MemoryIndex {
     if (!previous) return
     this.#indexReposts(previous, false)
     this.posts.delete(id)
+    if (previous.remote) this.postsByNote.delete(previous.remote.noteId)
     this.#postsByTime.remove(previous)
     this.#postsByTrend.remove(previous)
     this.#listOf(previous.authorId).remove(previous)

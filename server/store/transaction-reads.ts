@@ -397,6 +397,12 @@ export class TransactionReads implements StoreReader {
     for (const user of this.users.values()) if (user.remote?.actorId === actorId) return user
     return this.base.getUserByActor(actorId)
   }
+  async getPostByNote(noteId: string) {
+    for (const post of this.posts.values()) if (post?.remote?.noteId === noteId) return post
+    const kept = await this.base.getPostByNote(noteId)
+    // Deleted or changed in this transaction: what it staged stands.
+    return kept && this.getPost(kept._id)
+  }
   async getActorKeys(userId: string) {
     return (await this.getUser(userId))?.actorKeys
   }

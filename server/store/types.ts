@@ -402,6 +402,18 @@ export interface PostRecord {
   readonly conversationId?: string
   /** On a direct post that answers another one: that post's id (it may have been deleted since). */
   readonly inReplyTo?: string
+  /** A post of a person of another server (DECISIONS §14): where its note is; absent for this server's posts. */
+  readonly remote?: RemotePostRecord
+}
+
+/** Where a remote post's note is, and what its server sent. */
+export interface RemotePostRecord {
+  /** The note's id (a URL): what its Update, Delete, likes and replies name. */
+  readonly noteId: string
+  /** Its page on its server. */
+  readonly url: string
+  /** Its content as its server wrote it, sanitized to links, paragraphs, line breaks and spans. */
+  readonly html: string
 }
 
 /** A link's preview: `url` is the link as the post writes it; `image` is a /media/ path of this server, or ''. */
@@ -738,6 +750,8 @@ export interface StoreReader extends ClientAppReads, FilterListReads {
   getActorKeys(userId: string): Promise<ActorKeysRecord | undefined>
   /** The remote person whose actor has this id; undefined when nobody here knows it. */
   getUserByActor(actorId: string): Promise<UserRecord | undefined>
+  /** The remote post whose note has this id; undefined when nobody here keeps it. */
+  getPostByNote(noteId: string): Promise<PostRecord | undefined>
   /** Whether the username (compared by usernameKey) is a deleted account's, held past `at`. */
   isUsernameReserved(username: string, at: string): Promise<boolean>
   /** Whether the id was an account's that was deleted and whose username is still held. */
@@ -801,7 +815,16 @@ export type ProfileChanges = Partial<
  */
 export type PostChanges = Pick<
   PostRecord,
-  'content' | 'mediaUrl' | 'type' | 'mediaAlt' | 'mediaWidth' | 'mediaHeight' | 'moreMedia' | 'card' | 'spoilerText'
+  | 'content'
+  | 'mediaUrl'
+  | 'type'
+  | 'mediaAlt'
+  | 'mediaWidth'
+  | 'mediaHeight'
+  | 'moreMedia'
+  | 'card'
+  | 'spoilerText'
+  | 'remote'
 >
 
 /**

@@ -1,3 +1,4 @@
+import { CryptographicKey, Person, generateCryptoKeyPair } from '@fedify/fedify'
 import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -102,4 +103,34 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     value = await read()
   }
   return value
+}
+
+/** A person of `origin` with a key pair the test holds: their actor's id, key id, private key and document. */
+export async function signingActor(origin: string, name: string) {
+  const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5')
+  const id = new URL(`${origin}/users/${name}`)
+  const keyId = new URL(`${id.href}#main-key`)
+  const actor = new Person({
+    id,
+    preferredUsername: name,
+    inbox: new URL(`${id.href}/inbox`),
+    publicKey: new CryptographicKey({ id: keyId, owner: id, publicKey: keys.publicKey }),
+  })
+  return { id, keyId, privateKey: keys.privateKey, document: await actor.toJsonLd() }
+}
+
+/**
+ * An actor of a server of its own on the `index`th test address, serving only its actor document, with a
+ * key pair the test holds: what a hostile server signs its activities with.
+ */
+export async function serveActor(t: TestContext, index: number, name: string) {
+  const documents = new Map<string, string>()
+  const { origin } = await serveHttps(t, index, (req, res) => {
+    const document = documents.get(req.url ?? '')
+    if (document) res.writeHead(200, { 'content-type': 'application/activity+json' }).end(document)
+    else res.writeHead(404).end()
+  })
+  const { document, ...actor } = await signingActor(origin, name)
+  documents.set(actor.id.pathname, JSON.stringify(document))
+  return actor
 }

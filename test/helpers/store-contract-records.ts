@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { NotificationRecord, ReportRecord, UserRecord } from '../../server/store/types.js'
+import type { NotificationRecord, PostRecord, ReportRecord, UserRecord } from '../../server/store/types.js'
 import { MALFORMED, REPORTED_IMAGE, UNKNOWN, type Fixture, type WriteCase } from './store-contract.js'
 
 /** Key pairs told apart by a mark, so a row shows which were kept; the store keeps them as they come. */
@@ -12,6 +12,29 @@ const actorKeys = (mark: string, createdAt: string) => ({
 })
 
 /** A person of another server as remote-people.ts keeps them; `changes` for a later fetch of their actor. */
+/** A post of the remote person, as it came from their server. */
+function remotePost(f: Fixture): PostRecord {
+  return {
+    _id: f.fresh.remotePost,
+    authorId: f.fresh.remote,
+    content: 'from afar',
+    mediaUrl: '',
+    type: '',
+    createdAt: f.at(52),
+    updatedAt: f.at(52),
+    likedBy: [],
+    dislikedBy: [],
+    comments: [],
+    likeCount: 0,
+    commentCount: 0,
+    remote: {
+      noteId: 'https://remote.example/notes/1',
+      url: 'https://remote.example/@faraway/1',
+      html: '<p>from afar</p>',
+    },
+  }
+}
+
 function remotePerson(f: Fixture, changes: Partial<UserRecord> = {}): UserRecord {
   return {
     ...f.newcomer,
@@ -251,6 +274,25 @@ export function recordWrites(f: Fixture): WriteCase[] {
           remote: { ...(rest.remote as NonNullable<UserRecord['remote']>), fetchedAt: at(51) },
         })
         return tx.getUserByActor('https://remote.example/users/faraway')
+      },
+    },
+    {
+      op: 'insertPost',
+      name: 'a remote post',
+      write: (tx) => tx.insertPost(remotePost(f)),
+    },
+    {
+      op: 'getPostByNote',
+      name: 'a remote post, by its note',
+      write: (tx) => tx.getPostByNote('https://remote.example/notes/1'),
+    },
+    { op: 'getPostByNote', name: 'a note nobody keeps', write: (tx) => tx.getPostByNote('https://x.example/n') },
+    {
+      op: 'getPostByNote',
+      name: 'once the post is deleted',
+      write: async (tx) => {
+        await tx.deletePost(f.fresh.remotePost)
+        return tx.getPostByNote('https://remote.example/notes/1')
       },
     },
     {

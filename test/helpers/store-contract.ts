@@ -98,6 +98,7 @@ export const OPERATIONS: Record<Operation, true> = {
   addActorKeys: true,
   saveRemoteUser: true,
   getUserByActor: true,
+  getPostByNote: true,
   revokeToken: true,
   follow: true,
   unfollow: true,
@@ -234,7 +235,8 @@ export interface Fixture {
     | 'answer'
     | 'aside'
     | 'again'
-    | 'remote',
+    | 'remote'
+    | 'remotePost',
     string
   >
   at: (minute: number) => string
@@ -281,6 +283,7 @@ export function contractFixture(): Fixture {
       aside: randomUUID(),
       again: randomUUID(),
       remote: randomUUID(),
+      remotePost: randomUUID(),
     },
     at,
   }

@@ -1,9 +1,9 @@
-import { CryptographicKey, Follow, Person, generateCryptoKeyPair, signRequest } from '@fedify/fedify'
+import { Follow, signRequest } from '@fedify/fedify'
 import t from 'tap'
 import * as MSG from '../../common/messages.js'
 import { LoginBodySchema, UserReplySchema } from '../../server/schemas/users.js'
 import { expectError, expectOk, signup, type SignedUp } from '../helpers/api.js'
-import { eventually, serveHttps, startInstance, type Instance } from '../helpers/federation-instances.js'
+import { eventually, serveActor, serveHttps, startInstance, type Instance } from '../helpers/federation-instances.js'
 import { call } from '../helpers/moderation.js'
 
 /**
@@ -251,22 +251,7 @@ await t.test('unlocking accepts the remote requests waiting; a blocked person’
 
 await t.test('a Follow signed with another actor’s key, or unsigned: 401, and nothing changes', async (t) => {
   // Mallory, on a server of her own, signs a Follow of Ann that names Bob of B as its actor.
-  const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5')
-  const documents = new Map<string, string>()
-  const { origin } = await serveHttps(t, 2, (req, res) => {
-    const document = documents.get(req.url ?? '')
-    if (document) res.writeHead(200, { 'content-type': 'application/activity+json' }).end(document)
-    else res.writeHead(404).end()
-  })
-  const mallory = new URL(`${origin}/users/mallory`)
-  const keyId = new URL(`${mallory.href}#main-key`)
-  const actor = new Person({
-    id: mallory,
-    preferredUsername: 'mallory',
-    inbox: new URL(`${mallory.href}/inbox`),
-    publicKey: new CryptographicKey({ id: keyId, owner: mallory, publicKey: keys.publicKey }),
-  })
-  documents.set(mallory.pathname, JSON.stringify(await actor.toJsonLd()))
+  const { keyId, privateKey } = await serveActor(t, 2, 'mallory')
 
   const before = await userOn(a, ann.username)
   const follow = new Follow({
@@ -281,7 +266,7 @@ await t.test('a Follow signed with another actor’s key, or unsigned: 401, and 
     headers: { 'content-type': 'application/activity+json' },
     body,
   })
-  const forged = await fetch(await signRequest(unsigned.clone(), keys.privateKey, keyId))
+  const forged = await fetch(await signRequest(unsigned.clone(), privateKey, keyId))
   t.equal(forged.status, 401, 'signed with Mallory’s key for Bob: refused')
   const bare = await fetch(unsigned)
   t.equal(bare.status, 401, 'unsigned: refused')

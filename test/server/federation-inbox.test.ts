@@ -1,16 +1,9 @@
-import {
-  CryptographicKey,
-  fetchDocumentLoader,
-  Follow,
-  generateCryptoKeyPair,
-  Person,
-  signRequest,
-  type DocumentLoader,
-} from '@fedify/fedify'
+import { fetchDocumentLoader, Follow, generateCryptoKeyPair, signRequest, type DocumentLoader } from '@fedify/fedify'
 import type { LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'
 import * as MSG from '../../common/messages.js'
 import { buildApiApp, expectError, signup, storedText } from '../helpers/api.js'
+import { signingActor } from '../helpers/federation-instances.js'
 import { untilOverview } from '../helpers/jobs.js'
 import { call, seedWithStaff } from '../helpers/moderation.js'
 
@@ -33,19 +26,11 @@ const loader: DocumentLoader = async (url) => {
 
 /** A remote person whose actor the loader serves, with the key pair they sign with. */
 async function remotePerson(name: string) {
-  const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5')
-  const id = new URL(`${REMOTE}/users/${name}`)
-  const keyId = new URL(`${id.href}#main-key`)
-  const actor = new Person({
-    id,
-    preferredUsername: name,
-    inbox: new URL(`${id.href}/inbox`),
-    publicKey: new CryptographicKey({ id: keyId, owner: id, publicKey: keys.publicKey }),
-  })
-  const document = await actor.toJsonLd()
+  const { document, ...actor } = await signingActor(REMOTE, name)
+  const { id, keyId } = actor
   documents.set(id.href, document)
   documents.set(keyId.href, document)
-  return { id, keyId, privateKey: keys.privateKey }
+  return actor
 }
 
 const api = await buildApiApp(t, {

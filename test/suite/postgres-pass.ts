@@ -79,6 +79,7 @@ export const POSTGRES_PASS = [
   'federation-follow',
   'federation-inbox',
   'federation-keys',
+  'federation-posts',
   'federation-queue',
   'job-queue',
   'mastodon-accounts',

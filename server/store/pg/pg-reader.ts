@@ -458,6 +458,12 @@ export class PgReader implements StoreReader {
       SELECT ${userColumns(sql)} FROM users u WHERE u.remote IS NOT NULL AND u.remote->>'actorId' = ${actorId}`
     return row && toUserRecord(row)
   }
+  async getPostByNote(noteId: string): Promise<PostRecord | undefined> {
+    const sql = this.sql
+    const [row] = await sql<PostRow[]>`
+      SELECT ${postColumns(sql)} FROM posts p WHERE p.remote IS NOT NULL AND p.remote->>'noteId' = ${noteId}`
+    return row && toPostRecord(row)
+  }
   getActorKeys(userId: string) {
     return federation.getActorKeys(this.sql, userId)
   }

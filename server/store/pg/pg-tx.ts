@@ -442,6 +442,8 @@ export class PgTx extends PgReader implements StoreTx {
     // A card is only ever cleared here; setPostCard sets one.
     if ('card' in changes && changes.card === undefined) set.card = null
     await sql`UPDATE posts SET ${sql(set)} WHERE id = ${id}`
+    // A remote post's note as its server now sends it; never cleared.
+    if (changes.remote) await sql`UPDATE posts SET remote = ${sql.json({ ...changes.remote })} WHERE id = ${id}`
     await reindexPost(sql, id, changes.content)
   }
 

@@ -9,6 +9,7 @@ import {
   type PollRecord,
   type PostRecord,
   type RemoteActorRecord,
+  type RemotePostRecord,
   type Role,
   type Suspension,
   type UserRecord,
@@ -101,7 +102,8 @@ export const commentJson = (sql: Queryable) => sql`json_build_object(
 export const lockedColumns = (sql: Queryable) => sql`
   p.id, p.author_id, p.content, p.media_url, p.type, p.media_alt, p.media_width, p.media_height, p.more_media,
   p.created_at, p.updated_at, p.edited_at, p.imported_at, p.card, p.like_count, p.comment_count, p.spoiler_text,
-  p.poll, p.repost_count, p.quote_of, p.pinned_at, p.visibility, p.addressed, p.conversation_id, p.in_reply_to`
+  p.poll, p.repost_count, p.quote_of, p.pinned_at, p.visibility, p.addressed, p.conversation_id, p.in_reply_to,
+  p.remote`
 
 export const postColumns = (sql: Queryable) => sql`
   ${lockedColumns(sql)},
@@ -158,6 +160,7 @@ export interface LockedRow {
   addressed: string[]
   conversation_id: string | null
   in_reply_to: string | null
+  remote: RemotePostRecord | null
 }
 
 export interface PostRow extends LockedRow {
@@ -206,6 +209,7 @@ export const toLockedPost = (row: LockedRow): LockedPost => ({
   ...(row.addressed.length > 0 ? { addressed: row.addressed } : {}),
   ...(row.conversation_id !== null ? { conversationId: row.conversation_id } : {}),
   ...(row.in_reply_to !== null ? { inReplyTo: row.in_reply_to } : {}),
+  ...(row.remote !== null ? { remote: row.remote } : {}),
 })
 
 export const toPostRecord = (row: PostRow): PostRecord => ({

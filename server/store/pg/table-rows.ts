@@ -85,6 +85,7 @@ export const postRow = (post: PostRecord, { likeCount, commentCount }: PostCount
   addressed: [...(post.addressed ?? [])],
   conversation_id: post.conversationId ?? null,
   in_reply_to: post.inReplyTo ?? null,
+  remote: post.remote ? { ...post.remote } : null,
   search_words: searchTermsOf(post.content),
 })
 

@@ -24,6 +24,7 @@ import * as mediaUses from './0024_media_uses.js'
 import * as clientApps from './0025_client_apps.js'
 import * as federation from './0026_federation.js'
 import * as remotePeople from './0027_remote_people.js'
+import * as remotePosts from './0030_remote_posts.js'
 import * as threadsImages from './0035_threads_images.js'
 import * as filtersLists from './0040_filters_lists.js'
 import * as pushSubscriptions from './0045_push_subscriptions.js'
@@ -70,6 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
   clientApps,
   federation,
   remotePeople,
+  remotePosts,
   threadsImages,
   filtersLists,
   pushSubscriptions,

@@ -1,0 +1,125 @@
+import {
+  Create,
+  Delete,
+  Document,
+  Image,
+  Link,
+  Mention,
+  Note,
+  PUBLIC_COLLECTION,
+  Update,
+  type Context,
+  type InboxListenerSetters,
+} from '@fedify/fedify'
+import type { Visibility } from '../../common/audience.js'
+import type { IncomingNote } from '../services/remote-posts.js'
+import type { ChirpFederationData } from './context.js'
+
+/**
+ * Notes received (DECISIONS §14), translated into calls of services/remote-posts.ts: a `Create`, `Update`
+ * or `Delete` of a note counts only from the note's own author, its note on the author's server; every
+ * rule is the service's.
+ */
+
+type Ctx = Context<ChirpFederationData>
+
+/** The href of a URL or a Link. */
+const hrefOf = (value: URL | Link | null | undefined): string | undefined =>
+  value instanceof URL ? value.href : value?.href?.href
+
+/** The id of the person of this server a URL names (their actor); undefined otherwise. */
+function localIdOf(ctx: Ctx, url: URL): string | undefined {
+  if (url.origin !== ctx.origin) return undefined
+  const parsed = ctx.parseUri(url)
+  return parsed?.type === 'actor' ? parsed.identifier : undefined
+}
+
+/**
+ * The audience of a note by how it is addressed, as Mastodon addresses them: everyone in `to` is public,
+ * in `cc` unlisted; otherwise a collection (the author's followers) makes it a followers-only post, and
+ * people alone a direct one.
+ */
+function visibilityOf(ctx: Ctx, note: Note, mentioned: ReadonlySet<string>): Visibility {
+  if (note.toIds.some((id) => id.href === PUBLIC_COLLECTION.href)) return 'public'
+  if (note.ccIds.some((id) => id.href === PUBLIC_COLLECTION.href)) return 'unlisted'
+  const others = [...note.toIds, ...note.ccIds].filter(
+    (id) => localIdOf(ctx, id) === undefined && !mentioned.has(id.href),
+  )
+  return others.length > 0 ? 'followers' : 'direct'
+}
+
+/** Every item of an async iterable; none when it cannot be read. */
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const found: T[] = []
+  try {
+    for await (const item of items) found.push(item)
+  } catch {
+    return found
+  }
+  return found
+}
+
+/** What the service needs of a note. */
+async function incomingOf(ctx: Ctx, note: Note & { id: URL }): Promise<IncomingNote> {
+  const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+  const tags = await all(note.getTags(loaders))
+  const mentioned = new Set(tags.flatMap((tag) => (tag instanceof Mention && tag.href ? [tag.href.href] : [])))
+  const addressed = new Set(
+    [...note.toIds, ...note.ccIds, ...[...mentioned].map((href) => new URL(href))].flatMap(
+      (id) => localIdOf(ctx, id) ?? [],
+    ),
+  )
+  const attachments = await all(note.getAttachments(loaders))
+  const image = attachments.find(
+    (item): item is Document | Image =>
+      (item instanceof Document || item instanceof Image) && (item.mediaType ?? 'image/').startsWith('image/'),
+  )
+  const imageUrl = image && hrefOf(image.url)
+  const summary = note.summary?.toString()
+  return {
+    noteId: note.id.href,
+    url: hrefOf(note.url) ?? note.id.href,
+    html: note.content?.toString() ?? '',
+    ...(summary ? { summary } : {}),
+    ...(note.published ? { published: note.published.toString() } : {}),
+    ...(imageUrl ? { image: { url: imageUrl, ...(image.name ? { alt: image.name.toString() } : {}) } } : {}),
+    visibility: visibilityOf(ctx, note, mentioned),
+    addressed: [...addressed],
+  }
+}
+
+/**
+ * The note a Create or Update carries, when its actor wrote it: attributed to the actor, with an id on
+ * the actor's server. Anything else is refused and changes nothing.
+ */
+async function authoredNote(ctx: Ctx, activity: Create | Update) {
+  const actor = activity.actorId
+  if (!actor) return undefined
+  const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+  const note = await activity.getObject(loaders).catch(() => null)
+  if (!(note instanceof Note) || !note.id) return undefined
+  if (note.attributionId?.href !== actor.href || note.id.origin !== actor.origin) return undefined
+  const author = await ctx.data.remote.byActor(actor.href)
+  return author ? { author, note: note as Note & { id: URL } } : undefined
+}
+
+/** Adds the note listeners to the inboxes. Each runs in an `inbox` job, after the signature was verified. */
+export function listenForNotes(inbox: InboxListenerSetters<ChirpFederationData>) {
+  inbox
+    .on(Create, async (ctx, create) => {
+      const found = await authoredNote(ctx, create)
+      if (found) await ctx.data.posts.received(found.author._id, await incomingOf(ctx, found.note))
+    })
+    .on(Update, async (ctx, update) => {
+      const found = await authoredNote(ctx, update)
+      if (found) await ctx.data.posts.updated(found.author._id, await incomingOf(ctx, found.note))
+    })
+    .on(Delete, async (ctx, deletion) => {
+      const actor = deletion.actorId
+      const noteId = deletion.objectId
+      if (!actor || !noteId || noteId.origin !== actor.origin) return
+      const author = await ctx.data.remote.byActor(actor.href)
+      // The service deletes the post only when this actor wrote it.
+      if (author) await ctx.data.posts.deleted(author._id, noteId.href)
+    })
+}
