@@ -25,17 +25,19 @@ function powersOf(scopes: readonly string[]): string {
   return `Can ${said ?? ''}`
 }
 
-/** One app, with when it was authorised and its Revoke button. */
+/** One app, with what it may do, when it was authorised, and its Revoke button. */
 function Row({ app, onRevoke }: { app: AuthorisedApp; onRevoke: () => void }) {
   return (
-    <li className="person-row">
-      <span className="post-author">
+    <li className="person-row app-row">
+      <div className="app-row-text">
         <span className="author-name">{app.name}</span>
-        {app.website && URL.canParse(app.website) && <span className="author-handle">{new URL(app.website).host}</span>}
-      </span>
-      <span className="author-handle">
-        {powersOf(app.scopes)}; authorised {formatFullDate(app.authorisedAt)}
-      </span>
+        {app.website && URL.canParse(app.website) && (
+          <span className="author-handle"> {new URL(app.website).host}</span>
+        )}
+        <p>
+          {powersOf(app.scopes)}; authorised {formatFullDate(app.authorisedAt)}
+        </p>
+      </div>
       <button type="button" className="button outline" aria-label={`Revoke ${app.name}`} onClick={onRevoke}>
         Revoke
       </button>

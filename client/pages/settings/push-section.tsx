@@ -76,7 +76,7 @@ export function PushSection() {
   return (
     <>
       <p>Notifications on this device, even when Chirp is closed.</p>
-      <label className="row">
+      <label className="setting-toggle">
         <input
           type="checkbox"
           role="switch"
@@ -91,7 +91,7 @@ export function PushSection() {
         <fieldset disabled={busy}>
           <legend>Send a push for</legend>
           {KINDS.map(([kind, label]) => (
-            <label key={kind} className="row">
+            <label key={kind} className="setting-toggle">
               <input
                 type="checkbox"
                 checked={alerts[kind] ?? false}
