@@ -88,7 +88,10 @@ export interface Services {
 }
 
 export interface ServicesDeps
-  extends AuthDeps, Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'>, Pick<ClientAppsDeps, 'signAppToken' | 'tokenSeconds'> {
+  extends
+    AuthDeps,
+    Pick<AccountDeps, 'mailer' | 'publicUrl' | 'warn'>,
+    Pick<ClientAppsDeps, 'signAppToken' | 'tokenSeconds'> {
   /** Where uploaded images are kept: a folder or a bucket. */
   mediaStorage: MediaStorage
   /** What an upload's URL is, and which URLs name uploads of this server's. */

@@ -84,16 +84,7 @@ export interface ClientAppWrites {
 
 /** The kinds of push a person may turn on: Chirp's kinds of notification, with a direct message apart from a mention. */
 export type PushAlert =
-  | 'mention'
-  | 'direct'
-  | 'comment'
-  | 'reply'
-  | 'quote'
-  | 'like'
-  | 'repost'
-  | 'follow'
-  | 'follow_request'
-  | 'poll'
+  'mention' | 'direct' | 'comment' | 'reply' | 'quote' | 'like' | 'repost' | 'follow' | 'follow_request' | 'poll'
 
 /** From whom pushes come: anyone, people the subscriber follows, people who follow them, nobody. */
 export const PUSH_POLICIES = ['all', 'followed', 'follower', 'none'] as const

@@ -42,7 +42,7 @@ await t.test('a new directory is seeded as a manifest in db.json and one segment
   const dir = await tempDataDir(t)
   await open(t, dir, database(3, 5))
   const manifest = await manifestOf(dir)
-  t.equal(manifest.version, 8)
+  t.equal(manifest.version, 9)
   t.equal(manifest.posts.length, 16, 'the smallest layout')
   t.equal(manifest.notifications.length, 16, 'notifications have shards of their own, even before there are any')
   t.equal(manifest.revokedTokens.length, 16, 'and so do revoked tokens')
@@ -103,7 +103,7 @@ await t.test(
     t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
     t.equal((await store.getPost('p1'))?.content, 'post 1')
     await edit(store, 'p1', 'converted')
-    t.equal((await manifestOf(dir)).version, 8)
+    t.equal((await manifestOf(dir)).version, 9)
     t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
     t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
   },
