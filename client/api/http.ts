@@ -164,8 +164,12 @@ export function isTransient(error: unknown): boolean {
 
 /** The server's own message for a failed call, word for word, as common/messages.ts holds it. */
 function serverMessage(error: unknown): string | undefined {
-  const errors = error instanceof FetchError ? (error.data as { errors?: unknown } | undefined)?.errors : undefined
-  return Array.isArray(errors) && typeof errors[0] === 'string' ? errors[0] : undefined
+  const data =
+    error instanceof FetchError ? (error.data as { errors?: unknown; error?: unknown } | undefined) : undefined
+  const errors = data?.errors
+  if (Array.isArray(errors) && typeof errors[0] === 'string') return errors[0]
+  // The Mastodon routes, which the client uses for filters, say it under `error`.
+  return typeof data?.error === 'string' ? data.error : undefined
 }
 
 /** The error's code, as the server's error body carries it (common/error-codes.ts). */

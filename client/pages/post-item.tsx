@@ -4,6 +4,7 @@ import { useLocation } from 'wouter'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { RestrictDialog } from '../components/restrict-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
+import { FilteredPost } from '../components/filtered-post.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
 import { QuoteModal } from '../components/quote-modal.js'
@@ -103,6 +104,8 @@ export const PostItem = memo(function PostItem({
   const [deleting, setDeleting] = useState<Deleting>(null)
   const [restricting, setRestricting] = useState<Restricting>(null)
   const [reporting, setReporting] = useState<ReportTarget | null>(null)
+  /** Shown in spite of a keyword filter of the reader's: kept while the list lives. */
+  const [shownAnyway, setShownAnyway] = useState(false)
   const [location, navigate] = useLocation()
   // Lists carry no comments (compact posts): they are read when opened, and forgotten when closed.
   useEffect(() => {
@@ -147,46 +150,54 @@ export const PostItem = memo(function PostItem({
 
   return (
     <>
-      <PostCard
-        post={post}
-        variant={detail ? 'detail' : 'feed'}
-        eagerMedia={eagerMedia || detail}
-        me={me}
-        liked={likedBy(post, me)}
-        bookmarked={user?.bookmarks.includes(post._id) ?? false}
-        commentsOpen={showComments}
-        thread={showComments ? thread : undefined}
-        onToggleComments={() => setShowComments(!showComments)}
-        onToggleLike={signedIn(() => void toggleLike(post._id), undefined)}
-        onToggleRepost={signedIn(() => void toggleRepost(post._id), undefined)}
-        onQuote={signedIn(() => setQuoting(true), undefined)}
-        onTogglePin={() => void togglePin(post._id)}
-        repostedBy={repostedBy && { name: displayNameOf(repostedBy), username: repostedBy.username }}
-        showPinned={showPinned}
-        shareSheet={hasShareSheet()}
-        onShare={() => void sharePost(post)}
-        onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
-        onEdit={() => setEditing(true)}
-        onOpenMedia={setViewing}
-        onVote={signedIn((choice: number) => votePoll(post._id, choice), Promise.resolve(false))}
-        onDelete={() => setDeleting({ kind: 'post' })}
-        onRestrictAuthor={(kind) => setRestricting({ kind, username: post.username })}
-        onReport={username ? () => setReporting({ targetType: 'post', targetId: post._id }) : undefined}
-        comments={{
-          onAdd: signedIn(
-            (text: string, replyTo?: string) => addComment(post._id, text, replyTo),
-            Promise.resolve(false),
-          ),
-          onEdit: (commentId, text) => editComment(post._id, commentId, text),
-          onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
-          onRestrict: (kind, username) => setRestricting({ kind, username }),
-          ...(username
-            ? {
-                onReport: (commentId) => setReporting({ targetType: 'comment', targetId: commentId, postId: post._id }),
-              }
-            : {}),
-        }}
-      />
+      <FilteredPost
+        titles={(post.filtered ?? []).map((result) => result.filter.title)}
+        shown={shownAnyway}
+        onShow={() => setShownAnyway(true)}
+        author={displayNameOf(post)}
+      >
+        <PostCard
+          post={post}
+          variant={detail ? 'detail' : 'feed'}
+          eagerMedia={eagerMedia || detail}
+          me={me}
+          liked={likedBy(post, me)}
+          bookmarked={user?.bookmarks.includes(post._id) ?? false}
+          commentsOpen={showComments}
+          thread={showComments ? thread : undefined}
+          onToggleComments={() => setShowComments(!showComments)}
+          onToggleLike={signedIn(() => void toggleLike(post._id), undefined)}
+          onToggleRepost={signedIn(() => void toggleRepost(post._id), undefined)}
+          onQuote={signedIn(() => setQuoting(true), undefined)}
+          onTogglePin={() => void togglePin(post._id)}
+          repostedBy={repostedBy && { name: displayNameOf(repostedBy), username: repostedBy.username }}
+          showPinned={showPinned}
+          shareSheet={hasShareSheet()}
+          onShare={() => void sharePost(post)}
+          onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
+          onEdit={() => setEditing(true)}
+          onOpenMedia={setViewing}
+          onVote={signedIn((choice: number) => votePoll(post._id, choice), Promise.resolve(false))}
+          onDelete={() => setDeleting({ kind: 'post' })}
+          onRestrictAuthor={(kind) => setRestricting({ kind, username: post.username })}
+          onReport={username ? () => setReporting({ targetType: 'post', targetId: post._id }) : undefined}
+          comments={{
+            onAdd: signedIn(
+              (text: string, replyTo?: string) => addComment(post._id, text, replyTo),
+              Promise.resolve(false),
+            ),
+            onEdit: (commentId, text) => editComment(post._id, commentId, text),
+            onDelete: (commentId) => setDeleting({ kind: 'comment', commentId }),
+            onRestrict: (kind, username) => setRestricting({ kind, username }),
+            ...(username
+              ? {
+                  onReport: (commentId) =>
+                    setReporting({ targetType: 'comment', targetId: commentId, postId: post._id }),
+                }
+              : {}),
+          }}
+        />
+      </FilteredPost>
       {viewing !== null && (
         <Lightbox images={imagesOf(post)} start={viewing} author={post} onClose={() => setViewing(null)} />
       )}

@@ -145,6 +145,15 @@ export function signInAs(user: User): void {
   setCurrentUser(user)
 }
 
+/** The side panels' reads and the signed-in person's own profile, answered empty, for a page under test. */
+export function sideRoutes(user: User): Record<string, Handler> {
+  return {
+    'GET /api/users/suggestions': () => ok({ users: [] }),
+    'GET /api/tags/trending': () => ok({ tags: [] }),
+    [`GET /api/users/${user.username}`]: () => ok({ user }),
+  }
+}
+
 /** Renders at `path` on an in-memory location; `location.history` records where the app went. */
 export function renderAt(path: string, ui: ReactNode) {
   const location = memoryLocation({ path, record: true })

@@ -5,6 +5,7 @@ import { BlockedMutedSection } from './blocked-muted-section.js'
 import { ComposingSection } from './composing-section.js'
 import { DeleteSection } from './delete-section.js'
 import { ExportSection } from './export-section.js'
+import { FiltersSection } from './filters-section.js'
 import { ImportSection } from './import-section.js'
 import { PasswordSection } from './password-section.js'
 import { ProfileSection } from './profile-section.js'
@@ -31,6 +32,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },
   { id: 'apps', title: 'Authorised apps', Body: AppsSection },
   { id: 'blocked-muted', title: 'Blocked and muted people', Body: BlockedMutedSection },
+  { id: 'filters', title: 'Filters', Body: FiltersSection },
   { id: 'export', title: 'Export', Body: ExportSection },
   { id: 'import', title: 'Import', Body: ImportSection },
   { id: 'delete', title: 'Delete account', Body: DeleteSection },
