@@ -3,7 +3,7 @@ import { ROOT, childEnv } from '../e2e/server-process.js'
 
 /** The built server (dist/server/main.js) as a child process, for tests that kill it. */
 
-const START_TIMEOUT_MS = 15_000
+const START_TIMEOUT_MS = 60_000
 
 const running = new Set<ChildProcess>()
 process.on('exit', () => {

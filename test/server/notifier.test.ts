@@ -25,6 +25,8 @@ function fakeTx(relation: Relation) {
       calls.counted++
       return 1
     },
+    // Nobody here has asked for pushes.
+    listPushSubscriptions: async () => [],
     emit: () => {},
   } as unknown as StoreTx
   return { tx, calls }

@@ -16,6 +16,8 @@ import { TEST_SECRET } from '../helpers/app.js'
 const CYCLES = 6
 const WORKERS = 6
 const LOAD_MS = [150, 450] as const
+/** How long a cycle waits for its first acknowledged write before the kill's timer starts regardless. */
+const FIRST_WRITE_MS = 10_000
 const serverEnv = (dataDir: string) => ({
   DATA_DIR: dataDir,
   JWT_SECRET: TEST_SECRET,
@@ -92,7 +94,12 @@ await t.test('repeated kill -9 under write load loses no acknowledged write', as
       lost += await verify(server.base, `after kill ${cycle - 1}`)
     }
     const stop = { now: false }
+    const before = ackedPosts.size
     const load = Promise.all(Array.from({ length: WORKERS }, (_, n) => worker(server.base, cycle, n, stop)))
+    // The kill comes a random while into the load, counted from its first acknowledged write, so that a
+    // slow first request on a busy machine does not leave a cycle without writes to lose.
+    const deadline = Date.now() + FIRST_WRITE_MS
+    while (ackedPosts.size === before && Date.now() < deadline) await sleep(10)
     await sleep(LOAD_MS[0] + Math.random() * (LOAD_MS[1] - LOAD_MS[0]))
     server.child.kill('SIGKILL')
     await server.exited
