@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import path from 'node:path'
 import generator, { type Entity, type OAuth, type WebSocketInterface } from 'megalodon'
 import t, { type Test } from 'tap'
@@ -53,14 +54,23 @@ await t.test('megalodon sends the person to the sign-in page, and trades the cod
 const accessToken = token?.access_token ?? ''
 const client = generator('mastodon', base, accessToken)
 
-/** The first message named `event` the stream delivers, within a few seconds (undefined past them). */
-const next = <T>(stream: WebSocketInterface, event: string) =>
+/**
+ * The first message named `event` the stream delivers that `wanted` accepts, within a few seconds
+ * (undefined past them); the listener goes with the answer.
+ */
+const next = <T>(stream: WebSocketInterface, event: string, wanted: (payload: T) => boolean = () => true) =>
   new Promise<T | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), 10_000)
-    stream.once(event, (payload: T) => {
+    const hear = (payload: T) => {
+      if (!wanted(payload)) return
       clearTimeout(timer)
+      stream.removeListener(event, hear)
       resolve(payload)
-    })
+    }
+    const timer = setTimeout(() => {
+      stream.removeListener(event, hear)
+      resolve(undefined)
+    }, 10_000)
+    stream.on(event, hear)
   })
 
 await t.test('megalodon reads the account and the instance', async (t) => {
@@ -128,7 +138,17 @@ await t.test('megalodon streams its home over the WebSocket: a post, then its de
   const connected = next(stream, 'connect')
   stream.on('error', () => {})
   t.not(await connected, undefined, 'connected')
-  const updated = next<Entity.Status>(stream, 'update')
+  // The stream is named in the socket's address and starts once the server has read whom the person
+  // follows and hides, a moment after the socket opens: a first post, sent until the stream hears one
+  // (a few tries, each bounded), marks that moment.
+  let heard = false
+  for (let attempt = 0; attempt < 5 && !heard; attempt++) {
+    const probe = next<Entity.Status>(stream, 'update')
+    await client.postStatus(`is the stream open? ${attempt}`)
+    heard = (await Promise.race([probe, sleep(2_000)])) !== undefined
+  }
+  t.ok(heard, 'the stream delivers')
+  const updated = next<Entity.Status>(stream, 'update', (status) => status.content.includes('heard live'))
   const { data: live } = await client.postStatus('heard live')
   const liveId = (live as Entity.Status).id
   t.equal((await updated)?.id, liveId, 'the update')
