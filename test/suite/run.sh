@@ -5,9 +5,10 @@
 #   take what the tests leave of the cores, and each one's output is printed whole when it ends.
 # - The build (npm run build, whose tsc typechecks the server as `npm run typecheck` does) comes first, so
 #   that the browser files find dist/ current.
-# - tap runs a few long-lived processes (the files of test/suite/shards/), three at a time: their files
-#   wait on browsers, child servers and the database much of the time, so two cores keep three busy.
-#   Each runs many files one after another (test/suite/run-shard.ts). tap starts them in the order of their names:
+# - tap runs a few long-lived processes (the files of test/suite/shards/), three at a time (their files
+#   wait on browsers, child servers and the database much of the time, so two cores keep three busy),
+#   and each runs
+#   many files one after another (test/suite/run-shard.ts). tap starts them in the order of their names:
 #   the client's two (short), then the browser files' one (the longest, so it starts early and the other
 #   processes run beside it), then the others. The processes of one kind take their files from one queue,
 #   a temporary directory, so they share out what is left and end together.
