@@ -5,9 +5,7 @@
 #   take what the tests leave of the cores, and each one's output is printed whole when it ends.
 # - The build (npm run build, whose tsc typechecks the server as `npm run typecheck` does) comes first, so
 #   that the browser files find dist/ current.
-# - tap runs a few long-lived processes (the files of test/suite/shards/), three at a time (their files
-#   wait on browsers, child servers and the database much of the time, so two cores keep three busy),
-#   and each runs
+# - tap runs a few long-lived processes (the files of test/suite/shards/), two at a time, and each runs
 #   many files one after another (test/suite/run-shard.ts). tap starts them in the order of their names:
 #   the client's two (short), then the browser files' one (the longest, so it starts early and the other
 #   processes run beside it), then the others. The processes of one kind take their files from one queue,
@@ -55,7 +53,7 @@ background knip npx knip
 status=0
 check build npm run build || status=1
 
-tap --jobs=3 test/suite/shards/*.ts || status=1
+tap --jobs=2 test/suite/shards/*.ts || status=1
 
 for pid in "${checks[@]}"; do wait "$pid" || status=1; done
 checks=()
