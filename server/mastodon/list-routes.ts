@@ -6,7 +6,7 @@ import { ERROR_REPLIES, orNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow } from './paging.js'
 import { AccountSchema } from './schemas.js'
-import { sendPage, statusesOf } from './status-page.js'
+import { sendTimeline } from './status-page.js'
 import { StatusSchema } from './status-schemas.js'
 
 const ListSchema = Type.Object(
@@ -185,13 +185,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     async (request, reply) => {
       const userId = request.user._id
       const entries = await orNotFound(services.timelines.list(userId, request.params.id, pageWindow(request.query)))
-      const statuses = await statusesOf(
-        services,
-        publicUrl,
-        entries.map((entry) => entry.post),
-        userId,
-      )
-      return sendPage(reply, request, publicUrl, statuses)
+      return sendTimeline(reply, request, services, publicUrl, entries, userId)
     },
   )
 }

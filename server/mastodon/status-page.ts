@@ -80,3 +80,16 @@ export function sendPage(reply: FastifyReply, request: FastifyRequest, publicUrl
   if (link !== undefined) void reply.header('link', link)
   return statuses
 }
+
+/** A timeline's page, its entries' posts as statuses for the reader, with the Link header to the next. */
+export async function sendTimeline(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  services: Services,
+  publicUrl: string,
+  entries: readonly { post: Post }[],
+  readerId: string | undefined,
+) {
+  const posts = entries.map((entry) => entry.post)
+  return sendPage(reply, request, publicUrl, await statusesOf(services, publicUrl, posts, readerId))
+}

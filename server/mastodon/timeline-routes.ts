@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { PageQuerySchema, pageWindow } from './paging.js'
-import { readerIdOf, sendPage, statusesOf } from './status-page.js'
+import { readerIdOf, sendTimeline } from './status-page.js'
 import { StatusSchema } from './status-schemas.js'
 
 const Statuses = { 200: Type.Array(StatusSchema), ...ERROR_REPLIES }
@@ -26,13 +26,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     async (request, reply) => {
       const userId = request.user._id
       const entries = await services.timelines.home(userId, pageWindow(request.query))
-      const statuses = await statusesOf(
-        services,
-        publicUrl,
-        entries.map((entry) => entry.post),
-        userId,
-      )
-      return sendPage(reply, request, publicUrl, statuses)
+      return sendTimeline(reply, request, services, publicUrl, entries, userId)
     },
   )
 
@@ -52,8 +46,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       const readerId = readerIdOf(request)
       const window = pageWindow(request.query)
       const entries = on(request.query.remote) ? [] : await services.timelines.public(readerId, window)
-      const posts = entries.map((entry) => entry.post)
-      return sendPage(reply, request, publicUrl, await statusesOf(services, publicUrl, posts, readerId))
+      return sendTimeline(reply, request, services, publicUrl, entries, readerId)
     },
   )
 
@@ -72,13 +65,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     async (request, reply) => {
       const readerId = readerIdOf(request)
       const entries = await services.timelines.tag(request.params.hashtag, readerId, pageWindow(request.query))
-      const statuses = await statusesOf(
-        services,
-        publicUrl,
-        entries.map((entry) => entry.post),
-        readerId,
-      )
-      return sendPage(reply, request, publicUrl, statuses)
+      return sendTimeline(reply, request, services, publicUrl, entries, readerId)
     },
   )
 }
