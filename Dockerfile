@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 
-# Build: every dependency, then the server (tsc) and the client (Vite) into dist/.
+# Build: every dependency, then the server (tsc) and the client (Vite) into dist/; then the dependencies
+# the build alone needed are pruned, leaving the production ones for the runtime stage.
 FROM node:24-slim AS build
 WORKDIR /app
 # patches/ holds fixes to dependencies that npm ci applies (postinstall: patch-package).
@@ -9,6 +10,7 @@ COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
+RUN npm prune --omit=dev --no-audit --no-fund
 
 # Runtime: production dependencies and the build, nothing else.
 FROM node:24-slim AS runtime
@@ -18,8 +20,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY patches ./patches
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The image's own non-root user owns the data directory, so a fresh volume is writable by it.
 RUN mkdir -p /data && chown node:node /data

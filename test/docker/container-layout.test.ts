@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
@@ -72,8 +72,9 @@ if (!files) {
     t.match(dockerfile, /^FROM node:24-slim AS build$/m)
     t.match(dockerfile, /^RUN npm ci --no-audit --no-fund$/m)
     t.match(dockerfile, /^RUN npm run build$/m)
+    t.match(dockerfile, /^RUN npm prune --omit=dev\b/m)
     t.match(dockerfile, /^FROM node:24-slim AS runtime$/m)
-    t.match(dockerfile, /^RUN npm ci --omit=dev\b/m)
+    t.match(dockerfile, /^COPY --from=build \/app\/node_modules \.\/node_modules$/m)
     t.match(dockerfile, /^COPY --from=build \/app\/dist \.\/dist$/m)
     t.match(dockerfile, /^USER node$/m)
     t.match(dockerfile, /^VOLUME \/data$/m)
@@ -109,9 +110,11 @@ if (!files) {
       await mkdir(appDir, { recursive: true })
       for (const file of ['package.json', 'package-lock.json'])
         await cp(path.join(buildDir, file), path.join(appDir, file))
-      const omitDev = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']
-      await timed('npm ci --omit=dev', () => run('npm', omitDev, { cwd: appDir, timeoutMs: NPM_TIMEOUT_MS }))
-      await cp(path.join(buildDir, 'dist'), path.join(appDir, 'dist'), { recursive: true })
+      const prune = ['prune', '--omit=dev', '--no-audit', '--no-fund']
+      await timed('npm prune --omit=dev', () => run('npm', prune, { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }))
+      // COPY --from=build: the build stage is not used again, so its folders move rather than copy.
+      await rename(path.join(buildDir, 'node_modules'), path.join(appDir, 'node_modules'))
+      await rename(path.join(buildDir, 'dist'), path.join(appDir, 'dist'))
       for (const dev of ['typescript', 'vite', 'tap', 'tsx', 'playwright-core']) {
         t.notOk(existsSync(path.join(appDir, 'node_modules', dev)), `${dev} is not in the image`)
       }

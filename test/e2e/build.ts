@@ -69,6 +69,8 @@ async function withBuildLock<T>(run: () => Promise<T>): Promise<T> {
  * trust that check, so a file edited mid-run cannot rebuild the client under a running test.
  */
 export async function ensureBuilt(): Promise<void> {
+  const suiteBuild = process.env.CHIRP_SUITE_BUILD
+  if (suiteBuild) return awaitSuiteBuild(suiteBuild)
   const runId = String(process.ppid)
   await withBuildLock(async () => {
     const mark = await readFile(CHECKED_MARK, 'utf8').catch(() => '')
@@ -77,4 +79,24 @@ export async function ensureBuilt(): Promise<void> {
     if (!(await buildIsCurrent())) await run('npm', ['run', 'build'], { cwd: ROOT, timeoutMs: 5 * 60_000 })
     await writeFile(CHECKED_MARK, runId)
   })
+}
+
+/** How long a file waits for the suite's build, which runs beside the first files. */
+const SUITE_BUILD_TIMEOUT_MS = 10 * 60_000
+
+/**
+ * Under test/suite/run.sh the build runs beside the files that do not need it, and writes its exit status
+ * to `statusFile` when it ends: a file that needs dist/ waits for that, and fails at once if it failed.
+ */
+async function awaitSuiteBuild(statusFile: string): Promise<void> {
+  const deadline = Date.now() + SUITE_BUILD_TIMEOUT_MS
+  for (;;) {
+    const status = await readFile(statusFile, 'utf8').catch(() => undefined)
+    if (status !== undefined) {
+      if (status.trim() === '0') return
+      throw new Error(`npm run build failed (exit ${status.trim()}): its output is above in this run`)
+    }
+    if (Date.now() > deadline) throw new Error(`npm run build did not end within ${SUITE_BUILD_TIMEOUT_MS} ms`)
+    await sleep(250)
+  }
 }

@@ -59,6 +59,9 @@ export interface RunningServer {
   stop(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>
 }
 
+/** How long a server may take to answer its health check: a minute, as the suite's other files load the cores. */
+const START_TIMEOUT_MS = 60_000
+
 const running = new Set<ChildProcess>()
 // A test process that dies must not leave servers listening behind it.
 process.on('exit', () => {
@@ -110,7 +113,7 @@ export async function startServer(
     },
   }
   try {
-    await waitForHealth(baseURL, exited, 30_000)
+    await waitForHealth(baseURL, exited, START_TIMEOUT_MS)
   } catch (error) {
     await server.stop(2_000)
     throw new Error(`${(error as Error).message}\nserver output:\n${output}`)

@@ -3,13 +3,14 @@
 #
 # - The checks (the typecheck, ESLint, Prettier and knip) run in the background at a lower priority: they
 #   take what the tests leave of the cores, and each one's output is printed whole when it ends.
-# - The build (npm run build, whose tsc typechecks the server as `npm run typecheck` does) comes first, so
-#   that the browser files find dist/ current.
-# - tap runs a few long-lived processes (the files of test/suite/shards/), two at a time, and each runs
-#   many files one after another (test/suite/run-shard.ts). tap starts them in the order of their names:
-#   the client's two (short), then the browser files' one (the longest, so it starts early and the other
-#   processes run beside it), then the others. The processes of one kind take their files from one queue,
-#   a temporary directory, so they share out what is left and end together.
+# - The build (npm run build, whose tsc typechecks the server as `npm run typecheck` does) runs beside the
+#   first test files, at the tests' priority: only the files that need dist/ (the browser files, and the
+#   few that start the built server) wait for it (test/e2e/build.ts reads CHIRP_SUITE_BUILD).
+# - tap runs a few long-lived processes (the files of test/suite/shards/), three at a time, and each runs
+#   many files one after another (test/suite/run-shard.ts). The processes of one kind take their files from
+#   one queue, a temporary directory, so they share out what is left and end together. tap starts them in
+#   the order given below: one of each long kind first (the browser files, the node files, the PostgreSQL
+#   pass), then their second processes and the short kinds, so that no kind is left to run alone at the end.
 # Exits non-zero when a check, the build or a test failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,9 +52,21 @@ background prettier npx prettier --check .
 background knip npx knip
 
 status=0
-check build npm run build || status=1
+export CHIRP_SUITE_BUILD=$work/build-status
+{
+  build_status=0
+  check build npm run build || build_status=$?
+  echo "$build_status" >"$work/build-status.tmp" && mv "$work/build-status.tmp" "$CHIRP_SUITE_BUILD"
+} &
+build=$!
 
-tap --jobs=2 test/suite/shards/*.ts || status=1
+shards=()
+for name in e2e-1 node-1 postgres-1 e2e-2 node-2 client-1 postgres-2 client-2 node-3 s3-1; do
+  shards+=("test/suite/shards/$name.ts")
+done
+tap --jobs=3 "${shards[@]}" || status=1
+wait "$build" || status=1
+[ "$(cat "$CHIRP_SUITE_BUILD" 2>/dev/null)" = 0 ] || status=1
 
 for pid in "${checks[@]}"; do wait "$pid" || status=1; done
 checks=()

@@ -1,3 +1,3 @@
 import { runShard } from '../run-shard.js'
 
-await runShard('node', 1, 2)
+await runShard('node', 1, 3)

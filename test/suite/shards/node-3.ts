@@ -1,3 +1,3 @@
 import { runShard } from '../run-shard.js'
 
-await runShard('e2e', 1, 1)
+await runShard('node', 3, 3)

@@ -1,0 +1,3 @@
+import { runShard } from '../run-shard.js'
+
+await runShard('e2e', 1, 2)
