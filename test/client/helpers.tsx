@@ -166,10 +166,11 @@ export function renderAt(path: string, ui: ReactNode) {
 }
 
 /**
- * Waits until `condition` holds. The failure while waiting is a plain error on purpose: an
+ * Waits until `condition` holds, for as long as the DOM's other waits do (test/client/dom.ts) unless
+ * `timeout` says otherwise. The failure while waiting is a plain error on purpose: an
  * assertion comparing DOM nodes would render the whole jsdom tree into its message on every try.
  */
-export async function until(condition: () => boolean, timeout = 3000): Promise<void> {
+export async function until(condition: () => boolean, timeout?: number): Promise<void> {
   await waitFor(
     () => {
       if (!condition()) throw new Error('still waiting')
