@@ -167,6 +167,12 @@ await t.test('a remote profile: who they are, their page on their server, their 
   )
 })
 
+await t.test('a profile address with the @ of a handle escaped opens the same profile', async (t) => {
+  const { me } = samples()
+  await liveApp(t, me, `/profile/${HANDLE_PATH}`, profileRoutes(bea()))
+  t.ok(await screen.findByRole('heading', { level: 1, name: 'Bea Remote' }))
+})
+
 await t.test('following a locked remote person makes a request; block, mute and report take their id', async (t) => {
   const { me } = samples()
   const person = bea({ locked: true })
