@@ -80,6 +80,18 @@ function shared(page: ReactElement) {
   )
 }
 
+/**
+ * A username from the address. The router decodes only what decodeURI does, so a handle linked as
+ * `name%40host` (as other sites may write it) still has its `@` escaped: it is decoded here.
+ */
+function handleOf(param: string): string {
+  try {
+    return decodeURIComponent(param)
+  } catch {
+    return param
+  }
+}
+
 /** Every page of the client (docs/api-contract.md §10); the path-less last route is the 404 page. */
 export function App() {
   const [location] = useLocation()
@@ -108,7 +120,9 @@ export function App() {
           <Route path={paths.moderationUser.path}>{(params) => guarded(<ModerationPersonPage id={params.id} />)}</Route>
           <Route path={paths.moderationInvites.path}>{guarded(<ModerationInvitesPage />)}</Route>
           <Route path={paths.moderationLog.path}>{guarded(<ModerationLogPage />)}</Route>
-          <Route path={paths.profile.path}>{(params) => shared(<ProfilePage username={params.username} />)}</Route>
+          <Route path={paths.profile.path}>
+            {(params) => shared(<ProfilePage username={handleOf(params.username)} />)}
+          </Route>
           <Route path={paths.postDetail.path}>{(params) => shared(<PostDetailPage postId={params.postId} />)}</Route>
           <Route component={NotFoundPage} />
         </Switch>

@@ -11,7 +11,11 @@ export const paths = {
   bookmark: { path: '/bookmark', href: () => '/bookmark' },
   profile: {
     path: '/profile/:username',
-    href: (username: string) => `/profile/${encodeURIComponent(username)}`,
+    /**
+     * A person of another server keeps the `@` and `:` of `name@host:port` as they are: both may stand in a
+     * path, and the router decodes only what decodeURI does, which leaves `%40` and `%3A` encoded.
+     */
+    href: (username: string) => `/profile/${encodeURIComponent(username).replace(/%40/g, '@').replace(/%3A/g, ':')}`,
   },
   postDetail: {
     path: '/post-detail/:postId',

@@ -12,9 +12,10 @@ import { CommentsSection, type CommentHandlers, type CommentsReading } from './c
 import { LinkCard } from './link-card.js'
 import { Menu, type MenuItem } from './menu.js'
 import { PollCard } from './poll-card.js'
-import { PinIcon, RepostIcon } from './icons.js'
+import { LinkIcon, PinIcon, RepostIcon } from './icons.js'
 import { PostActions } from './post-actions.js'
 import { QuoteCard } from './quote-card.js'
+import { RemoteHtml, webAddress } from './remote-html.js'
 import { RichText } from './rich-text.js'
 import { TimeAgo } from './time-ago.js'
 import { PopoverHost } from './use-popover.js'
@@ -85,6 +86,7 @@ export function PostCard(props: PostCardProps) {
   const name = displayNameOf(post)
   const isOwner = post.username === me
   const isDetail = props.variant === 'detail'
+  const origin = post.remote ? webAddress(post.url) : null
   const images = imagesOf(post)
   // How many menus or emoji grids are open in the card (a comment's too): while any is, it is drawn in full.
   const [popovers, setPopovers] = useState(0)
@@ -183,10 +185,16 @@ export function PostCard(props: PostCardProps) {
             {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
           </header>
           <SpoilerGate warning={post.spoilerText}>
-            {post.content && (
-              <p className="post-content">
-                <RichText text={post.content} />
-              </p>
+            {post.contentHtml !== undefined ? (
+              <div className="post-content is-remote">
+                <RemoteHtml html={post.contentHtml} />
+              </div>
+            ) : (
+              post.content && (
+                <p className="post-content">
+                  <RichText text={post.content} />
+                </p>
+              )
             )}
             {images.length > 0 && (
               <div className={`post-media-grid count-${images.length}`}>
@@ -226,6 +234,14 @@ export function PostCard(props: PostCardProps) {
             {post.quoteOf !== undefined && <QuoteCard quote={post.quote} />}
           </SpoilerGate>
           {post.poll && <PollCard poll={post.poll} now={now} onVote={props.onVote} />}
+          {origin && (
+            <p className="post-origin">
+              <a href={origin.href} target="_blank" rel="noopener noreferrer nofollow">
+                <LinkIcon />
+                Open the original on {origin.host}
+              </a>
+            </p>
+          )}
           {isDetail && (
             <p className="post-date">
               <time dateTime={post.createdAt}>{formatFullDate(post.createdAt)}</time>

@@ -5,6 +5,7 @@ import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
 import { LinkIcon, LockIcon } from './icons.js'
 import { Menu } from './menu.js'
+import { webAddress } from './remote-html.js'
 
 type ProfileHeaderProps = {
   user: UserView
@@ -46,6 +47,8 @@ export function ProfileHeader(props: ProfileHeaderProps) {
   const { user, postCount, isMe } = props
   const name = displayNameOf(user)
   const website = user.website ? safeLink(user.website) : null
+  // A person of another server (DECISIONS §14): their page there.
+  const home = user.remote ? webAddress(user.url) : null
   return (
     <section className="profile-header" aria-label="Profile">
       {user.bannerURL ? (
@@ -105,7 +108,15 @@ export function ProfileHeader(props: ProfileHeaderProps) {
             {website.text}
           </a>
         )}
-        <span className="profile-joined">Joined {formatShortDate(user.createdAt)}</span>
+        {home && (
+          <a className="profile-website" href={home.href} target="_blank" rel="noopener noreferrer nofollow">
+            <LinkIcon />
+            Their profile on {home.host}
+          </a>
+        )}
+        <span className="profile-joined">
+          {user.remote ? 'Known here since' : 'Joined'} {formatShortDate(user.createdAt)}
+        </span>
       </div>
       <div className="profile-counts">
         <span className="count">

@@ -38,6 +38,8 @@ const TABS = [
   { value: 'media', label: 'Media' },
   { value: 'likes', label: 'Likes' },
 ] as const satisfies readonly { value: Tab; label: string }[]
+/** What a person of another server likes is known only to their server. */
+const REMOTE_TABS = TABS.filter((t) => t.value !== 'likes')
 const TAB_LISTS = { posts: 'profile', media: 'profileMedia', likes: 'profileLikes' } as const
 const TAB_LOADS = { posts: loadProfilePosts, media: loadProfileMedia, likes: loadProfileLikes }
 
@@ -112,7 +114,7 @@ export function ProfilePage({ username }: { username: string }) {
       />
       <Tabs
         label="Posts of the profile"
-        tabs={TABS}
+        tabs={user.remote ? REMOTE_TABS : TABS}
         value={tab}
         panel={panelId}
         onChange={(next) => {

@@ -1,5 +1,7 @@
 import { proxy } from 'valtio'
 import { apiGetTrendingTags, apiSearchUsers } from '../api/search.js'
+import { errorStatus } from '../api/http.js'
+import { apiGetUser } from '../api/users.js'
 import type { TrendingTag, UserResult } from '../api/types.js'
 import { emptyPaged, loadPaged } from './paged.js'
 
@@ -21,11 +23,30 @@ const initial = () => ({
 
 export const search = proxy(initial())
 
+/** `@name@host` (the first `@` may be left out): a person of another server, or of this one by its full handle. */
+const HANDLE = /^@?[A-Za-z0-9_.~-]+@[A-Za-z0-9.-]+(:\d{1,5})?$/
+
+/**
+ * People whose names begin with the words of `q`; a full handle `@name@host` is the one person it names,
+ * found through their server by the server (DECISIONS §14), or nobody.
+ */
 export function loadPeople(q: string, more = false): Promise<void> {
   return loadPaged(search, 'people', q, more, async (cursor) => {
+    if (HANDLE.test(q.trim())) return { items: await personOf(q.trim().replace(/^@/, '')), nextCursor: null }
     const reply = await apiSearchUsers(q, { limit: PEOPLE_PAGE, cursor })
     return { items: reply.users, nextCursor: reply.nextCursor }
   })
+}
+
+/** The person a full handle names, as a search finds people; nobody when no server knows them. */
+async function personOf(handle: string): Promise<UserResult[]> {
+  try {
+    const { _id, username, firstName, lastName, displayName, avatarURL, bio } = await apiGetUser(handle)
+    return [{ _id, username, firstName, lastName, ...(displayName ? { displayName } : {}), avatarURL, bio }]
+  } catch (error) {
+    if (errorStatus(error) === 404) return []
+    throw error
+  }
 }
 
 export function setPeopleFirst(on: boolean): void {

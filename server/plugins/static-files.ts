@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { errorBody, MSG } from '../errors.js'
 import type { MediaStorage } from '../media/media-storage.js'
-import { MEDIA_HEADERS, registerStoredMedia } from './stored-media.js'
+import { MEDIA_HEADERS, PUBLIC_IMAGE_POLICY, registerStoredMedia } from './stored-media.js'
 
 /**
  * Serves uploads at /media/ (a folder's as static files, a bucket's through stored-media.ts) and the
@@ -32,6 +32,7 @@ export async function registerStaticFiles(
     })
 
   const hasClient = existsSync(path.join(clientDir, 'index.html'))
+  const avatarsDir = path.join(path.resolve(clientDir), 'avatars') + path.sep
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -44,6 +45,8 @@ export async function registerStaticFiles(
       setHeaders: (res, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`)
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+        if (file.startsWith(avatarsDir))
+          for (const [name, value] of Object.entries(PUBLIC_IMAGE_POLICY)) res.header(name, value)
       },
     })
   }

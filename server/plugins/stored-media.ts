@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify'
 import { contentTypeOf, MEDIA_KEY, type MediaStorage } from '../media/media-storage.js'
 
+/**
+ * Public images (uploads, the preset avatars) may be shown by pages of other sites: the profiles and posts
+ * other servers show of this one's people link them there (DECISIONS §14), as Mastodon apps of other
+ * origins do (§13).
+ */
+export const PUBLIC_IMAGE_POLICY = { 'cross-origin-resource-policy': 'cross-origin' } as const
+
 /** Uploaded files never change (their names are fresh uuids), and are never run as anything but an image. */
 export const MEDIA_HEADERS = {
   'cache-control': 'public, max-age=31536000, immutable',
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none'; sandbox",
-  'cross-origin-resource-policy': 'same-origin',
+  ...PUBLIC_IMAGE_POLICY,
 } as const
 
 /**

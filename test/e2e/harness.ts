@@ -18,7 +18,7 @@ export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'e2e')
 
 /** How long a single wait for the page may take before the step counts as failed. */
-const STEP_TIMEOUT_MS = 10_000
+export const STEP_TIMEOUT_MS = 10_000
 
 type Tap = Pick<Test, 'plan' | 'fail' | 'teardown' | 'setTimeout'>
 
@@ -39,7 +39,7 @@ export function browserAvailable(t: Pick<Test, 'plan' | 'fail'>): boolean {
 /** Chromium while files use it; kept open between them while the suite's runner holds it (holdBrowser). */
 let shared: { browser: Promise<Browser>; users: number } | undefined
 
-function openBrowser(): Promise<Browser> {
+export function openBrowser(): Promise<Browser> {
   shared ??= { browser: chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), users: 0 }
   const { browser } = shared
   shared.users += 1
@@ -48,7 +48,7 @@ function openBrowser(): Promise<Browser> {
 }
 
 /** Closes what a file left open in the browser, and the browser itself once nothing holds it. */
-async function closeBrowser(browser: Browser): Promise<void> {
+export async function closeBrowser(browser: Browser): Promise<void> {
   await Promise.all(browser.contexts().map((context) => context.close()))
   if (!shared || --shared.users > 0) return
   shared = undefined
@@ -68,6 +68,16 @@ export async function holdBrowser(): Promise<() => Promise<void>> {
 export interface Session {
   token: string
   username: string
+}
+
+/** The client keeps its session in localStorage under `token` and `username`: a context's storage signed in as `session`. */
+export function signedIn(origin: string, session: Session | undefined) {
+  if (!session) return undefined
+  const localStorage = [
+    { name: 'token', value: session.token },
+    { name: 'username', value: session.username },
+  ]
+  return { cookies: [], origins: [{ origin, localStorage }] }
 }
 
 export interface E2E {
@@ -160,21 +170,7 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
         viewport: { width: 1280, height: 900 },
         // Share writes the post's link to the clipboard.
         permissions: ['clipboard-read', 'clipboard-write'],
-        // The client keeps its session in localStorage under `token` and `username`.
-        storageState: session
-          ? {
-              cookies: [],
-              origins: [
-                {
-                  origin: baseURL,
-                  localStorage: [
-                    { name: 'token', value: session.token },
-                    { name: 'username', value: session.username },
-                  ],
-                },
-              ],
-            }
-          : undefined,
+        storageState: signedIn(baseURL, session),
       })
       context.setDefaultTimeout(STEP_TIMEOUT_MS)
       return context

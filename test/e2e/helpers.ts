@@ -12,7 +12,13 @@ export interface NewUser extends Session {
 }
 
 /** Fixture set-up goes straight to the API; the journeys themselves only click and type. */
-export async function call<T>(e2e: E2E, method: string, url: string, body?: unknown, token?: string): Promise<T> {
+export async function call<T>(
+  e2e: Pick<E2E, 'baseURL'>,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const res = await fetch(`${e2e.baseURL}${url}`, {
     method,
     headers: {
@@ -49,7 +55,7 @@ export async function fillSignup(page: Page, username: string, first: string, la
 }
 
 /** A brand-new account: it follows nobody, has no posts and no bookmarks. */
-export async function signupUser(e2e: E2E, prefix: string): Promise<NewUser> {
+export async function signupUser(e2e: Pick<E2E, 'baseURL'>, prefix: string): Promise<NewUser> {
   const username = uniqueUsername(prefix)
   const user = { firstName: 'Eve', lastName: `Tester${randomBytes(2).toString('hex')}`, password: 'e2e-password-1' }
   const reply = await call<{ encodedToken: string }>(e2e, 'POST', '/api/auth/signup', {

@@ -60,7 +60,7 @@ await t.test("/media/ keeps its own sandboxing policy, which Helmet's never repl
   t.equal(res.headers['content-type'], 'image/png')
   t.equal(res.headers['content-security-policy'], "default-src 'none'; sandbox")
   t.equal(res.headers['x-content-type-options'], 'nosniff')
-  t.equal(res.headers['cross-origin-resource-policy'], 'same-origin')
+  t.equal(res.headers['cross-origin-resource-policy'], 'cross-origin', 'other sites may show it (DECISIONS §14)')
 })
 
 await t.test('the Swagger UI page loads only files, and its policy differs only by one style hash', async (t) => {
@@ -81,11 +81,20 @@ await t.test('the client page gets the policy, and its HTML needs no inline scri
   const html =
     '<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>'
   await writeFile(path.join(clientDir, 'index.html'), html)
+  await mkdir(path.join(clientDir, 'avatars'))
+  await writeFile(path.join(clientDir, 'avatars', 'avatar-1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   const app = await buildSeededApp(t, { config: { rateLimit: false, clientDir } })
   for (const url of ['/', '/login', '/profile/guest']) {
     const res = await app.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })
     t.equal(res.statusCode, 200, url)
     t.strictSame(parseCsp(res.headers['content-security-policy'])['script-src'], ["'self'"], url)
     t.equal(res.headers['x-content-type-options'], 'nosniff', url)
+    t.equal(res.headers['cross-origin-resource-policy'], 'same-origin', `${url}: only this site's pages load it`)
   }
+  // A preset avatar is a person's picture wherever their profile shows, on other servers' pages too.
+  const avatar = await app.app.inject({ method: 'GET', url: '/avatars/avatar-1.svg' })
+  t.equal(avatar.statusCode, 200)
+  t.equal(avatar.headers['cross-origin-resource-policy'], 'cross-origin', 'a preset avatar may be shown elsewhere')
+  const script = await app.app.inject({ method: 'GET', url: '/index.html' })
+  t.equal(script.headers['cross-origin-resource-policy'], 'same-origin', 'the rest of the client stays this site’s')
 })
