@@ -34,6 +34,8 @@ const HomePage = lazyPage(() =>
     return m.HomePage
   }),
 )
+const ListsPage = lazyPage(() => import('./pages/lists/lists-page.js').then((m) => m.ListsPage))
+const ListPage = lazyPage(() => import('./pages/lists/list-page.js').then((m) => m.ListPage))
 const LoginPage = lazyPage(() => import('./pages/login-page.js').then((m) => m.LoginPage))
 const NotificationsPage = lazyPage(() => import('./pages/notifications-page.js').then((m) => m.NotificationsPage))
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page.js').then((m) => m.NotFoundPage))
@@ -114,6 +116,8 @@ export function App() {
           <Route path={paths.search.path}>{guarded(<SearchPage />)}</Route>
           <Route path={paths.tag.path}>{(params) => shared(<TagPage tag={params.tag} />)}</Route>
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
+          <Route path={paths.lists.path}>{guarded(<ListsPage />)}</Route>
+          <Route path={paths.list.path}>{(params) => guarded(<ListPage id={params.listId} />)}</Route>
           <Route path={paths.settings.path}>{guarded(<SettingsPage />)}</Route>
           <Route path={paths.moderation.path}>{guarded(<ModerationPage />)}</Route>
           <Route path={paths.moderationUsers.path}>{guarded(<ModerationPeoplePage />)}</Route>

@@ -22,6 +22,9 @@ export const paths = {
     href: (postId: string) => `/post-detail/${encodeURIComponent(postId)}`,
   },
   notifications: { path: '/notifications', href: () => '/notifications' },
+  /** My lists of people I follow (DECISIONS §15), and one list's timeline. */
+  lists: { path: '/lists', href: () => '/lists' },
+  list: { path: '/lists/:listId', href: (listId: string) => `/lists/${encodeURIComponent(listId)}` },
   /** The people asking to follow my locked account (DECISIONS §12). */
   followRequests: { path: '/follow-requests', href: () => '/follow-requests' },
   /** Direct messages: my conversations, and one of them. */

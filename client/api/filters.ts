@@ -1,7 +1,7 @@
 import { http } from './http.js'
 
 /** Where a keyword filter applies (docs/mastodon-api.md, "Keyword filters and lists"). */
-export const FILTER_CONTEXTS = ['home', 'public', 'account', 'thread'] as const
+export const FILTER_CONTEXTS = ['home', 'notifications', 'public', 'account', 'thread'] as const
 export type FilterContext = (typeof FILTER_CONTEXTS)[number]
 
 type FilterKeyword = { id: string; keyword: string; whole_word: boolean }

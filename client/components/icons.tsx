@@ -16,6 +16,13 @@ export const BookmarkIcon = ({ filled = false }: { filled?: boolean }) => (
     <path d="M6 3h12a1 1 0 0 1 1 1v17l-7-4.5L5 21V4a1 1 0 0 1 1-1z" />
   </Icon>
 )
+export const ListIcon = () => (
+  <Icon>
+    <path d="M8 6h13M8 12h13M8 18h13" />
+    <path d="M3.5 6h.01M3.5 12h.01M3.5 18h.01" />
+  </Icon>
+)
+
 export const ProfileIcon = () => (
   <Icon>
     <circle cx="12" cy="8" r="4" />

@@ -4,6 +4,7 @@ import { paths } from '../paths.js'
 import {
   BellIcon,
   BookmarkIcon,
+  ListIcon,
   ExploreIcon,
   FeatherIcon,
   HomeIcon,
@@ -125,6 +126,7 @@ export function Layout({
             icon={<BookmarkIcon />}
             label="Bookmarks"
           />
+          <NavLink href={paths.lists.href()} pattern={`${paths.lists.path}/*?`} icon={<ListIcon />} label="Lists" />
           <NavLink
             href={paths.profile.href(username)}
             pattern={paths.profile.href(username)}

@@ -32,10 +32,16 @@ function target(group: NotificationGroup): string {
   return first ? paths.profile.href(first.username) : paths.notifications.href()
 }
 
-/** The words quoted under the row: the reply or mention itself, the post that was liked or reposted, or the quote. */
-function excerpt(group: NotificationGroup): string {
-  if (group.type === 'follow' || group.type === 'follow_request') return ''
-  return group.newest.comment?.text ?? group.newest.post?.content ?? ''
+/**
+ * The words quoted under the row: the reply or mention itself, the post that was liked or reposted, or the
+ * quote; collapsed to the titles of the reader's `warn` filters it matches (DECISIONS §15), the words
+ * themselves not drawn.
+ */
+function excerpt(group: NotificationGroup): { text: string; filtered: boolean } {
+  if (group.type === 'follow' || group.type === 'follow_request') return { text: '', filtered: false }
+  const titles = (group.newest.filtered ?? []).map((result) => result.filter.title)
+  if (titles.length > 0) return { text: `Filtered: ${titles.join(', ')}`, filtered: true }
+  return { text: group.newest.comment?.text ?? group.newest.post?.content ?? '', filtered: false }
 }
 
 export type NotificationRowProps = {
@@ -77,7 +83,11 @@ export function NotificationRow({ group, now, followBack, onReply }: Notificatio
               {relativeTime(createdAt, now)}
             </time>
           </span>
-          {quote && <span className="notification-excerpt">{quote}</span>}
+          {quote.text && (
+            <span className={quote.filtered ? 'notification-excerpt is-filtered' : 'notification-excerpt'}>
+              {quote.text}
+            </span>
+          )}
         </span>
       </Link>
       {first && followBack && !followBack.following && (

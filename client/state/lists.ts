@@ -2,6 +2,7 @@ import { proxy } from 'valtio'
 import { errorMessage, isRetryable } from '../api/http.js'
 import { apiGetFeed, apiGetPost, apiGetPosts, apiGetUserLikes, apiGetUserPosts } from '../api/posts.js'
 import type { FeedSort, Post, UserSummary } from '../api/types.js'
+import { apiListFeed } from '../api/lists.js'
 import { apiGetTagPosts, apiSearchPosts } from '../api/search.js'
 import { apiGetBookmarks } from '../api/users.js'
 import { tagsIn } from '../../common/text-rules.js'
@@ -10,11 +11,13 @@ import { writeSort } from '../lib/storage.js'
 import { feedSort, HOME_PAGE, storedSort, takeEarlyHome, type SortLabel } from './early-home.js'
 import { cachePosts, postCache } from './post-cache.js'
 import { emptyPaged, loadPagedBy, type Paged } from './paged.js'
+import { inOpenList } from './people-lists.js'
 import { users } from './users.js'
 
 /** A list of posts: their ids (the posts themselves are in the post cache); `waiting` holds others' new posts. */
 type PostList = Paged<string>
-export type ListName = 'home' | 'explore' | 'bookmarks' | 'profile' | 'profileMedia' | 'profileLikes' | 'search' | 'tag'
+export type ListName =
+  'home' | 'explore' | 'bookmarks' | 'profile' | 'profileMedia' | 'profileLikes' | 'search' | 'tag' | 'listPosts'
 const LIST_NAMES = [
   'home',
   'explore',
@@ -24,6 +27,7 @@ const LIST_NAMES = [
   'profileLikes',
   'search',
   'tag',
+  'listPosts',
 ] as const satisfies readonly ListName[]
 type Fetch = (cursor: string | null) => Promise<{ posts: Post[]; nextCursor?: string | null }>
 
@@ -39,6 +43,8 @@ const initial = () => ({
   search: emptyPaged<string>(),
   /** A hashtag's posts: the key is the tag, lower case. */
   tag: emptyPaged<string>(),
+  /** One of my lists of people's timeline (DECISIONS §15): the key is the list's id. */
+  listPosts: emptyPaged<string>(),
   detail: { id: '', loading: false, error: null as string | null, retryable: true },
   /** Latest unless the user chose otherwise before. */
   sort: storedSort(),
@@ -75,6 +81,7 @@ const PROFILE_PAGE = 20
 const BOOKMARK_PAGE = 50
 const SEARCH_PAGE = 20
 const TAG_PAGE = 20
+const LIST_PAGE = 20
 
 /**
  * The home feed's first page when it was asked for before its page was drawn: the order, the version of
@@ -167,6 +174,10 @@ export function loadTagPosts(tag: string, more = false): Promise<void> {
   return loadPage('tag', tag, more, (cursor) => apiGetTagPosts(tag, { limit: TAG_PAGE, cursor }))
 }
 
+export function loadListPosts(listId: string, more = false): Promise<void> {
+  return loadPage('listPosts', listId, more, (cursor) => apiListFeed(listId, { limit: LIST_PAGE, cursor }))
+}
+
 export async function loadPost(postId: string): Promise<void> {
   lists.detail = { id: postId, loading: true, error: null, retryable: true }
   try {
@@ -191,9 +202,9 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
   if (post.visibility === 'direct') return false
   const listed = post.visibility === 'public'
   let placed = false
-  const add = (list: PostList, atTop: boolean) => {
+  const add = (list: PostList, atTop: boolean, wait = options.wait) => {
     if (!list.loaded || list.items.includes(post._id) || list.waiting.includes(post._id)) return
-    if (atTop) (options.wait ? list.waiting : list.items).unshift(post._id)
+    if (atTop) (wait ? list.waiting : list.items).unshift(post._id)
     else if (list.done) list.items.push(post._id)
     else return
     placed = true
@@ -203,6 +214,8 @@ export function insertPost(post: Post, options: { inHome: boolean; wait?: boolea
   if (lists.profile.key === post.username) add(lists.profile, true)
   if (lists.profileMedia.key === post.username && post.mediaUrl) add(lists.profileMedia, true)
   if (listed && lists.tag.key && tagsIn(post.content).includes(lists.tag.key)) add(lists.tag, true)
+  // The open list's timeline takes its people's posts, on top at once: it is read as it comes.
+  if (lists.listPosts.key && inOpenList(post.username)) add(lists.listPosts, true, false)
   return placed
 }
 

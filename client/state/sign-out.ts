@@ -8,6 +8,7 @@ import { reset as resetModeratedPeople } from './moderated-people.js'
 import { reset as resetModeration } from './moderation.js'
 import { reset as resetNetwork } from './network.js'
 import { reset as resetNotifications } from './notifications.js'
+import { reset as resetPeopleLists } from './people-lists.js'
 import { reset as resetPostCache } from './post-cache.js'
 import { reset as resetPosts } from './posts.js'
 import { reset as resetRelations } from './relations.js'
@@ -37,6 +38,8 @@ export const STATE_RESETS = {
   notifications: resetNotifications,
   /** A helper for paged lists; the lists are in the stores that use it. */
   paged: null,
+  /** My lists of people and the people of the one open. */
+  'people-lists': resetPeopleLists,
   'post-cache': resetPostCache,
   /** Actions, and the like and bookmark intents still queued. */
   posts: resetPosts,

@@ -99,7 +99,12 @@ export async function notificationsOf(
     const account = accounts.get(notification.actor._id)
     if (!account) return []
     const id = timedIdOf(notification.createdAt, notification._id)
-    const status = notification.post ? (statuses.get(notification.post._id) ?? null) : undefined
+    const read = notification.post ? (statuses.get(notification.post._id) ?? null) : undefined
+    // A warning of the recipient's filters of notifications rides on the status, as Mastodon's apps read it.
+    const status =
+      read && notification.filtered
+        ? { ...read, filtered: notification.filtered.map((result) => ({ ...result, status_matches: null })) }
+        : read
     return [
       {
         id,

@@ -10,13 +10,20 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       onRequest: [app.authenticate],
       schema: {
         tags: ['posts'],
-        description: "The home timeline: the caller's posts and those of everyone they follow.",
+        description:
+          "The home timeline: the caller's posts and those of everyone they follow; with `list`, that list's timeline.",
         querystring: FeedQuerySchema,
         response: { 200: FeedReplySchema, ...ERRORS },
       },
     },
-    async (request, reply) =>
-      sendPostList(reply, await services.posts.feed(me(request), request.query, readerOf(request))),
+    async (request, reply) => {
+      const { list, ...query } = request.query
+      const page =
+        list === undefined
+          ? await services.posts.feed(me(request), query, readerOf(request))
+          : await services.posts.byList(me(request), list, { ...query, sort: 'latest' }, readerOf(request))
+      return sendPostList(reply, page)
+    },
   )
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { CursorSchema, DateTimeSchema, IdSchema, LimitSchema } from './common.js'
+import { FilterResultSchema } from './filters.js'
 import { UserSummarySchema } from './user-summary.js'
 
 const NotificationTypeSchema = Type.Union([
@@ -32,6 +33,8 @@ export const NotificationSchema = Type.Object(
     comment: Type.Optional(Type.Object({ _id: Type.String(), text: Type.String() })),
     createdAt: DateTimeSchema,
     read: Type.Boolean(),
+    /** The recipient's `warn` filters of notifications that match what someone else wrote in it (DECISIONS §15). */
+    filtered: Type.Optional(Type.Array(FilterResultSchema)),
   },
   { title: 'Notification' },
 )

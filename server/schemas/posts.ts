@@ -230,7 +230,14 @@ export const CommentParamsSchema = Type.Object(
 
 const FeedSortSchema = Type.Union([Type.Literal('latest'), Type.Literal('oldest'), Type.Literal('trending')])
 export type FeedSort = Static<typeof FeedSortSchema>
-export const FeedQuerySchema = Type.Composite([ListQuerySchema, Type.Object({ sort: Type.Optional(FeedSortSchema) })])
+/** `list`: one of the caller's lists (DECISIONS §15), its people's posts newest first (`sort` then is ignored). */
+export const FeedQuerySchema = Type.Composite([
+  ListQuerySchema,
+  Type.Object({
+    sort: Type.Optional(FeedSortSchema),
+    list: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  }),
+])
 export type FeedQuery = Static<typeof FeedQuerySchema>
 /** `filter=media`: only the posts with an image (a profile's Media tab). */
 export const UserPostsQuerySchema = Type.Composite([

@@ -218,7 +218,7 @@ function patternOf({ keyword, wholeWord }: FilterKeywordRecord): RegExp {
 }
 
 /** What a filter reads of a post: its text, content warning, image description and poll options. */
-const textsOf = (post: Post): string[] => [
+export const textsOf = (post: Pick<Post, 'content' | 'spoilerText' | 'mediaAlt' | 'poll'>): string[] => [
   post.content,
   post.spoilerText ?? '',
   post.mediaAlt ?? '',
@@ -228,16 +228,22 @@ const textsOf = (post: Post): string[] => [
 /** What the reader's filters make of a post in one context: hidden, shown with warnings, or as it is. */
 export type Judgement = { hide: true } | { hide: false; filtered: FilterResult[] }
 
+/** Someone's words as a filter reads them: who wrote them (by username) and the texts. */
+export interface Written {
+  username: string
+  texts: readonly string[]
+}
+
 /**
- * The reader's filters in force at `at` for one context, as a judge of posts; a post of the reader's own
- * is never filtered, as Mastodon leaves one's own statuses alone.
+ * The reader's filters in force at `at` for one context, as a judge of anything written; words of the
+ * reader's own are never filtered, as Mastodon leaves one's own statuses alone.
  */
-export async function filterJudge(
+export async function wordsJudge(
   store: StoreReader,
   readerId: string | undefined,
   context: FilterContext,
   at: Date,
-): Promise<((post: Post) => Judgement) | undefined> {
+): Promise<((written: Written) => Judgement) | undefined> {
   if (readerId === undefined) return undefined
   const when = at.toISOString()
   const active = (await store.listFilters(readerId)).filter(
@@ -252,9 +258,8 @@ export async function filterJudge(
     filter,
     patterns: filter.keywords.map((keyword) => ({ keyword: keyword.keyword, pattern: patternOf(keyword) })),
   }))
-  return (post) => {
-    if (post.username === own) return { hide: false, filtered: [] }
-    const texts = textsOf(post)
+  return ({ username, texts }) => {
+    if (username === own) return { hide: false, filtered: [] }
     const filtered: FilterResult[] = []
     for (const { filter, patterns } of compiled) {
       const matches = patterns.filter(({ pattern }) => texts.some((text) => pattern.test(text)))
@@ -273,6 +278,17 @@ export async function filterJudge(
     }
     return { hide: false, filtered }
   }
+}
+
+/** The reader's filters of one context as a judge of posts (wordsJudge). */
+export async function filterJudge(
+  store: StoreReader,
+  readerId: string | undefined,
+  context: FilterContext,
+  at: Date,
+): Promise<((post: Post) => Judgement) | undefined> {
+  const judge = await wordsJudge(store, readerId, context, at)
+  return judge && ((post) => judge({ username: post.username, texts: textsOf(post) }))
 }
 
 /** The posts as the reader's filters of the context leave them: hidden ones out, warned ones with `filtered`. */

@@ -1,6 +1,7 @@
 import type { Notification } from '../schemas/notifications.js'
 import type { UserSummary } from '../schemas/user-summary.js'
 import type { CommentRecord, NotificationRecord, PostRecord, StoreReader } from '../store/types.js'
+import type { Judgement, Written } from './filters.js'
 import { summaryOf } from './views.js'
 
 /**
@@ -37,10 +38,42 @@ export function notificationView(record: NotificationRecord, actor: UserSummary,
   }
 }
 
-/** Views of a page of notifications: the people and posts they name, fetched in one call each. */
+type WrittenParts = 'spoilerText' | 'mediaAlt' | 'moreMedia' | 'poll'
+
+/**
+ * What of a notification someone else wrote, for the recipient's filters of notifications (DECISIONS §15):
+ * the comment it carries, else its post when that is not the recipient's own (a mention, a quote); a like
+ * or a repost of the recipient's own post carries nothing to filter.
+ */
+export function writtenIn(
+  record: Pick<NotificationRecord, 'recipientId'>,
+  actor: Pick<UserSummary, 'username'>,
+  post: (Pick<PostRecord, 'authorId' | 'content'> & Partial<Pick<PostRecord, WrittenParts>>) | undefined,
+  comment?: { text: string },
+): Written | undefined {
+  if (comment) return { username: actor.username, texts: [comment.text] }
+  if (!post || post.authorId === record.recipientId) return undefined
+  return {
+    username: actor.username,
+    texts: [
+      post.content,
+      post.spoilerText ?? '',
+      post.mediaAlt ?? '',
+      ...(post.moreMedia ?? []).map((media) => media.alt ?? ''),
+      ...(post.poll?.options ?? []),
+    ],
+  }
+}
+
+/**
+ * Views of a page of notifications: the people and posts they name, fetched in one call each. With a
+ * judge (the recipient's filters of notifications), one it hides is left out and one it warns of carries
+ * `filtered`.
+ */
 export async function notificationViews(
   store: StoreReader,
   records: readonly NotificationRecord[],
+  judge?: (written: Written) => Judgement,
 ): Promise<Notification[]> {
   const postIds = [...new Set(records.flatMap((record) => (record.postId ? [record.postId] : [])))]
   const [actors, posts] = await Promise.all([
@@ -67,9 +100,12 @@ export async function notificationViews(
     if (!actor) continue
     const post = record.postId ? postById.get(record.postId) : undefined
     const comment = record.commentId && post ? commentById.get(record.commentId) : undefined
-    views.push(
-      notificationView(record, summaryOf(actor), { ...(post ? { post } : {}), ...(comment ? { comment } : {}) }),
-    )
+    const summary = summaryOf(actor)
+    const written = judge && writtenIn(record, summary, post, comment)
+    const judged = written ? judge(written) : undefined
+    if (judged?.hide) continue
+    const view = notificationView(record, summary, { ...(post ? { post } : {}), ...(comment ? { comment } : {}) })
+    views.push(judged && judged.filtered.length > 0 ? { ...view, filtered: judged.filtered } : view)
   }
   return views
 }

@@ -2,6 +2,7 @@ import { MSG, notFound } from '../errors.js'
 import type { PageRequest } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
 import { notificationViews } from './notification-views.js'
+import { wordsJudge } from './filters.js'
 import { hiddenFrom } from './visibility.js'
 import { timedIdOf } from './status-ids.js'
 import { checkMayRead } from './audience-reads.js'
@@ -12,18 +13,26 @@ import { windowOf, type TimelineWindow } from './timelines.js'
 export const DEFAULT_PAGE = 20
 
 export function createNotificationsService({ store, now }: ServiceDeps) {
+  /** Views of the recipient's notifications as their filters of notifications leave them (DECISIONS §15). */
+  async function viewsFor(userId: string, records: Parameters<typeof notificationViews>[1]) {
+    return notificationViews(store, records, await wordsJudge(store, userId, 'notifications', now()))
+  }
+
   async function list(userId: string, page: PageRequest) {
     const hidden = await hiddenFrom(store, userId, now())
     const [{ items, nextCursor }, unread] = await Promise.all([
       store.listNotifications(userId, { ...page, limit: page.limit ?? DEFAULT_PAGE, hide: hidden.people }),
       store.countUnread(userId),
     ])
-    return { notifications: await notificationViews(store, items), nextCursor, unread }
+    return { notifications: await viewsFor(userId, items), nextCursor, unread }
   }
 
   return {
-    /** The reader's notifications, newest first, with how many are unread. */
+    /** The reader's notifications, newest first, with how many are unread; their filters of notifications applied. */
     list,
+
+    /** Notifications as the recipient's filters of notifications leave them: hidden ones out, warned ones marked. */
+    viewsFor,
 
     /**
      * A window of them as the Mastodon API pages it, each with an id of the time it came and its own
@@ -49,7 +58,7 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
       // As the list: one about a post the reader may no longer read is not there.
       const post = record.postId === undefined ? undefined : await store.getPost(record.postId)
       if (post) await checkMayRead(store, post, userId).catch(() => Promise.reject(notFound(MSG.notificationNotFound)))
-      const [notification] = await notificationViews(store, [record])
+      const [notification] = await viewsFor(userId, [record])
       if (!notification) throw notFound(MSG.notificationNotFound)
       return notification
     },

@@ -11,7 +11,8 @@ import type {
   UserRecord,
   UserSummaryRecord,
 } from '../store/types.js'
-import { notificationView, type Subject } from './notification-views.js'
+import { notificationView, writtenIn, type Subject } from './notification-views.js'
+import { wordsJudge, type Judgement, type Written } from './filters.js'
 import { summaryOf } from './views.js'
 import { hears } from './visibility.js'
 import { audienceOf } from './audience-events.js'
@@ -88,6 +89,19 @@ function shownUnread(tx: StoreReader) {
   }
 }
 
+/** Each recipient's filters of notifications as they stand when a notification comes, read once a recipient. */
+function recipientFilters(tx: StoreReader) {
+  const judges = new Map<string, ((written: Written) => Judgement) | undefined>()
+  return async (record: NotificationRecord) => {
+    if (!judges.has(record.recipientId))
+      judges.set(
+        record.recipientId,
+        await wordsJudge(tx, record.recipientId, 'notifications', new Date(record.createdAt)),
+      )
+    return judges.get(record.recipientId)
+  }
+}
+
 /**
  * What addAndTell tells, for notifications the caller added itself (several in one step): each that was
  * added (`unread[i]`, the store's answer for `added[i]`, is a number) reaches its recipient's streams with
@@ -95,11 +109,21 @@ function shownUnread(tx: StoreReader) {
  */
 export async function tellAdded(tx: StoreTx, added: readonly Added[], unread: readonly (number | undefined)[]) {
   const countOf = shownUnread(tx)
+  const judgeOf = recipientFilters(tx)
   for (const [i, { record, actor, subject }] of added.entries()) {
     if (unread[i] === undefined) continue
+    const summary = summaryOf(actor)
+    // The recipient's filters of notifications (DECISIONS §15): one they hide is neither streamed nor pushed.
+    const written = writtenIn(record, summary, subject.post, subject.comment)
+    const judged = written && (await judgeOf(record))?.(written)
+    if (judged?.hide) continue
+    const view = notificationView(record, summary, subject)
     tx.emit({
       name: 'notification.created',
-      data: { ...notificationView(record, summaryOf(actor), subject), unread: await countOf(record.recipientId) },
+      data: {
+        ...(judged && judged.filtered.length > 0 ? { ...view, filtered: judged.filtered } : view),
+        unread: await countOf(record.recipientId),
+      },
       to: record.recipientId,
       audience: subject.post && audienceOf(subject.post),
     })

@@ -4,7 +4,7 @@ import axe from 'axe-core'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import type { KeywordFilter } from '../../client/api/filters.js'
-import { makePost, makeUser, ok, renderAt, resetAll, sideRoutes, signInAs, stubApi, until } from './helpers.js'
+import { makePost, makeUser, ok, renderAt, resetAll, sideRoutes, signInAs, stubApi, summary, until } from './helpers.js'
 
 const me = makeUser({ username: 'ada' })
 const quiet = {
@@ -151,4 +151,57 @@ await t.test('Settings: list, add, edit and delete keyword filters', async (t) =
   await until(() => within(list).queryByRole('heading', { name: 'Show spoilers' }) === null)
   t.ok(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/v2/filters/f1'))
   t.ok(within(list).getByRole('heading', { name: 'Coins' }), 'the other filter stays')
+})
+
+await t.test('Notifications: one a warn filter matches shows the filter, not the words', async (t) => {
+  signInAs(me)
+  const { keywords: _keywords, ...filter } = { ...spoilers, context: ['notifications'] }
+  const match = { filter: { ...filter, filter_action: 'warn' as const }, keyword_matches: ['finale'] }
+  const maya = makeUser({ username: 'maya.lin', firstName: 'Maya', lastName: 'Lin', _id: 'id-maya' })
+  const at = new Date(Date.now() - 60_000).toISOString()
+  const api = stubApi({
+    ...quiet,
+    'GET /api/notifications': () =>
+      ok({
+        notifications: [
+          {
+            _id: 'n1',
+            type: 'comment',
+            actor: summary(maya),
+            post: { _id: 'p1', content: 'My post', mediaUrl: '' },
+            comment: { _id: 'c1', text: 'The finale was wild' },
+            createdAt: at,
+            read: true,
+            filtered: [match],
+          },
+        ],
+        nextCursor: null,
+        unread: 0,
+      }),
+    'POST /api/notifications/read': () => ok({ unread: 0 }),
+  })
+  t.teardown(api.restore)
+  const view = renderAt('/notifications', <App />)
+  t.ok(await screen.findByText('Filtered: Spoilers'), "the filter's title in place of the words")
+  t.equal(screen.queryByText('The finale was wild'), null, 'the words are not on the page')
+  t.ok(screen.getByRole('link', { name: /Maya Lin/ }), 'the row still leads to the post')
+  t.strictSame(await axeIds(view.container), [], 'axe: clean')
+})
+
+await t.test('Settings: a filter may apply to notifications', async (t) => {
+  signInAs(me)
+  const api = stubApi({
+    ...quiet,
+    'GET /api/v2/filters': () => ok([]),
+    'POST /api/v2/filters': () => ok({ ...spoilers, id: 'f2', context: ['home', 'notifications', 'public'] }),
+  })
+  t.teardown(api.restore)
+  renderAt('/settings', <App />)
+  const form = await screen.findByRole('form', { name: 'New filter' })
+  type('Title', 'Spoilers', form)
+  type('Keyword 1', 'finale', form)
+  fireEvent.click(within(form).getByRole('checkbox', { name: 'Notifications' }))
+  fireEvent.click(within(form).getByRole('button', { name: 'Add filter' }))
+  await until(() => api.calls.some((c) => c.method === 'POST'))
+  t.match(api.calls.find((c) => c.method === 'POST')?.body, { context: ['home', 'notifications', 'public'] })
 })

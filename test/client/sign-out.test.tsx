@@ -23,6 +23,7 @@ import { loadFollowRequests } from '../../client/state/follows.js'
 import { setStreamState } from '../../client/state/network.js'
 import { loadRelations } from '../../client/state/relations.js'
 import { loadNotifications, notifications } from '../../client/state/notifications.js'
+import { loadListMembers, loadPeopleLists } from '../../client/state/people-lists.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { loadPeople, loadTrending } from '../../client/state/search.js'
 import { session, startSession } from '../../client/state/session.js'
@@ -132,6 +133,8 @@ await t.test("after a logout every store's state is its state at the start", asy
         nextCursor: null,
       }),
     'GET /api/conversations/unread': () => ok({ count: 1 }),
+    'GET /api/v1/lists': () => ok([{ id: 'l1', title: 'Friends', replies_policy: 'list', exclusive: false }]),
+    'GET /api/v1/lists/l1/accounts': () => ok([]),
     'POST /api/auth/logout': () => ok({}),
   })
   t.teardown(api.restore)
@@ -157,6 +160,8 @@ await t.test("after a logout every store's state is its state at the start", asy
     loadFollowRequests(),
     loadConversations(),
     loadUnreadConversations(),
+    loadPeopleLists(),
+    loadListMembers('l1'),
   ])
   showToast('Your post was sent', 'success')
   setStreamState('open')

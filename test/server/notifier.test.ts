@@ -27,6 +27,8 @@ function fakeTx(relation: Relation) {
     },
     // Nobody here has asked for pushes.
     listPushSubscriptions: async () => [],
+    // Nor has anyone a keyword filter.
+    listFilters: async () => [],
     emit: () => {},
   } as unknown as StoreTx
   return { tx, calls }

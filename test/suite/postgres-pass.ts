@@ -45,6 +45,8 @@ export const POSTGRES_PASS = [
   'api-mock-clients',
   'api-notifications',
   'api-notifications-live',
+  'api-notification-filters',
+  'api-list-feed',
   'api-paging-across-writes',
   'api-password-change',
   'api-password-reset',

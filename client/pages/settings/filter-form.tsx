@@ -6,6 +6,7 @@ import { useFormCall } from '../use-form-call.js'
 
 const CONTEXT_LABELS: Record<FilterContext, string> = {
   home: 'Home and lists',
+  notifications: 'Notifications',
   public: 'Explore, tags and search',
   account: 'Profiles',
   thread: 'A post and its comments',
