@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { accountsOf } from './account-entity.js'
-import { ERROR_REPLIES } from './errors.js'
+import { ERROR_REPLIES, orNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { AccountSchema } from './schemas.js'
 import { readerIdOf, statusesOf } from './status-page.js'
@@ -134,6 +134,23 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
       },
     },
     async (request) => suggested(request.user._id, request.query.limit),
+  )
+
+  app.delete(
+    '/api/v1/suggestions/:id',
+    {
+      config: { scope: 'write:accounts' },
+      schema: {
+        tags: ['mastodon'],
+        description: 'Stops suggesting this account to the person (for a year).',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: Type.Object({}), ...ERROR_REPLIES },
+      },
+    },
+    async (request) => {
+      await orNotFound(services.users.dismissSuggestion(request.user._id, request.params.id))
+      return {}
+    },
   )
 }
 

@@ -12,6 +12,7 @@ import { requestedOf, userView, usersOfUsers } from './user-views.js'
 import { acceptedIn, dropRequestIn, requestIn } from './follow-requests.js'
 import { summaryOf, toUser } from './views.js'
 import { federateIn, type RemotePeople } from './remote-people.js'
+import { createSuggestionDismissals } from './suggestion-dismissals.js'
 import { checkProfileTexts } from './content-rules.js'
 import { tellFollowChanged } from './relations.js'
 import { audienceOf } from './audience-events.js'
@@ -56,6 +57,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** `remotePeople` finds people of other servers; without it (tests of the rules alone) none are found. */
 export function createUsersService({ store, now, remotePeople }: ServiceDeps & { remotePeople?: RemotePeople }) {
+  const dismissals = createSuggestionDismissals(store, now)
+
   /**
    * A follow or an unfollow; of a locked account, a request made or withdrawn instead (DECISIONS §12):
    * whether it was a request.
@@ -213,16 +216,24 @@ export function createUsersService({ store, now, remotePeople }: ServiceDeps & {
     follow: (meId: string, targetId: string) => changeFollow(meId, targetId, true),
     unfollow: (meId: string, targetId: string) => changeFollow(meId, targetId, false),
 
-    /** Who to follow: not me, not followed yet; the most followed first. */
+    /** Who to follow: not me, not followed yet, not dismissed; the most followed first. */
     async suggestions(userId: string, limit: number) {
       await mustGetUser(store, userId)
-      const hidden = await hiddenFrom(store, userId, now())
-      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), hidden.people, hidden.suspended)
+      const [hidden, dismissed] = await Promise.all([hiddenFrom(store, userId, now()), dismissals.of(userId)])
+      const left = dismissed.length === 0 ? hidden.people : [...new Set([...hidden.people, ...dismissed])]
+      const candidates = await store.suggestUsers(userId, Math.min(limit, MAX_UNPAGED), left, hidden.suspended)
       const [lookup, requested] = await Promise.all([
         usersOfUsers(store, candidates, new Set(hidden.suspended)),
         requestedOf(store, userId, candidates),
       ])
       return { users: candidates.map((user) => toUser(user, lookup, false, [], requested.has(user._id))) }
+    },
+
+    /** Leaves `targetId` out of `userId`'s suggestions from now on (for a year). */
+    async dismissSuggestion(userId: string, targetId: string): Promise<void> {
+      await mustGetUser(store, userId)
+      await mustGetUser(store, targetId)
+      await dismissals.add(userId, targetId)
     },
 
     async bookmarks(userId: string, page: PageRequest, reader: Reader) {

@@ -228,6 +228,7 @@ const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/trends/statuses': 'anyone',
   'GET /api/v2/suggestions': 'mastodon-token',
   'GET /api/v1/suggestions': 'mastodon-token',
+  'DELETE /api/v1/suggestions/:id': 'mastodon-token',
   'OPTIONS /api/v1/*': 'anyone',
   'OPTIONS /api/v2/*': 'anyone',
   'OPTIONS /oauth/token': 'anyone',

@@ -90,3 +90,37 @@ await t.test('suggestions: who to follow, the most followed not followed yet', a
   const writer = await person('write')
   t.equal((await call('GET', '/api/v1/suggestions', writer)).statusCode, 403, 'read:accounts is needed')
 })
+
+await t.test('a dismissed suggestion is not suggested again; to that person alone', async (t) => {
+  const [newcomer, other] = [await person(), await person()]
+  const ids = async (who: typeof newcomer) =>
+    (await json<{ id: string }[]>('GET', '/api/v1/suggestions?limit=80', who)).map((account) => account.id)
+  const [first, second] = await ids(newcomer)
+  t.ok(first !== undefined && second !== undefined, 'two people are suggested')
+  t.same(await json('DELETE', `/api/v1/suggestions/${first ?? ''}`, newcomer), {}, 'an empty answer')
+  await json('DELETE', `/api/v1/suggestions/${second ?? ''}`, newcomer)
+  await json('DELETE', `/api/v1/suggestions/${first ?? ''}`, newcomer)
+  const left = await ids(newcomer)
+  t.notOk(left.includes(first ?? '') || left.includes(second ?? ''), 'both are left out, dismissed twice or once')
+  t.same(
+    (await json<{ account: { id: string } }[]>('GET', '/api/v2/suggestions?limit=80', newcomer)).map(
+      (each) => each.account.id,
+    ),
+    left,
+    'version 2 as well',
+  )
+  t.ok((await ids(other)).includes(first ?? ''), 'someone else is still offered them')
+
+  t.equal(
+    (await call('DELETE', '/api/v1/suggestions/nobody-by-this-id', newcomer)).statusCode,
+    404,
+    'an unknown account',
+  )
+  t.equal((await call('DELETE', `/api/v1/suggestions/${first ?? ''}`)).statusCode, 401, 'a token is needed')
+  const reader = await person('read')
+  t.equal(
+    (await call('DELETE', `/api/v1/suggestions/${first ?? ''}`, reader)).statusCode,
+    403,
+    'write:accounts is needed',
+  )
+})
