@@ -26,6 +26,11 @@ export async function apiGetSuggestions(limit: number): Promise<User[]> {
   return reply.users
 }
 
+/** Stops suggesting someone to me: Mastodon's route, with my session token (DECISIONS §17). */
+export async function apiDismissSuggestion(userId: string): Promise<void> {
+  await http(`/v1/suggestions/${encodeURIComponent(userId)}`, { method: 'DELETE' })
+}
+
 export function apiGetBookmarks(page: Page = {}): Promise<BookmarksReply> {
   return http<BookmarksReply>('/users/bookmark', { query: postListQuery(page) })
 }

@@ -1,5 +1,6 @@
 import { displayNameOf, type UserView } from '../lib/model.js'
 import { FollowButton } from './follow-button.js'
+import { CloseIcon } from './icon.js'
 import { LoadError } from './load-error.js'
 import { UserCard } from './user-card.js'
 
@@ -10,13 +11,24 @@ type WhoToFollowProps = {
   /** Locked accounts I asked to follow, whose answer waits. */
   requested?: Readonly<Record<string, boolean>>
   onFollow: (userId: string) => void
+  /** Stops suggesting someone; without it, no such button. */
+  onDismiss?: (userId: string) => void
   /** Why the suggestions could not be loaded, with a way to try again. */
   error?: string | null
   onRetry?: () => void
 }
 
 /** The side panel: people I do not follow yet, each a link to the profile with a Follow button. */
-export function WhoToFollow({ users, loaded, pending, requested = {}, onFollow, error, onRetry }: WhoToFollowProps) {
+export function WhoToFollow({
+  users,
+  loaded,
+  pending,
+  requested = {},
+  onFollow,
+  onDismiss,
+  error,
+  onRetry,
+}: WhoToFollowProps) {
   return (
     <section className="panel">
       <h2 className="panel-title">Who to follow</h2>
@@ -36,6 +48,17 @@ export function WhoToFollow({ users, loaded, pending, requested = {}, onFollow, 
               name={displayNameOf(user)}
               onToggle={() => onFollow(user._id)}
             />
+            {onDismiss && (
+              <button
+                type="button"
+                className="icon-button dismiss-suggestion"
+                aria-label={`Don't suggest ${displayNameOf(user)}`}
+                title="Don't suggest"
+                onClick={() => onDismiss(user._id)}
+              >
+                <CloseIcon />
+              </button>
+            )}
           </li>
         ))}
       </ul>

@@ -15,6 +15,7 @@ export function SuggestionsPanel({ max }: { max?: number }) {
       pending={suggestions.pending}
       requested={suggestions.requested}
       onFollow={suggestions.follow}
+      onDismiss={suggestions.dismiss}
       error={suggestions.error}
       onRetry={suggestions.retry}
     />

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import { session } from '../state/session.js'
 import { toggleFollow } from '../state/follows.js'
-import { loadSuggestions, users } from '../state/users.js'
+import { dismissSuggestion, loadSuggestions, users } from '../state/users.js'
 
 /**
  * The people to suggest: not me and not anyone I follow, however the suggestions were fetched.
@@ -27,6 +27,7 @@ export function useSuggestions({ load = false } = {}) {
     pending,
     requested,
     follow: (id: string) => void toggleFollow(id),
+    dismiss: (id: string) => void dismissSuggestion(id),
     retry: () => void loadSuggestions(),
   }
 }

@@ -1,7 +1,14 @@
 import { proxy } from 'valtio'
-import { errorMessage, isRetryable } from '../api/http.js'
+import { errorMessage, errorStatus, isRetryable } from '../api/http.js'
 import type { EventPayloads, FollowAnswer, ProfileEdit, User, UserSummary } from '../api/types.js'
-import { apiEditUser, apiFollowUser, apiGetSuggestions, apiGetUser, apiUnfollowUser } from '../api/users.js'
+import {
+  apiDismissSuggestion,
+  apiEditUser,
+  apiFollowUser,
+  apiGetSuggestions,
+  apiGetUser,
+  apiUnfollowUser,
+} from '../api/users.js'
 import { takeNames, withPerson, type Author } from '../lib/people.js'
 import { renameCommenter } from './comments.js'
 import { updateAuthor } from './post-cache.js'
@@ -138,6 +145,29 @@ export async function loadProfile(username: string): Promise<void> {
       users.profile = { username, resolved: '', loading: false, error: errorMessage(error), retryable }
     }
   }
+}
+
+/**
+ * Someone I do not want suggested: gone from the panel at once, not suggested again, and the next
+ * suggestion fetched in their place. If the server fails, they come back where they were and the toast
+ * says why; if their account is gone, so much the better.
+ */
+export async function dismissSuggestion(userId: string): Promise<void> {
+  const at = users.suggestions.findIndex((user) => user._id === userId)
+  const person = users.suggestions[at]
+  if (!person) return
+  users.suggestions.splice(at, 1)
+  try {
+    await apiDismissSuggestion(userId)
+  } catch (error) {
+    if (errorStatus(error) !== 404) {
+      if (!users.suggestions.some((user) => user._id === userId))
+        users.suggestions.splice(Math.min(at, users.suggestions.length), 0, person)
+      showError(error, () => void dismissSuggestion(userId))
+      return
+    }
+  }
+  await loadSuggestions()
 }
 
 export async function loadSuggestions(): Promise<void> {

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import t from 'tap'
 import { App } from '../../client/app.js'
 import type { User } from '../../client/api/types.js'
-import { makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
+import { fail, makeUser, ok, renderAt, resetAll, signInAs, stubApi, summary, until } from './helpers.js'
 
 t.beforeEach(() => resetAll())
 t.afterEach(() => {
@@ -30,10 +30,11 @@ const people = ['ada', 'bo', 'cy', 'di', 'ed', 'flo', 'gus'].map((name) =>
  * Signed in as guest over a server that suggests whoever guest does not follow, five at a time, as
  * GET /api/users/suggestions does, and follows whoever is asked.
  */
-function community(t: { teardown(fn: () => unknown): void }) {
+function community(t: { teardown(fn: () => unknown): void }, { dismissal }: { dismissal?: 'fails' | 'gone' } = {}) {
   const me = makeUser({ username: 'guest' })
   signInAs(me)
   let following: User[] = []
+  const dismissed = new Set<string>()
   const follows = Object.fromEntries(
     people.map((person) => [
       `POST /api/users/follow/${person._id}`,
@@ -53,8 +54,23 @@ function community(t: { teardown(fn: () => unknown): void }) {
           { tag: 'books', posts: 1 },
         ],
       }),
-    'GET /api/users/suggestions': () => ok({ users: people.filter((p) => !following.includes(p)).slice(0, 5) }),
+    'GET /api/users/suggestions': () =>
+      ok({ users: people.filter((p) => !following.includes(p) && !dismissed.has(p._id)).slice(0, 5) }),
     ...follows,
+    ...Object.fromEntries(
+      people.map((person) => [
+        `DELETE /api/v1/suggestions/${person._id}`,
+        () => {
+          if (dismissal === 'fails') return fail(500, 'Internal server error')
+          if (dismissal === 'gone') {
+            dismissed.add(person._id)
+            return { status: 404, body: { error: 'Record not found' } }
+          }
+          dismissed.add(person._id)
+          return ok({})
+        },
+      ]),
+    ),
   })
   t.teardown(api.restore)
   return api
@@ -98,4 +114,52 @@ await t.test('on a desktop the side panel has them, and Explore does not repeat 
   await until(() => offered(panel).length === 5)
   t.equal(screen.getAllByRole('heading', { name: 'Who to follow' }).length, 1)
   t.equal(screen.getAllByRole('heading', { name: 'Trending' }).length, 1)
+})
+
+await t.test("Don't suggest takes someone out of the panel and asks the server not to offer them again", async (t) => {
+  const api = community(t)
+  renderAt('/explore', <App />)
+  const panel = await whoToFollow()
+  await until(() => offered(panel).length === 5)
+  fireEvent.click(within(panel).getByRole('button', { name: "Don't suggest BO Person" }))
+  await until(() => !offered(panel).includes('Follow BO Person'))
+  t.same(
+    api.calls.filter((call) => call.method === 'DELETE').map((call) => call.path),
+    ['/api/v1/suggestions/id-bo'],
+    "through Mastodon's route",
+  )
+  await until(() => offered(panel).length === 5)
+  t.same(
+    offered(panel),
+    ['Follow ADA Person', 'Follow CY Person', 'Follow DI Person', 'Follow ED Person', 'Follow FLO Person'],
+    'the next one takes the place',
+  )
+})
+
+await t.test('a dismissal that fails puts the person back where they were, and offers to try again', async (t) => {
+  community(t, { dismissal: 'fails' })
+  renderAt('/explore', <App />)
+  const panel = await whoToFollow()
+  await until(() => offered(panel).length === 5)
+  fireEvent.click(within(panel).getByRole('button', { name: "Don't suggest CY Person" }))
+  const toast = await screen.findByRole('alert')
+  t.ok(within(toast).getByRole('button', { name: 'Try again' }), toast.textContent ?? '')
+  t.same(offered(panel), [
+    'Follow ADA Person',
+    'Follow BO Person',
+    'Follow CY Person',
+    'Follow DI Person',
+    'Follow ED Person',
+  ])
+})
+
+await t.test('dismissing someone whose account is gone just leaves them out', async (t) => {
+  community(t, { dismissal: 'gone' })
+  renderAt('/explore', <App />)
+  const panel = await whoToFollow()
+  await until(() => offered(panel).length === 5)
+  fireEvent.click(within(panel).getByRole('button', { name: "Don't suggest DI Person" }))
+  await until(() => offered(panel).includes('Follow FLO Person'))
+  t.notOk(offered(panel).includes('Follow DI Person'), 'not put back')
+  t.equal(screen.queryByRole('alert'), null, 'no error')
 })
