@@ -1,4 +1,5 @@
 import type { FederationFollows } from '../services/federation-follows.js'
+import type { RemoteComments } from '../services/remote-comments.js'
 import type { FederationPeople } from '../services/federation-people.js'
 import type { RemotePeople } from '../services/remote-people.js'
 import type { RemotePosts } from '../services/remote-posts.js'
@@ -12,4 +13,6 @@ export interface ChirpFederationData {
   follows: FederationFollows
   /** Posts both ways. */
   posts: RemotePosts
+  /** Comments both ways, as replies. */
+  comments: RemoteComments
 }

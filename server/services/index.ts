@@ -35,6 +35,7 @@ import { createListsService, type ListsService } from './lists.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
+import { createRemoteComments, type RemoteComments } from './remote-comments.js'
 import { createRemotePosts, type RemotePosts } from './remote-posts.js'
 import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
@@ -80,6 +81,7 @@ export interface Services {
   federationFollows: FederationFollows
   /** Posts both ways with other servers. */
   remotePosts: RemotePosts
+  remoteComments: RemoteComments
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -158,6 +160,7 @@ export function createServices({
   const mediaDeletion = createMediaDeletion({ store: deps.store, media })
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
   const remotePosts = createRemotePosts({ ...deps, federating: federation })
+  const remoteComments = createRemoteComments({ ...deps, federating: federation })
   const posts = createPostsService({
     ...deps,
     sizeOf: (url) => media.sizeOf(url),
@@ -190,7 +193,10 @@ export function createServices({
     users: createUsersService({ ...deps, remotePeople }),
     posts,
     polls,
-    comments: createCommentsService(deps),
+    comments: createCommentsService({
+      ...deps,
+      federateComment: (tx, post, comment, send, at) => remoteComments.federate(tx, post, comment, send, at),
+    }),
     media,
     mediaAttachments: createMediaAttachments({ ...deps, media }),
     idempotency: createIdempotency(deps),
@@ -207,6 +213,7 @@ export function createServices({
     remotePeople,
     federationFollows: createFederationFollows(deps),
     remotePosts,
+    remoteComments,
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

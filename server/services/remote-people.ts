@@ -60,7 +60,7 @@ export async function federateIn(tx: StoreTx, send: Outgoing, localId: string, r
 }
 
 /** At most `max` characters (code points), cut with an ellipsis. */
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   const chars = [...text]
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`
 }

@@ -76,6 +76,7 @@ export const POSTGRES_PASS = [
   'events-resume',
   'federation-access',
   'federation-actors',
+  'federation-comments',
   'federation-follow',
   'federation-inbox',
   'federation-keys',
