@@ -18,6 +18,7 @@ import { ChirpKvStore } from './kv-store.js'
 import { createOf, noteOf } from './notes.js'
 import { listenForFollows } from './follows.js'
 import { commentNoteOf, commentOfId } from './comments.js'
+import { listenForReactions } from './reactions.js'
 import { listenForNotes } from './incoming-notes.js'
 
 /** The paths of what federation serves, as Fedify names them; plugin.ts routes the same paths to Fedify. */
@@ -156,6 +157,7 @@ export function createChirpFederation(options: FederationOptions): {
   const inbox = federation.setInboxListeners('/ap/users/{identifier}/inbox', SHARED_INBOX_PATH)
   listenForFollows(inbox, kv)
   listenForNotes(inbox, kv)
+  listenForReactions(inbox, kv)
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async (ctx) => {
     const usage = await ctx.data.people.usage()

@@ -13,6 +13,7 @@ import { PermanentJobError } from '../services/jobs.js'
 import type { Outgoing } from '../services/remote-people.js'
 import type { JobPayload } from '../store/types.js'
 import type { ChirpFederationData } from './context.js'
+import { undoneReaction } from './reactions.js'
 
 /**
  * Follows both ways (DECISIONS §14), translated to and from the follow services: activities received
@@ -63,6 +64,13 @@ export function listenForFollows(inbox: InboxListenerSetters<ChirpFederationData
       await ctx.data.follows.followed(sender._id, local)
     })
     .on(Undo, async (ctx, undo) => {
+      // An Undo of a like or a boost is theirs; whatever else it undoes is a follow or nothing.
+      const ownFollow = localPersonOf(ctx, undo.objectId) && undo.objectId?.hash.startsWith('#follows/')
+      if (!ownFollow) {
+        const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+        const object = await undo.getObject(loaders).catch(() => null)
+        if (await undoneReaction(ctx, kv, undo, object)) return
+      }
       const follow = await followIn(ctx, undo)
       // Only the follower undoes a follow: one naming someone else as its actor is not theirs to undo.
       if (!follow?.followee || follow.follower.href !== undo.actorId?.href) return

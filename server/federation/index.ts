@@ -6,6 +6,7 @@ import { createLinkFetcher, type LinkFetchOptions } from '../services/link-fetch
 import type { Store } from '../store/types.js'
 import type { ChirpFederationData } from './context.js'
 import { isCommentDelivery, sendCommentActivity } from './comments.js'
+import { isReactionDelivery, sendReactionActivity } from './reactions.js'
 import { createChirpFederation } from './federation.js'
 import { sendFollowActivity } from './follows.js'
 import federationRoutes from './plugin.js'
@@ -54,11 +55,13 @@ export async function registerFederation(app: FastifyInstance, setup: Federation
     follows: services.federationFollows,
     posts: services.remotePosts,
     comments: services.remoteComments,
+    reactions: services.remoteReactions,
   }
   setup.queue.sendWith((payload) => {
     const ctx = federation.createContext(new URL(config.publicUrl), data)
     if (isPostDelivery(payload)) return sendPostActivity(ctx, payload)
     if (isCommentDelivery(payload)) return sendCommentActivity(ctx, kv, payload)
+    if (isReactionDelivery(payload)) return sendReactionActivity(ctx, kv, payload)
     return sendFollowActivity(ctx, kv, payload)
   })
   await app.register(federationRoutes, { federation, data, origin: config.publicUrl })

@@ -36,6 +36,7 @@ import { createListsService, type ListsService } from './lists.js'
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
 import { createRemoteComments, type RemoteComments } from './remote-comments.js'
+import { createRemoteReactions, type RemoteReactions } from './remote-reactions.js'
 import { createRemotePosts, type RemotePosts } from './remote-posts.js'
 import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
@@ -82,6 +83,7 @@ export interface Services {
   /** Posts both ways with other servers. */
   remotePosts: RemotePosts
   remoteComments: RemoteComments
+  remoteReactions: RemoteReactions
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -161,12 +163,14 @@ export function createServices({
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
   const remotePosts = createRemotePosts({ ...deps, federating: federation })
   const remoteComments = createRemoteComments({ ...deps, federating: federation })
+  const remoteReactions = createRemoteReactions({ ...deps, federating: federation, posts: () => posts })
   const posts = createPostsService({
     ...deps,
     sizeOf: (url) => media.sizeOf(url),
     linkCards,
     pollDaySeconds,
     federate: (tx, post, send, at) => remotePosts.federate(tx, post, send, at),
+    federateReaction: (tx, kind, userId, post, on, at) => remoteReactions.federate(tx, kind, userId, post, on, at),
   })
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
@@ -214,6 +218,7 @@ export function createServices({
     federationFollows: createFederationFollows(deps),
     remotePosts,
     remoteComments,
+    remoteReactions,
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

@@ -1,6 +1,7 @@
 import t from 'tap'
-import { signup, type SignedUp } from '../helpers/api.js'
-import { eventually, startInstance, type Instance } from '../helpers/federation-instances.js'
+import type { SignedUp } from '../helpers/api.js'
+import { eventually, type Instance } from '../helpers/federation-instances.js'
+import { followedPost, handleOf } from '../helpers/federation-pair.js'
 import { call } from '../helpers/moderation.js'
 
 /**
@@ -17,13 +18,10 @@ interface ShownComment {
   replyTo?: string | null
 }
 interface ShownPost {
-  _id: string
-  url?: string
   commentCount: number
 }
 
-const handle = (person: SignedUp, instance: Instance) => `${person.username}@${instance.host}`
-const pageOf = (instance: Instance, post: { _id: string }) => `${instance.origin}/post-detail/${post._id}`
+const handle = handleOf
 
 async function commentsOn(instance: Instance, person: SignedUp, postId: string) {
   const res = await call(instance, person.token, 'GET', `/api/comments/${postId}`)
@@ -41,25 +39,7 @@ async function comment(instance: Instance, person: SignedUp, postId: string, tex
 }
 
 await t.test('comments go both ways as replies', async (t) => {
-  const [a, b] = [await startInstance(t, 0), await startInstance(t, 1)]
-  const ann = await signup(a, { firstName: 'Ann', lastName: 'Lee' })
-  const bob = await signup(b, { firstName: 'Bob', lastName: 'Ray' })
-
-  const annThere = await call(b, bob.token, 'GET', `/api/users/${handle(ann, a)}`)
-  await call(b, bob.token, 'POST', `/api/users/follow/${annThere.json<{ user: { _id: string } }>().user._id}`, {})
-  await eventually(
-    () =>
-      call(a, ann.token, 'GET', `/api/users/${ann.username}`).then((r) => r.json<{ user: { followers: unknown[] } }>()),
-    (body) => body.user.followers.length === 1,
-  )
-  const written = await call(a, ann.token, 'POST', '/api/posts', { postData: { content: 'What do you think?' } })
-  const post = written.json<{ post: ShownPost }>().post
-  const feed = await eventually(
-    () => call(b, bob.token, 'GET', '/api/feed').then((r) => r.json<{ posts: ShownPost[] }>().posts),
-    (posts) => posts.some((shown) => shown.url === pageOf(a, post)),
-  )
-  const there = feed.find((shown) => shown.url === pageOf(a, post))
-  if (!there) return t.fail('the post reached B')
+  const { a, b, ann, bob, post, there } = await followedPost(t, 'What do you think?')
 
   // Bob's comment on the remote post reaches A as his comment on Ann's post.
   const bobs = await comment(b, bob, there._id, 'I like it')

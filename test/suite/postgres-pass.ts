@@ -82,6 +82,7 @@ export const POSTGRES_PASS = [
   'federation-keys',
   'federation-posts',
   'federation-queue',
+  'federation-reactions',
   'job-queue',
   'mastodon-accounts',
   'mastodon-conversations',
