@@ -8,6 +8,7 @@ import {
   Note,
   PUBLIC_COLLECTION,
   Update,
+  isActor,
   type Context,
   type InboxListenerSetters,
   type KvStore,
@@ -17,6 +18,7 @@ import type { Visibility } from '../../common/audience.js'
 import type { IncomingNote } from '../services/remote-posts.js'
 import { commentKey, commentNoteKey, targetOf } from './comments.js'
 import type { ChirpFederationData } from './context.js'
+import { profileOf } from './remote-actors.js'
 
 /**
  * Notes received (DECISIONS §14), translated into calls of services/remote-posts.ts: a `Create`, `Update`
@@ -131,6 +133,14 @@ export function listenForNotes(inbox: InboxListenerSetters<ChirpFederationData>,
       await ctx.data.comments.received(author._id, target, note.content?.toString() ?? '', commentId)
     })
     .on(Update, async (ctx, update) => {
+      // An actor's Update of themselves refreshes their profile; one of someone else changes nothing.
+      const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+      const object = await update.getObject(loaders).catch(() => null)
+      if (isActor(object)) {
+        const profile = object.id?.href === update.actorId?.href ? await profileOf(object, loaders) : undefined
+        if (profile) await ctx.data.remote.updated(profile)
+        return
+      }
       const found = await authoredNote(ctx, update)
       if (!found) return
       const comment = await keptComment(kv, found.note.id)

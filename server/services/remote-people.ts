@@ -193,6 +193,15 @@ export function createRemotePeople({ store, now, publicUrl }: ServiceDeps & { pu
       throw notFound(MSG.userNotFound)
     },
 
+    /**
+     * A remote person's `Update` of their own actor: their profile (name, bio, avatar, banner, `locked`)
+     * as it now is, kept when they are known here; nobody new is kept from it.
+     */
+    async updated(profile: RemoteProfile) {
+      if (!(await store.getUserByActor(profile.actorId))) return
+      await save(profile)
+    },
+
     /** The person whose actor this is, fetched when not known or no longer fresh; undefined when it cannot be read. */
     async byActor(actorId: string): Promise<UserRecord | undefined> {
       if (URL.canParse(actorId) && new URL(actorId).host === ownHost) return undefined

@@ -80,6 +80,7 @@ export const POSTGRES_PASS = [
   'federation-follow',
   'federation-inbox',
   'federation-keys',
+  'federation-people-updates',
   'federation-posts',
   'federation-queue',
   'federation-reactions',
