@@ -1,12 +1,14 @@
-import { CryptographicKey, Follow, Image, Person, Update, signRequest } from '@fedify/fedify'
+import { Block, CryptographicKey, Follow, Image, Like, Person, Undo, Update, signRequest } from '@fedify/fedify'
 import t from 'tap'
 import { signup } from '../helpers/api.js'
 import { eventually, serveActor, startInstance } from '../helpers/federation-instances.js'
 import { call } from '../helpers/moderation.js'
 
 /**
- * A remote person's `Update` of their own actor (DECISIONS §14), on whichever store the suite runs: Chirp
- * keeps their new name, bio, avatar and banner; an Update of someone else's actor changes nothing.
+ * What a remote person does to themselves and their relations (DECISIONS §14), on whichever store the
+ * suite runs: their `Update` of their own actor refreshes their name, bio, avatar and banner (an Update of
+ * someone else's actor changes nothing); their `Block` of someone here ends their follow, and they can no
+ * longer like that person's posts.
  */
 
 interface ShownUser {
@@ -68,4 +70,52 @@ await t.test('Update(Person) refreshes a remote profile, only from its own actor
   t.equal(await post(eve, forged), 202, 'the inbox takes Eve’s signed Update')
   await new Promise((resolve) => setTimeout(resolve, 1500))
   t.equal((await shown()).displayName, 'Mia Sol', 'and Eve’s forged Update never applied')
+})
+
+await t.test('a remote Block ends their follow and their reach', async (t) => {
+  const b = await startInstance(t, 1)
+  const bob = await signup(b, { firstName: 'Bob', lastName: 'Ray' })
+  const mia = await serveActor(t, 2, 'mia')
+  const send = async (activity: Follow | Block | Like | Undo) => {
+    const request = new Request(`${b.origin}/ap/inbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/activity+json' },
+      body: JSON.stringify(await activity.toJsonLd()),
+    })
+    return (await fetch(await signRequest(request, mia.privateKey, mia.keyId))).status
+  }
+  const followers = () =>
+    call(b, bob.token, 'GET', `/api/users/${bob.username}`).then(
+      (r) => r.json<{ user: { followers: unknown[] } }>().user.followers.length,
+    )
+  const bobActor = new URL(`${b.origin}/ap/users/${bob.user._id}`)
+  await send(new Follow({ id: new URL(`${mia.id.href}#f`), actor: mia.id, object: bobActor }))
+  t.equal(await eventually(followers, (count) => count === 1), 1, 'Mia follows Bob')
+  const written = await call(b, bob.token, 'POST', '/api/posts', { postData: { content: 'hello' } })
+  const postId = written.json<{ post: { _id: string } }>().post._id
+  t.equal(await send(new Block({ id: new URL(`${mia.id.href}#b`), actor: mia.id, object: bobActor })), 202)
+  t.equal(await eventually(followers, (count) => count === 0), 0, 'her Block ends her follow')
+  await send(
+    new Like({ id: new URL(`${mia.id.href}#l`), actor: mia.id, object: new URL(`${b.origin}/ap/posts/${postId}`) }),
+  )
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  const likes = await call(b, bob.token, 'GET', `/api/posts/${postId}`)
+  t.equal(
+    likes.json<{ post: { likes: { likeCount: number } } }>().post.likes.likeCount,
+    0,
+    'and her like is refused across it',
+  )
+  const block = new Block({ id: new URL(`${mia.id.href}#b`), actor: mia.id, object: bobActor })
+  await send(new Undo({ id: new URL(`${mia.id.href}#ub`), actor: mia.id, object: block }))
+  await send(
+    new Like({ id: new URL(`${mia.id.href}#l2`), actor: mia.id, object: new URL(`${b.origin}/ap/posts/${postId}`) }),
+  )
+  const liked = await eventually(
+    () =>
+      call(b, bob.token, 'GET', `/api/posts/${postId}`).then((r) =>
+        r.json<{ post: { likes: { likeCount: number } } }>(),
+      ),
+    (body) => body.post.likes.likeCount === 1,
+  )
+  t.equal(liked.post.likes.likeCount, 1, 'her Undo lifts the block: her like counts again')
 })
