@@ -1,4 +1,6 @@
 import type { FederationFollows } from '../services/federation-follows.js'
+import type { RemoteComments } from '../services/remote-comments.js'
+import type { RemoteReactions } from '../services/remote-reactions.js'
 import type { FederationPeople } from '../services/federation-people.js'
 import type { RemotePeople } from '../services/remote-people.js'
 import type { RemotePosts } from '../services/remote-posts.js'
@@ -12,4 +14,8 @@ export interface ChirpFederationData {
   follows: FederationFollows
   /** Posts both ways. */
   posts: RemotePosts
+  /** Comments both ways, as replies. */
+  comments: RemoteComments
+  /** Likes and reposts both ways. */
+  reactions: RemoteReactions
 }

@@ -17,6 +17,8 @@ import type { ChirpFederationData } from './context.js'
 import { ChirpKvStore } from './kv-store.js'
 import { createOf, noteOf } from './notes.js'
 import { listenForFollows } from './follows.js'
+import { commentNoteOf, commentOfId } from './comments.js'
+import { listenForReactions } from './reactions.js'
 import { listenForNotes } from './incoming-notes.js'
 
 /** The paths of what federation serves, as Fedify names them; plugin.ts routes the same paths to Fedify. */
@@ -86,6 +88,14 @@ export function createChirpFederation(options: FederationOptions): {
     .mapHandle(async (ctx, username) => (await ctx.data.people.idOf(username)) ?? null)
 
   federation.setObjectDispatcher(Note, NOTE_PATH, async (ctx, { id }) => {
+    const comment = commentOfId(id)
+    if (comment) {
+      const found = await ctx.data.comments.served(comment.postId, comment.commentId)
+      const visibility = found?.post?.visibility ?? 'public'
+      return found
+        ? ((await commentNoteOf(ctx, kv, { authorId: found.comment?.authorId ?? '', visibility }, found)) ?? null)
+        : null
+    }
     const post = await ctx.data.people.post(id)
     return post ? noteOf(ctx, post, await ctx.data.posts.mentionedBy(post)) : null
   })
@@ -146,7 +156,8 @@ export function createChirpFederation(options: FederationOptions): {
 
   const inbox = federation.setInboxListeners('/ap/users/{identifier}/inbox', SHARED_INBOX_PATH)
   listenForFollows(inbox, kv)
-  listenForNotes(inbox)
+  listenForNotes(inbox, kv)
+  listenForReactions(inbox, kv)
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async (ctx) => {
     const usage = await ctx.data.people.usage()

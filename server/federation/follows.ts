@@ -1,5 +1,6 @@
 import {
   Accept,
+  Block,
   Follow,
   Reject,
   Undo,
@@ -13,6 +14,7 @@ import { PermanentJobError } from '../services/jobs.js'
 import type { Outgoing } from '../services/remote-people.js'
 import type { JobPayload } from '../store/types.js'
 import type { ChirpFederationData } from './context.js'
+import { undoneReaction } from './reactions.js'
 
 /**
  * Follows both ways (DECISIONS §14), translated to and from the follow services: activities received
@@ -63,6 +65,14 @@ export function listenForFollows(inbox: InboxListenerSetters<ChirpFederationData
       await ctx.data.follows.followed(sender._id, local)
     })
     .on(Undo, async (ctx, undo) => {
+      // An Undo of a like or a boost is theirs; whatever else it undoes is a follow or nothing.
+      const ownFollow = localPersonOf(ctx, undo.objectId) && undo.objectId?.hash.startsWith('#follows/')
+      if (!ownFollow) {
+        const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+        const object = await undo.getObject(loaders).catch(() => null)
+        if (await undoneReaction(ctx, kv, undo, object)) return
+        if (object instanceof Block) return unblocked(ctx, undo, object)
+      }
       const follow = await followIn(ctx, undo)
       // Only the follower undoes a follow: one naming someone else as its actor is not theirs to undo.
       if (!follow?.followee || follow.follower.href !== undo.actorId?.href) return
@@ -70,8 +80,21 @@ export function listenForFollows(inbox: InboxListenerSetters<ChirpFederationData
       const sender = local ? await senderOf(ctx, undo) : undefined
       if (local && sender) await ctx.data.follows.unfollowed(sender._id, local)
     })
+    .on(Block, async (ctx, block) => {
+      const local = localPersonOf(ctx, block.objectId)
+      const sender = local ? await senderOf(ctx, block) : undefined
+      if (local && sender?.remote) await ctx.data.follows.blocked(sender._id, local)
+    })
     .on(Accept, async (ctx, accept) => answered(ctx, accept, true))
     .on(Reject, async (ctx, reject) => answered(ctx, reject, false))
+}
+
+/** An Undo of a Block: lifted only by the one who blocked. */
+async function unblocked(ctx: Ctx, undo: Undo, block: Block) {
+  if (block.actorId?.href !== undo.actorId?.href) return
+  const local = localPersonOf(ctx, block.objectId)
+  const sender = local ? await senderOf(ctx, undo) : undefined
+  if (local && sender) await ctx.data.follows.unblocked(sender._id, local)
 }
 
 /** A remote person's answer to a local person's Follow: only the one followed answers it. */

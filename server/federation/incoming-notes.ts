@@ -8,12 +8,17 @@ import {
   Note,
   PUBLIC_COLLECTION,
   Update,
+  isActor,
   type Context,
   type InboxListenerSetters,
+  type KvStore,
 } from '@fedify/fedify'
+import { randomUUID } from 'node:crypto'
 import type { Visibility } from '../../common/audience.js'
 import type { IncomingNote } from '../services/remote-posts.js'
+import { commentKey, commentNoteKey, targetOf } from './comments.js'
 import type { ChirpFederationData } from './context.js'
+import { profileOf } from './remote-actors.js'
 
 /**
  * Notes received (DECISIONS §14), translated into calls of services/remote-posts.ts: a `Create`, `Update`
@@ -103,23 +108,55 @@ async function authoredNote(ctx: Ctx, activity: Create | Update) {
   return author ? { author, note: note as Note & { id: URL } } : undefined
 }
 
-/** Adds the note listeners to the inboxes. Each runs in an `inbox` job, after the signature was verified. */
-export function listenForNotes(inbox: InboxListenerSetters<ChirpFederationData>) {
+/** The comment a remote note is, when it was received as one: its post's id and its own. */
+const keptComment = (kv: KvStore, noteId: URL) => kv.get<{ postId: string; commentId: string }>(commentKey(noteId.href))
+
+/**
+ * Adds the note listeners to the inboxes. Each runs in an `inbox` job, after the signature was verified.
+ * A note answering a post known here (or one of its comments) is a comment on it; any other is a post.
+ */
+export function listenForNotes(inbox: InboxListenerSetters<ChirpFederationData>, kv: KvStore) {
   inbox
     .on(Create, async (ctx, create) => {
       const found = await authoredNote(ctx, create)
-      if (found) await ctx.data.posts.received(found.author._id, await incomingOf(ctx, found.note))
+      if (!found) return
+      const { author, note } = found
+      const target = note.replyTargetId ? await targetOf(ctx, kv, note.replyTargetId) : undefined
+      if (!target) return ctx.data.posts.received(author._id, await incomingOf(ctx, note))
+      // Its id is kept before the comment is written, so a reply made here as soon as it shows names its note.
+      const kept = await keptComment(kv, note.id)
+      const commentId = kept?.commentId ?? randomUUID()
+      if (!kept) {
+        await kv.set(commentKey(note.id.href), { postId: target.postId, commentId })
+        await kv.set(commentNoteKey(commentId), note.id.href)
+      }
+      await ctx.data.comments.received(author._id, target, note.content?.toString() ?? '', commentId)
     })
     .on(Update, async (ctx, update) => {
+      // An actor's Update of themselves refreshes their profile; one of someone else changes nothing.
+      const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+      const object = await update.getObject(loaders).catch(() => null)
+      if (isActor(object)) {
+        const profile = object.id?.href === update.actorId?.href ? await profileOf(object, loaders) : undefined
+        if (profile) await ctx.data.remote.updated(profile)
+        return
+      }
       const found = await authoredNote(ctx, update)
-      if (found) await ctx.data.posts.updated(found.author._id, await incomingOf(ctx, found.note))
+      if (!found) return
+      const comment = await keptComment(kv, found.note.id)
+      if (!comment) return ctx.data.posts.updated(found.author._id, await incomingOf(ctx, found.note))
+      const html = found.note.content?.toString() ?? ''
+      await ctx.data.comments.updated(found.author._id, comment.postId, comment.commentId, html)
     })
     .on(Delete, async (ctx, deletion) => {
       const actor = deletion.actorId
       const noteId = deletion.objectId
       if (!actor || !noteId || noteId.origin !== actor.origin) return
       const author = await ctx.data.remote.byActor(actor.href)
-      // The service deletes the post only when this actor wrote it.
-      if (author) await ctx.data.posts.deleted(author._id, noteId.href)
+      if (!author) return
+      // The services delete the post or the comment only when this actor wrote it.
+      const comment = await keptComment(kv, noteId)
+      if (comment) await ctx.data.comments.deleted(author._id, comment.postId, comment.commentId)
+      else await ctx.data.posts.deleted(author._id, noteId.href)
     })
 }

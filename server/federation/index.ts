@@ -5,6 +5,8 @@ import type { Services } from '../services/index.js'
 import { createLinkFetcher, type LinkFetchOptions } from '../services/link-fetch.js'
 import type { Store } from '../store/types.js'
 import type { ChirpFederationData } from './context.js'
+import { isCommentDelivery, sendCommentActivity } from './comments.js'
+import { isReactionDelivery, sendReactionActivity } from './reactions.js'
 import { createChirpFederation } from './federation.js'
 import { sendFollowActivity } from './follows.js'
 import federationRoutes from './plugin.js'
@@ -52,10 +54,15 @@ export async function registerFederation(app: FastifyInstance, setup: Federation
     remote: services.remotePeople,
     follows: services.federationFollows,
     posts: services.remotePosts,
+    comments: services.remoteComments,
+    reactions: services.remoteReactions,
   }
   setup.queue.sendWith((payload) => {
     const ctx = federation.createContext(new URL(config.publicUrl), data)
-    return isPostDelivery(payload) ? sendPostActivity(ctx, payload) : sendFollowActivity(ctx, kv, payload)
+    if (isPostDelivery(payload)) return sendPostActivity(ctx, payload)
+    if (isCommentDelivery(payload)) return sendCommentActivity(ctx, kv, payload)
+    if (isReactionDelivery(payload)) return sendReactionActivity(ctx, kv, payload)
+    return sendFollowActivity(ctx, kv, payload)
   })
   await app.register(federationRoutes, { federation, data, origin: config.publicUrl })
   // Listening from the start, so a job of Fedify's that this instance claims always finds its handler;

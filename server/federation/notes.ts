@@ -30,7 +30,7 @@ export interface Mentioned {
 }
 
 /** Where a post's note lives; its Create is the same address with `#create`. */
-const noteUri = (ctx: Ctx, post: Pick<PostRecord, '_id'>) => ctx.getObjectUri(Note, { id: post._id })
+export const noteUri = (ctx: Ctx, post: Pick<PostRecord, '_id'>) => ctx.getObjectUri(Note, { id: post._id })
 
 function attachmentOf(post: PostRecord, origin: string): Document[] {
   if (!post.mediaUrl || !URL.canParse(post.mediaUrl, origin)) return []
@@ -47,7 +47,7 @@ function attachmentOf(post: PostRecord, origin: string): Document[] {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
-const actorOf = (ctx: Ctx, person: Mentioned) =>
+export const actorOf = (ctx: Ctx, person: Mentioned) =>
   person.remote ? new URL(person.remote.actorId) : ctx.getActorUri(person.id)
 const pageOf = (ctx: Ctx, person: Mentioned) =>
   person.remote ? person.remote.url : new URL(`/profile/${encodeURIComponent(person.username)}`, ctx.origin).href
@@ -59,7 +59,7 @@ const tagPage = (ctx: Ctx, tag: string) => new URL(`/tag/${encodeURIComponent(ta
  * A post's text as the HTML of a note: escaped, its paragraphs and lines kept, its links, the people it
  * mentions and its hashtags as links, as Mastodon writes them.
  */
-function contentHtml(ctx: Ctx, text: string, mentioned: readonly Mentioned[]): string {
+export function contentHtml(ctx: Ctx, text: string, mentioned: readonly Mentioned[]): string {
   const byName = new Map(mentioned.map((person) => [usernameKey(person.username), person]))
   const inline = (part: string) =>
     parseRichText(part)
@@ -84,7 +84,7 @@ function contentHtml(ctx: Ctx, text: string, mentioned: readonly Mentioned[]): s
 }
 
 /** Who a note of `visibility` is addressed to (DECISIONS §12): `to` and `cc`. */
-function addressing(ctx: Ctx, authorId: string, visibility: Visibility, mentioned: readonly Mentioned[]) {
+export function addressing(ctx: Ctx, authorId: string, visibility: Visibility, mentioned: readonly Mentioned[]) {
   const followers = ctx.getFollowersUri(authorId)
   const people = mentioned.map((person) => actorOf(ctx, person))
   if (visibility === 'public') return { tos: [PUBLIC_COLLECTION], ccs: [followers, ...people] }
@@ -134,6 +134,14 @@ export function createOf(ctx: Ctx, post: PostRecord, mentioned: readonly Mention
 
 const SENDS = new Set<string>(['create', 'update', 'delete'] satisfies PostSend[])
 
+/** Who an activity goes to: each remote person, by their inbox and their server's shared inbox. */
+export const recipientsOf = (people: readonly Pick<RemoteActorRecord, 'actorId' | 'inbox' | 'sharedInbox'>[]) =>
+  people.map((person): Recipient => ({
+    id: new URL(person.actorId),
+    inboxId: new URL(person.inbox),
+    endpoints: person.sharedInbox ? { sharedInbox: new URL(person.sharedInbox) } : null,
+  }))
+
 /** Whether a delivery job names a post's activity (remote-posts.ts) rather than a follow's. */
 export const isPostDelivery = (payload: JobPayload) => typeof payload.send === 'string' && SENDS.has(payload.send)
 
@@ -153,11 +161,7 @@ export async function sendPostActivity(ctx: Ctx, payload: JobPayload) {
   const delivery = { send, postId, authorId, visibility, remoteIds } as PostDelivery
   const { post, recipients, mentioned } = await ctx.data.posts.outgoing(delivery)
   if (recipients.length === 0 || (await ctx.data.people.person(authorId)).kind !== 'person') return
-  const to: Recipient[] = recipients.map((person) => ({
-    id: new URL(person.actorId),
-    inboxId: new URL(person.inbox),
-    endpoints: person.sharedInbox ? { sharedInbox: new URL(person.sharedInbox) } : null,
-  }))
+  const to = recipientsOf(recipients)
   const me = ctx.getActorUri(authorId)
   const stamp = Date.now().toString(36)
   let activity: Create | Update | Delete

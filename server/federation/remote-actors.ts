@@ -36,7 +36,7 @@ const hrefOf = (value: unknown): string | undefined =>
   value instanceof URL ? value.href : (value as { href?: URL | null } | null)?.href?.href
 
 /** What Chirp keeps of an actor; undefined when it has no inbox or no name, which no follow can do without. */
-async function profileOf(
+export async function profileOf(
   actor: Actor,
   loaders: { documentLoader: DocumentLoader },
 ): Promise<RemoteProfile | undefined> {

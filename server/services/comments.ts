@@ -11,8 +11,9 @@ import { lookup, summaryOf, summaryRecordOf, toComment } from './views.js'
 import { checkCanInteract, checkNotSuspended, hiddenFrom, seeing } from './visibility.js'
 import { checkMayRead } from './audience-reads.js'
 import type { Comment } from '../schemas/posts.js'
+import type { RemoteComments } from './remote-comments.js'
 
-async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string): Promise<CommentRecord> {
+export async function mustGetComment(tx: StoreTx, post: LockedPost, commentId: string): Promise<CommentRecord> {
   const comment = await tx.getComment(post._id, commentId)
   if (!comment) throw notFound(MSG.commentNotFound)
   return comment
@@ -24,7 +25,73 @@ async function lockPost(tx: StoreTx, postId: string): Promise<LockedPost> {
   return post
 }
 
-export function createCommentsService({ store, now }: ServiceDeps) {
+/**
+ * A comment by `userId` on `post` (or with `replyTo` a reply to one of its comments), written in `tx` with
+ * its event and notifications: the one rule for a comment, whether written here or received from another
+ * server (remote-comments.ts). Refused across a block, and on a comment of someone suspended.
+ */
+export async function addCommentIn(
+  tx: StoreTx,
+  post: LockedPost,
+  userId: string,
+  text: string,
+  replyTo: string | null | undefined,
+  at: string,
+  id: string = randomUUID(),
+): Promise<Comment> {
+  await checkCanInteract(tx, userId, post.authorId, at)
+  const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
+  if (answered) await checkNotSuspended(tx, answered.authorId, at, MSG.commentNotFound)
+  if (answered) await checkCanInteract(tx, userId, answered.authorId, at)
+  const comment: CommentRecord = {
+    _id: id,
+    authorId: userId,
+    text,
+    upvotedBy: [],
+    downvotedBy: [],
+    createdAt: at,
+    updatedAt: at,
+    ...(answered ? { replyTo: answered._id } : {}),
+  }
+  await tx.addComment(post._id, comment)
+  const author = await tx.getUserSummaries([userId])
+  const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
+  tx.emit({
+    name: 'comment.added',
+    data: { postId: post._id, comment: view },
+    by: userId,
+    audience: audienceOf(post),
+  })
+  const [me] = author
+  if (!me) return view
+  // Whose comment is answered hears of the reply; the post's author of the comment, unless that is the same news.
+  if (answered) await notify(tx, me, answered.authorId, 'reply', { post, comment }, at)
+  if (answered?.authorId !== post.authorId) await notify(tx, me, post.authorId, 'comment', { post, comment }, at)
+  // Those told already hear nothing more of a mention of them in it.
+  const told = new Set([post.authorId, ...(answered ? [answered.authorId] : [])])
+  await syncMentions(tx, me, { before: '', after: text }, { post, comment }, at, told)
+  return view
+}
+
+/** A comment's new text, written in `tx` with its event and the mentions it adds; the caller checked it is theirs. */
+export async function editCommentIn(tx: StoreTx, post: LockedPost, comment: CommentRecord, text: string, at: string) {
+  await tx.updateComment(post._id, comment._id, text, at)
+  tx.emit({
+    name: 'comment.updated',
+    data: { postId: post._id, commentId: comment._id, text, updatedAt: at },
+    by: comment.authorId,
+    audience: audienceOf(post),
+  })
+  const me = await summaryRecordOf(tx, comment.authorId)
+  const subject = { post, comment: { _id: comment._id, text } }
+  if (me) await syncMentions(tx, me, { before: comment.text, after: text }, subject, at, new Set([post.authorId]))
+}
+
+export function createCommentsService({
+  store,
+  now,
+  federateComment = async () => {},
+}: ServiceDeps & { federateComment?: RemoteComments['federate'] }) {
   /**
    * One write to one post's comments inside a transaction, none on a suspended author's post nor on one the
    * writer may not read (a comment is seen by exactly those who see its post); answers with the post as it
@@ -96,38 +163,9 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       checkCommentText(text)
       const added: { comment?: Comment } = {}
       const written = await write(userId, postId, async (tx, post, at) => {
-        await checkCanInteract(tx, userId, post.authorId, at)
-        const answered = replyTo ? await mustGetComment(tx, post, replyTo) : undefined
-        if (answered) await checkNotSuspended(tx, answered.authorId, at, MSG.commentNotFound)
-        if (answered) await checkCanInteract(tx, userId, answered.authorId, at)
-        const comment: CommentRecord = {
-          _id: randomUUID(),
-          authorId: userId,
-          text,
-          upvotedBy: [],
-          downvotedBy: [],
-          createdAt: at,
-          updatedAt: at,
-          ...(answered ? { replyTo: answered._id } : {}),
-        }
-        await tx.addComment(post._id, comment)
-        const author = await tx.getUserSummaries([userId])
-        const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
-        added.comment = view
-        tx.emit({
-          name: 'comment.added',
-          data: { postId: post._id, comment: view },
-          by: userId,
-          audience: audienceOf(post),
-        })
-        const [me] = author
-        if (!me) return
-        // Whose comment is answered hears of the reply; the post's author of the comment, unless that is the same news.
-        if (answered) await notify(tx, me, answered.authorId, 'reply', { post, comment }, at)
-        if (answered?.authorId !== post.authorId) await notify(tx, me, post.authorId, 'comment', { post, comment }, at)
-        // Those told already hear nothing more of a mention of them in it.
-        const told = new Set([post.authorId, ...(answered ? [answered.authorId] : [])])
-        await syncMentions(tx, me, { before: '', after: text }, { post, comment }, at, told)
+        added.comment = await addCommentIn(tx, post, userId, text, replyTo, at)
+        const record = { _id: added.comment._id, authorId: userId, ...(replyTo ? { replyTo } : {}) }
+        await federateComment(tx, post, record, 'comment-create', at)
       })
       if (!added.comment) throw notFound(MSG.commentNotFound)
       return { ...written, comment: added.comment }
@@ -138,25 +176,18 @@ export function createCommentsService({ store, now }: ServiceDeps) {
       return write(userId, postId, async (tx, post, at) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId) throw badRequest(MSG.editCommentNotOwner)
-        await tx.updateComment(post._id, commentId, text, at)
-        tx.emit({
-          name: 'comment.updated',
-          data: { postId: post._id, commentId, text, updatedAt: at },
-          by: userId,
-          audience: audienceOf(post),
-        })
-        const me = await summaryRecordOf(tx, userId)
-        const subject = { post, comment: { _id: commentId, text } }
-        if (me) await syncMentions(tx, me, { before: comment.text, after: text }, subject, at, new Set([post.authorId]))
+        await editCommentIn(tx, post, comment, text, at)
+        await federateComment(tx, post, comment, 'comment-update', at)
       })
     },
 
     /** The comment's author or the post's author may delete it. */
     remove(userId: string, postId: string, commentId: string) {
-      return write(userId, postId, async (tx, post) => {
+      return write(userId, postId, async (tx, post, at) => {
         const comment = await mustGetComment(tx, post, commentId)
         if (comment.authorId !== userId && post.authorId !== userId) throw badRequest(MSG.deleteCommentNotOwner)
         await deleteCommentIn(tx, post, comment)
+        await federateComment(tx, post, comment, 'comment-delete', at)
       })
     },
 

@@ -3,7 +3,8 @@ import type { ServiceDeps } from './deps.js'
 import { acceptedIn, dropRequestIn, tellRequestedIn } from './follow-requests.js'
 import { suspendedAt } from './moderation-access.js'
 import { federateIn } from './remote-people.js'
-import { tellFollowChanged } from './relations.js'
+import { blockIn, tellFollowChanged } from './relations.js'
+import { summaryRecordOf } from './views.js'
 import { blockedEitherWay } from './visibility.js'
 
 /**
@@ -62,6 +63,25 @@ export function createFederationFollows({ store, now }: ServiceDeps) {
         const at = now().toISOString()
         if (await tx.unfollow(remoteId, localId, at)) await tellFollowChanged(tx, found.remote, found.local, false, at)
         else await dropRequestIn(tx, remoteId, localId)
+      })
+    },
+
+    /**
+     * A remote person's `Block` of a local one: a block as theirs, so the follows between the two end both
+     * ways (counts, notifications and events with them), and neither sees nor reaches the other.
+     */
+    async blocked(remoteId: string, localId: string) {
+      await store.transaction(async (tx) => {
+        const found = await pair(tx, remoteId, localId)
+        const [remote, local] = await Promise.all([summaryRecordOf(tx, remoteId), summaryRecordOf(tx, localId)])
+        if (found && remote && local) await blockIn(tx, remote, local, now().toISOString())
+      })
+    },
+
+    /** Their `Undo` of that `Block`: it is lifted. */
+    async unblocked(remoteId: string, localId: string) {
+      await store.transaction(async (tx) => {
+        if (await pair(tx, remoteId, localId)) await tx.unblock(remoteId, localId)
       })
     },
 

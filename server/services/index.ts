@@ -35,6 +35,8 @@ import { createListsService, type ListsService } from './lists.js'
 
 import { createFederationPeople, type FederationPeople } from './federation-people.js'
 import { createFederationFollows, type FederationFollows } from './federation-follows.js'
+import { createRemoteComments, type RemoteComments } from './remote-comments.js'
+import { createRemoteReactions, type RemoteReactions } from './remote-reactions.js'
 import { createRemotePosts, type RemotePosts } from './remote-posts.js'
 import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
@@ -80,6 +82,8 @@ export interface Services {
   federationFollows: FederationFollows
   /** Posts both ways with other servers. */
   remotePosts: RemotePosts
+  remoteComments: RemoteComments
+  remoteReactions: RemoteReactions
   /** Absent when link previews are off. */
   linkCards: LinkCards | undefined
   jobs: JobOverview
@@ -158,12 +162,15 @@ export function createServices({
   const mediaDeletion = createMediaDeletion({ store: deps.store, media })
   const auth = createAuthService({ ...deps, signToken, guestLogin, registration, secrets, passwordHashCost })
   const remotePosts = createRemotePosts({ ...deps, federating: federation })
+  const remoteComments = createRemoteComments({ ...deps, federating: federation })
+  const remoteReactions = createRemoteReactions({ ...deps, federating: federation, posts: () => posts })
   const posts = createPostsService({
     ...deps,
     sizeOf: (url) => media.sizeOf(url),
     linkCards,
     pollDaySeconds,
     federate: (tx, post, send, at) => remotePosts.federate(tx, post, send, at),
+    federateReaction: (tx, kind, userId, post, on, at) => remoteReactions.federate(tx, kind, userId, post, on, at),
   })
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
@@ -190,7 +197,10 @@ export function createServices({
     users: createUsersService({ ...deps, remotePeople }),
     posts,
     polls,
-    comments: createCommentsService(deps),
+    comments: createCommentsService({
+      ...deps,
+      federateComment: (tx, post, comment, send, at) => remoteComments.federate(tx, post, comment, send, at),
+    }),
     media,
     mediaAttachments: createMediaAttachments({ ...deps, media }),
     idempotency: createIdempotency(deps),
@@ -207,6 +217,8 @@ export function createServices({
     remotePeople,
     federationFollows: createFederationFollows(deps),
     remotePosts,
+    remoteComments,
+    remoteReactions,
     linkCards,
     jobs: createJobOverview(deps),
     jobHandlers: {

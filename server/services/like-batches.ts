@@ -40,9 +40,16 @@ const BATCH_MAX = 64
  * changes nothing and does not hold back the others. Should the transaction itself fail, every change in
  * it fails with that error, and none was written.
  */
+/** What is done, in a batch's transaction, for each change it wrote: a like of a remote post goes to its server. */
+export type ReactionWritten = (tx: StoreTx, change: ReactionChange, post: LockedPost, at: string) => Promise<void>
+
 export function createLikeBatches(
   { store, now }: Pick<ServiceDeps, 'store' | 'now'>,
-  { max = BATCH_MAX, atOnce = store.batchesAtOnce }: { max?: number; atOnce?: number } = {},
+  {
+    max = BATCH_MAX,
+    atOnce = store.batchesAtOnce,
+    written = async () => {},
+  }: { max?: number; atOnce?: number; written?: ReactionWritten } = {},
 ) {
   const queue: Waiting[] = []
   /** Posts in a batch being written: a change of one waits for the batch after it. */
@@ -82,7 +89,7 @@ export function createLikeBatches(
     try {
       const outcomes = await store
         .transaction(async (tx) => {
-          const decided = await decide(tx, batch, now().toISOString())
+          const decided = await decide(tx, batch, now().toISOString(), written)
           // A batch of refusals rolls back: a refused change leaves no trace, not even the log's note of a write.
           if (decided.every((outcome) => 'refused' in outcome)) throw new AllRefused(decided)
           return decided
@@ -117,7 +124,12 @@ export function createLikeBatches(
  * the events carry leave out, as every view does, and whether each may read the post. Then the changes the rule allows. Last, the
  * notifications of what changed and the posts as the changes left them.
  */
-async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string): Promise<Outcome[]> {
+async function decide(
+  tx: StoreTx,
+  batch: readonly ReactionChange[],
+  at: string,
+  onWritten: ReactionWritten,
+): Promise<Outcome[]> {
   const [posts, people, suspensions] = await Promise.all([
     tx.lockPosts(batch.map((change) => change.postId)),
     tx.getUserSummaries([...new Set(batch.map((change) => change.userId))]),
@@ -198,6 +210,10 @@ async function decide(tx: StoreTx, batch: readonly ReactionChange[], at: string)
     unread,
   )
   await tellRetracted(tx, removed)
+  for (const change of batch) {
+    const post = postOf.get(change.postId)
+    if (post && changed.has(change)) await onWritten(tx, change, post, at)
+  }
   const recordOf = new Map(records.map((record) => [record._id, record]))
   return batch.map((change, i) => {
     const refused = refusals[i] ?? (changed.has(change) ? undefined : alreadySo(change))

@@ -9,6 +9,7 @@ import { audienceOf } from './audience-events.js'
 import { isShareable, visibilityOf } from './audience.js'
 import { checkMayRead } from './audience-reads.js'
 import type { Post } from '../schemas/posts.js'
+import type { RemoteReactions } from './remote-reactions.js'
 
 /**
  * A post as a live event carries it: without its quote, which one view cannot show rightly to every
@@ -24,7 +25,11 @@ export function withoutQuote(post: Post): Post {
  * each one transaction that checks and changes together, answering the post as `view` reads it.
  */
 export function createPostActions(
-  { store, now }: Pick<ServiceDeps, 'store' | 'now'>,
+  {
+    store,
+    now,
+    federateReaction = async () => {},
+  }: Pick<ServiceDeps, 'store' | 'now'> & { federateReaction?: RemoteReactions['federate'] },
   view: (postId: string, userId?: string) => Promise<{ post: Post }>,
 ) {
   /**
@@ -63,6 +68,7 @@ export function createPostActions(
         about: post.authorId,
         audience: audienceOf(post),
       })
+      await federateReaction(tx, 'announce', userId, post, reposted, at)
       if (reposted) await notify(tx, me, post.authorId, 'repost', { post }, at)
       else
         await retract(tx, {

@@ -30,6 +30,7 @@ import { noticeClosedPolls, pollCloseJob } from './polls.js'
 import { createPostActions, withoutQuote } from './post-actions.js'
 import { homeFeed } from './home-feed.js'
 import { createLikeBatches } from './like-batches.js'
+import type { RemoteReactions } from './remote-reactions.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { hiddenFrom, seeing } from './visibility.js'
 import { LISTED, checkMayRead, readableBy, shownTo } from './audience-reads.js'
@@ -147,6 +148,8 @@ export interface PostsDeps extends ServiceDeps {
   pollDaySeconds?: number
   /** Queues a post's delivery to other servers in the write's transaction (remote-posts.ts); none without it. */
   federate?: RemotePosts['federate']
+  /** Queues a like's or a repost's delivery to other servers in the write's transaction (remote-reactions.ts). */
+  federateReaction?: RemoteReactions['federate']
 }
 
 export function createPostsService({
@@ -156,6 +159,7 @@ export function createPostsService({
   linkCards,
   pollDaySeconds = DEFAULT_POLL_DAY,
   federate = async () => {},
+  federateReaction = async () => {},
 }: PostsDeps) {
   /** A profile someone reads, and how they see: one the person blocks them from is not there. */
   async function profileOf(username: string, asked: Reader) {
@@ -190,14 +194,17 @@ export function createPostsService({
     return { post }
   }
 
-  const likeBatches = createLikeBatches({ store, now })
+  const likeBatches = createLikeBatches(
+    { store, now },
+    { written: (tx, change, post, at) => federateReaction(tx, 'like', change.userId, post, change.liked, at) },
+  )
 
   /** A like (true) or an unlike, written with whatever others arrive with it (like-batches.ts). */
   async function react(userId: string, postId: string, liked: boolean) {
     return view(postId, userId, await likeBatches(userId, postId, liked))
   }
 
-  const { repost, pin, quoted } = createPostActions({ store, now }, view)
+  const { repost, pin, quoted } = createPostActions({ store, now, federateReaction }, view)
 
   /** Who likes or reposts the post, as the reader may see them: none of a post they may not read. */
   async function peopleOf(

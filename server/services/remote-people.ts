@@ -60,7 +60,7 @@ export async function federateIn(tx: StoreTx, send: Outgoing, localId: string, r
 }
 
 /** At most `max` characters (code points), cut with an ellipsis. */
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   const chars = [...text]
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`
 }
@@ -191,6 +191,15 @@ export function createRemotePeople({ store, now, publicUrl }: ServiceDeps & { pu
       if (found) return found
       if (known) return known
       throw notFound(MSG.userNotFound)
+    },
+
+    /**
+     * A remote person's `Update` of their own actor: their profile (name, bio, avatar, banner, `locked`)
+     * as it now is, kept when they are known here; nobody new is kept from it.
+     */
+    async updated(profile: RemoteProfile) {
+      if (!(await store.getUserByActor(profile.actorId))) return
+      await save(profile)
     },
 
     /** The person whose actor this is, fetched when not known or no longer fresh; undefined when it cannot be read. */

@@ -105,7 +105,7 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   return value
 }
 
-/** A person of `origin` with a key pair the test holds: their actor's id, key id, private key and document. */
+/** A person of `origin` with a key pair the test holds: their actor's id, key id, keys and document. */
 export async function signingActor(origin: string, name: string) {
   const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5')
   const id = new URL(`${origin}/users/${name}`)
@@ -116,7 +116,7 @@ export async function signingActor(origin: string, name: string) {
     inbox: new URL(`${id.href}/inbox`),
     publicKey: new CryptographicKey({ id: keyId, owner: id, publicKey: keys.publicKey }),
   })
-  return { id, keyId, privateKey: keys.privateKey, document: await actor.toJsonLd() }
+  return { id, keyId, privateKey: keys.privateKey, publicKey: keys.publicKey, document: await actor.toJsonLd() }
 }
 
 /**
