@@ -25,6 +25,7 @@ export const POSTGRES_PASS = [
   'api-bounded-views',
   'api-comments',
   'api-content-warnings',
+  'api-edit-history',
   'api-conversations',
   'api-cross-site',
   'api-cursors',
