@@ -63,6 +63,7 @@ export const POSTGRES_PASS = [
   'api-reposts',
   'api-reposts-live',
   'api-route-access',
+  'api-scheduled-posts',
   'api-search',
   'api-secret-limits',
   'api-secrets',
@@ -102,5 +103,6 @@ export const POSTGRES_PASS = [
   'mastodon-trends',
   'media-migrate',
   'read-cache',
+  'scheduled-posts-once',
   'web-push',
 ]
