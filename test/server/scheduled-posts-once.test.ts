@@ -25,7 +25,7 @@ await t.test('two workers and two jobs for one scheduled post publish it once', 
     [newJob('scheduled-post', { userId: author._id, scheduledId: scheduledPost._id }, at)],
     new Date().toISOString(),
   )
-  const handlers = { 'scheduled-post': scheduled.runJob }
+  const handlers = { 'scheduled-post': scheduled.runJob.bind(scheduled) }
   startQueue(t, store, handlers)
   startQueue(t, store, handlers)
   const counts = await untilJobs(store, (counts) => settled(counts) && countOf(counts, 'scheduled-post', 'done') === 2)
@@ -49,7 +49,7 @@ await t.test('a post that can no longer be published stays scheduled, and its jo
     quoteOf: '00000000-0000-4000-8000-000000000000',
     scheduledAt: at,
   })
-  startQueue(t, store, { 'scheduled-post': scheduled.runJob })
+  startQueue(t, store, { 'scheduled-post': scheduled.runJob.bind(scheduled) })
   await untilJobs(store, (counts) => countOf(counts, 'scheduled-post', 'failed') === 1)
   const failed = await store.listFailedJobs(5)
   t.match(failed[0], { kind: 'scheduled-post', lastError: /not found/i })
