@@ -35,7 +35,7 @@ const ScheduledPostDataSchema = Type.Object({
   inReplyTo: Type.Optional(Type.String()),
 })
 
-export const ScheduledPostSchema = Type.Object(
+const ScheduledPostSchema = Type.Object(
   { _id: Type.String(), scheduledAt: DateTimeSchema, postData: ScheduledPostDataSchema },
   { title: 'ScheduledPost' },
 )

@@ -34,7 +34,7 @@ const DEFAULT_MIN_SECONDS = 300
 const jobOf = (scheduled: ScheduledPostRecord, at: string) =>
   newJob('scheduled-post', { userId: scheduled.userId, scheduledId: scheduled._id }, at)
 
-export const scheduledView = ({ _id, scheduledAt, postData }: ScheduledPostRecord): ScheduledPost => ({
+const scheduledView = ({ _id, scheduledAt, postData }: ScheduledPostRecord): ScheduledPost => ({
   _id,
   scheduledAt,
   postData: { ...postData },
