@@ -25,6 +25,7 @@ function lazyPage<P>(load: () => Promise<ComponentType<P>>) {
 }
 const AppShell = lazyPage(() => import('./pages/app-shell.js').then((m) => m.AppShell))
 const BookmarkPage = lazyPage(() => import('./pages/bookmark-page.js').then((m) => m.BookmarkPage))
+const ScheduledPage = lazyPage(() => import('./pages/scheduled-page.js').then((m) => m.ScheduledPage))
 const ExplorePage = lazyPage(() => import('./pages/explore-page.js').then((m) => m.ExplorePage))
 // The home feed's first page is asked for as soon as the page's code is here, not once the page is drawn
 // (or, when the app started on the home page, the request main.tsx made is taken over).
@@ -118,6 +119,7 @@ export function App() {
           <Route path={paths.bookmark.path}>{guarded(<BookmarkPage />)}</Route>
           <Route path={paths.lists.path}>{guarded(<ListsPage />)}</Route>
           <Route path={paths.list.path}>{(params) => guarded(<ListPage id={params.listId} />)}</Route>
+          <Route path={paths.scheduled.path}>{guarded(<ScheduledPage />)}</Route>
           <Route path={paths.settings.path}>{guarded(<SettingsPage />)}</Route>
           <Route path={paths.moderation.path}>{guarded(<ModerationPage />)}</Route>
           <Route path={paths.moderationUsers.path}>{guarded(<ModerationPeoplePage />)}</Route>

@@ -9,6 +9,8 @@ export const paths = {
   home: { path: '/', href: () => '/' },
   explore: { path: '/explore', href: () => '/explore' },
   bookmark: { path: '/bookmark', href: () => '/bookmark' },
+  /** My posts waiting to be published (DECISIONS §15). */
+  scheduled: { path: '/scheduled', href: () => '/scheduled' },
   profile: {
     path: '/profile/:username',
     /**

@@ -15,6 +15,8 @@ export const LIMITS = {
   postImages: 4,
   /** A content warning. */
   spoilerText: 100,
+  /** Scheduled posts a person may have waiting at once. */
+  scheduledPosts: 100,
   comment: 500,
   poll: { minOptions: 2, maxOptions: 4, option: 50, minDays: 1, maxDays: 7 },
   /** A first, last or display name. */

@@ -153,3 +153,7 @@ export const tooManyLists = 'You can have at most 50 lists.'
 export const listTitleInvalid = 'A list needs a title of at most 100 characters.'
 export const tooManyListMembers = 'A list can have at most 500 people.'
 export const listMemberNotFollowed = 'You can only add people you follow to a list.'
+// Scheduled posts (DECISIONS §15).
+export const scheduleTooSoon = 'A post can be scheduled at least 5 minutes ahead.'
+export const scheduledPostNotFound = 'Scheduled post not found'
+export const tooManyScheduledPosts = 'You can have at most 100 scheduled posts.'

@@ -76,6 +76,8 @@ export interface Config {
   pushAllow: string[]
   /** How long a poll's day lasts, in seconds: 86400 but in tests, which close polls in moments. */
   pollDaySeconds: number
+  /** How far ahead a post must be scheduled, in seconds: 300 but in tests, which publish in moments. */
+  scheduleMinSeconds: number
   /** Jobs this instance runs at once (docs/job-queue.md). */
   jobsConcurrency: number
   /** How often, in ms, an instance looks for jobs that nothing told it of: other instances' and delayed ones. */
@@ -351,6 +353,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     databaseSchema,
     jwtSecret,
     pollDaySeconds: parseInteger('POLL_DAY_SECONDS', env.POLL_DAY_SECONDS, 86_400, 1, 86_400, problems),
+    scheduleMinSeconds: parseInteger('SCHEDULE_MIN_SECONDS', env.SCHEDULE_MIN_SECONDS, 300, 0, 300, problems),
     passwordHashCost: parseInteger(
       'PASSWORD_HASH_COST',
       env.PASSWORD_HASH_COST,

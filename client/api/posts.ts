@@ -1,4 +1,5 @@
 import { http, postListQuery, RETURN_MINIMAL } from './http.js'
+import type { PostVersionView } from '../lib/model.js'
 import type { FeedReply, FeedSort, NewPostData, Page, Post, PostData, PostsReply } from './types.js'
 
 const id = encodeURIComponent
@@ -73,4 +74,10 @@ export function apiPinPost(postId: string): Promise<Post> {
 
 export function apiUnpinPost(postId: string): Promise<Post> {
   return writePost(`/posts/unpin/${id(postId)}`)
+}
+
+/** Every version of a post, the first first and the current one last. */
+export async function apiPostHistory(postId: string): Promise<PostVersionView[]> {
+  const reply = await http<{ versions: PostVersionView[] }>(`/posts/${id(postId)}/history`)
+  return reply.versions
 }

@@ -45,6 +45,8 @@ export type PostCardProps = {
   shareSheet?: boolean
   onToggleBookmark: () => void
   onEdit: () => void
+  /** Opens the post's edit history; without it "Edited" is a mark alone. */
+  onShowHistory?: () => void
   onDelete: () => void
   /** Someone else's post: its author can be muted or blocked from its menu. */
   onRestrictAuthor?: (kind: Restriction) => void
@@ -177,11 +179,23 @@ export function PostCard(props: PostCardProps) {
                 <AudienceIcon visibility={post.visibility} />
               </span>
             )}
-            {post.editedAt && (
-              <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
-                Edited
-              </span>
-            )}
+            {post.editedAt &&
+              (props.onShowHistory ? (
+                <button
+                  type="button"
+                  className="post-edited link-button"
+                  title={`Edited ${formatFullDate(post.editedAt)}`}
+                  aria-haspopup="dialog"
+                  aria-label={`Edited ${formatFullDate(post.editedAt)}: show the edit history`}
+                  onClick={props.onShowHistory}
+                >
+                  Edited
+                </button>
+              ) : (
+                <span className="post-edited" title={`Edited ${formatFullDate(post.editedAt)}`}>
+                  Edited
+                </span>
+              ))}
             {menuItems.length > 0 && <Menu label="Post options" items={menuItems} />}
           </header>
           <SpoilerGate warning={post.spoilerText}>

@@ -35,6 +35,8 @@ export type PostDraft = {
   poll?: PollDraft | undefined
   /** A new post's audience, where the form offers the choice. */
   visibility?: Visibility | undefined
+  /** A new post's time to be published (ISO), where the form offers Schedule; absent: now. */
+  scheduledAt?: string | undefined
 }
 
 const MAX_WARNING = LIMITS.spoilerText
@@ -63,6 +65,8 @@ type PostFormProps = {
   suggest?: Suggest | undefined
   /** A new post may carry a poll; an edit cannot change one. */
   allowPoll?: boolean
+  /** A new post may be scheduled for later (a date and time to publish it at). */
+  allowSchedule?: boolean
   /**
    * A new post's audience to start from (the author's default): the form then offers the choice, and
    * sends it. An edit keeps the audience, so its form offers none.
@@ -102,6 +106,9 @@ export function PostForm(props: PostFormProps) {
   const [spoilerText, setSpoilerText] = useState(initial?.spoilerText ?? '')
   const [warned, setWarned] = useState(spoilerText !== '')
   const [poll, setPoll] = useState<PollDraft | undefined>(undefined)
+  /** With Schedule on, the date and time asked for, as the input holds it (local time); '' until chosen. */
+  const [scheduleAt, setScheduleAt] = useState<string | null>(null)
+  const scheduleId = useId()
   // Until the author picks one, the default shows: the account's record may arrive after the form.
   const [chosenAudience, setChosenAudience] = useState<Visibility | null>(null)
   const visibility = props.audience === undefined ? undefined : (chosenAudience ?? props.audience)
@@ -156,6 +163,7 @@ export function PostForm(props: PostFormProps) {
       content: content.trim(),
       media: media.map(({ url, alt }) => ({ url, alt: alt.trim() })),
       ...extras(warned ? spoilerText.trim() : '', poll && { ...poll, options: poll.options.map((o) => o.trim()) }),
+      ...(scheduleAt ? { scheduledAt: new Date(scheduleAt).toISOString() } : {}),
     })
     setBusy('idle')
     if (ok && props.resetAfterSubmit) {
@@ -165,6 +173,7 @@ export function PostForm(props: PostFormProps) {
       setWarned(false)
       setPoll(undefined)
       setChosenAudience(null)
+      setScheduleAt(null)
     }
   }
   const submit = (event: FormEvent) => {
@@ -252,6 +261,20 @@ export function PostForm(props: PostFormProps) {
           </div>
         )}
         {poll && <PollBuilder poll={poll} locked={sending} onChange={setPoll} />}
+        {scheduleAt !== null && (
+          <p className="schedule-field" id={scheduleId}>
+            <label>
+              Publish at{' '}
+              <input
+                type="datetime-local"
+                value={scheduleAt}
+                disabled={sending}
+                onChange={(event) => setScheduleAt(event.target.value)}
+              />
+            </label>
+            <span className="schedule-note">At least 5 minutes from now.</span>
+          </p>
+        )}
         {visibility && <AudiencePicker value={visibility} disabled={sending} onChange={setChosenAudience} />}
         {busy === 'uploading' && (
           <p className="form-note" role="status">
@@ -289,9 +312,21 @@ export function PostForm(props: PostFormProps) {
               Poll
             </button>
           )}
+          {props.allowSchedule && (
+            <button
+              type="button"
+              className="button ghost small"
+              aria-pressed={scheduleAt !== null}
+              aria-controls={scheduleAt !== null ? scheduleId : undefined}
+              disabled={sending}
+              onClick={() => setScheduleAt(scheduleAt === null ? '' : null)}
+            >
+              Schedule
+            </button>
+          )}
           <CharRing used={content.length} max={MAX_CONTENT} id={countId} />
-          <button type="submit" className="button primary" disabled={isEmpty || busy !== 'idle'}>
-            {sending ? busyLabel : submitLabel}
+          <button type="submit" className="button primary" disabled={isEmpty || busy !== 'idle' || scheduleAt === ''}>
+            {sending ? busyLabel : scheduleAt !== null ? 'Schedule' : submitLabel}
           </button>
         </div>
       </div>

@@ -94,3 +94,12 @@ export function likedBy(post: { likes: { likedBy: readonly { username: string }[
 export function commentCount(post: { commentCount?: number | undefined; comments: readonly unknown[] }): number {
   return post.commentCount ?? post.comments.length
 }
+
+/** One version of a post (DECISIONS §17): what it read at one time. */
+export type PostVersionView = {
+  content: string
+  spoilerText: string
+  media: { url: string; alt: string }[]
+  poll: { options: string[] } | null
+  editedAt: string
+}

@@ -125,6 +125,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <DraftModal title="Create Post" dirty={composerDirty} onClose={closeComposer}>
           <PostForm
             allowPoll
+            allowSchedule
             author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
             audience={user?.defaultVisibility ?? DEFAULT_VISIBILITY}
             remindAlt={user?.altTextReminder !== false}

@@ -54,6 +54,7 @@ export function HomePage() {
         <PostForm
           resetAfterSubmit
           allowPoll
+          allowSchedule
           initial={readDraft()}
           onChange={writeDraft}
           author={user ? { avatarURL: user.avatarURL, name: displayNameOf(user) } : undefined}
@@ -64,6 +65,9 @@ export function HomePage() {
           onFileError={(message) => showToast(message, 'error')}
           suggest={suggestForComposer}
         />
+        <p className="composer-more">
+          <Link href={paths.scheduled.href()}>Scheduled posts</Link>
+        </p>
       </div>
       <div className="list-head">
         <h2>{sort} Posts</h2>

@@ -4,12 +4,15 @@ import { useLocation } from 'wouter'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { RestrictDialog } from '../components/restrict-dialog.js'
 import { EditPostModal } from '../components/edit-post-modal.js'
+import { EditHistoryDialog } from '../components/edit-history-dialog.js'
+import { apiPostHistory } from '../api/posts.js'
+import { errorMessage } from '../api/http.js'
 import { FilteredPost } from '../components/filtered-post.js'
 import { Lightbox } from '../components/lightbox.js'
 import { PostCard } from '../components/post-card.js'
 import { QuoteModal } from '../components/quote-modal.js'
 import { ReportDialog } from '../components/report-dialog.js'
-import { displayNameOf, imagesOf, likedBy, type UserSummaryView } from '../lib/model.js'
+import { displayNameOf, imagesOf, likedBy, type PostVersionView, type UserSummaryView } from '../lib/model.js'
 import type { Restriction } from '../lib/restrict-text.js'
 import { hasShareSheet, shareLink } from '../lib/share.js'
 import { paths } from '../paths.js'
@@ -100,6 +103,8 @@ export const PostItem = memo(function PostItem({
   /** The image open in the viewer, by its place among the post's. */
   const [viewing, setViewing] = useState<number | null>(null)
   const [editing, setEditing] = useState(false)
+  /** The edit history shown, with its versions once loaded. */
+  const [history, setHistory] = useState<{ versions: PostVersionView[] | undefined } | null>(null)
   const [quoting, setQuoting] = useState(false)
   const [deleting, setDeleting] = useState<Deleting>(null)
   const [restricting, setRestricting] = useState<Restricting>(null)
@@ -124,6 +129,15 @@ export const PostItem = memo(function PostItem({
           join()
           return instead
         }
+  async function showHistory() {
+    setHistory({ versions: undefined })
+    try {
+      setHistory({ versions: await apiPostHistory(postId) })
+    } catch (error) {
+      setHistory(null)
+      showToast(errorMessage(error), 'error')
+    }
+  }
   // Until some are read (or if reading failed), the post's own show: a whole post carries its newest.
   const thread = read && {
     comments: read.items.length > 0 || (read.loaded && !read.error) ? read.items : post.comments,
@@ -176,6 +190,7 @@ export const PostItem = memo(function PostItem({
           onShare={() => void sharePost(post)}
           onToggleBookmark={signedIn(() => void toggleBookmark(post._id), undefined)}
           onEdit={() => setEditing(true)}
+          onShowHistory={() => void showHistory()}
           onOpenMedia={setViewing}
           onVote={signedIn((choice: number) => votePoll(post._id, choice), Promise.resolve(false))}
           onDelete={() => setDeleting({ kind: 'post' })}
@@ -198,6 +213,7 @@ export const PostItem = memo(function PostItem({
           }}
         />
       </FilteredPost>
+      {history && <EditHistoryDialog versions={history.versions} onClose={() => setHistory(null)} />}
       {viewing !== null && (
         <Lightbox images={imagesOf(post)} start={viewing} author={post} onClose={() => setViewing(null)} />
       )}

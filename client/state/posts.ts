@@ -16,7 +16,9 @@ import { dropComment, takeComments } from './comments.js'
 import { dropPost, insertPost, setBookmarkList } from './lists.js'
 import { cachePosts, likeCachedPost, postCache, uncachePost } from './post-cache.js'
 import { markBookmarked, session, setBookmarks } from './session.js'
-import { showError } from './toasts.js'
+import { showError, showToast } from './toasts.js'
+import { apiSchedulePost } from '../api/scheduled.js'
+import { formatFullDate } from '../lib/relative-time.js'
 import { toggleQueue } from './toggle-queue.js'
 import { countOwnPost } from './users.js'
 
@@ -55,6 +57,8 @@ export type PostDraft = {
   poll?: { options: string[]; days: number } | undefined
   /** On a new post only: who may read it; without it, the author's default audience. */
   visibility?: Visibility | undefined
+  /** On a new post only: when to publish it (ISO); without it, now. */
+  scheduledAt?: string | undefined
 }
 
 /**
@@ -73,6 +77,11 @@ export function postData(draft: Pick<PostDraft, 'content' | 'media'> & Partial<P
 
 export function createPost(draft: PostDraft): Promise<boolean> {
   return attempt('send the post', async () => {
+    if (draft.scheduledAt) {
+      const scheduled = await apiSchedulePost(postData(draft), draft.scheduledAt)
+      showToast(`Your post is scheduled for ${formatFullDate(scheduled.scheduledAt)}`, 'success')
+      return
+    }
     const post = await apiCreatePost(postData(draft))
     applyPost(post)
     insertPost(post, { inHome: true })

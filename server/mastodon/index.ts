@@ -26,6 +26,8 @@ import timelineRoutes from './timeline-routes.js'
 import trendRoutes from './trend-routes.js'
 import filterRoutes from './filter-routes.js'
 import listRoutes from './list-routes.js'
+import scheduledRoutes from './scheduled-routes.js'
+import statusEditRoutes from './status-edit-routes.js'
 import type { MastodonOptions } from './options.js'
 
 /**
@@ -50,6 +52,8 @@ export default async function mastodon(app: FastifyInstance, options: MastodonOp
   await app.register(peopleRoutes, options)
   await app.register(timelineRoutes, options)
   await app.register(statusRoutes, options)
+  await app.register(statusEditRoutes, options)
+  await app.register(scheduledRoutes, options)
   await app.register(mediaRoutes, options)
   await app.register(pollRoutes, options)
   await app.register(collectionRoutes, options)

@@ -72,7 +72,7 @@ function paragraphHtml(text: string, publicUrl: string): string {
 }
 
 /** A post's text as Mastodon's HTML: paragraphs at blank lines, line breaks within them. */
-function contentHtml(text: string, publicUrl: string): string {
+export function contentHtml(text: string, publicUrl: string): string {
   return text
     .split(/\n{2,}/)
     .filter((part) => part.trim() !== '')

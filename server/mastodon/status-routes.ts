@@ -8,10 +8,13 @@ import { ERROR_REPLIES, recordNotFound } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { readerIdOf, recordOr404, statusOfPost } from './status-page.js'
 import { ContextSchema, StatusSchema, type Status } from './status-schemas.js'
+import { ScheduledStatusSchema, scheduledStatusOf } from './scheduled-status.js'
 import { ancestorsIn, commentIn, commentStatus, commentStatusesOf, subtreeIn, threadOf } from './thread-page.js'
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 const OneStatus = { 200: StatusSchema, ...ERROR_REPLIES }
+/** A status written, or with `scheduled_at` the ScheduledStatus kept. */
+const WrittenOrScheduled = { 200: Type.Union([StatusSchema, ScheduledStatusSchema]), ...ERROR_REPLIES }
 
 /** Mastodon's audiences by Chirp's names: `private` is Chirp's `followers`. */
 const CHIRP_VISIBILITY: Record<string, Visibility> = {
@@ -41,6 +44,8 @@ const PostBodySchema = Type.Object({
   /** As a form, which arrives flat. */
   'poll[options]': Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
   'poll[expires_in]': Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  /** When to publish it: then the answer is a ScheduledStatus, and nothing is published yet. */
+  scheduled_at: Type.Optional(Type.String({ maxLength: 100 })),
 })
 
 const PostHeadersSchema = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 1000 })) })
@@ -52,6 +57,7 @@ export const replyMessages = {
   cannot: (what: string) => `Validation failed: a comment cannot be ${what}`,
   unvote: 'Validation failed: an upvote of a comment cannot be taken back',
   audience: 'Validation failed: a reply is seen by those who see what it answers; it cannot be narrower',
+  scheduled: 'Validation failed: a reply is a comment, which is written at once; it cannot be scheduled',
 }
 
 /** The post a status id names (a reblog's id names the post it reblogs); no comment's. */
@@ -157,10 +163,11 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         tags: ['mastodon'],
         description:
           'Writes a post (its text, content warning, audience, quote, poll and up to 4 images by `media_ids`, each with its description), or with `in_reply_to_id` a comment answering that status. ' +
+          'With `scheduled_at` (at least 5 minutes ahead) the post is kept and published then, and the answer is a ScheduledStatus. ' +
           'With an `Idempotency-Key`, the same key from the same person within an hour answers the status the first request made and writes nothing more.',
         headers: PostHeadersSchema,
         body: PostBodySchema,
-        response: OneStatus,
+        response: WrittenOrScheduled,
       },
     },
     async (request) => {
@@ -193,24 +200,37 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         return commentStatus(services, publicUrl, thread, comment, userId)
       }
 
-      const post = async (audience?: Visibility): Promise<Status> => {
+      /** The post the body asks for, in Chirp's fields. */
+      const postData = async (audience?: Visibility) => {
         const formOptions = body['poll[options]']
         const options = body.poll?.options ?? (formOptions === undefined ? undefined : [formOptions].flat())
         const expiresIn = body.poll?.expires_in ?? body['poll[expires_in]']
         const visibility = audience ?? (body.visibility === undefined ? undefined : CHIRP_VISIBILITY[body.visibility])
         const media = await services.mediaAttachments.forPost(userId, mediaIds)
         const quoteOf = body.quoted_status_id === undefined ? undefined : postIdOf(body.quoted_status_id)
-        const { post: written } = await services.posts.create(userId, {
+        return {
           content: body.status ?? '',
           ...media,
           ...(body.spoiler_text ? { spoilerText: body.spoiler_text } : {}),
           ...(visibility ? { visibility } : {}),
           ...(quoteOf === undefined ? {} : { quoteOf }),
           ...(options === undefined ? {} : { poll: { options, days: daysOf(expiresIn ?? DAY_SECONDS) } }),
-        })
+        }
+      }
+
+      const post = async (audience?: Visibility): Promise<Status> => {
+        const { post: written } = await services.posts.create(userId, await postData(audience))
         return asStatus(written, userId)
       }
 
+      if (body.scheduled_at !== undefined) {
+        if (body.in_reply_to_id) throw unprocessableEntity(replyMessages.scheduled)
+        const { scheduledPost } = await services.scheduledPosts.schedule(userId, {
+          ...(await postData()),
+          scheduledAt: body.scheduled_at,
+        })
+        return scheduledStatusOf(services, publicUrl, scheduledPost)
+      }
       const write = () => (body.in_reply_to_id ? reply(body.in_reply_to_id) : post())
       const idempotencyKey = request.headers['idempotency-key']
       if (idempotencyKey === undefined) return write()

@@ -11,6 +11,7 @@ import {
   UserPostsQuerySchema,
 } from '../schemas/posts.js'
 import { PostsAuthorParamsSchema } from '../schemas/users.js'
+import { CreatePostReplySchema, PostHistoryReplySchema } from '../schemas/post-plans.js'
 import { sendPostList } from './post-list-reply.js'
 import { ERRORS, emptyBody, me, readerOf, unwrap, viewer, writeReply, type RouteOptions } from './shared.js'
 
@@ -73,9 +74,37 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
     {
       onRequest: [app.authenticate],
       preValidation: unwrap('postData'),
-      schema: { tags, body: PostDataSchema, response: writeResponse },
+      schema: {
+        tags,
+        description:
+          'Writes a post; with `scheduledAt` (at least 5 minutes ahead) keeps it instead, to be published then, and answers `{ scheduledPost }`.',
+        body: PostDataSchema,
+        response: { 201: CreatePostReplySchema, ...ERRORS },
+      },
     },
-    async (request, reply) => writeReply(request, reply, posts, await posts.create(me(request), request.body)),
+    async (request, reply) => {
+      const { scheduledAt } = request.body
+      if (scheduledAt !== undefined)
+        return reply
+          .code(201)
+          .send(await services.scheduledPosts.schedule(me(request), { ...request.body, scheduledAt }))
+      return writeReply(request, reply, posts, await posts.create(me(request), request.body))
+    },
+  )
+
+  app.get(
+    '/posts/:postId/history',
+    {
+      onRequest: [app.identify],
+      schema: {
+        tags,
+        description:
+          'Every version of the post, the first first and the current one last, to whoever may read the post.',
+        params: PostIdParamsSchema,
+        response: { 200: PostHistoryReplySchema, ...ERRORS },
+      },
+    },
+    async (request) => posts.history(request.params.postId, viewer(request)),
   )
 
   app.post(

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, NextCursorSchema, PageQuerySchema } from './common.js'
 import { CommentSchema, PostSchema } from './posts.js'
 import { RoleSchema } from './roles.js'
+import { PostVersionSchema } from './post-plans.js'
 import { UserSummarySchema } from './user-summary.js'
 import { LIMITS } from '../../common/limits.js'
 
@@ -40,6 +41,8 @@ const ReportSchema = Type.Object(
     target: Type.Union([PostSchema, CommentSchema, UserSummarySchema]),
     /** Whether the target is gone (removed by a moderator or deleted by its author). */
     removed: Type.Boolean(),
+    /** A reported post as it read when it was reported, whatever edits came after (DECISIONS §17). */
+    targetVersion: Type.Optional(PostVersionSchema),
     category: CategorySchema,
     comment: Type.String(),
     status: StatusSchema,

@@ -206,6 +206,11 @@ export const PostDataSchema = Type.Object({
    * to the same people whatever the text mentions; the post is then direct (`visibility` absent or `direct`).
    */
   inReplyTo: Type.Optional(IdSchema),
+  /**
+   * On create only: when to publish it (DECISIONS §15), at least 5 minutes ahead; the post is then kept,
+   * and published by the job queue at that time, not now.
+   */
+  scheduledAt: Type.Optional(DateTimeSchema),
   type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('')])),
   /** The original client sends the author's names; the server always uses the author's profile. */
   firstName: Type.Optional(Type.String({ maxLength: LIMITS.name })),

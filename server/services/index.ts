@@ -22,6 +22,7 @@ import { createReportsService, type ReportsService } from './reports.js'
 import { createNotificationsService, type NotificationsService } from './notifications.js'
 import { createPollsService, type PollsService } from './polls.js'
 import { createPostsService, type PostsService } from './posts.js'
+import { createScheduledPostsService, type ScheduledPostsService } from './scheduled-posts.js'
 import { createRelationsService, type RelationsService } from './relations.js'
 import { createSearchService, type SearchService } from './search.js'
 import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
@@ -41,6 +42,7 @@ import { createRemotePosts, type RemotePosts } from './remote-posts.js'
 import { createRemotePeople, type RemotePeople } from './remote-people.js'
 /** Every rule of the app, one service a resource; routes reach them through this. */
 export interface Services {
+  scheduledPosts: ScheduledPostsService
   auth: AuthService
   account: AccountService
   accountDeletion: AccountDeletion
@@ -106,6 +108,8 @@ export interface ServicesDeps
   linkFetch: LinkFetchOptions | undefined
   /** How long a poll's day lasts, in seconds. */
   pollDaySeconds: number
+  /** How far ahead a post must be scheduled, in seconds. */
+  scheduleMinSeconds?: number
   /** How much an account's import may bring. */
   importLimits: ImportLimits
   /** The VAPID keys pushes are signed with, and where pushes may go. */
@@ -130,6 +134,7 @@ export function createServices({
   warn,
   linkFetch,
   pollDaySeconds,
+  scheduleMinSeconds,
   signAppToken,
   tokenSeconds,
   push: pushOptions,
@@ -172,6 +177,7 @@ export function createServices({
     federate: (tx, post, send, at) => remotePosts.federate(tx, post, send, at),
     federateReaction: (tx, kind, userId, post, on, at) => remoteReactions.federate(tx, kind, userId, post, on, at),
   })
+  const scheduledPosts = createScheduledPostsService({ ...deps, posts, minSeconds: scheduleMinSeconds })
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
   const notifications = createNotificationsService(deps)
@@ -196,6 +202,7 @@ export function createServices({
     twoFactor: createTwoFactorService({ ...deps, secrets }),
     users: createUsersService({ ...deps, remotePeople }),
     posts,
+    scheduledPosts,
     polls,
     comments: createCommentsService({
       ...deps,
@@ -223,6 +230,7 @@ export function createServices({
     jobs: createJobOverview(deps),
     jobHandlers: {
       'poll-close': (job, run) => polls.runCloseJob(job, run),
+      'scheduled-post': (job, run) => scheduledPosts.runJob(job, run),
       ...(linkCards ? { 'link-card': (job, run) => linkCards.run(job, run) } : {}),
       ...(mailer ? { mail: (job) => account.runMailJob(job) } : {}),
       'media-delete': (job) => mediaDeletion.run(job),

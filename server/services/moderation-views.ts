@@ -1,3 +1,4 @@
+import { versionOfSnapshot } from './post-history.js'
 import type { Static } from '@sinclair/typebox'
 import type { AuditEntrySchema, FiledReport, ModeratedUserSchema, Report } from '../schemas/moderation.js'
 import type { Comment, Post } from '../schemas/posts.js'
@@ -32,6 +33,7 @@ type People = Awaited<ReturnType<typeof lookup>>
 
 async function reportView(store: StoreReader, report: ReportRecord, people: People): Promise<Report> {
   const now = await currentTarget(store, report)
+  const reported = report.targetType === 'post' ? versionOfSnapshot(report.snapshot) : undefined
   return {
     _id: report._id,
     reporter: summaryById(report.reporterId, people),
@@ -41,6 +43,7 @@ async function reportView(store: StoreReader, report: ReportRecord, people: Peop
     subjectId: report.subjectId,
     target: now ?? (report.snapshot as Target),
     removed: now === undefined,
+    ...(reported ? { targetVersion: reported } : {}),
     category: report.category,
     comment: report.comment,
     status: report.status,

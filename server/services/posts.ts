@@ -39,6 +39,7 @@ import { directAudience, sendDirect } from './conversations.js'
 import { visibilityOf } from './audience.js'
 import { audienceOf } from './audience-events.js'
 import type { RemotePosts } from './remote-posts.js'
+import { historyOf, keepVersion } from './post-history.js'
 
 async function mustGetPost(store: StoreReader, id: string): Promise<PostRecord> {
   const post = await store.getPost(id)
@@ -222,6 +223,60 @@ export function createPostsService({
     return { users: items.flatMap((id) => users.get(id) ?? []).map(summaryOf), nextCursor }
   }
 
+  /** A new post as it will be kept, checked against every rule a post's own fields answer to. */
+  async function draft(userId: string, data: PostData, at: string): Promise<PostRecord> {
+    checkPostTexts({ ...data, pollOptions: data.poll?.options })
+    if (data.visibility !== undefined) checkVisibility(data.visibility)
+    const asked = data.media ?? imagesOfUrl(data.mediaUrl ?? '', data.mediaAlt)
+    const { mediaAlt, mediaWidth, mediaHeight, moreMedia, ...media } = await checkMedia(
+      data.content ?? '',
+      asked,
+      sizeOf,
+    )
+    const drawn: PostRecord = {
+      _id: randomUUID(),
+      authorId: userId,
+      ...media,
+      ...(data.quoteOf !== undefined ? { quoteOf: data.quoteOf } : {}),
+      ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+      ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+      ...(moreMedia && moreMedia.length > 0 ? { moreMedia } : {}),
+      ...spoilerOf(data.spoilerText),
+      ...(data.poll ? { poll: newPoll(data.poll, new Date(at), pollDaySeconds) } : {}),
+      createdAt: at,
+      updatedAt: at,
+      ...UNTOUCHED,
+    }
+    return drawn
+  }
+
+  /** Keeps and tells of a drawn post, in the caller's transaction. */
+  async function publishDrawn(tx: StoreTx, userId: string, data: PostData, drawn: PostRecord, at: string) {
+    const me = await tx.getAccount(userId)
+    if (!me) throw notFound(MSG.userNotRegistered)
+    const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
+    const visibility = chosenVisibility(data, me.defaultVisibility)
+    if (visibility === 'direct') {
+      // A direct message: into its conversation, to its recipients alone (conversations.ts).
+      const audience = await directAudience(tx, userId, drawn.content, data.inReplyTo, at)
+      await sendDirect(tx, me, { ...drawn, visibility }, audience, new Date(at))
+      await federate(tx, { ...drawn, visibility, addressed: audience.recipients }, 'create', at)
+    } else {
+      // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
+      const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
+      // A public post keeps no audience, as PostgreSQL reads one back.
+      const audience = visibility === DEFAULT_VISIBILITY ? {} : { visibility }
+      const record: PostRecord = { ...drawn, ...audience, ...(addressed.length > 0 ? { addressed } : {}) }
+      await publishIn(tx, me, record, at)
+      await federate(tx, record, 'create', at)
+    }
+    // A direct post is for its recipients alone: the quoted author is not told of it.
+    if (quote && visibility !== 'direct') await notify(tx, me, quote.authorId, 'quote', { post: drawn }, at)
+    if (drawn.poll) await tx.enqueueJob(pollCloseJob(drawn._id, drawn.poll), at)
+    const cardJob = linkCards?.jobFor(drawn._id, drawn.content)
+    if (cardJob) await tx.enqueueJob(cardJob, at)
+  }
+
   return {
     /** The newest posts, at most a page of MAX_UNPAGED: the `posts` of a write reply and of an unpaginated GET /posts. */
     async all() {
@@ -386,55 +441,27 @@ export function createPostsService({
     },
 
     async create(userId: string, data: PostData) {
-      checkPostTexts({ ...data, pollOptions: data.poll?.options })
-      if (data.visibility !== undefined) checkVisibility(data.visibility)
-      const asked = data.media ?? imagesOfUrl(data.mediaUrl ?? '', data.mediaAlt)
-      const { mediaAlt, mediaWidth, mediaHeight, moreMedia, ...media } = await checkMedia(
-        data.content ?? '',
-        asked,
-        sizeOf,
-      )
       const at = now().toISOString()
-      const drawn: PostRecord = {
-        _id: randomUUID(),
-        authorId: userId,
-        ...media,
-        ...(data.quoteOf !== undefined ? { quoteOf: data.quoteOf } : {}),
-        ...(mediaAlt !== undefined ? { mediaAlt } : {}),
-        ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
-        ...(moreMedia && moreMedia.length > 0 ? { moreMedia } : {}),
-        ...spoilerOf(data.spoilerText),
-        ...(data.poll ? { poll: newPoll(data.poll, new Date(at), pollDaySeconds) } : {}),
-        createdAt: at,
-        updatedAt: at,
-        ...UNTOUCHED,
-      }
-      await store.transaction(async (tx) => {
-        const me = await tx.getAccount(userId)
-        if (!me) throw notFound(MSG.userNotRegistered)
-        const quote = data.quoteOf === undefined ? undefined : await quoted(tx, userId, data.quoteOf)
-        const visibility = chosenVisibility(data, me.defaultVisibility)
-        if (visibility === 'direct') {
-          // A direct message: into its conversation, to its recipients alone (conversations.ts).
-          const audience = await directAudience(tx, userId, drawn.content, data.inReplyTo, at)
-          await sendDirect(tx, me, { ...drawn, visibility }, audience, new Date(at))
-          await federate(tx, { ...drawn, visibility, addressed: audience.recipients }, 'create', at)
-        } else {
-          // The audience is fixed here: who it reaches beyond the author's followers is who it mentions now.
-          const addressed = [...(await mentionedIn(tx, drawn.content)).keys()].filter((id) => id !== userId)
-          // A public post keeps no audience, as PostgreSQL reads one back.
-          const audience = visibility === DEFAULT_VISIBILITY ? {} : { visibility }
-          const record: PostRecord = { ...drawn, ...audience, ...(addressed.length > 0 ? { addressed } : {}) }
-          await publishIn(tx, me, record, at)
-          await federate(tx, record, 'create', at)
-        }
-        // A direct post is for its recipients alone: the quoted author is not told of it.
-        if (quote && visibility !== 'direct') await notify(tx, me, quote.authorId, 'quote', { post: drawn }, at)
-        if (drawn.poll) await tx.enqueueJob(pollCloseJob(drawn._id, drawn.poll), at)
-        const cardJob = linkCards?.jobFor(drawn._id, drawn.content)
-        if (cardJob) await tx.enqueueJob(cardJob, at)
-      })
+      const drawn = await draft(userId, data, at)
+      await store.transaction((tx) => publishDrawn(tx, userId, data, drawn, at))
       return view(drawn._id, userId)
+    },
+
+    /** Checks a post that is to be published later (scheduled-posts.ts) as `create` would now; answers its images. */
+    async check(userId: string, data: PostData) {
+      const drawn = await draft(userId, data, now().toISOString())
+      return postImagesOf(drawn).map(({ url, alt }) => (alt ? { url, alt } : { url }))
+    },
+
+    /** A scheduled post's time come (scheduled-posts.ts): drawn at `at`, then published in the caller's transaction. */
+    draft,
+    publishDrawn,
+
+    /** Every version of the post, the first first and the current one last, to whoever may read it. */
+    async history(postId: string, userId: string | undefined) {
+      await view(postId, userId)
+      const post = await mustGetPost(store, postId)
+      return { versions: historyOf(post, await store.listPostVersions(post._id)) }
     },
 
     async edit(userId: string, postId: string, data: PostData) {
@@ -459,6 +486,7 @@ export function createPostsService({
         const changes: PostChanges = sameLink ? { ...media, spoilerText } : { ...media, spoilerText, card: undefined }
         const card = sameLink ? (post.card ?? null) : null
         const at = now().toISOString()
+        await keepVersion(tx, post)
         await tx.updatePost(post._id, changes, at)
         // The images and card it showed before go, unless it still shows them or something else does.
         const shown = new Set(imageUrlsOf(media))

@@ -1,3 +1,4 @@
+import { keepVersion } from './post-history.js'
 import { randomUUID } from 'node:crypto'
 import sanitizeHtml from 'sanitize-html'
 import type { Visibility } from '../../common/audience.js'
@@ -210,6 +211,7 @@ export function createRemotePosts({ store, now, federating }: ServiceDeps & { fe
         if (!kept || kept.authorId !== authorId || !(await authorIn(tx, authorId, at))) return
         const { html, content, mediaUrl, type, mediaAlt, spoilerText } = texts
         const remote = { noteId: note.noteId, url: note.url, html }
+        await keepVersion(tx, kept)
         await tx.updatePost(kept._id, { content, mediaUrl, type, mediaAlt, spoilerText, card: undefined, remote }, at)
         tx.emit({
           name: 'post.updated',

@@ -1,3 +1,4 @@
+import { soonestFirst } from './post-plans.js'
 import { audienceTest, shownNotifications } from './audience-scope.js'
 import { fullPage } from './full-page.js'
 import { pageByPlace } from './list-places.js'
@@ -408,6 +409,15 @@ export class EmbeddedReader implements TransactionBase {
   }
   async listLists(userId: string) {
     return [...(this.index.users.get(userId)?.lists ?? [])]
+  }
+  async listPostVersions(postId: string) {
+    return [...(this.index.posts.get(postId)?.versions ?? [])]
+  }
+  async listScheduledPosts(userId: string) {
+    return soonestFirst(this.index.users.get(userId)?.scheduledPosts)
+  }
+  async getScheduledPost(userId: string, id: string) {
+    return this.index.users.get(userId)?.scheduledPosts?.find((each) => each._id === id)
   }
   async getTwoFactor(userId: string) {
     return this.index.users.get(userId)?.twoFactor

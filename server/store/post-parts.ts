@@ -85,7 +85,7 @@ export function withCounts(post: PostRecord): PostRecord {
 /** The post without its lists, as a write that locks it learns it. */
 export function lockedOf(post: PostRecord | undefined): LockedPost | undefined {
   if (!post) return undefined
-  const { likedBy: _likes, dislikedBy: _dislikes, comments: _comments, ...locked } = post
+  const { likedBy: _likes, dislikedBy: _dislikes, comments: _comments, versions: _versions, ...locked } = post
   return locked
 }
 

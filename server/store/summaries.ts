@@ -33,6 +33,7 @@ export function accountOf(user: UserRecord | undefined): AccountRecord | undefin
     directConversations: _c,
     filters: _f,
     lists: _l,
+    scheduledPosts: _s,
     ...account
   } = user
   return account

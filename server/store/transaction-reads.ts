@@ -1,3 +1,4 @@
+import { soonestFirst } from './post-plans.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import type { NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn, repostersOf } from './post-parts.js'
@@ -389,6 +390,15 @@ export class TransactionReads implements StoreReader {
   }
   async listLists(userId: string) {
     return [...((await this.getUser(userId))?.lists ?? [])]
+  }
+  async listPostVersions(postId: string) {
+    return [...((await this.getPost(postId))?.versions ?? [])]
+  }
+  async listScheduledPosts(userId: string) {
+    return soonestFirst((await this.getUser(userId))?.scheduledPosts)
+  }
+  async getScheduledPost(userId: string, id: string) {
+    return (await this.getUser(userId))?.scheduledPosts?.find((each) => each._id === id)
   }
   async getTwoFactor(userId: string) {
     return (await this.getUser(userId))?.twoFactor

@@ -40,6 +40,8 @@ import type {
   TwoFactorProof,
   UserRecord,
   PushSubscriptionRecord,
+  PostVersionRecord,
+  ScheduledPostRecord,
 } from './types.js'
 
 const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id)
@@ -196,8 +198,30 @@ export class Transaction extends TransactionReads implements StoreTx {
     return this.#deleteOwn('lists', userId, listId)
   }
 
+  async addPostVersion(postId: string, version: PostVersionRecord) {
+    const post = await this.getPost(postId)
+    if (!post) return false
+    this.#putPost({ ...post, versions: [...(post.versions ?? []), Object.freeze({ ...version })] })
+    return true
+  }
+
+  putScheduledPost(scheduled: ScheduledPostRecord) {
+    return this.#putOwn('scheduledPosts', scheduled)
+  }
+
+  async takeScheduledPost(userId: string, id: string, at: string) {
+    const scheduled = await this.getScheduledPost(userId, id)
+    if (!scheduled || scheduled.scheduledAt > at) return undefined
+    await this.#deleteOwn('scheduledPosts', userId, id)
+    return scheduled
+  }
+
+  removeScheduledPost(userId: string, id: string) {
+    return this.#deleteOwn('scheduledPosts', userId, id)
+  }
+
   /** Keeps a filter or list on its owner's record, in place of the one of its id or last. */
-  async #putOwn<K extends 'filters' | 'lists'>(kind: K, record: NonNullable<UserRecord[K]>[number]) {
+  async #putOwn<K extends 'filters' | 'lists' | 'scheduledPosts'>(kind: K, record: NonNullable<UserRecord[K]>[number]) {
     const user = await this.getUser(record.userId)
     if (!user) return false
     const records: readonly { readonly _id: string }[] = user[kind] ?? []
@@ -210,7 +234,7 @@ export class Transaction extends TransactionReads implements StoreTx {
   }
 
   /** Forgets a filter or list of its owner's; false when they have none of that id. */
-  async #deleteOwn(kind: 'filters' | 'lists', userId: string, id: string) {
+  async #deleteOwn(kind: 'filters' | 'lists' | 'scheduledPosts', userId: string, id: string) {
     const user = await this.getUser(userId)
     const records: readonly { readonly _id: string }[] = user?.[kind] ?? []
     if (!user || !records.some((each) => each._id === id)) return false

@@ -22,6 +22,7 @@ import type {
 } from './client-app-types.js'
 import type { Visibility } from '../../common/audience.js'
 import type { FilterListReads, FilterListWrites, FilterRecord, ListRecord } from './filter-list-types.js'
+import type { PostPlanReads, PostPlanWrites, PostVersionRecord, ScheduledPostRecord } from './post-plan-types.js'
 
 export type * from './notification-types.js'
 export type * from './moderation-types.js'
@@ -119,6 +120,11 @@ export interface UserRecord {
    */
   readonly filters?: readonly FilterRecord[]
   readonly lists?: readonly ListRecord[]
+  /**
+   * The person's scheduled posts (DECISIONS §15), in the order they were made: kept on the record by the
+   * embedded store (absent: none); PostgreSQL keeps them in a table and leaves this out.
+   */
+  readonly scheduledPosts?: readonly ScheduledPostRecord[]
 }
 
 /** Where a remote person's actor is and what it said when it was last fetched. */
@@ -148,6 +154,7 @@ export interface ActorKeysRecord {
 }
 
 export type { LocalCounts } from './client-app-types.js'
+export type { PostVersionRecord, ScheduledPostData, ScheduledPostRecord } from './post-plan-types.js'
 
 /**
  * The key-value store Fedify keeps its caches and replay guards in (server/federation/kv-store.ts): keys
@@ -283,6 +290,7 @@ export type AccountRecord = Omit<
   | 'directConversations'
   | 'filters'
   | 'lists'
+  | 'scheduledPosts'
 >
 
 /** A token logged out before it expired: refused until then, and forgotten after. */
@@ -404,6 +412,11 @@ export interface PostRecord {
   readonly inReplyTo?: string
   /** A post of a person of another server (DECISIONS §14): where its note is; absent for this server's posts. */
   readonly remote?: RemotePostRecord
+  /**
+   * How it read before each edit, oldest first (DECISIONS §15): kept on the record by the embedded store
+   * (absent: never edited); PostgreSQL keeps them in a table of its own and leaves this out.
+   */
+  readonly versions?: readonly PostVersionRecord[]
 }
 
 /** Where a remote post's note is, and what its server sent. */
@@ -447,7 +460,7 @@ export interface FeedRepostQuery extends PageRequest {
 export const MAX_PINNED = 3
 
 /** What a write learns of the post it locks: all but its lists, whose counts are fresh once the lock is held. */
-export type LockedPost = Omit<PostRecord, 'likedBy' | 'dislikedBy' | 'comments' | 'reposts'>
+export type LockedPost = Omit<PostRecord, 'likedBy' | 'dislikedBy' | 'comments' | 'reposts' | 'versions'>
 
 /** One like (liked true) or unlike of a batch (StoreTx.setReactions). */
 export interface ReactionChange {
@@ -600,7 +613,7 @@ export interface PostQuery extends PostPage {
  * (listUsers, suggestUsers, searchUsers), which leave it out so that their pages are full; and every
  * paged read refuses a cursor it could not have made with a 400 that names the cursor, on either store.
  */
-export interface StoreReader extends ClientAppReads, FilterListReads {
+export interface StoreReader extends ClientAppReads, FilterListReads, PostPlanReads {
   /** The whole record, its follows and bookmarks included; undefined for an unknown id. */
   getUser(id: string): Promise<UserRecord | undefined>
   /** What a request's token is checked against: far cheaper than the whole record with its follows. */
@@ -835,7 +848,7 @@ export type PostChanges = Pick<
  * id is nothing to do, never an error, and PostgreSQL's answers are the rule the contract suite holds the
  * embedded store to: a write never names someone, or something, that does not exist.
  */
-export interface StoreTx extends StoreReader, ClientAppWrites, FilterListWrites {
+export interface StoreTx extends StoreReader, ClientAppWrites, FilterListWrites, PostPlanWrites {
   /**
    * The post without its lists of likes and comments (a write checks and changes those in the statements
    * that change them), held against other writers until the transaction ends; undefined when there is none.

@@ -174,6 +174,13 @@ export const OPERATIONS: Record<Operation, true> = {
   deleteFilter: true,
   putList: true,
   deleteList: true,
+  listPostVersions: true,
+  listScheduledPosts: true,
+  getScheduledPost: true,
+  addPostVersion: true,
+  putScheduledPost: true,
+  takeScheduledPost: true,
+  removeScheduledPost: true,
 }
 
 /** A read: run on the store itself and inside a transaction, which must answer alike. */
@@ -353,6 +360,7 @@ const EMBEDDED_ONLY = new Set([
   'directConversations',
   'filters',
   'lists',
+  'scheduledPosts',
 ])
 
 /**
@@ -370,7 +378,7 @@ function comparable(value: unknown): unknown {
     ([key]) =>
       !('passwordHash' in record && EMBEDDED_ONLY.has(key)) &&
       !(isPollRecord(record) && key === 'voters') &&
-      !('authorId' in record && 'likedBy' in record && key === 'reposts'),
+      !('authorId' in record && 'likedBy' in record && (key === 'reposts' || key === 'versions')),
   )
   return Object.fromEntries(kept.map(([key, inner]) => [key, comparable(inner)]))
 }

@@ -23,6 +23,7 @@ import { recordWrites } from '../helpers/store-contract-records.js'
 import { jobRows } from '../helpers/store-contract-jobs.js'
 import { clientAppReads, clientAppWrites } from '../helpers/store-contract-client-apps.js'
 import { filterListReads, filterListWrites } from '../helpers/store-contract-filters-lists.js'
+import { postPlanReads, postPlanWrites } from '../helpers/store-contract-post-plans.js'
 import { conversationReads, conversationWrites } from '../helpers/store-contract-conversations.js'
 import { contentWrites, peopleWrites } from '../helpers/store-contract-writes.js'
 
@@ -45,6 +46,7 @@ const reads = (f: Fixture) => [
   ...conversationReads(f),
   ...clientAppReads(f),
   ...filterListReads(f),
+  ...postPlanReads(f),
 ]
 const table = (f: Fixture): ContractCase[] => [
   ...reads(f),
@@ -57,6 +59,7 @@ const table = (f: Fixture): ContractCase[] => [
   ...conversationWrites(f),
   ...clientAppWrites(f),
   ...filterListWrites(f),
+  ...postPlanWrites(f),
   ...accountWrites(f),
   ...jobRows(f),
   ...reads(f),

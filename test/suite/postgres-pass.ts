@@ -25,6 +25,7 @@ export const POSTGRES_PASS = [
   'api-bounded-views',
   'api-comments',
   'api-content-warnings',
+  'api-edit-history',
   'api-conversations',
   'api-cross-site',
   'api-cursors',
@@ -64,6 +65,7 @@ export const POSTGRES_PASS = [
   'api-reposts',
   'api-reposts-live',
   'api-route-access',
+  'api-scheduled-posts',
   'api-search',
   'api-secret-limits',
   'api-secrets',
@@ -106,5 +108,6 @@ export const POSTGRES_PASS = [
   'mastodon-trends',
   'media-migrate',
   'read-cache',
+  'scheduled-posts-once',
   'web-push',
 ]

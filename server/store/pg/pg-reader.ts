@@ -31,6 +31,7 @@ import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
 import * as push from './pg-push.js'
+import * as plans from './pg-post-plans.js'
 import * as filtersLists from './pg-filters-lists.js'
 import * as search from './pg-search.js'
 import * as conversations from './pg-conversations.js'
@@ -505,5 +506,14 @@ export class PgReader implements StoreReader {
   }
   getPushSubscription(id: string) {
     return push.getPushSubscription(this.sql, id)
+  }
+  listPostVersions(postId: string) {
+    return plans.listPostVersions(this.sql, postId)
+  }
+  listScheduledPosts(userId: string) {
+    return plans.listScheduledPosts(this.sql, userId)
+  }
+  getScheduledPost(userId: string, id: string) {
+    return plans.getScheduledPost(this.sql, userId, id)
   }
 }

@@ -2,6 +2,8 @@ import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
 import type { MarkerTimeline, PushSubscriptionRecord } from '../client-app-types.js'
 import type { FilterRecord, ListRecord } from '../filter-list-types.js'
+import type { PostVersionRecord, ScheduledPostRecord } from '../post-plan-types.js'
+import * as plans from './pg-post-plans.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -177,6 +179,18 @@ export class PgTx extends PgReader implements StoreTx {
   }
   deleteList(userId: string, listId: string) {
     return filtersLists.deleteList(this.sql, userId, listId)
+  }
+  addPostVersion(postId: string, version: PostVersionRecord) {
+    return plans.addPostVersion(this.sql, postId, version)
+  }
+  putScheduledPost(scheduled: ScheduledPostRecord) {
+    return plans.putScheduledPost(this.sql, scheduled)
+  }
+  takeScheduledPost(userId: string, id: string, at: string) {
+    return plans.takeScheduledPost(this.sql, userId, id, at)
+  }
+  removeScheduledPost(userId: string, id: string) {
+    return plans.removeScheduledPost(this.sql, userId, id)
   }
 
   async revokeTokens(id: string): Promise<void> {

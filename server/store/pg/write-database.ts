@@ -1,5 +1,6 @@
 import { byCreation } from '../memory-index.js'
 import { filterListRows } from './pg-filters-lists.js'
+import { postPlanRows } from './pg-post-plans.js'
 import { laterLookAlikes } from '../../usernames.js'
 import { identityKey } from '../notification-index.js'
 import type { Database, NotificationRecord, UserRecord } from '../types.js'
@@ -196,6 +197,13 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
   const kept = filterListRows(database.users.filter((user) => knownUser(user._id)))
   await insertRows(sql, 'keyword_filters', kept.filters)
   await insertRows(sql, 'people_lists', kept.lists)
+  // Scheduled posts move with their authors, earlier versions with their posts.
+  const plans = postPlanRows(
+    database.users.filter((user) => knownUser(user._id)),
+    posts,
+  )
+  await insertRows(sql, 'scheduled_posts', plans.scheduled)
+  await insertRows(sql, 'post_versions', plans.versions)
   // Jobs still to run move with the rest; a database from before the queue gets its polls' jobs.
   const jobs = (database.jobs ?? pollCloseJobs(posts, new Date().toISOString())).filter(
     (job) => job.state === 'queued' || job.state === 'running',
