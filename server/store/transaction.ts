@@ -78,12 +78,15 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updateProfile(id: string, changes: ProfileChanges, at: string) {
     const user = await this.getUser(id)
     if (!user) return undefined
-    const { locked, altTextReminder, ...rest } = changes
-    const { locked: _before, altTextReminder: _asked, ...kept } = user
+    const { locked, altTextReminder, quotePolicy, ...rest } = changes
+    const { locked: _before, altTextReminder: _asked, quotePolicy: _quote, ...kept } = user
     const lock = (locked ?? user.locked) ? { locked: true as const } : {}
     // Asking is the default, so only its absence is kept, as PostgreSQL reads it back.
     const remind = (altTextReminder ?? user.altTextReminder) === false ? { altTextReminder: false } : {}
-    return this.#putUser({ ...kept, ...rest, ...lock, ...remind, updatedAt: at })
+    // Anyone may quote unless the record says otherwise, as PostgreSQL reads it back.
+    const quoting = quotePolicy ?? user.quotePolicy ?? 'anyone'
+    const quote = quoting === 'anyone' ? {} : { quotePolicy: quoting }
+    return this.#putUser({ ...kept, ...rest, ...lock, ...remind, ...quote, updatedAt: at })
   }
 
   async createApp(app: AppRecord) {

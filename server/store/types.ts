@@ -20,7 +20,7 @@ import type {
   MarkerRecord,
   PushSubscriptionRecord,
 } from './client-app-types.js'
-import type { Visibility } from '../../common/audience.js'
+import type { QuotePolicy, Visibility } from '../../common/audience.js'
 import type { FilterListReads, FilterListWrites, FilterRecord, ListRecord } from './filter-list-types.js'
 
 export type * from './notification-types.js'
@@ -87,6 +87,8 @@ export interface UserRecord {
   readonly defaultVisibility?: Visibility
   /** False: the composer posts an image without a description without asking first; absent, it asks. */
   readonly altTextReminder?: boolean
+  /** Who may quote the user's posts; absent: anyone (DECISIONS §15). */
+  readonly quotePolicy?: Exclude<QuotePolicy, 'anyone'>
   /** Whether following the user takes their approval (a follow request); absent: open to all. */
   readonly locked?: true
   /**
@@ -297,7 +299,7 @@ export interface RevokedTokenRecord {
 /** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
 export type UserSummaryRecord = Pick<
   UserRecord,
-  '_id' | 'username' | 'firstName' | 'lastName' | 'displayName' | 'avatarURL'
+  '_id' | 'username' | 'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'quotePolicy'
 >
 
 export interface CommentRecord {
@@ -807,6 +809,8 @@ export type ProfileChanges = Partial<
 > & {
   /** True locks the account; false opens it again (the record then holds no `locked`). */
   locked?: boolean
+  /** `anyone` leaves the record without a `quotePolicy`. */
+  quotePolicy?: QuotePolicy
 }
 
 /**

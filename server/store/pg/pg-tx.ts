@@ -62,6 +62,7 @@ const PROFILE_COLUMNS = {
   website: 'website',
   defaultVisibility: 'default_visibility',
   altTextReminder: 'alt_text_reminder',
+  quotePolicy: 'quote_policy',
   locked: 'locked',
 } as const
 const MEDIA_COLUMNS = {

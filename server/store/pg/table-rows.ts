@@ -45,6 +45,7 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   banner_url: user.bannerURL || null,
   default_visibility: user.defaultVisibility ?? DEFAULT_VISIBILITY,
   alt_text_reminder: user.altTextReminder !== false,
+  quote_policy: user.quotePolicy ?? 'anyone',
   locked: user.locked === true,
   bio: user.bio,
   website: user.website,

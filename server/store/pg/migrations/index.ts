@@ -28,6 +28,7 @@ import * as remotePosts from './0030_remote_posts.js'
 import * as threadsImages from './0035_threads_images.js'
 import * as filtersLists from './0040_filters_lists.js'
 import * as pushSubscriptions from './0045_push_subscriptions.js'
+import * as quotePolicy from './0060_quote_policy.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -75,4 +76,5 @@ export const MIGRATIONS: readonly Migration[] = [
   threadsImages,
   filtersLists,
   pushSubscriptions,
+  quotePolicy,
 ]
