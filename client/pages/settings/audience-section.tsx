@@ -75,28 +75,30 @@ export function AudienceSection() {
           ? 'People ask to follow you, and you accept or decline each request. Unlocking accepts every request still waiting.'
           : 'Anyone can follow you. Lock your account to approve each follower: only the people you accept see your followers-only posts.'}
       </p>
-      <div className="audience-choice">
-        <label htmlFor={quoteId}>Who can quote my posts</label>
-        <select
-          id={quoteId}
-          value={quotePolicy}
-          disabled={saving}
-          aria-describedby={quoteHintId}
-          onChange={(event) => {
-            const chosen = QUOTE_POLICIES.find((policy) => policy === event.currentTarget.value)
-            if (chosen) setQuotePolicy(chosen)
-          }}
-        >
-          {QUOTE_POLICIES.map((policy) => (
-            <option key={policy} value={policy}>
-              {QUOTING[policy].label}
-            </option>
-          ))}
-        </select>
+      <div className="audience-picker">
+        <div className="audience-choice">
+          <label htmlFor={quoteId}>Who can quote my posts</label>
+          <select
+            id={quoteId}
+            value={quotePolicy}
+            disabled={saving}
+            aria-describedby={quoteHintId}
+            onChange={(event) => {
+              const chosen = QUOTE_POLICIES.find((policy) => policy === event.currentTarget.value)
+              if (chosen) setQuotePolicy(chosen)
+            }}
+          >
+            {QUOTE_POLICIES.map((policy) => (
+              <option key={policy} value={policy}>
+                {QUOTING[policy].label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p id={quoteHintId} className="form-note audience-hint">
+          {QUOTING[quotePolicy].hint} This applies to all your posts, old and new.
+        </p>
       </div>
-      <p id={quoteHintId} className="form-note">
-        {QUOTING[quotePolicy].hint} This applies to all your posts, old and new.
-      </p>
     </>
   )
 }
