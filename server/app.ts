@@ -197,6 +197,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     publicUrl: config.publicUrl,
     federation: config.federation,
     pollDaySeconds: config.pollDaySeconds,
+    mailBatchSeconds: config.mailBatchSeconds,
     passwordHashCost: config.passwordHashCost,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,

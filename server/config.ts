@@ -76,6 +76,8 @@ export interface Config {
   pushAllow: string[]
   /** How long a poll's day lasts, in seconds: 86400 but in tests, which close polls in moments. */
   pollDaySeconds: number
+  /** How long notification mail waits for the rest of a burst, from its first notification (MAIL_BATCH_SECONDS). */
+  mailBatchSeconds: number
   /** Jobs this instance runs at once (docs/job-queue.md). */
   jobsConcurrency: number
   /** How often, in ms, an instance looks for jobs that nothing told it of: other instances' and delayed ones. */
@@ -351,6 +353,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     databaseSchema,
     jwtSecret,
     pollDaySeconds: parseInteger('POLL_DAY_SECONDS', env.POLL_DAY_SECONDS, 86_400, 1, 86_400, problems),
+    mailBatchSeconds: parseInteger('MAIL_BATCH_SECONDS', env.MAIL_BATCH_SECONDS, 60, 0, 86_400, problems),
     passwordHashCost: parseInteger(
       'PASSWORD_HASH_COST',
       env.PASSWORD_HASH_COST,

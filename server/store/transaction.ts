@@ -9,6 +9,7 @@ import { queuedJob, settled } from './job-types.js'
 import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
 import { markerId, type MarkerTimeline } from './client-app-types.js'
 import type { FilterRecord, ListRecord } from './filter-list-types.js'
+import type { MailKind } from '../../common/notification-settings.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -133,6 +134,18 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!(await this.getPushSubscription(id))) return false
     this.pushSubscriptions.set(id, null)
     return true
+  }
+
+  async setMailAlerts(id: string, kinds: readonly MailKind[]) {
+    const user = await this.getUser(id)
+    if (!user) return
+    const { mailAlerts: _before, ...rest } = user
+    this.#putUser(kinds.length > 0 ? { ...rest, mailAlerts: [...kinds] } : rest)
+  }
+
+  async setMailedThrough(id: string, at: string) {
+    const user = await this.getUser(id)
+    if (user) this.#putUser({ ...user, mailedThrough: at })
   }
 
   async revokeTokens(id: string) {

@@ -21,6 +21,7 @@ import type {
   PushSubscriptionRecord,
 } from './client-app-types.js'
 import type { QuotePolicy, Visibility } from '../../common/audience.js'
+import type { MailKind } from '../../common/notification-settings.js'
 import type { FilterListReads, FilterListWrites, FilterRecord, ListRecord } from './filter-list-types.js'
 
 export type * from './notification-types.js'
@@ -87,6 +88,10 @@ export interface UserRecord {
   readonly defaultVisibility?: Visibility
   /** False: the composer posts an image without a description without asking first; absent, it asks. */
   readonly altTextReminder?: boolean
+  /** The kinds of notification the user is mailed about, batched (DECISIONS §15); absent: none. */
+  readonly mailAlerts?: readonly MailKind[]
+  /** When the newest notification the user was mailed about was made; absent: none yet. */
+  readonly mailedThrough?: string
   /** Who may quote the user's posts; absent: anyone (DECISIONS §15). */
   readonly quotePolicy?: Exclude<QuotePolicy, 'anyone'>
   /** Whether following the user takes their approval (a follow request); absent: open to all. */
@@ -859,6 +864,10 @@ export interface StoreTx extends StoreReader, ClientAppWrites, FilterListWrites 
   createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'>
   /** Only the fields `changes` holds, and `updatedAt`: the changed record, or undefined when there is no such user. */
   updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
+  /** The kinds of notification the user is mailed about (none: the record holds no `mailAlerts`). */
+  setMailAlerts(id: string, kinds: readonly MailKind[]): Promise<void>
+  /** Notes that the user was mailed about every notification made up to `at`. */
+  setMailedThrough(id: string, at: string): Promise<void>
   /** Raises the user's token version, so every token issued before it stops working; nothing for an unknown user. */
   revokeTokens(id: string): Promise<void>
   /**

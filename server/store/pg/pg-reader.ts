@@ -70,7 +70,7 @@ export class PgReader implements StoreReader {
     const [row] = await this.sql<UserRow[]>`
       SELECT u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
         u.display_name, u.banner_url,
-        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.alt_text_reminder, u.quote_policy, u.locked,
+        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.alt_text_reminder, u.quote_policy, u.mail_alerts, u.mailed_through, u.locked,
         u.remote
       FROM users u WHERE u.id = ${id}`
     return row && accountOf(toUserRecord({ ...row, following: [], followers: [], bookmarks: [] }))

@@ -2,6 +2,7 @@ import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
 import type { MarkerTimeline, PushSubscriptionRecord } from '../client-app-types.js'
 import type { FilterRecord, ListRecord } from '../filter-list-types.js'
+import type { MailKind } from '../../../common/notification-settings.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -178,6 +179,16 @@ export class PgTx extends PgReader implements StoreTx {
   }
   deleteList(userId: string, listId: string) {
     return filtersLists.deleteList(this.sql, userId, listId)
+  }
+
+  async setMailAlerts(id: string, kinds: readonly MailKind[]): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`UPDATE users SET mail_alerts = ${[...kinds]}::text[] WHERE id = ${id}`
+  }
+
+  async setMailedThrough(id: string, at: string): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`UPDATE users SET mailed_through = ${at} WHERE id = ${id}`
   }
 
   async revokeTokens(id: string): Promise<void> {

@@ -46,6 +46,8 @@ export const userRow = (user: UserRecord, followerCount: number, unreadNotificat
   default_visibility: user.defaultVisibility ?? DEFAULT_VISIBILITY,
   alt_text_reminder: user.altTextReminder !== false,
   quote_policy: user.quotePolicy ?? 'anyone',
+  mail_alerts: [...(user.mailAlerts ?? [])],
+  mailed_through: user.mailedThrough ?? null,
   locked: user.locked === true,
   bio: user.bio,
   website: user.website,
