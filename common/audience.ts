@@ -12,5 +12,12 @@ export type Visibility = (typeof VISIBILITIES)[number]
 /** What a post without a chosen audience, and an account without a chosen default, get. */
 export const DEFAULT_VISIBILITY: Visibility = 'public'
 
+/**
+ * Who may quote a person's posts, old and new (DECISIONS §15): anyone who may read them, only their
+ * followers, or nobody but themselves.
+ */
+export const QUOTE_POLICIES = ['anyone', 'followers', 'nobody'] as const
+export type QuotePolicy = (typeof QUOTE_POLICIES)[number]
+
 /** Whether anyone at all may read the post: the audiences a stranger, signed in or not, sees. */
 export const isOpen = (visibility: Visibility) => visibility === 'public' || visibility === 'unlisted'

@@ -87,6 +87,10 @@ export const replyNotDirect = 'inReplyTo answers a direct message, with a direct
 // Audiences (DECISIONS §12): what only some may read travels no further.
 export const postNotRepostable = 'This post cannot be reposted.'
 export const postNotQuotable = 'This post cannot be quoted.'
+/** An unsubscribe link that Chirp did not make, or whose account is gone. */
+export const unsubscribeLinkInvalid = 'This unsubscribe link is not valid.'
+/** The author's quote controls refuse the quote (DECISIONS §15). */
+export const quoteNotAllowed = 'You are not allowed to quote this post.'
 export const directNotPinnable = 'A direct message cannot be pinned.'
 // Requests refused for their framing before any route reads them.
 export const bodyTooLarge = 'Request body is too large'

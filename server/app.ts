@@ -198,6 +198,7 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     federation: config.federation,
     pollDaySeconds: config.pollDaySeconds,
     scheduleMinSeconds: config.scheduleMinSeconds,
+    mailBatchSeconds: config.mailBatchSeconds,
     passwordHashCost: config.passwordHashCost,
     warn: (message, error) => fastify.log.warn(error === undefined ? {} : { err: error }, message),
     linkFetch: config.linkPreviews ? { allow: config.linkPreviewAllow, ...options.linkFetch } : undefined,

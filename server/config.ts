@@ -78,6 +78,8 @@ export interface Config {
   pollDaySeconds: number
   /** How far ahead a post must be scheduled, in seconds: 300 but in tests, which publish in moments. */
   scheduleMinSeconds: number
+  /** How long notification mail waits for the rest of a burst, from its first notification (MAIL_BATCH_SECONDS). */
+  mailBatchSeconds: number
   /** Jobs this instance runs at once (docs/job-queue.md). */
   jobsConcurrency: number
   /** How often, in ms, an instance looks for jobs that nothing told it of: other instances' and delayed ones. */
@@ -354,6 +356,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     jwtSecret,
     pollDaySeconds: parseInteger('POLL_DAY_SECONDS', env.POLL_DAY_SECONDS, 86_400, 1, 86_400, problems),
     scheduleMinSeconds: parseInteger('SCHEDULE_MIN_SECONDS', env.SCHEDULE_MIN_SECONDS, 300, 0, 300, problems),
+    mailBatchSeconds: parseInteger('MAIL_BATCH_SECONDS', env.MAIL_BATCH_SECONDS, 60, 0, 86_400, problems),
     passwordHashCost: parseInteger(
       'PASSWORD_HASH_COST',
       env.PASSWORD_HASH_COST,

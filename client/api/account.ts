@@ -2,6 +2,7 @@ import { FetchError } from 'ofetch'
 import { callError, http, upload, type UploadProgress } from './http.js'
 import type {
   AuthorisedApp,
+  NotificationSettings,
   ImportReply,
   TokenReply,
   TwoFactorEnableReply,
@@ -106,4 +107,17 @@ export function apiImportAccount(
 
 export async function apiDeleteAccount(password: string): Promise<void> {
   await http('/account', { method: 'DELETE', body: { password } })
+}
+
+/** Which kinds of notification I am mailed and pushed about (DECISIONS §15). */
+export function apiNotificationSettings(): Promise<NotificationSettings> {
+  return http<NotificationSettings>('/account/notifications')
+}
+
+/** Turns the kinds named on or off; the answer is every toggle as it now is. */
+export function apiSetNotificationSettings(changes: {
+  email?: Partial<NotificationSettings['email']>
+  push?: Partial<NotificationSettings['push']>
+}): Promise<NotificationSettings> {
+  return http<NotificationSettings>('/account/notifications', { method: 'PUT', body: changes })
 }

@@ -18,6 +18,7 @@ import type {
   TwoFactorEnableReplySchema,
   TwoFactorSetupReplySchema,
   TwoFactorStatusSchema,
+  NotificationSettingsSchema,
   UnreadReplySchema,
   UserResult,
 } from '../../server/schemas/index.js'
@@ -63,6 +64,7 @@ export type ImportReply = Static<typeof ImportReplySchema>
 export type TwoFactorSetup = Static<typeof TwoFactorSetupReplySchema>
 export type TwoFactorEnableReply = Static<typeof TwoFactorEnableReplySchema>
 export type TwoFactorStatus = Static<typeof TwoFactorStatusSchema>
+export type NotificationSettings = Static<typeof NotificationSettingsSchema>
 export type AuthorisedApp = Static<typeof AuthorisedAppsReplySchema>['apps'][number]
 export type SignupReply = Static<typeof AuthSignupReplySchema>
 export type FeedReply = Static<typeof FeedReplySchema>

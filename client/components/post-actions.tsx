@@ -1,3 +1,4 @@
+import type { ShareLimit } from '../lib/audience.js'
 import { BookmarkIcon, CommentIcon, HeartIcon, ShareIcon } from './icons.js'
 import { RepostMenu } from './repost-menu.js'
 
@@ -13,7 +14,7 @@ type PostActionsProps = {
   onToggleRepost: () => void
   onQuote: () => void
   /** Why the post cannot be reposted (or quoted) by this reader, when it cannot. */
-  shareLimit?: { repost: string; quote?: string } | null | undefined
+  shareLimit?: ShareLimit | null | undefined
   onToggleLike: () => void
   onShare: () => void
   /** Share opens the browser's share sheet rather than copying the link. */

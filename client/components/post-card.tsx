@@ -25,6 +25,8 @@ export type PostCardProps = {
   post: PostView
   /** The signed-in user's username. */
   me: string
+  /** Whether the signed-in user follows the post's author, whose quote controls may ask it. */
+  followsAuthor?: boolean
   liked: boolean
   bookmarked: boolean
   commentsOpen: boolean
@@ -273,7 +275,10 @@ export function PostCard(props: PostCardProps) {
             reposted={post.reposted}
             onToggleRepost={props.onToggleRepost}
             onQuote={props.onQuote}
-            shareLimit={sharingLimit(post.visibility, isOwner)}
+            shareLimit={sharingLimit(post.visibility, isOwner, {
+              policy: post.quotePolicy,
+              followsAuthor: props.followsAuthor ?? false,
+            })}
             onShare={props.onShare}
             shareSheet={props.shareSheet ?? false}
             onToggleBookmark={props.onToggleBookmark}

@@ -1,6 +1,7 @@
 import { useId } from 'react'
 import { Menu } from './menu.js'
 import { RepostIcon } from './icons.js'
+import type { ShareLimit } from '../lib/audience.js'
 
 type RepostMenuProps = {
   reposted: boolean
@@ -8,10 +9,10 @@ type RepostMenuProps = {
   onToggleRepost: () => void
   onQuote: () => void
   /**
-   * Why this reader may not share the post, when they may not (DECISIONS §12): `repost` when it cannot be
-   * reposted, and `quote` too when it cannot be quoted either.
+   * Why this reader may not share the post, when they may not (DECISIONS §12, §15): `repost` when it
+   * cannot be reposted, `quote` when it cannot be quoted.
    */
-  limit?: { repost: string; quote?: string } | null | undefined
+  limit?: ShareLimit | null | undefined
 }
 
 const plural = (n: number) => `${n} repost${n === 1 ? '' : 's'}`
@@ -27,7 +28,7 @@ export function RepostMenu({ reposted, repostCount, onToggleRepost, onQuote, lim
     </>
   )
   // Neither is possible: the button stays where it is, and says why to whoever reaches it.
-  if (limit?.quote)
+  if (limit?.repost && limit.quote)
     return (
       <>
         <button
@@ -50,10 +51,12 @@ export function RepostMenu({ reposted, repostCount, onToggleRepost, onQuote, lim
       triggerClassName={`action repost-action${reposted ? ' is-on' : ''}`}
       trigger={face}
       items={[
-        limit
+        limit?.repost
           ? { label: 'Repost', onSelect: onToggleRepost, unavailable: limit.repost }
           : { label: reposted ? 'Undo repost' : 'Repost', onSelect: onToggleRepost },
-        { label: 'Quote', onSelect: onQuote },
+        limit?.quote
+          ? { label: 'Quote', onSelect: onQuote, unavailable: limit.quote }
+          : { label: 'Quote', onSelect: onQuote },
       ]}
     />
   )

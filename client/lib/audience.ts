@@ -1,4 +1,4 @@
-import type { Visibility } from '../../common/audience.js'
+import type { QuotePolicy, Visibility } from '../../common/audience.js'
 
 /** One audience as the client names and explains it (DECISIONS §12). */
 type Audience = {
@@ -43,13 +43,30 @@ export function audienceOf(visibility: Visibility): Audience {
   return AUDIENCES.find((audience) => audience.value === visibility) ?? (AUDIENCES[0] as Audience)
 }
 
+/** Why this reader may not repost a post, or quote it, or both, when they may not. */
+export type ShareLimit = { repost?: string; quote?: string }
+
+/** Who may quote a post by its author's quote controls (DECISIONS §15), as the post says it. */
+type QuoteRule = { policy: QuotePolicy | undefined; followsAuthor: boolean }
+
 /**
  * Why a post cannot be reposted or quoted by this reader, if it cannot: followers-only and direct posts
- * are never reposted, and only their author may quote them.
+ * are never reposted, and only their author may quote them; beyond that, its author's quote controls
+ * may keep everyone but their followers, or everyone, from quoting it.
  */
-export function sharingLimit(visibility: Visibility, mine: boolean): { repost: string; quote?: string } | null {
-  if (visibility !== 'followers' && visibility !== 'direct') return null
-  const what = visibility === 'followers' ? 'A followers-only post' : 'A direct message'
-  const repost = `${what} can't be reposted.`
-  return mine ? { repost } : { repost, quote: `${what} can't be reposted or quoted.` }
+export function sharingLimit(
+  visibility: Visibility,
+  mine: boolean,
+  quoting: QuoteRule = { policy: undefined, followsAuthor: false },
+): ShareLimit | null {
+  if (visibility === 'followers' || visibility === 'direct') {
+    const what = visibility === 'followers' ? 'A followers-only post' : 'A direct message'
+    const repost = `${what} can't be reposted.`
+    return mine ? { repost } : { repost, quote: `${what} can't be reposted or quoted.` }
+  }
+  if (mine || quoting.policy === undefined || quoting.policy === 'anyone') return null
+  if (quoting.policy === 'followers' && quoting.followsAuthor) return null
+  return {
+    quote: quoting.policy === 'followers' ? 'Only followers can quote this post.' : "This post can't be quoted.",
+  }
 }

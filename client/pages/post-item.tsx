@@ -175,6 +175,7 @@ export const PostItem = memo(function PostItem({
           variant={detail ? 'detail' : 'feed'}
           eagerMedia={eagerMedia || detail}
           me={me}
+          followsAuthor={user?.following.some((person) => person.username === post.username) ?? false}
           liked={likedBy(post, me)}
           bookmarked={user?.bookmarks.includes(post._id) ?? false}
           commentsOpen={showComments}

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   AccountDeleteSchema,
   AppIdParamsSchema,
@@ -14,14 +14,32 @@ import {
   TwoFactorEnableReplySchema,
   TwoFactorSetupReplySchema,
   TwoFactorStatusSchema,
+  NotificationSettingsSchema,
+  NotificationSettingsEditSchema,
+  UnsubscribeQuerySchema,
 } from '../schemas/account.js'
 import { EmptyObjectSchema } from '../schemas/common.js'
+import { installFormBodies } from '../mastodon/form-bodies.js'
 import { receiveImport } from './import-upload.js'
 import { ERRORS, emptyBody, me, type RouteOptions } from './shared.js'
 
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** The unsubscribe link's page: what it stops, and the one button that does it (a form, so it works without script). */
+function unsubscribePage(what: string, action: string) {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Unsubscribe - Chirp</title></head>
+<body><main><h1>Stop mail about ${escape(what)}?</h1>
+<p>Chirp will no longer mail you about ${escape(what)}. You can turn it on again in Settings.</p>
+<form method="post" action="${escape(action)}"><button type="submit">Unsubscribe</button></form>
+</main></body></html>`
+}
+
 /** The account's own calls (docs/api-contract.md §4): password, password reset and two-factor sign-in. */
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { account, accountDeletion, accountExport, accountImport, clientApps, twoFactor } = services
+  const { account, accountDeletion, accountExport, accountImport, clientApps, twoFactor, mail } = services
   const signedIn = { onRequest: [app.authenticate] }
 
   app.post(
@@ -175,6 +193,84 @@ const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }
       const userId = await account.confirmReset(request.body.token, request.body.newPassword)
       await app.events.endUser(userId)
       return {}
+    },
+  )
+
+  const notificationSettings = async (userId: string) => {
+    const [email, push] = await Promise.all([mail.mailSettings(userId), mail.pushSettings(userId)])
+    return { email, push }
+  }
+
+  app.get(
+    '/account/notifications',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description: 'Which kinds of notification the caller is mailed about, and pushed about on their devices.',
+        response: { 200: NotificationSettingsSchema, ...ERRORS },
+      },
+    },
+    async (request) => notificationSettings(me(request)),
+  )
+
+  app.put(
+    '/account/notifications',
+    {
+      ...signedIn,
+      schema: {
+        tags: ['account'],
+        description:
+          'Turns kinds of notification mail and push on or off; those left out stay as they are. Mail is off until turned on.',
+        body: NotificationSettingsEditSchema,
+        response: { 200: NotificationSettingsSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const userId = me(request)
+      if (request.body.email) await mail.setMailSettings(userId, request.body.email)
+      if (request.body.push) await mail.setPushSettings(userId, request.body.push)
+      return notificationSettings(userId)
+    },
+  )
+
+  // Mail programs send the one click as a form (RFC 8058), and so does the link's page.
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>()
+    installFormBodies(scope)
+    scope.post(
+      '/account/notifications/unsubscribe',
+      {
+        schema: {
+          tags: ['account'],
+          description:
+            "One click (RFC 8058): turns off the kind of mail the link's token names. The mail's List-Unsubscribe-Post makes mail programs send this.",
+          querystring: UnsubscribeQuerySchema,
+          response: { 200: EmptyObjectSchema, ...ERRORS },
+        },
+      },
+      async (request) => {
+        await mail.unsubscribe(request.query.token)
+        return {}
+      },
+    )
+  })
+
+  app.get(
+    '/account/notifications/unsubscribe',
+    {
+      schema: {
+        tags: ['account'],
+        description:
+          "The page a mail's unsubscribe link opens: a button that turns that kind of mail off (a link only looked at changes nothing).",
+        querystring: UnsubscribeQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const kind = mail.kindOfToken(request.query.token)
+      const what = kind === 'direct' ? 'direct messages' : `${kind}s`
+      const action = `/api/account/notifications/unsubscribe?token=${encodeURIComponent(request.query.token)}`
+      return reply.type('text/html; charset=utf-8').send(unsubscribePage(what, action))
     },
   )
 

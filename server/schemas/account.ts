@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
-import { Type } from '@sinclair/typebox'
+import { Type, type Static, type TBoolean } from '@sinclair/typebox'
+import { MAIL_KINDS, PUSH_KINDS } from '../../common/notification-settings.js'
 import { DateTimeSchema } from './common.js'
 
 /** The rules of a new password, as at signup. */
@@ -65,3 +66,22 @@ const AuthorisedAppSchema = Type.Object({
 })
 export const AuthorisedAppsReplySchema = Type.Object({ apps: Type.Array(AuthorisedAppSchema) })
 export const AppIdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+
+const toggles = <K extends string>(kinds: readonly K[]) =>
+  Type.Object(Object.fromEntries(kinds.map((kind) => [kind, Type.Boolean()])) as Record<K, TBoolean>)
+
+/** GET /api/account/notifications: which kinds of notification are mailed and pushed (DECISIONS §15). */
+export const NotificationSettingsSchema = Type.Object(
+  { email: toggles(MAIL_KINDS), push: toggles(PUSH_KINDS) },
+  { title: 'NotificationSettings' },
+)
+export type NotificationSettings = Static<typeof NotificationSettingsSchema>
+
+/** PUT /api/account/notifications: the toggles to change; those left out stay as they are. */
+export const NotificationSettingsEditSchema = Type.Object({
+  email: Type.Optional(Type.Partial(toggles(MAIL_KINDS))),
+  push: Type.Optional(Type.Partial(toggles(PUSH_KINDS))),
+})
+
+/** The token of a mail's unsubscribe link. */
+export const UnsubscribeQuerySchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 300 }) })

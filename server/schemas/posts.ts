@@ -125,6 +125,11 @@ const postFields = {
   reposted: Type.Boolean(),
   /** The id of the post it quotes, when it quotes one. */
   quoteOf: Type.Optional(Type.String()),
+  /**
+   * Who may quote it, by its author's quote controls (DECISIONS §15): `followers` or `nobody`; absent,
+   * anyone who may read it. The author may always quote their own posts.
+   */
+  quotePolicy: Type.Optional(Type.Union([Type.Literal('followers'), Type.Literal('nobody')])),
   /** On a post its author pinned to their profile. */
   pinned: Type.Optional(Type.Literal(true)),
   /** Who may read it (DECISIONS §12), chosen when it was written. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
 import { RoleSchema } from './roles.js'
-import { VisibilitySchema } from './audience.js'
+import { QuotePolicySchema, VisibilitySchema } from './audience.js'
 import { PostSchema } from './posts.js'
 import { UserSummarySchema } from './user-summary.js'
 import { LIMITS } from '../../common/limits.js'
@@ -49,6 +49,8 @@ const UserSchema = Type.Object(
     requested: Type.Optional(Type.Literal(true)),
     /** Only on the caller's own record: the audience their posts get when they choose none. */
     defaultVisibility: Type.Optional(VisibilitySchema),
+    /** Who may quote the user's posts (DECISIONS §15). */
+    quotePolicy: Type.Optional(QuotePolicySchema),
     /** Only on the caller's own record: whether the composer asks before posting an image without a description. */
     altTextReminder: Type.Optional(Type.Boolean()),
     /** How many posts the user has; on one person's record, not in lists of people. */
@@ -107,6 +109,8 @@ export const UserEditSchema = Type.Object({
   defaultVisibility: Type.Optional(VisibilitySchema),
   /** False: the composer posts an image without a description without asking first (DECISIONS §15). */
   altTextReminder: Type.Optional(Type.Boolean()),
+  /** Who may quote my posts, old and new: `anyone` (the default), `followers` or `nobody` (DECISIONS §15). */
+  quotePolicy: Type.Optional(QuotePolicySchema),
   /** True: following takes the owner's approval; false again accepts every request waiting (DECISIONS §12). */
   locked: Type.Optional(Type.Boolean()),
   portfolio: Type.Optional(WebsiteSchema),

@@ -18,6 +18,10 @@ export interface AccountSecrets {
   resetMac(message: string): Buffer
   /** Whether `mac` is resetMac(message), in constant time. */
   checkResetMac(message: string, mac: Buffer): boolean
+  /** A MAC for a mail's unsubscribe link. */
+  unsubscribeMac(message: string): Buffer
+  /** Whether `mac` is unsubscribeMac(message), in constant time. */
+  checkUnsubscribeMac(message: string, mac: Buffer): boolean
 }
 
 const keyFor = (secret: string, purpose: string) =>
@@ -50,15 +54,17 @@ export function createAccountSecrets(tokenSecret: string): AccountSecrets {
   const actorKey = keyFor(tokenSecret, 'actor key seal')
   const resetKey = keyFor(tokenSecret, 'password reset')
   const resetMac = (message: string) => createHmac('sha256', resetKey).update(message).digest()
+  const unsubscribeKey = keyFor(tokenSecret, 'mail unsubscribe')
+  const unsubscribeMac = (message: string) => createHmac('sha256', unsubscribeKey).update(message).digest()
+  const same = (mac: Buffer, expected: Buffer) => mac.length === expected.length && timingSafeEqual(mac, expected)
   return {
     seal: (plain) => sealWith(sealKey, plain),
     open: (sealed) => openWith(sealKey, sealed),
     sealActorKey: (plain) => sealWith(actorKey, plain),
     openActorKey: (sealed) => openWith(actorKey, sealed),
     resetMac,
-    checkResetMac(message, mac) {
-      const expected = resetMac(message)
-      return mac.length === expected.length && timingSafeEqual(mac, expected)
-    },
+    checkResetMac: (message, mac) => same(mac, resetMac(message)),
+    unsubscribeMac,
+    checkUnsubscribeMac: (message, mac) => same(mac, unsubscribeMac(message)),
   }
 }

@@ -29,6 +29,7 @@ import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
 import { createMarkersService, type MarkersService } from './markers.js'
+import { createMailNotifications, type MailNotifications } from './mail-notifications.js'
 import { createPushService, type PushDeps, type PushService } from './push.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
 import { createFiltersService, type FiltersService } from './filters.js'
@@ -70,6 +71,7 @@ export interface Services {
   markers: MarkersService
   /** Web Push subscriptions and their pushes (DECISIONS §15). */
   push: PushService
+  mail: MailNotifications
   /** Keyword filters, Mastodon's filters v2 (DECISIONS §15). */
   filters: FiltersService
   /** Lists of people one follows, each its own timeline (DECISIONS §15). */
@@ -110,6 +112,8 @@ export interface ServicesDeps
   pollDaySeconds: number
   /** How far ahead a post must be scheduled, in seconds. */
   scheduleMinSeconds?: number
+  /** How long notification mail waits for the rest of a burst (MAIL_BATCH_SECONDS). */
+  mailBatchSeconds?: number
   /** How much an account's import may bring. */
   importLimits: ImportLimits
   /** The VAPID keys pushes are signed with, and where pushes may go. */
@@ -135,6 +139,7 @@ export function createServices({
   linkFetch,
   pollDaySeconds,
   scheduleMinSeconds,
+  mailBatchSeconds = 60,
   signAppToken,
   tokenSeconds,
   push: pushOptions,
@@ -181,6 +186,7 @@ export function createServices({
   const search = createSearchService(deps)
   const remotePeople = createRemotePeople({ ...deps, publicUrl })
   const notifications = createNotificationsService(deps)
+  const mail = createMailNotifications({ ...deps, mailer, secrets, publicUrl, batchSeconds: mailBatchSeconds })
   const push = createPushService({ ...deps, ...pushOptions, secrets, auth, notifications, publicUrl, log: warn })
   return {
     auth,
@@ -213,6 +219,7 @@ export function createServices({
     idempotency: createIdempotency(deps),
     notifications,
     push,
+    mail,
     conversations: createConversationsService(deps),
     search,
     timelines: createTimelinesService({ store: deps.store, posts, search }),
@@ -232,7 +239,9 @@ export function createServices({
       'poll-close': (job, run) => polls.runCloseJob(job, run),
       'scheduled-post': (job, run) => scheduledPosts.runJob(job, run),
       ...(linkCards ? { 'link-card': (job, run) => linkCards.run(job, run) } : {}),
-      ...(mailer ? { mail: (job) => account.runMailJob(job) } : {}),
+      ...(mailer
+        ? { mail: (job) => (job.payload.template === 'notifications' ? mail.runJob(job) : account.runMailJob(job)) }
+        : {}),
       'media-delete': (job) => mediaDeletion.run(job),
       push: (job, run) => push.runJob(job, run.signal),
     },

@@ -6,6 +6,8 @@ interface Mail {
   text: string
   /** `<id@host>`: the same for every send of one mail, so a repeat after a crash is known for what it is. */
   messageId: string
+  /** Headers of its own: a mail about notifications carries how to stop them (RFC 8058). */
+  headers?: Record<string, string>
 }
 
 export interface Mailer {

@@ -17,6 +17,7 @@ import { summaryOf } from './views.js'
 import { hears } from './visibility.js'
 import { audienceOf } from './audience-events.js'
 import { queuePushes } from './push.js'
+import { queueMail } from './mail-notifications.js'
 
 /**
  * Notifications are made and taken back inside the transaction of the write that causes them, with
@@ -128,6 +129,7 @@ export async function tellAdded(tx: StoreTx, added: readonly Added[], unread: re
       audience: subject.post && audienceOf(subject.post),
     })
     await queuePushes(tx, record, subject)
+    await queueMail(tx, record, subject)
   }
 }
 

@@ -21,6 +21,18 @@ export function withoutQuote(post: Post): Post {
 }
 
 /**
+ * The quoted author's quote controls (DECISIONS §15), for all their posts, old and new: `nobody` lets
+ * only the author quote themselves, `followers` also the people who follow them (an accepted follow).
+ */
+async function checkQuotePolicy(tx: StoreReader, userId: string, authorId: string) {
+  if (userId === authorId) return
+  const policy = (await tx.getAccount(authorId))?.quotePolicy ?? 'anyone'
+  if (policy === 'anyone') return
+  if (policy === 'followers' && (await tx.followedAmong(userId, [authorId])).has(authorId)) return
+  throw forbidden(MSG.quoteNotAllowed)
+}
+
+/**
  * Reposts, pins and what a quote needs (DECISIONS §10): the posts service's writes of conversations,
  * each one transaction that checks and changes together, answering the post as `view` reads it.
  */
@@ -109,6 +121,7 @@ export function createPostActions(
     await checkCanInteract(tx, userId, post.authorId, at)
     await checkMayRead(tx, post, userId)
     if (post.authorId !== userId && !isShareable(post)) throw badRequest(MSG.postNotQuotable)
+    await checkQuotePolicy(tx, userId, post.authorId)
     return post
   }
 

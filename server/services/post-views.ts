@@ -41,6 +41,10 @@ export function postImagesOf(
   }))
 }
 
+/** Who may quote the post, shown only when its author limits it (DECISIONS §15). */
+const quotePolicyOf = (author: UserSummaryRecord | undefined) =>
+  author?.quotePolicy ? { quotePolicy: author.quotePolicy } : {}
+
 function buildPost(post: PostRecord, users: UserLookup): Post {
   const { _id: _authorId, ...author } = summaryById(post.authorId, users)
   return {
@@ -72,6 +76,7 @@ function buildPost(post: PostRecord, users: UserLookup): Post {
     repostCount: post.repostCount ?? 0,
     reposted: false,
     ...(post.quoteOf !== undefined ? { quoteOf: post.quoteOf } : {}),
+    ...quotePolicyOf(users.get(post.authorId)),
     ...(post.pinnedAt !== undefined ? { pinned: true as const } : {}),
     visibility: post.visibility ?? DEFAULT_VISIBILITY,
     ...(post.conversationId !== undefined ? { conversationId: post.conversationId } : {}),

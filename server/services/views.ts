@@ -69,6 +69,7 @@ export function toUser(
     bio: user.bio,
     website: user.website,
     locked: user.locked === true,
+    quotePolicy: user.quotePolicy ?? 'anyone',
     ...(requested ? { requested: true as const } : {}),
     ...(user.remote ? { remote: true as const, url: user.remote.url } : {}),
     portfolio: user.website,

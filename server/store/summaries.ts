@@ -8,6 +8,7 @@ export const summaryOfRecord = ({
   lastName,
   displayName,
   avatarURL,
+  quotePolicy,
 }: UserRecord): UserSummaryRecord => ({
   _id,
   username,
@@ -15,6 +16,7 @@ export const summaryOfRecord = ({
   lastName,
   ...(displayName ? { displayName } : {}),
   avatarURL,
+  ...(quotePolicy ? { quotePolicy } : {}),
 })
 
 /** The record without its lists, as PostgreSQL's getAccount reads it. */

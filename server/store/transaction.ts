@@ -9,6 +9,7 @@ import { queuedJob, settled } from './job-types.js'
 import { conversationBetween, delivered, membershipOf, participantSet, withMembership } from './conversation-parts.js'
 import { markerId, type MarkerTimeline } from './client-app-types.js'
 import type { FilterRecord, ListRecord } from './filter-list-types.js'
+import type { MailKind } from '../../common/notification-settings.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -80,12 +81,15 @@ export class Transaction extends TransactionReads implements StoreTx {
   async updateProfile(id: string, changes: ProfileChanges, at: string) {
     const user = await this.getUser(id)
     if (!user) return undefined
-    const { locked, altTextReminder, ...rest } = changes
-    const { locked: _before, altTextReminder: _asked, ...kept } = user
+    const { locked, altTextReminder, quotePolicy, ...rest } = changes
+    const { locked: _before, altTextReminder: _asked, quotePolicy: _quote, ...kept } = user
     const lock = (locked ?? user.locked) ? { locked: true as const } : {}
     // Asking is the default, so only its absence is kept, as PostgreSQL reads it back.
     const remind = (altTextReminder ?? user.altTextReminder) === false ? { altTextReminder: false } : {}
-    return this.#putUser({ ...kept, ...rest, ...lock, ...remind, updatedAt: at })
+    // Anyone may quote unless the record says otherwise, as PostgreSQL reads it back.
+    const quoting = quotePolicy ?? user.quotePolicy ?? 'anyone'
+    const quote = quoting === 'anyone' ? {} : { quotePolicy: quoting }
+    return this.#putUser({ ...kept, ...rest, ...lock, ...remind, ...quote, updatedAt: at })
   }
 
   async createApp(app: AppRecord) {
@@ -132,6 +136,18 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!(await this.getPushSubscription(id))) return false
     this.pushSubscriptions.set(id, null)
     return true
+  }
+
+  async setMailAlerts(id: string, kinds: readonly MailKind[]) {
+    const user = await this.getUser(id)
+    if (!user) return
+    const { mailAlerts: _before, ...rest } = user
+    this.#putUser(kinds.length > 0 ? { ...rest, mailAlerts: [...kinds] } : rest)
+  }
+
+  async setMailedThrough(id: string, at: string) {
+    const user = await this.getUser(id)
+    if (user) this.#putUser({ ...user, mailedThrough: at })
   }
 
   async revokeTokens(id: string) {

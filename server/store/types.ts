@@ -20,7 +20,8 @@ import type {
   MarkerRecord,
   PushSubscriptionRecord,
 } from './client-app-types.js'
-import type { Visibility } from '../../common/audience.js'
+import type { QuotePolicy, Visibility } from '../../common/audience.js'
+import type { MailKind } from '../../common/notification-settings.js'
 import type { FilterListReads, FilterListWrites, FilterRecord, ListRecord } from './filter-list-types.js'
 import type { PostPlanReads, PostPlanWrites, PostVersionRecord, ScheduledPostRecord } from './post-plan-types.js'
 
@@ -88,6 +89,12 @@ export interface UserRecord {
   readonly defaultVisibility?: Visibility
   /** False: the composer posts an image without a description without asking first; absent, it asks. */
   readonly altTextReminder?: boolean
+  /** The kinds of notification the user is mailed about, batched (DECISIONS §15); absent: none. */
+  readonly mailAlerts?: readonly MailKind[]
+  /** When the newest notification the user was mailed about was made; absent: none yet. */
+  readonly mailedThrough?: string
+  /** Who may quote the user's posts; absent: anyone (DECISIONS §15). */
+  readonly quotePolicy?: Exclude<QuotePolicy, 'anyone'>
   /** Whether following the user takes their approval (a follow request); absent: open to all. */
   readonly locked?: true
   /**
@@ -305,7 +312,7 @@ export interface RevokedTokenRecord {
 /** The part of a user record that shows them on posts, comments, likes, votes and follow lists. */
 export type UserSummaryRecord = Pick<
   UserRecord,
-  '_id' | 'username' | 'firstName' | 'lastName' | 'displayName' | 'avatarURL'
+  '_id' | 'username' | 'firstName' | 'lastName' | 'displayName' | 'avatarURL' | 'quotePolicy'
 >
 
 export interface CommentRecord {
@@ -820,6 +827,8 @@ export type ProfileChanges = Partial<
 > & {
   /** True locks the account; false opens it again (the record then holds no `locked`). */
   locked?: boolean
+  /** `anyone` leaves the record without a `quotePolicy`. */
+  quotePolicy?: QuotePolicy
 }
 
 /**
@@ -868,6 +877,10 @@ export interface StoreTx extends StoreReader, ClientAppWrites, FilterListWrites,
   createUser(user: UserRecord): Promise<'created' | 'taken' | 'lookAlike'>
   /** Only the fields `changes` holds, and `updatedAt`: the changed record, or undefined when there is no such user. */
   updateProfile(id: string, changes: ProfileChanges, at: string): Promise<UserRecord | undefined>
+  /** The kinds of notification the user is mailed about (none: the record holds no `mailAlerts`). */
+  setMailAlerts(id: string, kinds: readonly MailKind[]): Promise<void>
+  /** Notes that the user was mailed about every notification made up to `at`. */
+  setMailedThrough(id: string, at: string): Promise<void>
   /** Raises the user's token version, so every token issued before it stops working; nothing for an unknown user. */
   revokeTokens(id: string): Promise<void>
   /**

@@ -9,7 +9,18 @@ import { PostForm } from '../../client/components/post-form.js'
 import { insertPost, lists, loadExplore, loadHome, loadProfilePosts, loadTagPosts } from '../../client/state/lists.js'
 import { createPost } from '../../client/state/posts.js'
 import { session } from '../../client/state/session.js'
-import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import {
+  cardProps,
+  makePost,
+  makeUser,
+  ok,
+  renderAt,
+  resetAll,
+  settingsApi,
+  signInAs,
+  stubApi,
+  until,
+} from './helpers.js'
 
 /** Audiences in the client (DECISIONS §12): the composer's picker, a post's audience, what may be shared, Settings. */
 t.beforeEach(() => resetAll())
@@ -204,19 +215,7 @@ await t.test(
   async (t) => {
     const me = makeUser({ username: 'ada', email: 'ada@example.com', defaultVisibility: 'public', locked: false })
     signInAs(me)
-    const api = stubApi({
-      'GET /api/users/suggestions': () => ok({ users: [] }),
-      'GET /api/tags/trending': () => ok({ tags: [] }),
-      'GET /api/account/2fa': () => ok({ enabled: false }),
-      'GET /api/account/sessions': () => ok({ sessions: [] }),
-      'GET /api/users/blocks': () => ok({ users: [], nextCursor: null }),
-      'GET /api/users/mutes': () => ok({ users: [], nextCursor: null }),
-      'POST /api/users/edit': (request) => {
-        const { userData } = request.body as { userData: Record<string, unknown> }
-        Object.assign(me, userData)
-        return ok({ user: me })
-      },
-    })
+    const api = settingsApi(me)
     t.teardown(api.restore)
     renderAt('/settings', <App />)
     const section = (await screen.findByRole('heading', { name: 'Audience and followers' })).closest('section')

@@ -50,6 +50,27 @@ export const fail = (status: number, message: string): ApiReply => ({
 
 const NOW = new Date('2026-01-10T12:00:00.000Z').toISOString()
 
+/**
+ * What the Settings page reads when it opens, answered empty, and a profile edit that changes `me` as
+ * the server would; `more` adds or replaces routes.
+ */
+export function settingsApi(me: User, more: Record<string, Handler> = {}) {
+  return stubApi({
+    'GET /api/users/suggestions': () => ok({ users: [] }),
+    'GET /api/tags/trending': () => ok({ tags: [] }),
+    'GET /api/account/2fa': () => ok({ enabled: false }),
+    'GET /api/account/sessions': () => ok({ sessions: [] }),
+    'GET /api/users/blocks': () => ok({ users: [], nextCursor: null }),
+    'GET /api/users/mutes': () => ok({ users: [], nextCursor: null }),
+    'POST /api/users/edit': (request) => {
+      const { userData } = request.body as { userData: Record<string, unknown> }
+      Object.assign(me, userData)
+      return ok({ user: me })
+    },
+    ...more,
+  })
+}
+
 export function makeUser(overrides: Partial<User> = {}): User {
   const username = overrides.username ?? 'guest'
   const avatarURL = overrides.avatarURL ?? '/avatars/avatar-1.svg'

@@ -6,7 +6,7 @@ import { PostCard } from '../../client/components/post-card.js'
 import { PostItem } from '../../client/pages/post-item.js'
 import { postCache } from '../../client/state/post-cache.js'
 import { session } from '../../client/state/session.js'
-import { cardProps, makePost, makeUser, ok, renderAt, resetAll, signInAs, stubApi, until } from './helpers.js'
+import { cardProps, makePost, makeUser, renderAt, resetAll, settingsApi, signInAs, until } from './helpers.js'
 
 /** Posts with up to four images (DECISIONS §15): the ALT badge, the viewer with the description, the reminder's setting. */
 t.beforeEach(() => resetAll())
@@ -79,19 +79,7 @@ await t.test('the viewer shows each image with its description, and moves betwee
 await t.test('Settings turns the alt-text reminder off and on, saved with the account', async (t) => {
   const me = makeUser({ username: 'ada', email: 'ada@example.com', altTextReminder: true })
   signInAs(me)
-  const api = stubApi({
-    'GET /api/users/suggestions': () => ok({ users: [] }),
-    'GET /api/tags/trending': () => ok({ tags: [] }),
-    'GET /api/account/2fa': () => ok({ enabled: false }),
-    'GET /api/account/sessions': () => ok({ sessions: [] }),
-    'GET /api/users/blocks': () => ok({ users: [], nextCursor: null }),
-    'GET /api/users/mutes': () => ok({ users: [], nextCursor: null }),
-    'POST /api/users/edit': (request) => {
-      const { userData } = request.body as { userData: Record<string, unknown> }
-      Object.assign(me, userData)
-      return ok({ user: me })
-    },
-  })
+  const api = settingsApi(me)
   t.teardown(api.restore)
   renderAt('/settings', <App />)
   const section = (await screen.findByRole('heading', { name: 'Composing' })).closest('section')

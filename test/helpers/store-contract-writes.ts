@@ -30,6 +30,12 @@ export function peopleWrites(f: Fixture): WriteCase[] {
     },
     { op: 'updateProfile', name: 'nobody', write: (tx) => tx.updateProfile(MALFORMED, { bio: 'x' }, at(1)) },
     { op: 'revokeTokens', name: 'a user', write: (tx) => tx.revokeTokens(u2) },
+    { op: 'setMailAlerts', name: 'two kinds', write: (tx) => tx.setMailAlerts(u2, ['mention', 'report']) },
+    { op: 'setMailAlerts', name: 'none again', write: (tx) => tx.setMailAlerts(u2, []) },
+    { op: 'setMailAlerts', name: 'one kind', write: (tx) => tx.setMailAlerts(u2, ['follow']) },
+    { op: 'setMailAlerts', name: 'nobody', write: (tx) => tx.setMailAlerts(UNKNOWN, ['follow']) },
+    { op: 'setMailedThrough', name: 'a user', write: (tx) => tx.setMailedThrough(u2, at(1)) },
+    { op: 'setMailedThrough', name: 'nobody', write: (tx) => tx.setMailedThrough(MALFORMED, at(1)) },
     { op: 'revokeTokens', name: 'nobody', write: (tx) => tx.revokeTokens(UNKNOWN) },
     {
       op: 'setPassword',

@@ -90,6 +90,8 @@ export const OPERATIONS: Record<Operation, true> = {
   createUser: true,
   updateProfile: true,
   revokeTokens: true,
+  setMailAlerts: true,
+  setMailedThrough: true,
   setPassword: true,
   beginTwoFactor: true,
   enableTwoFactor: true,

@@ -57,6 +57,8 @@ export const POSTGRES_PASS = [
   'api-post-images',
   'api-posts',
   'api-profiles',
+  'api-mail-notifications',
+  'api-quote-policy',
   'api-quotes-pins',
   'api-read-cache',
   'api-registration',

@@ -7,6 +7,7 @@ import { DeleteSection } from './delete-section.js'
 import { ExportSection } from './export-section.js'
 import { FiltersSection } from './filters-section.js'
 import { ImportSection } from './import-section.js'
+import { MailSection } from './mail-section.js'
 import { PasswordSection } from './password-section.js'
 import { ProfileSection } from './profile-section.js'
 import { PushSection } from './push-section.js'
@@ -29,6 +30,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'password', title: 'Password', Body: PasswordSection },
   { id: 'two-factor', title: 'Two-factor sign-in', Body: TwoFactorSection },
   { id: 'push', title: 'Push notifications', Body: PushSection },
+  { id: 'mail', title: 'E-mail notifications', Body: MailSection },
   { id: 'sessions', title: 'Sessions', Body: SessionsSection },
   { id: 'apps', title: 'Authorised apps', Body: AppsSection },
   { id: 'blocked-muted', title: 'Blocked and muted people', Body: BlockedMutedSection },

@@ -43,7 +43,10 @@ import { isUuid, postColumns, toPostRecord, toUserRecord, userColumns, type Post
  * The reads of PostgreSQL, on the pool or inside a transaction (whose own writes they then see). Each
  * read is one statement, however many posts, likes and comments a page holds.
  */
-type SummaryRow = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'display_name' | 'avatar_url'>
+type SummaryRow = Pick<
+  UserRow,
+  'id' | 'username' | 'first_name' | 'last_name' | 'display_name' | 'avatar_url' | 'quote_policy'
+>
 
 export class PgReader implements StoreReader {
   constructor(protected readonly sql: Queryable) {}
@@ -68,7 +71,7 @@ export class PgReader implements StoreReader {
     const [row] = await this.sql<UserRow[]>`
       SELECT u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
         u.display_name, u.banner_url,
-        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.alt_text_reminder, u.locked,
+        u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending, u.default_visibility, u.alt_text_reminder, u.quote_policy, u.mail_alerts, u.mailed_through, u.locked,
         u.remote
       FROM users u WHERE u.id = ${id}`
     return row && accountOf(toUserRecord({ ...row, following: [], followers: [], bookmarks: [] }))
@@ -92,7 +95,7 @@ export class PgReader implements StoreReader {
       ids,
       'users',
       'u',
-      (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.display_name, u.avatar_url`,
+      (sql) => sql`u.id, u.username, u.first_name, u.last_name, u.display_name, u.avatar_url, u.quote_policy`,
     )
     return rows.map((row) => ({
       _id: row.id,
@@ -101,6 +104,7 @@ export class PgReader implements StoreReader {
       lastName: row.last_name,
       ...(row.display_name ? { displayName: row.display_name } : {}),
       avatarURL: row.avatar_url,
+      ...(row.quote_policy !== 'anyone' ? { quotePolicy: row.quote_policy } : {}),
     }))
   }
 

@@ -4,6 +4,7 @@ import type { MarkerTimeline, PushSubscriptionRecord } from '../client-app-types
 import type { FilterRecord, ListRecord } from '../filter-list-types.js'
 import type { PostVersionRecord, ScheduledPostRecord } from '../post-plan-types.js'
 import * as plans from './pg-post-plans.js'
+import type { MailKind } from '../../../common/notification-settings.js'
 import type {
   AppRecord,
   AuthorizationCodeRecord,
@@ -64,6 +65,7 @@ const PROFILE_COLUMNS = {
   website: 'website',
   defaultVisibility: 'default_visibility',
   altTextReminder: 'alt_text_reminder',
+  quotePolicy: 'quote_policy',
   locked: 'locked',
 } as const
 const MEDIA_COLUMNS = {
@@ -191,6 +193,16 @@ export class PgTx extends PgReader implements StoreTx {
   }
   removeScheduledPost(userId: string, id: string) {
     return plans.removeScheduledPost(this.sql, userId, id)
+  }
+
+  async setMailAlerts(id: string, kinds: readonly MailKind[]): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`UPDATE users SET mail_alerts = ${[...kinds]}::text[] WHERE id = ${id}`
+  }
+
+  async setMailedThrough(id: string, at: string): Promise<void> {
+    if (!isUuid(id)) return
+    await this.sql`UPDATE users SET mailed_through = ${at} WHERE id = ${id}`
   }
 
   async revokeTokens(id: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Queryable } from './connect.js'
-import { DEFAULT_VISIBILITY, type Visibility } from '../../../common/audience.js'
+import { DEFAULT_VISIBILITY, type QuotePolicy, type Visibility } from '../../../common/audience.js'
+import type { MailKind } from '../../../common/notification-settings.js'
 import {
   SHOWN_OF_A_POST,
   type CommentRecord,
@@ -21,7 +22,7 @@ import {
  */
 export const userColumns = (sql: Queryable) => sql`
   u.id, u.username, u.first_name, u.last_name, u.email, u.password_hash, u.avatar_url, u.bio, u.website,
-  u.display_name, u.banner_url, u.default_visibility, u.alt_text_reminder, u.locked, u.remote,
+  u.display_name, u.banner_url, u.default_visibility, u.alt_text_reminder, u.quote_policy, u.mail_alerts, u.mailed_through, u.locked, u.remote,
   u.created_at, u.updated_at, u.token_version, u.role, u.suspension, u.pending,
   ARRAY(SELECT f.followee_id FROM follows f WHERE f.follower_id = u.id ORDER BY f.seq) AS following,
   ARRAY(SELECT f.follower_id FROM follows f WHERE f.followee_id = u.id ORDER BY f.seq) AS followers,
@@ -39,6 +40,9 @@ export interface UserRow {
   banner_url: string | null
   default_visibility: Visibility
   alt_text_reminder: boolean
+  quote_policy: QuotePolicy
+  mail_alerts: MailKind[]
+  mailed_through: Date | null
   locked: boolean
   remote: RemoteActorRecord | null
   bio: string
@@ -77,6 +81,9 @@ export const toUserRecord = (row: UserRow): UserRecord => ({
   ...(row.pending ? { pending: true as const } : {}),
   ...(row.default_visibility !== DEFAULT_VISIBILITY ? { defaultVisibility: row.default_visibility } : {}),
   ...(row.alt_text_reminder ? {} : { altTextReminder: false }),
+  ...(row.quote_policy !== 'anyone' ? { quotePolicy: row.quote_policy } : {}),
+  ...(row.mail_alerts.length > 0 ? { mailAlerts: row.mail_alerts } : {}),
+  ...(row.mailed_through ? { mailedThrough: row.mailed_through.toISOString() } : {}),
   ...(row.locked ? { locked: true as const } : {}),
   ...(row.remote ? { remote: row.remote } : {}),
 })

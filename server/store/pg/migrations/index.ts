@@ -29,6 +29,8 @@ import * as threadsImages from './0035_threads_images.js'
 import * as filtersLists from './0040_filters_lists.js'
 import * as pushSubscriptions from './0045_push_subscriptions.js'
 import * as postVersionsScheduled from './0055_post_versions_scheduled.js'
+import * as quotePolicy from './0060_quote_policy.js'
+import * as mailAlerts from './0061_mail_alerts.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -77,4 +79,6 @@ export const MIGRATIONS: readonly Migration[] = [
   filtersLists,
   pushSubscriptions,
   postVersionsScheduled,
+  quotePolicy,
+  mailAlerts,
 ]
