@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
@@ -35,6 +35,48 @@ async function dockerIgnored(): Promise<(file: string) => boolean> {
     // A pattern that matches a directory leaves out everything inside it.
     return parts.some((_, i) => regexes.some((re) => re.test(parts.slice(0, i + 1).join('/'))))
   }
+}
+
+type LockPackages = Record<string, { version?: string; integrity?: string; optional?: boolean }>
+
+/**
+ * Whether the checkout's node_modules holds exactly what `npm ci` installs from package-lock.json, with the
+ * patches applied, as .ci/run's own `npm ci` of a fresh clone leaves it: every package npm recorded as
+ * installed (node_modules/.package-lock.json, which it writes as it installs) is the lock's, at the lock's
+ * version and integrity; every package of the lock is there unless optional (another platform's); and
+ * neither the lock nor patches/ changed since.
+ */
+async function installedFromLock(): Promise<boolean> {
+  const hiddenLock = path.join(ROOT, 'node_modules', '.package-lock.json')
+  const read = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { packages: LockPackages }).packages
+  try {
+    const [lock, installed] = await Promise.all([read(path.join(ROOT, 'package-lock.json')), read(hiddenLock)])
+    const installedAt = (await stat(hiddenLock)).mtimeMs
+    const inputs = await Promise.all(['package-lock.json', 'patches'].map((name) => stat(path.join(ROOT, name))))
+    if (inputs.some((input) => input.mtimeMs > installedAt)) return false
+    const same = Object.entries(installed).every(
+      ([name, entry]) => lock[name]?.version === entry.version && lock[name]?.integrity === entry.integrity,
+    )
+    const complete = Object.entries(lock).every(([name, entry]) => name === '' || entry.optional || name in installed)
+    return same && complete
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The build stage's install, as hard links to the checkout's files (GNU cp -al): the same packages, the same
+ * patches, in a moment. What the replay writes into node_modules afterwards is its own: new files (the build
+ * tools' caches) land in the copy's own folders, and the one file npm rewrites, its record of what is
+ * installed, is a copy of its own, as is every cache folder dropped.
+ */
+async function linkInstall(buildDir: string): Promise<void> {
+  const modules = path.join(buildDir, 'node_modules')
+  await run('cp', ['-al', path.join(ROOT, 'node_modules'), modules], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS })
+  await rm(path.join(modules, '.cache'), { recursive: true, force: true })
+  const hiddenLock = path.join(modules, '.package-lock.json')
+  await rm(hiddenLock)
+  await cp(path.join(ROOT, 'node_modules', '.package-lock.json'), hiddenLock)
 }
 
 /**
@@ -94,9 +136,14 @@ if (!files) {
       }
     })
     t.ok(context.includes('package-lock.json'), 'the lockfile is in the build context')
-    await timed('npm ci', () =>
-      run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }),
-    )
+    if (await installedFromLock()) {
+      await timed('npm ci (linked from the checkout)', () => linkInstall(buildDir))
+      t.pass("the checkout's node_modules is npm ci's install of this package-lock.json: linked, not installed again")
+    } else {
+      await timed('npm ci', () =>
+        run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }),
+      )
+    }
     await timed('npm run build', () => run('npm', ['run', 'build'], { cwd: buildDir, timeoutMs: NPM_TIMEOUT_MS }))
     t.ok(existsSync(path.join(buildDir, 'dist/server/main.js')), 'the server is built')
     t.ok(existsSync(path.join(buildDir, 'dist/client/index.html')), 'the client is built')
