@@ -17,6 +17,7 @@ import {
   receiveDirectPost,
 } from '../state/conversations.js'
 import { applyLiveFollow, receiveFollowRequest } from '../state/follows.js'
+import { refreshPeopleLists } from '../state/people-lists.js'
 import type { LiveMessage, LiveName, LivePayloads, RawMessage } from './messages.js'
 import { refetchOnScreen, refetchPostsOnScreen } from './refetch.js'
 
@@ -116,6 +117,9 @@ const handlers: Handlers = {
   'notification.read': setUnread,
   // Moderators' streams only: the queue's count in the navigation, and the report on top of an open queue.
   'report.created': receiveReport,
+  // My own filters or lists changed in another tab or app: what they shape is read again.
+  'filters.changed': () => refetchOnScreen(),
+  'lists.changed': () => refreshPeopleLists(),
   reset: () => refetchOnScreen(),
 }
 

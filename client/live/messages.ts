@@ -1,5 +1,10 @@
 import type { AudienceEventPayloads, Notification } from '../api/types.js'
-import type { EventPayloads, ModerationEventPayloads, NotificationEventPayloads } from '../../server/schemas/events.js'
+import type {
+  EventPayloads,
+  ModerationEventPayloads,
+  NotificationEventPayloads,
+  OwnReadingEventPayloads,
+} from '../../server/schemas/events.js'
 
 /**
  * Every event the server sends (docs/api-contract.md §7 and §8, and DECISIONS §12's), plus `reset`: the
@@ -10,7 +15,8 @@ export type LivePayloads = Omit<EventPayloads, 'session.ended'> &
   Omit<NotificationEventPayloads, 'notification.created'> & {
     'notification.created': Notification & { unread: number }
   } & ModerationEventPayloads &
-  AudienceEventPayloads & { reset: Record<string, never> }
+  AudienceEventPayloads &
+  OwnReadingEventPayloads & { reset: Record<string, never> }
 
 export type LiveName = keyof LivePayloads
 

@@ -23,7 +23,7 @@ export const commentKey = (noteId: string) => ['chirp', 'comment', noteId] as co
 export const commentNoteKey = (commentId: string) => ['chirp', 'comment-note', commentId] as const
 
 /** Where a comment written here lives. */
-export const commentUri = (ctx: Ctx, postId: string, commentId: string) =>
+const commentUri = (ctx: Ctx, postId: string, commentId: string) =>
   noteUri(ctx, { _id: `${postId}${SEPARATOR}${commentId}` })
 
 /** A note path's `{id}` as a comment's post and own id, when it names a comment. */

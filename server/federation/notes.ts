@@ -47,7 +47,7 @@ function attachmentOf(post: PostRecord, origin: string): Document[] {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
-export const actorOf = (ctx: Ctx, person: Mentioned) =>
+const actorOf = (ctx: Ctx, person: Mentioned) =>
   person.remote ? new URL(person.remote.actorId) : ctx.getActorUri(person.id)
 const pageOf = (ctx: Ctx, person: Mentioned) =>
   person.remote ? person.remote.url : new URL(`/profile/${encodeURIComponent(person.username)}`, ctx.origin).href
@@ -84,7 +84,7 @@ export function contentHtml(ctx: Ctx, text: string, mentioned: readonly Mentione
 }
 
 /** Who a note of `visibility` is addressed to (DECISIONS §12): `to` and `cc`. */
-export function addressing(ctx: Ctx, authorId: string, visibility: Visibility, mentioned: readonly Mentioned[]) {
+function addressing(ctx: Ctx, authorId: string, visibility: Visibility, mentioned: readonly Mentioned[]) {
   const followers = ctx.getFollowersUri(authorId)
   const people = mentioned.map((person) => actorOf(ctx, person))
   if (visibility === 'public') return { tos: [PUBLIC_COLLECTION], ccs: [followers, ...people] }

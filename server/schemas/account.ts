@@ -75,7 +75,6 @@ export const NotificationSettingsSchema = Type.Object(
   { email: toggles(MAIL_KINDS), push: toggles(PUSH_KINDS) },
   { title: 'NotificationSettings' },
 )
-export type NotificationSettings = Static<typeof NotificationSettingsSchema>
 
 /** PUT /api/account/notifications: the toggles to change; those left out stay as they are. */
 export const NotificationSettingsEditSchema = Type.Object({

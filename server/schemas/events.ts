@@ -199,7 +199,7 @@ interface FollowRequestEventPayloads {
  * To the owner's own streams (DECISIONS §15): their keyword filters or lists changed, so what their open
  * screens show may change; a map apart, as a client that shows neither can leave them aside.
  */
-interface OwnReadingEventPayloads {
+export interface OwnReadingEventPayloads {
   'filters.changed': Record<string, never>
   'lists.changed': Record<string, never>
 }

@@ -218,7 +218,7 @@ function patternOf({ keyword, wholeWord }: FilterKeywordRecord): RegExp {
 }
 
 /** What a filter reads of a post: its text, content warning, image description and poll options. */
-export const textsOf = (post: Pick<Post, 'content' | 'spoilerText' | 'mediaAlt' | 'poll'>): string[] => [
+const textsOf = (post: Pick<Post, 'content' | 'spoilerText' | 'mediaAlt' | 'poll'>): string[] => [
   post.content,
   post.spoilerText ?? '',
   post.mediaAlt ?? '',

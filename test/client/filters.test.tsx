@@ -5,6 +5,7 @@ import t from 'tap'
 import { App } from '../../client/app.js'
 import type { KeywordFilter } from '../../client/api/filters.js'
 import { makePost, makeUser, ok, renderAt, resetAll, sideRoutes, signInAs, stubApi, summary, until } from './helpers.js'
+import { liveApp } from './live-app.js'
 
 const me = makeUser({ username: 'ada' })
 const quiet = {
@@ -205,3 +206,23 @@ await t.test('Settings: a filter may apply to notifications', async (t) => {
   await until(() => api.calls.some((c) => c.method === 'POST'))
   t.match(api.calls.find((c) => c.method === 'POST')?.body, { context: ['home', 'notifications', 'public'] })
 })
+
+await t.test(
+  'Filters changed in another tab or app: the home feed on screen is read again (filters.changed)',
+  async (t) => {
+    const me = makeUser({ username: 'guest' })
+    let content = 'Spoilers for the finale'
+    const { send, api } = await liveApp(t, me, '/', {
+      ...sideRoutes(me),
+      'GET /api/feed': () => ok({ posts: [makePost({ _id: 'p1', content })], nextCursor: null }),
+      'GET /api/tags/trending': () => ok({ tags: [] }),
+    })
+    await screen.findByText('Spoilers for the finale')
+    const reads = () => api.calls.filter((call) => call.path === '/api/feed').length
+    const before = reads()
+    content = 'Nothing to hide'
+    send('filters.changed', {})
+    await until(() => reads() > before)
+    t.ok(await screen.findByText('Nothing to hide'), 'the feed as the new filters shape it')
+  },
+)

@@ -138,3 +138,24 @@ await t.test("A list's timeline takes its people's new posts live, and nobody el
   t.ok(await screen.findByText('Maya, live on the list'), 'on top at once')
   t.equal(screen.queryByText('Theo, not on the list'), null, 'not on this list')
 })
+
+await t.test('A list changed in another tab or app is read again here (lists.changed)', async (t) => {
+  let members = [account(maya)]
+  let title = 'Friends'
+  const { send, api } = await liveApp(t, me, '/lists/l1', {
+    ...sideRoutes(me),
+    'GET /api/v1/lists': () => ok([{ ...friends, title }]),
+    'GET /api/v1/lists/l1': () => ok({ ...friends, title }),
+    'GET /api/v1/lists/l1/accounts': () => ok(members),
+    'GET /api/feed': () => ok({ posts: [], nextCursor: null }),
+    'GET /api/tags/trending': () => ok({ tags: [] }),
+  })
+  await screen.findByText('No posts from the people on this list yet.')
+  const reads = () => api.calls.filter((call) => call.path === '/api/v1/lists/l1/accounts').length
+  const before = reads()
+  members = [account(maya), account(theo)]
+  title = 'Close friends'
+  send('lists.changed', {})
+  await until(() => reads() > before)
+  t.pass("the open list's people are read again")
+})
