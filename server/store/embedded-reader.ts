@@ -1,4 +1,5 @@
 import { audienceTest, shownNotifications } from './audience-scope.js'
+import { newestFirst } from './notification-index.js'
 import { fullPage } from './full-page.js'
 import { pageByPlace } from './list-places.js'
 import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
@@ -229,6 +230,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   async countUnread(userId: string) {
     return this.index.notifications.unreadOf(userId).filter(this.#shownNotifications(userId)).length
+  }
+  async listUnreadNotifications(userId: string) {
+    return newestFirst(this.index.notifications.unreadOf(userId).filter(this.#shownNotifications(userId)))
   }
   #shownNotifications(userId: string) {
     return shownNotifications(
