@@ -172,6 +172,10 @@ export default async function app(fastify: FastifyInstance, { config, ...options
     maxStreamsPerUser: config.eventsMaxStreamsPerUser,
     hiddenFrom: (userId) => hiddenFrom(store, userId, now()),
     followingOf: async (userId) => (await store.getUser(userId))?.following ?? [],
+    filtersOf: async (userId) => {
+      const [filters, account] = await Promise.all([store.listFilters(userId), store.getAccount(userId)])
+      return { filters, username: account?.username }
+    },
     ...persistence.hubOptions,
     ...options.events,
   })

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { ChirpEvent } from '../schemas/events.js'
 import type { LoggedEvent, ReplayRequest, StreamOwner, StreamSlots, TicketStore } from '../store/types.js'
 import type { StreamPlace } from './stream-places.js'
+import type { ReaderFilters } from './stream-filters.js'
 import type { HiddenPeople } from './stream-readers.js'
 
 /** The live-updates hub (docs/api-contract.md §7): one writer fanning serialised events out to every open stream. */
@@ -47,6 +48,11 @@ export interface EventsHubOptions {
    * reaches them (DECISIONS §12). Nobody by default, which shows them open posts' events and their own.
    */
   followingOf?: (userId: string) => Promise<readonly string[]>
+  /**
+   * A reader's keyword filters: those of home leave new posts out of their event streams, or mark them
+   * (DECISIONS §15). None by default.
+   */
+  filtersOf?: (userId: string) => Promise<ReaderFilters>
 }
 
 export interface StreamOptions extends StreamOwner {
@@ -83,8 +89,9 @@ export interface EventsHub {
   /** At logout: the same for the streams and tickets of one token, and no other. */
   endToken(owner: Required<StreamOwner>): Promise<void>
   /**
-   * Reads whom the user does not see and whom they follow, before their stream opens, so that it leaves
-   * out those people's events and the events of posts the user may not read.
+   * Reads whom the user does not see, whom they follow and their keyword filters, before their stream
+   * opens, so that it leaves out those people's events, the events of posts the user may not read and the
+   * new posts their filters hide.
    */
   watchReader(userId: string): Promise<void>
   /** A place for one more stream of the user, or undefined when they hold as many as they may, anywhere. */

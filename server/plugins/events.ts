@@ -5,6 +5,7 @@ import type { LoggedEvent, StreamOwner } from '../store/types.js'
 import { createTicketStore } from './event-tickets.js'
 import type { EventListener, EventsHub, EventsHubOptions, StreamOptions } from './events-hub-types.js'
 import { createStreamPlaces, type StreamPlace } from './stream-places.js'
+import { createStreamFilters } from './stream-filters.js'
 import { createStreamFollows } from './stream-follows.js'
 import { createStreamReaders } from './stream-readers.js'
 
@@ -18,6 +19,7 @@ declare module 'fastify' {
 }
 
 const SESSION_ENDED: EventName = 'session.ended'
+const FILTERS_CHANGED = 'filters.changed'
 /** Events every instance acts on that no client is ever sent. */
 const UNSENT: ReadonlySet<string> = new Set([SESSION_ENDED, STORE_CHANGED])
 
@@ -39,8 +41,13 @@ interface StreamClient extends StreamOwner {
   res: ServerResponse
   listener?: undefined
   place?: StreamPlace | undefined
-  /** While a replay from the shared log is on its way: the live frames that arrive meanwhile, in order. */
+  /**
+   * While a replay from the shared log, or a fresh read of the reader's filters, is on its way: the live
+   * frames that arrive meanwhile, in order, that the reader may see.
+   */
   pending?: Buffered[]
+  /** How many of those are on their way: the frames wait until none is. */
+  holds?: number
 }
 
 /** A stream that takes the events themselves (EventListener), with no replay: it starts from now. */
@@ -51,7 +58,7 @@ interface ListeningClient extends StreamOwner {
 
 type Client = StreamClient | ListeningClient
 
-interface Buffered extends Pick<LoggedEvent, 'id' | 'to' | 'by' | 'about' | 'audience'> {
+interface Buffered extends Pick<LoggedEvent, 'id' | 'name' | 'to' | 'by' | 'about' | 'audience'> {
   frame: Buffer
 }
 
@@ -77,11 +84,17 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   const places = createStreamPlaces({ max: options.maxStreamsPerUser ?? 10, slots: options.slots, log })
   const readers = createStreamReaders({ load: options.hiddenFrom ?? (async () => NOBODY), now, log })
   const follows = createStreamFollows(options.followingOf ?? (async () => []))
+  const filters = createStreamFilters({
+    load: options.filtersOf ?? (async () => ({ filters: [], username: undefined })),
+    now,
+    log,
+  })
   /** The reader has no stream left here: what was kept to filter theirs goes. */
   const forget = (userId: string) => {
     if (byUser.has(userId)) return
     readers.forget(userId)
     follows.forget(userId)
+    filters.forget(userId)
   }
 
   const heartbeat = setInterval(() => {
@@ -129,7 +142,12 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     if (!(after <= lastId)) return undefined
     const oldest = buffer[0]?.id ?? lastId + 1
     if (after < oldest - 1) return options.history ? 'log' : undefined
-    return fitting(buffer.filter((e) => e.id > after && visibleTo(e, client)))
+    return fitting(
+      framesFor(
+        client,
+        buffer.filter((e) => e.id > after && visibleTo(e, client)),
+      ),
+    )
   }
 
   /**
@@ -140,6 +158,29 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     (event.to === undefined || event.to === client.userId) &&
     !readers.hides(client.userId, event.by, event.about) &&
     follows.mayRead(client.userId, event.audience)
+
+  /** The frames as the reader gets them: their home filters leave out or mark new posts (stream-filters.ts). */
+  const framesFor = (client: Client, events: readonly Buffered[]): Buffered[] =>
+    events.flatMap((event) => {
+      const frame = filters.frameFor(client.userId, event)
+      return frame === undefined ? [] : [frame === event.frame ? event : { ...event, frame }]
+    })
+
+  /** Holds the client's live frames until release(): a replay or a read of its filters is on its way. */
+  function hold(client: StreamClient): void {
+    client.holds = (client.holds ?? 0) + 1
+    client.pending ??= []
+  }
+
+  /** Ends one hold; once none is left, sends what waited. The id of the last frame that waited, if any. */
+  function release(client: StreamClient): number | undefined {
+    client.holds = (client.holds ?? 1) - 1
+    if (client.holds > 0) return undefined
+    const queued = client.pending ?? []
+    client.pending = undefined
+    for (const event of framesFor(client, queued)) send(client, event.frame)
+    return queued.at(-1)?.id
+  }
 
   /** A replay bigger than the send bound would get the client dropped; a refetch is cheaper anyway. */
   function fitting(events: Buffered[]): Buffered[] | undefined {
@@ -161,7 +202,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     history({ after, upTo, userId: client.userId, maxBytes: maxUnsentBytes })
       .then((logged) => {
         const shown = logged?.filter((event) => !UNSENT.has(event.name) && visibleTo(event, client))
-        const replay = shown && fitting(shown.map(frameOf))
+        const replay = shown && fitting(framesFor(client, shown.map(frameOf)))
         if (replay === undefined) send(client, resetFrame(upTo))
         else for (const event of replay) send(client, event.frame)
       })
@@ -170,10 +211,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
         send(client, resetFrame(upTo))
       })
       .finally(() => {
-        const queued = client.pending ?? []
-        client.pending = undefined
-        for (const event of queued) send(client, event.frame)
-        send(client, markFrame(queued.at(-1)?.id ?? upTo))
+        send(client, markFrame(release(client) ?? upTo))
       })
   }
 
@@ -191,7 +229,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     const after = lastEventId === undefined ? lastId : idOf(lastEventId)
     const replay = missed(client, after)
     if (replay === 'log') {
-      client.pending = []
+      hold(client)
       replayFromLog(client, after, lastId)
     } else if (replay === undefined) {
       send(client, resetFrame(lastId))
@@ -265,6 +303,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
   function frameOf(event: LoggedEvent): Buffered {
     return {
       id: event.id,
+      name: event.name,
       to: event.to,
       by: event.by,
       about: event.about,
@@ -291,6 +330,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
     }
     readers.apply(event)
     follows.apply(event)
+    if (event.name === FILTERS_CHANGED && event.to !== undefined) reloadFilters(event.to)
     if (UNSENT.has(event.name)) return
     const entry = frameOf(event)
     buffer.push(entry)
@@ -303,8 +343,23 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       if (!visibleTo(entry, client)) continue
       if (client.listener) hear(client, event)
       else if (client.pending) client.pending.push(entry)
-      else send(client, entry.frame)
+      else {
+        const frame = filters.frameFor(client.userId, entry)
+        if (frame !== undefined) send(client, frame)
+      }
     }
+  }
+
+  /**
+   * A reader's filters changed (on any instance): their streams here hold what comes next until the
+   * filters are read again, so no new post passes under the filters it was written against.
+   */
+  function reloadFilters(userId: string): void {
+    const held = [...(byUser.get(userId) ?? [])].filter((client): client is StreamClient => !client.listener)
+    for (const client of held) hold(client)
+    void filters.reload(userId).finally(() => {
+      for (const client of held) if (client.pending) release(client)
+    })
   }
 
   return {
@@ -320,7 +375,7 @@ export function createEventsHub(options: EventsHubOptions = {}): EventsHub {
       })
     },
     async watchReader(userId) {
-      await Promise.all([readers.watch(userId), follows.watch(userId)])
+      await Promise.all([readers.watch(userId), follows.watch(userId), filters.watch(userId)])
     },
     deliver,
     issueTicket: async (owner) => tickets.issue(owner),

@@ -235,33 +235,28 @@ export interface Written {
 }
 
 /**
- * The reader's filters in force at `at` for one context, as a judge of anything written; words of the
- * reader's own are never filtered, as Mastodon leaves one's own statuses alone.
+ * Filters of one context as a judge of anything written, at the moment given: a filter that has expired by
+ * then counts for nothing. Words of `own` (the reader's username) are never filtered, as Mastodon leaves
+ * one's own statuses alone. Undefined when none of the filters could ever match in the context.
  */
-export async function wordsJudge(
-  store: StoreReader,
-  readerId: string | undefined,
+export function judgeOfFilters(
+  filters: readonly FilterRecord[],
+  own: string | undefined,
   context: FilterContext,
-  at: Date,
-): Promise<((written: Written) => Judgement) | undefined> {
-  if (readerId === undefined) return undefined
-  const when = at.toISOString()
-  const active = (await store.listFilters(readerId)).filter(
-    (filter) =>
-      filter.contexts.includes(context) &&
-      filter.keywords.length > 0 &&
-      (filter.expiresAt === null || filter.expiresAt > when),
-  )
-  if (active.length === 0) return undefined
-  const own = (await store.getAccount(readerId))?.username
-  const compiled = active.map((filter) => ({
-    filter,
-    patterns: filter.keywords.map((keyword) => ({ keyword: keyword.keyword, pattern: patternOf(keyword) })),
-  }))
-  return ({ username, texts }) => {
+): ((written: Written, at: Date) => Judgement) | undefined {
+  const compiled = filters
+    .filter((filter) => filter.contexts.includes(context) && filter.keywords.length > 0)
+    .map((filter) => ({
+      filter,
+      patterns: filter.keywords.map((keyword) => ({ keyword: keyword.keyword, pattern: patternOf(keyword) })),
+    }))
+  if (compiled.length === 0) return undefined
+  return ({ username, texts }, at) => {
     if (username === own) return { hide: false, filtered: [] }
+    const when = at.toISOString()
     const filtered: FilterResult[] = []
     for (const { filter, patterns } of compiled) {
+      if (filter.expiresAt !== null && filter.expiresAt <= when) continue
       const matches = patterns.filter(({ pattern }) => texts.some((text) => pattern.test(text)))
       if (matches.length === 0) continue
       if (filter.action === 'hide') return { hide: true }
@@ -278,6 +273,29 @@ export async function wordsJudge(
     }
     return { hide: false, filtered }
   }
+}
+
+/** The post as a judgement leaves it: undefined when hidden, with `filtered` when warned of. */
+export function judged<T extends Post>(post: T, judgement: Judgement): T | undefined {
+  if (judgement.hide) return undefined
+  return judgement.filtered.length > 0 ? { ...post, filtered: judgement.filtered } : post
+}
+
+/** The reader's filters in force at `at` for one context, as a judge of anything written (judgeOfFilters). */
+export async function wordsJudge(
+  store: StoreReader,
+  readerId: string | undefined,
+  context: FilterContext,
+  at: Date,
+): Promise<((written: Written) => Judgement) | undefined> {
+  if (readerId === undefined) return undefined
+  const when = at.toISOString()
+  const active = (await store.listFilters(readerId)).filter(
+    (filter) => filter.expiresAt === null || filter.expiresAt > when,
+  )
+  if (!active.some((filter) => filter.contexts.includes(context) && filter.keywords.length > 0)) return undefined
+  const judge = judgeOfFilters(active, (await store.getAccount(readerId))?.username, context)
+  return judge && ((written) => judge(written, at))
 }
 
 /** The reader's filters of one context as a judge of posts (wordsJudge). */
@@ -301,9 +319,5 @@ export async function applyFilters<T extends Post>(
 ): Promise<T[]> {
   const judge = await filterJudge(store, readerId, context, at)
   if (!judge) return [...posts]
-  return posts.flatMap((post) => {
-    const judged = judge(post)
-    if (judged.hide) return []
-    return judged.filtered.length > 0 ? [{ ...post, filtered: judged.filtered }] : [post]
-  })
+  return posts.flatMap((post) => judged(post, judge(post)) ?? [])
 }

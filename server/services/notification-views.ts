@@ -1,7 +1,7 @@
 import type { Notification } from '../schemas/notifications.js'
 import type { UserSummary } from '../schemas/user-summary.js'
 import type { CommentRecord, NotificationRecord, PostRecord, StoreReader } from '../store/types.js'
-import type { Judgement, Written } from './filters.js'
+import { wordsJudge, type Judgement, type Written } from './filters.js'
 import { summaryOf } from './views.js'
 
 /**
@@ -108,4 +108,15 @@ export async function notificationViews(
     views.push(judged && judged.filtered.length > 0 ? { ...view, filtered: judged.filtered } : view)
   }
   return views
+}
+
+/**
+ * How many of the recipient's notifications their list shows unread (StoreReader.countUnread), less those
+ * their filters of notifications hide at `at` (DECISIONS §15): a notification nobody shows them does not
+ * wait to be read. Without such filters, the store's count as it is.
+ */
+export async function countShownUnread(store: StoreReader, recipientId: string, at: Date): Promise<number> {
+  const judge = await wordsJudge(store, recipientId, 'notifications', at)
+  if (!judge) return store.countUnread(recipientId)
+  return (await notificationViews(store, await store.listUnreadNotifications(recipientId), judge)).length
 }

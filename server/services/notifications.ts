@@ -1,7 +1,7 @@
 import { MSG, notFound } from '../errors.js'
 import type { PageRequest } from '../store/types.js'
 import type { ServiceDeps } from './deps.js'
-import { notificationViews } from './notification-views.js'
+import { countShownUnread, notificationViews } from './notification-views.js'
 import { wordsJudge } from './filters.js'
 import { hiddenFrom } from './visibility.js'
 import { timedIdOf } from './status-ids.js'
@@ -22,7 +22,7 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
     const hidden = await hiddenFrom(store, userId, now())
     const [{ items, nextCursor }, unread] = await Promise.all([
       store.listNotifications(userId, { ...page, limit: page.limit ?? DEFAULT_PAGE, hide: hidden.people }),
-      store.countUnread(userId),
+      countShownUnread(store, userId, now()),
     ])
     return { notifications: await viewsFor(userId, items), nextCursor, unread }
   }
@@ -87,8 +87,8 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
       return {}
     },
 
-    /** How many of the reader's notifications are unread. */
-    unread: (userId: string) => store.countUnread(userId),
+    /** How many of the reader's notifications are unread, leaving out those their filters hide. */
+    unread: (userId: string) => countShownUnread(store, userId, now()),
 
     /** Marks every notification read, or `before` and every older one; the reader's other streams hear the new count. */
     async markRead(userId: string, before: string | undefined) {
@@ -97,7 +97,7 @@ export function createNotificationsService({ store, now }: ServiceDeps) {
         if (before !== undefined && through?.recipientId !== userId) throw notFound(MSG.notificationNotFound)
         const { marked } = await tx.markNotificationsRead(userId, through)
         // The count the list shows: the one the write answers counts what the reader may no longer see too.
-        const unread = await tx.countUnread(userId)
+        const unread = await countShownUnread(tx, userId, now())
         if (marked > 0) tx.emit({ name: 'notification.read', data: { unread }, to: userId })
         return { unread }
       })

@@ -11,7 +11,7 @@ import type {
   UserRecord,
   UserSummaryRecord,
 } from '../store/types.js'
-import { notificationView, writtenIn, type Subject } from './notification-views.js'
+import { countShownUnread, notificationView, writtenIn, type Subject } from './notification-views.js'
 import { wordsJudge, type Judgement, type Written } from './filters.js'
 import { summaryOf } from './views.js'
 import { hears } from './visibility.js'
@@ -75,16 +75,16 @@ export interface Added {
 }
 
 /**
- * The unread count each recipient's notifications list shows (StoreReader.countUnread), read once a
- * recipient: the counts the writes answer also count the notifications about posts the recipient may no
- * longer read (DECISIONS §12), which the list leaves out.
+ * The unread count each recipient's notifications list shows (countShownUnread), read once a recipient:
+ * the counts the writes answer also count the notifications about posts the recipient may no longer read
+ * (DECISIONS §12), which the list leaves out, and those their filters of notifications hide.
  */
-function shownUnread(tx: StoreReader) {
+function shownUnread(tx: StoreReader, at: Date) {
   const counts = new Map<string, number>()
   return async (recipientId: string) => {
     const known = counts.get(recipientId)
     if (known !== undefined) return known
-    const count = await tx.countUnread(recipientId)
+    const count = await countShownUnread(tx, recipientId, at)
     counts.set(recipientId, count)
     return count
   }
@@ -109,7 +109,7 @@ function recipientFilters(tx: StoreReader) {
  * the unread count their list shows once all are.
  */
 export async function tellAdded(tx: StoreTx, added: readonly Added[], unread: readonly (number | undefined)[]) {
-  const countOf = shownUnread(tx)
+  const countOf = shownUnread(tx, new Date(added[0]?.record.createdAt ?? Date.now()))
   const judgeOf = recipientFilters(tx)
   for (const [i, { record, actor, subject }] of added.entries()) {
     if (unread[i] === undefined) continue
@@ -151,7 +151,8 @@ export async function tellRetracted(tx: StoreTx, removed: readonly UnreadCount[]
 
 /** Tells each of `recipientIds` the unread count their notifications list shows now (`notification.read`). */
 export async function tellUnread(tx: StoreTx, recipientIds: Iterable<string>) {
-  const countOf = shownUnread(tx)
+  // Filters lapse by the minute: the clock of this write is near enough for which of them still hide.
+  const countOf = shownUnread(tx, new Date())
   for (const recipientId of new Set(recipientIds)) {
     tx.emit({ name: 'notification.read', data: { unread: await countOf(recipientId) }, to: recipientId })
   }

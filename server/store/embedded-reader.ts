@@ -1,5 +1,6 @@
 import { soonestFirst } from './post-plans.js'
 import { audienceTest, shownNotifications } from './audience-scope.js'
+import { newestFirst } from './notification-index.js'
 import { fullPage } from './full-page.js'
 import { pageByPlace } from './list-places.js'
 import { relationOf, relationsIn, requestedIn, runningMutes } from './relations.js'
@@ -230,6 +231,9 @@ export class EmbeddedReader implements TransactionBase {
   }
   async countUnread(userId: string) {
     return this.index.notifications.unreadOf(userId).filter(this.#shownNotifications(userId)).length
+  }
+  async listUnreadNotifications(userId: string) {
+    return newestFirst(this.index.notifications.unreadOf(userId).filter(this.#shownNotifications(userId)))
   }
   #shownNotifications(userId: string) {
     return shownNotifications(

@@ -10,6 +10,10 @@ export const byTime: SortKey<NotificationRecord> = {
   compare: (a, b) => order(a.createdAt, b.createdAt) || order(a._id, b._id),
 }
 
+/** Notifications newest first, as the pages list them. */
+export const newestFirst = (notifications: readonly NotificationRecord[]): NotificationRecord[] =>
+  [...notifications].sort((a, b) => byTime.compare(b, a))
+
 /** One string per identity: a recipient holds at most one notification of each. */
 export const identityKey = (n: NotificationIdentity) =>
   [n.type, n.recipientId, n.actorId, n.postId ?? '', n.commentId ?? ''].join(' ')

@@ -1,6 +1,6 @@
 import { soonestFirst } from './post-plans.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
-import type { NotificationBase } from './notification-index.js'
+import { newestFirst, type NotificationBase } from './notification-index.js'
 import { commentOf, commentsOf, likedIn, likersOf, likesByIn, repostedIn, repostersOf } from './post-parts.js'
 import { repliesIn, votesIn } from './poll-parts.js'
 import { accountOf, summaryOfRecord } from './summaries.js'
@@ -282,6 +282,12 @@ export class TransactionReads implements StoreReader {
   }
   /** The unread ones listNotifications would show, as this transaction leaves them. */
   async countUnread(userId: string) {
+    return (await this.#shownUnread(userId)).length
+  }
+  async listUnreadNotifications(userId: string) {
+    return newestFirst(await this.#shownUnread(userId))
+  }
+  async #shownUnread(userId: string) {
     const unread = this.notifications.unreadOf(userId)
     const posts = await this.getPosts([...new Set(unread.flatMap((n) => (n.postId === undefined ? [] : [n.postId])))])
     const postOf = new Map(posts.map((post) => [post._id, post]))
@@ -291,7 +297,7 @@ export class TransactionReads implements StoreReader {
       (id) => postOf.get(id),
       () => following,
     )
-    return unread.filter(shown).length
+    return unread.filter(shown)
   }
   async getReport(id: string) {
     const staged = this.reports.get(id)

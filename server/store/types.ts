@@ -726,6 +726,8 @@ export interface StoreReader extends ClientAppReads, FilterListReads, PostPlanRe
    * counts the writes answer (addNotification, markNotificationsRead…) count every unread one.
    */
   countUnread(userId: string): Promise<number>
+  /** The unread ones countUnread counts, newest first; none for an unknown user. */
+  listUnreadNotifications(userId: string): Promise<NotificationRecord[]>
   /** Whether the token of this id was logged out. */
   isTokenRevoked(tokenId: string): Promise<boolean>
   getReport(id: string): Promise<ReportRecord | undefined>

@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Test } from 'tap'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 import { parseConfig } from '../../server/config.js'
+import type { AppOptions } from '../../server/app.js'
 import { startApp } from '../helpers/app.js'
 import { ensureBuilt } from './build.js'
 import { childEnv, ROOT, startServer, type RunningServer } from './server-process.js'
@@ -100,7 +101,7 @@ const PROCESS_ONLY = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']
  * server itself runs in the image's replay (npm run test:docker) and in the files that kill it
  * (test/helpers/child-server.ts).
  */
-async function serveApp(env: Record<string, string>): Promise<RunningServer> {
+async function serveApp(env: Record<string, string>, options: AppOptions): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'chirp-e2e-data-'))
   const environment = childEnv({
     HOST: '127.0.0.1',
@@ -116,7 +117,7 @@ async function serveApp(env: Record<string, string>): Promise<RunningServer> {
   const logStream = { write: (line: string) => void (output = (output + line).slice(-20_000)) }
   const removeData = () => rm(dataDir, { recursive: true, force: true })
   const config = parseConfig(environment, ROOT)
-  const app = await startApp(config, { logStream }).catch(async (error: unknown) => {
+  const app = await startApp(config, { ...options, logStream }).catch(async (error: unknown) => {
     await removeData()
     throw error
   })
@@ -136,12 +137,22 @@ async function serveApp(env: Record<string, string>): Promise<RunningServer> {
   }
 }
 
+/** What a file asks of its server: variables added to its environment, and options of the app itself. */
+export interface ServerOptions {
+  env?: Record<string, string>
+  /**
+   * What the app takes beside its environment (server/app.ts's AppOptions, such as `pushFetch`): only an
+   * app in this process takes them, so a server that needs a process of its own (PROCESS_ONLY) cannot.
+   */
+  app?: AppOptions
+}
+
 /**
  * One file's world: the production build's client served by the app on a temporary data directory
- * (`serverOptions.env` adds to its environment), and one Chromium. Null when the file is skipped (or
- * failed, under CI) for want of a browser.
+ * (`serverOptions.env` adds to its environment, `serverOptions.app` to its options), and one Chromium.
+ * Null when the file is skipped (or failed, under CI) for want of a browser.
  */
-export async function startE2E(t: Tap, serverOptions: { env?: Record<string, string> } = {}): Promise<E2E | null> {
+export async function startE2E(t: Tap, serverOptions: ServerOptions = {}): Promise<E2E | null> {
   if (!browserAvailable(t)) return null
   // The first file of a run may build the app while the machine runs the other tests too.
   t.setTimeout(5 * 60_000)
@@ -149,7 +160,10 @@ export async function startE2E(t: Tap, serverOptions: { env?: Record<string, str
   // The seed and every signup hash cheaply, as in the other tests (the image's test keeps production's cost).
   const env = { PASSWORD_HASH_COST: '4', ...serverOptions.env }
   // What Node itself reads as a process starts (a CA to trust) holds only in a process of its own.
-  const server = PROCESS_ONLY.some((name) => name in env) ? await startServer({ env }) : await serveApp(env)
+  const ownProcess = PROCESS_ONLY.some((name) => name in env)
+  if (ownProcess && serverOptions.app)
+    throw new Error(`a server with ${PROCESS_ONLY.join(' or ')} runs as a process, which takes no app options`)
+  const server = ownProcess ? await startServer({ env }) : await serveApp(env, serverOptions.app ?? {})
   const browser = await openBrowser().catch(async (error: unknown) => {
     await server.stop()
     throw error

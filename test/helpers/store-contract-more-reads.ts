@@ -36,6 +36,8 @@ export function otherReads(f: Fixture): ReadCase[] {
     { op: 'listNotifications', name: 'of nobody', read: (s) => s.listNotifications(UNKNOWN, { limit: 2 }) },
     { op: 'countUnread', name: 'a user', read: (s) => s.countUnread(u[4] as string) },
     { op: 'countUnread', name: 'nobody', read: (s) => s.countUnread(MALFORMED) },
+    { op: 'listUnreadNotifications', name: 'newest first', read: (s) => s.listUnreadNotifications(u[4] as string) },
+    { op: 'listUnreadNotifications', name: 'of nobody', read: (s) => s.listUnreadNotifications(MALFORMED) },
     { op: 'isTokenRevoked', name: 'a revoked token', read: (s) => s.isTokenRevoked(fresh.token) },
     { op: 'isTokenRevoked', name: 'any other', read: (s) => s.isTokenRevoked(UNKNOWN) },
     { op: 'getReport', name: 'one', read: (s) => s.getReport(fresh.report) },

@@ -65,6 +65,7 @@ export const OPERATIONS: Record<Operation, true> = {
   getNotification: true,
   listNotifications: true,
   countUnread: true,
+  listUnreadNotifications: true,
   isTokenRevoked: true,
   getReport: true,
   listReports: true,

@@ -102,3 +102,28 @@ await t.test('a hide filter of notifications leaves them out everywhere; a filte
   t.equal((await api.as(alice.token, { method: 'DELETE', url: `/api/v2/filters/${coins?.id}` })).statusCode, 200)
   t.equal((await listed(alice)).length, 2, 'listed again once its filter is gone')
 })
+
+await t.test('a notification a filter hides does not count as unread', async (t) => {
+  const [alice, bob] = [await signup(api), await signup(api)]
+  await addFilter(alice, 'Coins', ['notifications'], 'hide', 'crypto')
+  await addFilter(alice, 'Spoilers', ['notifications'], 'warn', 'finale')
+  const post = await newPost(alice, 'Ask me anything')
+  const hers = await stream(t, alice)
+  t.equal((await comment(bob, post._id, 'Buy crypto now')).statusCode, 201)
+  t.equal((await comment(bob, post._id, 'The finale!')).statusCode, 201)
+  const created = await nextNotification(t, hers)
+  t.equal(created.unread, 1, 'the stream counts the shown one only')
+  const page = (await api.as(alice.token, { method: 'GET', url: '/api/notifications' })).json() as { unread: number }
+  t.equal(page.unread, 1, '/api/notifications counts it alone, a warned one included')
+  const count = async (url: string) =>
+    ((await api.as(alice.token, { method: 'GET', url })).json() as { count: number }).count
+  t.equal(await count('/api/v1/notifications/unread_count'), 1, 'as the Mastodon unread count does')
+  t.equal(await count('/api/v2/notifications/unread_count'), 1, 'and the grouped one')
+  // Another comment the filter hides, with a like to tell: the count the like brings leaves it out too.
+  t.equal((await comment(bob, post._id, 'crypto again')).statusCode, 201)
+  t.equal((await write(bob, 'POST', `/api/posts/like/${post._id}`)).statusCode, 201)
+  const liked = await nextNotification(t, hers)
+  t.match(liked, { type: 'like', unread: 2 }, 'the like counts with the warned comment, not the hidden ones')
+  const marked = await api.as(alice.token, { method: 'POST', url: '/api/notifications/read', payload: {} })
+  t.equal((marked.json() as { unread: number }).unread, 0, 'none once read')
+})

@@ -47,6 +47,7 @@ export const POSTGRES_PASS = [
   'api-notifications',
   'api-notifications-live',
   'api-notification-filters',
+  'api-live-filters',
   'api-list-feed',
   'api-paging-across-writes',
   'api-password-change',

@@ -98,6 +98,16 @@ export async function countUnread(sql: Queryable, userId: string): Promise<numbe
   return row?.unread ?? 0
 }
 
+/** The unread ones countUnread counts, newest first, by the same index. */
+export async function listUnreadNotifications(sql: Queryable, userId: string): Promise<NotificationRecord[]> {
+  if (!isUuid(userId)) return []
+  const rows = await sql<NotificationRow[]>`
+    SELECT ${columns(sql)} FROM notifications n LEFT JOIN posts p ON p.id = n.post_id
+    WHERE n.recipient_id = ${userId} AND NOT n.read ${shownTo(sql, userId)}
+    ORDER BY n.created_at DESC, n.id DESC`
+  return rows.map(toNotificationRecord)
+}
+
 /**
  * Inserts the notification if what it names exists and its identity is new (the unique index decides, so
  * two at once cannot both add one), and counts it on the recipient's row in the same statement.

@@ -392,6 +392,9 @@ export class PgReader implements StoreReader {
   countUnread(userId: string) {
     return notifications.countUnread(this.sql, userId)
   }
+  listUnreadNotifications(userId: string) {
+    return notifications.listUnreadNotifications(this.sql, userId)
+  }
   getReport(id: string) {
     return moderation.getReport(this.sql, id)
   }
