@@ -218,7 +218,7 @@ function patternOf({ keyword, wholeWord }: FilterKeywordRecord): RegExp {
 }
 
 /** What a filter reads of a post: its text, content warning, image description and poll options. */
-const textsOf = (post: Pick<Post, 'content' | 'spoilerText' | 'mediaAlt' | 'poll'>): string[] => [
+export const textsOf = (post: Pick<Post, 'content' | 'spoilerText' | 'mediaAlt' | 'poll'>): string[] => [
   post.content,
   post.spoilerText ?? '',
   post.mediaAlt ?? '',
