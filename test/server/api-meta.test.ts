@@ -104,7 +104,7 @@ await t.test('GET /api/docs/json is an OpenAPI document of every route, generate
     'bodies come from the schemas (the names may be left out)',
   )
   const feedParameters = doc.paths['/api/feed']?.get?.parameters?.map((parameter) => parameter.name).sort()
-  t.strictSame(feedParameters, ['compact', 'cursor', 'limit', 'sort'], 'so do query strings')
+  t.strictSame(feedParameters, ['compact', 'cursor', 'limit', 'list', 'sort'], 'so do query strings')
   const errors = doc.paths['/api/posts/{postId}']?.get?.responses['4XX'] as {
     content?: Record<string, { schema?: { required?: string[] } }>
   }
