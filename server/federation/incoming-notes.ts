@@ -19,6 +19,7 @@ import type { IncomingNote } from '../services/remote-posts.js'
 import { commentKey, commentNoteKey, targetOf } from './comments.js'
 import type { ChirpFederationData } from './context.js'
 import { profileOf } from './remote-actors.js'
+import { personDeleted } from './deletions.js'
 
 /**
  * Notes received (DECISIONS §14), translated into calls of services/remote-posts.ts: a `Create`, `Update`
@@ -149,6 +150,7 @@ export function listenForNotes(inbox: InboxListenerSetters<ChirpFederationData>,
       await ctx.data.comments.updated(found.author._id, comment.postId, comment.commentId, html)
     })
     .on(Delete, async (ctx, deletion) => {
+      if (await personDeleted(ctx, deletion)) return
       const actor = deletion.actorId
       const noteId = deletion.objectId
       if (!actor || !noteId || noteId.origin !== actor.origin) return
