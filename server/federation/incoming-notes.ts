@@ -76,11 +76,17 @@ async function incomingOf(ctx: Ctx, note: Note & { id: URL }): Promise<IncomingN
     ),
   )
   const attachments = await all(note.getAttachments(loaders))
-  const image = attachments.find(
-    (item): item is Document | Image =>
-      (item instanceof Document || item instanceof Image) && (item.mediaType ?? 'image/').startsWith('image/'),
-  )
-  const imageUrl = image && hrefOf(image.url)
+  const images = attachments
+    .filter(
+      (item): item is Document | Image =>
+        (item instanceof Document || item instanceof Image) && (item.mediaType ?? 'image/').startsWith('image/'),
+    )
+    .flatMap((image) => {
+      const url = hrefOf(image.url)
+      if (!url) return []
+      const size = image.width && image.height ? { width: image.width, height: image.height } : {}
+      return [{ url, ...(image.name ? { alt: image.name.toString() } : {}), ...size }]
+    })
   const summary = note.summary?.toString()
   return {
     noteId: note.id.href,
@@ -88,7 +94,7 @@ async function incomingOf(ctx: Ctx, note: Note & { id: URL }): Promise<IncomingN
     html: note.content?.toString() ?? '',
     ...(summary ? { summary } : {}),
     ...(note.published ? { published: note.published.toString() } : {}),
-    ...(imageUrl ? { image: { url: imageUrl, ...(image.name ? { alt: image.name.toString() } : {}) } } : {}),
+    images,
     visibility: visibilityOf(ctx, note, mentioned),
     addressed: [...addressed],
   }

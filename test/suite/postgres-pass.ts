@@ -82,6 +82,7 @@ export const POSTGRES_PASS = [
   'federation-follow',
   'federation-inbox',
   'federation-keys',
+  'federation-media',
   'federation-people-deletion',
   'federation-people-updates',
   'federation-posts',
