@@ -78,6 +78,7 @@ export const POSTGRES_PASS = [
   'events-resume',
   'federation-access',
   'federation-actors',
+  'federation-blocks-out',
   'federation-comments',
   'federation-follow',
   'federation-inbox',
