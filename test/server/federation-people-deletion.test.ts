@@ -1,7 +1,7 @@
-import { Delete, Follow, signRequest } from '@fedify/fedify'
+import { Delete, Follow } from '@fedify/fedify'
 import t from 'tap'
 import { signup } from '../helpers/api.js'
-import { eventually, serveActor, startInstance } from '../helpers/federation-instances.js'
+import { eventually, postSigned, serveActor, startInstance } from '../helpers/federation-instances.js'
 import { followedPost, handleOf } from '../helpers/federation-pair.js'
 import { call } from '../helpers/moderation.js'
 
@@ -68,14 +68,7 @@ await t.test('a Delete of someone else’s actor changes nothing', async (t) => 
   const bob = await signup(b, { firstName: 'Bob', lastName: 'Ray' })
   const mia = await serveActor(t, 2, 'mia')
   const eve = await serveActor(t, 3, 'eve')
-  const send = async (from: typeof mia, activity: Follow | Delete) => {
-    const request = new Request(`${b.origin}/ap/inbox`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/activity+json' },
-      body: JSON.stringify(await activity.toJsonLd()),
-    })
-    return (await fetch(await signRequest(request, from.privateKey, from.keyId))).status
-  }
+  const send = (from: typeof mia, activity: Parameters<typeof postSigned>[2]) => postSigned(b, from, activity)
   const followers = () =>
     call(b, bob.token, 'GET', `/api/users/${bob.username}`).then(
       (r) => r.json<{ user: { followers: unknown[] } }>().user.followers.length,

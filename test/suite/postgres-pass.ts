@@ -79,6 +79,7 @@ export const POSTGRES_PASS = [
   'federation-access',
   'federation-actors',
   'federation-blocks-out',
+  'federation-comment-owners',
   'federation-comments',
   'federation-follow',
   'federation-inbox',
