@@ -4,7 +4,7 @@ import type { AccountRecord } from '../store/types.js'
 import type { ChirpFederationData } from './context.js'
 
 /** The media type of an image by its name's extension; absent when the name does not tell. */
-function imageTypeOf(url: URL): string | undefined {
+export function imageTypeOf(url: URL): string | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase()
   const types: Record<string, string> = {
     png: 'image/png',

@@ -1,3 +1,4 @@
+import type { AccountDeletion } from '../services/account-deletion.js'
 import type { FederationFollows } from '../services/federation-follows.js'
 import type { RemoteComments } from '../services/remote-comments.js'
 import type { RemoteReactions } from '../services/remote-reactions.js'
@@ -18,4 +19,6 @@ export interface ChirpFederationData {
   comments: RemoteComments
   /** Likes and reposts both ways. */
   reactions: RemoteReactions
+  /** Accounts going: a remote person's Delete of themselves. */
+  deletion: AccountDeletion
 }

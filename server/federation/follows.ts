@@ -27,8 +27,16 @@ type Ctx = Context<ChirpFederationData>
 /** Where the id of a remote person's Follow of a local one is kept, to name it in the Accept or Reject. */
 const followKey = (remoteActorId: string, localId: string) => ['chirp', 'follow', remoteActorId, localId] as const
 
-/** Where the id of a local person's latest Follow of a remote one is kept, for its Undo to name it again. */
-const ownFollowKey = (localId: string, remoteActorId: string) => ['chirp', 'following', localId, remoteActorId] as const
+/**
+ * What a local person sends a remote one and may later undo, a Follow or a Block: where the id of the
+ * latest is kept, for its Undo to name it again.
+ */
+const OWN = {
+  follow: { Type: Follow, kept: 'following' },
+  block: { Type: Block, kept: 'blocking' },
+} as const
+const ownKey = (made: keyof typeof OWN, localId: string, remoteActorId: string) =>
+  ['chirp', OWN[made].kept, localId, remoteActorId] as const
 
 /** The local person a URL of this server names (their actor, or a follow of theirs); undefined otherwise. */
 function localPersonOf(ctx: Ctx, url: URL | null | undefined): string | undefined {
@@ -108,7 +116,14 @@ async function answered(ctx: Ctx, activity: Accept | Reject, accept: boolean) {
   else await ctx.data.follows.rejected(sender._id, local)
 }
 
-const OUTGOING = new Set<string>(['follow', 'undo-follow', 'accept', 'reject'] satisfies Outgoing[])
+const OUTGOING = new Set<string>([
+  'follow',
+  'undo-follow',
+  'accept',
+  'reject',
+  'block',
+  'undo-block',
+] satisfies Outgoing[])
 
 /**
  * Sends what a delivery job of the follow services names: the activity is made here and handed to Fedify,
@@ -130,14 +145,19 @@ export async function sendFollowActivity(ctx: Ctx, kv: KvStore, payload: JobPayl
   }
   // Each activity an id of its own: a server keeps the ids it has seen and ignores one sent again.
   const stamp = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`
-  let activity: Follow | Undo | Accept | Reject
-  if (send === 'follow') {
-    activity = new Follow({ id: new URL(`${me.href}#follows/${remoteId}/${stamp}`), actor: me, object: them })
-    await kv.set(ownFollowKey(localId, remote.actorId), activity.id?.href)
-  } else if (send === 'undo-follow') {
-    const kept = await kv.get<string>(ownFollowKey(localId, remote.actorId))
-    const ours = new Follow({ ...(kept ? { id: new URL(kept) } : {}), actor: me, object: them })
-    activity = new Undo({ id: new URL(`${me.href}#undos/${remoteId}/${stamp}`), actor: me, object: ours })
+  let activity: Follow | Block | Undo | Accept | Reject
+  const made = send.replace(/^undo-/, '')
+  if (made === 'follow' || made === 'block') {
+    const { Type } = OWN[made]
+    const key = ownKey(made, localId, remote.actorId)
+    if (send === made) {
+      activity = new Type({ id: new URL(`${me.href}#${made}s/${remoteId}/${stamp}`), actor: me, object: them })
+      await kv.set(key, activity.id?.href)
+    } else {
+      const kept = await kv.get<string>(key)
+      const ours = new Type({ ...(kept ? { id: new URL(kept) } : {}), actor: me, object: them })
+      activity = new Undo({ id: new URL(`${me.href}#undos/${remoteId}/${stamp}`), actor: me, object: ours })
+    }
   } else {
     const kept = await kv.get<string>(followKey(remote.actorId, localId))
     const theirs = new Follow({ ...(kept ? { id: new URL(kept) } : {}), actor: them, object: me })

@@ -19,6 +19,7 @@ import type { IncomingNote } from '../services/remote-posts.js'
 import { commentKey, commentNoteKey, targetOf } from './comments.js'
 import type { ChirpFederationData } from './context.js'
 import { profileOf } from './remote-actors.js'
+import { personDeleted } from './deletions.js'
 
 /**
  * Notes received (DECISIONS §14), translated into calls of services/remote-posts.ts: a `Create`, `Update`
@@ -75,11 +76,17 @@ async function incomingOf(ctx: Ctx, note: Note & { id: URL }): Promise<IncomingN
     ),
   )
   const attachments = await all(note.getAttachments(loaders))
-  const image = attachments.find(
-    (item): item is Document | Image =>
-      (item instanceof Document || item instanceof Image) && (item.mediaType ?? 'image/').startsWith('image/'),
-  )
-  const imageUrl = image && hrefOf(image.url)
+  const images = attachments
+    .filter(
+      (item): item is Document | Image =>
+        (item instanceof Document || item instanceof Image) && (item.mediaType ?? 'image/').startsWith('image/'),
+    )
+    .flatMap((image) => {
+      const url = hrefOf(image.url)
+      if (!url) return []
+      const size = image.width && image.height ? { width: image.width, height: image.height } : {}
+      return [{ url, ...(image.name ? { alt: image.name.toString() } : {}), ...size }]
+    })
   const summary = note.summary?.toString()
   return {
     noteId: note.id.href,
@@ -87,7 +94,7 @@ async function incomingOf(ctx: Ctx, note: Note & { id: URL }): Promise<IncomingN
     html: note.content?.toString() ?? '',
     ...(summary ? { summary } : {}),
     ...(note.published ? { published: note.published.toString() } : {}),
-    ...(imageUrl ? { image: { url: imageUrl, ...(image.name ? { alt: image.name.toString() } : {}) } } : {}),
+    images,
     visibility: visibilityOf(ctx, note, mentioned),
     addressed: [...addressed],
   }
@@ -149,6 +156,7 @@ export function listenForNotes(inbox: InboxListenerSetters<ChirpFederationData>,
       await ctx.data.comments.updated(found.author._id, comment.postId, comment.commentId, html)
     })
     .on(Delete, async (ctx, deletion) => {
+      if (await personDeleted(ctx, deletion)) return
       const actor = deletion.actorId
       const noteId = deletion.objectId
       if (!actor || !noteId || noteId.origin !== actor.origin) return

@@ -9,6 +9,7 @@ import { isCommentDelivery, sendCommentActivity } from './comments.js'
 import { isReactionDelivery, sendReactionActivity } from './reactions.js'
 import { createChirpFederation } from './federation.js'
 import { sendFollowActivity } from './follows.js'
+import { isPersonDeletion, sendPersonDeletion } from './deletions.js'
 import federationRoutes from './plugin.js'
 import { isPostDelivery, sendPostActivity } from './notes.js'
 import type { ChirpMessageQueue } from './message-queue.js'
@@ -56,12 +57,14 @@ export async function registerFederation(app: FastifyInstance, setup: Federation
     posts: services.remotePosts,
     comments: services.remoteComments,
     reactions: services.remoteReactions,
+    deletion: services.accountDeletion,
   }
   setup.queue.sendWith((payload) => {
     const ctx = federation.createContext(new URL(config.publicUrl), data)
     if (isPostDelivery(payload)) return sendPostActivity(ctx, payload)
     if (isCommentDelivery(payload)) return sendCommentActivity(ctx, kv, payload)
     if (isReactionDelivery(payload)) return sendReactionActivity(ctx, kv, payload)
+    if (isPersonDeletion(payload)) return sendPersonDeletion(ctx, payload)
     return sendFollowActivity(ctx, kv, payload)
   })
   await app.register(federationRoutes, { federation, data, origin: config.publicUrl })

@@ -18,6 +18,7 @@ import { PermanentJobError } from '../services/jobs.js'
 import type { PostDelivery, PostSend } from '../services/remote-posts.js'
 import type { JobPayload, PostRecord, RemoteActorRecord } from '../store/types.js'
 import { usernameKey } from '../usernames.js'
+import { imageTypeOf } from './actors.js'
 import type { ChirpFederationData } from './context.js'
 
 type Ctx = Context<ChirpFederationData>
@@ -32,17 +33,27 @@ export interface Mentioned {
 /** Where a post's note lives; its Create is the same address with `#create`. */
 export const noteUri = (ctx: Ctx, post: Pick<PostRecord, '_id'>) => ctx.getObjectUri(Note, { id: post._id })
 
-function attachmentOf(post: PostRecord, origin: string): Document[] {
-  if (!post.mediaUrl || !URL.canParse(post.mediaUrl, origin)) return []
-  const url = new URL(post.mediaUrl, origin)
-  return [
-    new Document({
-      url,
-      ...(post.mediaAlt ? { name: post.mediaAlt } : {}),
-      ...(post.mediaWidth !== undefined ? { width: post.mediaWidth } : {}),
-      ...(post.mediaHeight !== undefined ? { height: post.mediaHeight } : {}),
-    }),
-  ]
+/**
+ * A post's images (up to 4) as a note's attachments, in order: each a Document with its media type when its
+ * name tells it, its description as `name`, and its size when known.
+ */
+function attachmentsOf(post: PostRecord, origin: string): Document[] {
+  if (post.mediaUrl === '') return []
+  const first = { url: post.mediaUrl, alt: post.mediaAlt, width: post.mediaWidth, height: post.mediaHeight }
+  return [first, ...(post.moreMedia ?? [])].flatMap(({ url, alt, width, height }) => {
+    if (!URL.canParse(url, origin)) return []
+    const absolute = new URL(url, origin)
+    const mediaType = imageTypeOf(absolute)
+    return [
+      new Document({
+        url: absolute,
+        ...(mediaType ? { mediaType } : {}),
+        ...(alt ? { name: alt } : {}),
+        ...(width !== undefined ? { width } : {}),
+        ...(height !== undefined ? { height } : {}),
+      }),
+    ]
+  })
 }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
@@ -114,7 +125,7 @@ export function noteOf(ctx: Ctx, post: PostRecord, mentioned: readonly Mentioned
     published: Temporal.Instant.from(post.createdAt),
     ...(post.editedAt ? { updated: Temporal.Instant.from(post.editedAt) } : {}),
     ...(post.spoilerText ? { summary: post.spoilerText, sensitive: true } : {}),
-    attachments: attachmentOf(post, ctx.origin),
+    attachments: attachmentsOf(post, ctx.origin),
     tags,
   })
 }

@@ -135,6 +135,9 @@ export function createFederationPeople({ store, now, secrets }: ServiceDeps & { 
      * at once, both answer the pairs kept first. Undefined for someone without an actor, or when the
      * private keys were sealed under a token secret that has since changed.
      */
+    /** Key pairs as kept (a deleted person's, carried by the job that sends their Delete), opened. */
+    openKeys: (kept: ActorKeysRecord): PersonKeys | undefined => open(kept),
+
     async keys(id: string): Promise<PersonKeys | undefined> {
       if ((await lookup(store, id)).kind !== 'person') return undefined
       const kept = await store.getActorKeys(id)

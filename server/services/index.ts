@@ -195,7 +195,7 @@ export function createServices({
     filters: createFiltersService(deps),
     lists: createListsService(deps),
     account,
-    accountDeletion: createAccountDeletion({ ...deps, media }),
+    accountDeletion: createAccountDeletion({ ...deps, media, federating: federation }),
     accountExport: createAccountExport({ ...deps, media }),
     accountImport: createAccountImport({
       ...deps,

@@ -7,6 +7,7 @@ import { DEFAULT_PAGE } from './notifications.js'
 import { lookup, summaryOf, summaryRecordOf } from './views.js'
 import { addresses, visibilityOf } from './audience.js'
 import { MAX_UNPAGED } from './posts.js'
+import { federateIn } from './remote-people.js'
 
 /**
  * A follow ended (an unfollow, or a block that ended it): the follower's streams drop, at once, the
@@ -86,6 +87,14 @@ export async function muteIn(
 }
 
 /**
+ * A block of a person of another server made or lifted here: their server hears it (a `Block`, or its
+ * `Undo`) through a delivery job committed with it. Nothing is sent for a person of this server.
+ */
+async function federateBlock(tx: StoreTx, meId: string, otherId: string, send: 'block' | 'undo-block', at: string) {
+  if ((await tx.getAccount(otherId))?.remote) await federateIn(tx, send, meId, otherId, at)
+}
+
+/**
  * Blocking and muting (docs/api-contract.md §11). Each is idempotent: blocking someone blocked already,
  * or unmuting someone not muted, answers as the first time and changes nothing. What a block or a mute
  * hides, and from whom, is services/visibility.ts's.
@@ -107,6 +116,7 @@ export function createRelationsService({ store, now }: ServiceDeps) {
       const { me, other } = await both(tx, meId, otherId, blocking ? MSG.selfBlock : MSG.selfMute)
       const lifted = blocking ? await tx.unblock(me._id, other._id) : await tx.unmute(me._id, other._id)
       if (lifted) tx.emit({ name, data: { user: summaryOf(other) }, to: me._id })
+      if (lifted && blocking) await federateBlock(tx, me._id, other._id, 'undo-block', now().toISOString())
       return other
     })
     return { user: summaryOf(other) }
@@ -123,7 +133,8 @@ export function createRelationsService({ store, now }: ServiceDeps) {
     async block(meId: string, otherId: string) {
       const other = await store.transaction(async (tx) => {
         const { me, other } = await both(tx, meId, otherId, MSG.selfBlock)
-        await blockIn(tx, me, other, now().toISOString())
+        const at = now().toISOString()
+        if (await blockIn(tx, me, other, at)) await federateBlock(tx, me._id, other._id, 'block', at)
         return other
       })
       return { user: summaryOf(other) }

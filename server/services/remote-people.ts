@@ -44,7 +44,7 @@ export interface RemoteDirectory {
 }
 
 /** What Chirp sends to a remote person on a person's behalf. */
-export type Outgoing = 'follow' | 'undo-follow' | 'accept' | 'reject'
+export type Outgoing = 'follow' | 'undo-follow' | 'accept' | 'reject' | 'block' | 'undo-block'
 
 /** How long what an actor said is trusted before it is fetched again. */
 const FRESH_MS = 24 * 60 * 60_000

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import sanitizeHtml from 'sanitize-html'
 import type { Visibility } from '../../common/audience.js'
 import { LIMITS } from '../../common/limits.js'
-import type { PostRecord, StoreTx } from '../store/types.js'
+import type { MediaRecord, PostRecord, StoreTx } from '../store/types.js'
 import { audienceOf } from './audience-events.js'
 import { checkPostTexts } from './content-rules.js'
 import { reachable, sendDirect } from './conversations.js'
@@ -14,6 +14,7 @@ import { UNTOUCHED, publishIn } from './posts.js'
 import { htmlToText } from './remote-people.js'
 import { deletePostIn } from './removals.js'
 import { isValidMediaUrl } from './urls.js'
+import { postImagesOf } from './post-views.js'
 import { summaryRecordOf } from './views.js'
 
 /**
@@ -47,8 +48,8 @@ export interface IncomingNote {
   /** Its content warning. */
   summary?: string
   published?: string
-  /** Its first image, with its description. */
-  image?: { url: string; alt?: string }
+  /** Its images in order, each with its description and size when the note gives them. */
+  images: { url: string; alt?: string; width?: number; height?: number }[]
   visibility: Visibility
   /** The people of this server it addresses or mentions, by id. */
   addressed: string[]
@@ -75,6 +76,10 @@ function cut(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`
 }
 
+/** Whether a note's image dimension is one Chirp keeps: a whole number of pixels. */
+const sizeOk = (value: number | undefined): value is number =>
+  value !== undefined && Number.isSafeInteger(value) && value > 0
+
 /** The remote people among `ids`. */
 async function remoteAmong(tx: StoreTx, ids: readonly string[]) {
   const people = await Promise.all(ids.map((id) => tx.getAccount(id)))
@@ -88,20 +93,33 @@ export function createRemotePosts({ store, now, federating }: ServiceDeps & { fe
     return author?.remote && !suspendedAt(author.suspension, at) ? author : undefined
   }
 
-  /** The post's text fields as a note gives them, under Chirp's rules (text rules and limits). */
+  /**
+   * The post's text and image fields as a note gives them, under Chirp's rules (text rules and limits): its
+   * first 4 images with a URL Chirp shows (any more are dropped), each description cut to its length.
+   */
   function textsOf(note: IncomingNote) {
     const html = safeHtml(note.html)
     const content = cut(htmlToText(html), LIMITS.postContent)
     const spoilerText = note.summary ? cut(htmlToText(note.summary), LIMITS.spoilerText) : ''
-    const image = note.image && isValidMediaUrl(note.image.url) && note.image.url !== '' ? note.image : undefined
-    const mediaAlt = image?.alt ? cut(image.alt, LIMITS.mediaAlt) : undefined
-    checkPostTexts({ content, spoilerText, ...(mediaAlt ? { mediaAlt } : {}) })
+    const images: MediaRecord[] = note.images
+      .filter((image) => image.url !== '' && isValidMediaUrl(image.url))
+      .slice(0, LIMITS.postImages)
+      .map(({ url, alt, width, height }) => ({
+        url,
+        ...(alt ? { alt: cut(alt, LIMITS.mediaAlt) } : {}),
+        ...(sizeOk(width) && sizeOk(height) ? { width, height } : {}),
+      }))
+    checkPostTexts({ content, spoilerText })
+    for (const { alt } of images) if (alt) checkPostTexts({ mediaAlt: alt })
+    const [first, ...more] = images
     return {
       html,
       content,
-      mediaUrl: image?.url ?? '',
-      type: image ? 'image' : '',
-      ...(mediaAlt ? { mediaAlt } : {}),
+      mediaUrl: first?.url ?? '',
+      type: first ? 'image' : '',
+      ...(first?.alt ? { mediaAlt: first.alt } : {}),
+      ...(first?.width !== undefined ? { mediaWidth: first.width, mediaHeight: first.height } : {}),
+      ...(more.length > 0 ? { moreMedia: more } : {}),
       ...(spoilerText ? { spoilerText } : {}),
     }
   }
@@ -209,10 +227,11 @@ export function createRemotePosts({ store, now, federating }: ServiceDeps & { fe
         const at = now().toISOString()
         const kept = await tx.getPostByNote(note.noteId)
         if (!kept || kept.authorId !== authorId || !(await authorIn(tx, authorId, at))) return
-        const { html, content, mediaUrl, type, mediaAlt, spoilerText } = texts
+        const { html, content, mediaUrl, type, mediaAlt, mediaWidth, mediaHeight, moreMedia, spoilerText } = texts
         const remote = { noteId: note.noteId, url: note.url, html }
         await keepVersion(tx, kept)
-        await tx.updatePost(kept._id, { content, mediaUrl, type, mediaAlt, spoilerText, card: undefined, remote }, at)
+        const images = { mediaUrl, mediaAlt, mediaWidth, mediaHeight, moreMedia }
+        await tx.updatePost(kept._id, { content, type, ...images, spoilerText, card: undefined, remote }, at)
         tx.emit({
           name: 'post.updated',
           data: {
@@ -221,6 +240,8 @@ export function createRemotePosts({ store, now, federating }: ServiceDeps & { fe
             mediaUrl,
             type,
             ...(mediaAlt !== undefined ? { mediaAlt } : {}),
+            ...(mediaWidth !== undefined && mediaHeight !== undefined ? { mediaWidth, mediaHeight } : {}),
+            media: postImagesOf(images),
             ...(spoilerText ? { spoilerText } : {}),
             updatedAt: at,
             editedAt: at,

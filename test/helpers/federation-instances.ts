@@ -1,4 +1,4 @@
-import { CryptographicKey, Person, generateCryptoKeyPair } from '@fedify/fedify'
+import { CryptographicKey, Person, generateCryptoKeyPair, signRequest } from '@fedify/fedify'
 import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -133,4 +133,18 @@ export async function serveActor(t: TestContext, index: number, name: string) {
   const { document, ...actor } = await signingActor(origin, name)
   documents.set(actor.id.pathname, JSON.stringify(document))
   return actor
+}
+
+/** Posts `activity` to `instance`'s shared inbox, signed with `from`'s key: the inbox's answer status. */
+export async function postSigned(
+  instance: Pick<Instance, 'origin'>,
+  from: { privateKey: CryptoKey; keyId: URL },
+  activity: { toJsonLd(): Promise<unknown> },
+): Promise<number> {
+  const request = new Request(`${instance.origin}/ap/inbox`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/activity+json' },
+    body: JSON.stringify(await activity.toJsonLd()),
+  })
+  return (await fetch(await signRequest(request, from.privateKey, from.keyId))).status
 }

@@ -238,14 +238,40 @@ await t.test('unlocking accepts the remote requests waiting; a blocked person’
     () => userOn(b, kim.username),
     (user) => user.followers.length > 0,
   )
-  // Ann, blocked by Kim, asks again: Kim's server answers Reject, and nothing waits on A.
-  await call(a, ann.token, 'POST', `/api/users/unfollow/${kimThere._id}`, {})
-  await call(a, ann.token, 'POST', `/api/users/follow/${kimThere._id}`, {})
-  const refused = await eventually(
-    () => userOn(a, handle(kim, b), ann.token),
-    (user) => !user.requested,
+  // Kim's Block reached A: there Ann no longer finds Kim, and may not ask to follow her again.
+  const hidden = await eventually(
+    () => call(a, ann.token, 'GET', `/api/users/${encodeURIComponent(handle(kim, b))}`).then((r) => r.statusCode),
+    (status) => status === 404,
   )
-  t.notOk(refused.requested, 'the Reject reached A: no request waits')
+  t.equal(hidden, 404, 'A keeps Kim’s block of Ann')
+  const again = await call(a, ann.token, 'POST', `/api/users/follow/${kimThere._id}`, {})
+  t.equal(again.statusCode, 403, 'Ann’s follow is refused on A')
+  // A server that kept no block asks anyway: Kim's server answers Reject, and keeps nothing.
+  const mallory = await serveActor(t, 2, 'mallory')
+  const kimActor = new URL(actorOf(kim, b))
+  const followKim = async (n: number) => {
+    const follow = new Follow({ id: new URL(`${mallory.id.href}#f${n}`), actor: mallory.id, object: kimActor })
+    const request = new Request(`${b.origin}/ap/inbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/activity+json' },
+      body: JSON.stringify(await follow.toJsonLd()),
+    })
+    return (await fetch(await signRequest(request, mallory.privateKey, mallory.keyId))).status
+  }
+  const malloryName = `mallory@${mallory.id.host}`
+  await followKim(1)
+  const followed = await eventually(
+    () => userOn(b, kim.username),
+    (user) => names(user.followers).includes(malloryName),
+  )
+  const malloryId = followed.followers.find((person) => person.username === malloryName)?._id
+  await call(b, kim.token, 'POST', `/api/users/block/${malloryId}`, {})
+  await eventually(
+    () => userOn(b, kim.username),
+    (user) => !names(user.followers).includes(malloryName),
+  )
+  t.equal(await followKim(2), 202, 'the inbox takes Mallory’s Follow')
+  await new Promise((resolve) => setTimeout(resolve, 1000))
   t.strictSame(names((await userOn(b, kim.username)).followers), [handle(cara, a)], 'only Cara follows Kim')
 })
 
