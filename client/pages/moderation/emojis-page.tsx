@@ -96,7 +96,7 @@ function EmojiList() {
           <code>:{emoji.shortcode}:</code>
           <button
             type="button"
-            className="button small"
+            className="button outline small"
             aria-label={`Delete :${emoji.shortcode}:`}
             onClick={() => void remove(emoji.shortcode)}
           >
