@@ -52,6 +52,7 @@ const ModerationPeoplePage = lazyPage(() => moderationPages().then((m) => m.Mode
 const ModerationPersonPage = lazyPage(() => moderationPages().then((m) => m.ModerationPersonPage))
 const ModerationInvitesPage = lazyPage(() => moderationPages().then((m) => m.ModerationInvitesPage))
 const ModerationLogPage = lazyPage(() => moderationPages().then((m) => m.ModerationLogPage))
+const ModerationEmojisPage = lazyPage(() => moderationPages().then((m) => m.ModerationEmojisPage))
 const MessagesPage = lazyPage(() => import('./pages/messages-page.js').then((m) => m.MessagesPage))
 const ConversationPage = lazyPage(() => import('./pages/conversation-page.js').then((m) => m.ConversationPage))
 const FollowRequestsPage = lazyPage(() => import('./pages/follow-requests-page.js').then((m) => m.FollowRequestsPage))
@@ -126,6 +127,7 @@ export function App() {
           <Route path={paths.moderationUser.path}>{(params) => guarded(<ModerationPersonPage id={params.id} />)}</Route>
           <Route path={paths.moderationInvites.path}>{guarded(<ModerationInvitesPage />)}</Route>
           <Route path={paths.moderationLog.path}>{guarded(<ModerationLogPage />)}</Route>
+          <Route path={paths.moderationEmojis.path}>{guarded(<ModerationEmojisPage />)}</Route>
           <Route path={paths.profile.path}>
             {(params) => shared(<ProfilePage username={handleOf(params.username)} />)}
           </Route>

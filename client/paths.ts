@@ -45,6 +45,7 @@ export const paths = {
   },
   moderationInvites: { path: '/moderation/invites', href: () => '/moderation/invites' },
   moderationLog: { path: '/moderation/log', href: () => '/moderation/log' },
+  moderationEmojis: { path: '/moderation/emojis', href: () => '/moderation/emojis' },
   search: {
     path: '/search',
     /** `/search?q=…&type=…`: the query and the tab are in the address, so a search can be shared and reloaded. */

@@ -161,3 +161,10 @@ export const listMemberNotFollowed = 'You can only add people you follow to a li
 export const scheduleTooSoon = 'A post can be scheduled at least 5 minutes ahead.'
 export const scheduledPostNotFound = 'Scheduled post not found'
 export const tooManyScheduledPosts = 'You can have at most 100 scheduled posts.'
+// Custom emoji (DECISIONS §15, §17).
+export const shortcodeTaken = 'This shortcode is taken.'
+export const badShortcode = 'shortcode must be 2 to 32 letters, digits or _'
+export const emojiTooLarge = 'An emoji image must be at most 256 KB.'
+export const emojiNotFound = 'Emoji not found'
+export const emojiPartsWanted =
+  'An emoji upload holds the field shortcode and the file in the field file, and nothing else.'

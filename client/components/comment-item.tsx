@@ -8,7 +8,7 @@ import { restrictItems, type Restriction } from '../lib/restrict-text.js'
 import { paths } from '../paths.js'
 import { Avatar } from './avatar.js'
 import { Menu, type MenuItem } from './menu.js'
-import { RichText } from './rich-text.js'
+import { EmojiText, RichText } from './rich-text.js'
 import { LIMITS } from '../../common/limits.js'
 
 type CommentItemProps = {
@@ -54,7 +54,9 @@ export function CommentItem(props: CommentItemProps) {
       <div className="comment-main">
         <div className="post-head">
           <Link href={paths.profile.href(comment.username)} className="post-author">
-            <span className="author-name">{name}</span>
+            <span className="author-name">
+              <EmojiText text={name} emojis={comment.emojis} />
+            </span>
             <span className="author-handle">@{comment.username}</span>
           </Link>
           <span className="dot" aria-hidden="true">
@@ -69,7 +71,7 @@ export function CommentItem(props: CommentItemProps) {
         {draft === null ? (
           <>
             <p className="comment-text">
-              <RichText text={comment.text} />
+              <RichText text={comment.text} emojis={comment.emojis} />
             </p>
             {onReply && (
               <button

@@ -1,5 +1,7 @@
 import { useEffect, type KeyboardEvent } from 'react'
 import { SmileIcon } from './icons.js'
+import { CustomEmoji } from './rich-text.js'
+import type { EmojiUse } from '../../common/custom-emoji.js'
 import { moveFocus, usePopover } from './use-popover.js'
 
 /** 23 emojis, each with a name for screen readers. */
@@ -31,8 +33,17 @@ const EMOJIS: readonly (readonly [emoji: string, name: string])[] = [
 
 const ITEM = '.emoji-option'
 
-/** A button that opens a grid of emojis; picking one hands it to `onPick` and closes the grid. */
-export function EmojiPicker({ onPick }: { onPick: (emoji: string) => void }) {
+/**
+ * A button that opens a grid of emojis, the community's custom emoji (`custom`) first; picking one hands it
+ * to `onPick` (a custom one as `:shortcode:`) and closes the grid.
+ */
+export function EmojiPicker({
+  onPick,
+  custom = [],
+}: {
+  onPick: (emoji: string) => void
+  custom?: readonly EmojiUse[] | undefined
+}) {
   const { open, setOpen, close, buttonRef, panelRef } = usePopover<HTMLDivElement>()
 
   useEffect(() => {
@@ -57,6 +68,20 @@ export function EmojiPicker({ onPick }: { onPick: (emoji: string) => void }) {
       </button>
       {open && (
         <div ref={panelRef} className="emoji-grid" role="group" aria-label="Emojis" onKeyDown={onKey}>
+          {custom.map(({ shortcode, url }) => (
+            <button
+              key={`:${shortcode}:`}
+              type="button"
+              className="emoji-option"
+              aria-label={`:${shortcode}:`}
+              onClick={() => {
+                onPick(`:${shortcode}:`)
+                close(true)
+              }}
+            >
+              <CustomEmoji shortcode={shortcode} url={url} />
+            </button>
+          ))}
           {EMOJIS.map(([emoji, name]) => (
             <button
               key={emoji}

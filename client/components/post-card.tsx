@@ -16,7 +16,7 @@ import { LinkIcon, PinIcon, RepostIcon } from './icons.js'
 import { PostActions } from './post-actions.js'
 import { QuoteCard } from './quote-card.js'
 import { RemoteHtml, webAddress } from './remote-html.js'
-import { RichText } from './rich-text.js'
+import { EmojiText, RichText } from './rich-text.js'
 import { TimeAgo } from './time-ago.js'
 import { PopoverHost } from './use-popover.js'
 import { SpoilerGate } from './spoiler-gate.js'
@@ -158,7 +158,9 @@ export function PostCard(props: PostCardProps) {
           )}
           <header className="post-head">
             <Link href={profile} className="post-author">
-              <span className="author-name">{name}</span>
+              <span className="author-name">
+                <EmojiText text={name} emojis={post.emojis} />
+              </span>
               <span className="author-handle">@{post.username}</span>
             </Link>
             {!isDetail && (
@@ -208,7 +210,7 @@ export function PostCard(props: PostCardProps) {
             ) : (
               post.content && (
                 <p className="post-content">
-                  <RichText text={post.content} />
+                  <RichText text={post.content} emojis={post.emojis} />
                 </p>
               )
             )}

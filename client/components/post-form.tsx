@@ -15,6 +15,7 @@ import { Avatar } from './avatar.js'
 import { CharRing } from './char-ring.js'
 import { ConfirmDialog } from './confirm-dialog.js'
 import { EmojiPicker } from './emoji-picker.js'
+import type { EmojiUse } from '../../common/custom-emoji.js'
 import { ImagePicker } from './image-picker.js'
 import { MediaPreview } from './media-preview.js'
 import { emptyPoll, PollBuilder, pollReady, type PollDraft } from './poll-builder.js'
@@ -74,6 +75,8 @@ type PostFormProps = {
   audience?: Visibility | undefined
   /** Asks before posting an image without a description (the author's setting; on unless turned off). */
   remindAlt?: boolean
+  /** The community's custom emoji, offered first in the emoji picker. */
+  customEmojis?: readonly EmojiUse[] | undefined
 }
 
 /** The text box grows with its text instead of scrolling inside a fixed box. */
@@ -288,7 +291,10 @@ export function PostForm(props: PostFormProps) {
             onFile={(file) => void upload(file)}
             onError={props.onFileError}
           />
-          <EmojiPicker onPick={(emoji) => !sending && typeahead.insert(emoji, MAX_CONTENT)} />
+          <EmojiPicker
+            custom={props.customEmojis}
+            onPick={(emoji) => !sending && typeahead.insert(emoji, MAX_CONTENT)}
+          />
           <button
             type="button"
             className="button ghost small"

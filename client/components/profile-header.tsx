@@ -5,6 +5,7 @@ import { Avatar } from './avatar.js'
 import { FollowButton } from './follow-button.js'
 import { LinkIcon, LockIcon } from './icons.js'
 import { Menu } from './menu.js'
+import { EmojiText } from './rich-text.js'
 import { webAddress } from './remote-html.js'
 
 type ProfileHeaderProps = {
@@ -84,7 +85,9 @@ export function ProfileHeader(props: ProfileHeaderProps) {
           </div>
         )}
       </div>
-      <h1 className="profile-name">{name}</h1>
+      <h1 className="profile-name">
+        <EmojiText text={name} emojis={user.emojis} />
+      </h1>
       <p className="profile-handle">
         <span className="author-handle">@{user.username}</span>
         {user.locked && (
@@ -100,7 +103,11 @@ export function ProfileHeader(props: ProfileHeaderProps) {
             : `@${user.username} approves who can follow them. Followers-only posts show once they accept.`}
         </p>
       )}
-      {user.bio && <p className="profile-bio">{user.bio}</p>}
+      {user.bio && (
+        <p className="profile-bio">
+          <EmojiText text={user.bio} emojis={user.emojis} />
+        </p>
+      )}
       <div className="profile-meta">
         {website && (
           <a className="profile-website" href={website.href} target="_blank" rel="noopener noreferrer nofollow">

@@ -24,6 +24,7 @@ import { createPost, uploadMedia, type PostDraft } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { logout } from '../state/sign-out.js'
 import { showToast } from '../state/toasts.js'
+import { emojis, loadEmojis } from '../state/emojis.js'
 import { LeaveGuard } from './leave-guard.js'
 import { TrendingPanel } from './trending-panel.js'
 import { useSidePanel } from './use-side-panel.js'
@@ -71,6 +72,10 @@ export function AppShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (staff) void loadOpenCount()
   }, [staff])
+  const { list: customEmojis } = useSnapshot(emojis)
+  useEffect(() => {
+    if (composing) void loadEmojis()
+  }, [composing])
 
   const closeComposer = () => {
     setComposing(false)
@@ -133,6 +138,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             onUpload={uploadMedia}
             onFileError={(message) => showToast(message, 'error')}
             suggest={suggestForComposer}
+            customEmojis={customEmojis}
             onChange={(draft) => setComposerDirty(draft.content.trim() !== '' || draft.media.length > 0)}
           />
         </DraftModal>

@@ -14,6 +14,7 @@ import { lists, loadHome, prefetchHome, setSort } from '../state/lists.js'
 import { createPost, uploadMedia } from '../state/posts.js'
 import { session } from '../state/session.js'
 import { showToast } from '../state/toasts.js'
+import { emojis, loadEmojis } from '../state/emojis.js'
 import { users } from '../state/users.js'
 import { PostList } from './post-list.js'
 import { suggestForComposer } from './suggest.js'
@@ -31,6 +32,8 @@ export function prepareHome(): void {
 export function HomePage() {
   const { sort } = useSnapshot(lists)
   const { user } = useSnapshot(session)
+  const { list: customEmojis } = useSnapshot(emojis)
+  useEffect(() => void loadEmojis(), [])
   useDocumentTitle('Home')
 
   useEffect(() => {
@@ -64,6 +67,7 @@ export function HomePage() {
           onUpload={uploadMedia}
           onFileError={(message) => showToast(message, 'error')}
           suggest={suggestForComposer}
+          customEmojis={customEmojis}
         />
         <p className="composer-more">
           <Link href={paths.scheduled.href()}>Scheduled posts</Link>

@@ -16,6 +16,7 @@ import { reset as resetReposts } from './reposts.js'
 import { reset as resetSearch } from './search.js'
 import { forgetSession, session } from './session.js'
 import { reset as resetToasts } from './toasts.js'
+import { resetEmojis } from './emojis.js'
 import { reset as resetUsers } from './users.js'
 
 /**
@@ -29,6 +30,8 @@ export const STATE_RESETS = {
   /** Conversations, the one on screen and the unread badge of Messages. */
   conversations: resetConversations,
   'early-home': resetEarlyHome,
+  /** The community's custom emoji, read again by the next person. */
+  emojis: resetEmojis,
   /** The follow requests waiting for my answer. */
   follows: resetFollows,
   lists: resetLists,

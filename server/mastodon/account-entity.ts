@@ -21,6 +21,13 @@ function htmlOf(text: string): string {
   return paragraphs.map((part) => `<p>${escapeHtml(part).replace(/\n/g, '<br>')}</p>`).join('')
 }
 
+/** Custom emoji as Mastodon's CustomEmoji entities: absolute addresses, each offered in the picker. */
+export const mastodonEmojis = (publicUrl: string, emojis: readonly { shortcode: string; url: string }[] = []) =>
+  emojis.map(({ shortcode, url }) => {
+    const address = absolute(publicUrl, url)
+    return { shortcode, url: address, static_url: address, visible_in_picker: true, category: null }
+  })
+
 /** An address as Mastodon gives it: absolute, against the public URL when it is one of Chirp's own paths. */
 export const absolute = (publicUrl: string, url: string) => (url === '' ? '' : new URL(url, `${publicUrl}/`).href)
 
@@ -64,7 +71,7 @@ export function accountOf(user: User, publicUrl: string): Account {
               verified_at: null,
             },
           ],
-    emojis: [],
+    emojis: mastodonEmojis(publicUrl, user.emojis),
     bot: false,
     group: false,
     discoverable: true,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { MARKER_TIMELINES, type MarkerRecord, type MarkerTimeline } from '../services/markers.js'
-import { ownAccountOf, VISIBILITY_NAMES } from './account-entity.js'
+import { mastodonEmojis, ownAccountOf, VISIBILITY_NAMES } from './account-entity.js'
 import { ERROR_REPLIES } from './errors.js'
 import type { MastodonOptions } from './options.js'
 import { CredentialAccountSchema, CustomEmojiSchema, MarkersSchema, PreferencesSchema } from './schemas.js'
@@ -113,11 +113,15 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
     {
       schema: {
         tags: ['mastodon'],
-        description: "The community's custom emoji: none, until Chirp has them.",
+        description: "The community's custom emoji, by shortcode.",
         response: { 200: Type.Array(CustomEmojiSchema), ...ERROR_REPLIES },
       },
     },
-    async () => [],
+    async () =>
+      mastodonEmojis(
+        publicUrl,
+        (await services.customEmojis.list()).map((emoji) => ({ shortcode: emoji._id, url: emoji.url })),
+      ),
   )
 }
 

@@ -1,7 +1,7 @@
 import { parseRichText } from '../../common/text-rules.js'
 import type { Post } from '../schemas/posts.js'
 import { statusIdOf } from '../services/status-ids.js'
-import { VISIBILITY_NAMES, absolute, escapeHtml } from './account-entity.js'
+import { VISIBILITY_NAMES, absolute, escapeHtml, mastodonEmojis } from './account-entity.js'
 import type { Account } from './schemas.js'
 import type { Comment } from '../schemas/posts.js'
 import type { InnerStatus, MediaAttachment, ShownStatus, Status } from './status-schemas.js'
@@ -141,7 +141,7 @@ function fieldsOf(post: Omit<Post, 'quote'>, context: StatusContext): Omit<Inner
     application: null,
     mentions: [],
     tags: tagsOf(post.content, publicUrl),
-    emojis: [],
+    emojis: mastodonEmojis(publicUrl, post.emojis),
     reblogs_count: post.repostCount,
     favourites_count: post.likes.likeCount,
     replies_count: post.commentCount,
@@ -242,7 +242,7 @@ export function commentStatusOf({ post, comment, inReplyTo, replies }: CommentEn
     application: null,
     mentions: [],
     tags: tagsOf(comment.text, publicUrl),
-    emojis: [],
+    emojis: mastodonEmojis(publicUrl, comment.emojis),
     reblogs_count: 0,
     favourites_count: upvoted.length,
     replies_count: replies,

@@ -15,6 +15,14 @@ import {
 import { JobsReplySchema } from '../schemas/jobs.js'
 import { CommentParamsSchema, IdParamsSchema } from '../schemas/posts.js'
 import { ERRORS, emptyBody, type RouteOptions } from './shared.js'
+import type { FastifyRequest } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import { EMOJI_MAX_BYTES } from '../../common/custom-emoji.js'
+import { MSG, badRequest, payloadTooLarge } from '../errors.js'
+import { uploadError } from '../services/media.js'
+
+const EmojiReplySchema = Type.Object({ shortcode: Type.String(), url: Type.String() }, { title: 'CustomEmoji' })
+const EmojiParamsSchema = Type.Object({ shortcode: Type.String({ maxLength: 64 }) })
 import { staffScope, type StaffRouteOptions } from './staff-scope.js'
 
 const tags = ['moderation']
@@ -112,7 +120,7 @@ const moderatorRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions<'moderator'>>
 
 /** Roles and the job queue: admins only (DECISIONS §8, §17). */
 const adminRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions<'admin'>> = async (app, { services, staff }) => {
-  const { moderation, jobs } = services
+  const { moderation, jobs, customEmojis } = services
   app.post(
     '/admin/users/:id/role',
     {
@@ -139,6 +147,75 @@ const adminRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions<'admin'>> = async
     },
     async (request) => jobs.overview(staff(request)),
   )
+
+  app.post(
+    '/admin/emojis',
+    {
+      schema: {
+        tags,
+        description:
+          'Adds a custom emoji (admins only), as multipart/form-data: the field `shortcode` (2 to 32 of A-Z, a-z, 0-9 and _, ' +
+          'not taken: a taken one is a 422) and the image in the field `file` (JPEG, PNG, GIF or WebP, at most 262144 bytes: ' +
+          'more is a 413), re-encoded as uploads are. `:shortcode:` in posts, comments, names and bios then shows it.',
+        consumes: ['multipart/form-data'],
+        response: { 201: EmojiReplySchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { shortcode, file } = await emojiParts(request)
+      const emoji = await customEmojis.add(staff(request), shortcode, file)
+      return reply.code(201).send({ shortcode: emoji._id, url: emoji.url })
+    },
+  )
+
+  app.delete(
+    '/admin/emojis/:shortcode',
+    {
+      schema: {
+        tags,
+        description: 'Deletes a custom emoji (admins only); its image is deleted within a minute.',
+        params: EmojiParamsSchema,
+        response: { 200: EmptyObjectSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      await customEmojis.remove(staff(request), request.params.shortcode)
+      return {}
+    },
+  )
+}
+
+/**
+ * The two parts of an emoji upload, in either order: the shortcode and the file, read whole (at most the
+ * size an emoji may have).
+ */
+async function emojiParts(request: FastifyRequest): Promise<{ shortcode: string; file: Buffer }> {
+  let shortcode: string | undefined
+  let file: Buffer | undefined
+  try {
+    const parts = request.parts({ limits: { fileSize: EMOJI_MAX_BYTES, files: 1, fields: 1, parts: 2 } })
+    for await (const part of parts) {
+      if (part.type === 'file' && part.fieldname === 'file') {
+        const chunks: Buffer[] = []
+        for await (const chunk of part.file) chunks.push(chunk as Buffer)
+        file = Buffer.concat(chunks)
+      } else if (part.type === 'field' && part.fieldname === 'shortcode' && typeof part.value === 'string') {
+        shortcode = part.value
+      } else {
+        throw badRequest(MSG.emojiPartsWanted)
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    // The parser stops at the limit the service keeps (custom-emojis.ts), so that more is never read.
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(MSG.emojiTooLarge)
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+      throw badRequest(MSG.emojiPartsWanted)
+    }
+    throw uploadError(error)
+  }
+  if (shortcode === undefined || file === undefined) throw badRequest(MSG.emojiPartsWanted)
+  return { shortcode, file }
 }
 
 const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, options) => {

@@ -18,6 +18,9 @@ export const IdSchema = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A
 export const UsernameSchema = Type.String({ minLength: 3, maxLength: 30, pattern: '^[A-Za-z0-9_.]+$' })
 
 /** ISO 8601 with offset. */
+/** The custom emoji a text shows (DECISIONS §17): those of the community its `:shortcode:`s name. */
+export const EmojiUsesSchema = Type.Array(Type.Object({ shortcode: Type.String(), url: Type.String() }))
+
 export const DateTimeSchema = Type.String({ format: 'date-time' })
 
 export const LimitSchema = Type.Integer({ minimum: 1, maximum: 100 })

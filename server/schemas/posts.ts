@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { FilterResultSchema } from './filters.js'
-import { DateTimeSchema, IdSchema, ListQuerySchema, NextCursorSchema } from './common.js'
+import { DateTimeSchema, EmojiUsesSchema, IdSchema, ListQuerySchema, NextCursorSchema } from './common.js'
 import { UserSummarySchema } from './user-summary.js'
 import { VisibilitySchema } from './audience.js'
 import { LIMITS } from '../../common/limits.js'
@@ -23,6 +23,8 @@ export const CommentSchema = Type.Object(
     updatedAt: DateTimeSchema,
     /** The comment this one answers, always a root of the post's comments; null on a root. */
     replyTo: Type.Union([Type.String(), Type.Null()]),
+    /** The custom emoji its text and its author's name show. */
+    emojis: Type.Optional(EmojiUsesSchema),
   },
   { title: 'Comment' },
 )
@@ -71,6 +73,8 @@ export const PostImageSchema = Type.Object(
 export type PostImage = Static<typeof PostImageSchema>
 
 const postFields = {
+  /** The custom emoji its content, content warning and author's name show. */
+  emojis: Type.Optional(EmojiUsesSchema),
   _id: Type.String(),
   /** Equal to _id; routes accept either. */
   id: Type.String(),

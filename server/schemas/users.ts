@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { DateTimeSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
+import { DateTimeSchema, EmojiUsesSchema, IdSchema, NextCursorSchema, UsernameSchema } from './common.js'
 import { RoleSchema } from './roles.js'
 import { QuotePolicySchema, VisibilitySchema } from './audience.js'
 import { PostSchema } from './posts.js'
@@ -10,6 +10,8 @@ export type { UserSummary } from './user-summary.js'
 
 const UserSchema = Type.Object(
   {
+    /** The custom emoji their name and bio show. */
+    emojis: Type.Optional(EmojiUsesSchema),
     _id: Type.String(),
     username: Type.String(),
     firstName: Type.String(),

@@ -1,3 +1,4 @@
+import { commentWithEmojis, emojiLookup } from './custom-emojis.js'
 import { randomUUID } from 'node:crypto'
 import { MSG, badRequest, notFound } from '../errors.js'
 import { checkCommentText } from './content-rules.js'
@@ -55,7 +56,10 @@ export async function addCommentIn(
   }
   await tx.addComment(post._id, comment)
   const author = await tx.getUserSummaries([userId])
-  const view = toComment(comment, new Map(author.map((user) => [user._id, user])))
+  const view = commentWithEmojis(
+    toComment(comment, new Map(author.map((user) => [user._id, user]))),
+    await emojiLookup(tx),
+  )
   tx.emit({
     name: 'comment.added',
     data: { postId: post._id, comment: view },
@@ -150,7 +154,8 @@ export function createCommentsService({
         store,
         items.flatMap((c) => [c.authorId, ...c.upvotedBy, ...c.downvotedBy]),
       )
-      const comments = items.map((comment) => toComment(comment, users))
+      const known = await emojiLookup(store)
+      const comments = items.map((comment) => commentWithEmojis(toComment(comment, users), known))
       return page.limit === undefined && page.cursor === undefined ? { comments } : { comments, nextCursor }
     },
 

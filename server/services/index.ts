@@ -29,6 +29,7 @@ import { createTwoFactorService, type TwoFactorService } from './two-factor.js'
 import { createUsersService, type UsersService } from './users.js'
 import { createClientAppsService, type ClientAppsDeps, type ClientAppsService } from './client-apps.js'
 import { createMarkersService, type MarkersService } from './markers.js'
+import { createCustomEmojis, type CustomEmojis } from './custom-emojis.js'
 import { createMailNotifications, type MailNotifications } from './mail-notifications.js'
 import { createPushService, type PushDeps, type PushService } from './push.js'
 import { createTimelinesService, type TimelinesService } from './timelines.js'
@@ -69,6 +70,8 @@ export interface Services {
   /** The apps of the Mastodon client API and their OAuth grants. */
   clientApps: ClientAppsService
   markers: MarkersService
+  /** The community's custom emoji (DECISIONS §15). */
+  customEmojis: CustomEmojis
   /** Web Push subscriptions and their pushes (DECISIONS §15). */
   push: PushService
   mail: MailNotifications
@@ -192,6 +195,7 @@ export function createServices({
     auth,
     clientApps: createClientAppsService({ ...deps, auth, signAppToken, tokenSeconds }),
     markers: createMarkersService(deps),
+    customEmojis: createCustomEmojis({ ...deps, media }),
     filters: createFiltersService(deps),
     lists: createListsService(deps),
     account,

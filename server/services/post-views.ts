@@ -1,3 +1,4 @@
+import { emojiLookup, postWithEmojis } from './custom-emojis.js'
 import type { Poll, Post, PostImage } from '../schemas/posts.js'
 import { DEFAULT_VISIBILITY } from '../../common/audience.js'
 import { SHOWN_OF_A_POST as SHOWN, type PostRecord, type StoreReader, type UserSummaryRecord } from '../store/types.js'
@@ -220,6 +221,15 @@ async function entriesOf(
 
 /** Views of several posts as `reader` sees them; the reader's own summary is read only when one shows it. */
 export async function postViews(store: StoreReader, posts: readonly PostRecord[], reader = ANYONE): Promise<Post[]> {
+  const [views, known] = await Promise.all([
+    plainPostViews(store, posts, reader),
+    posts.length === 0 ? new Map<string, string>() : emojiLookup(store),
+  ])
+  return views.map((view) => postWithEmojis(view, known))
+}
+
+/** Views of several posts as `reader` sees them, without the custom emoji they show. */
+async function plainPostViews(store: StoreReader, posts: readonly PostRecord[], reader: Reader): Promise<Post[]> {
   const views = await ownViews(store, posts, reader)
   const [reposted, quotes] = await Promise.all([repostedBy(store, posts, reader), quotesOf(store, posts, reader)])
   if (reposted.size === 0 && quotes === undefined) return views

@@ -1,3 +1,4 @@
+import { emojiLookup, userWithEmojis } from './custom-emojis.js'
 import type { User } from '../schemas/users.js'
 import type { StoreReader, UserRecord } from '../store/types.js'
 import { ownBookmarks } from './post-views.js'
@@ -54,13 +55,14 @@ export async function userView(
   { bookmarks: withBookmarks = true } = {},
 ): Promise<User> {
   const self = user._id === viewerId
-  const [users, bookmarks, postCount, requested] = await Promise.all([
+  const [users, bookmarks, postCount, requested, known] = await Promise.all([
     suspendedPeople(store, at).then((suspended) => usersOfUsers(store, [user], suspended)),
     self && withBookmarks ? ownBookmarks(store, user._id) : [],
     store.countPosts(user._id, shownTo(viewerId)),
     requestedOf(store, viewerId, [user]),
+    emojiLookup(store),
   ])
-  return { ...toUser(user, users, self, bookmarks, requested.has(user._id)), postCount }
+  return userWithEmojis({ ...toUser(user, users, self, bookmarks, requested.has(user._id)), postCount }, known)
 }
 
 /** A list of other people as `viewerId` finds them at `at`, without their post counts. */
@@ -70,9 +72,10 @@ export async function usersView(
   viewerId: string | undefined,
   at: Date,
 ): Promise<User[]> {
-  const [users, requested] = await Promise.all([
+  const [users, requested, known] = await Promise.all([
     suspendedPeople(store, at).then((suspended) => usersOfUsers(store, people, suspended)),
     requestedOf(store, viewerId, people),
+    people.length === 0 ? new Map<string, string>() : emojiLookup(store),
   ])
-  return people.map((user) => toUser(user, users, false, [], requested.has(user._id)))
+  return people.map((user) => userWithEmojis(toUser(user, users, false, [], requested.has(user._id)), known))
 }

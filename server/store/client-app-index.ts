@@ -1,4 +1,11 @@
-import type { AppRecord, AuthorizationCodeRecord, Database, MarkerRecord, PushSubscriptionRecord } from './types.js'
+import type {
+  AppRecord,
+  AuthorizationCodeRecord,
+  CustomEmojiRecord,
+  Database,
+  MarkerRecord,
+  PushSubscriptionRecord,
+} from './types.js'
 
 /** Records of one kind by id. */
 class KeyedRecords<T extends { readonly _id: string }> {
@@ -60,12 +67,15 @@ export class ClientAppIndex {
   readonly codes = new KeyedRecords<AuthorizationCodeRecord>()
   readonly markers = new KeyedRecords<MarkerRecord>()
   readonly pushSubscriptions = new UserRecords<PushSubscriptionRecord>()
+  /** The community's custom emoji, by shortcode: a few hundred at most. */
+  readonly customEmojis = new KeyedRecords<CustomEmojiRecord>()
 
   load(data: Database): void {
     this.apps.load(data.apps ?? [])
     this.codes.load(data.authorizationCodes ?? [])
     this.markers.load(data.markers ?? [])
     this.pushSubscriptions.load(data.pushSubscriptions ?? [])
+    this.customEmojis.load(data.customEmojis ?? [])
   }
 
   /** Codes expired at `at`, or given to this user when `userId` is set. */
@@ -81,3 +91,7 @@ export class ClientAppIndex {
     return found
   }
 }
+
+/** Custom emoji in the order both stores list them: by shortcode, code point by code point. */
+export const byShortcode = (emojis: CustomEmojiRecord[]) =>
+  emojis.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))

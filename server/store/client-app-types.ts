@@ -66,6 +66,9 @@ export interface ClientAppReads {
   /** The user's push subscriptions, in no particular order. */
   listPushSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>
   getPushSubscription(id: string): Promise<PushSubscriptionRecord | undefined>
+  /** The community's custom emoji, by shortcode. */
+  listCustomEmojis(): Promise<CustomEmojiRecord[]>
+  getCustomEmoji(shortcode: string): Promise<CustomEmojiRecord | undefined>
 }
 
 export interface ClientAppWrites {
@@ -80,6 +83,19 @@ export interface ClientAppWrites {
   putPushSubscription(subscription: PushSubscriptionRecord): Promise<boolean>
   /** False when there was none. */
   removePushSubscription(id: string): Promise<boolean>
+  /** Keeps the emoji; false, changing nothing, when its shortcode is taken. */
+  addCustomEmoji(emoji: CustomEmojiRecord): Promise<boolean>
+  /** The emoji removed, or undefined when there was none. */
+  removeCustomEmoji(shortcode: string): Promise<CustomEmojiRecord | undefined>
+}
+
+/** A custom emoji of the community (DECISIONS §15): `:shortcode:` in a text shows the image. */
+export interface CustomEmojiRecord {
+  /** The shortcode, without colons: 2 to 32 of A-Z, a-z, 0-9 and _. */
+  readonly _id: string
+  /** The re-encoded image, an upload of this server's. */
+  readonly url: string
+  readonly createdAt: string
 }
 
 /** The kinds of push a person may turn on: Chirp's kinds of notification, with a direct message apart from a mention. */

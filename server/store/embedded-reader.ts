@@ -1,3 +1,4 @@
+import { byShortcode } from './client-app-index.js'
 import { soonestFirst } from './post-plans.js'
 import { audienceTest, shownNotifications } from './audience-scope.js'
 import { newestFirst } from './notification-index.js'
@@ -358,6 +359,12 @@ export class EmbeddedReader implements TransactionBase {
   }
   async getPushSubscription(id: string) {
     return this.index.clientApps.pushSubscriptions.get(id)
+  }
+  async listCustomEmojis() {
+    return byShortcode([...this.index.clientApps.customEmojis.values()])
+  }
+  async getCustomEmoji(shortcode: string) {
+    return this.index.clientApps.customEmojis.get(shortcode)
   }
   getCode(id: string) {
     return this.index.clientApps.codes.get(id)

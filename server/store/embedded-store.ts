@@ -167,6 +167,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
         this.#apply('authorizationCodes', tx.authorizationCodes, clientApps.codes)
         this.#apply('markers', tx.markers, clientApps.markers)
         this.#apply('pushSubscriptions', tx.pushSubscriptions, clientApps.pushSubscriptions)
+        this.#apply('customEmojis', tx.customEmojis, clientApps.customEmojis)
         this.#changed(writeChange(events))
         durable = this.#awaitFlush()
         // Claimable from now on (EmbeddedJobs): the workers need not wait for the flush.
@@ -289,6 +290,7 @@ export class EmbeddedStore extends EmbeddedReader implements Store {
       authorizationCodes: index.clientApps.codes,
       markers: index.clientApps.markers,
       pushSubscriptions: index.clientApps.pushSubscriptions,
+      customEmojis: index.clientApps.customEmojis,
     }
     const flush = this.#files.prepare((kind, id) => records[kind].get(id))
     return this.#files.commit(flush)

@@ -10,6 +10,7 @@ import type {
   AuthorizationCodeRecord,
   MarkerRecord,
   PushSubscriptionRecord,
+  CustomEmojiRecord,
   NotificationRecord,
   PostRecord,
   ReportRecord,
@@ -37,7 +38,7 @@ import type {
  * held for a while so nobody takes a name over at once. Version 7 added the job queue's jobs, so a job
  * enqueued by a write is flushed with it; only jobs still to run and failed ones are written, done ones
  * being kept in memory until pruned. Version 8 added what the Mastodon client API keeps: apps,
- * authorization codes and reading markers. Version 9 added Web Push subscriptions. Older manifests are still read, as holding none of the kinds
+ * authorization codes and reading markers. Version 9 added Web Push subscriptions, version 10 custom emoji. Older manifests are still read, as holding none of the kinds
  * that came after them.
  */
 export type Kind =
@@ -54,6 +55,7 @@ export type Kind =
   | 'authorizationCodes'
   | 'markers'
   | 'pushSubscriptions'
+  | 'customEmojis'
 export const KINDS: readonly Kind[] = [
   'users',
   'posts',
@@ -68,10 +70,11 @@ export const KINDS: readonly Kind[] = [
   'authorizationCodes',
   'markers',
   'pushSubscriptions',
+  'customEmojis',
 ]
 
 export interface Manifest {
-  version: 9
+  version: 10
   /** Raised by every flush; names its segment, so a flush never overwrites a live file. */
   generation: number
   /** For each shard, the generation of the segment holding it (segmentName turns it into the file name). */
@@ -88,10 +91,14 @@ export interface Manifest {
   authorizationCodes: number[]
   markers: number[]
   pushSubscriptions: number[]
+  customEmojis: number[]
 }
 
+/** The manifest of the release before custom emoji. */
+type ManifestV9 = Omit<Manifest, 'version' | 'customEmojis'> & { version: 9 }
+
 /** The manifest of the release before Web Push. */
-type ManifestV8 = Omit<Manifest, 'version' | 'pushSubscriptions'> & { version: 8 }
+type ManifestV8 = Omit<ManifestV9, 'version' | 'pushSubscriptions'> & { version: 8 }
 
 /** The manifest of the release before the Mastodon client API. */
 type ManifestV7 = Omit<ManifestV8, 'version' | 'apps' | 'authorizationCodes' | 'markers'> & { version: 7 }
@@ -115,7 +122,16 @@ export interface Segment {
 }
 
 export type Root =
-  Database | ManifestV2 | ManifestV3 | ManifestV4 | ManifestV5 | ManifestV6 | ManifestV7 | ManifestV8 | Manifest
+  | Database
+  | ManifestV2
+  | ManifestV3
+  | ManifestV4
+  | ManifestV5
+  | ManifestV6
+  | ManifestV7
+  | ManifestV8
+  | ManifestV9
+  | Manifest
 
 export const SEGMENT_DIR = 'db'
 const SEGMENT_NAME = /^segment-(\d+)\.json$/
@@ -157,7 +173,8 @@ export function isRoot(data: unknown): data is Root {
     version === 6 ||
     version === 7 ||
     version === 8 ||
-    version === 9
+    version === 9 ||
+    version === 10
   ) {
     const latest = candidate.generation
     return (
@@ -177,7 +194,8 @@ export function isRoot(data: unknown): data is Root {
         (isGenerationList(candidate.apps, latest) &&
           isGenerationList(candidate.authorizationCodes, latest) &&
           isGenerationList(candidate.markers, latest))) &&
-      (version < 9 || isGenerationList(candidate.pushSubscriptions, latest))
+      (version < 9 || isGenerationList(candidate.pushSubscriptions, latest)) &&
+      (version < 10 || isGenerationList(candidate.customEmojis, latest))
     )
   }
   return candidate.version === 1 && Array.isArray(candidate.users) && Array.isArray(candidate.posts)
@@ -185,16 +203,17 @@ export function isRoot(data: unknown): data is Root {
 
 /** A manifest of any version, as this release works with it: an older one holds no shards of the newer kinds. */
 export function manifestOf(root: Root): Manifest | undefined {
-  const client = { apps: [], authorizationCodes: [], markers: [], pushSubscriptions: [] }
+  const client = { apps: [], authorizationCodes: [], markers: [], pushSubscriptions: [], customEmojis: [] }
   const none = { reports: [], auditLog: [], invites: [], reservedNames: [], jobs: [], ...client }
-  if (root.version === 9) return root
-  if (root.version === 8) return { ...root, pushSubscriptions: [], version: 9 }
-  if (root.version === 7) return { ...root, ...client, version: 9 }
-  if (root.version === 6) return { ...root, ...client, jobs: [], version: 9 }
-  if (root.version === 5) return { ...root, ...client, reservedNames: [], jobs: [], version: 9 }
-  if (root.version === 4) return { ...root, ...none, version: 9 }
-  if (root.version === 3) return { ...root, ...none, version: 9, revokedTokens: [] }
-  if (root.version === 2) return { ...root, ...none, version: 9, notifications: [], revokedTokens: [] }
+  if (root.version === 10) return root
+  if (root.version === 9) return { ...root, customEmojis: [], version: 10 }
+  if (root.version === 8) return { ...root, pushSubscriptions: [], customEmojis: [], version: 10 }
+  if (root.version === 7) return { ...root, ...client, version: 10 }
+  if (root.version === 6) return { ...root, ...client, jobs: [], version: 10 }
+  if (root.version === 5) return { ...root, ...client, reservedNames: [], jobs: [], version: 10 }
+  if (root.version === 4) return { ...root, ...none, version: 10 }
+  if (root.version === 3) return { ...root, ...none, version: 10, revokedTokens: [] }
+  if (root.version === 2) return { ...root, ...none, version: 10, notifications: [], revokedTokens: [] }
   return undefined
 }
 
@@ -266,6 +285,7 @@ export function assemble(
     authorizationCodes: take('authorizationCodes') as AuthorizationCodeRecord[],
     markers: take('markers') as MarkerRecord[],
     pushSubscriptions: take('pushSubscriptions') as PushSubscriptionRecord[],
+    customEmojis: take('customEmojis') as CustomEmojiRecord[],
   }
 }
 

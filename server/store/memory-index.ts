@@ -531,6 +531,7 @@ export class MemoryIndex {
       if (imageUrlsOf(post).includes(url) || post.card?.image === url) return true
     }
     for (const user of this.users.values()) if (user.avatarURL === url || user.bannerURL === url) return true
+    for (const emoji of this.clientApps.customEmojis.values()) if (emoji.url === url) return true
     return this.moderation.openReportShows(url)
   }
 

@@ -124,7 +124,7 @@ export class ShardedFiles {
   prepare(lookup: Lookup): Flush {
     this.#carryForward()
     const manifest: Manifest = {
-      version: 9,
+      version: 10,
       generation: 0,
       users: [],
       posts: [],
@@ -139,6 +139,7 @@ export class ShardedFiles {
       authorizationCodes: [],
       markers: [],
       pushSubscriptions: [],
+      customEmojis: [],
     }
     const changed: { kind: Kind; shard: number }[] = []
     const dead: number[] = []

@@ -1,3 +1,4 @@
+import { byShortcode } from './client-app-index.js'
 import { soonestFirst } from './post-plans.js'
 import { usernameKey, usernameSkeleton } from '../usernames.js'
 import { newestFirst, type NotificationBase } from './notification-index.js'
@@ -14,6 +15,7 @@ import type {
   AuthorizationCodeRecord,
   MarkerRecord,
   PushSubscriptionRecord,
+  CustomEmojiRecord,
   AudienceScope,
   AuditEntryRecord,
   ConversationMembership,
@@ -99,6 +101,8 @@ export class TransactionReads implements StoreReader {
   readonly markers = new Map<string, MarkerRecord | null>()
   /** Push subscriptions staged, or null for one removed. */
   readonly pushSubscriptions = new Map<string, PushSubscriptionRecord | null>()
+  /** Custom emoji staged, or null for one removed. */
+  readonly customEmojis = new Map<string, CustomEmojiRecord | null>()
   readonly notifications: StagedNotifications
   constructor(
     protected readonly base: TransactionBase,
@@ -122,7 +126,8 @@ export class TransactionReads implements StoreReader {
       this.apps.size === 0 &&
       this.authorizationCodes.size === 0 &&
       this.markers.size === 0 &&
-      this.pushSubscriptions.size === 0
+      this.pushSubscriptions.size === 0 &&
+      this.customEmojis.size === 0
     )
   }
 
@@ -153,6 +158,19 @@ export class TransactionReads implements StoreReader {
       else found.set(id, subscription)
     }
     return [...found.values()]
+  }
+  /** The committed emoji, with those this transaction staged or removed. */
+  async listCustomEmojis() {
+    const found = new Map((await this.base.listCustomEmojis()).map((each) => [each._id, each]))
+    for (const [shortcode, emoji] of this.customEmojis) {
+      if (emoji === null) found.delete(shortcode)
+      else found.set(shortcode, emoji)
+    }
+    return byShortcode([...found.values()])
+  }
+  async getCustomEmoji(shortcode: string) {
+    const staged = this.customEmojis.get(shortcode)
+    return staged === null ? undefined : (staged ?? this.base.getCustomEmoji(shortcode))
   }
   async getPushSubscription(id: string) {
     const staged = this.pushSubscriptions.get(id)

@@ -41,6 +41,7 @@ import type {
   TwoFactorProof,
   UserRecord,
   PushSubscriptionRecord,
+  CustomEmojiRecord,
   PostVersionRecord,
   ScheduledPostRecord,
 } from './types.js'
@@ -130,6 +131,18 @@ export class Transaction extends TransactionReads implements StoreTx {
     if (!(await this.getUser(subscription.userId))) return false
     this.pushSubscriptions.set(subscription._id, Object.freeze({ ...subscription }))
     return true
+  }
+
+  async addCustomEmoji(emoji: CustomEmojiRecord) {
+    if (await this.getCustomEmoji(emoji._id)) return false
+    this.customEmojis.set(emoji._id, Object.freeze({ ...emoji }))
+    return true
+  }
+
+  async removeCustomEmoji(shortcode: string) {
+    const emoji = await this.getCustomEmoji(shortcode)
+    if (emoji) this.customEmojis.set(shortcode, null)
+    return emoji
   }
 
   async removePushSubscription(id: string) {

@@ -19,6 +19,7 @@ import type {
   ClientAppWrites,
   MarkerRecord,
   PushSubscriptionRecord,
+  CustomEmojiRecord,
 } from './client-app-types.js'
 import type { QuotePolicy, Visibility } from '../../common/audience.js'
 import type { MailKind } from '../../common/notification-settings.js'
@@ -517,6 +518,8 @@ export interface Database {
   markers?: MarkerRecord[]
   /** Absent in databases written before Web Push. */
   pushSubscriptions?: PushSubscriptionRecord[]
+  /** Absent in databases written before custom emoji. */
+  customEmojis?: CustomEmojiRecord[]
 }
 
 /**

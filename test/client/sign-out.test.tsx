@@ -29,6 +29,7 @@ import { loadPeople, loadTrending } from '../../client/state/search.js'
 import { session, startSession } from '../../client/state/session.js'
 import { clearState, logout, STATE_RESETS } from '../../client/state/sign-out.js'
 import { showToast } from '../../client/state/toasts.js'
+import { loadEmojis } from '../../client/state/emojis.js'
 import { loadProfile, loadSuggestions, users } from '../../client/state/users.js'
 import {
   fail,
@@ -135,6 +136,7 @@ await t.test("after a logout every store's state is its state at the start", asy
     'GET /api/conversations/unread': () => ok({ count: 1 }),
     'GET /api/v1/lists': () => ok([{ id: 'l1', title: 'Friends', replies_policy: 'list', exclusive: false }]),
     'GET /api/v1/lists/l1/accounts': () => ok([]),
+    'GET /api/v1/custom_emojis': () => ok([{ shortcode: 'blob', url: '/media/blob.png' }]),
     'POST /api/auth/logout': () => ok({}),
   })
   t.teardown(api.restore)
@@ -162,6 +164,7 @@ await t.test("after a logout every store's state is its state at the start", asy
     loadUnreadConversations(),
     loadPeopleLists(),
     loadListMembers('l1'),
+    loadEmojis(),
   ])
   showToast('Your post was sent', 'success')
   setStreamState('open')

@@ -1,4 +1,9 @@
-import type { AppRecord, AuthorizationCodeRecord, PushSubscriptionRecord } from '../../server/store/types.js'
+import type {
+  AppRecord,
+  AuthorizationCodeRecord,
+  CustomEmojiRecord,
+  PushSubscriptionRecord,
+} from '../../server/store/types.js'
 import { MALFORMED, UNKNOWN, type ContractCase, type Fixture, type ReadCase } from './store-contract.js'
 
 const sortedMarkers = <T extends { _id: string }>(markers: T[]) =>
@@ -23,6 +28,10 @@ export function clientAppReads(f: Fixture): ReadCase[] {
     { op: 'listPushSubscriptions', name: 'of nobody', read: (s) => s.listPushSubscriptions(MALFORMED) },
     { op: 'getPushSubscription', name: 'a push subscription', read: (s) => s.getPushSubscription('token-a') },
     { op: 'getPushSubscription', name: 'an unknown one', read: (s) => s.getPushSubscription('no-such-token') },
+    { op: 'listCustomEmojis', name: 'the custom emoji, by shortcode', read: (s) => s.listCustomEmojis() },
+    { op: 'getCustomEmoji', name: 'a custom emoji', read: (s) => s.getCustomEmoji('blob_cat') },
+    { op: 'getCustomEmoji', name: 'a shortcode of another case', read: (s) => s.getCustomEmoji('BLOB_CAT') },
+    { op: 'getCustomEmoji', name: 'an emoji removed', read: (s) => s.getCustomEmoji('gone') },
   ]
 }
 
@@ -53,6 +62,11 @@ export function clientAppWrites(f: Fixture): ContractCase[] {
     sealedToken: 'v1.sealed',
     expiresAt: at(200),
     createdAt: at(94),
+  })
+  const emoji = (shortcode: string, made: number): CustomEmojiRecord => ({
+    _id: shortcode,
+    url: `/uploads/${shortcode}-${made}.png`,
+    createdAt: at(made),
   })
   const code = (id: string, userId: string, expires: number, appId = app._id): AuthorizationCodeRecord => ({
     _id: id,
@@ -137,6 +151,17 @@ export function clientAppWrites(f: Fixture): ContractCase[] {
       write: (tx) => tx.putPushSubscription(push('token-d', u4)),
     },
     { op: 'removePushSubscription', name: 'removed', write: (tx) => tx.removePushSubscription('token-b') },
+    { op: 'addCustomEmoji', name: 'a custom emoji', write: (tx) => tx.addCustomEmoji(emoji('blob_cat', 95)) },
+    { op: 'addCustomEmoji', name: 'another, sorting first', write: (tx) => tx.addCustomEmoji(emoji('Zz', 96)) },
+    { op: 'addCustomEmoji', name: 'one removed later', write: (tx) => tx.addCustomEmoji(emoji('gone', 97)) },
+    { op: 'addCustomEmoji', name: 'a shortcode taken', write: (tx) => tx.addCustomEmoji(emoji('blob_cat', 98)) },
+    { op: 'removeCustomEmoji', name: 'removed', write: (tx) => tx.removeCustomEmoji('gone') },
+    { op: 'removeCustomEmoji', name: 'removed again', write: (tx) => tx.removeCustomEmoji('gone') },
+    {
+      op: 'listCustomEmojis',
+      name: 'staged in the transaction',
+      read: async (s) => s.listCustomEmojis(),
+    },
     { op: 'removePushSubscription', name: 'removed again', write: (tx) => tx.removePushSubscription('token-b') },
     {
       op: 'getPushSubscription',

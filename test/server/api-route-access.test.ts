@@ -118,6 +118,8 @@ const ACCESS: Readonly<Record<string, Access>> = {
   'DELETE /api/admin/comments/:postId/:commentId': 'moderator',
   'GET /api/admin/log': 'moderator',
   'GET /api/admin/jobs': 'admin',
+  'POST /api/admin/emojis': 'admin',
+  'DELETE /api/admin/emojis/:shortcode': 'admin',
   'POST /api/invites': 'moderator',
   'GET /api/invites': 'moderator',
   // The stream takes a ticket, made by the signed-in ticket route, in place of a token (events-tickets).

@@ -42,7 +42,7 @@ await t.test('a new directory is seeded as a manifest in db.json and one segment
   const dir = await tempDataDir(t)
   await open(t, dir, database(3, 5))
   const manifest = await manifestOf(dir)
-  t.equal(manifest.version, 9)
+  t.equal(manifest.version, 10)
   t.equal(manifest.posts.length, 16, 'the smallest layout')
   t.equal(manifest.notifications.length, 16, 'notifications have shards of their own, even before there are any')
   t.equal(manifest.revokedTokens.length, 16, 'and so do revoked tokens')
@@ -103,7 +103,7 @@ await t.test(
     t.equal(await readFile(path.join(dir, 'db.json'), 'utf8'), original, 'opening writes nothing')
     t.equal((await store.getPost('p1'))?.content, 'post 1')
     await edit(store, 'p1', 'converted')
-    t.equal((await manifestOf(dir)).version, 9)
+    t.equal((await manifestOf(dir)).version, 10)
     t.equal(await readFile(path.join(dir, 'db.v1.json'), 'utf8'), original, 'the original, byte for byte')
     t.equal((await readDatabaseFiles(dir)).posts.find((p) => p._id === 'p1')?.content, 'converted')
   },
@@ -155,13 +155,13 @@ await t.test('segments no manifest names are removed at start', async (t) => {
 
 await t.test('a segment mostly superseded is carried forward, so old segments do not pile up', async (t) => {
   const dir = await tempDataDir(t)
-  const store = await open(t, dir, database(200, 512))
+  const store = await open(t, dir, database(200, 1024))
   const shards = (await manifestOf(dir)).posts.length
   const byShard = new Map<number, string>()
-  for (let i = 0; i < 512; i++) byShard.set(shardOf(`p${i}`, shards), `p${i}`)
-  // Every post shard and every user shard rewritten: the first segment, which held all 352 shards, is left
-  // holding the 160 (empty) shards of notifications, revoked tokens, reports, the audit log, invites, held
-  // names, jobs, apps, authorization codes and markers, fewer than half.
+  for (let i = 0; i < 1024; i++) byShard.set(shardOf(`p${i}`, shards), `p${i}`)
+  // Every post shard and every user shard rewritten: the first segment, which held all 512 shards, is left
+  // holding the 192 (empty) shards of notifications, revoked tokens, reports, the audit log, invites, held
+  // names, jobs, apps, authorization codes, markers, push subscriptions and custom emoji, fewer than half.
   for (const id of byShard.values()) await edit(store, id, 'moved')
   await store.transaction(async (tx) => {
     for (let i = 0; i < 200; i++) await tx.updateProfile(user(i)._id, { bio: 'moved' }, user(i).updatedAt)
@@ -181,9 +181,11 @@ await t.test('a segment mostly superseded is carried forward, so old segments do
     manifest.apps,
     manifest.authorizationCodes,
     manifest.markers,
+    manifest.pushSubscriptions,
+    manifest.customEmojis,
   ]
   t.ok(empties.flat().every((generation) => generation > 1))
-  t.equal((await readDatabaseFiles(dir)).posts.length, 512, 'nothing lost on the way')
+  t.equal((await readDatabaseFiles(dir)).posts.length, 1024, 'nothing lost on the way')
 })
 
 await t.test('a database grown past its layout is redrawn into more shards on the next write', async (t) => {

@@ -41,6 +41,7 @@ export const POSTGRES_PASS = [
   'api-link-previews',
   'api-media',
   'api-media-delete',
+  'api-custom-emojis',
   'api-media-s3',
   'api-meta',
   'api-mock-clients',

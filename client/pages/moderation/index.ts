@@ -1,4 +1,5 @@
 /** The moderation pages, one chunk of code that only moderators and admins load. */
+export { ModerationEmojisPage } from './emojis-page.js'
 export { ModerationInvitesPage } from './invites-page.js'
 export { ModerationLogPage } from './log-page.js'
 export { ModerationPeoplePage } from './people-page.js'

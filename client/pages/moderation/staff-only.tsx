@@ -12,6 +12,7 @@ const SECTIONS = [
   { href: paths.moderationUsers.href(), pattern: `${paths.moderationUsers.path}/*?`, label: 'People' },
   { href: paths.moderationInvites.href(), pattern: paths.moderationInvites.path, label: 'Invites' },
   { href: paths.moderationLog.href(), pattern: paths.moderationLog.path, label: 'Audit log' },
+  { href: paths.moderationEmojis.href(), pattern: paths.moderationEmojis.path, label: 'Emoji' },
 ] as const
 
 function SectionLink({ href, pattern, label }: (typeof SECTIONS)[number]) {

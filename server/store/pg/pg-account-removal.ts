@@ -158,6 +158,7 @@ export async function isMediaUsed(sql: Queryable, url: string): Promise<boolean>
     UNION ALL SELECT 1 FROM posts WHERE card->>'image' = ${url} AND card->>'image' <> ''
     UNION ALL SELECT 1 FROM users WHERE avatar_url = ${url}
     UNION ALL SELECT 1 FROM users WHERE banner_url = ${url}
+    UNION ALL SELECT 1 FROM custom_emojis WHERE url = ${url}
     UNION ALL SELECT 1 FROM reports WHERE status = 'open' AND strpos(snapshot::text, ${JSON.stringify(url)}) > 0
     LIMIT 1`
   return rows.length > 0

@@ -31,6 +31,7 @@ import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
 import * as push from './pg-push.js'
+import * as emojis from './pg-emojis.js'
 import * as plans from './pg-post-plans.js'
 import * as filtersLists from './pg-filters-lists.js'
 import * as search from './pg-search.js'
@@ -513,6 +514,12 @@ export class PgReader implements StoreReader {
   }
   getPushSubscription(id: string) {
     return push.getPushSubscription(this.sql, id)
+  }
+  listCustomEmojis() {
+    return emojis.listCustomEmojis(this.sql)
+  }
+  getCustomEmoji(shortcode: string) {
+    return emojis.getCustomEmoji(this.sql, shortcode)
   }
   listPostVersions(postId: string) {
     return plans.listPostVersions(this.sql, postId)

@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { STORE_CHANGED, type ChirpEvent } from '../../schemas/events.js'
-import type { MarkerTimeline, PushSubscriptionRecord } from '../client-app-types.js'
+import type { CustomEmojiRecord, MarkerTimeline, PushSubscriptionRecord } from '../client-app-types.js'
 import type { FilterRecord, ListRecord } from '../filter-list-types.js'
 import type { PostVersionRecord, ScheduledPostRecord } from '../post-plan-types.js'
 import * as plans from './pg-post-plans.js'
@@ -43,6 +43,7 @@ import * as relations from './pg-relations.js'
 import * as requests from './pg-follow-requests.js'
 import * as clientApps from './pg-client-apps.js'
 import * as push from './pg-push.js'
+import * as emojis from './pg-emojis.js'
 import * as filtersLists from './pg-filters-lists.js'
 import * as polls from './pg-polls.js'
 import * as jobs from './pg-jobs.js'
@@ -168,6 +169,12 @@ export class PgTx extends PgReader implements StoreTx {
   }
   removePushSubscription(id: string) {
     return push.removePushSubscription(this.sql, id)
+  }
+  addCustomEmoji(emoji: CustomEmojiRecord) {
+    return emojis.addCustomEmoji(this.sql, emoji)
+  }
+  removeCustomEmoji(shortcode: string) {
+    return emojis.removeCustomEmoji(this.sql, shortcode)
   }
 
   putFilter(filter: FilterRecord) {

@@ -9,6 +9,7 @@ import { followOrder } from './follow-order.js'
 import { pollCloseJobs } from '../job-index.js'
 import { enqueueJobs } from './pg-jobs.js'
 import { pushRowOf } from './pg-push.js'
+import { emojiRowOf } from './pg-emojis.js'
 import { notificationRow } from './pg-notifications.js'
 import { userWordRows } from './term-rows.js'
 import {
@@ -193,6 +194,7 @@ export async function writeDatabase(sql: Queryable, database: Database): Promise
     'push_subscriptions',
     (database.pushSubscriptions ?? []).filter((each) => knownUser(each.userId)).map(pushRowOf),
   )
+  await insertRows(sql, 'custom_emojis', (database.customEmojis ?? []).map(emojiRowOf))
   // Keyword filters and lists move with their owners.
   const kept = filterListRows(database.users.filter((user) => knownUser(user._id)))
   await insertRows(sql, 'keyword_filters', kept.filters)

@@ -31,6 +31,7 @@ import * as pushSubscriptions from './0045_push_subscriptions.js'
 import * as postVersionsScheduled from './0055_post_versions_scheduled.js'
 import * as quotePolicy from './0060_quote_policy.js'
 import * as mailAlerts from './0061_mail_alerts.js'
+import * as customEmojis from './0062_custom_emojis.js'
 
 /**
  * One step of the schema. Applied migrations are never edited (their checksum is kept and checked at
@@ -81,4 +82,5 @@ export const MIGRATIONS: readonly Migration[] = [
   postVersionsScheduled,
   quotePolicy,
   mailAlerts,
+  customEmojis,
 ]
