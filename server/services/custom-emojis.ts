@@ -16,7 +16,7 @@ export async function emojiLookup(store: Pick<StoreReader, 'listCustomEmojis'>):
 }
 
 /** The community's emoji that these texts name, each once, in the order they first appear. */
-export function emojisOf(known: EmojiLookup, ...texts: (string | undefined)[]): EmojiUse[] {
+function emojisOf(known: EmojiLookup, ...texts: (string | undefined)[]): EmojiUse[] {
   const found = new Map<string, string>()
   for (const text of texts) {
     if (!text) continue
