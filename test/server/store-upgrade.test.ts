@@ -73,7 +73,7 @@ await t.test(
       version: number
       notifications: unknown[]
     }
-    t.equal(manifest.version, 9, 'the first write wrote the current manifest')
+    t.equal(manifest.version, 10, 'the first write wrote the current manifest')
     t.equal(manifest.notifications.length, 16, 'with notification shards')
 
     const reopened = await EmbeddedStore.open({ dataDir, seed: noSeed })
@@ -102,7 +102,7 @@ await t.test('a data directory of the release before revoked tokens opens, and k
   t.ok(await store.isTokenRevoked(expired._id), 'its first revoked token')
   await store.close()
   const manifest = await manifestOnDisk()
-  t.equal(manifest.version, 9, 'the first write wrote the current manifest')
+  t.equal(manifest.version, 10, 'the first write wrote the current manifest')
   t.equal(manifest.revokedTokens?.length, 16, 'with shards of revoked tokens')
 
   const reopened = await EmbeddedStore.open({ dataDir, seed: noSeed })
