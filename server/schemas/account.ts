@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { Type, type Static, type TBoolean } from '@sinclair/typebox'
+import { Type, type TBoolean } from '@sinclair/typebox'
 import { MAIL_KINDS, PUSH_KINDS } from '../../common/notification-settings.js'
 import { DateTimeSchema } from './common.js'
 
