@@ -91,6 +91,8 @@ await t.test('explore: placeholders, then pages of 10 as the sentinel shows, the
   release()
   await screen.findByText('first page 9')
   t.equal(screen.queryByText("You're all caught up"), null, 'not at the end yet')
+  // The sentinel is watched once the page has drawn it, an effect later than the posts themselves.
+  await until(() => observers.watching().length > 0).catch(() => undefined)
   t.equal(observers.watching().length, 1, 'one sentinel watching')
   observers.scrollToEnd()
   await screen.findByText('the last post')
