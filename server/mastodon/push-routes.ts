@@ -14,7 +14,7 @@ import type { MastodonOptions } from './options.js'
  */
 
 /** Mastodon's alert names, and the kinds of Chirp's each turns on. */
-const MASTODON_ALERTS: Record<string, readonly PushAlert[]> = {
+const ALERTS_OF_PUSH_KEY: Record<string, readonly PushAlert[]> = {
   mention: ['mention', 'direct', 'comment', 'reply'],
   favourite: ['like'],
   reblog: ['repost'],
@@ -72,7 +72,7 @@ function alertsOf(fields: Map<string, unknown>): PushAlert[] | undefined {
     if (!TRUE.has(value as string) && !FALSE.has(value as string))
       throw badRequest(`data[alerts][${key}] must be true or false`)
     any = true
-    const kinds = MASTODON_ALERTS[key]
+    const kinds = ALERTS_OF_PUSH_KEY[key]
     if (!kinds) continue
     if (kinds.length === 1 && kinds[0] !== undefined) named.set(kinds[0], TRUE.has(value as string))
     else if (TRUE.has(value as string)) for (const kind of kinds) on.add(kind)
@@ -107,7 +107,7 @@ function rawTokenOf(request: FastifyRequest): string {
 const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { services }) => {
   const entityOf = (subscription: PushSubscriptionRecord) => {
     const alerts: Record<string, boolean> = {}
-    for (const [name, kinds] of Object.entries(MASTODON_ALERTS))
+    for (const [name, kinds] of Object.entries(ALERTS_OF_PUSH_KEY))
       alerts[name] = subscription.alerts.includes(kinds[0] as PushAlert)
     for (const name of NEVER) alerts[name] = false
     return {

@@ -11,7 +11,7 @@ import { AccountSchema, Nullable } from './schemas.js'
 
 /** Mastodon's categories by Chirp's: a rule broken is abuse here, a law broken illegal. */
 const CATEGORIES = { spam: 'spam', legal: 'illegal', violation: 'abuse', other: 'other' } as const
-const MASTODON_CATEGORIES = { spam: 'spam', illegal: 'legal', abuse: 'violation', other: 'other' } as const
+const CATEGORY_NAMES = { spam: 'spam', illegal: 'legal', abuse: 'violation', other: 'other' } as const
 /** Far more statuses than one report needs. */
 const MAX_STATUSES = 20
 
@@ -98,7 +98,7 @@ const routes: FastifyPluginAsyncTypebox<MastodonOptions> = async (app, { service
         id: first._id,
         action_taken: false,
         action_taken_at: null,
-        category: MASTODON_CATEGORIES[first.category],
+        category: CATEGORY_NAMES[first.category],
         comment: first.comment,
         forwarded: false,
         created_at: first.createdAt,

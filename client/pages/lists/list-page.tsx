@@ -7,7 +7,7 @@ import { LoadError } from '../../components/load-error.js'
 import { Spinner } from '../../components/spinner.js'
 import { UserCard } from '../../components/user-card.js'
 import { useDocumentTitle } from '../../lib/document-title.js'
-import { displayNameOf } from '../../lib/model.js'
+import { displayNameOf, type UserSummaryView } from '../../lib/model.js'
 import { paths } from '../../paths.js'
 import { loadListPosts } from '../../state/lists.js'
 import {
@@ -109,24 +109,17 @@ export function ListPage({ id }: { id: string }) {
             {onList.length === 0 ? (
               <p className="form-note">Nobody yet. Add people you follow below.</p>
             ) : (
-              <ul className="list-people" aria-label="On this list">
-                {onList.map((user) => (
-                  <li key={user._id} className="user-row">
-                    <UserCard user={user} />
-                    <button
-                      type="button"
-                      className="button outline small"
-                      disabled={busy}
-                      aria-label={`Remove ${displayNameOf(user)} from the list`}
-                      onClick={() =>
-                        change(() => removeListMember(id, user._id), `${displayNameOf(user)} was removed from the list`)
-                      }
-                    >
-                      Remove
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              <PeopleRows
+                label="On this list"
+                people={onList}
+                action="Remove"
+                actionLabel={(name) => `Remove ${name} from the list`}
+                className="button outline small"
+                busy={busy}
+                onAction={(user) =>
+                  change(() => removeListMember(id, user._id), `${displayNameOf(user)} was removed from the list`)
+                }
+              />
             )}
           </section>
           <section aria-labelledby="list-add-title">
@@ -138,24 +131,17 @@ export function ListPage({ id }: { id: string }) {
                 {followed.length === 0 ? 'Follow people to add them to a list.' : 'Everyone you follow is on it.'}
               </p>
             ) : (
-              <ul className="list-people" aria-label="People you follow">
-                {others.map((user) => (
-                  <li key={user._id} className="user-row">
-                    <UserCard user={user} />
-                    <button
-                      type="button"
-                      className="button primary small"
-                      disabled={busy}
-                      aria-label={`Add ${displayNameOf(user)} to the list`}
-                      onClick={() =>
-                        change(() => addListMember(id, user._id), `${displayNameOf(user)} was added to the list`)
-                      }
-                    >
-                      Add
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              <PeopleRows
+                label="People you follow"
+                people={others}
+                action="Add"
+                actionLabel={(name) => `Add ${name} to the list`}
+                className="button primary small"
+                busy={busy}
+                onAction={(user) =>
+                  change(() => addListMember(id, user._id), `${displayNameOf(user)} was added to the list`)
+                }
+              />
             )}
           </section>
         </div>
@@ -183,5 +169,43 @@ export function ListPage({ id }: { id: string }) {
         />
       )}
     </>
+  )
+}
+
+/** People of the list's settings, each with one button: remove from the list, or add to it. */
+function PeopleRows({
+  label,
+  people,
+  action,
+  actionLabel,
+  className,
+  busy,
+  onAction,
+}: {
+  label: string
+  people: readonly UserSummaryView[]
+  action: string
+  actionLabel: (name: string) => string
+  className: string
+  busy: boolean
+  onAction: (user: UserSummaryView) => void
+}) {
+  return (
+    <ul className="list-people" aria-label={label}>
+      {people.map((user) => (
+        <li key={user._id} className="user-row">
+          <UserCard user={user} />
+          <button
+            type="button"
+            className={className}
+            disabled={busy}
+            aria-label={actionLabel(displayNameOf(user))}
+            onClick={() => onAction(user)}
+          >
+            {action}
+          </button>
+        </li>
+      ))}
+    </ul>
   )
 }
